@@ -1,0 +1,48 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { HonoEnv } from "./env.ts";
+import { ApiError } from "./errors/api-error.ts";
+import { problemResponse } from "./errors/problem.ts";
+import { validationHook } from "./openapi/hook.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { httpsOnly } from "./middleware/https-only.ts";
+
+export type App = OpenAPIHono<HonoEnv>;
+
+/** A Hono app with the service's error handling: every error leaves in the problem format. */
+export function createApp(): App {
+  const app = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
+  app.use("*", requestContext, httpsOnly);
+  app.onError((error, c) => problemResponse(c, toApiError(error, c)));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app, new URL(c.req.url).pathname);
+    if (allowed.length > 0) {
+      return problemResponse(c, new ApiError("method_not_allowed", { headers: { Allow: allowed.join(", ") } }));
+    }
+    return problemResponse(c, new ApiError("not_found"));
+  });
+  return app;
+}
+
+function toApiError(error: Error, c: Context<HonoEnv>): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException && error.status === 400) {
+    return new ApiError("invalid_json", { detail: "The request body is not valid JSON." });
+  }
+  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), message: error.message, stack: error.stack }));
+  return new ApiError("internal_error");
+}
+
+function allowedMethods(app: App, pathname: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue;
+    const pattern = new RegExp(
+      "^" + route.path.replace(/[.+?^$()[\]\\|]/g, "\\$&").replace(/:[A-Za-z0-9_]+(\{[^}]*\})?/g, "[^/]+").replace(/\*/g, ".*") + "/?$",
+    );
+    if (pattern.test(pathname)) methods.add(route.method);
+  }
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].sort();
+}

@@ -1,0 +1,15 @@
+import type { RateLimitBucket, RateLimitDecision } from "./rate-limit-bucket.ts";
+
+/** A read costs 1, a call that creates something 2 (CONTRACT.md). */
+export type RequestCost = "read" | "write";
+const COST_UNITS: Record<RequestCost, number> = { read: 1, write: 2 };
+
+export function takeRateLimit(
+  namespace: DurableObjectNamespace<RateLimitBucket>,
+  bucketName: string,
+  limitPerMinute: number,
+  cost: RequestCost,
+): Promise<RateLimitDecision> {
+  const stub = namespace.get(namespace.idFromName(bucketName));
+  return stub.take(COST_UNITS[cost], limitPerMinute) as Promise<RateLimitDecision>;
+}

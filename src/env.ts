@@ -1,0 +1,42 @@
+import type { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
+import type { Right } from "./auth/rights.ts";
+import type { Mode } from "./auth/mode.ts";
+
+/** Bindings declared in wrangler.toml, plus the secrets and variables set per environment. */
+export interface Env {
+  DB: D1Database;
+  FILES: R2Bucket;
+  ASSETS: Fetcher;
+  RATE_LIMIT_BUCKET: DurableObjectNamespace<RateLimitBucket>;
+  SEALING_QUEUE: Queue;
+  WEBHOOK_QUEUE: Queue;
+
+  API_BASE_URL: string;
+  CAPTURE_BASE_URL: string;
+  BUILD_COMMIT: string;
+  /** Operator API bearer token (secret). */
+  ADMIN_TOKEN?: string;
+  /** Bearer token for GET /health/details (secret, not an API key). */
+  SUPERVISION_TOKEN?: string;
+  /** URL of the sealer service (local development); production uses the container binding. */
+  SEALER_URL?: string;
+}
+
+/** The authenticated caller, set by the API-key middleware. */
+export interface ApiCaller {
+  keyId: string;
+  organizationId: string;
+  organizationName: string;
+  mode: Mode;
+  rights: readonly Right[];
+  rateLimitPerMinute: number;
+}
+
+export interface HonoEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    locale: "en" | "fr";
+    caller: ApiCaller;
+  };
+}

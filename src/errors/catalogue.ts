@@ -1,0 +1,148 @@
+/**
+ * Every error code the service can answer with, declared once: its HTTP status and its title in each
+ * documentation language. Routes reference codes from here, the OpenAPI document lists them from here,
+ * and `GET /errors/{slug}` describes them from here.
+ */
+export interface ErrorDefinition {
+  status: number;
+  title: { en: string; fr: string };
+  description: { en: string; fr: string };
+}
+
+export const ERROR_CATALOGUE = {
+  invalid_json: {
+    status: 400,
+    title: { en: "Malformed JSON body", fr: "Corps JSON mal formé" },
+    description: { en: "The request body is not valid JSON.", fr: "Le corps de la requête n'est pas un JSON valide." },
+  },
+  https_required: {
+    status: 403,
+    title: { en: "HTTPS required", fr: "HTTPS obligatoire" },
+    description: {
+      en: "Plain HTTP is only served on loopback addresses; use HTTPS.",
+      fr: "Le HTTP non chiffré n'est servi que sur les adresses de bouclage ; utilisez HTTPS.",
+    },
+  },
+  unauthenticated: {
+    status: 401,
+    title: { en: "Authentication required", fr: "Authentification requise" },
+    description: {
+      en: "The credential is missing, malformed, unknown or revoked.",
+      fr: "L'identifiant est absent, mal formé, inconnu ou révoqué.",
+    },
+  },
+  insufficient_balance: {
+    status: 402,
+    title: { en: "Insufficient balance", fr: "Solde insuffisant" },
+    description: {
+      en: "With a live key, the available balance cannot cover one more proof.",
+      fr: "Avec une clé live, le solde disponible ne couvre pas une preuve de plus.",
+    },
+  },
+  insufficient_scope: {
+    status: 403,
+    title: { en: "Insufficient scope", fr: "Droits insuffisants" },
+    description: {
+      en: "The API key lacks the right this route needs.",
+      fr: "La clé d'API n'a pas le droit nécessaire à cette route.",
+    },
+  },
+  not_found: {
+    status: 404,
+    title: { en: "Not found", fr: "Introuvable" },
+    description: { en: "No route or resource at this address.", fr: "Aucune route ni ressource à cette adresse." },
+  },
+  proof_not_found: {
+    status: 404,
+    title: { en: "Proof not found", fr: "Preuve introuvable" },
+    description: {
+      en: "The proof does not exist, or belongs to another organization or to the other mode.",
+      fr: "La preuve n'existe pas, ou appartient à une autre organisation ou à l'autre mode.",
+    },
+  },
+  method_not_allowed: {
+    status: 405,
+    title: { en: "Method not allowed", fr: "Méthode non autorisée" },
+    description: {
+      en: "The route exists but not with this HTTP method.",
+      fr: "La route existe, mais pas avec cette méthode HTTP.",
+    },
+  },
+  compare_to_already_used: {
+    status: 409,
+    title: { en: "Before proof already used", fr: "Preuve « avant » déjà utilisée" },
+    description: {
+      en: "Another capture already took the same \"before\" proof.",
+      fr: "Une autre capture a déjà pris la même preuve « avant ».",
+    },
+  },
+  request_in_progress: {
+    status: 409,
+    title: { en: "Request in progress", fr: "Requête en cours" },
+    description: {
+      en: "A request with the same idempotency key is still being processed; retry after Retry-After seconds.",
+      fr: "Une requête avec la même clé d'idempotence est encore en cours ; réessayez après Retry-After secondes.",
+    },
+  },
+  rotation_in_progress: {
+    status: 409,
+    title: { en: "Rotation in progress", fr: "Rotation en cours" },
+    description: {
+      en: "Two secrets are already active; wait for the older one to expire.",
+      fr: "Deux secrets sont déjà actifs ; attendez l'expiration du plus ancien.",
+    },
+  },
+  validation_failed: {
+    status: 422,
+    title: { en: "Validation failed", fr: "Validation échouée" },
+    description: {
+      en: "A field breaks the schema; `field` is a JSON pointer to it.",
+      fr: "Un champ ne respecte pas le schéma ; `field` le désigne par un pointeur JSON.",
+    },
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: { en: "Idempotency key reused", fr: "Clé d'idempotence réutilisée" },
+    description: {
+      en: "The idempotency key was already used with a different request body.",
+      fr: "La clé d'idempotence a déjà servi avec un autre corps de requête.",
+    },
+  },
+  rate_limited: {
+    status: 429,
+    title: { en: "Rate limit exceeded", fr: "Limite de débit dépassée" },
+    description: {
+      en: "Too many requests for this key in the current minute; retry after Retry-After seconds.",
+      fr: "Trop de requêtes pour cette clé dans la minute en cours ; réessayez après Retry-After secondes.",
+    },
+  },
+  internal_error: {
+    status: 500,
+    title: { en: "Internal error", fr: "Erreur interne" },
+    description: {
+      en: "An unexpected error; it was logged with the request id.",
+      fr: "Une erreur inattendue ; elle a été journalisée avec l'identifiant de requête.",
+    },
+  },
+  service_unavailable: {
+    status: 503,
+    title: { en: "Service unavailable", fr: "Service indisponible" },
+    description: {
+      en: "A dependency is unavailable; retry later.",
+      fr: "Une dépendance est indisponible ; réessayez plus tard.",
+    },
+  },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/** The slug used in the problem `type` URL: the code with hyphens. */
+export function errorSlug(code: ErrorCode): string {
+  return code.replaceAll("_", "-");
+}
+
+export function codeFromSlug(slug: string): ErrorCode | null {
+  const code = slug.replaceAll("-", "_");
+  return code in ERROR_CATALOGUE ? (code as ErrorCode) : null;
+}

@@ -1,0 +1,18 @@
+import type { Env } from "./env.ts";
+import { createApiApp, createCaptureApp } from "./routes/index.ts";
+
+export { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
+
+const apiApp = createApiApp();
+const captureApp = createCaptureApp();
+
+/** One Worker serves both hosts, as two custom domains do in production: dispatch on the Host header. */
+function appFor(request: Request, env: Env) {
+  return new URL(request.url).host === new URL(env.CAPTURE_BASE_URL).host ? captureApp : apiApp;
+}
+
+export default {
+  fetch(request, env, ctx) {
+    return appFor(request, env).fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;

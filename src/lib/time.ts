@@ -1,0 +1,3 @@
+export function nowIso(now: Date = new Date()): string {
+  return now.toISOString();
+}

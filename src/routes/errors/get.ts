@@ -1,0 +1,57 @@
+import { z } from "@hono/zod-openapi";
+import type { App } from "../../app.ts";
+import { publicRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { ERROR_CATALOGUE, codeFromSlug } from "../../errors/catalogue.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { escapeHtml } from "../../lib/html.ts";
+
+const ErrorDescriptionSchema = z
+  .strictObject({
+    code: z.string().openapi({ description: t("The stable error code.", "Le code d'erreur stable.") }),
+    status: z.number().int().openapi({ description: t("HTTP status code.", "Code de statut HTTP.") }),
+    title: z.string().openapi({ description: t("Short title.", "Titre court.") }),
+    description: z.string().openapi({ description: t("When the error occurs.", "Quand l'erreur se produit.") }),
+  })
+  .openapi("ErrorDescription", { description: t("Description of an error code.", "Description d'un code d'erreur.") });
+
+const route = publicRoute(["not_found"], {
+  method: "get",
+  path: "/errors/{slug}",
+  operationId: "getErrorDescription",
+  tags: ["Errors"],
+  summary: t("Describe an error code", "Décrire un code d'erreur"),
+  description: t(
+    "The page a problem's `type` points to: HTML for a browser, JSON otherwise.",
+    "La page vers laquelle pointe le `type` d'un problème : HTML pour un navigateur, JSON sinon.",
+  ),
+  request: {
+    params: z.object({
+      slug: z.string().openapi({ param: { name: "slug", in: "path" }, description: t("The error code with hyphens.", "Le code d'erreur avec des tirets.") }),
+    }),
+  },
+  responses: {
+    200: {
+      description: t("The error code described.", "Le code d'erreur décrit."),
+      content: { "application/json": { schema: ErrorDescriptionSchema }, "text/html": { schema: z.string() } },
+    },
+  },
+});
+
+export function registerGetErrorDescription(app: App) {
+  app.openapi(route, (c) => {
+    const code = codeFromSlug(c.req.valid("param").slug);
+    if (code === null) throw new ApiError("not_found");
+    const definition = ERROR_CATALOGUE[code];
+    const locale = c.get("locale");
+    const body = { code, status: definition.status, title: definition.title[locale], description: definition.description[locale] };
+    if (c.req.header("Accept")?.includes("text/html")) {
+      return c.html(
+        `<!doctype html><html lang="${locale}"><meta charset="utf-8"><title>${escapeHtml(body.title)}</title>` +
+          `<h1>${escapeHtml(body.title)}</h1><p><code>${code}</code> · HTTP ${body.status}</p><p>${escapeHtml(body.description)}</p></html>`,
+        200,
+      );
+    }
+    return c.json(body, 200);
+  });
+}

@@ -1,0 +1,34 @@
+import type { Env } from "../../env.ts";
+import type { HealthCheck } from "./schema.ts";
+
+async function timed(check: () => Promise<void>): Promise<HealthCheck> {
+  const started = performance.now();
+  try {
+    await check();
+    return { status: "ok", latency_ms: Math.round((performance.now() - started) * 10) / 10 };
+  } catch {
+    return { status: "error", latency_ms: Math.round((performance.now() - started) * 10) / 10 };
+  }
+}
+
+export function checkDatabase(env: Env): Promise<HealthCheck> {
+  return timed(async () => {
+    await env.DB.prepare("SELECT 1").first();
+  });
+}
+
+export function checkStorage(env: Env): Promise<HealthCheck> {
+  return timed(async () => {
+    await env.FILES.head("health/probe");
+  });
+}
+
+/** The sealer checks its configured authority with a real request; without a sealer nothing is configured. */
+export async function checkTimestampAuthority(env: Env): Promise<HealthCheck> {
+  if (!env.SEALER_URL) return { status: "not_configured" };
+  return timed(async () => {
+    const response = await fetch(`${env.SEALER_URL}/health/tsa`, { signal: AbortSignal.timeout(5000) });
+    const body = (await response.json()) as { status?: string };
+    if (!response.ok || body.status !== "ok") throw new Error("timestamp authority check failed");
+  });
+}

@@ -1,0 +1,22 @@
+import { createApp, type App } from "../app.ts";
+import { registerHealthRoutes } from "./health/index.ts";
+import { registerGetMe } from "./me/get.ts";
+import { registerGetErrorDescription } from "./errors/get.ts";
+import { registerAdminRoutes } from "./admin/routes.ts";
+import { registerOpenApiRoutes } from "./openapi/index.ts";
+
+/** The API host (`base_url`): every public route, the operator routes and the schema. */
+export function createApiApp(): App {
+  const app = createApp();
+  registerHealthRoutes(app);
+  registerGetMe(app);
+  registerGetErrorDescription(app);
+  registerAdminRoutes(app);
+  registerOpenApiRoutes(app);
+  return app;
+}
+
+/** The capture host (`capture_url_host`): the capture page and its JSON routes only. */
+export function createCaptureApp(): App {
+  return createApp();
+}

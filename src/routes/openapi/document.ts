@@ -1,0 +1,54 @@
+import type { App } from "../../app.ts";
+import { t, translateDocument } from "../../openapi/translations.ts";
+
+const TAGS = [
+  { name: "Capture sessions", description: t("Links sent to the person who captures.", "Liens envoyés à la personne qui capture.") },
+  { name: "Proofs", description: t("Sealed proofs.", "Preuves scellées.") },
+  { name: "Public verification", description: t("Verify a proof without an account.", "Vérifier une preuve sans compte.") },
+  { name: "Capture templates", description: t("What the capture page asks for.", "Ce que demande la page de capture.") },
+  { name: "Capture themes", description: t("Look of the capture page.", "Apparence de la page de capture.") },
+  { name: "Webhooks", description: t("Endpoints, secrets and deliveries.", "Points de terminaison, secrets et livraisons.") },
+  { name: "Events", description: t("The organization's event log.", "Le journal des événements de l'organisation.") },
+  { name: "Settings", description: t("Organization settings.", "Paramètres de l'organisation.") },
+  { name: "Account", description: t("The key in use.", "La clé utilisée.") },
+  { name: "Health", description: t("Liveness and supervision.", "Disponibilité et supervision.") },
+  { name: "Errors", description: t("Descriptions of error codes.", "Descriptions des codes d'erreur.") },
+];
+
+const API_DESCRIPTION = t(
+  "Turns photos and videos taken during a transaction into sealed proofs: each file is C2PA-signed and the set is timestamped (RFC 3161), so that anyone can verify it independently. Errors use the RFC 9457 problem format with a stable `code`.",
+  "Transforme les photos et vidéos prises lors d'une transaction en preuves scellées : chaque fichier est signé C2PA et l'ensemble est horodaté (RFC 3161), afin que chacun puisse le vérifier de façon indépendante. Les erreurs suivent le format problème RFC 9457 avec un `code` stable.",
+);
+
+/** Declares the two bearer schemes once, when the routes are mounted. */
+export function registerSecuritySchemes(app: App) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: t(
+      "API key: `sk_test_…` for sandbox, `sk_live_…` for production.",
+      "Clé d'API : `sk_test_…` pour le bac à sable, `sk_live_…` pour la production.",
+    ),
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "supervisionToken", {
+    type: "http",
+    scheme: "bearer",
+    description: t("Supervision token (not an API key).", "Jeton de supervision (pas une clé d'API)."),
+  });
+}
+
+/** The OpenAPI 3.1 document generated from the routes' zod definitions, in English or French. */
+export function openApiDocument(app: App, baseUrl: string, lang: "en" | "fr") {
+  const document = app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: t("Proof-sealing API", "API de scellement de preuves"),
+      version: "1",
+      description: API_DESCRIPTION,
+      license: { name: "Proprietary" },
+    },
+    servers: [{ url: baseUrl, description: t("API host", "Hôte de l'API") }],
+    tags: TAGS,
+  });
+  return lang === "fr" ? translateDocument(document) : document;
+}

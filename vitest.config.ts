@@ -1,0 +1,31 @@
+import { execSync } from "node:child_process";
+import { defineConfig } from "vitest/config";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+
+function gitCommit(): string {
+  try {
+    return execSync("git rev-parse HEAD", { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+export default defineConfig(async () => ({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations("migrations"),
+          BUILD_COMMIT: gitCommit(),
+          ADMIN_TOKEN: "test-admin-token-0123456789abcdef",
+          SUPERVISION_TOKEN: "test-supervision-token-0123456789",
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ["test/api/**/*.test.ts"],
+    setupFiles: ["./test/api/support/apply-migrations.ts"],
+  },
+}));
