@@ -1,2 +1,5 @@
 export * from "./organizations.ts";
 export * from "./api-keys.ts";
+export * from "./capture-sessions.ts";
+export * from "./proofs.ts";
+export * from "./events.ts";

@@ -1,0 +1,30 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { modeColumn, timestamps } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+
+export const captureSessions = sqliteTable("capture_sessions", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id),
+  mode: modeColumn(),
+  status: text("status", { enum: ["open", "completed", "expired", "rejected"] }).notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
+  externalReference: text("external_reference").notNull(),
+  party: text("party", { enum: ["provider", "recipient"] }).notNull(),
+  stage: text("stage"),
+  category: text("category"),
+  templateId: text("template_id"),
+  templateSnapshot: text("template_snapshot").notNull(),
+  templateSha256: text("template_sha256").notNull(),
+  locale: text("locale").notNull(),
+  locationReference: text("location_reference"),
+  returnUrl: text("return_url"),
+  compareTo: text("compare_to"),
+  holdsReservation: integer("holds_reservation").notNull().default(0),
+  proofId: text("proof_id"),
+  ...timestamps,
+  expiresAt: text("expires_at").notNull(),
+  completedAt: text("completed_at"),
+  rejectedAt: text("rejected_at"),
+});

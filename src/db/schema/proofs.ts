@@ -1,0 +1,57 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { modeColumn, timestamps } from "./columns.ts";
+import { organizations } from "./organizations.ts";
+
+export const proofs = sqliteTable("proofs", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id),
+  mode: modeColumn(),
+  status: text("status", { enum: ["pending", "sealed", "failed"] }).notNull(),
+  sessionId: text("session_id").notNull().unique(),
+  externalReference: text("external_reference").notNull(),
+  party: text("party", { enum: ["provider", "recipient"] }).notNull(),
+  stage: text("stage"),
+  category: text("category"),
+  locationReference: text("location_reference"),
+  templateId: text("template_id"),
+  templateSha256: text("template_sha256").notNull(),
+  compareTo: text("compare_to").unique(),
+  comparedBy: text("compared_by").unique(),
+  holdsReservation: integer("holds_reservation").notNull().default(0),
+  manifestSha256: text("manifest_sha256"),
+  timestampGenTime: text("timestamp_gen_time"),
+  timestampQualified: integer("timestamp_qualified", { mode: "boolean" }),
+  timestampAuthority: text("timestamp_authority"),
+  timestampSerial: text("timestamp_serial"),
+  timestampPolicy: text("timestamp_policy"),
+  failureCode: text("failure_code"),
+  failureMessage: text("failure_message"),
+  sealAttempts: integer("seal_attempts").notNull().default(0),
+  ...timestamps,
+  sealedAt: text("sealed_at"),
+  failedAt: text("failed_at"),
+});
+
+export const files = sqliteTable("files", {
+  id: text("id").primaryKey(),
+  sessionId: text("session_id").notNull(),
+  proofId: text("proof_id"),
+  stepId: text("step_id").notNull(),
+  kind: text("kind", { enum: ["photo", "video"] }).notNull(),
+  contentType: text("content_type").notNull(),
+  size: integer("size").notNull(),
+  sha256: text("sha256").notNull(),
+  status: text("status", { enum: ["declared", "uploaded", "deleted"] }).notNull(),
+  captureContext: text("capture_context", { mode: "json" }).$type<Record<string, unknown> | null>(),
+  originalKey: text("original_key").notNull(),
+  multipartUploadId: text("multipart_upload_id"),
+  signedKey: text("signed_key"),
+  signedSha256: text("signed_sha256"),
+  signedSize: integer("signed_size"),
+  sniffedType: text("sniffed_type"),
+  priorC2pa: integer("prior_c2pa", { mode: "boolean" }),
+  createdAt: text("created_at").notNull(),
+  capturedAt: text("captured_at"),
+});
