@@ -1,5 +1,7 @@
 import type { Env } from "./env.ts";
 import { createApiApp, createCaptureApp } from "./routes/index.ts";
+import { consumeQueue } from "./queues.ts";
+import { runScheduledSweeps } from "./scheduled.ts";
 
 export { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
 
@@ -14,5 +16,11 @@ function appFor(request: Request, env: Env) {
 export default {
   fetch(request, env, ctx) {
     return appFor(request, env).fetch(request, env, ctx);
+  },
+  queue(batch, env, ctx) {
+    return consumeQueue(batch, env, ctx);
+  },
+  scheduled(controller, env, ctx) {
+    ctx.waitUntil(runScheduledSweeps(env, new Date(controller.scheduledTime)));
   },
 } satisfies ExportedHandler<Env>;

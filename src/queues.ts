@@ -1,0 +1,17 @@
+import type { Env } from "./env.ts";
+
+/** Consumer of one queue; it acks or retries each message itself (with the delay its schedule needs). */
+export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
+
+/** Queue name (as in wrangler.toml) to consumer. Each resource adds its own here. */
+const CONSUMERS: Record<string, QueueConsumer> = {};
+
+export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  const consumer = CONSUMERS[batch.queue];
+  if (consumer === undefined) {
+    console.error(JSON.stringify({ level: "error", message: `No consumer for queue ${batch.queue}` }));
+    batch.retryAll();
+    return;
+  }
+  await consumer(batch, env, ctx);
+}
