@@ -20,6 +20,10 @@ export interface Env {
   SUPERVISION_TOKEN?: string;
   /** URL of the sealer service (local development); production uses the container binding. */
   SEALER_URL?: string;
+  /** Bearer token the Worker sends to the sealer (secret shared by both). */
+  SEALER_SECRET?: string;
+  /** The sealer as a Cloudflare Container (production). */
+  SEALER_CONTAINER?: DurableObjectNamespace;
 }
 
 /** The authenticated caller, set by the API-key middleware. */

@@ -1,0 +1,44 @@
+import type { Env } from "../env.ts";
+import { failProof, sealProof, type SealingDependencies } from "./seal-proof.ts";
+import { sealingRetryDelay } from "./retry-schedule.ts";
+import { loadProofForSealing } from "../storage/proof-sealing.ts";
+
+export interface SealingMessage {
+  proof_id: string;
+}
+
+/**
+ * Seals each proof of the batch concurrently. A transient failure is retried with the schedule's delay;
+ * once the budget is spent the proof fails (`sealing_unavailable`) and its live reservation is released.
+ */
+export async function consumeSealingMessages(messages: readonly Message<unknown>[], deps: SealingDependencies): Promise<void> {
+  await Promise.all(
+    messages.map(async (message) => {
+      const { proof_id: proofId } = message.body as SealingMessage;
+      try {
+        await sealProof(deps, proofId);
+        message.ack();
+      } catch (error) {
+        const reason = (error as Error).message;
+        const delay = sealingRetryDelay(message.attempts);
+        console.warn(JSON.stringify({ level: "warn", proof_id: proofId, attempt: message.attempts, retry_in: delay, reason }));
+        if (delay !== null) {
+          message.retry({ delaySeconds: delay });
+          return;
+        }
+        const loaded = await loadProofForSealing(deps.db, proofId);
+        if (loaded !== null) {
+          await failProof(deps, loaded.proof, {
+            code: "sealing_unavailable",
+            message: "The proof could not be sealed: the sealing service or the timestamp authority stayed unavailable.",
+          });
+        }
+        message.ack();
+      }
+    }),
+  );
+}
+
+export function sealingQueueConsumer(dependencies: (env: Env) => SealingDependencies) {
+  return (batch: MessageBatch<unknown>, env: Env) => consumeSealingMessages(batch.messages, dependencies(env));
+}

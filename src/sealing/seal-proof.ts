@@ -1,0 +1,171 @@
+import type { Database } from "../db/client.ts";
+import { newId } from "../lib/ids.ts";
+import { nowIso } from "../lib/time.ts";
+import { proofArtifactKeys, signedFileKey } from "../storage/proof-artifacts.ts";
+import {
+  conditionalEventInsert,
+  consumeReservationStatement,
+  countSealAttempt,
+  loadProofForSealing,
+  markFailedStatement,
+  markSealedStatement,
+  signedFileUpdate,
+  type FileRow,
+  type ProofRow,
+} from "../storage/proof-sealing.ts";
+import type { FailedResult, SealedResult, SealJob, SealResult } from "./sealer-protocol.ts";
+
+export interface SealingDependencies {
+  db: Database;
+  files: R2Bucket;
+  /** Short-lived signed URLs, so the sealer holds no storage credentials of its own. */
+  downloadUrl(key: string): Promise<{ url: string; headers?: Record<string, string> }>;
+  uploadUrl(key: string, contentType: string): Promise<{ url: string; method: string; headers: Record<string, string> }>;
+  seal(job: SealJob): Promise<SealResult>;
+  /** Hands freshly recorded events to webhook delivery. */
+  publishEvents(eventIds: string[]): Promise<void>;
+}
+
+export type SealOutcome = "sealed" | "failed" | "already_done" | "not_found";
+
+/**
+ * Seals one pending proof: the sealer verifies, signs and timestamps its files; the artifacts are stored;
+ * then, in one batch, the proof becomes sealed, the live reservation is consumed and `proof.sealed` is
+ * recorded. Safe to run twice: everything after the sealer call only takes effect while still pending.
+ * A transient failure throws (TransientSealingError) so that the queue retries.
+ */
+export async function sealProof(deps: SealingDependencies, proofId: string): Promise<SealOutcome> {
+  const loaded = await loadProofForSealing(deps.db, proofId);
+  if (loaded === null) return "not_found";
+  if (loaded.proof.status !== "pending") return "already_done";
+  await countSealAttempt(deps.db, proofId);
+  const result = await deps.seal(await buildJob(deps, loaded.proof, loaded.files));
+  if (result.status === "failed") return failProof(deps, loaded.proof, result);
+  await storeArtifacts(deps.files, proofId, result);
+  return recordSealed(deps, loaded.proof, loaded.files, result);
+}
+
+async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileRow[]): Promise<SealJob> {
+  return {
+    proof: {
+      id: proof.id,
+      mode: proof.mode,
+      external_reference: proof.externalReference,
+      party: proof.party,
+      stage: proof.stage,
+      category: proof.category,
+      location_reference: proof.locationReference,
+      session_id: proof.sessionId,
+      compare_to: proof.compareTo,
+      template_sha256: proof.templateSha256,
+    },
+    files: await Promise.all(
+      files.map(async (file) => ({
+        id: file.id,
+        step_id: file.stepId,
+        kind: file.kind,
+        content_type: file.contentType,
+        size: file.size,
+        sha256: file.sha256,
+        captured_at: file.capturedAt ?? file.createdAt,
+        capture_context: file.captureContext ?? null,
+        source: await deps.downloadUrl(file.originalKey),
+        destination: await deps.uploadUrl(signedFileKey(proof.id, file.id, file.contentType), file.contentType),
+      })),
+    ),
+  };
+}
+
+async function storeArtifacts(bucket: R2Bucket, proofId: string, result: SealedResult): Promise<void> {
+  const keys = proofArtifactKeys(proofId);
+  const tsr = Uint8Array.from(atob(result.tsr_base64), (char) => char.charCodeAt(0));
+  await Promise.all([
+    bucket.put(keys.manifest, result.manifest, { httpMetadata: { contentType: "application/json" } }),
+    bucket.put(keys.timestampResponse, tsr, { httpMetadata: { contentType: "application/timestamp-reply" } }),
+    bucket.put(keys.timestampChain, result.chain_pem, { httpMetadata: { contentType: "application/x-pem-file" } }),
+    bucket.put(keys.c2paTrustAnchor, result.c2pa_trust_anchor_pem, { httpMetadata: { contentType: "application/x-pem-file" } }),
+  ]);
+}
+
+async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: FileRow[], result: SealedResult): Promise<SealOutcome> {
+  const sealedAt = nowIso();
+  const eventId = newId("evt");
+  const data = {
+    proof_id: proof.id,
+    session_id: proof.sessionId,
+    external_reference: proof.externalReference,
+    party: proof.party,
+    stage: proof.stage,
+    compare_to: proof.compareTo,
+    manifest_sha256: result.manifest_sha256,
+    timestamp: { gen_time: result.timestamp.gen_time, qualified: result.timestamp.qualified },
+    sealed_at: sealedAt,
+  };
+  const contentTypes = new Map(files.map((file) => [file.id, file.contentType]));
+  const [, eventInsert] = await deps.db.batch([
+    consumeReservationStatement(deps.db, proof),
+    conditionalEventInsert(deps.db, proof.id, {
+      id: eventId,
+      organizationId: proof.organizationId,
+      mode: proof.mode,
+      type: "proof.sealed",
+      data,
+      createdAt: sealedAt,
+    }),
+    ...result.files.map((file) =>
+      signedFileUpdate(deps.db, {
+        id: file.id,
+        signedKey: signedFileKey(proof.id, file.id, contentTypes.get(file.id) ?? "application/octet-stream"),
+        signedSha256: file.signed_sha256,
+        signedSize: file.signed_size,
+        sniffedType: file.sniffed_type,
+        priorC2pa: file.prior_c2pa,
+      }),
+    ),
+    markSealedStatement(deps.db, proof.id, {
+      manifestSha256: result.manifest_sha256,
+      genTime: result.timestamp.gen_time,
+      qualified: result.timestamp.qualified,
+      authority: result.timestamp.authority,
+      serial: result.timestamp.serial,
+      policy: result.timestamp.policy,
+      sealedAt,
+    }),
+  ]);
+  if (!changedRows(eventInsert)) return "already_done";
+  await deps.publishEvents([eventId]);
+  return "sealed";
+}
+
+export async function failProof(deps: SealingDependencies, proof: ProofRow, failure: Omit<FailedResult, "status">): Promise<SealOutcome> {
+  const failedAt = nowIso();
+  const eventId = newId("evt");
+  const data = {
+    proof_id: proof.id,
+    session_id: proof.sessionId,
+    external_reference: proof.externalReference,
+    party: proof.party,
+    stage: proof.stage,
+    code: failure.code,
+    message: failure.message,
+    failed_at: failedAt,
+  };
+  const [eventInsert] = await deps.db.batch([
+    conditionalEventInsert(deps.db, proof.id, {
+      id: eventId,
+      organizationId: proof.organizationId,
+      mode: proof.mode,
+      type: "proof.failed",
+      data,
+      createdAt: failedAt,
+    }),
+    markFailedStatement(deps.db, proof.id, { code: failure.code, message: failure.message, failedAt }),
+  ]);
+  if (!changedRows(eventInsert)) return "already_done";
+  await deps.publishEvents([eventId]);
+  return "failed";
+}
+
+function changedRows(result: unknown): boolean {
+  return ((result as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0;
+}

@@ -1,0 +1,114 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { events, files, organizations, proofs } from "../db/schema/index.ts";
+
+export type ProofRow = typeof proofs.$inferSelect;
+export type FileRow = typeof files.$inferSelect;
+
+/** A proof and the files it seals (uploaded, in capture order). */
+export async function loadProofForSealing(db: Database, proofId: string): Promise<{ proof: ProofRow; files: FileRow[] } | null> {
+  const proof = await db.select().from(proofs).where(eq(proofs.id, proofId)).get();
+  if (!proof) return null;
+  const proofFiles = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.proofId, proofId), eq(files.status, "uploaded")))
+    .orderBy(files.createdAt, files.id)
+    .all();
+  return { proof, files: proofFiles };
+}
+
+export async function countSealAttempt(db: Database, proofId: string): Promise<void> {
+  await db
+    .update(proofs)
+    .set({ sealAttempts: sql`${proofs.sealAttempts} + 1` })
+    .where(eq(proofs.id, proofId));
+}
+
+/**
+ * Statements that only take effect while the proof is still `pending`, so that a job delivered twice, or
+ * two consumers racing, change the proof, the balance and the event log exactly once. They must run in
+ * one `db.batch`, in this order, with the proof's own update last.
+ */
+export function whilePending(proofId: string) {
+  return sql`EXISTS (SELECT 1 FROM proofs WHERE id = ${proofId} AND status = 'pending')`;
+}
+
+/** Consumes the live reservation: one unit of balance per sealed live proof. */
+export function consumeReservationStatement(db: Database, proof: ProofRow) {
+  return db
+    .update(organizations)
+    .set({ balance: sql`${organizations.balance} - 1`, updatedAt: new Date().toISOString() })
+    .where(
+      and(
+        eq(organizations.id, proof.organizationId),
+        sql`EXISTS (SELECT 1 FROM proofs WHERE id = ${proof.id} AND status = 'pending' AND holds_reservation = 1)`,
+      ),
+    );
+}
+
+export function conditionalEventInsert(
+  db: Database,
+  proofId: string,
+  event: { id: string; organizationId: string; mode: string; type: string; data: unknown; createdAt: string },
+) {
+  return db
+    .insert(events)
+    .select(
+      sql`SELECT ${event.id}, ${event.organizationId}, ${event.mode}, ${event.type}, ${JSON.stringify(event.data)}, ${event.createdAt}
+          WHERE ${whilePending(proofId)}`,
+    );
+}
+
+export function signedFileUpdate(
+  db: Database,
+  file: { id: string; signedKey: string; signedSha256: string; signedSize: number; sniffedType: string; priorC2pa: boolean },
+) {
+  return db
+    .update(files)
+    .set({
+      signedKey: file.signedKey,
+      signedSha256: file.signedSha256,
+      signedSize: file.signedSize,
+      sniffedType: file.sniffedType,
+      priorC2pa: file.priorC2pa,
+    })
+    .where(eq(files.id, file.id));
+}
+
+export function markSealedStatement(
+  db: Database,
+  proofId: string,
+  sealed: { manifestSha256: string; genTime: string; qualified: boolean; authority: string; serial: string; policy: string; sealedAt: string },
+) {
+  return db
+    .update(proofs)
+    .set({
+      status: "sealed",
+      holdsReservation: 0,
+      manifestSha256: sealed.manifestSha256,
+      timestampGenTime: sealed.genTime,
+      timestampQualified: sealed.qualified,
+      timestampAuthority: sealed.authority,
+      timestampSerial: sealed.serial,
+      timestampPolicy: sealed.policy,
+      sealedAt: sealed.sealedAt,
+      updatedAt: sealed.sealedAt,
+    })
+    .where(and(eq(proofs.id, proofId), eq(proofs.status, "pending")));
+}
+
+/** A failed proof releases its live reservation without billing. */
+export function markFailedStatement(db: Database, proofId: string, failure: { code: string; message: string; failedAt: string }) {
+  return db
+    .update(proofs)
+    .set({
+      status: "failed",
+      holdsReservation: 0,
+      failureCode: failure.code,
+      failureMessage: failure.message,
+      failedAt: failure.failedAt,
+      updatedAt: failure.failedAt,
+    })
+    .where(and(eq(proofs.id, proofId), eq(proofs.status, "pending")));
+}

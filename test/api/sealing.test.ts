@@ -1,0 +1,156 @@
+import { describe, expect, it, vi } from "vitest";
+import { env } from "cloudflare:workers";
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { database } from "../../src/db/client.ts";
+import { sealProof, type SealingDependencies } from "../../src/sealing/seal-proof.ts";
+import { consumeSealingMessages } from "../../src/sealing/consumer.ts";
+import { TransientSealingError, type SealJob, type SealResult } from "../../src/sealing/sealer-protocol.ts";
+import { SEALING_RETRY_DELAYS_SECONDS } from "../../src/sealing/retry-schedule.ts";
+import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { admin } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { insertPendingProof } from "./support/proof-factory.ts";
+
+function sealedAnswer(job: SealJob): SealResult {
+  return {
+    status: "sealed",
+    manifest: JSON.stringify({ proof_id: job.proof.id }),
+    manifest_sha256: "a".repeat(64),
+    tsr_base64: btoa("tsr-bytes"),
+    chain_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
+    c2pa_trust_anchor_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
+    timestamp: { gen_time: "2026-11-22T10:00:00Z", serial: "01", policy: "1.2.3", authority: "Test TSA", qualified: false },
+    files: job.files.map((file) => ({ id: file.id, signed_sha256: "b".repeat(64), signed_size: 100, sniffed_type: "image/jpeg", prior_c2pa: false })),
+  };
+}
+
+function dependencies(seal: (job: SealJob) => Promise<SealResult>) {
+  const published: string[] = [];
+  const deps: SealingDependencies = {
+    db: database(env.DB),
+    files: env.FILES,
+    downloadUrl: async (key) => ({ url: `https://storage.test/${key}` }),
+    uploadUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "PUT", headers: {} }),
+    seal,
+    publishEvents: async (ids) => {
+      published.push(...ids);
+    },
+  };
+  return { deps, published };
+}
+
+async function state(proofId: string, organizationId: string) {
+  const proof = await env.DB.prepare("SELECT * FROM proofs WHERE id = ?").bind(proofId).first<any>();
+  const events = await env.DB.prepare("SELECT * FROM events WHERE organization_id = ? ORDER BY created_at").bind(organizationId).all<any>();
+  const balance = await admin(`/admin/v1/organizations/${organizationId}/balance`, { amount: 0, reason: "read" });
+  return { proof, events: events.results, balance: balance.body };
+}
+
+describe("sealing a proof", () => {
+  it("seals, stores the artifacts, consumes the live reservation and records proof.sealed once", async () => {
+    const org = await createOrganization({ balance: 5 });
+    const { proofId, sessionId, fileIds } = await insertPendingProof(org.id, "live");
+    expect((await state(proofId, org.id)).balance).toEqual({ balance: 5, available: 4 });
+    const seal = vi.fn(async (job: SealJob) => sealedAnswer(job));
+    const { deps, published } = dependencies(seal);
+
+    expect(await sealProof(deps, proofId)).toBe("sealed");
+
+    const job = seal.mock.calls[0]![0];
+    expect(job.files.map((f) => f.id).sort()).toEqual([...fileIds].sort());
+    expect(job.files[0]!.destination.url).toContain(`proofs/${proofId}/files/`);
+    const after = await state(proofId, org.id);
+    expect(after.proof).toMatchObject({ status: "sealed", holds_reservation: 0, manifest_sha256: "a".repeat(64), timestamp_qualified: 0 });
+    expect(after.balance).toEqual({ balance: 4, available: 4 });
+    expect(after.events).toHaveLength(1);
+    expect(after.events[0].type).toBe("proof.sealed");
+    expect(JSON.parse(after.events[0].data)).toEqual({
+      proof_id: proofId,
+      session_id: sessionId,
+      external_reference: `ref-${proofId}`,
+      party: "provider",
+      stage: "checkin",
+      compare_to: null,
+      manifest_sha256: "a".repeat(64),
+      timestamp: { gen_time: "2026-11-22T10:00:00Z", qualified: false },
+      sealed_at: after.proof.sealed_at,
+    });
+    expect(published).toEqual([after.events[0].id]);
+    const manifest = await env.FILES.get(proofArtifactKeys(proofId).manifest);
+    expect(await manifest?.text()).toBe(JSON.stringify({ proof_id: proofId }));
+    const tsr = await env.FILES.get(proofArtifactKeys(proofId).timestampResponse);
+    expect(await tsr?.text()).toBe("tsr-bytes");
+    const signed = await env.DB.prepare("SELECT signed_sha256, signed_key FROM files WHERE proof_id = ?").bind(proofId).all<any>();
+    expect(signed.results.every((f) => f.signed_sha256 === "b".repeat(64) && f.signed_key.startsWith(`proofs/${proofId}/files/`))).toBe(true);
+  });
+
+  it("is idempotent: sealing twice, or twice at once, changes balance and events exactly once", async () => {
+    const org = await createOrganization({ balance: 3 });
+    const { proofId } = await insertPendingProof(org.id, "live");
+    const { deps } = dependencies(async (job) => sealedAnswer(job));
+    const outcomes = await Promise.all([sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId)]);
+    expect(outcomes.filter((o) => o === "sealed")).toHaveLength(1);
+    expect(await sealProof(deps, proofId)).toBe("already_done");
+    const after = await state(proofId, org.id);
+    expect(after.balance).toEqual({ balance: 2, available: 2 });
+    expect(after.events.filter((e) => e.type === "proof.sealed")).toHaveLength(1);
+  });
+
+  it("never bills a test proof", async () => {
+    const org = await createOrganization({ balance: 1 });
+    const { proofId } = await insertPendingProof(org.id, "test");
+    const { deps } = dependencies(async (job) => sealedAnswer(job));
+    expect(await sealProof(deps, proofId)).toBe("sealed");
+    expect((await state(proofId, org.id)).balance).toEqual({ balance: 1, available: 1 });
+  });
+
+  it("fails a proof with the sealer's code, releases the reservation and records proof.failed", async () => {
+    const org = await createOrganization({ balance: 2 });
+    const { proofId } = await insertPendingProof(org.id, "live");
+    const { deps, published } = dependencies(async () => ({ status: "failed", code: "file_hash_mismatch", message: "The bytes differ.", file_id: "med_x" }));
+    expect(await sealProof(deps, proofId)).toBe("failed");
+    const after = await state(proofId, org.id);
+    expect(after.proof).toMatchObject({ status: "failed", failure_code: "file_hash_mismatch", holds_reservation: 0 });
+    expect(after.balance).toEqual({ balance: 2, available: 2 });
+    expect(after.events.map((e) => e.type)).toEqual(["proof.failed"]);
+    expect(JSON.parse(after.events[0].data)).toMatchObject({ proof_id: proofId, code: "file_hash_mismatch", message: "The bytes differ." });
+    expect(published).toHaveLength(1);
+  });
+});
+
+describe("sealing queue consumer", () => {
+  it("retries a transient failure with the schedule's delay", async () => {
+    const org = await createOrganization({ balance: 2 });
+    const { proofId } = await insertPendingProof(org.id, "live");
+    const { deps } = dependencies(async () => {
+      throw new TransientSealingError("authority unreachable");
+    });
+    const batch = createMessageBatch("proof-sealing", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { proof_id: proofId } }]);
+    const ctx = createExecutionContext();
+    // The queue result does not report the delay asked for, so watch the call itself.
+    const retry = vi.spyOn(batch.messages[0]!, "retry");
+    await consumeSealingMessages(batch.messages, deps);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual([]);
+    expect(result.retryMessages).toEqual([{ msgId: "m1" }]);
+    expect(retry).toHaveBeenCalledWith({ delaySeconds: SEALING_RETRY_DELAYS_SECONDS[0] });
+    expect((await state(proofId, org.id)).proof.status).toBe("pending");
+  });
+
+  it("fails the proof with sealing_unavailable once the retry budget is spent", async () => {
+    const org = await createOrganization({ balance: 2 });
+    const { proofId } = await insertPendingProof(org.id, "live");
+    const { deps } = dependencies(async () => {
+      throw new TransientSealingError("authority unreachable");
+    });
+    const attempts = SEALING_RETRY_DELAYS_SECONDS.length + 1;
+    const batch = createMessageBatch("proof-sealing", [{ id: "m2", timestamp: new Date(), attempts, body: { proof_id: proofId } }]);
+    const ctx = createExecutionContext();
+    await consumeSealingMessages(batch.messages, deps);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(["m2"]);
+    const after = await state(proofId, org.id);
+    expect(after.proof).toMatchObject({ status: "failed", failure_code: "sealing_unavailable", holds_reservation: 0 });
+    expect(after.balance).toEqual({ balance: 2, available: 2 });
+  });
+});

@@ -1,0 +1,78 @@
+import { env } from "cloudflare:workers";
+import { database } from "../../../src/db/client.ts";
+import { captureSessions, files, proofs } from "../../../src/db/schema/index.ts";
+import { newId } from "../../../src/lib/ids.ts";
+import { sha256Hex } from "../../../src/lib/crypto.ts";
+
+/**
+ * A pending proof as capture completion leaves it (session completed, files uploaded to R2), inserted
+ * directly so that sealing can be tested on its own.
+ */
+export async function insertPendingProof(organizationId: string, mode: "test" | "live", fileCount = 2) {
+  const db = database(env.DB);
+  const now = new Date().toISOString();
+  const sessionId = newId("cps");
+  const proofId = newId("prf");
+  await db.insert(captureSessions).values({
+    id: sessionId,
+    organizationId,
+    mode,
+    status: "completed",
+    tokenHash: await sha256Hex(crypto.randomUUID()),
+    externalReference: `ref-${crypto.randomUUID()}`,
+    party: "provider",
+    stage: "checkin",
+    category: null,
+    templateId: null,
+    templateSnapshot: "{}",
+    templateSha256: "0".repeat(64),
+    locale: "en",
+    locationReference: null,
+    returnUrl: null,
+    compareTo: null,
+    holdsReservation: 0,
+    proofId,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: now,
+    completedAt: now,
+  });
+  await db.insert(proofs).values({
+    id: proofId,
+    organizationId,
+    mode,
+    status: "pending",
+    sessionId,
+    externalReference: `ref-${proofId}`,
+    party: "provider",
+    stage: "checkin",
+    templateSha256: "0".repeat(64),
+    holdsReservation: mode === "live" ? 1 : 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const fileIds: string[] = [];
+  for (let i = 0; i < fileCount; i++) {
+    const id = newId("med");
+    const bytes = crypto.getRandomValues(new Uint8Array(64));
+    const key = `captures/${sessionId}/${id}`;
+    await env.FILES.put(key, bytes);
+    await db.insert(files).values({
+      id,
+      sessionId,
+      proofId,
+      stepId: "photos",
+      kind: "photo",
+      contentType: "image/jpeg",
+      size: bytes.length,
+      sha256: await sha256Hex(bytes),
+      status: "uploaded",
+      captureContext: { method: "camera" },
+      originalKey: key,
+      createdAt: now,
+      capturedAt: now,
+    });
+    fileIds.push(id);
+  }
+  return { proofId, sessionId, fileIds };
+}
