@@ -1,0 +1,15 @@
+import { Container } from "@cloudflare/containers";
+import type { Env } from "../env.ts";
+
+/**
+ * The sealer as a Cloudflare Container (production). Locally `npm run dev` runs the same program as a
+ * plain Node process and the Worker reaches it through SEALER_URL instead (no Docker needed).
+ */
+export class SealerContainer extends Container<Env> {
+  override defaultPort = 8788;
+  override sleepAfter = "10m";
+  override envVars = {
+    SEALER_PORT: "8788",
+    SEALER_SECRET: this.env.SEALER_SECRET ?? "",
+  };
+}
