@@ -7,7 +7,7 @@ import { apiKeyAuth } from "../middleware/api-key.ts";
 import type { RequestCost } from "../durable/rate-limit-client.ts";
 
 /** Errors every API-key route can answer with. */
-const API_KEY_ERRORS: readonly ErrorCode[] = ["unauthenticated", "rate_limited", "internal_error"];
+const API_KEY_ERRORS: readonly ErrorCode[] = ["https_required", "unauthenticated", "rate_limited", "internal_error"];
 
 interface ApiRouteOptions {
   /** The right the key must carry; `null` for routes any valid key may call. */
@@ -39,8 +39,8 @@ export function apiRoute<const R extends RouteConfig>(options: ApiRouteOptions, 
 
 /** A route without an API key (public, capture page, supervision): only its own errors are added. */
 export function publicRoute<const R extends RouteConfig>(errors: readonly ErrorCode[], route: R) {
-  const all: ErrorCode[] = [...errors, "internal_error"];
+  const all: ErrorCode[] = ["https_required", ...errors, "internal_error"];
   if (route.request !== undefined) all.push("validation_failed");
   if (route.request?.body !== undefined) all.push("invalid_json");
-  return createRoute({ ...route, responses: { ...problemResponses(all), ...route.responses } });
+  return createRoute({ security: [], ...route, responses: { ...problemResponses(all), ...route.responses } });
 }

@@ -45,7 +45,8 @@ export function openApiDocument(app: App, baseUrl: string, lang: "en" | "fr") {
       title: t("Proof-sealing API", "API de scellement de preuves"),
       version: "1",
       description: API_DESCRIPTION,
-      license: { name: "Proprietary" },
+      // SPDX identifier of a licence of our own (OpenAPI 3.1 `identifier`, not yet in the generator's types).
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as { name: string },
     },
     servers: [{ url: baseUrl, description: t("API host", "Hôte de l'API") }],
     tags: TAGS,
