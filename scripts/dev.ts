@@ -1,0 +1,118 @@
+/**
+ * `npm run dev`: the whole service on this machine — D1 migrations applied locally, the sealer as a Node
+ * process, `wrangler dev` (local D1, R2, Durable Objects, Queues, cron), a seeded demo organization.
+ * Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), DEV_LOCAL_DIR (default .local),
+ * WEBHOOK_RESOLVE and WEBHOOK_RETRY_SCALE (local webhook receivers, see README).
+ */
+import { execSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { AdminClient } from "./lib/admin-client.ts";
+import { Children, run } from "./lib/children.ts";
+import { ensureDemoOrganization } from "./lib/demo-organization.ts";
+import { ensureDevVars } from "./lib/dev-vars.ts";
+import { freePort, waitForHttp } from "./lib/ports.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const port = Number(process.env.PORT ?? 8787);
+const persistDir = resolve(root, process.env.PERSIST_DIR ?? ".wrangler/state");
+const localDir = resolve(root, process.env.DEV_LOCAL_DIR ?? ".local");
+const pkiDir = join(localDir, "pki");
+const apiBaseUrl = `http://localhost:${port}`;
+const captureBaseUrl = `http://127.0.0.1:${port}`;
+const wrangler = join(root, "node_modules", ".bin", "wrangler");
+const children = new Children();
+
+function gitCommit(): string {
+  try {
+    return execSync("git rev-parse HEAD", { cwd: root, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+async function main() {
+  mkdirSync(localDir, { recursive: true });
+  const secrets = ensureDevVars(join(root, ".dev.vars.example"), join(root, ".dev.vars"));
+
+  const pkiScript = join(root, "sealer/src/pki/ensure-local-pki.ts");
+  if (existsSync(pkiScript)) await run("pki", process.execPath, [pkiScript, pkiDir], { cwd: root });
+
+  console.log("Applying D1 migrations locally…");
+  await run("migrations", wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], {
+    cwd: root,
+    env: { ...process.env, CI: "true" },
+  });
+
+  const vars: Record<string, string> = {
+    API_BASE_URL: apiBaseUrl,
+    CAPTURE_BASE_URL: captureBaseUrl,
+    BUILD_COMMIT: gitCommit(),
+  };
+  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE"]) if (process.env[name]) vars[name] = process.env[name]!;
+
+  const sealerMain = join(root, "sealer/src/main.ts");
+  if (existsSync(sealerMain)) {
+    const sealerPort = await freePort();
+    const sealer = children.start("sealer", process.execPath, [sealerMain], {
+      cwd: root,
+      env: { ...process.env, SEALER_PORT: String(sealerPort), SEALER_SECRET: secrets.SEALER_SECRET ?? "", PKI_DIR: pkiDir },
+    });
+    vars.SEALER_URL = `http://127.0.0.1:${sealerPort}`;
+    await waitForHttp(`${vars.SEALER_URL}/health`, 60_000, () => children.isAlive(sealer));
+  }
+
+  const inspectorPort = await freePort();
+  const worker = children.start(
+    "wrangler",
+    wrangler,
+    [
+      "dev",
+      "--enable-containers=false",
+      "--port", String(port),
+      "--ip", "127.0.0.1",
+      "--inspector-port", String(inspectorPort),
+      "--persist-to", persistDir,
+      "--show-interactive-dev-session=false",
+      ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+    ],
+    { cwd: root, env: { ...process.env, CI: "true" } },
+  );
+  await waitForHttp(`${apiBaseUrl}/health`, 120_000, () => children.isAlive(worker));
+
+  const admin = new AdminClient(apiBaseUrl, secrets.ADMIN_TOKEN ?? "");
+  const demoFile = join(localDir, `demo-${createHash("sha256").update(persistDir).digest("hex").slice(0, 12)}.json`);
+  const demo = await ensureDemoOrganization(admin, demoFile);
+
+  console.log(`
+  Proof-sealing service running
+  ─────────────────────────────
+  API (base_url)         ${apiBaseUrl}        (docs: ${apiBaseUrl}/docs)
+  Capture host           ${captureBaseUrl}
+  Demo organization      ${demo.organizationId}
+  Test key               ${demo.testKey}
+  Live key               ${demo.liveKey}   (balance seeded with 100 proofs)
+  Admin token            ${secrets.ADMIN_TOKEN}
+  Supervision token      ${secrets.SUPERVISION_TOKEN}
+  Sealer                 ${vars.SEALER_URL ?? "not started"}
+`);
+  console.log(
+    `DEV_STACK_READY ${JSON.stringify({
+      baseUrl: apiBaseUrl,
+      captureBaseUrl,
+      testKey: demo.testKey,
+      liveKey: demo.liveKey,
+      adminToken: secrets.ADMIN_TOKEN,
+      supervisionToken: secrets.SUPERVISION_TOKEN,
+      organizationId: demo.organizationId,
+      sealerUrl: vars.SEALER_URL ?? null,
+    })}`,
+  );
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => children.stopAll(0));
+main().catch((error: Error) => {
+  console.error(error.message);
+  children.stopAll(1);
+});
