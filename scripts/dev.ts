@@ -112,6 +112,11 @@ async function main() {
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => children.stopAll(0));
+// When whatever started us dies without a signal reaching us (e.g. a killed `npm` wrapper), stop too.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) children.stopAll(0);
+}, 2000).unref();
 main().catch((error: Error) => {
   console.error(error.message);
   children.stopAll(1);
