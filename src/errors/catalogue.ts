@@ -92,6 +92,74 @@ export const ERROR_CATALOGUE = {
       fr: "Deux secrets sont déjà actifs ; attendez l'expiration du plus ancien.",
     },
   },
+  capture_template_not_found: {
+    status: 404,
+    title: { en: "Capture template not found", fr: "Modèle de capture introuvable" },
+    description: {
+      en: "No capture template with this id in this organization and mode.",
+      fr: "Aucun modèle de capture avec cet identifiant dans cette organisation et ce mode.",
+    },
+  },
+  capture_theme_not_found: {
+    status: 404,
+    title: { en: "Capture theme not found", fr: "Thème de capture introuvable" },
+    description: { en: "No capture theme with this id in this organization.", fr: "Aucun thème de capture avec cet identifiant dans cette organisation." },
+  },
+  capture_session_not_found: {
+    status: 404,
+    title: { en: "Capture session not found", fr: "Session de capture introuvable" },
+    description: {
+      en: "No capture session with this id in this organization and mode.",
+      fr: "Aucune session de capture avec cet identifiant dans cette organisation et ce mode.",
+    },
+  },
+  template_frozen: {
+    status: 409,
+    title: { en: "Template frozen", fr: "Modèle figé" },
+    description: {
+      en: "A live template from which sessions were created cannot change: duplicate it, edit the copy and use the copy's id.",
+      fr: "Un modèle live ayant servi à créer des sessions ne peut plus changer : dupliquez-le, modifiez la copie et utilisez l'identifiant de la copie.",
+    },
+  },
+  template_archived: {
+    status: 409,
+    title: { en: "Template archived", fr: "Modèle archivé" },
+    description: { en: "An archived template cannot be edited.", fr: "Un modèle archivé ne peut pas être modifié." },
+  },
+  theme_in_use: {
+    status: 409,
+    title: { en: "Theme in use", fr: "Thème utilisé" },
+    description: {
+      en: "A theme used by an active template cannot be archived.",
+      fr: "Un thème utilisé par un modèle actif ne peut pas être archivé.",
+    },
+  },
+  template_not_found: {
+    status: 422,
+    title: { en: "Template not found", fr: "Modèle introuvable" },
+    description: {
+      en: "`template_id` does not exist, is archived or belongs to the other mode.",
+      fr: "`template_id` n'existe pas, est archivé ou appartient à l'autre mode.",
+    },
+  },
+  too_many_languages: {
+    status: 422,
+    title: { en: "Too many languages", fr: "Trop de langues" },
+    description: { en: "A template holds at most 20 languages.", fr: "Un modèle contient au plus 20 langues." },
+  },
+  logo_too_large: {
+    status: 422,
+    title: { en: "Logo too large", fr: "Logo trop volumineux" },
+    description: { en: "A logo is at most 512 KiB.", fr: "Un logo fait au plus 512 Kio." },
+  },
+  logo_type_not_allowed: {
+    status: 422,
+    title: { en: "Logo type not allowed", fr: "Type de logo non autorisé" },
+    description: {
+      en: "A logo is a PNG, JPEG or WebP image, or an SVG without scripts or external references.",
+      fr: "Un logo est une image PNG, JPEG ou WebP, ou un SVG sans script ni référence externe.",
+    },
+  },
   validation_failed: {
     status: 422,
     title: { en: "Validation failed", fr: "Validation échouée" },

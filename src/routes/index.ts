@@ -4,6 +4,7 @@ import { registerGetMe } from "./me/get.ts";
 import { registerGetErrorDescription } from "./errors/get.ts";
 import { registerAdminRoutes } from "./admin/routes.ts";
 import { registerOpenApiRoutes } from "./openapi/index.ts";
+import { registerCaptureTemplateRoutes } from "./capture-templates/index.ts";
 
 /** The API host (`base_url`): every public route, the operator routes and the schema. */
 export function createApiApp(): App {
@@ -11,6 +12,7 @@ export function createApiApp(): App {
   registerHealthRoutes(app);
   registerGetMe(app);
   registerGetErrorDescription(app);
+  registerCaptureTemplateRoutes(app);
   registerAdminRoutes(app);
   registerOpenApiRoutes(app);
   return app;

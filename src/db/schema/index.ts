@@ -3,3 +3,4 @@ export * from "./api-keys.ts";
 export * from "./capture-sessions.ts";
 export * from "./proofs.ts";
 export * from "./events.ts";
+export * from "./capture-templates.ts";

@@ -6,6 +6,8 @@ export const organizations = sqliteTable("organizations", {
   name: text("name").notNull(),
   /** Live proofs this organization can still pay for; one proof costs one unit. */
   balance: integer("balance").notNull().default(0),
+  /** Origins the capture page may redirect to (`PATCH /v1/settings`). */
+  allowedReturnOrigins: text("allowed_return_origins", { mode: "json" }).$type<string[]>().notNull().default([]),
   ...timestamps,
 });
 

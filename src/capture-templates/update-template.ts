@@ -1,0 +1,52 @@
+import type { Database } from "../db/client.ts";
+import type { ApiCaller } from "../env.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { findTemplate, updateTemplate } from "../storage/capture-templates.ts";
+import { validateTemplateContent } from "./validate-template.ts";
+import { assertUsableTheme } from "./theme-reference.ts";
+import type { LocalizedText, TemplateStep } from "./snapshot.ts";
+
+export interface TemplateChanges {
+  name?: string;
+  default_locale?: string;
+  welcome?: { title: LocalizedText; body: LocalizedText | null };
+  steps?: TemplateStep[];
+  completion?: { title: LocalizedText; body: LocalizedText | null };
+  theme_id?: string | null;
+  stage?: string | null;
+  category?: string | null;
+  ask_location?: boolean;
+}
+
+/**
+ * Applies a PATCH. In live mode a template from which sessions were created is frozen (sessions keep
+ * their own copy, but integrators rely on a live id meaning one thing); test templates stay editable.
+ */
+export async function updateCaptureTemplate(db: Database, caller: ApiCaller, id: string, changes: TemplateChanges, now: string) {
+  const current = await findTemplate(db, caller.organizationId, caller.mode, id);
+  if (current === null) throw new ApiError("capture_template_not_found");
+  if (current.archivedAt !== null) throw new ApiError("template_archived");
+  if (current.mode === "live" && current.inUse) throw new ApiError("template_frozen");
+  const merged = {
+    default_locale: changes.default_locale ?? current.defaultLocale,
+    welcome: changes.welcome ?? current.welcome,
+    steps: changes.steps ?? current.steps,
+    completion: changes.completion ?? current.completion,
+  };
+  validateTemplateContent(merged);
+  if (changes.theme_id !== undefined) await assertUsableTheme(db, caller.organizationId, changes.theme_id);
+  const row = {
+    name: changes.name ?? current.name,
+    defaultLocale: merged.default_locale,
+    welcome: merged.welcome,
+    steps: merged.steps,
+    completion: merged.completion,
+    themeId: changes.theme_id === undefined ? current.themeId : changes.theme_id,
+    stage: changes.stage === undefined ? current.stage : changes.stage,
+    category: changes.category === undefined ? current.category : changes.category,
+    askLocation: changes.ask_location ?? current.askLocation,
+    updatedAt: now,
+  };
+  await updateTemplate(db, id, row);
+  return { ...current, ...row };
+}

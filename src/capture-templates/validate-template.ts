@@ -1,0 +1,47 @@
+import { ApiError } from "../errors/api-error.ts";
+import type { LocalizedText, TemplateStep } from "./snapshot.ts";
+
+export interface TemplateContent {
+  default_locale: string;
+  welcome: { title: LocalizedText; body: LocalizedText | null };
+  steps: TemplateStep[];
+  completion: { title: LocalizedText; body: LocalizedText | null };
+}
+
+const MAX_LANGUAGES = 20;
+
+/**
+ * Rules zod cannot express alone: every language map includes the default language, at most 20
+ * languages over the whole template, unique step ids, coherent shot counts.
+ */
+export function validateTemplateContent(template: TemplateContent): void {
+  const languages = new Set<string>([template.default_locale.toLowerCase()]);
+  const checkText = (text: LocalizedText | null, pointer: string) => {
+    if (text === null || typeof text === "string") return;
+    const tags = Object.keys(text).map((tag) => tag.toLowerCase());
+    if (!tags.includes(template.default_locale.toLowerCase())) {
+      throw new ApiError("validation_failed", { field: pointer, detail: `The text must include the default language \`${template.default_locale}\`.` });
+    }
+    for (const tag of tags) languages.add(tag);
+  };
+  checkText(template.welcome.title, "/welcome/title");
+  checkText(template.welcome.body, "/welcome/body");
+  checkText(template.completion.title, "/completion/title");
+  checkText(template.completion.body, "/completion/body");
+  const seen = new Set<string>();
+  template.steps.forEach((step, index) => {
+    checkText(step.label, `/steps/${index}/label`);
+    checkText(step.instruction, `/steps/${index}/instruction`);
+    if (seen.has(step.id)) throw new ApiError("validation_failed", { field: `/steps/${index}/id`, detail: "Step ids must be unique." });
+    seen.add(step.id);
+    if (step.min_count > step.max_count) {
+      throw new ApiError("validation_failed", { field: `/steps/${index}/min_count`, detail: "min_count cannot exceed max_count." });
+    }
+    if (step.required && step.min_count < 1) {
+      throw new ApiError("validation_failed", { field: `/steps/${index}/min_count`, detail: "A required step needs at least one shot." });
+    }
+  });
+  if (languages.size > MAX_LANGUAGES) {
+    throw new ApiError("too_many_languages", { detail: `This template uses ${languages.size} languages; at most ${MAX_LANGUAGES}.` });
+  }
+}

@@ -1,0 +1,44 @@
+import type { App } from "../../app.ts";
+import { apiRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { database } from "../../db/client.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { nowIso } from "../../lib/time.ts";
+import { presentTemplate } from "../../capture-templates/present.ts";
+import { findTemplate, updateTemplate } from "../../storage/capture-templates.ts";
+import { CaptureTemplateSchema, TemplateIdParams } from "./schema.ts";
+
+const route = apiRoute(
+  { right: "manage_templates", cost: "write", errors: ["capture_template_not_found"] },
+  {
+    method: "delete",
+    path: "/v1/capture-templates/{id}",
+    operationId: "archiveCaptureTemplate",
+    tags: ["Capture templates"],
+    summary: t("Archive a capture template", "Archiver un modèle de capture"),
+    description: t(
+      "Deleting archives: an archived template starts no session; proofs already made keep it. Archiving twice is harmless.",
+      "Supprimer archive : un modèle archivé ne démarre plus de session ; les preuves déjà faites le gardent. Archiver deux fois est sans effet.",
+    ),
+    request: { params: TemplateIdParams },
+    responses: {
+      200: { description: t("The archived template.", "Le modèle archivé."), content: { "application/json": { schema: CaptureTemplateSchema } } },
+    },
+  },
+);
+
+export function registerArchiveTemplate(app: App) {
+  app.openapi(route, async (c) => {
+    const caller = c.get("caller");
+    const db = database(c.env.DB);
+    const template = await findTemplate(db, caller.organizationId, caller.mode, c.req.valid("param").id);
+    if (template === null) throw new ApiError("capture_template_not_found");
+    if (template.archivedAt === null) {
+      const now = nowIso();
+      await updateTemplate(db, template.id, { archivedAt: now, updatedAt: now });
+      template.archivedAt = now;
+      template.updatedAt = now;
+    }
+    return c.json(presentTemplate(template), 200);
+  });
+}

@@ -1,0 +1,79 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { captureSessions, captureTemplates } from "../db/schema/index.ts";
+import type { Mode } from "../auth/mode.ts";
+import { keysetPage } from "../lib/pagination.ts";
+
+export type TemplateRow = typeof captureTemplates.$inferSelect;
+export type NewTemplateRow = typeof captureTemplates.$inferInsert;
+
+const inUse = sql<number>`EXISTS (SELECT 1 FROM ${captureSessions} WHERE ${captureSessions.templateId} = ${captureTemplates.id})`;
+
+export async function insertTemplate(db: Database, row: NewTemplateRow): Promise<void> {
+  await db.insert(captureTemplates).values(row);
+}
+
+/** A template of this organization and mode (archived included), with whether a session used it. */
+export async function findTemplate(db: Database, organizationId: string, mode: Mode, id: string) {
+  const row = await db
+    .select({ template: captureTemplates, inUse })
+    .from(captureTemplates)
+    .where(and(eq(captureTemplates.id, id), eq(captureTemplates.organizationId, organizationId), eq(captureTemplates.mode, mode)))
+    .get();
+  return row ? { ...row.template, inUse: Boolean(row.inUse) } : null;
+}
+
+export async function listTemplates(db: Database, organizationId: string, mode: Mode, limit: number, cursor: string | undefined) {
+  const page = keysetPage({ createdAt: captureTemplates.createdAt, id: captureTemplates.id }, cursor);
+  const rows = await db
+    .select({ template: captureTemplates, inUse })
+    .from(captureTemplates)
+    .where(and(eq(captureTemplates.organizationId, organizationId), eq(captureTemplates.mode, mode), page.where))
+    .orderBy(...page.orderBy)
+    .limit(limit + 1)
+    .all();
+  return rows.map((row) => ({ ...row.template, inUse: Boolean(row.inUse) }));
+}
+
+export async function updateTemplate(db: Database, id: string, changes: Partial<NewTemplateRow>): Promise<void> {
+  await db.update(captureTemplates).set(changes).where(eq(captureTemplates.id, id));
+}
+
+/**
+ * The active template for `stage` and `category`, most specific first: both match, then stage only,
+ * then category only. A template with neither is never chosen here (only when named).
+ */
+export async function findMatchingTemplate(db: Database, organizationId: string, mode: Mode, stage: string | null, category: string | null) {
+  if (stage === null && category === null) return null;
+  const candidates = await db
+    .select()
+    .from(captureTemplates)
+    .where(
+      and(
+        eq(captureTemplates.organizationId, organizationId),
+        eq(captureTemplates.mode, mode),
+        isNull(captureTemplates.archivedAt),
+        sql`(${captureTemplates.stage} IS NOT NULL OR ${captureTemplates.category} IS NOT NULL)`,
+      ),
+    )
+    .orderBy(sql`${captureTemplates.createdAt} DESC`)
+    .all();
+  const score = (row: TemplateRow) => {
+    const stageMatches = row.stage === null || row.stage === stage;
+    const categoryMatches = row.category === null || row.category === category;
+    if (!stageMatches || !categoryMatches) return -1;
+    return (row.stage !== null ? 2 : 0) + (row.category !== null ? 1 : 0);
+  };
+  let best: TemplateRow | null = null;
+  for (const row of candidates) if (score(row) > (best ? score(best) : 0)) best = row;
+  return best;
+}
+
+export async function activeTemplateUsesTheme(db: Database, themeId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: captureTemplates.id })
+    .from(captureTemplates)
+    .where(and(eq(captureTemplates.themeId, themeId), isNull(captureTemplates.archivedAt)))
+    .get();
+  return row !== undefined;
+}
