@@ -5,6 +5,8 @@ import { registerGetErrorDescription } from "./errors/get.ts";
 import { registerAdminRoutes } from "./admin/routes.ts";
 import { registerOpenApiRoutes } from "./openapi/index.ts";
 import { registerCaptureTemplateRoutes } from "./capture-templates/index.ts";
+import { registerCaptureThemeRoutes } from "./capture-themes/routes.ts";
+import { registerSettingsRoutes } from "./settings/routes.ts";
 
 /** The API host (`base_url`): every public route, the operator routes and the schema. */
 export function createApiApp(): App {
@@ -13,6 +15,8 @@ export function createApiApp(): App {
   registerGetMe(app);
   registerGetErrorDescription(app);
   registerCaptureTemplateRoutes(app);
+  registerCaptureThemeRoutes(app);
+  registerSettingsRoutes(app);
   registerAdminRoutes(app);
   registerOpenApiRoutes(app);
   return app;
