@@ -1,4 +1,5 @@
 import type { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
+import type { IdempotencyRecord } from "./durable/idempotency-record.ts";
 import type { Right } from "./auth/rights.ts";
 import type { Mode } from "./auth/mode.ts";
 
@@ -8,6 +9,7 @@ export interface Env {
   FILES: R2Bucket;
   ASSETS: Fetcher;
   RATE_LIMIT_BUCKET: DurableObjectNamespace<RateLimitBucket>;
+  IDEMPOTENCY: DurableObjectNamespace<IdempotencyRecord>;
   SEALING_QUEUE: Queue;
   WEBHOOK_QUEUE: Queue;
 

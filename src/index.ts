@@ -4,6 +4,7 @@ import { consumeQueue } from "./queues.ts";
 import { runScheduledSweeps } from "./scheduled.ts";
 
 export { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
+export { IdempotencyRecord } from "./durable/idempotency-record.ts";
 export { SealerContainer } from "./sealing/sealer-container.ts";
 
 const apiApp = createApiApp();

@@ -160,6 +160,48 @@ export const ERROR_CATALOGUE = {
       fr: "Un logo est une image PNG, JPEG ou WebP, ou un SVG sans script ni référence externe.",
     },
   },
+  return_url_not_allowed: {
+    status: 422,
+    title: { en: "Return URL not allowed", fr: "URL de retour non autorisée" },
+    description: {
+      en: "The site of `return_url` is not in the allowed return origins (PATCH /v1/settings).",
+      fr: "Le site de `return_url` n'est pas dans les origines de retour autorisées (PATCH /v1/settings).",
+    },
+  },
+  compare_to_not_found: {
+    status: 422,
+    title: { en: "Before proof not found", fr: "Preuve « avant » introuvable" },
+    description: {
+      en: "`compare_to` names no proof of this organization and mode.",
+      fr: "`compare_to` ne désigne aucune preuve de cette organisation et de ce mode.",
+    },
+  },
+  compare_to_not_sealed: {
+    status: 422,
+    title: { en: "Before proof not sealed", fr: "Preuve « avant » non scellée" },
+    description: { en: "The \"before\" proof must be sealed first.", fr: "La preuve « avant » doit d'abord être scellée." },
+  },
+  compare_to_mismatch: {
+    status: 422,
+    title: { en: "Before proof mismatch", fr: "Preuve « avant » incompatible" },
+    description: {
+      en: "The \"before\" proof has another `external_reference` or `party`.",
+      fr: "La preuve « avant » a un autre `external_reference` ou une autre `party`.",
+    },
+  },
+  compare_to_is_after: {
+    status: 422,
+    title: { en: "Before proof is an after", fr: "La preuve « avant » est un « après »" },
+    description: { en: "A proof that is itself an \"after\" cannot be compared to.", fr: "Une preuve qui est elle-même un « après » ne peut servir de comparaison." },
+  },
+  compare_template_mismatch: {
+    status: 422,
+    title: { en: "Template differs from the before", fr: "Modèle différent de l'« avant »" },
+    description: {
+      en: "The \"after\" uses the template of the \"before\", but `stage` and `category` select another active template.",
+      fr: "L'« après » utilise le modèle de l'« avant », mais `stage` et `category` désignent un autre modèle actif.",
+    },
+  },
   validation_failed: {
     status: 422,
     title: { en: "Validation failed", fr: "Validation échouée" },

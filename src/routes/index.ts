@@ -7,6 +7,8 @@ import { registerOpenApiRoutes } from "./openapi/index.ts";
 import { registerCaptureTemplateRoutes } from "./capture-templates/index.ts";
 import { registerCaptureThemeRoutes } from "./capture-themes/routes.ts";
 import { registerSettingsRoutes } from "./settings/routes.ts";
+import { registerCreateCaptureSession } from "./capture-sessions/create.ts";
+import { registerGetCaptureSession } from "./capture-sessions/get.ts";
 
 /** The API host (`base_url`): every public route, the operator routes and the schema. */
 export function createApiApp(): App {
@@ -14,6 +16,8 @@ export function createApiApp(): App {
   registerHealthRoutes(app);
   registerGetMe(app);
   registerGetErrorDescription(app);
+  registerCreateCaptureSession(app);
+  registerGetCaptureSession(app);
   registerCaptureTemplateRoutes(app);
   registerCaptureThemeRoutes(app);
   registerSettingsRoutes(app);

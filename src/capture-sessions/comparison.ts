@@ -1,0 +1,35 @@
+import type { Database } from "../db/client.ts";
+import type { ApiCaller } from "../env.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { findProof } from "../storage/proofs.ts";
+import { findSessionById } from "../storage/capture-sessions.ts";
+import { findMatchingTemplate } from "../storage/capture-templates.ts";
+import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
+
+/**
+ * Preconditions of an "after": the "before" exists in this organization and mode, is not itself an
+ * "after", is sealed, has the same reference and party, and has no partner yet. The "after" uses the
+ * before's template; `stage`/`category` selecting another active template is a mismatch.
+ */
+export async function beforeTemplateForAfter(
+  db: Database,
+  caller: ApiCaller,
+  input: { compare_to: string; external_reference: string; party: string; stage?: string; category?: string },
+): Promise<TemplateSnapshot> {
+  const field = "/compare_to";
+  const before = await findProof(db, caller.organizationId, caller.mode, input.compare_to);
+  if (before === null) throw new ApiError("compare_to_not_found", { field });
+  if (before.compareTo !== null) throw new ApiError("compare_to_is_after", { field });
+  if (before.status !== "sealed") throw new ApiError("compare_to_not_sealed", { field });
+  if (before.externalReference !== input.external_reference || before.party !== input.party) {
+    throw new ApiError("compare_to_mismatch", { field });
+  }
+  if (before.comparedBy !== null) throw new ApiError("compare_to_already_used");
+  const beforeSession = await findSessionById(db, before.sessionId);
+  const snapshot = JSON.parse(beforeSession?.templateSnapshot ?? "null") as TemplateSnapshot;
+  if (input.stage !== undefined || input.category !== undefined) {
+    const selected = await findMatchingTemplate(db, caller.organizationId, caller.mode, input.stage ?? null, input.category ?? null);
+    if (selected !== null && selected.id !== snapshot.id) throw new ApiError("compare_template_mismatch", { field });
+  }
+  return snapshot;
+}

@@ -1,0 +1,100 @@
+import type { Database } from "../db/client.ts";
+import type { ApiCaller } from "../env.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { newId } from "../lib/ids.ts";
+import { randomToken, sha256Hex } from "../lib/crypto.ts";
+import { canonicalJson } from "../lib/canonical-json.ts";
+import { isLoopbackHost } from "../middleware/https-only.ts";
+import { isReturnUrlAllowed } from "../settings/return-origins.ts";
+import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
+import { findDefaultTheme } from "../storage/capture-themes.ts";
+import { getAllowedReturnOrigins } from "../storage/settings.ts";
+import { insertSessionWithinBalance } from "../storage/capture-sessions.ts";
+import { beforeTemplateForAfter } from "./comparison.ts";
+
+export const CAPTURE_LINK_LIFETIME_MS = 30 * 60 * 1000;
+
+export interface CreateCaptureSessionInput {
+  external_reference: string;
+  party: "provider" | "recipient";
+  stage?: string;
+  category?: string;
+  template_id?: string;
+  compare_to?: string;
+  locale?: string;
+  return_url?: string;
+  location_reference?: string;
+}
+
+export interface CaptureSessionDependencies {
+  db: Database;
+  d1: D1Database;
+  captureBaseUrl: string;
+  now: Date;
+}
+
+async function checkReturnUrl(deps: CaptureSessionDependencies, caller: ApiCaller, returnUrl: string): Promise<void> {
+  const field = "/return_url";
+  const url = new URL(returnUrl);
+  const localTest = url.protocol === "http:" && isLoopbackHost(url.hostname) && caller.mode === "test";
+  if (url.protocol !== "https:" && !localTest) {
+    throw new ApiError("validation_failed", { field, detail: "return_url must use https (http://localhost only with a test key)." });
+  }
+  if (!isReturnUrlAllowed(url, await getAllowedReturnOrigins(deps.db, caller.organizationId))) {
+    throw new ApiError("return_url_not_allowed", { field });
+  }
+}
+
+/** Creates a capture session and its single-use link; a live one reserves one unit of balance. */
+export async function createCaptureSession(deps: CaptureSessionDependencies, caller: ApiCaller, input: CreateCaptureSessionInput) {
+  if (input.template_id !== undefined && input.compare_to !== undefined) {
+    throw new ApiError("validation_failed", { field: "/template_id", detail: "template_id must not be given with compare_to." });
+  }
+  if (input.return_url !== undefined) await checkReturnUrl(deps, caller, input.return_url);
+  const snapshot =
+    input.compare_to !== undefined
+      ? await beforeTemplateForAfter(deps.db, caller, { ...input, compare_to: input.compare_to })
+      : await resolveTemplateForSession(deps.db, {
+          organizationId: caller.organizationId,
+          mode: caller.mode,
+          templateId: input.template_id,
+          stage: input.stage,
+          category: input.category,
+        });
+  const locale = input.locale ?? (await findDefaultTheme(deps.db, caller.organizationId))?.locale ?? "en";
+  const token = randomToken(32);
+  const snapshotJson = canonicalJson(snapshot);
+  const createdAt = deps.now.toISOString();
+  const expiresAt = new Date(deps.now.getTime() + CAPTURE_LINK_LIFETIME_MS).toISOString();
+  const id = newId("cps");
+  const inserted = await insertSessionWithinBalance(deps.d1, {
+    id,
+    organizationId: caller.organizationId,
+    mode: caller.mode,
+    status: "open",
+    tokenHash: await sha256Hex(token),
+    externalReference: input.external_reference,
+    party: input.party,
+    stage: input.stage ?? null,
+    category: input.category ?? null,
+    templateId: snapshot.id,
+    templateSnapshot: snapshotJson,
+    templateSha256: await sha256Hex(snapshotJson),
+    locale,
+    locationReference: input.location_reference ?? null,
+    returnUrl: input.return_url ?? null,
+    compareTo: input.compare_to ?? null,
+    holdsReservation: caller.mode === "live" ? 1 : 0,
+    createdAt,
+    updatedAt: createdAt,
+    expiresAt,
+  });
+  if (!inserted) throw new ApiError("insufficient_balance");
+  return {
+    id,
+    capture_url: `${deps.captureBaseUrl.replace(/\/$/, "")}/c/${token}`,
+    expires_at: expiresAt,
+    mode: caller.mode,
+    compare_to: input.compare_to ?? null,
+  };
+}
