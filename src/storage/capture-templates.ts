@@ -1,13 +1,14 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { captureSessions, captureTemplates } from "../db/schema/index.ts";
+import { captureTemplates } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "../lib/pagination.ts";
 
 export type TemplateRow = typeof captureTemplates.$inferSelect;
 export type NewTemplateRow = typeof captureTemplates.$inferInsert;
 
-const inUse = sql<number>`EXISTS (SELECT 1 FROM ${captureSessions} WHERE ${captureSessions.templateId} = ${captureTemplates.id})`;
+// Spelled out: drizzle leaves columns unqualified in single-table queries, which would bind the inner one.
+const inUse = sql<number>`EXISTS (SELECT 1 FROM capture_sessions WHERE capture_sessions.template_id = capture_templates.id)`;
 
 export async function insertTemplate(db: Database, row: NewTemplateRow): Promise<void> {
   await db.insert(captureTemplates).values(row);
