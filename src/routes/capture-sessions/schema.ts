@@ -39,9 +39,11 @@ export const CreateCaptureSessionBody = z
   })
   .openapi("CreateCaptureSession");
 
+// Hono hands header validators lowercased names, so the documented key is optional to zod; the
+// idempotency middleware enforces presence and format before anything runs.
 export const IdempotencyHeaders = z.object({
-  "idempotency-key": z.string().min(8).max(255).openapi({
-    param: { name: "Idempotency-Key", in: "header" },
+  "Idempotency-Key": z.string().min(8).max(255).optional().openapi({
+    param: { name: "Idempotency-Key", in: "header", required: true },
     description: t(
       "8 to 255 letters, digits, `_`, `.`, `:`, `-`. The same key and body replay the first answer for 24 hours.",
       "8 à 255 lettres, chiffres, `_`, `.`, `:`, `-`. La même clé et le même corps rejouent la première réponse pendant 24 heures.",
