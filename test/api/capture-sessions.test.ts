@@ -63,7 +63,7 @@ describe("POST /v1/capture-sessions", () => {
 
   it("requires a well-formed Idempotency-Key", async () => {
     const org = await createOrganization();
-    for (const headers of [{}, { "Idempotency-Key": "short" }, { "Idempotency-Key": "has spaces in it" }]) {
+    for (const headers of [{}, { "Idempotency-Key": "short" }, { "Idempotency-Key": "has spaces in it" }] as Record<string, string>[]) {
       const response = await callJson("/v1/capture-sessions", { key: org.testKey, body: baseSession(), headers });
       expect(response.status).toBe(422);
       expect(response.body).toMatchObject({ code: "validation_failed", field: "Idempotency-Key" });
