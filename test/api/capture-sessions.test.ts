@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { admin, callJson, CAPTURE } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
@@ -169,6 +170,16 @@ describe("idempotency", () => {
     await createSession(org.testKey, baseSession(), "key-reused-0001");
     const response = await createSession(org.testKey, baseSession(), "key-reused-0001");
     expect(response.body).toMatchObject({ status: 422, code: "idempotency_key_reused" });
+  });
+
+  it("forgets a key when its 24-hour record expires", async () => {
+    const org = await createOrganization();
+    await createSession(org.testKey, baseSession(), "key-expiring-0001");
+    const stub = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`${org.testKeyId}:key-expiring-0001`));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const again = await createSession(org.testKey, baseSession(), "key-expiring-0001");
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBeNull();
   });
 
   it("keeps keys apart per API key", async () => {
