@@ -20,6 +20,7 @@ export default defineConfig(async () => ({
           BUILD_COMMIT: gitCommit(),
           ADMIN_TOKEN: "test-admin-token-0123456789abcdef",
           SUPERVISION_TOKEN: "test-supervision-token-0123456789",
+          UPLOAD_URL_SIGNING_KEY: "test-upload-url-signing-key-0123456789",
         },
       },
     }),

@@ -1,5 +1,6 @@
 import type { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
 import type { IdempotencyRecord } from "./durable/idempotency-record.ts";
+import type { ProofLinkLock } from "./durable/proof-link-lock.ts";
 import type { Right } from "./auth/rights.ts";
 import type { Mode } from "./auth/mode.ts";
 
@@ -10,6 +11,7 @@ export interface Env {
   ASSETS: Fetcher;
   RATE_LIMIT_BUCKET: DurableObjectNamespace<RateLimitBucket>;
   IDEMPOTENCY: DurableObjectNamespace<IdempotencyRecord>;
+  PROOF_LINK_LOCK: DurableObjectNamespace<ProofLinkLock>;
   SEALING_QUEUE: Queue;
   WEBHOOK_QUEUE: Queue;
 
@@ -24,6 +26,13 @@ export interface Env {
   SEALER_URL?: string;
   /** Bearer token the Worker sends to the sealer (secret shared by both). */
   SEALER_SECRET?: string;
+  /** HMAC key of locally signed upload/download URLs (when no R2 S3 credentials are configured). */
+  UPLOAD_URL_SIGNING_KEY?: string;
+  /** R2 S3-API credentials (production): uploads go straight to storage through presigned URLs. */
+  R2_ACCESS_KEY_ID?: string;
+  R2_SECRET_ACCESS_KEY?: string;
+  R2_S3_ENDPOINT?: string;
+  R2_BUCKET_NAME?: string;
   /** The sealer as a Cloudflare Container (production). */
   SEALER_CONTAINER?: DurableObjectNamespace;
 }

@@ -5,6 +5,7 @@ import { runScheduledSweeps } from "./scheduled.ts";
 
 export { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
 export { IdempotencyRecord } from "./durable/idempotency-record.ts";
+export { ProofLinkLock } from "./durable/proof-link-lock.ts";
 export { SealerContainer } from "./sealing/sealer-container.ts";
 
 const apiApp = createApiApp();

@@ -1,10 +1,14 @@
 import type { Env } from "./env.ts";
+import { sealingQueueConsumer } from "./sealing/consumer.ts";
+import { sealingDependencies } from "./sealing/dependencies.ts";
 
 /** Consumer of one queue; it acks or retries each message itself (with the delay its schedule needs). */
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
 /** Queue name (as in wrangler.toml) to consumer. Each resource adds its own here. */
-const CONSUMERS: Record<string, QueueConsumer> = {};
+const CONSUMERS: Record<string, QueueConsumer> = {
+  "proof-sealing": sealingQueueConsumer(sealingDependencies),
+};
 
 export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
   const consumer = CONSUMERS[batch.queue];

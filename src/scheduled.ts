@@ -1,10 +1,15 @@
 import type { Env } from "./env.ts";
+import { expireCaptureSessions } from "./sweeps/expire-capture-sessions.ts";
+import { resumeStalledSealing } from "./sweeps/resume-stalled-sealing.ts";
 
 /** A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. */
 export type Sweep = (env: Env, now: Date) => Promise<void>;
 
 /** The sweeps, in the order they run. Each resource adds its own here. */
-const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [];
+const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
+  { name: "expire-capture-sessions", run: async (env, now) => void (await expireCaptureSessions(env, now)) },
+  { name: "resume-stalled-sealing", run: async (env, now) => void (await resumeStalledSealing(env, now)) },
+];
 
 export async function runScheduledSweeps(env: Env, now: Date): Promise<void> {
   for (const sweep of SWEEPS) {

@@ -202,6 +202,90 @@ export const ERROR_CATALOGUE = {
       fr: "L'« après » utilise le modèle de l'« avant », mais `stage` et `category` désignent un autre modèle actif.",
     },
   },
+  capture_link_not_found: {
+    status: 404,
+    title: { en: "Capture link not found", fr: "Lien de capture introuvable" },
+    description: { en: "No capture session has this link.", fr: "Aucune session de capture n'a ce lien." },
+  },
+  capture_link_expired: {
+    status: 410,
+    title: { en: "Capture link expired", fr: "Lien de capture expiré" },
+    description: { en: "The capture link expired; ask for a new one.", fr: "Le lien de capture a expiré ; demandez-en un nouveau." },
+  },
+  capture_link_used: {
+    status: 410,
+    title: { en: "Capture link already used", fr: "Lien de capture déjà utilisé" },
+    description: { en: "This capture was already completed.", fr: "Cette capture est déjà terminée." },
+  },
+  capture_file_not_found: {
+    status: 404,
+    title: { en: "Capture file not found", fr: "Fichier de capture introuvable" },
+    description: { en: "No such file in this capture.", fr: "Aucun fichier de ce nom dans cette capture." },
+  },
+  step_not_found: {
+    status: 422,
+    title: { en: "Step not found", fr: "Étape introuvable" },
+    description: { en: "The template has no step with this id.", fr: "Le modèle n'a pas d'étape avec cet identifiant." },
+  },
+  content_type_not_allowed: {
+    status: 422,
+    title: { en: "Content type not allowed", fr: "Type de contenu non autorisé" },
+    description: {
+      en: "Photos are JPEG, PNG, HEIC/HEIF or WebP; videos MP4, MOV or WebM; the type must match the step.",
+      fr: "Les photos sont en JPEG, PNG, HEIC/HEIF ou WebP ; les vidéos en MP4, MOV ou WebM ; le type doit correspondre à l'étape.",
+    },
+  },
+  file_too_large: {
+    status: 422,
+    title: { en: "File too large", fr: "Fichier trop volumineux" },
+    description: { en: "Photos are at most 25 MiB and videos 500 MiB.", fr: "Les photos font au plus 25 Mio et les vidéos 500 Mio." },
+  },
+  too_many_files: {
+    status: 422,
+    title: { en: "Too many files", fr: "Trop de fichiers" },
+    description: { en: "The step already has its maximum number of shots.", fr: "L'étape a déjà son nombre maximal de prises." },
+  },
+  missing_required_steps: {
+    status: 422,
+    title: { en: "Steps incomplete", fr: "Étapes incomplètes" },
+    description: {
+      en: "Some steps lack shots (or have too many); `steps` lists them.",
+      fr: "Certaines étapes manquent de prises (ou en ont trop) ; `steps` les énumère.",
+    },
+  },
+  upload_incomplete: {
+    status: 422,
+    title: { en: "Upload incomplete", fr: "Envoi incomplet" },
+    description: {
+      en: "Some declared files are not in storage with their declared size; `files` lists them.",
+      fr: "Certains fichiers déclarés ne sont pas dans le stockage avec leur taille déclarée ; `files` les énumère.",
+    },
+  },
+  upload_url_invalid: {
+    status: 403,
+    title: { en: "Invalid upload URL", fr: "URL d'envoi invalide" },
+    description: { en: "The signed URL is not one this service issued for this request.", fr: "L'URL signée n'a pas été émise par ce service pour cette requête." },
+  },
+  upload_url_expired: {
+    status: 410,
+    title: { en: "Upload URL expired", fr: "URL d'envoi expirée" },
+    description: { en: "The signed URL expired; ask for a new one.", fr: "L'URL signée a expiré ; demandez-en une nouvelle." },
+  },
+  upload_url_used: {
+    status: 409,
+    title: { en: "Upload URL already used", fr: "URL d'envoi déjà utilisée" },
+    description: { en: "The file was already uploaded; the URL cannot write it again.", fr: "Le fichier a déjà été envoyé ; l'URL ne peut pas l'écrire de nouveau." },
+  },
+  upload_size_mismatch: {
+    status: 422,
+    title: { en: "Upload size mismatch", fr: "Taille d'envoi incorrecte" },
+    description: { en: "The body's length differs from the declared size.", fr: "La longueur du corps diffère de la taille déclarée." },
+  },
+  upload_checksum_mismatch: {
+    status: 422,
+    title: { en: "Upload checksum mismatch", fr: "Empreinte d'envoi incorrecte" },
+    description: { en: "The bytes' SHA-256 differs from the declared one; storage refused them.", fr: "Le SHA-256 des octets diffère de celui déclaré ; le stockage les a refusés." },
+  },
   validation_failed: {
     status: 422,
     title: { en: "Validation failed", fr: "Validation échouée" },

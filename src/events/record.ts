@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
@@ -19,4 +20,16 @@ export interface EventToRecord {
  */
 export function eventInsert(db: Database, event: EventToRecord, id: string = newId("evt")) {
   return db.insert(events).values({ id, ...event });
+}
+
+/**
+ * The same, inserted only when `condition` holds when the statement runs: placed after a conditional
+ * update in one batch, the event exists exactly when the update took effect.
+ */
+export function eventInsertWhere(db: Database, event: EventToRecord, condition: SQL, id: string = newId("evt")) {
+  return db
+    .insert(events)
+    .select(
+      sql`SELECT ${id}, ${event.organizationId}, ${event.mode}, ${event.type}, ${JSON.stringify(event.data)}, ${event.createdAt} WHERE ${condition}`,
+    );
 }

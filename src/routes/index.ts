@@ -9,6 +9,9 @@ import { registerCaptureThemeRoutes } from "./capture-themes/routes.ts";
 import { registerSettingsRoutes } from "./settings/routes.ts";
 import { registerCreateCaptureSession } from "./capture-sessions/create.ts";
 import { registerGetCaptureSession } from "./capture-sessions/get.ts";
+import { registerCaptureRoutes } from "./capture/routes.ts";
+import { registerLocalSignedStorage } from "./storage/local-signed.ts";
+import { registerStaticAssets } from "./static-assets.ts";
 
 /** The API host (`base_url`): every public route, the operator routes and the schema. */
 export function createApiApp(): App {
@@ -23,10 +26,15 @@ export function createApiApp(): App {
   registerSettingsRoutes(app);
   registerAdminRoutes(app);
   registerOpenApiRoutes(app);
+  registerStaticAssets(app);
   return app;
 }
 
 /** The capture host (`capture_url_host`): the capture page and its JSON routes only. */
 export function createCaptureApp(): App {
-  return createApp();
+  const app = createApp();
+  registerCaptureRoutes(app);
+  registerLocalSignedStorage(app);
+  registerStaticAssets(app);
+  return app;
 }

@@ -1,15 +1,16 @@
 import type { Database } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
+import { eventInsertWhere } from "../events/record.ts";
 import { nowIso } from "../lib/time.ts";
 import { proofArtifactKeys, signedFileKey } from "../storage/proof-artifacts.ts";
 import {
-  conditionalEventInsert,
   consumeReservationStatement,
   countSealAttempt,
   loadProofForSealing,
   markFailedStatement,
   markSealedStatement,
   signedFileUpdate,
+  whilePending,
   type FileRow,
   type ProofRow,
 } from "../storage/proof-sealing.ts";
@@ -104,14 +105,7 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
   const contentTypes = new Map(files.map((file) => [file.id, file.contentType]));
   const [, eventInsert] = await deps.db.batch([
     consumeReservationStatement(deps.db, proof),
-    conditionalEventInsert(deps.db, proof.id, {
-      id: eventId,
-      organizationId: proof.organizationId,
-      mode: proof.mode,
-      type: "proof.sealed",
-      data,
-      createdAt: sealedAt,
-    }),
+    eventInsertWhere(deps.db, { organizationId: proof.organizationId, mode: proof.mode, type: "proof.sealed", data, createdAt: sealedAt }, whilePending(proof.id), eventId),
     ...result.files.map((file) =>
       signedFileUpdate(deps.db, {
         id: file.id,
@@ -151,14 +145,7 @@ export async function failProof(deps: SealingDependencies, proof: ProofRow, fail
     failed_at: failedAt,
   };
   const [eventInsert] = await deps.db.batch([
-    conditionalEventInsert(deps.db, proof.id, {
-      id: eventId,
-      organizationId: proof.organizationId,
-      mode: proof.mode,
-      type: "proof.failed",
-      data,
-      createdAt: failedAt,
-    }),
+    eventInsertWhere(deps.db, { organizationId: proof.organizationId, mode: proof.mode, type: "proof.failed", data, createdAt: failedAt }, whilePending(proof.id), eventId),
     markFailedStatement(deps.db, proof.id, { code: failure.code, message: failure.message, failedAt }),
   ]);
   if (!changedRows(eventInsert)) return "already_done";

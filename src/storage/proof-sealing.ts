@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { events, files, organizations, proofs } from "../db/schema/index.ts";
+import { files, organizations, proofs } from "../db/schema/index.ts";
 
 export type ProofRow = typeof proofs.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
@@ -44,19 +44,6 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
         eq(organizations.id, proof.organizationId),
         sql`EXISTS (SELECT 1 FROM proofs WHERE id = ${proof.id} AND status = 'pending' AND holds_reservation = 1)`,
       ),
-    );
-}
-
-export function conditionalEventInsert(
-  db: Database,
-  proofId: string,
-  event: { id: string; organizationId: string; mode: string; type: string; data: unknown; createdAt: string },
-) {
-  return db
-    .insert(events)
-    .select(
-      sql`SELECT ${event.id}, ${event.organizationId}, ${event.mode}, ${event.type}, ${JSON.stringify(event.data)}, ${event.createdAt}
-          WHERE ${whilePending(proofId)}`,
     );
 }
 

@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { captureSessions } from "../db/schema/index.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { sha256Hex } from "../lib/crypto.ts";
+import type { SessionRow } from "../storage/capture-sessions.ts";
+
+export async function findSessionByToken(db: Database, token: string): Promise<SessionRow | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const row = await db.select().from(captureSessions).where(eq(captureSessions.tokenHash, await sha256Hex(token))).get();
+  return row ?? null;
+}
+
+/**
+ * The session behind a capture link, if the link may still be used: unknown → 404, completed or
+ * rejected → 410 `capture_link_used`, past its expiry → 410 `capture_link_expired`. The link keeps
+ * working for reloads until the capture is completed. Problem bodies carry the session's locale so the
+ * page can explain in the person's language.
+ */
+export async function usableSession(db: Database, token: string, now: Date): Promise<SessionRow> {
+  const session = await findSessionByToken(db, token);
+  if (session === null) throw new ApiError("capture_link_not_found");
+  const extra = { locale: session.locale };
+  if (session.status === "completed" || session.status === "rejected") throw new ApiError("capture_link_used", { extra });
+  if (session.status === "expired" || Date.parse(session.expiresAt) <= now.getTime()) throw new ApiError("capture_link_expired", { extra });
+  return session;
+}

@@ -1,0 +1,74 @@
+import type { Env } from "../env.ts";
+import type { Database } from "../db/client.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { newId } from "../lib/ids.ts";
+import type { SessionRow } from "../storage/capture-sessions.ts";
+import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
+import { insertFile, liveFilesOfSession, type CaptureFileRow } from "../storage/files.ts";
+import { issueUploadUrl } from "../storage/signed-urls.ts";
+import { allowedTypes, maxBytes, UPLOAD_URL_LIFETIME_SECONDS } from "./media-rules.ts";
+
+export interface DeclaredFile {
+  step_id: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  capture: {
+    method: "camera" | "file";
+    device_time: string;
+    width?: number;
+    height?: number;
+    duration_ms?: number;
+    geolocation?: { latitude: number; longitude: number; accuracy_m: number };
+  };
+}
+
+/** The upload instructions of a declared file: one signed PUT writing exactly these bytes. */
+export async function uploadInstructions(env: Env, file: CaptureFileRow) {
+  const signed = await issueUploadUrl(env, {
+    key: file.originalKey,
+    sha256: file.sha256,
+    size: file.size,
+    contentType: file.contentType,
+    fileId: file.id,
+    expiresInSeconds: UPLOAD_URL_LIFETIME_SECONDS,
+  });
+  return {
+    parts: [{ part_number: 1, method: signed.method, url: signed.url, headers: signed.headers, offset: 0, length: file.size }],
+    complete: null,
+    expires_at: signed.expiresAt,
+  };
+}
+
+/**
+ * Declares one shot before its upload: checks it against the step (kind, type, size, count), records
+ * the capture context with the phone clock's offset from ours, and answers with a signed upload URL.
+ */
+export async function declareFile(env: Env, db: Database, session: SessionRow, input: DeclaredFile, now: Date) {
+  const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
+  const step = template.steps.find((candidate) => candidate.id === input.step_id);
+  if (step === undefined) throw new ApiError("step_not_found", { field: "/step_id" });
+  if (!allowedTypes(step.kind).includes(input.content_type)) throw new ApiError("content_type_not_allowed", { field: "/content_type" });
+  if (input.size > maxBytes(step.kind)) throw new ApiError("file_too_large", { field: "/size" });
+  const sameStep = (await liveFilesOfSession(db, session.id)).filter((file) => file.stepId === step.id);
+  if (sameStep.length >= step.max_count) throw new ApiError("too_many_files", { field: "/step_id" });
+  const deviceTime = Date.parse(input.capture.device_time);
+  const id = newId("med");
+  const row = {
+    id,
+    sessionId: session.id,
+    proofId: null,
+    stepId: step.id,
+    kind: step.kind,
+    contentType: input.content_type,
+    size: input.size,
+    sha256: input.sha256.toLowerCase(),
+    status: "declared" as const,
+    captureContext: { ...input.capture, clock_offset_ms: Number.isNaN(deviceTime) ? null : now.getTime() - deviceTime },
+    originalKey: `captures/${session.id}/${id}`,
+    createdAt: now.toISOString(),
+    capturedAt: null,
+  };
+  await insertFile(db, row);
+  return { file_id: id, upload: await uploadInstructions(env, { ...row, multipartUploadId: null, signedKey: null, signedSha256: null, signedSize: null, sniffedType: null, priorC2pa: null }) };
+}

@@ -1,0 +1,50 @@
+import type { Database } from "../db/client.ts";
+import type { SessionRow } from "../storage/capture-sessions.ts";
+import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
+import { resolveText } from "../i18n/resolve-locale.ts";
+import { findDefaultTheme, findTheme } from "../storage/capture-themes.ts";
+import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
+
+const DEFAULT_COLOR = "#1f4fd8";
+
+/** What the capture page needs, with the template's texts resolved to the session's language. */
+export async function captureSessionView(db: Database, session: SessionRow, captureBaseUrl: string, token: string, now: Date) {
+  const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
+  const text = (value: TemplateSnapshot["welcome"]["title"] | null) => (value === null ? null : resolveText(value, session.locale, template.default_locale));
+  const theme =
+    (template.theme_id ? await findTheme(db, session.organizationId, template.theme_id) : null) ?? (await findDefaultTheme(db, session.organizationId));
+  const files = await liveFilesOfSession(db, session.id);
+  return {
+    session_id: session.id,
+    locale: session.locale,
+    mode: session.mode,
+    status: "open" as const,
+    expires_at: session.expiresAt,
+    server_time: now.toISOString(),
+    welcome: { title: text(template.welcome.title) ?? "", body: text(template.welcome.body) },
+    completion: { title: text(template.completion.title) ?? "", body: text(template.completion.body) },
+    steps: template.steps.map((step) => ({
+      id: step.id,
+      label: text(step.label) ?? step.id,
+      instruction: text(step.instruction) ?? "",
+      required: step.required,
+      kind: step.kind,
+      min_count: step.min_count,
+      max_count: step.max_count,
+    })),
+    ask_location: template.ask_location,
+    theme: {
+      primary_color: theme?.primaryColor ?? DEFAULT_COLOR,
+      logo_url: theme?.logoKey ? `${captureBaseUrl.replace(/\/$/, "")}/c/${token}/logo` : null,
+    },
+    before_shots: session.compareTo ? await shotsPerStep(db, session.compareTo) : null,
+    files: files.map((file) => ({
+      file_id: file.id,
+      step_id: file.stepId,
+      size: file.size,
+      sha256: file.sha256,
+      content_type: file.contentType,
+      status: file.status as "declared" | "uploaded",
+    })),
+  };
+}

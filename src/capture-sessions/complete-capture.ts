@@ -1,0 +1,164 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Env } from "../env.ts";
+import type { Database } from "../db/client.ts";
+import { captureSessions, files, proofs } from "../db/schema/index.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { newId } from "../lib/ids.ts";
+import { eventInsert, eventInsertWhere } from "../events/record.ts";
+import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
+import type { SessionRow } from "../storage/capture-sessions.ts";
+import { findSessionById } from "../storage/capture-sessions.ts";
+import { liveFilesOfSession, shotsPerStep, type CaptureFileRow } from "../storage/files.ts";
+
+export interface CompletionResult {
+  proof_id: string;
+  session_id: string;
+  redirect_url: string | null;
+}
+
+export interface CompletionDependencies {
+  env: Env;
+  db: Database;
+  now: Date;
+  /** "First completion wins" on a before proof: true when this session holds it. */
+  claimBefore(beforeProofId: string, sessionId: string): Promise<boolean>;
+  /** Hands the new proof to the sealing queue. */
+  enqueueSealing(proofId: string): Promise<void>;
+}
+
+function redirectUrl(session: SessionRow, proofId: string): string | null {
+  if (session.returnUrl === null) return null;
+  const url = new URL(session.returnUrl);
+  url.searchParams.append("proof_id", proofId);
+  url.searchParams.append("session_id", session.id);
+  return url.toString();
+}
+
+/** Every declared file is in storage with its declared size; returns when storage observed each. */
+async function storedFiles(bucket: R2Bucket, declared: CaptureFileRow[]): Promise<Map<string, string>> {
+  const observed = new Map<string, string>();
+  const incomplete: string[] = [];
+  await Promise.all(
+    declared.map(async (file) => {
+      const head = await bucket.head(file.originalKey);
+      if (head === null || head.size !== file.size) incomplete.push(file.id);
+      else observed.set(file.id, file.capturedAt ?? head.uploaded.toISOString());
+    }),
+  );
+  if (incomplete.length > 0) throw new ApiError("upload_incomplete", { extra: { files: incomplete.sort() } });
+  return observed;
+}
+
+async function checkSteps(db: Database, session: SessionRow, declared: CaptureFileRow[]): Promise<void> {
+  const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
+  const before = session.compareTo ? await shotsPerStep(db, session.compareTo) : {};
+  const wrong: string[] = [];
+  for (const step of template.steps) {
+    const count = declared.filter((file) => file.stepId === step.id).length;
+    const minimum = Math.max(step.required ? step.min_count : 0, before[step.id] ?? 0);
+    if (count < minimum || count > step.max_count || (!step.required && count > 0 && count < step.min_count)) wrong.push(step.id);
+  }
+  if (wrong.length > 0) throw new ApiError("missing_required_steps", { extra: { steps: wrong } });
+}
+
+/**
+ * Finishes a capture. For an "after", the first completion wins the before (ProofLinkLock); a loser is
+ * rejected with no proof and no credit used. The winner's proof, its files, the before's link, the
+ * released session reservation (moved to the proof) and `capture_session.completed` are one batch.
+ * Completing twice returns the same answer.
+ */
+export async function completeCapture(deps: CompletionDependencies, session: SessionRow): Promise<CompletionResult> {
+  if (session.status === "completed" && session.proofId !== null) {
+    return { proof_id: session.proofId, session_id: session.id, redirect_url: redirectUrl(session, session.proofId) };
+  }
+  const declared = await liveFilesOfSession(deps.db, session.id);
+  const observed = await storedFiles(deps.env.FILES, declared);
+  await checkSteps(deps.db, session, declared);
+  if (session.compareTo !== null && !(await deps.claimBefore(session.compareTo, session.id))) {
+    await rejectAfter(deps, session);
+    throw new ApiError("compare_to_already_used");
+  }
+  const proofId = newId("prf");
+  const completedAt = deps.now.toISOString();
+  const db = deps.db;
+  try {
+    await db.batch([
+      db
+        .update(captureSessions)
+        .set({ status: "completed", completedAt, proofId, holdsReservation: 0, updatedAt: completedAt })
+        .where(and(eq(captureSessions.id, session.id), eq(captureSessions.status, "open"))),
+      db.insert(proofs).values({
+        id: proofId,
+        organizationId: session.organizationId,
+        mode: session.mode,
+        status: "pending",
+        sessionId: session.id,
+        externalReference: session.externalReference,
+        party: session.party,
+        stage: session.stage,
+        category: session.category,
+        locationReference: session.locationReference,
+        templateId: session.templateId,
+        templateSha256: session.templateSha256,
+        compareTo: session.compareTo,
+        holdsReservation: session.mode === "live" ? 1 : 0,
+        createdAt: completedAt,
+        updatedAt: completedAt,
+      }),
+      ...declared.map((file) => db.update(files).set({ proofId, status: "uploaded", capturedAt: observed.get(file.id) }).where(eq(files.id, file.id))),
+      ...(session.compareTo ? [db.update(proofs).set({ comparedBy: proofId, updatedAt: completedAt }).where(eq(proofs.id, session.compareTo))] : []),
+      eventInsert(db, {
+        organizationId: session.organizationId,
+        mode: session.mode,
+        type: "capture_session.completed",
+        data: {
+          session_id: session.id,
+          proof_id: proofId,
+          external_reference: session.externalReference,
+          party: session.party,
+          stage: session.stage,
+          completed_at: completedAt,
+        },
+        createdAt: completedAt,
+      }),
+    ]);
+  } catch (error) {
+    // A concurrent completion of the same session won the race (the proof's session_id is unique).
+    const current = await findSessionById(db, session.id);
+    if (current?.status === "completed" && current.proofId !== null) return completeCapture(deps, current);
+    throw error;
+  }
+  await deps.enqueueSealing(proofId);
+  return { proof_id: proofId, session_id: session.id, redirect_url: redirectUrl(session, proofId) };
+}
+
+/** Rejects a losing "after": no proof, its reservation released, `capture_session.rejected` recorded with it. */
+async function rejectAfter(deps: CompletionDependencies, session: SessionRow): Promise<void> {
+  const rejectedAt = deps.now.toISOString();
+  const db = deps.db;
+  await db.batch([
+    db
+      .update(captureSessions)
+      .set({ status: "rejected", rejectedAt, holdsReservation: 0, updatedAt: rejectedAt })
+      .where(and(eq(captureSessions.id, session.id), eq(captureSessions.status, "open"))),
+    eventInsertWhere(
+      db,
+      {
+        organizationId: session.organizationId,
+        mode: session.mode,
+        type: "capture_session.rejected",
+        data: {
+          session_id: session.id,
+          code: "compare_to_already_used",
+          compare_to: session.compareTo,
+          external_reference: session.externalReference,
+          party: session.party,
+          stage: session.stage,
+          rejected_at: rejectedAt,
+        },
+        createdAt: rejectedAt,
+      },
+      sql`EXISTS (SELECT 1 FROM capture_sessions WHERE id = ${session.id} AND status = 'rejected' AND rejected_at = ${rejectedAt})`,
+    ),
+  ]);
+}

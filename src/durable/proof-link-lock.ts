@@ -1,0 +1,16 @@
+import { DurableObject } from "cloudflare:workers";
+
+/**
+ * One instance per "before" proof: the first capture session to complete against it wins, for ever.
+ * The same session claiming again is still the winner (a retried completion); any other one loses.
+ */
+export class ProofLinkLock extends DurableObject {
+  claim(sessionId: string): { won: boolean } {
+    const holder = this.ctx.storage.kv.get<string>("session");
+    if (holder === undefined) {
+      this.ctx.storage.kv.put("session", sessionId);
+      return { won: true };
+    }
+    return { won: holder === sessionId };
+  }
+}

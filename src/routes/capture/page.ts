@@ -1,0 +1,34 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../env.ts";
+import { database } from "../../db/client.ts";
+import { usableSession } from "../../capture-page/access.ts";
+import { ApiError } from "../../errors/api-error.ts";
+
+export const CAPTURE_PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; " +
+  "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The capture page: the same static HTML whatever the state, with the link's status as HTTP status
+ * (404 unknown, 410 expired or used) so that the page's script, reading the session, explains it in the
+ * person's language.
+ */
+export async function capturePageResponse(c: Context<HonoEnv>, token: string): Promise<Response> {
+  let status = 200;
+  try {
+    await usableSession(database(c.env.DB), token, new Date());
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    status = error.status;
+  }
+  const asset = await c.env.ASSETS.fetch(new Request(new URL("/capture/index.html", c.req.url)));
+  const headers = new Headers({
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": CAPTURE_PAGE_CSP,
+    "Referrer-Policy": "no-referrer",
+    "Permissions-Policy": "camera=(self), microphone=(self), geolocation=(self)",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+  });
+  return new Response(asset.ok ? asset.body : "Capture page unavailable", { status: asset.ok ? status : 503, headers });
+}

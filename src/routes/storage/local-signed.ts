@@ -1,0 +1,47 @@
+import type { App } from "../../app.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { verifyLocalGrant } from "../../storage/signed-urls.ts";
+import { markFileUploaded } from "../../storage/files.ts";
+import { database } from "../../db/client.ts";
+import { nowIso } from "../../lib/time.ts";
+
+/**
+ * The local stand-in for R2's presigned URLs (development and tests; production uses the S3 API). Each
+ * URL allows one method on one object; an upload must have the declared size and SHA-256 (R2 checks the
+ * digest itself) and cannot overwrite a capture file already stored.
+ */
+export function registerLocalSignedStorage(app: App) {
+  app.put("/u/:token", async (c) => {
+    const check = await verifyLocalGrant(c.env, c.req.param("token"), "PUT");
+    if (!check.ok) throw new ApiError(check.reason === "expired" ? "upload_url_expired" : "upload_url_invalid");
+    const { grant } = check;
+    const length = Number(c.req.header("Content-Length") ?? "-1");
+    if (grant.n !== undefined && length !== grant.n) throw new ApiError("upload_size_mismatch");
+    if (grant.f !== undefined && (await c.env.FILES.head(grant.k)) !== null) throw new ApiError("upload_url_used");
+    const body = c.req.raw.body;
+    if (body === null) throw new ApiError("upload_size_mismatch");
+    let stored: R2Object | null;
+    try {
+      stored = await c.env.FILES.put(grant.k, body, {
+        ...(grant.s ? { sha256: grant.s } : {}),
+        httpMetadata: grant.c ? { contentType: grant.c } : undefined,
+      });
+    } catch (error) {
+      if (/sha-?256|checksum|digest/i.test((error as Error).message)) throw new ApiError("upload_checksum_mismatch");
+      throw error;
+    }
+    if (stored !== null && grant.f !== undefined) await markFileUploaded(database(c.env.DB), grant.f, stored.uploaded.toISOString() ?? nowIso());
+    c.header("ETag", stored?.httpEtag ?? "");
+    return c.body(null, 200);
+  });
+
+  app.get("/u/:token", async (c) => {
+    const check = await verifyLocalGrant(c.env, c.req.param("token"), "GET");
+    if (!check.ok) throw new ApiError(check.reason === "expired" ? "upload_url_expired" : "upload_url_invalid");
+    const object = await c.env.FILES.get(check.grant.k);
+    if (object === null) throw new ApiError("not_found");
+    c.header("Content-Type", object.httpMetadata?.contentType ?? "application/octet-stream");
+    c.header("Content-Length", String(object.size));
+    return c.body(object.body, 200);
+  });
+}

@@ -1,0 +1,26 @@
+import type { Env } from "../env.ts";
+import { database } from "../db/client.ts";
+import { issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
+import { callSealer } from "./sealer-client.ts";
+import type { SealingDependencies } from "./seal-proof.ts";
+
+/** Long enough for the sealer to fetch and write large videos; a retry gets fresh URLs. */
+const SEALER_URL_LIFETIME_SECONDS = 30 * 60;
+
+export function sealingDependencies(env: Env): SealingDependencies {
+  return {
+    db: database(env.DB),
+    files: env.FILES,
+    downloadUrl: async (key) => {
+      const signed = await issueDownloadUrl(env, key, SEALER_URL_LIFETIME_SECONDS);
+      return { url: signed.url, headers: signed.headers };
+    },
+    uploadUrl: async (key, contentType) => {
+      const signed = await issueUploadUrl(env, { key, contentType, expiresInSeconds: SEALER_URL_LIFETIME_SECONDS });
+      return { url: signed.url, method: signed.method, headers: signed.headers };
+    },
+    seal: (job) => callSealer(env, job),
+    // Webhook delivery reads the event log; until it subscribes here, events wait in the outbox.
+    publishEvents: async () => {},
+  };
+}

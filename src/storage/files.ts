@@ -1,0 +1,48 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { files } from "../db/schema/index.ts";
+
+export type CaptureFileRow = typeof files.$inferSelect;
+
+export async function insertFile(db: Database, row: typeof files.$inferInsert): Promise<void> {
+  await db.insert(files).values(row);
+}
+
+/** Files of a session still part of the capture (deleted ones excluded), in the order they were declared. */
+export async function liveFilesOfSession(db: Database, sessionId: string): Promise<CaptureFileRow[]> {
+  return db
+    .select()
+    .from(files)
+    .where(and(eq(files.sessionId, sessionId), ne(files.status, "deleted")))
+    .orderBy(files.createdAt, files.id)
+    .all();
+}
+
+export async function findSessionFile(db: Database, sessionId: string, fileId: string): Promise<CaptureFileRow | null> {
+  const row = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, fileId), eq(files.sessionId, sessionId), ne(files.status, "deleted")))
+    .get();
+  return row ?? null;
+}
+
+/** Records that storage holds the file; `capturedAt` is when storage observed it. */
+export async function markFileUploaded(db: Database, fileId: string, capturedAt: string): Promise<void> {
+  await db
+    .update(files)
+    .set({ status: "uploaded", capturedAt })
+    .where(and(eq(files.id, fileId), eq(files.status, "declared")));
+}
+
+export async function markFileDeleted(db: Database, fileId: string): Promise<void> {
+  await db.update(files).set({ status: "deleted" }).where(eq(files.id, fileId));
+}
+
+/** Per step, how many files a proof holds (for the "after" rule: at least as many shots as the before). */
+export async function shotsPerStep(db: Database, proofId: string): Promise<Record<string, number>> {
+  const rows = await db.select({ stepId: files.stepId }).from(files).where(eq(files.proofId, proofId)).all();
+  const counts: Record<string, number> = {};
+  for (const row of rows) counts[row.stepId] = (counts[row.stepId] ?? 0) + 1;
+  return counts;
+}

@@ -1,0 +1,117 @@
+import { AwsClient } from "aws4fetch";
+import type { Env } from "../env.ts";
+import { hmacSha256Hex, timingSafeEqualStrings } from "../lib/crypto.ts";
+
+/** A request the holder of the URL may make, and nothing else. */
+export interface SignedRequest {
+  method: "PUT" | "GET";
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface UploadGrant {
+  key: string;
+  /** Hex SHA-256 the stored bytes must have; storage itself refuses other bytes. */
+  sha256?: string;
+  size?: number;
+  contentType?: string;
+  /** The declared capture file this upload fills, so the local route can record it. */
+  fileId?: string;
+  expiresInSeconds: number;
+}
+
+/** What a local signed URL carries, under its HMAC. */
+export interface LocalGrant {
+  m: "PUT" | "GET";
+  k: string;
+  s?: string;
+  n?: number;
+  c?: string;
+  f?: string;
+  e: number;
+}
+
+const hexToBase64 = (hex: string) => btoa(String.fromCharCode(...(hex.match(/../g) ?? []).map((byte) => parseInt(byte, 16))));
+const toBase64Url = (text: string) => btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+const fromBase64Url = (text: string) => atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+
+function s3Client(env: Env): AwsClient | null {
+  if (!env.R2_ACCESS_KEY_ID || !env.R2_SECRET_ACCESS_KEY || !env.R2_S3_ENDPOINT) return null;
+  return new AwsClient({ accessKeyId: env.R2_ACCESS_KEY_ID, secretAccessKey: env.R2_SECRET_ACCESS_KEY, service: "s3", region: "auto" });
+}
+
+function s3ObjectUrl(env: Env, key: string, expiresInSeconds: number): URL {
+  const url = new URL(`${env.R2_S3_ENDPOINT!.replace(/\/$/, "")}/${env.R2_BUCKET_NAME ?? "proof-sealing-files"}/${key.split("/").map(encodeURIComponent).join("/")}`);
+  url.searchParams.set("X-Amz-Expires", String(expiresInSeconds));
+  return url;
+}
+
+async function signLocal(env: Env, grant: LocalGrant): Promise<string> {
+  const payload = toBase64Url(JSON.stringify(grant));
+  const signature = await hmacSha256Hex(localSigningKey(env), payload);
+  return `${env.CAPTURE_BASE_URL.replace(/\/$/, "")}/u/${payload}.${signature}`;
+}
+
+function localSigningKey(env: Env): string {
+  if (!env.UPLOAD_URL_SIGNING_KEY) throw new Error("UPLOAD_URL_SIGNING_KEY is not configured");
+  return env.UPLOAD_URL_SIGNING_KEY;
+}
+
+/**
+ * A short-lived URL that writes one object and nothing else. Production: an R2 S3-API presigned PUT
+ * whose signed `x-amz-checksum-sha256` makes storage refuse other bytes. Local development and tests: an
+ * HMAC-signed route on the capture host that streams into the R2 binding with the same digest check.
+ */
+export async function issueUploadUrl(env: Env, grant: UploadGrant): Promise<SignedRequest & { expiresAt: string }> {
+  const expiresAt = new Date(Date.now() + grant.expiresInSeconds * 1000).toISOString();
+  const headers: Record<string, string> = {};
+  if (grant.contentType) headers["Content-Type"] = grant.contentType;
+  const client = s3Client(env);
+  if (client !== null) {
+    if (grant.sha256) headers["x-amz-checksum-sha256"] = hexToBase64(grant.sha256);
+    const signed = await client.sign(new Request(s3ObjectUrl(env, grant.key, grant.expiresInSeconds), { method: "PUT", headers }), {
+      aws: { signQuery: true, allHeaders: true },
+    });
+    return { method: "PUT", url: signed.url, headers, expiresAt };
+  }
+  const url = await signLocal(env, {
+    m: "PUT",
+    k: grant.key,
+    s: grant.sha256,
+    n: grant.size,
+    c: grant.contentType,
+    f: grant.fileId,
+    e: Math.floor(Date.now() / 1000) + grant.expiresInSeconds,
+  });
+  return { method: "PUT", url, headers, expiresAt };
+}
+
+/** A short-lived URL that reads one object. */
+export async function issueDownloadUrl(env: Env, key: string, expiresInSeconds: number): Promise<SignedRequest> {
+  const client = s3Client(env);
+  if (client !== null) {
+    const signed = await client.sign(new Request(s3ObjectUrl(env, key, expiresInSeconds), { method: "GET" }), { aws: { signQuery: true } });
+    return { method: "GET", url: signed.url, headers: {} };
+  }
+  const url = await signLocal(env, { m: "GET", k: key, e: Math.floor(Date.now() / 1000) + expiresInSeconds });
+  return { method: "GET", url, headers: {} };
+}
+
+export type LocalGrantCheck = { ok: true; grant: LocalGrant } | { ok: false; reason: "invalid" | "expired" };
+
+/** Checks a local signed URL's token (`payload.signature`): authentic, unexpired, for this method. */
+export async function verifyLocalGrant(env: Env, token: string, method: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<LocalGrantCheck> {
+  const [payload, signature] = token.split(".");
+  if (!payload || !signature) return { ok: false, reason: "invalid" };
+  const expected = await hmacSha256Hex(localSigningKey(env), payload);
+  if (!(await timingSafeEqualStrings(signature, expected))) return { ok: false, reason: "invalid" };
+  let grant: LocalGrant;
+  try {
+    grant = JSON.parse(fromBase64Url(payload)) as LocalGrant;
+  } catch {
+    return { ok: false, reason: "invalid" };
+  }
+  if (grant.m !== method) return { ok: false, reason: "invalid" };
+  if (grant.e < nowSeconds) return { ok: false, reason: "expired" };
+  return { ok: true, grant };
+}
