@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { inScratch, openssl, readFile, writeFile } from "./openssl.ts";
+
+/** Something that answers an RFC 3161 TimeStampReq (DER) with a TimeStampResp (DER). */
+export interface TimestampAuthority {
+  name: string;
+  /** Roots (and intermediates) a verifier needs: what `chain.pem` publishes. */
+  chainPem: string;
+  /** Signer certificates whose tokens are eIDAS qualified. */
+  qualifiedCertsPem: string;
+  respond(request: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Raised when the authority cannot be reached or answers badly: the proof is retried later. */
+export class TimestampUnavailableError extends Error {}
+
+/**
+ * A simulated authority backed by `openssl ts -reply` (a real RFC 3161 implementation) with a key and
+ * certificate of our own. One reply at a time: openssl's serial file is not safe for concurrent use.
+ */
+export function opensslAuthority(pkiDir: string, name: "tsa-test" | "tsa-live", displayName: string): TimestampAuthority {
+  let queue: Promise<unknown> = Promise.resolve();
+  const chainPem = readFileSync(join(pkiDir, `${name}-root.pem`), "utf8");
+  return {
+    name: displayName,
+    chainPem,
+    qualifiedCertsPem: "",
+    respond(request) {
+      const reply = queue.then(() =>
+        inScratch(async (dir) => {
+          await writeFile(join(dir, "q.tsq"), request);
+          await openssl(["ts", "-reply", "-queryfile", "q.tsq", "-config", join(pkiDir, `${name}.cnf`), "-out", "r.tsr"], dir);
+          return new Uint8Array(await readFile(join(dir, "r.tsr")));
+        }),
+      );
+      queue = reply.catch(() => undefined);
+      return reply;
+    },
+  };
+}
+
+/** A remote authority over HTTP (`application/timestamp-query`), as the public ones are. */
+export function httpAuthority(url: string, name: string, chainPem: string, qualifiedCertsPem: string): TimestampAuthority {
+  return {
+    name,
+    chainPem,
+    qualifiedCertsPem,
+    async respond(request) {
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/timestamp-query", Accept: "application/timestamp-reply" },
+          body: Buffer.from(request),
+          signal: AbortSignal.timeout(15_000),
+        });
+      } catch (error) {
+        throw new TimestampUnavailableError(`timestamp authority unreachable: ${(error as Error).message}`);
+      }
+      if (!response.ok) throw new TimestampUnavailableError(`timestamp authority answered ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
+}
