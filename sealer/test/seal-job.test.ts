@@ -1,0 +1,120 @@
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runSealJob, TransientJobError } from "../src/seal-job.ts";
+import { readC2pa } from "../src/c2pa/c2pa.ts";
+import { sniffType, isWellFormed } from "../src/verify-file.ts";
+import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
+import { fixture, pem, sealContext, sha256 } from "./support.ts";
+
+/** A stand-in for storage reached through signed URLs: GET serves sources, PUT records signed copies. */
+const sources = new Map<string, Uint8Array>();
+const written = new Map<string, Uint8Array>();
+const storage = createServer(async (req, res) => {
+  const key = req.url ?? "";
+  if (req.method === "GET") {
+    const bytes = sources.get(key);
+    if (!bytes) return res.writeHead(404).end();
+    return res.writeHead(200).end(Buffer.from(bytes));
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  written.set(key, new Uint8Array(Buffer.concat(chunks)));
+  res.writeHead(200).end();
+});
+await new Promise<void>((done) => storage.listen(0, "127.0.0.1", done));
+const base = `http://127.0.0.1:${(storage.address() as { port: number }).port}`;
+after(() => storage.close());
+
+function job(files: { name: string; type: string; bytes?: Uint8Array; declared?: Partial<{ sha256: string; size: number }> }[]): SealJob {
+  const id = `prf_${Math.random().toString(36).slice(2)}`;
+  return {
+    proof: { id, mode: "test", external_reference: "ref-1", party: "provider", stage: "checkin", category: null, location_reference: null, session_id: "cps_1", compare_to: null, template_sha256: "0".repeat(64) },
+    files: files.map((file, index) => {
+      const bytes = file.bytes ?? fixture(file.name);
+      const fileId = `med_${id}_${index}`;
+      sources.set(`/src/${fileId}`, bytes);
+      return {
+        id: fileId,
+        step_id: "photos",
+        kind: file.type.startsWith("video") ? "video" : "photo",
+        content_type: file.type,
+        size: file.declared?.size ?? bytes.length,
+        sha256: file.declared?.sha256 ?? sha256(bytes),
+        captured_at: "2026-11-22T10:00:00.000Z",
+        capture_context: { method: "camera", clock_offset_ms: 120 },
+        source: { url: `${base}/src/${fileId}` },
+        destination: { url: `${base}/signed/${fileId}`, method: "PUT", headers: {} },
+      };
+    }),
+  };
+}
+
+test("seals a proof: signed copies written, manifest hashed, token verified by openssl", async () => {
+  const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }, { name: "clip.mp4", type: "video/mp4" }]);
+  const result = await runSealJob(sealContext(), sealJob);
+  assert.equal(result.status, "sealed");
+  if (result.status !== "sealed") return;
+  assert.equal(sha256(result.manifest), result.manifest_sha256);
+  const manifest = JSON.parse(result.manifest);
+  assert.equal(manifest.proof_id, sealJob.proof.id);
+  assert.deepEqual(manifest.files.map((f: { id: string }) => f.id), sealJob.files.map((f) => f.id));
+  for (const file of result.files) {
+    const signed = written.get(`/signed/${file.id}`)!;
+    assert.equal(sha256(signed), file.signed_sha256);
+    assert.equal(manifest.files.find((f: { id: string }) => f.id === file.id).signed_sha256, file.signed_sha256);
+    const reading = await readC2pa(signed, file.sniffed_type, pem("c2pa-root.pem"));
+    assert.equal(reading.state, "Trusted");
+  }
+  const dir = mkdtempSync(join(tmpdir(), "sealed-"));
+  writeFileSync(join(dir, "proof.tsr"), Buffer.from(result.tsr_base64, "base64"));
+  writeFileSync(join(dir, "chain.pem"), result.chain_pem);
+  writeFileSync(join(dir, "manifest.json"), result.manifest);
+  const verdict = execFileSync("openssl", ["ts", "-verify", "-digest", result.manifest_sha256, "-in", "proof.tsr", "-CAfile", "chain.pem"], { cwd: dir }).toString();
+  assert.match(verdict, /Verification: OK/);
+  const byData = execFileSync("openssl", ["ts", "-verify", "-data", "manifest.json", "-in", "proof.tsr", "-CAfile", "chain.pem"], { cwd: dir }).toString();
+  assert.match(byData, /Verification: OK/);
+});
+
+const failures: [string, Parameters<typeof job>[0], string][] = [
+  ["a hash that differs from the declared one", [{ name: "photo.jpg", type: "image/jpeg", declared: { sha256: "a".repeat(64) } }], "file_hash_mismatch"],
+  ["a size that differs", [{ name: "photo.jpg", type: "image/jpeg", declared: { size: 12 } }], "file_size_mismatch"],
+  ["a PNG declared as a JPEG", [{ name: "photo.png", type: "image/jpeg" }], "file_type_mismatch"],
+  ["bytes of no allowed type", [{ name: "x", type: "image/jpeg", bytes: new TextEncoder().encode("%PDF-1.7 not a photo") }], "file_type_not_allowed"],
+  ["a truncated JPEG", [{ name: "x", type: "image/jpeg", bytes: fixture("photo.jpg").slice(0, 20_000) }], "file_corrupt"],
+];
+for (const [name, files, code] of failures) {
+  test(`fails with ${code} for ${name}`, async () => {
+    const result = await runSealJob(sealContext(), job(files));
+    assert.equal(result.status, "failed");
+    if (result.status === "failed") assert.equal(result.code, code);
+  });
+}
+
+test("fails with file_missing when storage has no such file", async () => {
+  const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }]);
+  sealJob.files[0]!.source.url = `${base}/src/nothing-here`;
+  const result = await runSealJob(sealContext(), sealJob);
+  assert.equal(result.status === "failed" && result.code, "file_missing");
+});
+
+test("throws a transient error when storage cannot be reached", async () => {
+  const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }]);
+  sealJob.files[0]!.source.url = "http://127.0.0.1:9/unreachable";
+  await assert.rejects(runSealJob(sealContext(), sealJob), TransientJobError);
+});
+
+test("sniffs types from bytes and checks containers", () => {
+  assert.equal(sniffType(fixture("photo.jpg")), "image/jpeg");
+  assert.equal(sniffType(fixture("photo.png")), "image/png");
+  assert.equal(sniffType(fixture("clip.mp4")), "video/mp4");
+  assert.ok(isWellFormed(fixture("clip.mp4"), "video/mp4"));
+  assert.equal(isWellFormed(fixture("clip.mp4").slice(0, 5000), "video/mp4"), false);
+  const png = fixture("photo.png").slice();
+  png[40]! ^= 0xff;
+  assert.equal(isWellFormed(png, "image/png"), false);
+});

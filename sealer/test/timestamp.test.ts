@@ -1,0 +1,90 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { obtainTimestamp } from "../src/tsa/obtain-timestamp.ts";
+import { httpAuthority, opensslAuthority, TimestampUnavailableError } from "../src/tsa/authority.ts";
+import { pem, pkiDir, sha256 } from "./support.ts";
+
+function opensslVerify(tsr: Uint8Array, digest: string, chain: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "verify-"));
+  writeFileSync(join(dir, "proof.tsr"), tsr);
+  writeFileSync(join(dir, "chain.pem"), chain);
+  try {
+    return execFileSync("openssl", ["ts", "-verify", "-digest", digest, "-in", "proof.tsr", "-CAfile", "chain.pem"], { cwd: dir, stdio: "pipe" }).toString();
+  } catch (error) {
+    return String((error as { stdout?: Buffer }).stdout ?? error);
+  }
+}
+
+test("the simulated authority's tokens pass openssl ts -verify for their digest only", async () => {
+  const digest = sha256("manifest bytes");
+  const stamp = await obtainTimestamp(opensslAuthority(pkiDir, "tsa-test", "Simulated"), digest);
+  assert.match(opensslVerify(stamp.response, digest, pem("tsa-test-root.pem")), /Verification: OK/);
+  assert.doesNotMatch(opensslVerify(stamp.response, sha256("other bytes"), pem("tsa-test-root.pem")), /Verification: OK/);
+  assert.ok(Math.abs(Date.parse(stamp.genTime) - Date.now()) < 60_000);
+  assert.equal(stamp.policy, "1.3.6.1.4.1.99999.1.1");
+  assert.equal(stamp.qualified, false);
+});
+
+test("a token chaining to another root is refused before use", async () => {
+  const wrongChain = { ...opensslAuthority(pkiDir, "tsa-test", "Simulated"), chainPem: pem("tsa-live-root.pem") };
+  await assert.rejects(obtainTimestamp(wrongChain, sha256("x")), TimestampUnavailableError);
+});
+
+test("a response for another request (other digest or nonce) is refused", async () => {
+  const authority = opensslAuthority(pkiDir, "tsa-test", "Simulated");
+  const replayed = await obtainTimestamp(authority, sha256("first"));
+  const replaying = { ...authority, respond: async () => replayed.response };
+  await assert.rejects(obtainTimestamp(replaying, sha256("second")), TimestampUnavailableError);
+});
+
+test("a certificate without the timeStamping usage cannot sign accepted tokens", async () => {
+  // Reuse the C2PA signer (emailProtection, no timeStamping) as if it were an authority.
+  const dir = mkdtempSync(join(tmpdir(), "badtsa-"));
+  const cnf = join(dir, "bad.cnf");
+  writeFileSync(join(dir, "serial"), "01\n");
+  writeFileSync(cnf, `[tsa]\ndefault_tsa = bad\n[bad]\ndir = ${dir}\nserial = $dir/serial\nsigner_cert = ${pkiDir}/c2pa-signer.pem\ncerts = ${pkiDir}/c2pa-signer.pem\nsigner_key = ${pkiDir}/c2pa-signer.key\nsigner_digest = sha256\ndefault_policy = 1.2.3.4\ndigests = sha256\ness_cert_id_alg = sha256\n`);
+  const bad = {
+    name: "bad",
+    chainPem: pem("c2pa-root.pem"),
+    qualifiedCertsPem: "",
+    respond: async (request: Uint8Array) => {
+      writeFileSync(join(dir, "q.tsq"), request);
+      try {
+        execFileSync("openssl", ["ts", "-reply", "-queryfile", "q.tsq", "-config", cnf, "-out", "r.tsr"], { cwd: dir, stdio: "pipe" });
+      } catch {
+        throw new TimestampUnavailableError("openssl refused to sign with that certificate");
+      }
+      return new Uint8Array(execFileSync("cat", [join(dir, "r.tsr")]));
+    },
+  };
+  await assert.rejects(obtainTimestamp(bad, sha256("x")), TimestampUnavailableError);
+});
+
+test("the live path: a real TSA (openssl ts -reply behind HTTP) is requested, checked, and qualified when configured", async () => {
+  const { createServer } = await import("node:http");
+  const local = opensslAuthority(pkiDir, "tsa-live", "Local");
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    assert.equal(req.headers["content-type"], "application/timestamp-query");
+    const reply = await local.respond(new Uint8Array(Buffer.concat(chunks)));
+    res.writeHead(200, { "Content-Type": "application/timestamp-reply" }).end(Buffer.from(reply));
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const url = `http://127.0.0.1:${port}/tsa`;
+    const plain = await obtainTimestamp(httpAuthority(url, "Local", pem("tsa-live-root.pem"), ""), sha256("m"));
+    assert.equal(plain.qualified, false);
+    const qualified = await obtainTimestamp(httpAuthority(url, "Local", pem("tsa-live-root.pem"), pem("tsa-live.pem")), sha256("m"));
+    assert.equal(qualified.qualified, true);
+    assert.match(opensslVerify(qualified.response, sha256("m"), pem("tsa-live-root.pem")), /Verification: OK/);
+  } finally {
+    server.close();
+  }
+  await assert.rejects(obtainTimestamp(httpAuthority(`http://127.0.0.1:${port}/tsa`, "gone", "", ""), sha256("m")), TimestampUnavailableError);
+});
