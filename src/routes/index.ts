@@ -10,6 +10,8 @@ import { registerSettingsRoutes } from "./settings/routes.ts";
 import { registerCreateCaptureSession } from "./capture-sessions/create.ts";
 import { registerGetCaptureSession } from "./capture-sessions/get.ts";
 import { registerCaptureRoutes } from "./capture/routes.ts";
+import { registerGetProof } from "./proofs/get.ts";
+import { registerListProofs } from "./proofs/list.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";
 
@@ -20,6 +22,8 @@ export function createApiApp(): App {
   registerGetMe(app);
   registerGetErrorDescription(app);
   registerCreateCaptureSession(app);
+  registerListProofs(app);
+  registerGetProof(app);
   registerGetCaptureSession(app);
   registerCaptureTemplateRoutes(app);
   registerCaptureThemeRoutes(app);

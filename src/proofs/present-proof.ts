@@ -1,0 +1,55 @@
+import type { ProofFileRow, ProofRow } from "../storage/proofs-read.ts";
+
+export function proofUrls(baseUrl: string, proofId: string) {
+  const base = baseUrl.replace(/\/$/, "");
+  return { verification_url: `${base}/p/${proofId}`, package_url: `${base}/v1/public/proofs/${proofId}/package` };
+}
+
+export function presentFile(file: ProofFileRow) {
+  return {
+    id: file.id,
+    step_id: file.stepId,
+    kind: file.kind,
+    content_type: file.contentType,
+    size: file.size,
+    sha256: file.sha256,
+    signed_sha256: file.signedSha256,
+    captured_at: file.capturedAt ?? file.createdAt,
+  };
+}
+
+export function presentTimestamp(proof: ProofRow) {
+  if (proof.timestampGenTime === null) return null;
+  return {
+    gen_time: proof.timestampGenTime,
+    qualified: proof.timestampQualified ?? false,
+    authority: proof.timestampAuthority ?? "",
+    serial: proof.timestampSerial ?? "",
+    policy: proof.timestampPolicy ?? "",
+  };
+}
+
+/** The one place a proof row becomes its API shape (CONTRACT.md "Proof"). */
+export function presentProof(proof: ProofRow, files: ProofFileRow[], baseUrl: string) {
+  return {
+    id: proof.id,
+    mode: proof.mode,
+    status: proof.status,
+    external_reference: proof.externalReference,
+    party: proof.party,
+    stage: proof.stage,
+    category: proof.category,
+    location_reference: proof.locationReference,
+    session_id: proof.sessionId,
+    template_id: proof.templateId,
+    compare_to: proof.compareTo,
+    compared_by: proof.comparedBy,
+    files: files.map(presentFile),
+    timestamp: presentTimestamp(proof),
+    manifest_sha256: proof.manifestSha256,
+    created_at: proof.createdAt,
+    sealed_at: proof.sealedAt,
+    failure: proof.failureCode === null ? null : { code: proof.failureCode, message: proof.failureMessage ?? "" },
+    ...proofUrls(baseUrl, proof.id),
+  };
+}

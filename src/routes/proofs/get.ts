@@ -1,0 +1,37 @@
+import type { App } from "../../app.ts";
+import { apiRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { database } from "../../db/client.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { presentProof } from "../../proofs/present-proof.ts";
+import { findProof } from "../../storage/proofs.ts";
+import { proofFiles } from "../../storage/proofs-read.ts";
+import { ProofIdParams, ProofSchema } from "./schema.ts";
+
+const route = apiRoute(
+  { right: "read_proof", cost: "read", errors: ["proof_not_found"] },
+  {
+    method: "get",
+    path: "/v1/proofs/{id}",
+    operationId: "getProof",
+    tags: ["Proofs"],
+    summary: t("Get a proof", "Lire une preuve"),
+    description: t(
+      "Reads a proof of the key's organization and mode; any other is `404 proof_not_found`, like a missing one.",
+      "Lit une preuve de l'organisation et du mode de la clé ; toute autre donne `404 proof_not_found`, comme une preuve absente.",
+    ),
+    request: { params: ProofIdParams },
+    responses: { 200: { description: t("The proof.", "La preuve."), content: { "application/json": { schema: ProofSchema } } } },
+  },
+);
+
+export function registerGetProof(app: App) {
+  app.openapi(route, async (c) => {
+    const caller = c.get("caller");
+    const db = database(c.env.DB);
+    const proof = await findProof(db, caller.organizationId, caller.mode, c.req.valid("param").id);
+    if (proof === null) throw new ApiError("proof_not_found");
+    const files = (await proofFiles(db, [proof.id])).get(proof.id) ?? [];
+    return c.json(presentProof(proof, files, c.env.API_BASE_URL), 200);
+  });
+}

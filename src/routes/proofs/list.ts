@@ -1,0 +1,38 @@
+import type { App } from "../../app.ts";
+import { apiRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { database } from "../../db/client.ts";
+import { pageSchema, toPage } from "../../lib/pagination.ts";
+import { presentProof } from "../../proofs/present-proof.ts";
+import { proofFiles, proofListQuery } from "../../storage/proofs-read.ts";
+import { ProofListQuery, ProofSchema } from "./schema.ts";
+
+const route = apiRoute(
+  { right: "read_proof", cost: "read", errors: [] },
+  {
+    method: "get",
+    path: "/v1/proofs",
+    operationId: "listProofs",
+    tags: ["Proofs"],
+    summary: t("List proofs", "Lister les preuves"),
+    description: t(
+      "Proofs of the key's mode, newest first, with an opaque cursor: a proof created while paging never causes a duplicate or a gap.",
+      "Preuves du mode de la clé, les plus récentes d'abord, avec un curseur opaque : une preuve créée pendant le parcours ne cause ni doublon ni trou.",
+    ),
+    request: { query: ProofListQuery },
+    responses: {
+      200: { description: t("A page of proofs.", "Une page de preuves."), content: { "application/json": { schema: pageSchema(ProofSchema, "ProofList") } } },
+    },
+  },
+);
+
+export function registerListProofs(app: App) {
+  app.openapi(route, async (c) => {
+    const caller = c.get("caller");
+    const db = database(c.env.DB);
+    const { limit, cursor, ...filters } = c.req.valid("query");
+    const rows = await proofListQuery(db, caller.organizationId, caller.mode, filters, limit, cursor).all();
+    const files = await proofFiles(db, rows.slice(0, limit).map((row) => row.id));
+    return c.json(toPage(rows, limit, (row) => presentProof(row, files.get(row.id) ?? [], c.env.API_BASE_URL)), 200);
+  });
+}

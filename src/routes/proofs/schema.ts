@@ -1,0 +1,75 @@
+import { z } from "@hono/zod-openapi";
+import { t } from "../../openapi/translations.ts";
+import { ModeSchema } from "../../auth/mode.ts";
+import { PageQuerySchema } from "../../lib/pagination.ts";
+import { REFERENCE_PATTERN, STAGE_PATTERN } from "../../lib/patterns.ts";
+
+export const ProofFileSchema = z
+  .strictObject({
+    id: z.string().openapi({ description: t("File identifier (`med_…`).", "Identifiant du fichier (`med_…`).") }),
+    step_id: z.string(),
+    kind: z.enum(["photo", "video"]),
+    content_type: z.string(),
+    size: z.number().int(),
+    sha256: z.string().openapi({ description: t("SHA-256 of the bytes received from the phone.", "SHA-256 des octets reçus du téléphone.") }),
+    signed_sha256: z.string().nullable().openapi({ description: t("SHA-256 of the C2PA-signed file.", "SHA-256 du fichier signé C2PA.") }),
+    captured_at: z.string().openapi({
+      description: t("When the service observed the file (not qualified).", "Quand le service a constaté le fichier (non qualifié)."),
+    }),
+  })
+  .openapi("ProofFile", { description: t("One captured file.", "Un fichier capturé.") });
+
+export const TimestampSchema = z
+  .strictObject({
+    gen_time: z.string().openapi({ description: t("Time certified by the authority.", "Heure certifiée par l'autorité.") }),
+    qualified: z.boolean().openapi({ description: t("Whether it is an eIDAS qualified timestamp.", "Indique s'il s'agit d'un horodatage qualifié eIDAS.") }),
+    authority: z.string(),
+    serial: z.string(),
+    policy: z.string(),
+  })
+  .openapi("Timestamp", { description: t("The RFC 3161 timestamp of the proof.", "L'horodatage RFC 3161 de la preuve.") });
+
+export const ProofSchema = z
+  .strictObject({
+    id: z.string().openapi({ description: t("Proof identifier (`prf_…`).", "Identifiant de la preuve (`prf_…`).") }),
+    mode: ModeSchema,
+    status: z.enum(["pending", "sealed", "failed"]).openapi({ description: t("`pending` while being sealed.", "`pending` pendant le scellement.") }),
+    external_reference: z.string(),
+    party: z.string(),
+    stage: z.string().nullable(),
+    category: z.string().nullable(),
+    location_reference: z.string().nullable(),
+    session_id: z.string(),
+    template_id: z.string().nullable(),
+    compare_to: z.string().nullable().openapi({ description: t("On an \"after\": its \"before\".", "Sur un « après » : son « avant ».") }),
+    compared_by: z.string().nullable().openapi({ description: t("On a \"before\": its \"after\".", "Sur un « avant » : son « après ».") }),
+    files: z.array(ProofFileSchema),
+    timestamp: TimestampSchema.nullable(),
+    manifest_sha256: z.string().nullable().openapi({ description: t("SHA-256 of the manifest the timestamp covers.", "SHA-256 du manifeste couvert par l'horodatage.") }),
+    created_at: z.string(),
+    sealed_at: z.string().nullable(),
+    failure: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+    verification_url: z.string().openapi({ description: t("The public verification page.", "La page de vérification publique.") }),
+    package_url: z.string().openapi({ description: t("The downloadable verification package.", "Le paquet de vérification téléchargeable.") }),
+  })
+  .openapi("Proof", { description: t("A sealed proof, or one being sealed.", "Une preuve scellée, ou en cours de scellement.") });
+
+const queryParam = (name: string, description: string) => ({ param: { name, in: "query" as const }, description });
+
+export const ProofListQuery = PageQuerySchema.extend({
+  linked: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .openapi(queryParam("linked", t("`false`: sealed \"before\" proofs still awaiting their \"after\".", "`false` : preuves « avant » scellées attendant encore leur « après »."))),
+  external_reference: z.string().regex(REFERENCE_PATTERN).optional().openapi(queryParam("external_reference", t("Only this transaction.", "Seulement cette transaction."))),
+  party: z.enum(["provider", "recipient"]).optional().openapi(queryParam("party", t("Only this party.", "Seulement cette partie."))),
+  stage: z.string().regex(STAGE_PATTERN).optional().openapi(queryParam("stage", t("Only this stage.", "Seulement cette étape."))),
+  status: z.enum(["pending", "sealed", "failed"]).optional().openapi(queryParam("status", t("Only this status.", "Seulement ce statut."))),
+  created_after: z.string().datetime().optional().openapi(queryParam("created_after", t("Created at or after this time.", "Créées à partir de cet instant."))),
+  created_before: z.string().datetime().optional().openapi(queryParam("created_before", t("Created before this time.", "Créées avant cet instant."))),
+});
+
+export const ProofIdParams = z.object({
+  id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Proof identifier.", "Identifiant de la preuve.") }),
+});

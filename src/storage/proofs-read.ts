@@ -1,0 +1,50 @@
+import { and, eq, gte, inArray, isNull, lt, ne, type SQL } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { files, proofs } from "../db/schema/index.ts";
+import type { Mode } from "../auth/mode.ts";
+import { keysetPage } from "../lib/pagination.ts";
+
+export type ProofRow = typeof proofs.$inferSelect;
+export type ProofFileRow = typeof files.$inferSelect;
+
+export interface ProofFilters {
+  linked?: boolean;
+  external_reference?: string;
+  party?: "provider" | "recipient";
+  stage?: string;
+  status?: "pending" | "sealed" | "failed";
+  created_after?: string;
+  created_before?: string;
+}
+
+/** The query behind `GET /v1/proofs`, newest first, keyset-paged (exposed so a test can EXPLAIN it). */
+export function proofListQuery(db: Database, organizationId: string, mode: Mode, filters: ProofFilters, limit: number, cursor: string | undefined) {
+  const page = keysetPage({ createdAt: proofs.createdAt, id: proofs.id }, cursor);
+  const conditions: (SQL | undefined)[] = [eq(proofs.organizationId, organizationId), eq(proofs.mode, mode), page.where];
+  if (filters.linked === false) conditions.push(eq(proofs.status, "sealed"), isNull(proofs.compareTo), isNull(proofs.comparedBy));
+  if (filters.linked === true) conditions.push(ne(proofs.status, "failed"));
+  if (filters.external_reference !== undefined) conditions.push(eq(proofs.externalReference, filters.external_reference));
+  if (filters.party !== undefined) conditions.push(eq(proofs.party, filters.party));
+  if (filters.stage !== undefined) conditions.push(eq(proofs.stage, filters.stage));
+  if (filters.status !== undefined) conditions.push(eq(proofs.status, filters.status));
+  if (filters.created_after !== undefined) conditions.push(gte(proofs.createdAt, filters.created_after));
+  if (filters.created_before !== undefined) conditions.push(lt(proofs.createdAt, filters.created_before));
+  return db
+    .select()
+    .from(proofs)
+    .where(and(...conditions))
+    .orderBy(...page.orderBy)
+    .limit(limit + 1);
+}
+
+export async function proofFiles(db: Database, proofIds: string[]): Promise<Map<string, ProofFileRow[]>> {
+  const byProof = new Map<string, ProofFileRow[]>();
+  if (proofIds.length === 0) return byProof;
+  const rows = await db.select().from(files).where(inArray(files.proofId, proofIds)).orderBy(files.createdAt, files.id).all();
+  for (const row of rows) byProof.set(row.proofId!, [...(byProof.get(row.proofId!) ?? []), row]);
+  return byProof;
+}
+
+export async function findProofById(db: Database, id: string): Promise<ProofRow | null> {
+  return (await db.select().from(proofs).where(eq(proofs.id, id)).get()) ?? null;
+}
