@@ -1,3 +1,5 @@
+import { crc32 } from "../../src/lib/zip/crc32.ts";
+
 /** Stable failure codes of a file that cannot be sealed. */
 export type FileFailureCode = "file_missing" | "file_size_mismatch" | "file_hash_mismatch" | "file_type_not_allowed" | "file_type_mismatch" | "file_corrupt";
 
@@ -93,17 +95,6 @@ function webmWellFormed(bytes: Uint8Array): boolean {
 
 const readUint32 = (b: Uint8Array, o: number) => ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
 const readUint32LE = (b: Uint8Array, o: number) => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 /** Whether the container is well formed: images end where they should, videos' box trees add up. */
 export function isWellFormed(bytes: Uint8Array, type: string): boolean {

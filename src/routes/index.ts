@@ -12,6 +12,8 @@ import { registerGetCaptureSession } from "./capture-sessions/get.ts";
 import { registerCaptureRoutes } from "./capture/routes.ts";
 import { registerGetProof } from "./proofs/get.ts";
 import { registerListProofs } from "./proofs/list.ts";
+import { registerPublicProofRoutes } from "./public/routes.ts";
+import { registerPublicVerify } from "./public/verify.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";
 
@@ -24,6 +26,8 @@ export function createApiApp(): App {
   registerCreateCaptureSession(app);
   registerListProofs(app);
   registerGetProof(app);
+  registerPublicProofRoutes(app);
+  registerPublicVerify(app);
   registerGetCaptureSession(app);
   registerCaptureTemplateRoutes(app);
   registerCaptureThemeRoutes(app);

@@ -1,0 +1,26 @@
+import type { Env } from "../env.ts";
+import type { ProofFileRow, ProofRow } from "../storage/proofs-read.ts";
+import { presentFile, presentTimestamp, proofUrls } from "./present-proof.ts";
+import { proofVerification } from "../verification/verify-proof.ts";
+
+/** The public face of a proof: nothing about the organization, keys or capture links. */
+export async function publicProof(env: Env, proof: ProofRow, files: ProofFileRow[]) {
+  const base = env.API_BASE_URL.replace(/\/$/, "");
+  return {
+    id: proof.id,
+    status: proof.status,
+    mode: proof.mode,
+    external_reference: proof.externalReference,
+    party: proof.party,
+    stage: proof.stage,
+    category: proof.category,
+    compare_to: proof.compareTo,
+    compared_by: proof.comparedBy,
+    files: files.map((file) => ({ ...presentFile(file), url: `${base}/v1/public/proofs/${proof.id}/files/${file.id}` })),
+    timestamp: presentTimestamp(proof),
+    manifest_sha256: proof.manifestSha256,
+    sealed_at: proof.sealedAt,
+    ...proofUrls(env.API_BASE_URL, proof.id),
+    verification: await proofVerification(env, proof, files),
+  };
+}

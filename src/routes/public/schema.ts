@@ -1,0 +1,41 @@
+import { z } from "@hono/zod-openapi";
+import { t } from "../../openapi/translations.ts";
+import { ModeSchema } from "../../auth/mode.ts";
+import { ProofFileSchema, TimestampSchema } from "../proofs/schema.ts";
+
+export const VerificationSchema = z
+  .strictObject({
+    status: z.enum(["valid", "invalid", "pending", "failed"]),
+    test_mode: z.boolean().openapi({ description: t("A test proof: its timestamp is simulated and proves nothing.", "Une preuve de test : son horodatage est simulé et ne prouve rien.") }),
+    checks: z.array(z.strictObject({ name: z.string(), result: z.enum(["pass", "fail"]), detail: z.string().optional() })),
+  })
+  .openapi("Verification", { description: t("The result of verifying the proof again from its stored artifacts.", "Le résultat d'une nouvelle vérification de la preuve à partir de ses éléments stockés.") });
+
+export const PublicProofSchema = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(["pending", "sealed", "failed"]),
+    mode: ModeSchema,
+    external_reference: z.string(),
+    party: z.string(),
+    stage: z.string().nullable(),
+    category: z.string().nullable(),
+    compare_to: z.string().nullable(),
+    compared_by: z.string().nullable(),
+    files: z.array(ProofFileSchema.extend({ url: z.string().openapi({ description: t("The signed file.", "Le fichier signé.") }) })),
+    timestamp: TimestampSchema.nullable(),
+    manifest_sha256: z.string().nullable(),
+    sealed_at: z.string().nullable(),
+    package_url: z.string(),
+    verification_url: z.string(),
+    verification: VerificationSchema,
+  })
+  .openapi("PublicProof", { description: t("What anyone may know of a proof to verify it.", "Ce que chacun peut savoir d'une preuve pour la vérifier.") });
+
+export const PublicProofParams = z.object({
+  id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Proof identifier.", "Identifiant de la preuve.") }),
+});
+
+export const PublicFileParams = PublicProofParams.extend({
+  file_id: z.string().max(80).openapi({ param: { name: "file_id", in: "path" }, description: t("File identifier.", "Identifiant du fichier.") }),
+});

@@ -1,0 +1,115 @@
+import { z } from "@hono/zod-openapi";
+import { eq, or } from "drizzle-orm";
+import type { App } from "../../app.ts";
+import { publicRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { database } from "../../db/client.ts";
+import { files, proofs } from "../../db/schema/index.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { toHex } from "../../lib/crypto.ts";
+import { takeRateLimit } from "../../durable/rate-limit-client.ts";
+import { MAX_VIDEO_BYTES } from "../../capture-page/media-rules.ts";
+import { proofUrls } from "../../proofs/present-proof.ts";
+import { proofVerification } from "../../verification/verify-proof.ts";
+import { proofFiles } from "../../storage/proofs-read.ts";
+import { VerificationSchema } from "./schema.ts";
+
+/** Verifications per minute per client address: hashing uploads is work we do for strangers. */
+const VERIFY_LIMIT_PER_MINUTE = 30;
+
+const MatchSchema = z
+  .strictObject({
+    proof_id: z.string(),
+    file_id: z.string(),
+    match: z.enum(["original", "signed"]).openapi({ description: t("Which of the file's two forms matched.", "Laquelle des deux formes du fichier correspond.") }),
+    verification: VerificationSchema,
+    verification_url: z.string(),
+  })
+  .openapi("FileMatch", { description: t("A proof holding the file.", "Une preuve contenant le fichier.") });
+
+const route = publicRoute(["rate_limited", "file_too_large"], {
+  method: "post",
+  path: "/v1/public/verify",
+  operationId: "verifyFile",
+  tags: ["Public verification"],
+  summary: t("Find the proofs holding a file", "Trouver les preuves contenant un fichier"),
+  description: t(
+    "No credential. Send the file's bytes (any content type but JSON, up to 500 MiB), or JSON `{\"sha256\": \"…\"}`; the answer lists the sealed proofs holding that file, original or signed. Limited per client address.",
+    "Sans identifiant. Envoyez les octets du fichier (tout type sauf JSON, jusqu'à 500 Mio), ou du JSON `{\"sha256\": \"…\"}` ; la réponse liste les preuves scellées contenant ce fichier, original ou signé. Limité par adresse cliente.",
+  ),
+  request: {
+    body: {
+      content: {
+        "application/json": { schema: z.strictObject({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).openapi("VerifyBySha256") },
+        "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) },
+      },
+      required: true,
+    },
+  },
+  responses: {
+    200: {
+      description: t("The matching proofs (possibly none).", "Les preuves correspondantes (éventuellement aucune)."),
+      content: { "application/json": { schema: z.strictObject({ data: z.array(MatchSchema) }).openapi("FileMatches") } },
+    },
+  },
+});
+
+async function digestOf(request: Request): Promise<string> {
+  if ((request.headers.get("Content-Type") ?? "").includes("json")) {
+    const parsed = z.object({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).safeParse(await request.json().catch(() => null));
+    if (!parsed.success) throw new ApiError("validation_failed", { field: "/sha256", detail: "A SHA-256 in hexadecimal." });
+    return parsed.data.sha256.toLowerCase();
+  }
+  if (Number(request.headers.get("Content-Length") ?? "0") > MAX_VIDEO_BYTES || request.body === null) {
+    if (request.body === null) throw new ApiError("validation_failed", { detail: "Send the file's bytes or JSON {sha256}." });
+    throw new ApiError("file_too_large");
+  }
+  const digest = new crypto.DigestStream("SHA-256");
+  let size = 0;
+  const counted = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.length;
+        if (size > MAX_VIDEO_BYTES) controller.error(new ApiError("file_too_large"));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  await counted.pipeTo(digest);
+  return toHex(await digest.digest);
+}
+
+export function registerPublicVerify(app: App) {
+  // The body is read by hand (bytes or JSON), so no validator runs on it here.
+  app.post("/v1/public/verify", async (c) => {
+    const client = c.req.header("CF-Connecting-IP") ?? "local";
+    const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, `verify:${client}`, VERIFY_LIMIT_PER_MINUTE, "read");
+    c.header("RateLimit-Limit", String(limit.limit));
+    c.header("RateLimit-Remaining", String(limit.remaining));
+    c.header("RateLimit-Reset", String(limit.resetSeconds));
+    if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
+    const sha256 = await digestOf(c.req.raw);
+    const db = database(c.env.DB);
+    const rows = await db
+      .select({ file: files, proof: proofs })
+      .from(files)
+      .innerJoin(proofs, eq(proofs.id, files.proofId))
+      .where(or(eq(files.sha256, sha256), eq(files.signedSha256, sha256)))
+      .limit(20)
+      .all();
+    const data = [];
+    for (const row of rows.filter((candidate) => candidate.proof.status === "sealed")) {
+      const all = (await proofFiles(db, [row.proof.id])).get(row.proof.id) ?? [];
+      const verification = await proofVerification(c.env, row.proof, all);
+      data.push({
+        proof_id: row.proof.id,
+        file_id: row.file.id,
+        match: row.file.sha256 === sha256 ? ("original" as const) : ("signed" as const),
+        verification: { status: verification.status, test_mode: verification.test_mode, checks: verification.checks },
+        verification_url: proofUrls(c.env.API_BASE_URL, row.proof.id).verification_url,
+      });
+    }
+    return c.json({ data }, 200);
+  });
+  app.openAPIRegistry.registerPath(route);
+}

@@ -1,0 +1,46 @@
+import type { ProofRow } from "../storage/proofs-read.ts";
+
+/** The offline instructions put in every package, in English and French. */
+export function verifyMarkdown(proof: ProofRow): string {
+  const epoch = proof.timestampGenTime ? Math.floor(Date.parse(proof.timestampGenTime) / 1000) : 0;
+  const testNote =
+    proof.mode === "test"
+      ? "\n> **Test proof.** The timestamp comes from a simulated authority: it proves nothing and has no legal value.\n> **Preuve de test.** L'horodatage vient d'une autorité simulée : il ne prouve rien et n'a aucune valeur légale.\n"
+      : "";
+  return `# Verify proof ${proof.id} / Vérifier la preuve ${proof.id}
+${testNote}
+manifest_sha256: \`${proof.manifestSha256}\`
+gen_time: \`${proof.timestampGenTime}\` (qualified: ${proof.timestampQualified ? "yes" : "no"})
+
+## English
+
+Everything below works offline, with standard tools, without this service.
+
+1. **The manifest is the one that was timestamped.**
+   \`sha256sum manifest.json\` must print \`${proof.manifestSha256}\`.
+2. **The timestamp authority certified that manifest at \`gen_time\`.**
+   \`openssl ts -verify -digest ${proof.manifestSha256} -in proof.tsr -CAfile chain.pem\` must print \`Verification: OK\`.
+   openssl checks certificates at today's date: once the authority's certificate has expired, add
+   \`-attime ${epoch}\` (the \`gen_time\` in seconds since 1970) to check them at the time of the proof.
+3. **The files are the ones listed in the manifest.** For each file in \`files/\`,
+   \`sha256sum files/<id>.<ext>\` must equal its \`signed_sha256\` in \`manifest.json\`.
+4. **Each file carries its own C2PA signature.** Read it with any C2PA reader, e.g.
+   \`c2patool files/<id>.<ext>\` (c2pa-rs); add \`--trust_anchors c2pa-trust-anchor.pem\` to trust our signing root.
+   The capture assertion \`com.proofseal.capture\` names the proof, the step and the capture context.
+
+## Français
+
+Tout ce qui suit fonctionne hors ligne, avec des outils standard, sans ce service.
+
+1. **Le manifeste est bien celui qui a été horodaté.**
+   \`sha256sum manifest.json\` doit afficher \`${proof.manifestSha256}\`.
+2. **L'autorité d'horodatage a certifié ce manifeste à \`gen_time\`.**
+   \`openssl ts -verify -digest ${proof.manifestSha256} -in proof.tsr -CAfile chain.pem\` doit afficher \`Verification: OK\`.
+   openssl vérifie les certificats à la date du jour : une fois le certificat de l'autorité expiré, ajoutez
+   \`-attime ${epoch}\` (le \`gen_time\` en secondes depuis 1970) pour les vérifier à la date de la preuve.
+3. **Les fichiers sont ceux du manifeste.** Pour chaque fichier de \`files/\`,
+   \`sha256sum files/<id>.<ext>\` doit être égal à son \`signed_sha256\` dans \`manifest.json\`.
+4. **Chaque fichier porte sa propre signature C2PA.** Lisez-la avec un lecteur C2PA, par exemple
+   \`c2patool files/<id>.<ext>\` (c2pa-rs) ; ajoutez \`--trust_anchors c2pa-trust-anchor.pem\` pour faire confiance à notre racine de signature.
+`;
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { startStack, type Stack } from "./support/stack.ts";
+import { request } from "./support/http.ts";
+import { captureOverHttp, fixture, waitForProof } from "./support/capture.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
+
+describe("a real capture sealed on npm run dev", () => {
+  for (const mode of ["test", "live"] as const) {
+    it(`${mode}: sealed within seconds; the package verifies offline with sha256sum and openssl`, async () => {
+      const key = mode === "test" ? stack.testKey : stack.liveKey;
+      const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
+        token: key,
+        body: {
+          name: "Photos and a walk-around",
+          welcome: { title: "Hello" },
+          steps: [
+            { id: "photos", label: "Photos", instruction: "Every side", max_count: 5 },
+            { id: "walkaround", label: "Video", instruction: "Walk around", kind: "video", max_count: 1 },
+          ],
+        },
+      });
+      const started = Date.now();
+      const { completed } = await captureOverHttp(stack, key, { external_reference: `e2e-${mode}-${Date.now()}`, party: "provider", stage: "checkin", template_id: template.body.id }, [
+        { file: "photo.jpg", type: "image/jpeg" },
+        { file: "photo.png", type: "image/png" },
+        { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
+      ]);
+      expect(completed.status).toBe(200);
+      const proof = await waitForProof(stack, key, completed.body.proof_id, (p) => p.status !== "pending");
+      expect(proof.status).toBe("sealed");
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(proof.timestamp).toMatchObject({ qualified: false });
+      expect(proof.files).toHaveLength(3);
+
+      const publicProof = await request(proof.verification_url.replace("/p/", "/v1/public/proofs/"));
+      expect(publicProof.body.verification).toMatchObject({ status: "valid", test_mode: mode === "test" });
+      expect(JSON.stringify(publicProof.body)).not.toMatch(/org_|sk_(test|live)_|capture_url/);
+      const again = await fetch(proof.verification_url.replace("/p/", "/v1/public/proofs/"), { headers: { "If-None-Match": publicProof.headers.get("etag")! } });
+      expect(again.status).toBe(304);
+
+      const dir = mkdtempSync(join(tmpdir(), "package-"));
+      const zip = Buffer.from(await (await fetch(proof.package_url)).arrayBuffer());
+      writeFileSync(join(dir, "proof.zip"), zip);
+      execFileSync("unzip", ["-q", "proof.zip"], { cwd: dir });
+      expect(execFileSync("unzip", ["-tq", "proof.zip"], { cwd: dir }).toString()).toMatch(/No errors/);
+      expect(sha256(readFileSync(join(dir, "manifest.json")))).toBe(proof.manifest_sha256);
+      const verdict = execFileSync("openssl", ["ts", "-verify", "-digest", proof.manifest_sha256, "-in", "proof.tsr", "-CAfile", "chain.pem"], { cwd: dir }).toString();
+      expect(verdict).toContain("Verification: OK");
+      let otherDigest = "";
+      try {
+        execFileSync("openssl", ["ts", "-verify", "-digest", "0".repeat(64), "-in", "proof.tsr", "-CAfile", "chain.pem"], { cwd: dir, stdio: "pipe" });
+      } catch (error) {
+        otherDigest = String((error as { stdout?: Buffer }).stdout);
+      }
+      expect(otherDigest).not.toContain("Verification: OK");
+      const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+      for (const file of manifest.files) {
+        const name = execFileSync("ls", [join(dir, "files")]).toString().split("\n").find((n) => n.startsWith(file.id))!;
+        expect(sha256(readFileSync(join(dir, "files", name)))).toBe(file.signed_sha256);
+      }
+      expect(readFileSync(join(dir, "VERIFY.md"), "utf8")).toContain("-attime");
+
+      const byHash = await request(`${stack.baseUrl}/v1/public/verify`, { body: { sha256: sha256(fixture("photo.png")) } });
+      expect(byHash.body.data.some((m: any) => m.proof_id === proof.id && m.match === "original")).toBe(true);
+      const signedBytes = readFileSync(join(dir, "files", execFileSync("ls", [join(dir, "files")]).toString().split("\n")[0]!));
+      const byBytes = await fetch(`${stack.baseUrl}/v1/public/verify`, { method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: new Uint8Array(signedBytes) });
+      const matches = (await byBytes.json()) as any;
+      expect(matches.data.some((m: any) => m.proof_id === proof.id && m.match === "signed")).toBe(true);
+    });
+  }
+
+  it("fails a tampered capture with the right code, and the health check sees the authority", async () => {
+    const jpeg = fixture("photo.jpg");
+    const truncated = jpeg.subarray(0, 20_000);
+    const { completed } = await captureOverHttp(stack, stack.testKey, { external_reference: `e2e-bad-${Date.now()}`, party: "recipient" }, [
+      { file: "truncated.jpg", type: "image/jpeg", bytes: Buffer.from(truncated) },
+    ]);
+    const proof = await waitForProof(stack, stack.testKey, completed.body.proof_id, (p) => p.status !== "pending");
+    expect(proof).toMatchObject({ status: "failed", failure: { code: "file_corrupt" } });
+    const health = await request(`${stack.baseUrl}/health/details`, { token: stack.supervisionToken });
+    expect(health.body.checks.timestamp_authority.status).toBe("ok");
+  });
+});

@@ -1,0 +1,42 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Stack } from "./stack.ts";
+import { request } from "./http.ts";
+
+export const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "../../../sealer/test/fixtures", name));
+
+/** Drives a capture over HTTP exactly as the page does: declare, PUT to the signed URL, complete. */
+export async function captureOverHttp(stack: Stack, key: string, session: Record<string, unknown>, shots: { file: string; type: string; step?: string; bytes?: Buffer }[]) {
+  const created = await request(`${stack.baseUrl}/v1/capture-sessions`, { token: key, body: session, headers: { "Idempotency-Key": crypto.randomUUID() } });
+  if (created.status !== 201) throw new Error(`session: ${JSON.stringify(created.body)}`);
+  const captureUrl: string = created.body.capture_url;
+  for (const shot of shots) {
+    const bytes = shot.bytes ?? fixture(shot.file);
+    const declared = await request(`${captureUrl}/files`, {
+      body: {
+        step_id: shot.step ?? "photos",
+        content_type: shot.type,
+        size: bytes.length,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+        capture: { method: "camera", device_time: new Date().toISOString(), width: 320, height: 240 },
+      },
+    });
+    if (declared.status !== 201) throw new Error(`declare: ${JSON.stringify(declared.body)}`);
+    const part = declared.body.upload.parts[0];
+    const put = await fetch(part.url, { method: part.method, headers: part.headers, body: new Uint8Array(bytes) });
+    if (put.status !== 200) throw new Error(`upload: ${put.status} ${await put.text()}`);
+  }
+  const completed = await request(`${captureUrl}/complete`, { body: {} });
+  return { session: created.body, completed };
+}
+
+export async function waitForProof(stack: Stack, key: string, proofId: string, until: (proof: any) => boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const proof = await request(`${stack.baseUrl}/v1/proofs/${proofId}`, { token: key });
+    if (until(proof.body)) return proof.body;
+    if (Date.now() > deadline) throw new Error(`proof ${proofId} still ${proof.body.status}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
+}
