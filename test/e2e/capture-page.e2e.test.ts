@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { startStack, type Stack } from "./support/stack.ts";
+import { request } from "./support/http.ts";
+import { launchChromium } from "./support/chromium.ts";
+import { waitForProof } from "./support/capture.ts";
+
+let stack: Stack;
+let browser: Browser | null;
+const screenshots = resolve(import.meta.dirname, "../../test-results");
+
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchChromium();
+  mkdirSync(screenshots, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const texts = {
+  en: { start: "Start", finish: "Finish and send", welcome: "Take the photos" },
+  fr: { start: "Commencer", finish: "Terminer et envoyer", welcome: "Prenez les photos" },
+};
+
+describe("the capture page in a phone-sized headless Chromium", () => {
+  for (const locale of ["en", "fr"] as const) {
+    it(`captures from the (fake) camera, uploads, completes and lands on the return URL (${locale})`, async ({ skip }) => {
+      if (!browser) return skip();
+      await request(`${stack.baseUrl}/v1/settings`, { method: "PATCH", token: stack.testKey, body: { allowed_return_origins: [stack.baseUrl] } });
+      const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
+        token: stack.testKey,
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+        body: { external_reference: `browser-${locale}-${Date.now()}`, party: "recipient", locale, return_url: `${stack.baseUrl}/health` },
+      });
+      expect(created.status).toBe(201);
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      await context.grantPermissions(["camera"], { origin: stack.captureBaseUrl });
+      const page = await context.newPage();
+      const failedRequests: string[] = [];
+      page.on("requestfailed", (req) => failedRequests.push(req.url()));
+      page.on("request", (req) => {
+        if (/^(blob|data):/.test(req.url())) return;
+        const host = new URL(req.url()).host;
+        if (host !== new URL(stack.captureBaseUrl).host && host !== new URL(stack.baseUrl).host) failedRequests.push(`third-party ${req.url()}`);
+      });
+      const response = await page.goto(created.body.capture_url);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+      await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(locale);
+      await page.getByText(texts[locale].welcome).waitFor();
+      await page.screenshot({ path: `${screenshots}/capture-welcome-${locale}.png` });
+      await page.getByTestId("start").click();
+      const shutter = page.getByTestId("shutter");
+      await shutter.waitFor();
+      await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+      await shutter.click();
+      await shutter.click();
+      await expect.poll(() => page.locator(".shot").count()).toBe(2);
+      await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
+      await page.screenshot({ path: `${screenshots}/capture-step-${locale}.png` });
+      await page.getByTestId("finish").click();
+      await page.getByTestId("completion").waitFor({ timeout: 20_000 });
+      await page.waitForURL(/\/health\?proof_id=prf_[a-z0-9]+&session_id=cps_[a-z0-9]+$/, { timeout: 15_000 });
+      const landed = new URL(page.url());
+      expect(landed.searchParams.get("session_id")).toBe(created.body.id);
+      const proof = await waitForProof(stack, stack.testKey, landed.searchParams.get("proof_id")!, (p) => p.status !== "pending");
+      expect(proof.status).toBe("sealed");
+      expect(proof.files).toHaveLength(2);
+      expect(failedRequests.filter((url) => !url.includes("/health")), failedRequests.join("\n")).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("explains an unknown link in the person's language", async ({ skip }) => {
+    if (!browser) return skip();
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: "de-DE" });
+    const page = await context.newPage();
+    const response = await page.goto(`${stack.captureBaseUrl}/c/${"z".repeat(43)}`);
+    expect(response?.status()).toBe(404);
+    await expect.poll(() => page.getByTestId("error").textContent()).toContain("ungültig");
+    await context.close();
+  });
+});
