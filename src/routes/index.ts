@@ -14,6 +14,7 @@ import { registerGetProof } from "./proofs/get.ts";
 import { registerListProofs } from "./proofs/list.ts";
 import { registerPublicProofRoutes } from "./public/routes.ts";
 import { registerPublicVerify } from "./public/verify.ts";
+import { registerListEvents } from "./events/list.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";
 
@@ -26,6 +27,7 @@ export function createApiApp(): App {
   registerCreateCaptureSession(app);
   registerListProofs(app);
   registerGetProof(app);
+  registerListEvents(app);
   registerPublicProofRoutes(app);
   registerPublicVerify(app);
   registerGetCaptureSession(app);

@@ -110,6 +110,9 @@ describe("completing a capture", () => {
       const rejected = recorded.filter((e) => e.type === "capture_session.rejected");
       expect(rejected).toHaveLength(3);
       expect(rejected[0]!.data).toMatchObject({ code: "compare_to_already_used", compare_to: before.proofId, party: "provider" });
+      const log = await callJson("/v1/events?type=capture_session.rejected", { key: org.liveKey });
+      expect(log.body.data).toHaveLength(3);
+      expect((await callJson("/v1/events", { key: org.testKey })).body.data).toHaveLength(0);
       const proofCount = await env.DB.prepare("SELECT COUNT(*) AS n FROM proofs WHERE compare_to = ?").bind(before.proofId).first<any>();
       expect(proofCount.n).toBe(1);
       // Only the winner still holds a promise: 10 - 1 pending proof; the losers used no credit.
