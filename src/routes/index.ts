@@ -15,6 +15,7 @@ import { registerListProofs } from "./proofs/list.ts";
 import { registerPublicProofRoutes } from "./public/routes.ts";
 import { registerPublicVerify } from "./public/verify.ts";
 import { registerListEvents } from "./events/list.ts";
+import { registerVerificationPage } from "./verification-page/route.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";
 
@@ -28,6 +29,7 @@ export function createApiApp(): App {
   registerListProofs(app);
   registerGetProof(app);
   registerListEvents(app);
+  registerVerificationPage(app);
   registerPublicProofRoutes(app);
   registerPublicVerify(app);
   registerGetCaptureSession(app);

@@ -7,8 +7,10 @@ import { createHash } from "node:crypto";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { captureOverHttp, fixture, waitForProof } from "./support/capture.ts";
+import { launchChromium } from "./support/chromium.ts";
 
 let stack: Stack;
+const sealedTestProof: { id?: string; dir?: string } = {};
 beforeAll(async () => {
   stack = await startStack();
 });
@@ -73,6 +75,7 @@ describe("a real capture sealed on npm run dev", () => {
         expect(sha256(readFileSync(join(dir, "files", name)))).toBe(file.signed_sha256);
       }
       expect(readFileSync(join(dir, "VERIFY.md"), "utf8")).toContain("-attime");
+      if (mode === "test") Object.assign(sealedTestProof, { id: proof.id, dir });
 
       const byHash = await request(`${stack.baseUrl}/v1/public/verify`, { body: { sha256: sha256(fixture("photo.png")) } });
       expect(byHash.body.data.some((m: any) => m.proof_id === proof.id && m.match === "original")).toBe(true);
@@ -82,6 +85,31 @@ describe("a real capture sealed on npm run dev", () => {
       expect(matches.data.some((m: any) => m.proof_id === proof.id && m.match === "signed")).toBe(true);
     });
   }
+
+  it("shows the verification page in English and French with the test banner, and recognises a dropped file", async ({ skip }) => {
+    const browser = await launchChromium();
+    if (!browser || !sealedTestProof.id) return skip();
+    try {
+      for (const [lang, banner, verdict] of [["en", "simulated timestamp, no legal value", "Verified"], ["fr", "horodatage simulé, sans valeur légale", "Vérifiée"]] as const) {
+        const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: lang === "fr" ? "fr-FR" : "en-US" });
+        const page = await context.newPage();
+        const response = await page.goto(`${stack.baseUrl}/p/${sealedTestProof.id}`);
+        expect(response?.headers()["x-robots-tag"]).toBe("noindex");
+        expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
+        expect(await page.getByTestId("test-banner").textContent()).toContain(banner);
+        expect(await page.getByTestId("verdict").textContent()).toContain(verdict);
+        await page.screenshot({ path: join(import.meta.dirname, `../../test-results/verify-${lang}.png`), fullPage: true });
+        const name = execFileSync("ls", [join(sealedTestProof.dir!, "files")]).toString().split("\n")[0]!;
+        await page.locator("#check-file").setInputFiles(join(sealedTestProof.dir!, "files", name));
+        await expect.poll(() => page.getByTestId("check-result").getAttribute("class")).toBe("match");
+        await page.locator("#check-file").setInputFiles(join(import.meta.dirname, "../../package.json"));
+        await expect.poll(() => page.getByTestId("check-result").getAttribute("class")).toBe("no-match");
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+    }
+  });
 
   it("fails a tampered capture with the right code, and the health check sees the authority", async () => {
     const jpeg = fixture("photo.jpg");

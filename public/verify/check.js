@@ -1,0 +1,20 @@
+// @ts-check
+/** "Check a file": hashes it on this device (nothing is uploaded) and compares with the proof's hashes. */
+const input = /** @type {HTMLInputElement | null} */ (document.getElementById("check-file"));
+const result = document.getElementById("check-result");
+input?.addEventListener("change", async () => {
+  const file = input.files?.[0];
+  if (!file || !result) return;
+  const digest = await crypto.subtle.digest("SHA-256", await file.arrayBuffer());
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const known = (input.dataset.hashes ?? "").split(" ");
+  result.textContent = known.includes(hex) ? document.body.dataset.belongs ?? "" : document.body.dataset.notBelongs ?? "";
+  result.className = known.includes(hex) ? "match" : "no-match";
+});
+for (const button of document.querySelectorAll("[data-copy]")) {
+  button.addEventListener("click", async () => {
+    const source = document.getElementById(/** @type {HTMLElement} */ (button).dataset.copy ?? "");
+    await navigator.clipboard?.writeText(source?.textContent ?? "");
+    button.textContent = document.body.dataset.copied ?? "";
+  });
+}

@@ -1,0 +1,32 @@
+import type { App } from "../../app.ts";
+import { database } from "../../db/client.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { publicProof } from "../../proofs/public-proof.ts";
+import { findProofById, proofFiles } from "../../storage/proofs-read.ts";
+import { pageLanguage } from "../../verification-page/messages.ts";
+import { renderVerificationPage } from "../../verification-page/render.ts";
+
+const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** `GET /p/{id}`: the proof's `verification_url`, for people (the JSON twin is /v1/public/proofs/{id}). */
+export function registerVerificationPage(app: App) {
+  app.get("/p/:id", async (c) => {
+    const db = database(c.env.DB);
+    const load = async (id: string) => {
+      const proof = await findProofById(db, id);
+      return proof === null ? null : publicProof(c.env, proof, (await proofFiles(db, [proof.id])).get(proof.id) ?? []);
+    };
+    const proof = await load(c.req.param("id"));
+    if (proof === null) throw new ApiError("proof_not_found");
+    const partnerId = proof.compare_to ?? proof.compared_by;
+    const partner = partnerId ? await load(partnerId) : null;
+    const lang = pageLanguage(c.req.query("lang"), c.req.header("Accept-Language"));
+    c.header("Content-Security-Policy", PAGE_CSP);
+    c.header("X-Robots-Tag", "noindex");
+    c.header("Referrer-Policy", "no-referrer");
+    c.header("Content-Language", lang);
+    c.header("Vary", "Accept-Language");
+    c.header("Cache-Control", proof.status === "sealed" ? "public, max-age=300" : "no-store");
+    return c.html(renderVerificationPage(proof, partner, lang));
+  });
+}

@@ -1,0 +1,48 @@
+/** Texts of the public verification page, per language. */
+export const PAGE_LANGUAGES = ["en", "fr", "es", "de"] as const;
+export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
+
+export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
+  en: {
+    title: "Sealed proof", valid: "Verified: this proof is intact.", invalid: "Warning: this proof failed verification.", pending: "This proof is being sealed.", failed: "This proof could not be sealed.",
+    testBanner: "Test proof: simulated timestamp, no legal value.", reference: "Reference", party: "Captured by", provider: "the provider", recipient: "the recipient", stage: "Stage",
+    sealedAt: "Timestamp", qualified: "eIDAS qualified timestamp", notQualified: "not a qualified timestamp", authority: "Authority", files: "Files", step: "Step", original: "Original SHA-256", signed: "Signed SHA-256",
+    download: "Download the verification package", command: "Check the timestamp yourself", copy: "Copy", copied: "Copied",
+    checkTitle: "Check a file", checkHelp: "Choose a file: it is hashed on your device and never uploaded.", belongs: "This file belongs to this proof.", notBelongs: "This file is not part of this proof.",
+    before: "Before", after: "After", comparedWith: "Compared with", checks: "Checks", language: "Language",
+  },
+  fr: {
+    title: "Preuve scellée", valid: "Vérifiée : cette preuve est intacte.", invalid: "Attention : cette preuve a échoué à la vérification.", pending: "Cette preuve est en cours de scellement.", failed: "Cette preuve n'a pas pu être scellée.",
+    testBanner: "Preuve de test : horodatage simulé, sans valeur légale.", reference: "Référence", party: "Capturée par", provider: "le prestataire", recipient: "le destinataire", stage: "Étape",
+    sealedAt: "Horodatage", qualified: "horodatage qualifié eIDAS", notQualified: "horodatage non qualifié", authority: "Autorité", files: "Fichiers", step: "Étape", original: "SHA-256 d'origine", signed: "SHA-256 signé",
+    download: "Télécharger le paquet de vérification", command: "Vérifiez l'horodatage vous-même", copy: "Copier", copied: "Copié",
+    checkTitle: "Vérifier un fichier", checkHelp: "Choisissez un fichier : il est haché sur votre appareil et jamais envoyé.", belongs: "Ce fichier appartient à cette preuve.", notBelongs: "Ce fichier ne fait pas partie de cette preuve.",
+    before: "Avant", after: "Après", comparedWith: "Comparée avec", checks: "Contrôles", language: "Langue",
+  },
+  es: {
+    title: "Prueba sellada", valid: "Verificada: esta prueba está intacta.", invalid: "Atención: esta prueba no superó la verificación.", pending: "Esta prueba se está sellando.", failed: "No se pudo sellar esta prueba.",
+    testBanner: "Prueba de test: sello de tiempo simulado, sin valor legal.", reference: "Referencia", party: "Capturada por", provider: "el proveedor", recipient: "el destinatario", stage: "Etapa",
+    sealedAt: "Sello de tiempo", qualified: "sello de tiempo cualificado eIDAS", notQualified: "sello de tiempo no cualificado", authority: "Autoridad", files: "Archivos", step: "Paso", original: "SHA-256 original", signed: "SHA-256 firmado",
+    download: "Descargar el paquete de verificación", command: "Compruebe el sello de tiempo usted mismo", copy: "Copiar", copied: "Copiado",
+    checkTitle: "Comprobar un archivo", checkHelp: "Elija un archivo: se calcula su huella en su dispositivo y nunca se envía.", belongs: "Este archivo pertenece a esta prueba.", notBelongs: "Este archivo no forma parte de esta prueba.",
+    before: "Antes", after: "Después", comparedWith: "Comparada con", checks: "Controles", language: "Idioma",
+  },
+  de: {
+    title: "Versiegelter Nachweis", valid: "Geprüft: Dieser Nachweis ist unverändert.", invalid: "Achtung: Dieser Nachweis hat die Prüfung nicht bestanden.", pending: "Dieser Nachweis wird versiegelt.", failed: "Dieser Nachweis konnte nicht versiegelt werden.",
+    testBanner: "Testnachweis: simulierter Zeitstempel, ohne rechtlichen Wert.", reference: "Referenz", party: "Aufgenommen von", provider: "dem Anbieter", recipient: "dem Empfänger", stage: "Phase",
+    sealedAt: "Zeitstempel", qualified: "qualifizierter eIDAS-Zeitstempel", notQualified: "kein qualifizierter Zeitstempel", authority: "Stelle", files: "Dateien", step: "Schritt", original: "SHA-256 des Originals", signed: "SHA-256 der signierten Datei",
+    download: "Prüfpaket herunterladen", command: "Zeitstempel selbst prüfen", copy: "Kopieren", copied: "Kopiert",
+    checkTitle: "Datei prüfen", checkHelp: "Wählen Sie eine Datei: Sie wird auf Ihrem Gerät gehasht und nie hochgeladen.", belongs: "Diese Datei gehört zu diesem Nachweis.", notBelongs: "Diese Datei gehört nicht zu diesem Nachweis.",
+    before: "Vorher", after: "Nachher", comparedWith: "Verglichen mit", checks: "Prüfungen", language: "Sprache",
+  },
+};
+
+/** `?lang=` first, then the first supported language of Accept-Language, then English. */
+export function pageLanguage(query: string | undefined, acceptLanguage: string | undefined): PageLanguage {
+  const candidates = [query ?? "", ...(acceptLanguage ?? "").split(",").map((part) => part.split(";")[0]!.trim())];
+  for (const candidate of candidates) {
+    const base = candidate.toLowerCase().split("-")[0] as PageLanguage;
+    if (PAGE_LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}

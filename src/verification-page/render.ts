@@ -1,0 +1,83 @@
+import { escapeHtml as e } from "../lib/html.ts";
+import type { Verification } from "../verification/verify-proof.ts";
+import { PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts";
+
+interface PageFile {
+  id: string;
+  step_id: string;
+  kind: string;
+  content_type: string;
+  sha256: string;
+  signed_sha256: string | null;
+  url: string;
+}
+
+export interface PageProof {
+  id: string;
+  status: string;
+  mode: string;
+  external_reference: string;
+  party: string;
+  stage: string | null;
+  compare_to: string | null;
+  compared_by: string | null;
+  files: PageFile[];
+  timestamp: { gen_time: string; qualified: boolean; authority: string } | null;
+  manifest_sha256: string | null;
+  package_url: string;
+  verification: Verification;
+}
+
+function filesByStep(proof: PageProof, m: Record<string, string>): string {
+  const steps = [...new Set(proof.files.map((file) => file.step_id))];
+  return steps
+    .map(
+      (step) => `<h4>${e(m.step!)}: ${e(step)}</h4><ul class="files">${proof.files
+        .filter((file) => file.step_id === step)
+        .map(
+          (file) => `<li>${file.kind === "photo" && file.signed_sha256 ? `<img src="${e(file.url)}" alt="${e(file.id)}" loading="lazy">` : ""}
+<code>${e(file.id)}</code><dl><dt>${e(m.original!)}</dt><dd><code>${e(file.sha256)}</code></dd><dt>${e(m.signed!)}</dt><dd><code>${e(file.signed_sha256 ?? "—")}</code></dd></dl></li>`,
+        )
+        .join("")}</ul>`,
+    )
+    .join("");
+}
+
+function proofColumn(proof: PageProof, m: Record<string, string>, heading: string, lang: PageLanguage): string {
+  return `<section class="proof"><h3><a href="/p/${e(proof.id)}?lang=${lang}">${e(heading)} · ${e(proof.id)}</a></h3>${filesByStep(proof, m)}</section>`;
+}
+
+/** The human verification page, server-rendered; no inline script or style (strict CSP). */
+export function renderVerificationPage(proof: PageProof, partner: PageProof | null, lang: PageLanguage): string {
+  const m = PAGE_MESSAGES[lang];
+  const verdict = m[proof.verification.status] ?? proof.verification.status;
+  const command = proof.manifest_sha256 ? `openssl ts -verify -digest ${proof.manifest_sha256} -in proof.tsr -CAfile chain.pem` : "";
+  const hashes = proof.files.flatMap((file) => [file.sha256, file.signed_sha256]).filter(Boolean).join(" ");
+  const pair =
+    partner === null
+      ? proofColumn(proof, m, m.files!, lang)
+      : `<div class="pair">${proof.compare_to ? proofColumn(partner, m, m.before!, lang) + proofColumn(proof, m, m.after!, lang) : proofColumn(proof, m, m.before!, lang) + proofColumn(partner, m, m.after!, lang)}</div>`;
+  return `<!doctype html>
+<html lang="${lang}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>${e(m.title!)} ${e(proof.id)}</title><link rel="stylesheet" href="/verify/style.css"><script type="module" src="/verify/check.js"></script></head>
+<body data-copied="${e(m.copied!)}" data-belongs="${e(m.belongs!)}" data-not-belongs="${e(m.notBelongs!)}">
+${proof.verification.test_mode ? `<p class="test-banner" data-testid="test-banner" role="note">${e(m.testBanner!)}</p>` : ""}
+<main>
+<nav aria-label="${e(m.language!)}">${PAGE_LANGUAGES.map((code) => `<a href="?lang=${code}"${code === lang ? ' aria-current="page"' : ""}>${code.toUpperCase()}</a>`).join(" ")}</nav>
+<h1>${e(m.title!)}</h1>
+<p class="verdict ${e(proof.verification.status)}" data-testid="verdict">${e(verdict)}</p>
+<dl class="facts">
+<dt>${e(m.reference!)}</dt><dd><code>${e(proof.external_reference)}</code></dd>
+<dt>${e(m.party!)}</dt><dd>${e(m[proof.party] ?? proof.party)}</dd>
+${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
+${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd><time datetime="${e(proof.timestamp.gen_time)}">${e(proof.timestamp.gen_time)}</time> (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd><dt>${e(m.authority!)}</dt><dd>${e(proof.timestamp.authority)}</dd>` : ""}
+</dl>
+${pair}
+${proof.status === "sealed" ? `<p><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
+<h2>${e(m.command!)}</h2><pre><code id="command">${e(command)}</code></pre><button type="button" data-copy="command">${e(m.copy!)}</button>` : ""}
+<h2>${e(m.checks!)}</h2><ul class="checks">${proof.verification.checks.map((check) => `<li class="${check.result}">${e(check.name)}: ${check.result}</li>`).join("")}</ul>
+<h2>${e(m.checkTitle!)}</h2><p>${e(m.checkHelp!)}</p>
+<input type="file" id="check-file" data-hashes="${e(hashes)}" aria-describedby="check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p>
+</main></body></html>`;
+}
