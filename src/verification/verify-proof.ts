@@ -43,7 +43,8 @@ export async function proofVerification(env: Env, proof: ProofRow, files: ProofF
   }
   let listed: { id: string; sha256: string; signed_sha256: string }[] = [];
   try {
-    listed = manifest === null ? [] : (JSON.parse(new TextDecoder().decode(manifest)) as { files: typeof listed }).files;
+    const parsed = manifest === null ? null : (JSON.parse(new TextDecoder().decode(manifest)) as { files?: unknown });
+    listed = Array.isArray(parsed?.files) ? (parsed.files as typeof listed) : [];
   } catch {
     listed = [];
   }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { callJson } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { insertPendingProof } from "./support/proof-factory.ts";
+import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
+
+async function sealedWithArtifacts(manifest: string) {
+  const org = await createOrganization();
+  const { proofId } = await insertPendingProof(org.id, "test", 1);
+  await env.DB.prepare("UPDATE proofs SET status = 'sealed', manifest_sha256 = ?, timestamp_gen_time = ?, sealed_at = ? WHERE id = ?")
+    .bind(FIXTURE_MANIFEST_SHA256, new Date().toISOString(), new Date().toISOString(), proofId)
+    .run();
+  const keys = proofArtifactKeys(proofId);
+  await env.FILES.put(keys.manifest, manifest);
+  await env.FILES.put(keys.timestampResponse, Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0)));
+  await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);
+  return proofId;
+}
+
+describe("public verification", () => {
+  it("reports a tampered manifest as invalid, naming the failed checks, and reveals nothing private", async () => {
+    const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST.replace("fixture", "forged!"));
+    const { status, body, headers } = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(status).toBe(200);
+    expect(body.verification.status).toBe("invalid");
+    expect(body.verification.test_mode).toBe(true);
+    const failed = body.verification.checks.filter((c: any) => c.result === "fail").map((c: any) => c.name);
+    expect(failed).toEqual(expect.arrayContaining(["manifest_hash", "timestamp_signature"]));
+    expect(headers.get("ETag")).toBe(`"${FIXTURE_MANIFEST_SHA256}"`);
+    expect(headers.get("Cache-Control")).toContain("immutable");
+    expect(JSON.stringify(body)).not.toMatch(/org_|sk_(test|live)_|\/c\/|capture_url|session_id/);
+  });
+
+  it("accepts the authority's real token over the real manifest", async () => {
+    const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST);
+    const { body } = await callJson(`/v1/public/proofs/${proofId}`);
+    const passed = body.verification.checks.filter((c: any) => c.result === "pass").map((c: any) => c.name);
+    expect(passed).toEqual(expect.arrayContaining(["manifest_hash", "timestamp_signature", "timestamp_imprint", "timestamp_chain"]));
+  });
+
+  it("answers 404 proof_not_found for an unknown proof, and no-store while pending", async () => {
+    expect((await callJson("/v1/public/proofs/prf_nope")).body.code).toBe("proof_not_found");
+    const org = await createOrganization();
+    const { proofId } = await insertPendingProof(org.id, "live", 1);
+    const pending = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(pending.body.verification.status).toBe("pending");
+    expect(pending.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("limits verification by file per client address", async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
+    const results = [];
+    for (let i = 0; i < 31; i++) results.push(await callJson("/v1/public/verify", { body: { sha256: "a".repeat(64) }, headers: { "CF-Connecting-IP": ip } }));
+    expect(results.slice(0, 30).every((r) => r.status === 200)).toBe(true);
+    expect(results[30]!.body.code).toBe("rate_limited");
+    expect(results[30]!.headers.get("Retry-After")).not.toBeNull();
+  });
+});
