@@ -41,8 +41,9 @@ export async function obtainTimestamp(authority: TimestampAuthority, digestHex: 
     }
     const text = await openssl(["ts", "-reply", "-in", "r.tsr", "-text"], dir);
     await openssl(["ts", "-reply", "-in", "r.tsr", "-token_out", "-out", "token.der"], dir);
-    const signers = await openssl(["pkcs7", "-inform", "DER", "-in", "token.der", "-print_certs"], dir);
     const qualified = certificates(authority.qualifiedCertsPem);
+    // Only an authority configured with qualified certificates can yield a qualified token.
+    const signers = qualified.length === 0 ? "" : await openssl(["pkcs7", "-inform", "DER", "-in", "token.der", "-print_certs"], dir);
     return {
       response,
       token: new Uint8Array(await readFile(join(dir, "token.der"))),
