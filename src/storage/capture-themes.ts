@@ -1,9 +1,13 @@
-import { and, eq, isNull } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { database, type Database } from "../db/client.ts";
+import type { Env } from "../env.ts";
 import { captureThemes } from "../db/schema/index.ts";
 import { keysetPage } from "../lib/pagination.ts";
 
 export type ThemeRow = typeof captureThemes.$inferSelect;
+
+/** Where a theme's logo lives in R2 (`env.FILES`). */
+export const themeLogoKey = (themeId: string) => `themes/${themeId}/logo`;
 
 export async function findTheme(db: Database, organizationId: string, id: string): Promise<ThemeRow | null> {
   const row = await db
@@ -14,21 +18,33 @@ export async function findTheme(db: Database, organizationId: string, id: string
   return row ?? null;
 }
 
-export async function findDefaultTheme(db: Database, organizationId: string): Promise<ThemeRow | null> {
+/**
+ * The organization's default theme (never an archived one), or null when it has none. Besides the row it
+ * carries the API spelling `primary_color` and `has_logo`, so callers that only need the look of the page
+ * can ignore the storage columns.
+ */
+export async function findDefaultTheme(
+  db: Database,
+  organizationId: string,
+): Promise<(ThemeRow & { primary_color: string; has_logo: boolean }) | null> {
   const row = await db
     .select()
     .from(captureThemes)
     .where(and(eq(captureThemes.organizationId, organizationId), eq(captureThemes.isDefault, true), isNull(captureThemes.archivedAt)))
     .get();
-  return row ?? null;
+  return row ? { ...row, primary_color: row.primaryColor, has_logo: row.logoKey !== null } : null;
 }
 
-/** Inserts a theme; the organization's first theme becomes its default (the partial unique index keeps one). */
+/**
+ * Inserts a theme; it becomes the default when the organization has no default theme yet. Decided inside
+ * the one INSERT so that two concurrent first creations cannot both claim it (the partial unique index
+ * would otherwise turn the loser into a 500).
+ */
 export async function insertTheme(db: Database, row: Omit<typeof captureThemes.$inferInsert, "isDefault">): Promise<ThemeRow> {
-  const hasDefault = (await findDefaultTheme(db, row.organizationId)) !== null;
+  const noDefaultYet = sql<boolean>`NOT EXISTS (SELECT 1 FROM capture_themes WHERE organization_id = ${row.organizationId} AND is_default = 1)`;
   const [inserted] = await db
     .insert(captureThemes)
-    .values({ ...row, isDefault: !hasDefault })
+    .values({ ...row, isDefault: noDefaultYet })
     .returning();
   return inserted!;
 }
@@ -48,13 +64,33 @@ export async function updateTheme(db: Database, id: string, changes: Partial<typ
   await db.update(captureThemes).set(changes).where(eq(captureThemes.id, id));
 }
 
-/** Makes one theme the default, atomically un-defaulting the previous one. */
+/** Makes one (active) theme the default, atomically un-defaulting the previous one. */
 export async function makeDefaultTheme(db: Database, organizationId: string, id: string, now: string): Promise<void> {
   await db.batch([
     db
       .update(captureThemes)
       .set({ isDefault: false, updatedAt: now })
       .where(and(eq(captureThemes.organizationId, organizationId), eq(captureThemes.isDefault, true))),
-    db.update(captureThemes).set({ isDefault: true, updatedAt: now }).where(eq(captureThemes.id, id)),
+    db
+      .update(captureThemes)
+      .set({ isDefault: true, updatedAt: now })
+      .where(and(eq(captureThemes.id, id), isNull(captureThemes.archivedAt))),
   ]);
+}
+
+/**
+ * A theme's logo for the capture page: the R2 object and the content type sniffed at upload, or null when
+ * the theme has no logo. The caller decides who may read it (the capture link's theme) and must serve it
+ * with `X-Content-Type-Options: nosniff` and a sandboxing CSP, since an SVG is a document.
+ */
+export async function readThemeLogo(env: Pick<Env, "DB" | "FILES">, themeId: string): Promise<{ body: ReadableStream; contentType: string; size: number } | null> {
+  const row = await database(env.DB)
+    .select({ key: captureThemes.logoKey, contentType: captureThemes.logoContentType })
+    .from(captureThemes)
+    .where(eq(captureThemes.id, themeId))
+    .get();
+  if (!row?.key) return null;
+  const object = await env.FILES.get(row.key);
+  if (object === null) return null;
+  return { body: object.body, contentType: row.contentType ?? object.httpMetadata?.contentType ?? "application/octet-stream", size: object.size };
 }

@@ -10,7 +10,7 @@ import { PageQuerySchema, pageSchema, toPage } from "../../lib/pagination.ts";
 import { presentTheme } from "../../capture-themes/present.ts";
 import { MAX_LOGO_BYTES, sniffLogo } from "../../capture-themes/logo.ts";
 import { activeTemplateUsesTheme } from "../../storage/capture-templates.ts";
-import { findTheme, insertTheme, listThemes, makeDefaultTheme, updateTheme } from "../../storage/capture-themes.ts";
+import { findTheme, insertTheme, listThemes, makeDefaultTheme, themeLogoKey, updateTheme } from "../../storage/capture-themes.ts";
 import { CaptureThemeSchema, CreateThemeBody, ThemeIdParams, UpdateThemeBody } from "./schema.ts";
 
 const tags = ["Capture themes"];
@@ -176,7 +176,7 @@ export function registerCaptureThemeRoutes(app: App) {
     const theme = await themeOrThrow(db, c.get("caller").organizationId, c.req.valid("param").id);
     const bytes = await readBody(c.req.raw);
     const contentType = sniffLogo(bytes);
-    const key = `themes/${theme.id}/logo`;
+    const key = themeLogoKey(theme.id);
     await c.env.FILES.put(key, bytes, { httpMetadata: { contentType } });
     await updateTheme(db, theme.id, { logoKey: key, logoContentType: contentType, updatedAt: nowIso() });
     return c.json(presentTheme(await themeOrThrow(db, theme.organizationId, theme.id)), 200);
