@@ -21,6 +21,7 @@ export default defineConfig(async () => ({
           ADMIN_TOKEN: "test-admin-token-0123456789abcdef",
           SUPERVISION_TOKEN: "test-supervision-token-0123456789",
           UPLOAD_URL_SIGNING_KEY: "test-upload-url-signing-key-0123456789",
+          WEBHOOK_SECRET_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
         },
       },
     }),

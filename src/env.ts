@@ -33,6 +33,12 @@ export interface Env {
   R2_SECRET_ACCESS_KEY?: string;
   R2_S3_ENDPOINT?: string;
   R2_BUCKET_NAME?: string;
+  /** AES-GCM key (base64, 32 bytes) encrypting webhook signing secrets at rest. */
+  WEBHOOK_SECRET_KEY?: string;
+  /** Local development only: `host:port=127.0.0.1:port,…` sends those deliveries over HTTP to loopback. */
+  WEBHOOK_RESOLVE?: string;
+  /** Local development only: divides the retry delays, so tests can watch retries happen. */
+  WEBHOOK_RETRY_SCALE?: string;
   /** The sealer as a Cloudflare Container (production). */
   SEALER_CONTAINER?: DurableObjectNamespace;
 }

@@ -1,6 +1,7 @@
 import type { Env } from "./env.ts";
 import { sealingQueueConsumer } from "./sealing/consumer.ts";
 import { sealingDependencies } from "./sealing/dependencies.ts";
+import { consumeWebhookMessages } from "./webhooks/delivery.ts";
 
 /** Consumer of one queue; it acks or retries each message itself (with the delay its schedule needs). */
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
@@ -8,6 +9,7 @@ export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: Execut
 /** Queue name (as in wrangler.toml) to consumer. Each resource adds its own here. */
 const CONSUMERS: Record<string, QueueConsumer> = {
   "proof-sealing": sealingQueueConsumer(sealingDependencies),
+  "webhook-delivery": (batch, env) => consumeWebhookMessages(batch.messages, env),
 };
 
 export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {

@@ -24,6 +24,8 @@ export interface CompletionDependencies {
   claimBefore(beforeProofId: string, sessionId: string): Promise<boolean>;
   /** Hands the new proof to the sealing queue. */
   enqueueSealing(proofId: string): Promise<void>;
+  /** Hands freshly recorded events to webhook delivery. */
+  publishEvents(eventIds: string[]): Promise<void>;
 }
 
 function redirectUrl(session: SessionRow, proofId: string): string | null {
@@ -79,6 +81,7 @@ export async function completeCapture(deps: CompletionDependencies, session: Ses
     throw new ApiError("compare_to_already_used");
   }
   const proofId = newId("prf");
+  const eventId = newId("evt");
   const completedAt = deps.now.toISOString();
   const db = deps.db;
   try {
@@ -120,7 +123,7 @@ export async function completeCapture(deps: CompletionDependencies, session: Ses
           completed_at: completedAt,
         },
         createdAt: completedAt,
-      }),
+      }, eventId),
     ]);
   } catch (error) {
     // A concurrent completion of the same session won the race (the proof's session_id is unique).
@@ -129,6 +132,7 @@ export async function completeCapture(deps: CompletionDependencies, session: Ses
     throw error;
   }
   await deps.enqueueSealing(proofId);
+  await deps.publishEvents([eventId]);
   return { proof_id: proofId, session_id: session.id, redirect_url: redirectUrl(session, proofId) };
 }
 
@@ -136,7 +140,8 @@ export async function completeCapture(deps: CompletionDependencies, session: Ses
 async function rejectAfter(deps: CompletionDependencies, session: SessionRow): Promise<void> {
   const rejectedAt = deps.now.toISOString();
   const db = deps.db;
-  await db.batch([
+  const eventId = newId("evt");
+  const [, recorded] = await db.batch([
     db
       .update(captureSessions)
       .set({ status: "rejected", rejectedAt, holdsReservation: 0, updatedAt: rejectedAt })
@@ -159,6 +164,8 @@ async function rejectAfter(deps: CompletionDependencies, session: SessionRow): P
         createdAt: rejectedAt,
       },
       sql`EXISTS (SELECT 1 FROM capture_sessions WHERE id = ${session.id} AND status = 'rejected' AND rejected_at = ${rejectedAt})`,
+      eventId,
     ),
   ]);
+  if (recorded.meta.changes > 0) await deps.publishEvents([eventId]);
 }

@@ -8,22 +8,22 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
-const WINDOW_MS = 60_000;
+const MINUTE_MS = 60_000;
 
 /**
- * One instance per API key: an exact fixed one-minute window, serialised by the Durable Object, so the
+ * One instance per API key (or other bucket, e.g. test events per endpoint): an exact fixed window, serialised by the Durable Object, so the
  * 61st unit of a minute is refused whichever location the requests hit (see docs/adr/0002).
  */
 export class RateLimitBucket extends DurableObject {
-  take(cost: number, limit: number, nowMs: number = Date.now()): RateLimitDecision {
+  take(cost: number, limit: number, nowMs: number = Date.now(), windowMs: number = MINUTE_MS): RateLimitDecision {
     const storage = this.ctx.storage.kv;
     let windowStart = storage.get<number>("windowStart") ?? 0;
     let used = storage.get<number>("used") ?? 0;
-    if (nowMs - windowStart >= WINDOW_MS) {
+    if (nowMs - windowStart >= windowMs) {
       windowStart = nowMs;
       used = 0;
     }
-    const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - nowMs) / 1000));
+    const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000));
     if (used + cost > limit) {
       return { allowed: false, limit, remaining: Math.max(0, limit - used), resetSeconds };
     }

@@ -9,7 +9,8 @@ export function takeRateLimit(
   bucketName: string,
   limitPerMinute: number,
   cost: RequestCost,
+  windowMs?: number,
 ): Promise<RateLimitDecision> {
   const stub = namespace.get(namespace.idFromName(bucketName));
-  return stub.take(COST_UNITS[cost], limitPerMinute) as Promise<RateLimitDecision>;
+  return stub.take(COST_UNITS[cost], limitPerMinute, Date.now(), windowMs) as Promise<RateLimitDecision>;
 }

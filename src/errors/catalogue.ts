@@ -286,6 +286,29 @@ export const ERROR_CATALOGUE = {
     title: { en: "Upload checksum mismatch", fr: "Empreinte d'envoi incorrecte" },
     description: { en: "The bytes' SHA-256 differs from the declared one; storage refused them.", fr: "Le SHA-256 des octets diffère de celui déclaré ; le stockage les a refusés." },
   },
+  invalid_webhook_url: {
+    status: 422,
+    title: { en: "Invalid webhook URL", fr: "URL de webhook invalide" },
+    description: {
+      en: "HTTPS only, a public domain name (no IP address, localhost or internal name), no credentials, no fragment, port 443 or above 1023, at most 2048 characters.",
+      fr: "HTTPS uniquement, un nom de domaine public (ni adresse IP, ni localhost, ni nom interne), sans identifiants ni fragment, port 443 ou supérieur à 1023, 2048 caractères au plus.",
+    },
+  },
+  webhook_endpoint_not_found: {
+    status: 404,
+    title: { en: "Webhook endpoint not found", fr: "Point de terminaison introuvable" },
+    description: { en: "No webhook endpoint with this id in this mode.", fr: "Aucun point de terminaison avec cet identifiant dans ce mode." },
+  },
+  webhook_delivery_not_found: {
+    status: 404,
+    title: { en: "Webhook delivery not found", fr: "Livraison introuvable" },
+    description: { en: "No webhook delivery with this id in this mode.", fr: "Aucune livraison avec cet identifiant dans ce mode." },
+  },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: { en: "Too many webhook endpoints", fr: "Trop de points de terminaison" },
+    description: { en: "At most 10 webhook endpoints per mode.", fr: "Au plus 10 points de terminaison par mode." },
+  },
   validation_failed: {
     status: 422,
     title: { en: "Validation failed", fr: "Validation échouée" },

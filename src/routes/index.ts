@@ -16,6 +16,8 @@ import { registerPublicProofRoutes } from "./public/routes.ts";
 import { registerPublicVerify } from "./public/verify.ts";
 import { registerListEvents } from "./events/list.ts";
 import { registerVerificationPage } from "./verification-page/route.ts";
+import { registerWebhookEndpointRoutes } from "./webhook-endpoints/routes.ts";
+import { registerWebhookDeliveryRoutes } from "./webhook-deliveries/routes.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";
 
@@ -29,6 +31,8 @@ export function createApiApp(): App {
   registerListProofs(app);
   registerGetProof(app);
   registerListEvents(app);
+  registerWebhookEndpointRoutes(app);
+  registerWebhookDeliveryRoutes(app);
   registerVerificationPage(app);
   registerPublicProofRoutes(app);
   registerPublicVerify(app);

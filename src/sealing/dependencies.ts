@@ -2,6 +2,7 @@ import type { Env } from "../env.ts";
 import { database } from "../db/client.ts";
 import { issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
 import { callSealer } from "./sealer-client.ts";
+import { publishEvents } from "../webhooks/delivery.ts";
 import type { SealingDependencies } from "./seal-proof.ts";
 
 /** Long enough for the sealer to fetch and write large videos; a retry gets fresh URLs. */
@@ -20,7 +21,6 @@ export function sealingDependencies(env: Env): SealingDependencies {
       return { url: signed.url, method: signed.method, headers: signed.headers };
     },
     seal: (job) => callSealer(env, job),
-    // Webhook delivery reads the event log; until it subscribes here, events wait in the outbox.
-    publishEvents: async () => {},
+    publishEvents: (eventIds) => publishEvents(env, eventIds),
   };
 }

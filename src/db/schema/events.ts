@@ -11,4 +11,6 @@ export const events = sqliteTable("events", {
   type: text("type").notNull(),
   data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   createdAt: text("created_at").notNull(),
+  /** When the event was handed to webhook delivery; null events are swept up by the cron. */
+  dispatchedAt: text("dispatched_at"),
 });

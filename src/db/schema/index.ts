@@ -4,3 +4,4 @@ export * from "./capture-sessions.ts";
 export * from "./proofs.ts";
 export * from "./events.ts";
 export * from "./capture-templates.ts";
+export * from "./webhooks.ts";

@@ -8,6 +8,7 @@ import { usableSession, findSessionByToken } from "../../capture-page/access.ts"
 import { captureSessionView } from "../../capture-page/session-view.ts";
 import { declareFile, uploadInstructions } from "../../capture-page/declare-file.ts";
 import { completeCapture } from "../../capture-sessions/complete-capture.ts";
+import { publishEvents } from "../../webhooks/delivery.ts";
 import { findSessionFile, markFileDeleted } from "../../storage/files.ts";
 import { findDefaultTheme, findTheme } from "../../storage/capture-themes.ts";
 import type { TemplateSnapshot } from "../../capture-templates/snapshot.ts";
@@ -105,6 +106,7 @@ export function registerCaptureRoutes(app: App) {
         enqueueSealing: async (proofId) => {
           await c.env.SEALING_QUEUE.send({ proof_id: proofId });
         },
+        publishEvents: (eventIds) => publishEvents(c.env, eventIds),
       },
       session,
     );

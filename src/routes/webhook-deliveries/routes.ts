@@ -1,0 +1,152 @@
+import { z } from "@hono/zod-openapi";
+import { and, asc, eq } from "drizzle-orm";
+import type { App } from "../../app.ts";
+import { apiRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { database } from "../../db/client.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { PageQuerySchema, keysetPage, pageSchema, toPage } from "../../lib/pagination.ts";
+import { webhookAttempts, webhookDeliveries } from "../../db/schema/index.ts";
+import { retryDeliveryNow } from "../../webhooks/delivery.ts";
+
+const tags = ["Webhooks"];
+const Status = z.enum(["pending", "succeeded", "retrying", "abandoned"]);
+
+const DeliverySummary = z
+  .strictObject({
+    id: z.string(),
+    endpoint_id: z.string(),
+    event_id: z.string(),
+    event: z.string(),
+    status: Status,
+    attempts: z.number().int(),
+    next_attempt_at: z.string().nullable(),
+    response_status: z.number().int().nullable(),
+    failure_reason: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("WebhookDeliverySummary", { description: t("A delivery, without what was sent.", "Une livraison, sans ce qui a été envoyé.") });
+
+const Delivery = DeliverySummary.extend({
+  request_body: z.string().openapi({ description: t("The exact body sent, as the endpoint received it.", "Le corps exact envoyé, tel que reçu par le point de terminaison.") }),
+  response_body_start: z.string().nullable().openapi({ description: t("First KiB of the last answer.", "Premier Kio de la dernière réponse.") }),
+  attempts_log: z.array(
+    z.strictObject({ attempt: z.number().int(), webhook_id: z.string(), started_at: z.string(), duration_ms: z.number().int(), response_status: z.number().int().nullable(), failure_reason: z.string().nullable() }),
+  ),
+}).openapi("WebhookDelivery", { description: t("A delivery with its body and every attempt.", "Une livraison avec son corps et chaque tentative.") });
+
+const IdParams = z.object({ id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Delivery identifier.", "Identifiant de la livraison.") }) });
+
+const list = apiRoute(
+  { right: "manage_webhooks", cost: "read", errors: [] },
+  {
+    method: "get", path: "/v1/webhook-deliveries", operationId: "listWebhookDeliveries", tags,
+    summary: t("List webhook deliveries", "Lister les livraisons de webhooks"),
+    description: t("The delivery log of the key's mode, newest first; never the sent content.", "Le journal des livraisons du mode de la clé, les plus récentes d'abord ; jamais le contenu envoyé."),
+    request: {
+      query: PageQuerySchema.extend({
+        endpoint_id: z.string().max(80).optional().openapi({ param: { name: "endpoint_id", in: "query" }, description: t("Only this endpoint.", "Seulement ce point de terminaison.") }),
+        status: Status.optional().openapi({ param: { name: "status", in: "query" }, description: t("Only this status, e.g. `abandoned`.", "Seulement ce statut, par ex. `abandoned`.") }),
+        event: z.string().max(60).optional().openapi({ param: { name: "event", in: "query" }, description: t("Only this event.", "Seulement cet événement.") }),
+      }),
+    },
+    responses: { 200: { description: t("A page of deliveries.", "Une page de livraisons."), content: { "application/json": { schema: pageSchema(DeliverySummary, "WebhookDeliveryList") } } } },
+  },
+);
+
+const get = apiRoute(
+  { right: "manage_webhooks", cost: "read", errors: ["webhook_delivery_not_found"] },
+  {
+    method: "get", path: "/v1/webhook-deliveries/{id}", operationId: "getWebhookDelivery", tags,
+    summary: t("Get a webhook delivery", "Lire une livraison de webhook"),
+    description: t("The exact body sent, the last status and start of answer, the failure reason and every attempt.", "Le corps exact envoyé, le dernier statut et le début de réponse, la raison d'échec et chaque tentative."),
+    request: { params: IdParams },
+    responses: { 200: { description: t("The delivery.", "La livraison."), content: { "application/json": { schema: Delivery } } } },
+  },
+);
+
+const retry = apiRoute(
+  { right: "manage_webhooks", cost: "write", errors: ["webhook_delivery_not_found"] },
+  {
+    method: "post", path: "/v1/webhook-deliveries/{id}/retry", operationId: "retryWebhookDelivery", tags,
+    summary: t("Send a delivery again", "Renvoyer une livraison"),
+    description: t("Sends an abandoned or failed delivery again now, with the same body and event id.", "Renvoie maintenant une livraison abandonnée ou en échec, avec le même corps et le même identifiant d'événement."),
+    request: { params: IdParams },
+    responses: { 202: { description: t("Queued.", "Mise en file."), content: { "application/json": { schema: DeliverySummary } } } },
+  },
+);
+
+type Row = typeof webhookDeliveries.$inferSelect;
+const summary = (row: Row) => ({
+  id: row.id,
+  endpoint_id: row.endpointId,
+  event_id: row.eventId,
+  event: row.event,
+  status: row.status,
+  attempts: row.attempts,
+  next_attempt_at: row.nextAttemptAt,
+  response_status: row.responseStatus,
+  failure_reason: row.failureReason,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});
+
+export function registerWebhookDeliveryRoutes(app: App) {
+  const find = async (db: ReturnType<typeof database>, organizationId: string, mode: string, id: string) => {
+    const row = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.mode, mode as "test")))
+      .get();
+    if (!row) throw new ApiError("webhook_delivery_not_found");
+    return row;
+  };
+
+  app.openapi(list, async (c) => {
+    const caller = c.get("caller");
+    const { limit, cursor, endpoint_id, status, event } = c.req.valid("query");
+    const page = keysetPage({ createdAt: webhookDeliveries.createdAt, id: webhookDeliveries.id }, cursor);
+    const rows = await database(c.env.DB)
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.organizationId, caller.organizationId),
+          eq(webhookDeliveries.mode, caller.mode),
+          endpoint_id ? eq(webhookDeliveries.endpointId, endpoint_id) : undefined,
+          status ? eq(webhookDeliveries.status, status) : undefined,
+          event ? eq(webhookDeliveries.event, event) : undefined,
+          page.where,
+        ),
+      )
+      .orderBy(...page.orderBy)
+      .limit(limit + 1)
+      .all();
+    return c.json(toPage(rows, limit, summary), 200);
+  });
+
+  app.openapi(get, async (c) => {
+    const caller = c.get("caller");
+    const db = database(c.env.DB);
+    const row = await find(db, caller.organizationId, caller.mode, c.req.valid("param").id);
+    const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id)).orderBy(asc(webhookAttempts.attempt)).all();
+    return c.json(
+      {
+        ...summary(row),
+        request_body: row.requestBody,
+        response_body_start: row.responseBodyStart,
+        attempts_log: attempts.map((a) => ({ attempt: a.attempt, webhook_id: a.webhookId, started_at: a.startedAt, duration_ms: a.durationMs, response_status: a.responseStatus, failure_reason: a.failureReason })),
+      },
+      200,
+    );
+  });
+
+  app.openapi(retry, async (c) => {
+    const caller = c.get("caller");
+    const db = database(c.env.DB);
+    const row = await find(db, caller.organizationId, caller.mode, c.req.valid("param").id);
+    await retryDeliveryNow(c.env, row.id);
+    return c.json(summary(await find(db, caller.organizationId, caller.mode, row.id)), 202);
+  });
+}

@@ -1,0 +1,70 @@
+import { z } from "@hono/zod-openapi";
+import { t } from "../../openapi/translations.ts";
+import { ModeSchema } from "../../auth/mode.ts";
+import { SubscribableEventSchema } from "../../events/types.ts";
+
+const Events = z
+  .array(SubscribableEventSchema)
+  .min(1)
+  .max(6)
+  .refine((events) => new Set(events).size === events.length, { message: "Events must be unique." })
+  .openapi({ description: t("1 to 6 unique events to receive.", "1 à 6 événements distincts à recevoir.") });
+
+const Url = z.string().max(2048).openapi({ description: t("HTTPS URL on a public domain name.", "URL HTTPS sur un nom de domaine public.") });
+
+export const CreateEndpointBody = z
+  .strictObject({ url: Url, events: Events, description: z.string().max(200).optional() })
+  .openapi("CreateWebhookEndpoint");
+
+export const UpdateEndpointBody = z
+  .strictObject({
+    url: Url.optional(),
+    events: Events.optional(),
+    description: z.string().max(200).nullable().optional(),
+    status: z.enum(["active", "disabled"]).optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: "At least one field." })
+  .openapi("UpdateWebhookEndpoint");
+
+export const RotateBody = z
+  .strictObject({
+    expires_in_seconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(604800)
+      .default(86400)
+      .openapi({ description: t("How long the old secret keeps signing.", "Durée pendant laquelle l'ancien secret signe encore.") }),
+  })
+  .openapi("RotateWebhookSecret");
+
+export const TestEventBody = z.strictObject({ event: SubscribableEventSchema.default("proof.sealed") }).openapi("SendTestEvent");
+
+const SecretSchema = z
+  .strictObject({
+    id: z.string().openapi({ description: t("Secret identifier (`whs_…`).", "Identifiant du secret (`whs_…`).") }),
+    hint: z.string().openapi({ description: t("First characters, not enough to sign.", "Premiers caractères, insuffisants pour signer.") }),
+    status: z.enum(["active", "expired"]),
+    expires_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("WebhookSecret", { description: t("A signing secret, never its value.", "Un secret de signature, jamais sa valeur.") });
+
+export const EndpointSchema = z
+  .strictObject({
+    id: z.string().openapi({ description: t("Endpoint identifier (`whe_…`).", "Identifiant du point de terminaison (`whe_…`).") }),
+    mode: ModeSchema,
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(SubscribableEventSchema),
+    status: z.enum(["active", "disabled"]),
+    created_at: z.string(),
+    updated_at: z.string(),
+    secrets: z.array(SecretSchema),
+    secret: z.string().optional().openapi({ description: t("The whole signing secret: in creation and rotation answers only.", "Le secret de signature complet : seulement dans les réponses de création et de rotation.") }),
+  })
+  .openapi("WebhookEndpoint", { description: t("Where events are sent.", "Où les événements sont envoyés.") });
+
+export const EndpointIdParams = z.object({
+  id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Endpoint identifier.", "Identifiant du point de terminaison.") }),
+});

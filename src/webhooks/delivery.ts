@@ -1,0 +1,192 @@
+import { and, eq, inArray, isNull, lt, ne, notInArray } from "drizzle-orm";
+import type { Env } from "../env.ts";
+import { database, type Database } from "../db/client.ts";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
+import { newId } from "../lib/ids.ts";
+import { EMITTED_EVENTS } from "../events/types.ts";
+import { isActiveSecret, secretsOf } from "../storage/webhooks.ts";
+import { decryptSecret } from "./secrets.ts";
+import { signatureHeader } from "./signature.ts";
+import { webhookRetryDelay } from "./retry-schedule.ts";
+import { deliveryTarget } from "./resolve-target.ts";
+
+const RESPONSE_START_BYTES = 1024;
+const TIMEOUT_MS = 10_000;
+/** How soon a proof.sealed delivery looks again while its capture_session.completed is still on its way. */
+const ORDERING_WAIT_SECONDS = 5;
+
+export interface DeliveryMessage {
+  delivery_id: string;
+}
+
+/** The exact body sent: `event` first, then the event's own fields. Serialised once and stored. */
+export function deliveryBody(type: string, data: Record<string, unknown>, test = false): string {
+  return JSON.stringify({ event: type, ...data, ...(test ? { test: true } : {}) });
+}
+
+/**
+ * Hands recorded events to delivery: one delivery per active endpoint of the same organization and mode
+ * subscribed to the event (idempotent: UNIQUE (event, endpoint)), each sent through the webhook queue.
+ * Called right after the batch that recorded the events; the cron sweep catches whatever a crash left.
+ */
+export async function publishEvents(env: Env, eventIds: string[], now = new Date()): Promise<void> {
+  if (eventIds.length === 0) return;
+  const db = database(env.DB);
+  const rows = await db.select().from(events).where(inArray(events.id, eventIds)).all();
+  const created: string[] = [];
+  for (const event of rows) {
+    const endpoints = await db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.organizationId, event.organizationId), eq(webhookEndpoints.mode, event.mode), eq(webhookEndpoints.status, "active")))
+      .all();
+    for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type as (typeof candidate.events)[number]))) {
+      const id = newId("wdl");
+      const inserted = await db
+        .insert(webhookDeliveries)
+        .values({
+          id,
+          organizationId: event.organizationId,
+          mode: event.mode,
+          endpointId: endpoint.id,
+          eventId: event.id,
+          event: event.type,
+          sessionId: typeof event.data.session_id === "string" ? event.data.session_id : null,
+          status: "pending",
+          requestBody: deliveryBody(event.type, event.data),
+          createdAt: now.toISOString(),
+          updatedAt: now.toISOString(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: webhookDeliveries.id });
+      if (inserted.length > 0) created.push(id);
+    }
+  }
+  if (created.length > 0) await env.WEBHOOK_QUEUE.sendBatch(created.map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage })));
+  await db.update(events).set({ dispatchedAt: now.toISOString() }).where(inArray(events.id, rows.map((row) => row.id)));
+}
+
+/** Cron sweep: events older than 30 s that nobody published (a Worker died between commit and publish). */
+export async function publishUndispatchedEvents(env: Env, now: Date): Promise<void> {
+  const db = database(env.DB);
+  const stale = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(isNull(events.dispatchedAt), lt(events.createdAt, new Date(now.getTime() - 30_000).toISOString()), inArray(events.type, [...EMITTED_EVENTS])))
+    .limit(200)
+    .all();
+  await publishEvents(env, stale.map((row) => row.id), now);
+}
+
+export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: number };
+
+async function earlierCaptureEventPending(db: Database, delivery: typeof webhookDeliveries.$inferSelect): Promise<boolean> {
+  if (delivery.event !== "proof.sealed" || delivery.sessionId === null) return false;
+  const earlier = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, delivery.endpointId),
+        eq(webhookDeliveries.sessionId, delivery.sessionId),
+        eq(webhookDeliveries.event, "capture_session.completed"),
+        notInArray(webhookDeliveries.status, ["succeeded", "abandoned"]),
+      ),
+    )
+    .get();
+  return earlier !== undefined;
+}
+
+/**
+ * One attempt of one delivery: signed with every active secret, 10-second timeout, redirects not
+ * followed; every attempt is recorded. A non-2xx answer or a network error schedules the next retry,
+ * until the fifth retry fails and the delivery is abandoned. Deleted or disabled endpoints receive
+ * nothing: the delivery is abandoned with that reason (re-enabling does not replay it; use retry).
+ */
+export async function attemptDelivery(env: Env, deliveryId: string, now = new Date()): Promise<AttemptOutcome> {
+  const db = database(env.DB);
+  const delivery = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+  if (!delivery || delivery.status === "succeeded" || delivery.status === "abandoned") return { kind: "done" };
+  const endpoint = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
+  if (!endpoint || endpoint.status !== "active") {
+    await db
+      .update(webhookDeliveries)
+      .set({ status: "abandoned", failureReason: endpoint ? "endpoint_disabled" : "endpoint_deleted", nextAttemptAt: null, updatedAt: now.toISOString() })
+      .where(eq(webhookDeliveries.id, delivery.id));
+    return { kind: "done" };
+  }
+  if (await earlierCaptureEventPending(db, delivery)) return { kind: "retry", delaySeconds: ORDERING_WAIT_SECONDS };
+
+  const secrets = ((await secretsOf(db, [endpoint.id])).get(endpoint.id) ?? []).filter((secret) => isActiveSecret(secret, now));
+  const clear = await Promise.all(secrets.map((secret) => decryptSecret(env.WEBHOOK_SECRET_KEY, secret)));
+  const webhookId = newId("msg");
+  const target = deliveryTarget(env, endpoint.url);
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": "proof-sealing-webhooks/1",
+    "X-Signature": await signatureHeader(delivery.requestBody, clear, Math.floor(now.getTime() / 1000)),
+    "X-Webhook-Id": webhookId,
+    "X-Event-Id": delivery.eventId,
+  };
+  if (target.host) headers["X-Forwarded-Host"] = target.host;
+  const started = Date.now();
+  let status: number | null = null;
+  let responseStart: string | null = null;
+  let failure: string | null = null;
+  try {
+    const response = await fetch(target.url, { method: "POST", headers, body: delivery.requestBody, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    status = response.status;
+    responseStart = (await response.text()).slice(0, RESPONSE_START_BYTES);
+    if (status < 200 || status >= 300) failure = `endpoint answered HTTP ${status}`;
+  } catch (error) {
+    failure = (error as Error).name === "TimeoutError" ? "timed out after 10 s" : `network error: ${(error as Error).message}`;
+  }
+  const attempt = delivery.attempts + 1;
+  const delay = failure === null ? null : webhookRetryDelay(env, attempt);
+  const nextStatus = failure === null ? "succeeded" : delay === null ? "abandoned" : "retrying";
+  await db.batch([
+    db.insert(webhookAttempts).values({
+      id: newId("wat"),
+      deliveryId: delivery.id,
+      attempt,
+      webhookId,
+      startedAt: now.toISOString(),
+      durationMs: Date.now() - started,
+      responseStatus: status,
+      responseBodyStart: responseStart,
+      failureReason: failure,
+    }),
+    db
+      .update(webhookDeliveries)
+      .set({
+        status: nextStatus,
+        attempts: attempt,
+        responseStatus: status,
+        responseBodyStart: responseStart,
+        failureReason: failure,
+        nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay * 1000).toISOString(),
+        updatedAt: now.toISOString(),
+      })
+      .where(and(eq(webhookDeliveries.id, delivery.id), ne(webhookDeliveries.status, "succeeded"), eq(webhookDeliveries.attempts, delivery.attempts))),
+  ]);
+  return delay === null ? { kind: "done" } : { kind: "retry", delaySeconds: delay };
+}
+
+export async function consumeWebhookMessages(messages: readonly Message<unknown>[], env: Env): Promise<void> {
+  for (const message of messages) {
+    const { delivery_id: deliveryId } = message.body as DeliveryMessage;
+    const outcome = await attemptDelivery(env, deliveryId);
+    if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
+    else message.ack();
+  }
+}
+
+/** Sends an abandoned or failed delivery again now (the delivery log's retry). */
+export async function retryDeliveryNow(env: Env, deliveryId: string, now = new Date()): Promise<void> {
+  const db = database(env.DB);
+  await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", nextAttemptAt: now.toISOString(), updatedAt: now.toISOString() })
+    .where(eq(webhookDeliveries.id, deliveryId));
+  await env.WEBHOOK_QUEUE.send({ delivery_id: deliveryId } satisfies DeliveryMessage);
+}

@@ -1,0 +1,22 @@
+import { isActiveSecret, type EndpointRow, type SecretRow } from "../storage/webhooks.ts";
+
+export function presentEndpoint(endpoint: EndpointRow, secrets: SecretRow[], now: Date, revealedSecret?: string) {
+  return {
+    id: endpoint.id,
+    mode: endpoint.mode,
+    url: endpoint.url,
+    description: endpoint.description,
+    events: endpoint.events,
+    status: endpoint.status,
+    created_at: endpoint.createdAt,
+    updated_at: endpoint.updatedAt,
+    secrets: secrets.map((secret) => ({
+      id: secret.id,
+      hint: secret.hint,
+      status: isActiveSecret(secret, now) ? ("active" as const) : ("expired" as const),
+      expires_at: secret.expiresAt,
+      created_at: secret.createdAt,
+    })),
+    ...(revealedSecret === undefined ? {} : { secret: revealedSecret }),
+  };
+}
