@@ -29,7 +29,12 @@ export function deliveryBody(type: string, data: Record<string, unknown>, test =
  * subscribed to the event (idempotent: UNIQUE (event, endpoint)), each sent through the webhook queue.
  * Called right after the batch that recorded the events; the cron sweep catches whatever a crash left.
  */
-export async function publishEvents(env: Env, eventIds: string[], now = new Date()): Promise<void> {
+export async function publishEvents(
+  env: Env,
+  eventIds: string[],
+  now = new Date(),
+  enqueue: (deliveryIds: string[]) => Promise<unknown> = (ids) => env.WEBHOOK_QUEUE.sendBatch(ids.map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage }))),
+): Promise<void> {
   if (eventIds.length === 0) return;
   const db = database(env.DB);
   const rows = await db.select().from(events).where(inArray(events.id, eventIds)).all();
@@ -62,7 +67,7 @@ export async function publishEvents(env: Env, eventIds: string[], now = new Date
       if (inserted.length > 0) created.push(id);
     }
   }
-  if (created.length > 0) await env.WEBHOOK_QUEUE.sendBatch(created.map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage })));
+  if (created.length > 0) await enqueue(created);
   await db.update(events).set({ dispatchedAt: now.toISOString() }).where(inArray(events.id, rows.map((row) => row.id)));
 }
 

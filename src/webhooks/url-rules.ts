@@ -1,6 +1,9 @@
 import { parse } from "tldts";
 import { ApiError } from "../errors/api-error.ts";
 
+/** Special-use names (RFC 6761 and later) that never reach a public host, though some sit under public suffixes. */
+const SPECIAL_USE = ["arpa", "local", "localhost", "internal", "lan", "home", "corp", "test", "invalid", "onion", "alt", "example"];
+
 const fail = (detail: string) => new ApiError("invalid_webhook_url", { field: "/url", detail });
 
 /**
@@ -23,6 +26,8 @@ export function checkWebhookUrl(value: string): URL {
   if (port !== 443 && port <= 1023) throw fail("Port 443 or above 1023.");
   const host = url.hostname;
   if (host.startsWith("[") || /^[0-9.]+$/.test(host) || /^0x/i.test(host)) throw fail("A domain name, not an IP address.");
+  const topLevel = host.replace(/\.$/, "").split(".").pop()?.toLowerCase() ?? "";
+  if (SPECIAL_USE.includes(topLevel)) throw fail("A public domain name (not a special-use name such as .local or .home.arpa).");
   const parsed = parse(host, { allowPrivateDomains: false });
   if (parsed.isIp) throw fail("A domain name, not an IP address.");
   if (!parsed.isIcann || parsed.domain === null || parsed.domainWithoutSuffix === "" || !host.includes(".")) {

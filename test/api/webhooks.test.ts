@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { env } from "cloudflare:workers";
+import { callJson } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { attemptDelivery, publishEvents } from "../../src/webhooks/delivery.ts";
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from "../../src/webhooks/retry-schedule.ts";
+import { hmacSha256Hex } from "../../src/lib/crypto.ts";
+import { database } from "../../src/db/client.ts";
+import { eventInsert } from "../../src/events/record.ts";
+
+const endpointBody = (extra: Record<string, unknown> = {}) => ({ url: "https://hooks.example.com/proofs", events: ["proof.sealed", "capture_session.completed"], ...extra });
+
+async function recordEvent(organizationId: string, mode: "test" | "live", type: "proof.sealed" | "capture_session.completed", data: Record<string, unknown>) {
+  const id = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+  await eventInsert(database(env.DB), { organizationId, mode, type, data, createdAt: new Date().toISOString() }, id);
+  return id;
+}
+
+/** Verifies an X-Signature the way a receiver (or Stripe's verifier) does. */
+async function signatureMatches(header: string, body: string, secret: string): Promise<boolean> {
+  const parts = header.split(",");
+  const t = parts.find((p) => p.startsWith("t="))!.slice(2);
+  const expected = await hmacSha256Hex(secret, `${t}.${body}`);
+  return parts.filter((p) => p.startsWith("v1=")).some((p) => p.slice(3) === expected);
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** Deliveries are attempted by the test itself, not by the queue consumer running beside it. */
+const queued = async () => undefined;
+
+describe("webhook endpoints", () => {
+  it("creates an endpoint whose secret is shown once and stored encrypted", async () => {
+    const org = await createOrganization();
+    const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ description: "ERP" }) });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ mode: "test", status: "active", description: "ERP", events: ["proof.sealed", "capture_session.completed"] });
+    expect(created.body.id).toMatch(/^whe_/);
+    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    expect(created.body.secrets).toEqual([{ id: expect.stringMatching(/^whs_/), hint: created.body.secret.slice(0, 10), status: "active", expires_at: null, created_at: expect.any(String) }]);
+    const read = await callJson(`/v1/webhook-endpoints/${created.body.id}`, { key: org.testKey });
+    expect(read.body.secret).toBeUndefined();
+    expect(JSON.stringify((await callJson("/v1/webhook-endpoints", { key: org.testKey })).body)).not.toContain(created.body.secret);
+    const stored = await env.DB.prepare("SELECT * FROM webhook_secrets WHERE endpoint_id = ?").bind(created.body.id).first<any>();
+    expect(JSON.stringify(stored)).not.toContain(created.body.secret.slice(6));
+  });
+
+  it("validates events, description and URL, and keeps endpoints to their mode", async () => {
+    const org = await createOrganization();
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: [] }) })).body.field).toBe("/events");
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["proof.sealed", "proof.sealed"] }) })).body.field).toBe("/events");
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["proof.lost"] }) })).body.code).toBe("validation_failed");
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ description: "x".repeat(201) }) })).body.field).toBe("/description");
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: "https://localhost/x" }) })).body).toMatchObject({ status: 422, code: "invalid_webhook_url" });
+    const reserved = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["capture_session.expired", "dossier.ready"] }) });
+    expect(reserved.status).toBe(201);
+    expect((await callJson(`/v1/webhook-endpoints/${reserved.body.id}`, { key: org.liveKey })).body.code).toBe("webhook_endpoint_not_found");
+    expect((await callJson("/v1/webhook-endpoints", { key: org.liveKey })).body.data).toEqual([]);
+  });
+
+  it("allows at most 10 endpoints per mode", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    for (let i = 0; i < 10; i++) expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() })).status).toBe(201);
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() })).body.code).toBe("webhook_endpoint_limit_reached");
+    expect((await callJson("/v1/webhook-endpoints", { key: org.liveKey, body: endpointBody() })).status).toBe(201);
+  });
+
+  it("updates, disables, removes the description and deletes", async () => {
+    const org = await createOrganization();
+    const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ description: "x" }) });
+    const id = created.body.id;
+    expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "PATCH", body: {} })).body.code).toBe("validation_failed");
+    const patched = await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "PATCH", body: { description: null, status: "disabled", events: ["proof.failed"] } });
+    expect(patched.body).toMatchObject({ description: null, status: "disabled", events: ["proof.failed"] });
+    expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "PATCH", body: { url: "http://hooks.example.com" } })).body.code).toBe("invalid_webhook_url");
+    expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "DELETE" })).status).toBe(204);
+    expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey })).status).toBe(404);
+  });
+
+  it("rotates: two active secrets, the old one with an expiry; a second rotation is refused", async () => {
+    const org = await createOrganization();
+    const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    const rotated = await callJson(`/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { key: org.testKey, body: { expires_in_seconds: 3600 } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+    expect(rotated.body.secrets.map((s: any) => s.status)).toEqual(["active", "active"]);
+    expect(rotated.body.secrets[0].expires_at).not.toBeNull();
+    expect(rotated.body.secrets[1].expires_at).toBeNull();
+    expect((await callJson(`/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { key: org.testKey, body: {} })).body).toMatchObject({ status: 409, code: "rotation_in_progress" });
+    expect((await callJson(`/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { key: org.testKey, body: { expires_in_seconds: 59 } })).body.code).toBe("validation_failed");
+  });
+
+  it("refuses the 21st test event of an hour", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    for (let i = 0; i < 20; i++) expect((await callJson(`/v1/webhook-endpoints/${created.body.id}/test`, { key: org.testKey, body: {} })).status).toBe(202);
+    const refused = await callJson(`/v1/webhook-endpoints/${created.body.id}/test`, { key: org.testKey, body: {} });
+    expect(refused.body).toMatchObject({ status: 429, code: "rate_limited" });
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(60);
+  });
+});
+
+describe("webhook delivery", () => {
+  it("delivers the flat body signed with every active secret, with the event id, to subscribed endpoints of the same mode", async () => {
+    const org = await createOrganization();
+    const endpoint = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    const rotated = await callJson(`/v1/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { key: org.testKey, body: {} });
+    await callJson("/v1/webhook-endpoints", { key: org.liveKey, body: endpointBody() });
+    await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["proof.failed"] }) });
+    const sent: Request[] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo, init?: RequestInit) => {
+      sent.push(new Request(input, init));
+      return new Response("ok", { status: 200 });
+    });
+    const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_1", session_id: "cps_1" });
+    await publishEvents(env, [eventId], new Date(), queued);
+    const deliveries = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE event_id = ?").bind(eventId).all<any>();
+    expect(deliveries.results).toHaveLength(1);
+    expect(await attemptDelivery(env, deliveries.results[0].id)).toEqual({ kind: "done" });
+    expect(sent).toHaveLength(1);
+    const body = await sent[0]!.text();
+    expect(body).toBe('{"event":"proof.sealed","proof_id":"prf_1","session_id":"cps_1"}');
+    expect(sent[0]!.headers.get("X-Event-Id")).toBe(eventId);
+    expect(sent[0]!.headers.get("X-Webhook-Id")).toMatch(/^msg_/);
+    const header = sent[0]!.headers.get("X-Signature")!;
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    expect(await signatureMatches(header, body, endpoint.body.secret)).toBe(true);
+    expect(await signatureMatches(header, body, rotated.body.secret)).toBe(true);
+    const log = await callJson(`/v1/webhook-deliveries/${deliveries.results[0].id}`, { key: org.testKey });
+    expect(log.body).toMatchObject({ status: "succeeded", attempts: 1, request_body: body, response_status: 200, response_body_start: "ok" });
+    expect((await callJson("/v1/webhook-deliveries", { key: org.testKey })).body.data[0].request_body).toBeUndefined();
+  });
+
+  it("retries after 1 min, 5 min, 30 min, 2 h and 12 h, then abandons", async () => {
+    const org = await createOrganization();
+    await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    vi.stubGlobal("fetch", async () => new Response("nope", { status: 500 }));
+    const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_2" });
+    await publishEvents(env, [eventId], new Date(), queued);
+    const delivery = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>();
+    const outcomes = [];
+    for (let i = 0; i < 6; i++) outcomes.push(await attemptDelivery(env, delivery.id));
+    expect(outcomes).toEqual([...WEBHOOK_RETRY_DELAYS_SECONDS.map((delaySeconds) => ({ kind: "retry", delaySeconds })), { kind: "done" }]);
+    expect(WEBHOOK_RETRY_DELAYS_SECONDS).toEqual([60, 300, 1800, 7200, 43200]);
+    const log = await callJson(`/v1/webhook-deliveries/${delivery.id}`, { key: org.testKey });
+    expect(log.body).toMatchObject({ status: "abandoned", attempts: 6, response_status: 500, failure_reason: "endpoint answered HTTP 500" });
+    expect(log.body.attempts_log).toHaveLength(6);
+    expect((await callJson("/v1/webhook-deliveries?status=abandoned", { key: org.testKey })).body.data.map((d: any) => d.id)).toEqual([delivery.id]);
+  });
+
+  it("sends nothing to a disabled endpoint, and holds proof.sealed until capture_session.completed is delivered", async () => {
+    const org = await createOrganization();
+    const endpoint = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    const sent: string[] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo, init?: RequestInit) => {
+      sent.push(await new Request(input, init).text());
+      return new Response("ok");
+    });
+    const completed = await recordEvent(org.id, "test", "capture_session.completed", { session_id: "cps_9", proof_id: "prf_9" });
+    const sealed = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_9", session_id: "cps_9" });
+    await publishEvents(env, [completed, sealed], new Date(), queued);
+    const idOf = async (eventId: string) => (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).id;
+    expect(await attemptDelivery(env, await idOf(sealed))).toEqual({ kind: "retry", delaySeconds: 5 });
+    expect(sent).toEqual([]);
+    await attemptDelivery(env, await idOf(completed));
+    await attemptDelivery(env, await idOf(sealed));
+    expect(sent.map((body) => JSON.parse(body).event)).toEqual(["capture_session.completed", "proof.sealed"]);
+
+    await callJson(`/v1/webhook-endpoints/${endpoint.body.id}`, { key: org.testKey, method: "PATCH", body: { status: "disabled" } });
+    const later = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_10" });
+    await publishEvents(env, [later], new Date(), queued);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(later).first<any>()).toEqual({ n: 0 });
+    expect(sent).toHaveLength(2);
+  });
+});
