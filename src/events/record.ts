@@ -30,6 +30,7 @@ export function eventInsertWhere(db: Database, event: EventToRecord, condition: 
   return db
     .insert(events)
     .select(
-      sql`SELECT ${id}, ${event.organizationId}, ${event.mode}, ${event.type}, ${JSON.stringify(event.data)}, ${event.createdAt} WHERE ${condition}`,
+      // Every column in the table's order; dispatched_at starts empty.
+      sql`SELECT ${id}, ${event.organizationId}, ${event.mode}, ${event.type}, ${JSON.stringify(event.data)}, ${event.createdAt}, NULL WHERE ${condition}`,
     );
 }

@@ -35,8 +35,10 @@ export async function waitForProof(stack: Stack, key: string, proofId: string, u
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const proof = await request(`${stack.baseUrl}/v1/proofs/${proofId}`, { token: key });
-    if (until(proof.body)) return proof.body;
-    if (Date.now() > deadline) throw new Error(`proof ${proofId} still ${proof.body.status}`);
-    await new Promise((done) => setTimeout(done, 250));
+    if (proof.status === 200 && until(proof.body)) return proof.body;
+    if (Date.now() > deadline) throw new Error(`proof ${proofId}: ${proof.status} ${proof.body.status ?? proof.body.code}`);
+    // Polling is an API client like any other: it must respect the key's rate limit.
+    const wait = proof.status === 429 ? Number(proof.headers.get("retry-after") ?? "1") * 1000 : 400;
+    await new Promise((done) => setTimeout(done, wait));
   }
 }
