@@ -5,7 +5,8 @@ import { hasC2paManifest, signWithC2pa } from "./c2pa/c2pa.ts";
 import type { CoseSigner } from "./c2pa/cose.ts";
 import { buildManifest } from "./manifest.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
-import type { TimestampAuthority } from "./tsa/authority.ts";
+import { checkTimestamp } from "../../src/verification/timestamp-check.ts";
+import { TimestampUnavailableError, type TimestampAuthority } from "./tsa/authority.ts";
 import { FileRejectedError, verifyFile } from "./verify-file.ts";
 
 /** Storage or the network failed in a way that may pass: the Worker retries the whole job later. */
@@ -113,6 +114,11 @@ export async function runSealJob(context: SealContext, job: SealJob): Promise<Se
   }
   const manifest = buildManifest(job, new Map(sealedFiles.map((file) => [file.id, file.signed_sha256])));
   const timestamp = await obtainTimestamp(context.authority, manifest.sha256);
+  // The same check public verification runs later (shared with the Worker), besides openssl's.
+  const recheck = await checkTimestamp(timestamp.response, new TextEncoder().encode(manifest.json), context.authority.chainPem);
+  if (!recheck.signatureValid || !recheck.imprintMatches || !recheck.chainTrusted) {
+    throw new TimestampUnavailableError(`timestamp response refused by the shared check: ${JSON.stringify(recheck)}`);
+  }
   return {
     status: "sealed",
     manifest: manifest.json,
