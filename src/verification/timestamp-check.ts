@@ -35,10 +35,11 @@ export async function checkTimestamp(tsr: Uint8Array, manifest: Uint8Array, chai
     if (!content) return result;
     const tstInfo = pkijs.TSTInfo.fromBER(content.getValue());
     result.genTime = tstInfo.genTime.toISOString();
-    const manifestSha256 = hex(await crypto.subtle.digest("SHA-256", manifest));
+    const manifestBuffer = manifest.slice().buffer as ArrayBuffer;
+    const manifestSha256 = hex(await crypto.subtle.digest("SHA-256", manifestBuffer));
     result.imprintMatches = hex(tstInfo.messageImprint.hashedMessage.getValue()) === manifestSha256;
     // For a timestamp token pkijs checks the signature and that the TSTInfo's imprint is the hash of `data`.
-    result.signatureValid = Boolean(await signedData.verify({ signer: 0, data: manifest.slice().buffer as ArrayBuffer, checkChain: false }));
+    result.signatureValid = Boolean(await signedData.verify({ signer: 0, data: manifestBuffer, checkChain: false }));
     const roots = pemCertificates(chainPem);
     const engine = new pkijs.CertificateChainValidationEngine({
       trustedCerts: roots,
