@@ -26,7 +26,7 @@ const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toSt
 export async function checkTimestamp(tsr: Uint8Array, manifest: Uint8Array, chainPem: string): Promise<TimestampCheck> {
   const result: TimestampCheck = { signatureValid: false, imprintMatches: false, chainTrusted: false, genTime: null };
   try {
-    const response = pkijs.TimeStampResp.fromBER(tsr);
+    const response = pkijs.TimeStampResp.fromBER(tsr.slice().buffer as ArrayBuffer);
     if (response.status.status !== 0 && response.status.status !== 1) return result;
     const token = response.timeStampToken;
     if (!token) return result;
