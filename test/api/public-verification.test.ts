@@ -33,6 +33,15 @@ describe("public verification", () => {
     expect(JSON.stringify(body)).not.toMatch(/org_|sk_(test|live)_|\/c\/|capture_url|session_id/);
   });
 
+  it("serves a sealed proof's public answer from the edge cache once computed", async () => {
+    const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST);
+    const first = await callJson(`/v1/public/proofs/${proofId}`);
+    await new Promise((done) => setTimeout(done, 50));
+    const cached = await caches.default.match(new Request(`http://localhost:8787/v1/public/proofs/${proofId}`));
+    expect(cached).toBeDefined();
+    expect(await cached!.json()).toEqual(first.body);
+  });
+
   it("accepts the authority's real token over the real manifest", async () => {
     const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST);
     const { body } = await callJson(`/v1/public/proofs/${proofId}`);

@@ -9,7 +9,7 @@ import { findProofById, proofFiles } from "../../storage/proofs-read.ts";
 import { proofArtifactKeys, fileExtension } from "../../storage/proof-artifacts.ts";
 import { zipStream, type ZipEntry } from "../../lib/zip/zip-stream.ts";
 import { verifyMarkdown } from "../../verification/verify-md.ts";
-import { immutableOrNotModified } from "./caching.ts";
+import { fromEdgeCache, immutableOrNotModified } from "./caching.ts";
 import { PublicFileParams, PublicProofParams, PublicProofSchema } from "./schema.ts";
 
 const tags = ["Public verification"];
@@ -73,7 +73,7 @@ export function registerPublicProofRoutes(app: App) {
     const { proof, files } = await loadProof(database(c.env.DB), c.req.valid("param").id);
     const notModified = immutableOrNotModified(c, proof.status === "sealed", proof.manifestSha256);
     if (notModified) return notModified as never;
-    return c.json(await publicProof(c.env, proof, files), 200);
+    return (await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files), 200))) as never;
   });
 
   app.openapi(fileRoute, async (c) => {
