@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { obtainTimestamp } from "../src/tsa/obtain-timestamp.ts";
@@ -62,6 +62,33 @@ test("a certificate without the timeStamping usage cannot sign accepted tokens",
     },
   };
   await assert.rejects(obtainTimestamp(bad, sha256("x")), TimestampUnavailableError);
+});
+
+test("a token from an expired authority certificate is refused", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "expired-tsa-"));
+  const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+  writeFileSync(join(dir, "index.txt"), "");
+  writeFileSync(join(dir, "serial"), "1000\n");
+  writeFileSync(
+    join(dir, "ca.cnf"),
+    `[ca]\ndefault_ca = local\n[local]\ndir = ${dir}\ndatabase = $dir/index.txt\nnew_certs_dir = $dir\nserial = $dir/serial\ndefault_md = sha256\npolicy = any\ncopy_extensions = none\nunique_subject = no\n[any]\ncommonName = supplied\n[tsa]\nbasicConstraints = critical, CA:FALSE\nkeyUsage = critical, digitalSignature, nonRepudiation\nextendedKeyUsage = critical, timeStamping\n[req]\ndistinguished_name = dn\n[dn]\n`,
+  );
+  run(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "tsa.key"]);
+  run(["req", "-new", "-key", "tsa.key", "-subj", "/CN=Expired TSA", "-out", "tsa.csr", "-config", "ca.cnf"]);
+  run(["ca", "-batch", "-config", "ca.cnf", "-cert", join(pkiDir, "tsa-live-root.pem"), "-keyfile", join(pkiDir, "tsa-live-root.key"), "-in", "tsa.csr", "-out", "tsa.pem", "-startdate", "20200101000000Z", "-enddate", "20210101000000Z", "-extensions", "tsa", "-notext"]);
+  writeFileSync(join(dir, "tsa-serial"), "01\n");
+  writeFileSync(join(dir, "reply.cnf"), `[tsa]\ndefault_tsa = t\n[t]\ndir = ${dir}\nserial = $dir/tsa-serial\nsigner_cert = $dir/tsa.pem\ncerts = $dir/tsa.pem\nsigner_key = $dir/tsa.key\nsigner_digest = sha256\ndefault_policy = 1.2.3.4\ndigests = sha256\ness_cert_id_alg = sha256\n`);
+  const expired = {
+    name: "expired",
+    chainPem: pem("tsa-live-root.pem"),
+    qualifiedCertsPem: "",
+    respond: async (request: Uint8Array) => {
+      writeFileSync(join(dir, "q.tsq"), request);
+      run(["ts", "-reply", "-queryfile", "q.tsq", "-config", "reply.cnf", "-out", "r.tsr"]);
+      return new Uint8Array(readFileSync(join(dir, "r.tsr")));
+    },
+  };
+  await assert.rejects(obtainTimestamp(expired, sha256("x")), TimestampUnavailableError);
 });
 
 test("the live path: a real TSA (openssl ts -reply behind HTTP) is requested, checked, and qualified when configured", async () => {
