@@ -69,3 +69,18 @@ export const BUILT_IN_TEMPLATE: TemplateSnapshot = {
   stage: null,
   category: null,
 };
+
+/**
+ * The completion texts of a template created without any: the built-in thanks, keyed so that the template's
+ * own default language is present (it gets its base language's text when that is one of the four, else the
+ * English one, which is what the fallback order would show anyway).
+ */
+export function defaultCompletion(defaultLocale: string): TemplateSnapshot["completion"] {
+  const title = { ...(BUILT_IN_TEMPLATE.completion.title as Record<string, string>) };
+  const has = (tag: string) => Object.keys(title).some((key) => key.toLowerCase() === tag.toLowerCase());
+  if (!has(defaultLocale)) {
+    const base = defaultLocale.split("-")[0]!.toLowerCase();
+    title[defaultLocale] = title[base] ?? title.en!;
+  }
+  return { title, body: null };
+}

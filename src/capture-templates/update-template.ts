@@ -1,7 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { ApiCaller } from "../env.ts";
 import { ApiError } from "../errors/api-error.ts";
-import { findTemplate, updateTemplate } from "../storage/capture-templates.ts";
+import { findTemplate, updateEditableTemplate } from "../storage/capture-templates.ts";
 import { validateTemplateContent } from "./validate-template.ts";
 import { assertUsableTheme } from "./theme-reference.ts";
 import type { LocalizedText, TemplateStep } from "./snapshot.ts";
@@ -22,11 +22,16 @@ export interface TemplateChanges {
  * Applies a PATCH. In live mode a template from which sessions were created is frozen (sessions keep
  * their own copy, but integrators rely on a live id meaning one thing); test templates stay editable.
  */
+const frozen = (id: string) =>
+  new ApiError("template_frozen", {
+    detail: `Capture sessions were created from this live template, so it can no longer change. Duplicate it (POST /v1/capture-templates/${id}/duplicate), edit the copy and use the copy's id.`,
+  });
+
 export async function updateCaptureTemplate(db: Database, caller: ApiCaller, id: string, changes: TemplateChanges, now: string) {
   const current = await findTemplate(db, caller.organizationId, caller.mode, id);
   if (current === null) throw new ApiError("capture_template_not_found");
   if (current.archivedAt !== null) throw new ApiError("template_archived");
-  if (current.mode === "live" && current.inUse) throw new ApiError("template_frozen");
+  if (current.mode === "live" && current.inUse) throw frozen(id);
   const merged = {
     default_locale: changes.default_locale ?? current.defaultLocale,
     welcome: changes.welcome ?? current.welcome,
@@ -47,6 +52,10 @@ export async function updateCaptureTemplate(db: Database, caller: ApiCaller, id:
     askLocation: changes.ask_location ?? current.askLocation,
     updatedAt: now,
   };
-  await updateTemplate(db, id, row);
+  if (!(await updateEditableTemplate(db, id, row))) {
+    // Archived or first used while this edit was being prepared: answer as if it had been so before.
+    const latest = await findTemplate(db, caller.organizationId, caller.mode, id);
+    throw latest?.archivedAt ? new ApiError("template_archived") : frozen(id);
+  }
   return { ...current, ...row };
 }

@@ -19,6 +19,11 @@ export function validateTemplateContent(template: TemplateContent): void {
   const checkText = (text: LocalizedText | null, pointer: string) => {
     if (text === null || typeof text === "string") return;
     const tags = Object.keys(text).map((tag) => tag.toLowerCase());
+    // Tags compare case-insensitively, so `en` and `EN` in one map would make the choice arbitrary.
+    const repeated = Object.keys(text).find((_, i) => tags.indexOf(tags[i]!) !== i);
+    if (repeated !== undefined) {
+      throw new ApiError("validation_failed", { field: `${pointer}/${repeated}`, detail: "A language appears twice (tags ignore case)." });
+    }
     if (!tags.includes(template.default_locale.toLowerCase())) {
       throw new ApiError("validation_failed", { field: pointer, detail: `The text must include the default language \`${template.default_locale}\`.` });
     }

@@ -126,6 +126,14 @@ export const ERROR_CATALOGUE = {
     title: { en: "Template archived", fr: "Modèle archivé" },
     description: { en: "An archived template cannot be edited.", fr: "Un modèle archivé ne peut pas être modifié." },
   },
+  theme_archived: {
+    status: 409,
+    title: { en: "Theme archived", fr: "Thème archivé" },
+    description: {
+      en: "An archived theme cannot be edited, given a logo or made the default.",
+      fr: "Un thème archivé ne peut pas être modifié, recevoir un logo ni devenir le thème par défaut.",
+    },
+  },
   theme_in_use: {
     status: 409,
     title: { en: "Theme in use", fr: "Thème utilisé" },

@@ -1,21 +1,31 @@
 import { ApiError } from "../errors/api-error.ts";
 import { isLoopbackHost } from "../middleware/https-only.ts";
 
-/** An allowed return origin: `https://host[:port]`, or `http://` on a loopback host for development. */
+export const MAX_RETURN_ORIGINS = 20;
+
+/**
+ * An allowed return origin: `https://host[:port]`, or `http://` on a loopback host (local development;
+ * whether a session may use it is decided at creation, where only test keys may send `http://localhost`).
+ * Normalised to `URL.origin`: lowercase, punycode host, default port dropped. A trailing `/` is tolerated,
+ * any other path, a query, a fragment or credentials are refused.
+ */
 export function normaliseReturnOrigin(value: string, index: number): string {
   const field = `/allowed_return_origins/${index}`;
+  const refuse = (detail: string) => new ApiError("validation_failed", { field, detail });
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw refuse("An origin is written scheme://host[:port], such as https://shop.example.");
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ApiError("validation_failed", { field, detail: "Not a URL." });
+    throw refuse("Not a URL.");
   }
   const secure = url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
-  if (!secure) throw new ApiError("validation_failed", { field, detail: "Origins use https (http only on loopback hosts)." });
-  if (url.username || url.password) throw new ApiError("validation_failed", { field, detail: "No credentials in an origin." });
-  const bare = `${url.protocol}//${url.host}`;
-  if (value.replace(/\/$/, "").toLowerCase() !== bare.toLowerCase()) {
-    throw new ApiError("validation_failed", { field, detail: "An origin is a scheme, a host and an optional port: no path, query or fragment." });
+  if (!secure) throw refuse("Origins use https (http only on loopback hosts).");
+  if (url.username !== "" || url.password !== "" || value.includes("@")) {
+    throw refuse("No credentials in an origin.");
+  }
+  if (url.pathname !== "/" || /[?#]/.test(value) || !/^[^/]+\/\/[^/]+\/?$/.test(value)) {
+    throw refuse("An origin is a scheme, a host and an optional port: no path, query or fragment.");
   }
   return url.origin;
 }

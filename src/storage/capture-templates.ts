@@ -36,6 +36,26 @@ export async function listTemplates(db: Database, organizationId: string, mode: 
   return rows.map((row) => ({ ...row.template, inUse: Boolean(row.inUse) }));
 }
 
+/**
+ * Applies an edit only while the template may still change: not archived, and, in live mode, no session
+ * created from it. The condition sits in the UPDATE itself, so a session created between the caller's
+ * read and this write cannot slip an edit past the freeze. Returns whether the row changed.
+ */
+export async function updateEditableTemplate(db: Database, id: string, changes: Partial<NewTemplateRow>): Promise<boolean> {
+  const result = await db
+    .update(captureTemplates)
+    .set(changes)
+    .where(
+      and(
+        eq(captureTemplates.id, id),
+        isNull(captureTemplates.archivedAt),
+        sql`NOT (${captureTemplates.mode} = 'live' AND EXISTS (SELECT 1 FROM capture_sessions WHERE capture_sessions.template_id = ${id}))`,
+      ),
+    )
+    .run();
+  return result.meta.changes > 0;
+}
+
 export async function updateTemplate(db: Database, id: string, changes: Partial<NewTemplateRow>): Promise<void> {
   await db.update(captureTemplates).set(changes).where(eq(captureTemplates.id, id));
 }
@@ -68,13 +88,4 @@ export async function findMatchingTemplate(db: Database, organizationId: string,
   let best: TemplateRow | null = null;
   for (const row of candidates) if (score(row) > (best ? score(best) : 0)) best = row;
   return best;
-}
-
-export async function activeTemplateUsesTheme(db: Database, themeId: string): Promise<boolean> {
-  const row = await db
-    .select({ id: captureTemplates.id })
-    .from(captureTemplates)
-    .where(and(eq(captureTemplates.themeId, themeId), isNull(captureTemplates.archivedAt)))
-    .get();
-  return row !== undefined;
 }

@@ -64,6 +64,25 @@ export async function updateTheme(db: Database, id: string, changes: Partial<typ
   await db.update(captureThemes).set(changes).where(eq(captureThemes.id, id));
 }
 
+/**
+ * Archives a theme unless an active template names it, in one conditional UPDATE (a template created in
+ * between cannot be left pointing at an archived theme). An archived theme is no longer the default.
+ * Returns false when a template uses it.
+ */
+export async function archiveThemeUnlessUsed(db: Database, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .update(captureThemes)
+    .set({ archivedAt: sql`COALESCE(${captureThemes.archivedAt}, ${now})`, isDefault: false, updatedAt: now })
+    .where(
+      and(
+        eq(captureThemes.id, id),
+        sql`NOT EXISTS (SELECT 1 FROM capture_templates WHERE capture_templates.theme_id = ${id} AND capture_templates.archived_at IS NULL)`,
+      ),
+    )
+    .run();
+  return result.meta.changes > 0;
+}
+
 /** Makes one (active) theme the default, atomically un-defaulting the previous one. */
 export async function makeDefaultTheme(db: Database, organizationId: string, id: string, now: string): Promise<void> {
   await db.batch([

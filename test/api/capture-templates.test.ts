@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { callJson } from "./support/client.ts";
+import { database } from "../../src/db/client.ts";
+import { resolveTemplateForSession } from "../../src/capture-templates/resolve.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 
@@ -132,5 +134,218 @@ describe("capture templates", () => {
     const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE template_id = ?").bind(created.body.id).first<any>();
     expect(rows.n).toBe(1);
     expect((await callJson(`/v1/capture-templates/${created.body.id}`, { key: org.testKey })).body.in_use).toBe(true);
+  });
+
+  it("fills a missing completion with the service's thanks, including the template's own default language", async () => {
+    const org = await createOrganization();
+    const step = { id: "a", label: "A", instruction: "B" };
+    const italian = await callJson("/v1/capture-templates", { key: org.testKey, body: { name: "It", default_locale: "it", welcome: { title: "Ciao" }, steps: [step] } });
+    expect(italian.status).toBe(201);
+    expect(italian.body.completion.title).toMatchObject({ en: "Thank you", fr: "Merci", it: "Thank you" });
+    expect(italian.body.welcome.body).toBeNull();
+    const canadian = await callJson("/v1/capture-templates", { key: org.testKey, body: { name: "Ca", default_locale: "fr-CA", welcome: { title: "Allô" }, steps: [step] } });
+    expect(canadian.body.completion.title["fr-CA"]).toBe("Merci");
+    const edited = await callJson(`/v1/capture-templates/${italian.body.id}`, { key: org.testKey, method: "PATCH", body: { name: "Still valid" } });
+    expect(edited.status).toBe(200);
+  });
+
+  it("refuses a language map naming a language twice, and bad tags, with the field's pointer", async () => {
+    const org = await createOrganization();
+    const twice = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ welcome: { title: { fr: "Bonjour", FR: "Salut" } } }) });
+    expect(twice.body).toMatchObject({ status: 422, code: "validation_failed", field: "/welcome/title/FR" });
+    const badTag = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ welcome: { title: { fr: "Bonjour", "not a tag": "x" } } }) });
+    expect(badTag.body).toMatchObject({ status: 422, code: "validation_failed" });
+    expect(badTag.body.field).toMatch(/^\/welcome\/title/);
+    const badDefault = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ default_locale: "f" }) });
+    expect(badDefault.body).toMatchObject({ code: "validation_failed", field: "/default_locale" });
+    const stepLabel = await callJson("/v1/capture-templates", {
+      key: org.testKey,
+      body: template({ steps: [{ id: "a", label: { en: "only English" }, instruction: "x" }] }),
+    });
+    expect(stepLabel.body).toMatchObject({ code: "validation_failed", field: "/steps/0/label" });
+  });
+
+  it("counts languages over the whole template: 20 pass, 21 do not", async () => {
+    const org = await createOrganization();
+    const tags = Array.from({ length: 21 }, (_, i) => `l${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}`.slice(0, 3));
+    const spread = (count: number) => ({
+      default_locale: "en",
+      welcome: { title: Object.fromEntries([["en", "Hi"], ...tags.slice(0, Math.ceil((count - 1) / 2)).map((tag) => [tag, "x"])]) },
+      completion: { title: Object.fromEntries([["en", "Bye"], ...tags.slice(Math.ceil((count - 1) / 2), count - 1).map((tag) => [tag, "x"])]), body: null },
+      steps: [{ id: "a", label: "A", instruction: "B" }],
+    });
+    expect((await callJson("/v1/capture-templates", { key: org.testKey, body: { name: "20", ...spread(20) } })).status).toBe(201);
+    const over = await callJson("/v1/capture-templates", { key: org.testKey, body: { name: "21", ...spread(21) } });
+    expect(over.body).toMatchObject({ status: 422, code: "too_many_languages" });
+  });
+
+  it("validates every field's pattern and bounds", async () => {
+    const org = await createOrganization();
+    const step = { id: "a", label: "A", instruction: "B" };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: "" }, "/name"],
+      [{ name: "n".repeat(101) }, "/name"],
+      [{ steps: [] }, "/steps"],
+      [{ steps: Array.from({ length: 21 }, (_, i) => ({ ...step, id: `s${i}` })) }, "/steps"],
+      [{ steps: [{ ...step, id: "Has Space" }] }, "/steps/0/id"],
+      [{ steps: [{ ...step, kind: "audio" }] }, "/steps/0/kind"],
+      [{ steps: [{ ...step, max_count: 51 }] }, "/steps/0/max_count"],
+      [{ steps: [{ ...step, required: false, min_count: 0, max_count: 0 }] }, "/steps/0/max_count"],
+      [{ stage: "Check In" }, "/stage"],
+      [{ category: "c".repeat(65) }, "/category"],
+      [{ ask_location: "yes" }, "/ask_location"],
+      [{ colour: "red" }, "/colour"],
+    ];
+    for (const [extra, field] of cases) {
+      const response = await callJson("/v1/capture-templates", { key: org.testKey, body: template(extra) });
+      expect(response.body, JSON.stringify(extra).slice(0, 80)).toMatchObject({ status: 422, code: "validation_failed", field });
+    }
+    const optional = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ steps: [{ ...step, required: false, min_count: 0, max_count: 3 }], ask_location: true }) });
+    expect(optional.status).toBe(201);
+    expect(optional.body.ask_location).toBe(true);
+  });
+
+  it("gives 404 capture_template_not_found for another organization's template on every route by id", async () => {
+    const org = await createOrganization();
+    const other = await createOrganization();
+    const created = await callJson("/v1/capture-templates", { key: org.testKey, body: template() });
+    const path = `/v1/capture-templates/${created.body.id}`;
+    for (const [suffix, method, body] of [["", "GET"], ["", "PATCH", { name: "x" }], ["", "DELETE"], ["/duplicate", "POST", { name: "x" }]] as const) {
+      const response = await callJson(path + suffix, { key: other.testKey, method, body });
+      expect(response.body).toMatchObject({ status: 404, code: "capture_template_not_found" });
+    }
+  });
+
+  it("freezes a live template whose use is recorded directly in D1, with a detail pointing to duplicate", async () => {
+    const org = await createOrganization();
+    const live = await callJson("/v1/capture-templates", { key: org.liveKey, body: template() });
+    expect((await callJson(`/v1/capture-templates/${live.body.id}`, { key: org.liveKey, method: "PATCH", body: { stage: "checkin" } })).status).toBe(200);
+    await markInUse(org.id, "live", live.body.id);
+    const frozen = await callJson(`/v1/capture-templates/${live.body.id}`, { key: org.liveKey, method: "PATCH", body: { theme_id: null } });
+    expect(frozen.body).toMatchObject({ status: 409, code: "template_frozen" });
+    expect(frozen.body.detail).toContain(`/v1/capture-templates/${live.body.id}/duplicate`);
+    const archived = await callJson(`/v1/capture-templates/${live.body.id}`, { key: org.liveKey, method: "DELETE" });
+    expect(archived.body).toMatchObject({ in_use: true });
+    expect(archived.body.archived_at).not.toBeNull();
+    const again = await callJson(`/v1/capture-templates/${live.body.id}`, { key: org.liveKey, method: "DELETE" });
+    expect(again.body.archived_at).toBe(archived.body.archived_at);
+    expect((await callJson(`/v1/capture-templates/${live.body.id}`, { key: org.liveKey, method: "PATCH", body: { name: "x" } })).body.code).toBe("template_archived");
+  });
+
+  it("duplicates an archived template into an active copy, dropping a theme archived since", async () => {
+    const org = await createOrganization();
+    const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "Brand", primary_color: "#112233", locale: "en" } });
+    const source = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ theme_id: theme.body.id, stage: "checkin", category: "car" }) });
+    await callJson(`/v1/capture-templates/${source.body.id}`, { key: org.testKey, method: "DELETE" });
+    expect((await callJson(`/v1/capture-themes/${theme.body.id}`, { key: org.testKey, method: "DELETE" })).status).toBe(200);
+    const copy = await callJson(`/v1/capture-templates/${source.body.id}/duplicate`, { key: org.testKey, body: { name: "Revived" } });
+    expect(copy.status).toBe(201);
+    expect(copy.body).toMatchObject({ name: "Revived", stage: "checkin", category: "car", in_use: false, archived_at: null, theme_id: null, mode: "test" });
+    expect(copy.body.id).not.toBe(source.body.id);
+    expect(copy.body.steps).toEqual(source.body.steps);
+    expect((await callJson(`/v1/capture-templates/${source.body.id}/duplicate`, { key: org.testKey, body: {} })).body).toMatchObject({ code: "validation_failed", field: "/name" });
+  });
+
+  it("refuses an archived theme or another organization's theme in PATCH", async () => {
+    const org = await createOrganization();
+    const other = await createOrganization();
+    const foreign = await callJson("/v1/capture-themes", { key: other.testKey, body: { name: "Theirs", primary_color: "#112233", locale: "en" } });
+    const mine = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "Mine", primary_color: "#112233", locale: "en" } });
+    await callJson(`/v1/capture-themes/${mine.body.id}`, { key: org.testKey, method: "DELETE" });
+    const created = await callJson("/v1/capture-templates", { key: org.testKey, body: template() });
+    for (const themeId of [foreign.body.id, mine.body.id]) {
+      const response = await callJson(`/v1/capture-templates/${created.body.id}`, { key: org.testKey, method: "PATCH", body: { theme_id: themeId } });
+      expect(response.body).toMatchObject({ status: 422, code: "validation_failed", field: "/theme_id" });
+    }
+  });
+
+  it("answers 403 insufficient_scope on every template route for a key without manage_templates", async () => {
+    const org = await createOrganization();
+    const key = await createKey(org.id, { mode: "test", rights: ["create_proof", "read_proof", "manage_settings"] });
+    const created = await callJson("/v1/capture-templates", { key: org.testKey, body: template() });
+    const id = created.body.id;
+    const calls: [string, string, unknown?][] = [
+      ["/v1/capture-templates", "POST", template()],
+      ["/v1/capture-templates", "GET"],
+      [`/v1/capture-templates/${id}`, "GET"],
+      [`/v1/capture-templates/${id}`, "PATCH", { name: "x" }],
+      [`/v1/capture-templates/${id}/duplicate`, "POST", { name: "x" }],
+      [`/v1/capture-templates/${id}`, "DELETE"],
+    ];
+    for (const [path, method, body] of calls) {
+      const response = await callJson(path, { key: key.key, method, body });
+      expect(response.status, `${method} ${path}`).toBe(403);
+      expect(response.body.code).toBe("insufficient_scope");
+    }
+  });
+});
+
+/** Records an (expired, so unbilled) session created from the template, as POST /v1/capture-sessions would. */
+async function markInUse(organizationId: string, mode: "test" | "live", templateId: string) {
+  const now = new Date().toISOString();
+  await env.DB.prepare(
+    `INSERT INTO capture_sessions (id, organization_id, mode, status, token_hash, external_reference, party, template_id,
+       template_snapshot, template_sha256, locale, created_at, updated_at, expires_at)
+     VALUES (?, ?, ?, 'expired', ?, 'ref', 'provider', ?, '{}', '', 'en', ?, ?, ?)`,
+  )
+    .bind(`cps_${crypto.randomUUID().replaceAll("-", "")}`, organizationId, mode, crypto.randomUUID(), templateId, now, now, now)
+    .run();
+}
+
+describe("resolveTemplateForSession", () => {
+  const db = () => database(env.DB);
+  const create = async (key: string, extra: Record<string, unknown>) => (await callJson("/v1/capture-templates", { key, body: template(extra) })).body;
+
+  it("returns the named template only in its organization and mode, and never an archived one", async () => {
+    const org = await createOrganization();
+    const other = await createOrganization();
+    const named = await create(org.testKey, { name: "named" });
+    const snapshot = await resolveTemplateForSession(db(), { organizationId: org.id, mode: "test", templateId: named.id });
+    expect(snapshot).toMatchObject({ id: named.id, name: "named", default_locale: "fr", theme_id: null, ask_location: false });
+    expect(snapshot.steps.map((step) => step.id)).toEqual(["kitchen", "walkthrough"]);
+    for (const query of [
+      { organizationId: org.id, mode: "live" as const, templateId: named.id },
+      { organizationId: other.id, mode: "test" as const, templateId: named.id },
+      { organizationId: org.id, mode: "test" as const, templateId: "tpl_missing" },
+    ]) {
+      await expect(resolveTemplateForSession(db(), query)).rejects.toMatchObject({ code: "template_not_found", status: 422, field: "/template_id" });
+    }
+    await callJson(`/v1/capture-templates/${named.id}`, { key: org.testKey, method: "DELETE" });
+    await expect(resolveTemplateForSession(db(), { organizationId: org.id, mode: "test", templateId: named.id })).rejects.toMatchObject({
+      code: "template_not_found",
+    });
+  });
+
+  it("picks the most specific active match: both, then stage only, then category only; never one with neither", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const resolve = (stage: string | null, category: string | null) =>
+      resolveTemplateForSession(db(), { organizationId: org.id, mode: "test", stage, category }).then((snapshot) => snapshot.id);
+    const neither = await create(org.testKey, { name: "neither" });
+    expect(await resolve("checkin", "car")).toBeNull();
+    expect(await resolve(null, null)).toBeNull();
+    const categoryOnly = await create(org.testKey, { name: "category", category: "car" });
+    const stageOnly = await create(org.testKey, { name: "stage", stage: "checkin" });
+    const both = await create(org.testKey, { name: "both", stage: "checkin", category: "car" });
+    await create(org.testKey, { name: "other stage", stage: "checkout", category: "car" });
+    await create(org.liveKey, { name: "live twin", stage: "checkin", category: "van" });
+    expect(await resolve("checkin", "car")).toBe(both.id);
+    expect(await resolve("checkin", "van")).toBe(stageOnly.id);
+    expect(await resolve("checkin", null)).toBe(stageOnly.id);
+    expect(await resolve("return", "car")).toBe(categoryOnly.id);
+    expect(await resolve(null, "car")).toBe(categoryOnly.id);
+    expect(await resolve("return", "van")).toBeNull();
+    expect(neither.id).toMatch(/^tpl_/);
+    await callJson(`/v1/capture-templates/${both.id}`, { key: org.testKey, method: "DELETE" });
+    expect(await resolve("checkin", "car")).toBe(stageOnly.id);
+  });
+
+  it("falls back to the built-in default: one required photo step `photos`, 1 to 20 shots, in en, fr, es and de", async () => {
+    const org = await createOrganization();
+    const snapshot = await resolveTemplateForSession(db(), { organizationId: org.id, mode: "live", stage: "checkin", category: null });
+    expect(snapshot.id).toBeNull();
+    expect(snapshot.steps).toEqual([expect.objectContaining({ id: "photos", required: true, kind: "photo", min_count: 1, max_count: 20 })]);
+    for (const text of [snapshot.welcome.title, snapshot.steps[0]!.label, snapshot.steps[0]!.instruction, snapshot.completion.title]) {
+      expect(Object.keys(text as object).sort()).toEqual(["de", "en", "es", "fr"]);
+    }
   });
 });

@@ -2,12 +2,9 @@ import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { database } from "../../db/client.ts";
-import { newId } from "../../lib/ids.ts";
 import { nowIso } from "../../lib/time.ts";
-import { validateTemplateContent } from "../../capture-templates/validate-template.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
-import { assertUsableTheme } from "../../capture-templates/theme-reference.ts";
-import { insertTemplate } from "../../storage/capture-templates.ts";
+import { createCaptureTemplate } from "../../capture-templates/create-template.ts";
 import { CaptureTemplateSchema, CreateTemplateBody } from "./schema.ts";
 
 const route = apiRoute(
@@ -31,30 +28,7 @@ const route = apiRoute(
 
 export function registerCreateTemplate(app: App) {
   app.openapi(route, async (c) => {
-    const caller = c.get("caller");
-    const body = c.req.valid("json");
-    validateTemplateContent(body);
-    const db = database(c.env.DB);
-    await assertUsableTheme(db, caller.organizationId, body.theme_id);
-    const now = nowIso();
-    const row = {
-      id: newId("tpl"),
-      organizationId: caller.organizationId,
-      mode: caller.mode,
-      name: body.name,
-      defaultLocale: body.default_locale,
-      welcome: body.welcome,
-      steps: body.steps,
-      completion: body.completion,
-      themeId: body.theme_id,
-      stage: body.stage,
-      category: body.category,
-      askLocation: body.ask_location,
-      archivedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await insertTemplate(db, row);
-    return c.json(presentTemplate({ ...row, inUse: false }), 201);
+    const created = await createCaptureTemplate(database(c.env.DB), c.get("caller"), c.req.valid("json"), nowIso());
+    return c.json(presentTemplate(created), 201);
   });
 }

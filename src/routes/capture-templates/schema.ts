@@ -38,10 +38,14 @@ const templateFields = {
   default_locale: Locale.default("en").openapi({ description: t("Language used when the person's is missing.", "Langue utilisée quand celle de la personne manque.") }),
   welcome: TextsSchema("CaptureTemplateWelcome", t("Texts shown before the first step.", "Textes affichés avant la première étape.")),
   steps: z.array(StepSchema).min(1).max(20),
-  completion: TextsSchema("CaptureTemplateCompletion", t("Texts shown once the capture is complete.", "Textes affichés une fois la capture terminée.")).default({
-    title: { en: "Thank you", fr: "Merci", es: "Gracias", de: "Vielen Dank" },
-    body: null,
-  }),
+  completion: TextsSchema("CaptureTemplateCompletion", t("Texts shown once the capture is complete.", "Textes affichés une fois la capture terminée."))
+    .optional()
+    .openapi({
+      description: t(
+        "Texts shown once the capture is complete. Without them, the service's own thanks in English, French, Spanish and German.",
+        "Textes affichés une fois la capture terminée. Sans eux, les remerciements du service en anglais, français, espagnol et allemand.",
+      ),
+    }),
   theme_id: z.string().max(80).nullable().default(null).openapi({ description: t("Theme (`thm_…`), or null for the default theme.", "Thème (`thm_…`), ou null pour le thème par défaut.") }),
   stage: StageSchema.default(null).openapi({ description: t("Stage this template is used for when no template is named.", "Étape pour laquelle ce modèle sert quand aucun n'est nommé.") }),
   category: StageSchema.default(null).openapi({ description: t("Category this template is used for when no template is named.", "Catégorie pour laquelle ce modèle sert quand aucun n'est nommé.") }),
@@ -56,7 +60,7 @@ export const UpdateTemplateBody = z
     default_locale: Locale.optional(),
     welcome: CreateTemplateBody.shape.welcome.optional(),
     steps: templateFields.steps.optional(),
-    completion: CreateTemplateBody.shape.completion.unwrap().optional(),
+    completion: CreateTemplateBody.shape.completion,
     theme_id: z.string().max(80).nullable().optional(),
     stage: StageSchema.optional(),
     category: StageSchema.optional(),

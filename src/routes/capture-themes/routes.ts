@@ -8,9 +8,8 @@ import { newId } from "../../lib/ids.ts";
 import { nowIso } from "../../lib/time.ts";
 import { PageQuerySchema, pageSchema, toPage } from "../../lib/pagination.ts";
 import { presentTheme } from "../../capture-themes/present.ts";
-import { MAX_LOGO_BYTES, sniffLogo } from "../../capture-themes/logo.ts";
-import { activeTemplateUsesTheme } from "../../storage/capture-templates.ts";
-import { findTheme, insertTheme, listThemes, makeDefaultTheme, themeLogoKey, updateTheme } from "../../storage/capture-themes.ts";
+import { checkDeclaredLogoType, readLogoBody, sniffLogo } from "../../capture-themes/logo.ts";
+import { archiveThemeUnlessUsed, findTheme, insertTheme, listThemes, makeDefaultTheme, themeLogoKey, updateTheme } from "../../storage/capture-themes.ts";
 import { CaptureThemeSchema, CreateThemeBody, ThemeIdParams, UpdateThemeBody } from "./schema.ts";
 
 const tags = ["Capture themes"];
@@ -67,7 +66,7 @@ const get = apiRoute(
 );
 
 const update = apiRoute(
-  { right: "manage_templates", cost: "write", errors: ["capture_theme_not_found"] },
+  { right: "manage_templates", cost: "write", errors: ["capture_theme_not_found", "theme_archived"] },
   {
     method: "patch",
     path: "/v1/capture-themes/{id}",
@@ -81,7 +80,7 @@ const update = apiRoute(
 );
 
 const uploadLogo = apiRoute(
-  { right: "manage_templates", cost: "write", errors: ["capture_theme_not_found", "logo_too_large", "logo_type_not_allowed"] },
+  { right: "manage_templates", cost: "write", errors: ["capture_theme_not_found", "theme_archived", "logo_too_large", "logo_type_not_allowed"] },
   {
     method: "put",
     path: "/v1/capture-themes/{id}/logo",
@@ -89,12 +88,20 @@ const uploadLogo = apiRoute(
     tags,
     summary: t("Upload a theme logo", "Envoyer le logo d'un thème"),
     description: t(
-      "The raw bytes of a PNG, JPEG, WebP or SVG image up to 512 KiB; the type is read from the bytes. SVG with scripts or external references is refused.",
-      "Les octets bruts d'une image PNG, JPEG, WebP ou SVG de 512 Kio au plus ; le type est lu dans les octets. Un SVG avec scripts ou références externes est refusé.",
+      "The raw bytes of a PNG, JPEG, WebP or SVG image up to 512 KiB, replacing any previous logo. The type is read from the bytes; a declared image `Content-Type` that disagrees is refused (`application/octet-stream` leaves it to the bytes). An SVG is accepted only without scripts, event handlers, `foreignObject`, DOCTYPE or entities, and links other than `#fragment`.",
+      "Les octets bruts d'une image PNG, JPEG, WebP ou SVG de 512 Kio au plus, remplaçant le logo précédent. Le type est lu dans les octets ; un `Content-Type` d'image déclaré qui ne concorde pas est refusé (`application/octet-stream` s'en remet aux octets). Un SVG n'est accepté que sans scripts, gestionnaires d'événements, `foreignObject`, DOCTYPE ni entités, et sans liens autres que `#fragment`.",
     ),
     request: {
       params: ThemeIdParams,
-      body: { content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } }, required: true },
+      body: {
+        content: Object.fromEntries(
+          ["image/png", "image/jpeg", "image/webp", "image/svg+xml", "application/octet-stream"].map((type) => [
+            type,
+            { schema: z.string().openapi({ format: "binary" }) },
+          ]),
+        ),
+        required: true,
+      },
     },
     responses: { 200: themeResponse(t("The theme, now with a logo.", "Le thème, désormais avec un logo.")) },
   },
@@ -108,7 +115,10 @@ const archive = apiRoute(
     operationId: "archiveCaptureTheme",
     tags,
     summary: t("Archive a capture theme", "Archiver un thème de capture"),
-    description: t("Archives a theme; refused while an active template uses it.", "Archive un thème ; refusé tant qu'un modèle actif l'utilise."),
+    description: t(
+      "Deleting archives the theme and answers 200 with it (archiving twice is harmless). Refused while an active (non-archived) template of either mode uses it. An archived default theme stops being the default: sessions then use the built-in look until another theme is made the default or created.",
+      "Supprimer archive le thème et répond 200 avec lui (archiver deux fois est sans effet). Refusé tant qu'un modèle actif (non archivé) de l'un ou l'autre mode l'utilise. Un thème par défaut archivé cesse d'être le thème par défaut : les sessions prennent alors l'apparence intégrée jusqu'à ce qu'un autre thème soit rendu par défaut ou créé.",
+    ),
     request: { params: ThemeIdParams },
     responses: { 200: themeResponse(t("The archived theme.", "Le thème archivé.")) },
   },
@@ -120,12 +130,10 @@ async function themeOrThrow(db: ReturnType<typeof database>, organizationId: str
   return theme;
 }
 
-async function readBody(request: Request): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > MAX_LOGO_BYTES) throw new ApiError("logo_too_large");
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > MAX_LOGO_BYTES) throw new ApiError("logo_too_large");
-  return bytes;
+async function activeThemeOrThrow(db: ReturnType<typeof database>, organizationId: string, id: string) {
+  const theme = await themeOrThrow(db, organizationId, id);
+  if (theme.archivedAt !== null) throw new ApiError("theme_archived");
+  return theme;
 }
 
 export function registerCaptureThemeRoutes(app: App) {
@@ -158,7 +166,7 @@ export function registerCaptureThemeRoutes(app: App) {
   app.openapi(update, async (c) => {
     const db = database(c.env.DB);
     const organizationId = c.get("caller").organizationId;
-    const theme = await themeOrThrow(db, organizationId, c.req.valid("param").id);
+    const theme = await activeThemeOrThrow(db, organizationId, c.req.valid("param").id);
     const body = c.req.valid("json");
     const now = nowIso();
     await updateTheme(db, theme.id, {
@@ -174,8 +182,13 @@ export function registerCaptureThemeRoutes(app: App) {
   app.openapi(uploadLogo, async (c) => {
     const db = database(c.env.DB);
     const theme = await themeOrThrow(db, c.get("caller").organizationId, c.req.valid("param").id);
-    const bytes = await readBody(c.req.raw);
+    if (theme.archivedAt !== null) {
+      await c.req.raw.body?.cancel();
+      throw new ApiError("theme_archived");
+    }
+    const bytes = await readLogoBody(c.req.raw);
     const contentType = sniffLogo(bytes);
+    checkDeclaredLogoType(c.req.header("Content-Type"), contentType);
     const key = themeLogoKey(theme.id);
     await c.env.FILES.put(key, bytes, { httpMetadata: { contentType } });
     await updateTheme(db, theme.id, { logoKey: key, logoContentType: contentType, updatedAt: nowIso() });
@@ -185,11 +198,7 @@ export function registerCaptureThemeRoutes(app: App) {
   app.openapi(archive, async (c) => {
     const db = database(c.env.DB);
     const theme = await themeOrThrow(db, c.get("caller").organizationId, c.req.valid("param").id);
-    if (await activeTemplateUsesTheme(db, theme.id)) throw new ApiError("theme_in_use");
-    if (theme.archivedAt === null) {
-      const now = nowIso();
-      await updateTheme(db, theme.id, { archivedAt: now, isDefault: false, updatedAt: now });
-    }
+    if (theme.archivedAt === null && !(await archiveThemeUnlessUsed(db, theme.id, nowIso()))) throw new ApiError("theme_in_use");
     return c.json(presentTheme(await themeOrThrow(db, theme.organizationId, theme.id)), 200);
   });
 }

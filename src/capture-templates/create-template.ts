@@ -1,0 +1,50 @@
+import type { Database } from "../db/client.ts";
+import type { ApiCaller } from "../env.ts";
+import { newId } from "../lib/ids.ts";
+import { insertTemplate } from "../storage/capture-templates.ts";
+import { defaultCompletion, type LocalizedText, type TemplateStep } from "./snapshot.ts";
+import { validateTemplateContent } from "./validate-template.ts";
+import { assertUsableTheme } from "./theme-reference.ts";
+
+export interface NewTemplate {
+  name: string;
+  default_locale: string;
+  welcome: { title: LocalizedText; body: LocalizedText | null };
+  steps: TemplateStep[];
+  completion?: { title: LocalizedText; body: LocalizedText | null };
+  theme_id: string | null;
+  stage: string | null;
+  category: string | null;
+  ask_location: boolean;
+}
+
+/** Creates a template in the caller's mode (templates belong to one mode; themes are shared). */
+export async function createCaptureTemplate(db: Database, caller: ApiCaller, input: NewTemplate, now: string) {
+  const content = {
+    default_locale: input.default_locale,
+    welcome: input.welcome,
+    steps: input.steps,
+    completion: input.completion ?? defaultCompletion(input.default_locale),
+  };
+  validateTemplateContent(content);
+  await assertUsableTheme(db, caller.organizationId, input.theme_id);
+  const row = {
+    id: newId("tpl"),
+    organizationId: caller.organizationId,
+    mode: caller.mode,
+    name: input.name,
+    defaultLocale: content.default_locale,
+    welcome: content.welcome,
+    steps: content.steps,
+    completion: content.completion,
+    themeId: input.theme_id,
+    stage: input.stage,
+    category: input.category,
+    askLocation: input.ask_location,
+    archivedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertTemplate(db, row);
+  return { ...row, inUse: false };
+}
