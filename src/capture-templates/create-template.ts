@@ -1,7 +1,8 @@
 import type { Database } from "../db/client.ts";
 import type { ApiCaller } from "../env.ts";
 import { newId } from "../lib/ids.ts";
-import { insertTemplate } from "../storage/capture-templates.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { insertTemplateWithActiveTheme } from "../storage/capture-templates.ts";
 import { defaultCompletion, type LocalizedText, type TemplateStep } from "./snapshot.ts";
 import { validateTemplateContent } from "./validate-template.ts";
 import { assertUsableTheme } from "./theme-reference.ts";
@@ -45,6 +46,8 @@ export async function createCaptureTemplate(db: Database, caller: ApiCaller, inp
     createdAt: now,
     updatedAt: now,
   };
-  await insertTemplate(db, row);
+  if (!(await insertTemplateWithActiveTheme(db, row))) {
+    throw new ApiError("validation_failed", { field: "/theme_id", detail: "No active capture theme with this id." });
+  }
   return { ...row, inUse: false };
 }

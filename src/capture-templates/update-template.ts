@@ -53,9 +53,12 @@ export async function updateCaptureTemplate(db: Database, caller: ApiCaller, id:
     updatedAt: now,
   };
   if (!(await updateEditableTemplate(db, id, row))) {
-    // Archived or first used while this edit was being prepared: answer as if it had been so before.
+    // Archived, first used, or its new theme archived while this edit was being prepared: answer as if
+    // that had happened before.
     const latest = await findTemplate(db, caller.organizationId, caller.mode, id);
-    throw latest?.archivedAt ? new ApiError("template_archived") : frozen(id);
+    if (latest === null || latest.archivedAt !== null) throw new ApiError("template_archived");
+    if (latest.mode === "live" && latest.inUse) throw frozen(id);
+    throw new ApiError("validation_failed", { field: "/theme_id", detail: "No active capture theme with this id." });
   }
   return { ...current, ...row };
 }

@@ -39,7 +39,9 @@ export async function listTemplates(db: Database, organizationId: string, mode: 
 /**
  * Applies an edit only while the template may still change: not archived, and, in live mode, no session
  * created from it. The condition sits in the UPDATE itself, so a session created between the caller's
- * read and this write cannot slip an edit past the freeze. Returns whether the row changed.
+ * read and this write cannot slip an edit past the freeze; likewise a new `theme_id` must still name an
+ * active theme at the moment of writing (its archiving checks for templates in one UPDATE too). Returns
+ * whether the row changed.
  */
 export async function updateEditableTemplate(db: Database, id: string, changes: Partial<NewTemplateRow>): Promise<boolean> {
   const result = await db
@@ -50,9 +52,33 @@ export async function updateEditableTemplate(db: Database, id: string, changes: 
         eq(captureTemplates.id, id),
         isNull(captureTemplates.archivedAt),
         sql`NOT (${captureTemplates.mode} = 'live' AND EXISTS (SELECT 1 FROM capture_sessions WHERE capture_sessions.template_id = ${id}))`,
+        typeof changes.themeId === "string" ? themeIsActive(changes.themeId) : undefined,
       ),
     )
     .run();
+  return result.meta.changes > 0;
+}
+
+const themeIsActive = (themeId: string) => sql`EXISTS (SELECT 1 FROM capture_themes WHERE capture_themes.id = ${themeId} AND capture_themes.archived_at IS NULL)`;
+
+/**
+ * Inserts a template whose theme, if any, is still active when the row is written: the INSERT selects its
+ * values only while that holds. Returns false when the theme was archived meanwhile.
+ */
+export async function insertTemplateWithActiveTheme(db: Database, row: NewTemplateRow): Promise<boolean> {
+  if (row.themeId === null || row.themeId === undefined) {
+    await insertTemplate(db, row);
+    return true;
+  }
+  const columns = Object.keys(row) as (keyof NewTemplateRow)[];
+  const names = columns.map((key) => sql.identifier(captureTemplates[key].name));
+  const values = columns.map((key) => {
+    const value = row[key];
+    return value !== null && typeof value === "object" ? JSON.stringify(value) : typeof value === "boolean" ? Number(value) : value;
+  });
+  const result = await db.run(
+    sql`INSERT INTO capture_templates (${sql.join(names, sql`, `)}) SELECT ${sql.join(values.map((value) => sql`${value}`), sql`, `)} WHERE ${themeIsActive(row.themeId)}`,
+  );
   return result.meta.changes > 0;
 }
 

@@ -3,6 +3,11 @@ import { env } from "cloudflare:workers";
 import { callJson } from "./support/client.ts";
 import { database } from "../../src/db/client.ts";
 import { resolveTemplateForSession } from "../../src/capture-templates/resolve.ts";
+import { captureTemplates } from "../../src/db/schema/index.ts";
+import { insertTemplateWithActiveTheme } from "../../src/storage/capture-templates.ts";
+import { eq } from "drizzle-orm";
+
+const findTemplateRow = async (id: string) => (await database(env.DB).select().from(captureTemplates).where(eq(captureTemplates.id, id)).get())!;
 import { createKey, createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 
@@ -244,6 +249,22 @@ describe("capture templates", () => {
     expect(copy.body.id).not.toBe(source.body.id);
     expect(copy.body.steps).toEqual(source.body.steps);
     expect((await callJson(`/v1/capture-templates/${source.body.id}/duplicate`, { key: org.testKey, body: {} })).body).toMatchObject({ code: "validation_failed", field: "/name" });
+  });
+
+  it("stores a template with a theme exactly as given, and refuses a theme archived by the time of writing", async () => {
+    const org = await createOrganization();
+    const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "Brand", primary_color: "#112233", locale: "en" } });
+    const created = await callJson("/v1/capture-templates", { key: org.liveKey, body: template({ theme_id: theme.body.id, ask_location: true, stage: "checkin" }) });
+    expect(created.status).toBe(201);
+    const read = await callJson(`/v1/capture-templates/${created.body.id}`, { key: org.liveKey });
+    expect(read.body).toEqual(created.body);
+    expect(read.body).toMatchObject({ theme_id: theme.body.id, ask_location: true, welcome: template().welcome, default_locale: "fr" });
+    await env.DB.prepare("UPDATE capture_themes SET archived_at = ? WHERE id = ?").bind(new Date().toISOString(), theme.body.id).run();
+    const row = { ...(await findTemplateRow(created.body.id)), id: `tpl_${crypto.randomUUID().replaceAll("-", "")}` };
+    expect(await insertTemplateWithActiveTheme(database(env.DB), row)).toBe(false);
+    const other = await callJson("/v1/capture-templates", { key: org.testKey, body: template() });
+    const patched = await callJson(`/v1/capture-templates/${other.body.id}`, { key: org.testKey, method: "PATCH", body: { theme_id: theme.body.id } });
+    expect(patched.body).toMatchObject({ status: 422, code: "validation_failed", field: "/theme_id" });
   });
 
   it("refuses an archived theme or another organization's theme in PATCH", async () => {
