@@ -23,28 +23,39 @@ export interface DeclaredFile {
   };
 }
 
-/** The upload instructions of a declared file: one signed PUT writing exactly these bytes. */
-export async function uploadInstructions(env: Env, file: CaptureFileRow) {
-  const signed = await issueUploadUrl(env, {
-    key: file.originalKey,
-    sha256: file.sha256,
-    size: file.size,
-    contentType: file.contentType,
-    fileId: file.id,
-    expiresInSeconds: UPLOAD_URL_LIFETIME_SECONDS,
-  });
-  return {
-    parts: [{ part_number: 1, method: signed.method, url: signed.url, headers: signed.headers, offset: 0, length: file.size }],
-    complete: null,
-    expires_at: signed.expiresAt,
-  };
+/** Files above this size upload in parts, so that a dropped connection resumes at the last part. */
+export const MULTIPART_THRESHOLD = 32 * 1024 * 1024;
+export const PART_SIZE = 16 * 1024 * 1024;
+
+/** The upload instructions of a declared file: signed PUTs that write exactly these bytes, in one part or several. */
+export async function uploadInstructions(env: Env, file: CaptureFileRow, captureBaseUrl: string, token: string) {
+  const grant = { key: file.originalKey, sha256: file.sha256, contentType: file.contentType, fileId: file.id, expiresInSeconds: UPLOAD_URL_LIFETIME_SECONDS };
+  if (file.multipartUploadId === null) {
+    const signed = await issueUploadUrl(env, { ...grant, size: file.size });
+    return {
+      parts: [{ part_number: 1, method: signed.method, url: signed.url, headers: signed.headers, offset: 0, length: file.size }],
+      complete: null,
+      expires_at: signed.expiresAt,
+    };
+  }
+  const count = Math.ceil(file.size / PART_SIZE);
+  const parts = [];
+  let expiresAt = "";
+  for (let index = 0; index < count; index++) {
+    const offset = index * PART_SIZE;
+    const length = Math.min(PART_SIZE, file.size - offset);
+    const signed = await issueUploadUrl(env, { ...grant, size: length, part: { uploadId: file.multipartUploadId, partNumber: index + 1 } });
+    expiresAt = signed.expiresAt;
+    parts.push({ part_number: index + 1, method: signed.method, url: signed.url, headers: signed.headers, offset, length });
+  }
+  return { parts, complete: { method: "POST", url: `${captureBaseUrl.replace(/\/$/, "")}/c/${token}/files/${file.id}/complete` }, expires_at: expiresAt };
 }
 
 /**
  * Declares one shot before its upload: checks it against the step (kind, type, size, count), records
  * the capture context with the phone clock's offset from ours, and answers with a signed upload URL.
  */
-export async function declareFile(env: Env, db: Database, session: SessionRow, input: DeclaredFile, now: Date) {
+export async function declareFile(env: Env, db: Database, session: SessionRow, token: string, input: DeclaredFile, now: Date) {
   const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
   const step = template.steps.find((candidate) => candidate.id === input.step_id);
   if (step === undefined) throw new ApiError("step_not_found", { field: "/step_id" });
@@ -66,9 +77,13 @@ export async function declareFile(env: Env, db: Database, session: SessionRow, i
     status: "declared" as const,
     captureContext: { ...input.capture, clock_offset_ms: Number.isNaN(deviceTime) ? null : now.getTime() - deviceTime },
     originalKey: `captures/${session.id}/${id}`,
+    multipartUploadId:
+      input.size > MULTIPART_THRESHOLD ? (await env.FILES.createMultipartUpload(`captures/${session.id}/${id}`, { httpMetadata: { contentType: input.content_type } })).uploadId : null,
+    uploadedParts: null,
     createdAt: now.toISOString(),
     capturedAt: null,
   };
   await insertFile(db, row);
-  return { file_id: id, upload: await uploadInstructions(env, { ...row, multipartUploadId: null, signedKey: null, signedSha256: null, signedSize: null, sniffedType: null, priorC2pa: null }) };
+  const stored = { ...row, signedKey: null, signedSha256: null, signedSize: null, sniffedType: null, priorC2pa: null };
+  return { file_id: id, upload: await uploadInstructions(env, stored, env.CAPTURE_BASE_URL, token) };
 }

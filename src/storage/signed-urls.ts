@@ -17,6 +17,8 @@ export interface UploadGrant {
   contentType?: string;
   /** The declared capture file this upload fills, so the local route can record it. */
   fileId?: string;
+  /** One part of a multipart upload. */
+  part?: { uploadId: string; partNumber: number };
   expiresInSeconds: number;
 }
 
@@ -28,6 +30,9 @@ export interface LocalGrant {
   n?: number;
   c?: string;
   f?: string;
+  /** Multipart: upload id and part number. */
+  u?: string;
+  p?: number;
   e: number;
 }
 
@@ -68,8 +73,13 @@ export async function issueUploadUrl(env: Env, grant: UploadGrant): Promise<Sign
   if (grant.contentType) headers["Content-Type"] = grant.contentType;
   const client = s3Client(env);
   if (client !== null) {
-    if (grant.sha256) headers["x-amz-checksum-sha256"] = hexToBase64(grant.sha256);
-    const signed = await client.sign(new Request(s3ObjectUrl(env, grant.key, grant.expiresInSeconds), { method: "PUT", headers }), {
+    if (grant.sha256 && grant.part === undefined) headers["x-amz-checksum-sha256"] = hexToBase64(grant.sha256);
+    const url = s3ObjectUrl(env, grant.key, grant.expiresInSeconds);
+    if (grant.part) {
+      url.searchParams.set("partNumber", String(grant.part.partNumber));
+      url.searchParams.set("uploadId", grant.part.uploadId);
+    }
+    const signed = await client.sign(new Request(url, { method: "PUT", headers }), {
       aws: { signQuery: true, allHeaders: true },
     });
     return { method: "PUT", url: signed.url, headers, expiresAt };
@@ -81,6 +91,8 @@ export async function issueUploadUrl(env: Env, grant: UploadGrant): Promise<Sign
     n: grant.size,
     c: grant.contentType,
     f: grant.fileId,
+    u: grant.part?.uploadId,
+    p: grant.part?.partNumber,
     e: Math.floor(Date.now() / 1000) + grant.expiresInSeconds,
   });
   return { method: "PUT", url, headers, expiresAt };

@@ -47,6 +47,7 @@ export const files = sqliteTable("files", {
   captureContext: text("capture_context", { mode: "json" }).$type<Record<string, unknown> | null>(),
   originalKey: text("original_key").notNull(),
   multipartUploadId: text("multipart_upload_id"),
+  uploadedParts: text("uploaded_parts", { mode: "json" }).$type<{ part_number: number; etag: string }[] | null>(),
   signedKey: text("signed_key"),
   signedSha256: text("signed_sha256"),
   signedSize: integer("signed_size"),

@@ -10,6 +10,7 @@ import { declareFile, uploadInstructions } from "../../capture-page/declare-file
 import { completeCapture } from "../../capture-sessions/complete-capture.ts";
 import { publishEvents } from "../../webhooks/delivery.ts";
 import { findSessionFile, markFileDeleted } from "../../storage/files.ts";
+import { completeMultipart } from "../../capture-page/complete-multipart.ts";
 import { findDefaultTheme, findTheme } from "../../storage/capture-themes.ts";
 import type { TemplateSnapshot } from "../../capture-templates/snapshot.ts";
 import { CompleteBody, DeclareFileBody, FileParams, TokenParams } from "./schema.ts";
@@ -23,6 +24,7 @@ const ok = { description: "OK" };
 const sessionRoute = createRoute({ method: "get", path: "/c/{token}/session", hide: true, request: { params: TokenParams }, responses: { 200: ok } });
 const declareRoute = createRoute({ method: "post", path: "/c/{token}/files", hide: true, request: { params: TokenParams, body: json(DeclareFileBody) }, responses: { 201: ok } });
 const reissueRoute = createRoute({ method: "post", path: "/c/{token}/files/{fileId}/upload", hide: true, request: { params: FileParams }, responses: { 200: ok } });
+const completeFileRoute = createRoute({ method: "post", path: "/c/{token}/files/{fileId}/complete", hide: true, request: { params: FileParams }, responses: { 200: ok } });
 const deleteRoute = createRoute({ method: "delete", path: "/c/{token}/files/{fileId}", hide: true, request: { params: FileParams }, responses: { 204: ok } });
 const completeRoute = createRoute({ method: "post", path: "/c/{token}/complete", hide: true, request: { params: TokenParams, body: json(CompleteBody) }, responses: { 200: ok } });
 
@@ -63,7 +65,7 @@ export function registerCaptureRoutes(app: App) {
     const now = new Date();
     const db = database(c.env.DB);
     const session = await usableSession(db, c.req.valid("param").token, now);
-    return c.json(await declareFile(c.env, db, session, c.req.valid("json"), now), 201);
+    return c.json(await declareFile(c.env, db, session, c.req.valid("param").token, c.req.valid("json"), now), 201);
   });
 
   app.openapi(reissueRoute, async (c) => {
@@ -73,8 +75,20 @@ export function registerCaptureRoutes(app: App) {
     const session = await usableSession(db, token, new Date());
     const file = await findSessionFile(db, session.id, fileId);
     if (file === null) throw new ApiError("capture_file_not_found");
-    const uploaded = (await c.env.FILES.head(file.originalKey)) !== null;
-    return c.json({ file_id: file.id, upload: await uploadInstructions(c.env, file), uploaded_parts: uploaded ? [1] : [] }, 200);
+    const uploadedParts =
+      file.multipartUploadId === null ? ((await c.env.FILES.head(file.originalKey)) !== null ? [1] : []) : (file.uploadedParts ?? []).map((part) => part.part_number).sort((a, b) => a - b);
+    return c.json({ file_id: file.id, upload: await uploadInstructions(c.env, file, c.env.CAPTURE_BASE_URL, token), uploaded_parts: uploadedParts }, 200);
+  });
+
+  app.openapi(completeFileRoute, async (c) => {
+    noStore(c);
+    const db = database(c.env.DB);
+    const { token, fileId } = c.req.valid("param");
+    const session = await usableSession(db, token, new Date());
+    const file = await findSessionFile(db, session.id, fileId);
+    if (file === null) throw new ApiError("capture_file_not_found");
+    await completeMultipart(c.env, db, file);
+    return c.json({ file_id: file.id, status: "uploaded" }, 200);
   });
 
   app.openapi(deleteRoute, async (c) => {

@@ -2,6 +2,7 @@ import type { App } from "../../app.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { verifyLocalGrant } from "../../storage/signed-urls.ts";
 import { markFileUploaded } from "../../storage/files.ts";
+import { recordPart } from "../../capture-page/complete-multipart.ts";
 import { database } from "../../db/client.ts";
 import { nowIso } from "../../lib/time.ts";
 
@@ -17,9 +18,16 @@ export function registerLocalSignedStorage(app: App) {
     const { grant } = check;
     const length = Number(c.req.header("Content-Length") ?? "-1");
     if (grant.n !== undefined && length !== grant.n) throw new ApiError("upload_size_mismatch");
-    if (grant.f !== undefined && (await c.env.FILES.head(grant.k)) !== null) throw new ApiError("upload_url_used");
     const body = c.req.raw.body;
     if (body === null) throw new ApiError("upload_size_mismatch");
+    if (grant.u !== undefined && grant.p !== undefined) {
+      // One part of a multipart upload: R2 keeps the parts until the completion checks the whole file.
+      const part = await c.env.FILES.resumeMultipartUpload(grant.k, grant.u).uploadPart(grant.p, body);
+      if (grant.f !== undefined) await recordPart(database(c.env.DB), grant.f, { part_number: part.partNumber, etag: part.etag });
+      c.header("ETag", part.etag);
+      return c.body(null, 200);
+    }
+    if (grant.f !== undefined && (await c.env.FILES.head(grant.k)) !== null) throw new ApiError("upload_url_used");
     let stored: R2Object | null;
     try {
       stored = await c.env.FILES.put(grant.k, body, {

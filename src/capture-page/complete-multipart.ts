@@ -1,0 +1,40 @@
+import { eq } from "drizzle-orm";
+import type { Env } from "../env.ts";
+import type { Database } from "../db/client.ts";
+import { files } from "../db/schema/index.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { toHex } from "../lib/crypto.ts";
+import { markFileUploaded, type CaptureFileRow } from "../storage/files.ts";
+import { PART_SIZE } from "./declare-file.ts";
+
+/**
+ * Assembles a multipart upload from the parts storage recorded, then checks the whole object against the
+ * size and SHA-256 the phone declared (hashed as a stream, never held in memory); other bytes are removed.
+ */
+export async function completeMultipart(env: Env, db: Database, file: CaptureFileRow): Promise<void> {
+  if (file.multipartUploadId === null) throw new ApiError("capture_file_not_found", { detail: "This file uploads in one part." });
+  if (file.status === "uploaded") return;
+  const parts = (file.uploadedParts ?? []).sort((a, b) => a.part_number - b.part_number);
+  const expected = Math.ceil(file.size / PART_SIZE);
+  if (parts.length !== expected) throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
+  const upload = env.FILES.resumeMultipartUpload(file.originalKey, file.multipartUploadId);
+  await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: part.etag })));
+  const object = await env.FILES.get(file.originalKey);
+  if (object === null) throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
+  const digest = new crypto.DigestStream("SHA-256");
+  await object.body.pipeTo(digest);
+  const sha256 = toHex(await digest.digest);
+  if (object.size !== file.size || sha256 !== file.sha256) {
+    await env.FILES.delete(file.originalKey);
+    await db.update(files).set({ uploadedParts: null }).where(eq(files.id, file.id));
+    throw new ApiError(object.size !== file.size ? "upload_size_mismatch" : "upload_checksum_mismatch");
+  }
+  await markFileUploaded(db, file.id, object.uploaded.toISOString());
+}
+
+/** Records one stored part (the local storage route), so a resumed upload knows where to start. */
+export async function recordPart(db: Database, fileId: string, part: { part_number: number; etag: string }): Promise<void> {
+  const row = await db.select({ parts: files.uploadedParts }).from(files).where(eq(files.id, fileId)).get();
+  const parts = (row?.parts ?? []).filter((existing) => existing.part_number !== part.part_number);
+  await db.update(files).set({ uploadedParts: [...parts, part] }).where(eq(files.id, fileId));
+}

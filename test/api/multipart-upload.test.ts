@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { call, callJson } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { baseSession, createSession } from "./support/sessions.ts";
+import { captureCall, tokenOf } from "./support/capture.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
+
+async function videoSession() {
+  const org = await createOrganization();
+  const template = await callJson("/v1/capture-templates", {
+    key: org.testKey,
+    body: { name: "Video", welcome: { title: "Film" }, steps: [{ id: "walkaround", label: "Walk", instruction: "Walk around", kind: "video", max_count: 2 }] },
+  });
+  const created = await createSession(org.testKey, { ...baseSession(), template_id: template.body.id });
+  return tokenOf(created.body.capture_url);
+}
+
+async function declareVideo(token: string, bytes: Uint8Array) {
+  return captureCall(token, "/files", {
+    body: { step_id: "walkaround", content_type: "video/mp4", size: bytes.length, sha256: await sha256Hex(bytes), capture: { method: "camera", device_time: new Date().toISOString(), duration_ms: 8000 } },
+  });
+}
+
+const putPart = (part: any, bytes: Uint8Array) => call(part.url, { method: "PUT", rawBody: bytes.slice(part.offset, part.offset + part.length) as unknown as string, headers: part.headers });
+
+describe("videos above 32 MiB upload in parts", () => {
+  it("resumes at the first missing part and checks the assembled file's SHA-256", async () => {
+    const token = await videoSession();
+    const bytes = new Uint8Array(33 * 1024 * 1024 + 5);
+    for (let i = 0; i < bytes.length; i += 65536) bytes.set(crypto.getRandomValues(new Uint8Array(Math.min(65536, bytes.length - i))), i);
+    const declared = await declareVideo(token, bytes);
+    expect(declared.status).toBe(201);
+    const { parts, complete } = declared.body.upload;
+    expect(parts.map((p: any) => p.length)).toEqual([16 * 1024 * 1024, 16 * 1024 * 1024, 1024 * 1024 + 5]);
+    expect(complete.url).toContain(`/files/${declared.body.file_id}/complete`);
+    const first = await putPart(parts[0], bytes);
+    expect(first.headers.get("ETag")).toBeTruthy();
+    await first.body?.cancel();
+    const resumed = await captureCall(token, `/files/${declared.body.file_id}/upload`, { method: "POST" });
+    expect(resumed.body.uploaded_parts).toEqual([1]);
+    for (const part of resumed.body.upload.parts.slice(1)) (await putPart(part, bytes)).body?.cancel();
+    const early = await callJson(complete.url, { method: "POST", body: {} });
+    expect(early.status).toBe(200);
+    const row = await env.DB.prepare("SELECT status, captured_at FROM files WHERE id = ?").bind(declared.body.file_id).first<any>();
+    expect(row.status).toBe("uploaded");
+    const stored = await env.FILES.head(`captures/${(await env.DB.prepare("SELECT session_id FROM files WHERE id = ?").bind(declared.body.file_id).first<any>()).session_id}/${declared.body.file_id}`);
+    expect(stored?.size).toBe(bytes.length);
+  });
+
+  it("refuses an assembled file whose bytes differ from the declared hash", async () => {
+    const token = await videoSession();
+    const bytes = new Uint8Array(33 * 1024 * 1024);
+    const declared = await declareVideo(token, bytes);
+    const tampered = bytes.slice();
+    tampered[10] = 1;
+    for (const part of declared.body.upload.parts) (await putPart(part, tampered)).body?.cancel();
+    const done = await callJson(declared.body.upload.complete.url, { method: "POST", body: {} });
+    expect(done.body).toMatchObject({ status: 422, code: "upload_checksum_mismatch" });
+    expect((await captureCall(token, "/complete", { body: {} })).body.code).toBe("upload_incomplete");
+  });
+});
