@@ -16,8 +16,8 @@ const route = apiRoute(
     tags: ["Capture templates"],
     summary: t("Create a capture template", "Créer un modèle de capture"),
     description: t(
-      "Creates a template in the key's mode: the shots to take, welcome and completion texts, theme, and the stage and category it serves.",
-      "Crée un modèle dans le mode de la clé : les prises à faire, les textes d'accueil et de fin, le thème, et l'étape et la catégorie qu'il sert.",
+      "Creates a template in the key's mode: the shots to take, welcome and completion texts, theme, and the stage and category it serves. A text is a string or a language map that must include `default_locale`; at most 20 languages over the whole template. Without `completion`, the service's own thanks (en, fr, es, de) are used.",
+      "Crée un modèle dans le mode de la clé : les prises à faire, les textes d'accueil et de fin, le thème, et l'étape et la catégorie qu'il sert. Un texte est une chaîne ou une table de langues qui doit inclure `default_locale` ; au plus 20 langues sur tout le modèle. Sans `completion`, les remerciements du service (en, fr, es, de) sont utilisés.",
     ),
     request: { body: { content: { "application/json": { schema: CreateTemplateBody } }, required: true } },
     responses: {
