@@ -4,6 +4,7 @@ import { captureSessions } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
+import { findSessionFile } from "../storage/files.ts";
 
 export async function findSessionByToken(db: Database, token: string): Promise<SessionRow | null> {
   if (token.length < 20 || token.length > 100) return null;
@@ -24,4 +25,12 @@ export async function usableSession(db: Database, token: string, now: Date): Pro
   if (session.status === "completed" || session.status === "rejected") throw new ApiError("capture_link_used", { extra });
   if (session.status === "expired" || Date.parse(session.expiresAt) <= now.getTime()) throw new ApiError("capture_link_expired", { extra });
   return session;
+}
+
+/** A file of a capture whose link may still be used (404 `capture_file_not_found` otherwise). */
+export async function usableSessionFile(db: Database, token: string, fileId: string, now: Date) {
+  const session = await usableSession(db, token, now);
+  const file = await findSessionFile(db, session.id, fileId);
+  if (file === null) throw new ApiError("capture_file_not_found");
+  return { session, file };
 }

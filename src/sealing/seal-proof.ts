@@ -88,15 +88,16 @@ async function storeArtifacts(bucket: R2Bucket, proofId: string, result: SealedR
   ]);
 }
 
+/** The fields `proof.sealed` and `proof.failed` open with (CONTRACT.md "Webhook bodies"). */
+function proofEventFields(proof: ProofRow) {
+  return { proof_id: proof.id, session_id: proof.sessionId, external_reference: proof.externalReference, party: proof.party, stage: proof.stage };
+}
+
 async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: FileRow[], result: SealedResult): Promise<SealOutcome> {
   const sealedAt = nowIso();
   const eventId = newId("evt");
   const data = {
-    proof_id: proof.id,
-    session_id: proof.sessionId,
-    external_reference: proof.externalReference,
-    party: proof.party,
-    stage: proof.stage,
+    ...proofEventFields(proof),
     compare_to: proof.compareTo,
     manifest_sha256: result.manifest_sha256,
     timestamp: { gen_time: result.timestamp.gen_time, qualified: result.timestamp.qualified },
@@ -135,11 +136,7 @@ export async function failProof(deps: SealingDependencies, proof: ProofRow, fail
   const failedAt = nowIso();
   const eventId = newId("evt");
   const data = {
-    proof_id: proof.id,
-    session_id: proof.sessionId,
-    external_reference: proof.externalReference,
-    party: proof.party,
-    stage: proof.stage,
+    ...proofEventFields(proof),
     code: failure.code,
     message: failure.message,
     failed_at: failedAt,

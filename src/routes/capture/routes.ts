@@ -4,12 +4,12 @@ import type { App } from "../../app.ts";
 import type { HonoEnv } from "../../env.ts";
 import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
-import { usableSession, findSessionByToken } from "../../capture-page/access.ts";
+import { usableSession, usableSessionFile, findSessionByToken } from "../../capture-page/access.ts";
 import { captureSessionView } from "../../capture-page/session-view.ts";
 import { declareFile, uploadInstructions } from "../../capture-page/declare-file.ts";
 import { completeCapture } from "../../capture-sessions/complete-capture.ts";
 import { publishEvents } from "../../webhooks/delivery.ts";
-import { findSessionFile, markFileDeleted } from "../../storage/files.ts";
+import { markFileDeleted } from "../../storage/files.ts";
 import { completeMultipart } from "../../capture-page/complete-multipart.ts";
 import { findDefaultTheme, findTheme } from "../../storage/capture-themes.ts";
 import type { TemplateSnapshot } from "../../capture-templates/snapshot.ts";
@@ -72,9 +72,7 @@ export function registerCaptureRoutes(app: App) {
     noStore(c);
     const db = database(c.env.DB);
     const { token, fileId } = c.req.valid("param");
-    const session = await usableSession(db, token, new Date());
-    const file = await findSessionFile(db, session.id, fileId);
-    if (file === null) throw new ApiError("capture_file_not_found");
+    const { file } = await usableSessionFile(db, token, fileId, new Date());
     const uploadedParts =
       file.multipartUploadId === null ? ((await c.env.FILES.head(file.originalKey)) !== null ? [1] : []) : (file.uploadedParts ?? []).map((part) => part.part_number).sort((a, b) => a - b);
     return c.json({ file_id: file.id, upload: await uploadInstructions(c.env, file, c.env.CAPTURE_BASE_URL, token), uploaded_parts: uploadedParts }, 200);
@@ -84,9 +82,7 @@ export function registerCaptureRoutes(app: App) {
     noStore(c);
     const db = database(c.env.DB);
     const { token, fileId } = c.req.valid("param");
-    const session = await usableSession(db, token, new Date());
-    const file = await findSessionFile(db, session.id, fileId);
-    if (file === null) throw new ApiError("capture_file_not_found");
+    const { file } = await usableSessionFile(db, token, fileId, new Date());
     await completeMultipart(c.env, db, file);
     return c.json({ file_id: file.id, status: "uploaded" }, 200);
   });
@@ -95,9 +91,7 @@ export function registerCaptureRoutes(app: App) {
     noStore(c);
     const db = database(c.env.DB);
     const { token, fileId } = c.req.valid("param");
-    const session = await usableSession(db, token, new Date());
-    const file = await findSessionFile(db, session.id, fileId);
-    if (file === null) throw new ApiError("capture_file_not_found");
+    const { file } = await usableSessionFile(db, token, fileId, new Date());
     await markFileDeleted(db, file.id);
     await c.env.FILES.delete(file.originalKey);
     return c.body(null, 204);
