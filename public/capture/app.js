@@ -77,6 +77,8 @@ async function upload(shot) {
       onRetry: (seconds) => (overallLabel.textContent = t("retrying", { s: seconds })),
     });
     shot.state = "uploaded";
+    // Deleted or retaken while its upload was still under way: remove it from the server too.
+    if (shot.removed) return void (await api(`${base}/files/${shot.fileId}`, { method: "DELETE" }).catch(() => undefined));
     await saveShot(record(shot));
   } catch (error) {
     shot.failed = true;
@@ -101,12 +103,19 @@ async function addShot(step, blob, capture) {
 }
 
 async function removeShot(shot) {
+  shot.removed = true;
   shots = shots.filter((candidate) => candidate !== shot);
   if (shot.url) URL.revokeObjectURL(shot.url);
   await deleteShot(shot.id);
-  if (shot.fileId) await api(`${base}/files/${shot.fileId}`, { method: "DELETE" }).catch(() => undefined);
+  if (shot.fileId && !shot.uploading) await api(`${base}/files/${shot.fileId}`, { method: "DELETE" }).catch(() => undefined);
   renderShots();
   updateOverall();
+}
+
+/** Retake: the shot goes, and the camera is ready for its replacement. */
+async function retake(shot) {
+  await removeShot(shot);
+  document.getElementById("shutter")?.focus();
 }
 
 function renderShots() {
@@ -119,7 +128,14 @@ function renderShots() {
       const url = shot.url;
       const preview = shot.blob.type.startsWith("video") ? el("video", { src: url, muted: true, "aria-label": step.label }) : el("img", { src: url, alt: step.label });
       shot.progress = el("progress", { max: shot.blob.size, value: shot.state === "uploaded" ? shot.blob.size : shot.sent ?? 0 });
-      return el("li", { class: "shot" }, preview, shot.progress, el("button", { type: "button", "data-testid": "delete", onclick: () => removeShot(shot) }, t("delete")));
+      return el(
+        "li",
+        { class: "shot" },
+        preview,
+        shot.progress,
+        el("button", { type: "button", "data-testid": "retake", onclick: () => retake(shot) }, t("retake")),
+        el("button", { type: "button", "data-testid": "delete", onclick: () => removeShot(shot) }, t("delete")),
+      );
     }),
   );
   const counter = document.getElementById("counter");

@@ -59,7 +59,11 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
       await shutter.click();
       await shutter.click();
-      await expect.poll(() => page.locator(".shot").count()).toBe(2);
+      await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(2);
+      await page.getByTestId("retake").first().click();
+      await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(1);
+      await shutter.click();
+      await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(2);
       await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
       await page.screenshot({ path: `${screenshots}/capture-step-${locale}.png` });
       await page.getByTestId("finish").click();
