@@ -50,7 +50,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       const response = await page.goto(created.body.capture_url);
       expect(response?.status()).toBe(200);
       expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
-      await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(locale);
+      await expect.poll(() => page.locator("html").getAttribute("lang"), { timeout: 10_000 }).toBe(locale);
       await page.getByText(texts[locale].welcome).waitFor();
       await page.screenshot({ path: `${screenshots}/capture-welcome-${locale}.png` });
       await page.getByTestId("start").click();
@@ -85,7 +85,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     const page = await context.newPage();
     const response = await page.goto(`${stack.captureBaseUrl}/c/${"z".repeat(43)}`);
     expect(response?.status()).toBe(404);
-    await expect.poll(() => page.getByTestId("error").textContent()).toContain("ungültig");
+    await expect.poll(() => page.getByTestId("error").textContent(), { timeout: 10_000 }).toContain("ungültig");
     await context.close();
   });
 });

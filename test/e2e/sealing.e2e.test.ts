@@ -101,9 +101,9 @@ describe("a real capture sealed on npm run dev", () => {
         await page.screenshot({ path: join(import.meta.dirname, `../../test-results/verify-${lang}.png`), fullPage: true });
         const name = execFileSync("ls", [join(sealedTestProof.dir!, "files")]).toString().split("\n")[0]!;
         await page.locator("#check-file").setInputFiles(join(sealedTestProof.dir!, "files", name));
-        await expect.poll(() => page.getByTestId("check-result").getAttribute("class")).toBe("match");
+        await expect.poll(() => page.getByTestId("check-result").getAttribute("class"), { timeout: 10_000 }).toBe("match");
         await page.locator("#check-file").setInputFiles(join(import.meta.dirname, "../../package.json"));
-        await expect.poll(() => page.getByTestId("check-result").getAttribute("class")).toBe("no-match");
+        await expect.poll(() => page.getByTestId("check-result").getAttribute("class"), { timeout: 10_000 }).toBe("no-match");
         await context.close();
       }
     } finally {
