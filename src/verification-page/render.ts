@@ -1,6 +1,7 @@
 import { escapeHtml as e } from "../lib/html.ts";
 import type { Verification } from "../verification/verify-proof.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts";
+import type { PageStep } from "./step-labels.ts";
 
 interface PageFile {
   id: string;
@@ -28,35 +29,41 @@ export interface PageProof {
   verification: Verification;
 }
 
-function filesByStep(proof: PageProof, m: Record<string, string>): string {
-  const steps = [...new Set(proof.files.map((file) => file.step_id))];
-  return steps
+function fileList(files: PageFile[], m: Record<string, string>): string {
+  return `<ul class="files">${files
     .map(
-      (step) => `<h4>${e(m.step!)}: ${e(step)}</h4><ul class="files">${proof.files
-        .filter((file) => file.step_id === step)
-        .map(
-          (file) => `<li>${file.kind === "photo" && file.signed_sha256 ? `<img src="${e(file.url)}" alt="${e(file.id)}" loading="lazy">` : ""}
+      (file) => `<li>${file.kind === "photo" && file.signed_sha256 ? `<img src="${e(file.url)}" alt="${e(file.id)}" loading="lazy">` : ""}
 <code>${e(file.id)}</code><dl><dt>${e(m.original!)}</dt><dd><code>${e(file.sha256)}</code></dd><dt>${e(m.signed!)}</dt><dd><code>${e(file.signed_sha256 ?? "—")}</code></dd></dl></li>`,
-        )
-        .join("")}</ul>`,
     )
-    .join("");
+    .join("")}</ul>`;
 }
 
-function proofColumn(proof: PageProof, m: Record<string, string>, heading: string, lang: PageLanguage): string {
-  return `<section class="proof"><h3><a href="/p/${e(proof.id)}?lang=${lang}">${e(heading)} · ${e(proof.id)}</a></h3>${filesByStep(proof, m)}</section>`;
+const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => `<a href="/p/${e(proof.id)}?lang=${lang}">${e(heading)} · <code>${e(proof.id)}</code></a>`;
+
+/** One proof: its files step by step. */
+function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>): string {
+  return `<h2>${e(m.files!)}</h2>${steps
+    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(proof.files.filter((file) => file.step_id === step.id), m)}</section>`)
+    .join("")}`;
+}
+
+/** A before/after pair: for each step, the before's files beside the after's, each side linking to its proof. */
+function pairedProofs(before: PageProof, after: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage): string {
+  const side = (proof: PageProof, heading: string, name: string, step: PageStep) =>
+    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(proof.files.filter((file) => file.step_id === step.id), m)}</div>`;
+  return `<h2>${e(m.before!)} / ${e(m.after!)}</h2>${steps
+    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3><div class="pair">${side(before, m.before!, "before", step)}${side(after, m.after!, "after", step)}</div></section>`)
+    .join("")}`;
 }
 
 /** The human verification page, server-rendered; no inline script or style (strict CSP). */
-export function renderVerificationPage(proof: PageProof, partner: PageProof | null, lang: PageLanguage): string {
+export function renderVerificationPage(proof: PageProof, partner: PageProof | null, steps: PageStep[], lang: PageLanguage): string {
   const m = PAGE_MESSAGES[lang];
   const verdict = m[proof.verification.status] ?? proof.verification.status;
   const command = proof.manifest_sha256 ? `openssl ts -verify -digest ${proof.manifest_sha256} -in proof.tsr -CAfile chain.pem` : "";
   const hashes = proof.files.flatMap((file) => [file.sha256, file.signed_sha256]).filter(Boolean).join(" ");
-  const pair =
-    partner === null
-      ? proofColumn(proof, m, m.files!, lang)
-      : `<div class="pair">${proof.compare_to ? proofColumn(partner, m, m.before!, lang) + proofColumn(proof, m, m.after!, lang) : proofColumn(proof, m, m.before!, lang) + proofColumn(partner, m, m.after!, lang)}</div>`;
+  const files =
+    partner === null ? singleProof(proof, steps, m) : proof.compare_to ? pairedProofs(partner, proof, steps, m, lang) : pairedProofs(proof, partner, steps, m, lang);
   return `<!doctype html>
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
@@ -71,13 +78,24 @@ ${proof.verification.test_mode ? `<p class="test-banner" data-testid="test-banne
 <dt>${e(m.reference!)}</dt><dd><code>${e(proof.external_reference)}</code></dd>
 <dt>${e(m.party!)}</dt><dd>${e(m[proof.party] ?? proof.party)}</dd>
 ${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
+${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
 ${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd><time datetime="${e(proof.timestamp.gen_time)}">${e(proof.timestamp.gen_time)}</time> (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd><dt>${e(m.authority!)}</dt><dd>${e(proof.timestamp.authority)}</dd>` : ""}
 </dl>
-${pair}
+${files}
 ${proof.status === "sealed" ? `<p><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
 <h2>${e(m.command!)}</h2><pre><code id="command">${e(command)}</code></pre><button type="button" data-copy="command">${e(m.copy!)}</button>` : ""}
 <h2>${e(m.checks!)}</h2><ul class="checks">${proof.verification.checks.map((check) => `<li class="${check.result}">${e(check.name)}: ${check.result}</li>`).join("")}</ul>
 <h2>${e(m.checkTitle!)}</h2><p>${e(m.checkHelp!)}</p>
 <input type="file" id="check-file" data-hashes="${e(hashes)}" aria-describedby="check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p>
 </main></body></html>`;
+}
+
+/** The page for an identifier that names no proof, in the reader's language (the JSON twin answers `proof_not_found`). */
+export function renderProofNotFoundPage(lang: PageLanguage): string {
+  const m = PAGE_MESSAGES[lang];
+  return `<!doctype html>
+<html lang="${lang}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>${e(m.notFoundTitle!)}</title><link rel="stylesheet" href="/verify/style.css"></head>
+<body><main data-code="proof_not_found"><h1>${e(m.notFoundTitle!)}</h1><p>${e(m.notFoundBody!)}</p></main></body></html>`;
 }

@@ -10,7 +10,7 @@ import { captureOverHttp, fixture, waitForProof } from "./support/capture.ts";
 import { launchChromium } from "./support/chromium.ts";
 
 let stack: Stack;
-const sealedTestProof: { id?: string; dir?: string } = {};
+const sealedTestProof: { id?: string; dir?: string; reference?: string } = {};
 beforeAll(async () => {
   stack = await startStack();
 });
@@ -36,7 +36,8 @@ describe("a real capture sealed on npm run dev", () => {
         },
       });
       const started = Date.now();
-      const { completed } = await captureOverHttp(stack, key, { external_reference: `e2e-${mode}-${Date.now()}`, party: "provider", stage: "checkin", template_id: template.body.id }, [
+      const reference = `e2e-${mode}-${Date.now()}`;
+      const { completed } = await captureOverHttp(stack, key, { external_reference: reference, party: "provider", stage: "checkin", template_id: template.body.id }, [
         { file: "photo.jpg", type: "image/jpeg" },
         { file: "photo.png", type: "image/png" },
         { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
@@ -75,7 +76,7 @@ describe("a real capture sealed on npm run dev", () => {
         expect(sha256(readFileSync(join(dir, "files", name)))).toBe(file.signed_sha256);
       }
       expect(readFileSync(join(dir, "VERIFY.md"), "utf8")).toContain("-attime");
-      if (mode === "test") Object.assign(sealedTestProof, { id: proof.id, dir });
+      if (mode === "test") Object.assign(sealedTestProof, { id: proof.id, dir, reference });
 
       const byHash = await request(`${stack.baseUrl}/v1/public/verify`, { body: { sha256: sha256(fixture("photo.png")) } });
       expect(byHash.body.data.some((m: any) => m.proof_id === proof.id && m.match === "original")).toBe(true);
@@ -106,6 +107,47 @@ describe("a real capture sealed on npm run dev", () => {
         await expect.poll(() => page.getByTestId("check-result").getAttribute("class"), { timeout: 10_000 }).toBe("no-match");
         await context.close();
       }
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("shows a sealed before/after pair side by side, step by step, on a phone-sized screen", async ({ skip }) => {
+    const browser = await launchChromium();
+    if (!browser || !sealedTestProof.id) return skip();
+    try {
+      const { completed } = await captureOverHttp(stack, stack.testKey, { external_reference: sealedTestProof.reference, party: "provider", stage: "checkout", compare_to: sealedTestProof.id }, [
+        { file: "photo.png", type: "image/png" },
+        { file: "photo.jpg", type: "image/jpeg" },
+        { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
+      ]);
+      expect(completed.status).toBe(200);
+      const after = await waitForProof(stack, stack.testKey, completed.body.proof_id, (p) => p.status !== "pending");
+      expect(after).toMatchObject({ status: "sealed", compare_to: sealedTestProof.id });
+      const context = await browser.newContext({ viewport: { width: 360, height: 800 }, locale: "de-DE" });
+      const page = await context.newPage();
+      await page.goto(`${stack.baseUrl}/p/${after.id}`);
+      for (const step of ["photos", "walkaround"]) {
+        const row = page.getByTestId(`step-${step}`);
+        await expect.poll(() => row.locator('[data-side="before"] .files li').count()).toBeGreaterThan(0);
+        expect(await row.locator('[data-side="after"] .files li').count()).toBeGreaterThan(0);
+      }
+      const photos = page.getByTestId("step-photos");
+      expect(await photos.locator("h3").textContent()).toBe("Photos");
+      expect(await photos.locator('[data-side="before"] h4').textContent()).toContain("Vorher");
+      expect(await photos.locator('[data-side="after"] h4').textContent()).toContain("Nachher");
+      const images = photos.locator("img");
+      for (let i = 0; i < (await images.count()); i++) {
+        await images.nth(i).scrollIntoViewIfNeeded();
+        await expect.poll(() => images.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
+      }
+      const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(pageWidth).toBeLessThanOrEqual(360);
+      await page.screenshot({ path: join(import.meta.dirname, "../../test-results/verify-pair-de.png"), fullPage: true });
+      await page.getByTestId("compared-with").locator("a").click();
+      await page.waitForURL(new RegExp(`/p/${sealedTestProof.id}`));
+      expect(await page.getByTestId("compared-with").textContent()).toContain(after.id);
+      await context.close();
     } finally {
       await browser.close();
     }

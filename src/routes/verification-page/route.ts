@@ -2,9 +2,11 @@ import type { App } from "../../app.ts";
 import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { publicProof } from "../../proofs/public-proof.ts";
+import { findSessionById } from "../../storage/capture-sessions.ts";
 import { findProofById, proofFiles } from "../../storage/proofs-read.ts";
 import { pageLanguage } from "../../verification-page/messages.ts";
-import { renderVerificationPage } from "../../verification-page/render.ts";
+import { renderProofNotFoundPage, renderVerificationPage } from "../../verification-page/render.ts";
+import { pageSteps } from "../../verification-page/step-labels.ts";
 
 const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
@@ -14,19 +16,29 @@ export function registerVerificationPage(app: App) {
     const db = database(c.env.DB);
     const load = async (id: string) => {
       const proof = await findProofById(db, id);
-      return proof === null ? null : publicProof(c.env, proof, (await proofFiles(db, [proof.id])).get(proof.id) ?? []);
+      return proof === null ? null : { row: proof, page: await publicProof(c.env, proof, (await proofFiles(db, [proof.id])).get(proof.id) ?? []) };
     };
-    const proof = await load(c.req.param("id"));
-    if (proof === null) throw new ApiError("proof_not_found");
-    const partnerId = proof.compare_to ?? proof.compared_by;
-    const partner = partnerId ? await load(partnerId) : null;
     const lang = pageLanguage(c.req.query("lang"), c.req.header("Accept-Language"));
     c.header("Content-Security-Policy", PAGE_CSP);
     c.header("X-Robots-Tag", "noindex");
     c.header("Referrer-Policy", "no-referrer");
     c.header("Content-Language", lang);
-    c.header("Vary", "Accept-Language");
+    c.header("Vary", "Accept, Accept-Language");
+    const loaded = await load(c.req.param("id"));
+    if (loaded === null) {
+      // A browser gets a page in its reader's language; a program gets the problem format.
+      if (!(c.req.header("Accept") ?? "").includes("text/html")) throw new ApiError("proof_not_found");
+      c.header("Cache-Control", "no-store");
+      return c.html(renderProofNotFoundPage(lang), 404);
+    }
+    const proof = loaded.page;
+    const partnerId = proof.compare_to ?? proof.compared_by;
+    const partner = partnerId ? ((await load(partnerId))?.page ?? null) : null;
+    // An "after" inherits its before's template, so one snapshot labels the steps of both.
+    const session = await findSessionById(db, loaded.row.sessionId);
+    const stepIds = [...proof.files, ...(partner?.files ?? [])].map((file) => file.step_id);
+    const steps = pageSteps(session?.templateSnapshot ?? null, lang, stepIds);
     c.header("Cache-Control", proof.status === "sealed" ? "public, max-age=300" : "no-store");
-    return c.html(renderVerificationPage(proof, partner, lang));
+    return c.html(renderVerificationPage(proof, partner, steps, lang));
   });
 }
