@@ -9,7 +9,7 @@ const context = sealContext();
 const signer = {
   key: context.key,
   chainDer: context.chainDer,
-  timestamp: async (message: Uint8Array) => (await obtainTimestamp(context.authority, sha256(message))).token,
+  timestamp: async (message: Uint8Array) => (await obtainTimestamp(context.authority, message)).token,
 };
 const assertions = [
   { label: "c2pa.actions", data: { actions: [{ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture" }] } },

@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { obtainTimestamp } from "../src/tsa/obtain-timestamp.ts";
 import { httpAuthority, opensslAuthority, TimestampUnavailableError } from "../src/tsa/authority.ts";
 import { pem, pkiDir, sha256 } from "./support.ts";
+import { rogueAuthority } from "./rogue-authority.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
 
 function opensslVerify(tsr: Uint8Array, digest: string, chain: string): string {
   const dir = mkdtempSync(join(tmpdir(), "verify-"));
@@ -21,7 +24,7 @@ function opensslVerify(tsr: Uint8Array, digest: string, chain: string): string {
 
 test("the simulated authority's tokens pass openssl ts -verify for their digest only", async () => {
   const digest = sha256("manifest bytes");
-  const stamp = await obtainTimestamp(opensslAuthority(pkiDir, "tsa-test", "Simulated"), digest);
+  const stamp = await obtainTimestamp(opensslAuthority(pkiDir, "tsa-test", "Simulated"), bytes("manifest bytes"));
   assert.match(opensslVerify(stamp.response, digest, pem("tsa-test-root.pem")), /Verification: OK/);
   assert.doesNotMatch(opensslVerify(stamp.response, sha256("other bytes"), pem("tsa-test-root.pem")), /Verification: OK/);
   assert.ok(Math.abs(Date.parse(stamp.genTime) - Date.now()) < 60_000);
@@ -31,14 +34,14 @@ test("the simulated authority's tokens pass openssl ts -verify for their digest 
 
 test("a token chaining to another root is refused before use", async () => {
   const wrongChain = { ...opensslAuthority(pkiDir, "tsa-test", "Simulated"), chainPem: pem("tsa-live-root.pem") };
-  await assert.rejects(obtainTimestamp(wrongChain, sha256("x")), TimestampUnavailableError);
+  await assert.rejects(obtainTimestamp(wrongChain, bytes("x")), TimestampUnavailableError);
 });
 
 test("a response for another request (other digest or nonce) is refused", async () => {
   const authority = opensslAuthority(pkiDir, "tsa-test", "Simulated");
-  const replayed = await obtainTimestamp(authority, sha256("first"));
+  const replayed = await obtainTimestamp(authority, bytes("first"));
   const replaying = { ...authority, respond: async () => replayed.response };
-  await assert.rejects(obtainTimestamp(replaying, sha256("second")), TimestampUnavailableError);
+  await assert.rejects(obtainTimestamp(replaying, bytes("second")), TimestampUnavailableError);
 });
 
 test("a certificate without the timeStamping usage cannot sign accepted tokens", async () => {
@@ -61,7 +64,31 @@ test("a certificate without the timeStamping usage cannot sign accepted tokens",
       return new Uint8Array(execFileSync("cat", [join(dir, "r.tsr")]));
     },
   };
-  await assert.rejects(obtainTimestamp(bad, sha256("x")), TimestampUnavailableError);
+  await assert.rejects(obtainTimestamp(bad, bytes("x")), TimestampUnavailableError);
+});
+
+test("a validly signed token is still refused when its signer is not certified for timestamping (RFC 3161 §2.3)", async () => {
+  // The same responder with the authority's own certificate and key is accepted: only the usage differs.
+  const control = await obtainTimestamp(rogueAuthority(pem("tsa-test.pem"), pem("tsa-test.pk8"), pem("tsa-test-root.pem")), bytes("x"));
+  assert.match(opensslVerify(control.response, sha256("x"), pem("tsa-test-root.pem")), /Verification: OK/);
+  const rogue = rogueAuthority(pem("c2pa-signer.pem"), pem("c2pa-signer.pk8"), pem("c2pa-root.pem"));
+  await assert.rejects(obtainTimestamp(rogue, bytes("x")), /not certified for timestamping/);
+});
+
+test("a token signed by the right kind of certificate but the wrong key is refused", async () => {
+  const rogue = rogueAuthority(pem("tsa-test.pem"), pem("c2pa-signer.pk8"), pem("tsa-test-root.pem"));
+  await assert.rejects(obtainTimestamp(rogue, bytes("x")), TimestampUnavailableError);
+});
+
+test("a token whose signature names no certificate (no ESS signing-certificate attribute) is refused", async () => {
+  const unbound = rogueAuthority(pem("tsa-test.pem"), pem("tsa-test.pk8"), pem("tsa-test-root.pem"), { essCertId: false });
+  await assert.rejects(obtainTimestamp(unbound, bytes("x")), /signing-certificate/);
+});
+
+test("a token for the same digest but another nonce is refused", async () => {
+  const authority = opensslAuthority(pkiDir, "tsa-test", "Simulated");
+  const earlier = await obtainTimestamp(authority, bytes("same"));
+  await assert.rejects(obtainTimestamp({ ...authority, respond: async () => earlier.response }, bytes("same")), /nonce/);
 });
 
 test("a token from an expired authority certificate is refused", async () => {
@@ -88,7 +115,7 @@ test("a token from an expired authority certificate is refused", async () => {
       return new Uint8Array(readFileSync(join(dir, "r.tsr")));
     },
   };
-  await assert.rejects(obtainTimestamp(expired, sha256("x")), TimestampUnavailableError);
+  await assert.rejects(obtainTimestamp(expired, bytes("x")), TimestampUnavailableError);
 });
 
 test("the live path: a real TSA (openssl ts -reply behind HTTP) is requested, checked, and qualified when configured", async () => {
@@ -105,13 +132,13 @@ test("the live path: a real TSA (openssl ts -reply behind HTTP) is requested, ch
   const port = (server.address() as { port: number }).port;
   try {
     const url = `http://127.0.0.1:${port}/tsa`;
-    const plain = await obtainTimestamp(httpAuthority(url, "Local", pem("tsa-live-root.pem"), ""), sha256("m"));
+    const plain = await obtainTimestamp(httpAuthority(url, "Local", pem("tsa-live-root.pem"), ""), bytes("m"));
     assert.equal(plain.qualified, false);
-    const qualified = await obtainTimestamp(httpAuthority(url, "Local", pem("tsa-live-root.pem"), pem("tsa-live.pem")), sha256("m"));
+    const qualified = await obtainTimestamp(httpAuthority(url, "Local", pem("tsa-live-root.pem"), pem("tsa-live.pem")), bytes("m"));
     assert.equal(qualified.qualified, true);
     assert.match(opensslVerify(qualified.response, sha256("m"), pem("tsa-live-root.pem")), /Verification: OK/);
   } finally {
     server.close();
   }
-  await assert.rejects(obtainTimestamp(httpAuthority(`http://127.0.0.1:${port}/tsa`, "gone", "", ""), sha256("m")), TimestampUnavailableError);
+  await assert.rejects(obtainTimestamp(httpAuthority(`http://127.0.0.1:${port}/tsa`, "gone", "", ""), bytes("m")), TimestampUnavailableError);
 });

@@ -35,7 +35,12 @@ export async function proofVerification(env: Env, proof: ProofRow, files: ProofF
   check("manifest_hash", manifest !== null && (await sha256Hex(manifest)) === proof.manifestSha256, "manifest.json does not hash to manifest_sha256");
   if (manifest !== null && tsr !== null && chain !== null) {
     const stamp = await checkTimestamp(tsr, manifest, await chain.text());
-    check("timestamp_signature", stamp.signatureValid, "the token's signature does not verify");
+    check("timestamp_signature", stamp.granted && stamp.signatureValid, "the token's signature does not verify");
+    check(
+      "timestamp_signer",
+      stamp.signerCertifiedForTimestamping && stamp.signerCertificateBound,
+      "the token's signer is not a timestamping certificate, or the token does not name it",
+    );
     check("timestamp_imprint", stamp.imprintMatches, "the token does not cover this manifest");
     check("timestamp_chain", stamp.chainTrusted, "the token's signer does not chain to the published roots");
   } else {

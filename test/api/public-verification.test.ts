@@ -46,7 +46,7 @@ describe("public verification", () => {
     const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST);
     const { body } = await callJson(`/v1/public/proofs/${proofId}`);
     const passed = body.verification.checks.filter((c: any) => c.result === "pass").map((c: any) => c.name);
-    expect(passed).toEqual(expect.arrayContaining(["manifest_hash", "timestamp_signature", "timestamp_imprint", "timestamp_chain"]));
+    expect(passed).toEqual(expect.arrayContaining(["manifest_hash", "timestamp_signature", "timestamp_signer", "timestamp_imprint", "timestamp_chain"]));
   });
 
   it("answers 404 proof_not_found for an unknown proof, and no-store while pending", async () => {

@@ -1,5 +1,7 @@
-import { join } from "node:path";
-import { inScratch, openssl, readFile, writeFile } from "./openssl.ts";
+import { randomBytes } from "node:crypto";
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
+import { checkTimestamp, hex, pemCertificatesDer } from "../../../src/verification/timestamp-check.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./authority.ts";
 
 export interface CheckedTimestamp {
@@ -14,44 +16,57 @@ export interface CheckedTimestamp {
   qualified: boolean;
 }
 
-const certificates = (pem: string) => (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((c) => c.replace(/\s+/g, ""));
+const SHA256_OID = "2.16.840.1.101.3.4.2.1";
 
-function field(text: string, label: string): string {
-  const match = new RegExp(`^${label}:\\s*(.+)$`, "m").exec(text);
-  if (!match?.[1]) throw new TimestampUnavailableError(`timestamp response without ${label}`);
-  return match[1].trim();
+/** An RFC 3161 TimeStampReq over the SHA-256 of `data`, with a random 62-bit nonce and `certReq`. */
+function timeStampRequest(digest: Uint8Array): { der: Uint8Array; nonce: Uint8Array } {
+  const nonce = randomBytes(8);
+  // 0x40..0x7f in the first byte: a positive INTEGER in minimal DER, 8 bytes long.
+  nonce[0] = (nonce[0]! & 0x3f) | 0x40;
+  const request = new pkijs.TimeStampReq({
+    version: 1,
+    messageImprint: new pkijs.MessageImprint({
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256_OID }),
+      hashedMessage: new asn1js.OctetString({ valueHex: digest }),
+    }),
+    nonce: new asn1js.Integer({ valueHex: nonce }),
+    certReq: true,
+  });
+  return { der: new Uint8Array(request.toSchema().toBER()), nonce: new Uint8Array(nonce) };
 }
 
 /**
- * Requests a timestamp over a SHA-256 digest (with a nonce and the signer certificate) and checks the
- * answer before anyone relies on it, with openssl's own verifier: granted, the same imprint and nonce,
- * a valid signature, a signer certified for timestamping only, a chain to the authority's roots.
+ * Requests a timestamp over `data` (the authority sees only its SHA-256) and checks the answer before
+ * anyone relies on it, with the same inspection public verification runs: granted, the same imprint and
+ * nonce, a valid CMS signature, a signer whose certificate carries the critical `timeStamping` usage alone
+ * and is the one the ESS signing-certificate attribute names, and a chain to the authority's roots. Done
+ * in process (no openssl round trip per file); the proof's own token is also confirmed by
+ * `openssl ts -verify` (`confirmWithOpenssl`).
  */
-export async function obtainTimestamp(authority: TimestampAuthority, digestHex: string): Promise<CheckedTimestamp> {
-  return inScratch(async (dir) => {
-    await openssl(["ts", "-query", "-digest", digestHex, "-sha256", "-cert", "-out", "q.tsq"], dir);
-    const response = await authority.respond(new Uint8Array(await readFile(join(dir, "q.tsq"))));
-    await writeFile(join(dir, "r.tsr"), response);
-    await writeFile(join(dir, "chain.pem"), authority.chainPem);
-    try {
-      const verdict = await openssl(["ts", "-verify", "-queryfile", "q.tsq", "-in", "r.tsr", "-CAfile", "chain.pem"], dir);
-      if (!verdict.includes("Verification: OK")) throw new Error(verdict);
-    } catch (error) {
-      throw new TimestampUnavailableError(`timestamp response refused: ${(error as Error).message.split("\n").slice(-3).join(" ")}`);
-    }
-    const text = await openssl(["ts", "-reply", "-in", "r.tsr", "-text"], dir);
-    await openssl(["ts", "-reply", "-in", "r.tsr", "-token_out", "-out", "token.der"], dir);
-    const qualified = certificates(authority.qualifiedCertsPem);
+export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8Array): Promise<CheckedTimestamp> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data.slice()));
+  const request = timeStampRequest(digest);
+  const response = await authority.respond(request.der);
+  const check = await checkTimestamp(response, data, authority.chainPem);
+  const refusal = [
+    [!check.granted, "not granted"],
+    [!check.imprintMatches, "message imprint differs from the request"],
+    [check.nonceHex !== hex(request.nonce), "nonce differs from the request"],
+    [!check.signatureValid, "signature invalid"],
+    [!check.signerCertifiedForTimestamping, "the signer is not certified for timestamping only"],
+    [!check.signerCertificateBound, "no signing-certificate attribute naming the signer"],
+    [!check.chainTrusted, "the signer does not chain to the authority's roots"],
+  ].find(([failed]) => failed);
+  if (refusal) throw new TimestampUnavailableError(`timestamp response refused: ${refusal[1]}`);
+  const signer = hex(check.signerCertificate!);
+  return {
+    response,
+    token: check.token!,
+    genTime: check.genTime!,
+    serial: check.serial!,
+    policy: check.policy!,
+    authority: authority.name,
     // Only an authority configured with qualified certificates can yield a qualified token.
-    const signers = qualified.length === 0 ? "" : await openssl(["pkcs7", "-inform", "DER", "-in", "token.der", "-print_certs"], dir);
-    return {
-      response,
-      token: new Uint8Array(await readFile(join(dir, "token.der"))),
-      genTime: new Date(field(text, "Time stamp")).toISOString(),
-      serial: field(text, "Serial number"),
-      policy: field(text, "Policy OID"),
-      authority: authority.name,
-      qualified: qualified.length > 0 && certificates(signers).some((cert) => qualified.includes(cert)),
-    };
-  });
+    qualified: pemCertificatesDer(authority.qualifiedCertsPem).some((der) => hex(der) === signer),
+  };
 }
