@@ -73,9 +73,23 @@ function captureAssertions(job: SealJob, file: SealJobFile) {
   ];
 }
 
-async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(work))));
+/** Runs `work` over `items`, at most `limit` at a time, starting the next as soon as one ends; stops taking new items after a failure. */
+async function withConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const runner = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await work(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
   return results;
 }
 
@@ -94,7 +108,7 @@ export async function runSealJob(context: SealContext, job: SealJob): Promise<Se
   };
   let sealedFiles;
   try {
-    sealedFiles = await inBatches(job.files, FILE_CONCURRENCY, async (file) => {
+    sealedFiles = await withConcurrency(job.files, FILE_CONCURRENCY, async (file) => {
       const original = await download(file);
       const sniffed = verifyFile(file, original, sha256(original));
       const priorC2pa = await hasC2paManifest(original, sniffed);
