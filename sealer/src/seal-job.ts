@@ -6,7 +6,7 @@ import type { CoseSigner } from "./c2pa/cose.ts";
 import { buildManifest } from "./manifest.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
-import type { TimestampAuthority } from "./tsa/authority.ts";
+import { TimestampUnavailableError, type TimestampAuthority } from "./tsa/authority.ts";
 import { FileRejectedError, verifyFile } from "./verify-file.ts";
 
 /** Storage or the network failed in a way that may pass: the Worker retries the whole job later. */
@@ -116,7 +116,7 @@ export async function runSealJob(context: SealContext, job: SealJob): Promise<Se
       try {
         signed = await signWithC2pa(original, { title: file.id, format: sniffed, assertions: captureAssertions(job, file) }, signer);
       } catch (error) {
-        if (error instanceof TransientJobError || (error as Error).name === "TimestampUnavailableError") throw error;
+        if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
         throw new FileRejectedError("file_corrupt", file.id, `The ${sniffed} file cannot carry a C2PA manifest: ${(error as Error).message}`);
       }
       await upload(file, signed);

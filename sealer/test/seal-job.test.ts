@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSealJob, TransientJobError } from "../src/seal-job.ts";
+import { TimestampUnavailableError } from "../src/tsa/authority.ts";
 import { readC2pa } from "../src/c2pa/c2pa.ts";
 import { sniffType, isWellFormed } from "../src/verify-file.ts";
 import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
@@ -117,4 +118,10 @@ test("sniffs types from bytes and checks containers", () => {
   const png = fixture("photo.png").slice();
   png[40]! ^= 0xff;
   assert.equal(isWellFormed(png, "image/png"), false);
+});
+
+test("an authority that is down during a file's signature is a transient error, not a corrupt file", async () => {
+  const context = sealContext();
+  const down = { ...context, authority: { ...context.authority, respond: async () => Promise.reject(new TimestampUnavailableError("authority unreachable")) } };
+  await assert.rejects(runSealJob(down, job([{ name: "photo.jpg", type: "image/jpeg" }])), TimestampUnavailableError);
 });

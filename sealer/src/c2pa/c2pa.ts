@@ -54,15 +54,25 @@ export async function signWithC2pa(bytes: Uint8Array, definition: ManifestDefini
     format: definition.format,
   };
   const builder = WasmBuilder.fromJson(JSON.stringify(manifest));
-  for (const assertion of definition.assertions) builder.addAssertion(assertion.label, assertion.data);
-  const signed = await builder.sign(
-    { alg: "es256", reserveSize: COSE_RESERVE_SIZE, sign: async (claim: Uint8Array) => (await coseSign1(signer, claim, COSE_RESERVE_SIZE)) as Uint8Array<ArrayBuffer> },
-    [],
-    definition.format,
-    new BytesBlob(bytes, definition.format) as unknown as Blob,
-  );
-  builder.free();
-  return signed;
+  // c2pa-rs turns an error of the signing callback into a string; keep ours (an authority that is down
+  // must stay a TimestampUnavailableError, retried later, not become a corrupt file).
+  let signerError: unknown = null;
+  const sign = async (claim: Uint8Array) => {
+    try {
+      return (await coseSign1(signer, claim, COSE_RESERVE_SIZE)) as Uint8Array<ArrayBuffer>;
+    } catch (error) {
+      signerError = error;
+      throw error;
+    }
+  };
+  try {
+    for (const assertion of definition.assertions) builder.addAssertion(assertion.label, assertion.data);
+    return await builder.sign({ alg: "es256", reserveSize: COSE_RESERVE_SIZE, sign }, [], definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);
+  } catch (error) {
+    throw signerError ?? error;
+  } finally {
+    builder.free();
+  }
 }
 
 export interface C2paReading {
