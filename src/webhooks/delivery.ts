@@ -11,6 +11,31 @@ import { webhookRetryDelay } from "./retry-schedule.ts";
 import { deliveryTarget } from "./resolve-target.ts";
 
 const RESPONSE_START_BYTES = 1024;
+
+/**
+ * The start of a receiver's answer, read no further: a receiver streaming an endless or huge body must
+ * neither exhaust the Worker's memory nor turn an answered 2xx into a failure.
+ */
+async function firstBytesOf(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const start = new Uint8Array(limit);
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const take = value.subarray(0, limit - size);
+      start.set(take, size);
+      size += take.length;
+    }
+  } catch {
+    // The status line is the answer; a body that breaks off afterwards changes nothing.
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(start.subarray(0, size));
+}
 const TIMEOUT_MS = 10_000;
 /** How soon a proof.sealed delivery looks again while its capture_session.completed is still on its way. */
 const ORDERING_WAIT_SECONDS = 5;
@@ -141,7 +166,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, now = new Da
   try {
     const response = await fetch(target.url, { method: "POST", headers, body: delivery.requestBody, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
     status = response.status;
-    responseStart = (await response.text()).slice(0, RESPONSE_START_BYTES);
+    responseStart = await firstBytesOf(response, RESPONSE_START_BYTES);
     if (status < 200 || status >= 300) failure = `endpoint answered HTTP ${status}`;
   } catch (error) {
     failure = (error as Error).name === "TimeoutError" ? "timed out after 10 s" : `network error: ${(error as Error).message}`;

@@ -131,6 +131,32 @@ describe("webhook delivery", () => {
     expect((await callJson("/v1/webhook-deliveries", { key: org.testKey })).body.data[0].request_body).toBeUndefined();
   });
 
+  it("keeps only the first KiB of an endless answer, and stops reading it", async () => {
+    const org = await createOrganization();
+    await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    let chunksPulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        chunksPulled++;
+        controller.enqueue(new TextEncoder().encode("x".repeat(300)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    vi.stubGlobal("fetch", async () => new Response(endless, { status: 202 }));
+    const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_endless" });
+    await publishEvents(env, [eventId], new Date(), queued);
+    const delivery = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>();
+    expect(await attemptDelivery(env, delivery.id)).toEqual({ kind: "done" });
+    const log = await callJson(`/v1/webhook-deliveries/${delivery.id}`, { key: org.testKey });
+    expect(log.body).toMatchObject({ status: "succeeded", response_status: 202 });
+    expect(log.body.response_body_start).toBe("x".repeat(1024));
+    expect(cancelled).toBe(true);
+    expect(chunksPulled).toBeLessThan(10);
+  });
+
   it("retries after 1 min, 5 min, 30 min, 2 h and 12 h, then abandons", async () => {
     const org = await createOrganization();
     await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
