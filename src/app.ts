@@ -7,13 +7,14 @@ import { problemResponse } from "./errors/problem.ts";
 import { validationHook } from "./openapi/hook.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { httpsOnly } from "./middleware/https-only.ts";
+import { jsonBodyLimit } from "./middleware/json-body-limit.ts";
 
 export type App = OpenAPIHono<HonoEnv>;
 
 /** A Hono app with the service's error handling: every error leaves in the problem format. */
 export function createApp(): App {
   const app = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
-  app.use("*", requestContext, httpsOnly);
+  app.use("*", requestContext, httpsOnly, jsonBodyLimit);
   app.onError((error, c) => problemResponse(c, toApiError(error, c)));
   app.notFound((c) => {
     const allowed = allowedMethods(app, new URL(c.req.url).pathname);

@@ -15,6 +15,11 @@ export const ERROR_CATALOGUE = {
     title: { en: "Malformed JSON body", fr: "Corps JSON mal formé" },
     description: { en: "The request body is not valid JSON.", fr: "Le corps de la requête n'est pas un JSON valide." },
   },
+  payload_too_large: {
+    status: 413,
+    title: { en: "Request body too large", fr: "Corps de requête trop volumineux" },
+    description: { en: "A JSON request body is at most 8 MiB.", fr: "Un corps de requête JSON fait au plus 8 Mio." },
+  },
   https_required: {
     status: 403,
     title: { en: "HTTPS required", fr: "HTTPS obligatoire" },

@@ -26,7 +26,7 @@ export function apiRoute<const R extends RouteConfig>(options: ApiRouteOptions, 
   const errors: ErrorCode[] = [...API_KEY_ERRORS, ...options.errors];
   if (options.right !== null) errors.push("insufficient_scope");
   if (route.request !== undefined) errors.push("validation_failed");
-  if (route.request?.body !== undefined) errors.push("invalid_json");
+  if (route.request?.body !== undefined) errors.push("invalid_json", "payload_too_large");
   const existing = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
   return createRoute({
     ...route,
@@ -41,6 +41,6 @@ export function apiRoute<const R extends RouteConfig>(options: ApiRouteOptions, 
 export function publicRoute<const R extends RouteConfig>(errors: readonly ErrorCode[], route: R) {
   const all: ErrorCode[] = ["https_required", ...errors, "internal_error"];
   if (route.request !== undefined) all.push("validation_failed");
-  if (route.request?.body !== undefined) all.push("invalid_json");
+  if (route.request?.body !== undefined) all.push("invalid_json", "payload_too_large");
   return createRoute({ security: [], ...route, responses: { ...problemResponses(all), ...route.responses } });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { env, exports } from "cloudflare:workers";
 import { call, callJson, API } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { ERROR_CATALOGUE, ERROR_CODES, errorSlug } from "../../src/errors/catalogue.ts";
@@ -30,6 +31,32 @@ describe("problem format", () => {
       method: "POST",
     });
     expectProblem(response, 400, "invalid_json");
+  });
+
+  it("refuses a JSON body over 8 MiB with 413 payload_too_large, with or without Content-Length, and creates nothing", async () => {
+    const org = await createOrganization();
+    const huge = JSON.stringify({ external_reference: "big", party: "provider", padding: "x".repeat(9 * 1024 * 1024) });
+    const declared = await callJson("/v1/capture-sessions", { key: org.testKey, rawBody: huge, headers: { "Content-Type": "application/json", "Idempotency-Key": "big-body-1" } });
+    expect(declared.status).toBe(413);
+    expect(declared.body.code).toBe("payload_too_large");
+    const bytes = new TextEncoder().encode(huge);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 1024 * 1024) controller.enqueue(bytes.subarray(at, at + 1024 * 1024));
+        controller.close();
+      },
+    });
+    const streamed = await exports.default.fetch(
+      new Request(`${API}/v1/capture-sessions`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${org.testKey}`, "Content-Type": "application/json", "Idempotency-Key": "big-body-2" },
+        body: chunked,
+      }),
+    );
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { code: string }).code).toBe("payload_too_large");
+    const sessions = await env.DB.prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE organization_id = ?").bind(org.id).first<{ n: number }>();
+    expect(sessions?.n).toBe(0);
   });
 
   it("answers a schema violation with 422 validation_failed and a JSON pointer", async () => {
