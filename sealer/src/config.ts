@@ -7,6 +7,8 @@ import { httpAuthority, opensslAuthority, type TimestampAuthority } from "./tsa/
 export interface SealerConfig {
   port: number;
   secret: string;
+  /** Bytes of original files held at once (SEALER_MEMORY_BUDGET_MB): about a third of the memory. */
+  memoryBudgetBytes: number;
   c2pa: { keyPem: string; chainDer: Uint8Array[]; trustAnchorPem: string };
   /** Test-mode proofs: the simulated authority (its tokens prove nothing and say so). */
   testAuthority: TimestampAuthority;
@@ -30,6 +32,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
   return {
     port: Number(env.SEALER_PORT ?? 8788),
     secret: env.SEALER_SECRET ?? "",
+    memoryBudgetBytes: Number(env.SEALER_MEMORY_BUDGET_MB ?? 1024) * 1024 * 1024,
     c2pa: {
       keyPem: env.C2PA_SIGNING_KEY_PEM ?? file("c2pa-signer.pk8"),
       chainDer: pemCertificates(chainPem).map((pem) => new Uint8Array(new X509Certificate(pem).raw)),

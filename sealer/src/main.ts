@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { loadConfig, signingKey } from "./config.ts";
 import { initC2pa } from "./c2pa/c2pa.ts";
+import { ByteBudget } from "./byte-budget.ts";
 import { runSealJob, TransientJobError } from "./seal-job.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { TimestampUnavailableError } from "./tsa/authority.ts";
@@ -15,6 +16,7 @@ import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
 const MAX_JOB_BYTES = 2 * 1024 * 1024;
 const config = loadConfig();
 const key = signingKey(config);
+const budget = new ByteBudget(config.memoryBudgetBytes);
 
 function send(res: ServerResponse, status: number, body: unknown, type = "application/json") {
   const payload = type === "application/json" ? JSON.stringify(body) : (body as Buffer);
@@ -60,7 +62,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const job = JSON.parse((await readBody(req, MAX_JOB_BYTES)).toString("utf8")) as SealJob;
     const authority = job.proof.mode === "live" ? config.liveAuthority : config.testAuthority;
     try {
-      return send(res, 200, await runSealJob({ key, chainDer: config.c2pa.chainDer, trustAnchorPem: config.c2pa.trustAnchorPem, authority }, job));
+      return send(res, 200, await runSealJob({ key, chainDer: config.c2pa.chainDer, trustAnchorPem: config.c2pa.trustAnchorPem, authority, budget }, job));
     } catch (error) {
       if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) {
         return send(res, 503, { code: "sealing_unavailable", message: error.message });

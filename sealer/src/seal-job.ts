@@ -8,6 +8,7 @@ import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./tsa/authority.ts";
 import { FileRejectedError, verifyFile } from "./verify-file.ts";
+import type { ByteBudget } from "./byte-budget.ts";
 
 /** Storage or the network failed in a way that may pass: the Worker retries the whole job later. */
 export class TransientJobError extends Error {}
@@ -17,9 +18,11 @@ export interface SealContext {
   chainDer: Uint8Array[];
   trustAnchorPem: string;
   authority: TimestampAuthority;
+  /** Bytes of originals held at once, shared by every job of the process (none: unbounded). */
+  budget?: ByteBudget;
 }
 
-/** Files of one proof signed at the same time, within reason for a 2-core machine and video memory. */
+/** Files of one proof signed at the same time (memory is bounded separately, by the ByteBudget). */
 const FILE_CONCURRENCY = 3;
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -106,21 +109,29 @@ export async function runSealJob(context: SealContext, job: SealJob): Promise<Se
     chainDer: context.chainDer,
     timestamp: async (message) => (await obtainTimestamp(context.authority, message)).token,
   };
+  const sealFile = async (file: SealJobFile) => {
+    const original = await download(file);
+    const sniffed = verifyFile(file, original, sha256(original));
+    const priorC2pa = await hasC2paManifest(original, sniffed);
+    let signed: Uint8Array;
+    try {
+      signed = await signWithC2pa(original, { title: file.id, format: sniffed, assertions: captureAssertions(job, file) }, signer);
+    } catch (error) {
+      if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
+      throw new FileRejectedError("file_corrupt", file.id, `The ${sniffed} file cannot carry a C2PA manifest: ${(error as Error).message}`);
+    }
+    await upload(file, signed);
+    return { id: file.id, signed_sha256: sha256(signed), signed_size: signed.length, sniffed_type: sniffed, prior_c2pa: priorC2pa };
+  };
   let sealedFiles;
   try {
     sealedFiles = await withConcurrency(job.files, FILE_CONCURRENCY, async (file) => {
-      const original = await download(file);
-      const sniffed = verifyFile(file, original, sha256(original));
-      const priorC2pa = await hasC2paManifest(original, sniffed);
-      let signed: Uint8Array;
+      const release = context.budget ? await context.budget.acquire(file.size) : () => undefined;
       try {
-        signed = await signWithC2pa(original, { title: file.id, format: sniffed, assertions: captureAssertions(job, file) }, signer);
-      } catch (error) {
-        if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
-        throw new FileRejectedError("file_corrupt", file.id, `The ${sniffed} file cannot carry a C2PA manifest: ${(error as Error).message}`);
+        return await sealFile(file);
+      } finally {
+        release();
       }
-      await upload(file, signed);
-      return { id: file.id, signed_sha256: sha256(signed), signed_size: signed.length, sniffed_type: sniffed, prior_c2pa: priorC2pa };
     });
   } catch (error) {
     if (error instanceof FileRejectedError) return { status: "failed", code: error.code, message: error.message, file_id: error.fileId };

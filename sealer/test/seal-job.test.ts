@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSealJob, TransientJobError } from "../src/seal-job.ts";
 import { TimestampUnavailableError } from "../src/tsa/authority.ts";
+import { ByteBudget } from "../src/byte-budget.ts";
 import { readC2pa } from "../src/c2pa/c2pa.ts";
 import { sniffType, isWellFormed } from "../src/verify-file.ts";
 import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
@@ -124,4 +125,11 @@ test("an authority that is down during a file's signature is a transient error, 
   const context = sealContext();
   const down = { ...context, authority: { ...context.authority, respond: async () => Promise.reject(new TimestampUnavailableError("authority unreachable")) } };
   await assert.rejects(runSealJob(down, job([{ name: "photo.jpg", type: "image/jpeg" }])), TimestampUnavailableError);
+});
+
+test("under a memory budget smaller than any file, files are sealed one at a time and every byte is given back", async () => {
+  const budget = new ByteBudget(1);
+  const result = await runSealJob({ ...sealContext(), budget }, job([{ name: "photo.jpg", type: "image/jpeg" }, { name: "photo.png", type: "image/png" }]));
+  assert.equal(result.status, "sealed");
+  assert.equal(budget.inUse, 0);
 });
