@@ -75,6 +75,7 @@ async function upload(shot) {
         updateOverall();
       },
       onRetry: (seconds) => (overallLabel.textContent = t("retrying", { s: seconds })),
+      onDeclared: () => saveShot(record(shot)),
     });
     shot.state = "uploaded";
     // Deleted or retaken while its upload was still under way: remove it from the server too.
@@ -206,6 +207,7 @@ async function finish() {
     if (shots.some((shot) => shot.state !== "uploaded")) await new Promise((resolve) => setTimeout(resolve, 2000));
   }
   try {
+    await dropFilesNotShown();
     const result = await api(`${base}/complete`, { method: "POST", body: {} });
     for (const shot of shots) await deleteShot(shot.id);
     showCompletion(result.redirect_url);
@@ -213,6 +215,16 @@ async function finish() {
     if (error instanceof HttpError && error.body?.code === "compare_to_already_used") return showError(t("alreadyUsed"));
     showError(t("error"));
   }
+}
+
+/**
+ * What the person sees is what gets sealed: a file the server holds that no shot on screen stands for (a
+ * delete lost with the connection, a declaration from a closed tab) is removed before completing.
+ */
+async function dropFilesNotShown() {
+  const shown = new Set(shots.map((shot) => shot.fileId));
+  const { files } = await api(`${base}/session`);
+  for (const file of files) if (!shown.has(file.file_id)) await api(`${base}/files/${file.file_id}`, { method: "DELETE" });
 }
 
 function showCompletion(redirectUrl) {

@@ -46,7 +46,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Uploads one shot. Network errors are retried with exponential back-off and jitter (1 s … 30 s), and
  * wait for the browser to be back online; an expired URL is replaced by a fresh one.
  */
-export async function uploadShot(base, shot, { onProgress, onRetry }) {
+export async function uploadShot(base, shot, { onProgress, onRetry, onDeclared }) {
   if (!shot.fileId) {
     const declared = await api(`${base}/files`, {
       method: "POST",
@@ -54,6 +54,8 @@ export async function uploadShot(base, shot, { onProgress, onRetry }) {
     });
     shot.fileId = declared.file_id;
     shot.upload = declared.upload;
+    // Kept at once: after a reload the shot resumes this declaration instead of declaring a second file.
+    await onDeclared();
   }
   for (let attempt = 0; ; attempt++) {
     try {

@@ -79,6 +79,51 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     });
   }
 
+  it("keeps shots whose uploads fail through a reload, and sends them once the network is back", async ({ skip }) => {
+    if (!browser) return skip();
+    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
+      token: stack.testKey,
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      body: { external_reference: `browser-offline-${Date.now()}`, party: "provider", locale: "en" },
+    });
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await context.grantPermissions(["camera"], { origin: stack.captureBaseUrl });
+    const page = await context.newPage();
+    await page.goto(created.body.capture_url);
+    await page.getByTestId("start").click();
+    await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+    // Storage unreachable: every PUT to a signed URL fails as a dropped connection would.
+    await page.route("**/u/**", (route) => route.abort("internetdisconnected"));
+    await page.getByTestId("shutter").click();
+    await page.getByTestId("shutter").click();
+    await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => page.locator("#overall-label").textContent(), { timeout: 15_000 }).toContain("retrying");
+    await expect.poll(async () => (await request(`${created.body.capture_url}/session`)).body.files.length, { timeout: 10_000 }).toBe(2);
+    const before = await request(`${created.body.capture_url}/session`);
+    expect(before.body.files.filter((file: { status: string }) => file.status === "uploaded")).toHaveLength(0);
+
+    await page.unroute("**/u/**");
+    await page.reload();
+    await page.getByTestId("start").click();
+    await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 20_000 }).toBe(true);
+    // One declaration per shot: the reload resumed the declarations made before it.
+    const after = await request(`${created.body.capture_url}/session`);
+    expect(after.body.files.map((file: { file_id: string }) => file.file_id).sort()).toEqual(before.body.files.map((file: { file_id: string }) => file.file_id).sort());
+    // A declaration no shot on screen stands for (a tab closed mid-upload): dropped, not sealed.
+    const orphan = await request(`${created.body.capture_url}/files`, {
+      body: { step_id: "photos", content_type: "image/jpeg", size: 1234, sha256: "a".repeat(64), capture: { method: "camera", device_time: new Date().toISOString() } },
+    });
+    expect(orphan.status).toBe(201);
+    await page.getByTestId("finish").click();
+    await page.getByTestId("completion").waitFor({ timeout: 20_000 });
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
+    expect(proof).toMatchObject({ status: "sealed" });
+    expect(proof.files).toHaveLength(2);
+    await context.close();
+  });
+
   it("explains an unknown link in the person's language", async ({ skip }) => {
     if (!browser) return skip();
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: "de-DE" });
