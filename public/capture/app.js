@@ -207,13 +207,33 @@ async function finish() {
     if (shots.some((shot) => shot.state !== "uploaded")) await new Promise((resolve) => setTimeout(resolve, 2000));
   }
   try {
-    await dropFilesNotShown();
-    const result = await api(`${base}/complete`, { method: "POST", body: {} });
+    const result = await completeWithRetries();
     for (const shot of shots) await deleteShot(shot.id);
     showCompletion(result.redirect_url);
   } catch (error) {
     if (error instanceof HttpError && error.body?.code === "compare_to_already_used") return showError(t("alreadyUsed"));
-    showError(t("error"));
+    show(
+      el("p", { class: "error", role: "alert", "data-testid": "error" }, t("error")),
+      el("div", { class: "actions" }, el("button", { type: "button", class: "primary", "data-testid": "try-again", onclick: finish }, t("tryAgain"))),
+    );
+  }
+}
+
+/**
+ * Completion is idempotent on the server, so a lost connection or a server hiccup is simply retried
+ * (with back-off, once back online): the person never has to guess whether it went through.
+ */
+async function completeWithRetries() {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await dropFilesNotShown();
+      return await api(`${base}/complete`, { method: "POST", body: {} });
+    } catch (error) {
+      const transient = !(error instanceof HttpError) || error.status >= 500 || error.status === 429;
+      if (!transient || attempt >= 5) throw error;
+      if (!navigator.onLine) await new Promise((resolve) => window.addEventListener("online", resolve, { once: true }));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * 2 ** attempt)));
+    }
   }
 }
 
@@ -223,7 +243,14 @@ async function finish() {
  */
 async function dropFilesNotShown() {
   const shown = new Set(shots.map((shot) => shot.fileId));
-  const { files } = await api(`${base}/session`);
+  let files;
+  try {
+    ({ files } = await api(`${base}/session`));
+  } catch (error) {
+    // Already completed (an earlier attempt went through, its answer was lost): /complete answers again.
+    if (error instanceof HttpError && error.body?.code === "capture_link_used") return;
+    throw error;
+  }
   for (const file of files) if (!shown.has(file.file_id)) await api(`${base}/files/${file.file_id}`, { method: "DELETE" });
 }
 

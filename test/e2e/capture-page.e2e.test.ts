@@ -124,6 +124,39 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     await context.close();
   });
 
+  it("retries a completion whose answer was lost, and shows the one proof it made", async ({ skip }) => {
+    if (!browser) return skip();
+    const reference = `browser-lost-answer-${Date.now()}`;
+    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
+      token: stack.testKey,
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      body: { external_reference: reference, party: "provider", locale: "fr" },
+    });
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await context.grantPermissions(["camera"], { origin: stack.captureBaseUrl });
+    const page = await context.newPage();
+    await page.goto(created.body.capture_url);
+    await page.getByTestId("start").click();
+    await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+    await page.getByTestId("shutter").click();
+    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
+    // The server completes the capture, but its answer never reaches the phone.
+    let lost = 0;
+    await page.route("**/complete", async (route) => {
+      if (lost++ > 0) return route.continue();
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+    await page.getByTestId("finish").click();
+    await page.getByTestId("completion").waitFor({ timeout: 20_000 });
+    expect(lost).toBe(2);
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    expect(session.body).toMatchObject({ status: "completed", proof_id: expect.stringMatching(/^prf_/) });
+    const proofs = await request(`${stack.baseUrl}/v1/proofs?external_reference=${reference}`, { token: stack.testKey });
+    expect(proofs.body.data.map((proof: { id: string }) => proof.id)).toEqual([session.body.proof_id]);
+    await context.close();
+  });
+
   it("explains an unknown link in the person's language", async ({ skip }) => {
     if (!browser) return skip();
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: "de-DE" });
