@@ -6,6 +6,7 @@ import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { launchChromium } from "./support/chromium.ts";
 import { waitForProof } from "./support/capture.ts";
+import { readC2pa } from "../../sealer/src/c2pa/c2pa.ts";
 
 let stack: Stack;
 let browser: Browser | null;
@@ -155,6 +156,42 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     const proofs = await request(`${stack.baseUrl}/v1/proofs?external_reference=${reference}`, { token: stack.testKey });
     expect(proofs.body.data.map((proof: { id: string }) => proof.id)).toEqual([session.body.proof_id]);
     await context.close();
+  });
+
+  it("falls back to choosing a file when the camera cannot be opened, and the signed file says so in its C2PA capture assertion", async ({ skip }) => {
+    if (!browser) return skip();
+    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
+      token: stack.testKey,
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      body: { external_reference: `browser-no-camera-${Date.now()}`, party: "recipient", locale: "es" },
+    });
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    // A phone whose camera is refused or absent.
+    await context.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
+    });
+    const page = await context.newPage();
+    await page.goto(created.body.capture_url);
+    await page.getByTestId("start").click();
+    await page.getByText("No se pudo abrir la cámara").waitFor({ timeout: 10_000 });
+    await page.locator("#file").setInputFiles(resolve(import.meta.dirname, "../../sealer/test/fixtures/photo.jpg"));
+    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
+    await page.getByTestId("finish").click();
+    await page.getByTestId("completion").waitFor({ timeout: 20_000 });
+    await context.close();
+
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
+    expect(proof.status).toBe("sealed");
+    const publicProof = await request(`${stack.baseUrl}/v1/public/proofs/${proof.id}`);
+    const signed = new Uint8Array(await (await fetch(publicProof.body.files[0].url)).arrayBuffer());
+    const reading = await readC2pa(signed, "image/jpeg");
+    const assertions = (reading.activeManifest?.assertions ?? []) as { label: string; data: Record<string, any> }[];
+    const capture = assertions.find((assertion) => assertion.label === "com.proofseal.capture")?.data;
+    expect(capture).toMatchObject({ proof_id: proof.id, step_id: "photos", mode: "test", capture: { method: "file" } });
+    expect(capture?.capture.device_time).toMatch(/^20\d\d-/);
+    // The phone's clock as the service found it on receiving the declaration (a few ms here).
+    expect(Math.abs(capture?.capture.clock_offset_ms)).toBeLessThan(60_000);
   });
 
   it("explains an unknown link in the person's language", async ({ skip }) => {
