@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { KeyObject } from "node:crypto";
 import type { SealJob, SealJobFile, SealResult } from "../../src/sealing/sealer-protocol.ts";
-import { hasC2paManifest, signWithC2pa } from "./c2pa/c2pa.ts";
+import { canCarryC2pa, hasC2paManifest, signWithC2pa } from "./c2pa/c2pa.ts";
 import type { CoseSigner } from "./c2pa/cose.ts";
 import { buildManifest } from "./manifest.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
@@ -109,17 +109,20 @@ export async function runSealJob(context: SealContext, job: SealJob): Promise<Se
     chainDer: context.chainDer,
     timestamp: async (message) => (await obtainTimestamp(context.authority, message)).token,
   };
+  const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string): Promise<Uint8Array> => {
+    if (!canCarryC2pa(format)) return original;
+    try {
+      return await signWithC2pa(original, { title: file.id, format, assertions: captureAssertions(job, file) }, signer);
+    } catch (error) {
+      if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
+      throw new FileRejectedError("file_corrupt", file.id, `The ${format} file cannot carry a C2PA manifest: ${(error as Error).message}`);
+    }
+  };
   const sealFile = async (file: SealJobFile) => {
     const original = await download(file);
     const sniffed = verifyFile(file, original, sha256(original));
     const priorC2pa = await hasC2paManifest(original, sniffed);
-    let signed: Uint8Array;
-    try {
-      signed = await signWithC2pa(original, { title: file.id, format: sniffed, assertions: captureAssertions(job, file) }, signer);
-    } catch (error) {
-      if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
-      throw new FileRejectedError("file_corrupt", file.id, `The ${sniffed} file cannot carry a C2PA manifest: ${(error as Error).message}`);
-    }
+    const signed = await signedCopy(file, original, sniffed);
     await upload(file, signed);
     return { id: file.id, signed_sha256: sha256(signed), signed_size: signed.length, sniffed_type: sniffed, prior_c2pa: priorC2pa };
   };

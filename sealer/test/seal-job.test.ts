@@ -133,3 +133,15 @@ test("under a memory budget smaller than any file, files are sealed one at a tim
   assert.equal(result.status, "sealed");
   assert.equal(budget.inUse, 0);
 });
+
+test("a WebM video, which C2PA cannot carry, is sealed by the timestamped manifest alone: its copy is the original", async () => {
+  const webm = fixture("clip.webm");
+  const result = await runSealJob(sealContext(), job([{ name: "clip.webm", type: "video/webm" }, { name: "photo.jpg", type: "image/jpeg" }]));
+  assert.equal(result.status, "sealed");
+  if (result.status !== "sealed") return;
+  const [video, photo] = result.files;
+  assert.equal(video!.sniffed_type, "video/webm");
+  assert.equal(video!.signed_sha256, sha256(webm));
+  assert.notEqual(photo!.signed_sha256, JSON.parse(result.manifest).files[1].sha256);
+  assert.equal(JSON.parse(result.manifest).files[0].signed_sha256, sha256(webm));
+});

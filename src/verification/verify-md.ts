@@ -26,6 +26,8 @@ Everything below works offline, with standard tools, without this service.
    \`sha256sum files/<id>.<ext>\` must equal its \`signed_sha256\` in \`manifest.json\`.
 4. **Each file carries its own C2PA signature.** Read it with any C2PA reader, e.g.
    \`c2patool files/<id>.<ext>\` (c2pa-rs); add \`--trust_anchors c2pa-trust-anchor.pem\` to trust our signing root.
+   A WebM video is the exception: C2PA cannot be embedded in WebM, so it is kept as received
+   (\`signed_sha256\` equals \`sha256\`) and is proven by its hash in the timestamped manifest alone.
    The capture assertion \`com.proofseal.capture\` names the proof, the step and the capture context.
 
 ## Français
@@ -42,5 +44,7 @@ Tout ce qui suit fonctionne hors ligne, avec des outils standard, sans ce servic
    \`sha256sum files/<id>.<ext>\` doit être égal à son \`signed_sha256\` dans \`manifest.json\`.
 4. **Chaque fichier porte sa propre signature C2PA.** Lisez-la avec un lecteur C2PA, par exemple
    \`c2patool files/<id>.<ext>\` (c2pa-rs) ; ajoutez \`--trust_anchors c2pa-trust-anchor.pem\` pour faire confiance à notre racine de signature.
+   Exception : une vidéo WebM, dans laquelle C2PA ne peut pas être intégré, est gardée telle que reçue
+   (\`signed_sha256\` égale \`sha256\`) et n'est prouvée que par son empreinte dans le manifeste horodaté.
 `;
 }

@@ -39,6 +39,15 @@ export function initC2pa(): void {
   ready = true;
 }
 
+/**
+ * Formats the C2PA reference implementation cannot embed a manifest into. WebM is an allowed capture
+ * type (browsers without MP4 recording produce it), so such a file is sealed by the proof's timestamped
+ * manifest alone: its "signed copy" is the original, byte for byte.
+ */
+const WITHOUT_C2PA_SUPPORT = new Set(["video/webm"]);
+
+export const canCarryC2pa = (format: string) => !WITHOUT_C2PA_SUPPORT.has(format);
+
 export interface ManifestDefinition {
   title: string;
   format: string;
