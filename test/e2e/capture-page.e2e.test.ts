@@ -194,6 +194,44 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     expect(Math.abs(capture?.capture.clock_offset_ms)).toBeLessThan(60_000);
   });
 
+  it("records a clip with MediaRecorder for a video step, and the recording is sealed", async ({ skip }) => {
+    if (!browser) return skip();
+    const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
+      token: stack.testKey,
+      body: { name: "Walk-around", welcome: { title: "Video" }, steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] },
+    });
+    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
+      token: stack.testKey,
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      body: { external_reference: `browser-video-${Date.now()}`, party: "provider", template_id: template.body.id },
+    });
+    expect(created.status).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await context.grantPermissions(["camera", "microphone"], { origin: stack.captureBaseUrl });
+    const page = await context.newPage();
+    await page.goto(created.body.capture_url);
+    await page.getByTestId("start").click();
+    await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+    await page.getByTestId("shutter").click();
+    await new Promise((done) => setTimeout(done, 1500));
+    await page.getByTestId("shutter").click();
+    await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
+    await page.getByTestId("finish").click();
+    await page.getByTestId("completion").waitFor({ timeout: 20_000 });
+    await context.close();
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
+    expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
+    expect(proof.files[0]).toMatchObject({ kind: "video", content_type: expect.stringMatching(/^video\/(mp4|webm)$/) });
+    if (proof.files[0].content_type === "video/mp4") {
+      // What Chromium's MediaRecorder writes is C2PA-signed like any MP4 and read back valid by c2pa-rs.
+      const publicProof = await request(`${stack.baseUrl}/v1/public/proofs/${proof.id}`);
+      const signed = new Uint8Array(await (await fetch(publicProof.body.files[0].url)).arrayBuffer());
+      expect((await readC2pa(signed, "video/mp4")).state).toBe("Valid");
+    }
+  });
+
   it("explains an unknown link in the person's language", async ({ skip }) => {
     if (!browser) return skip();
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: "de-DE" });
