@@ -76,6 +76,7 @@ async function upload(shot) {
       },
       onRetry: (seconds) => (overallLabel.textContent = t("retrying", { s: seconds })),
       onDeclared: () => saveShot(record(shot)),
+      onPartStored: () => saveShot(record(shot)),
     });
     shot.state = "uploaded";
     // Deleted or retaken while its upload was still under way: remove it from the server too.
@@ -91,7 +92,7 @@ async function upload(shot) {
   }
 }
 
-const record = (shot) => ({ id: shot.id, token, stepId: shot.stepId, blob: shot.blob, sha256: shot.sha256, capture: shot.capture, fileId: shot.fileId, upload: shot.upload, state: shot.state });
+const record = (shot) => ({ id: shot.id, token, stepId: shot.stepId, blob: shot.blob, sha256: shot.sha256, capture: shot.capture, fileId: shot.fileId, upload: shot.upload, storedParts: shot.storedParts, state: shot.state });
 
 async function addShot(step, blob, capture) {
   const shot = { id: crypto.randomUUID(), token, stepId: step.id, blob, capture: { ...capture, device_time: new Date().toISOString(), ...(geolocation ? { geolocation } : {}) }, state: "pending" };

@@ -46,7 +46,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Uploads one shot. Network errors are retried with exponential back-off and jitter (1 s … 30 s), and
  * wait for the browser to be back online; an expired URL is replaced by a fresh one.
  */
-export async function uploadShot(base, shot, { onProgress, onRetry, onDeclared }) {
+export async function uploadShot(base, shot, { onProgress, onRetry, onDeclared, onPartStored }) {
   if (!shot.fileId) {
     const declared = await api(`${base}/files`, {
       method: "POST",
@@ -54,18 +54,36 @@ export async function uploadShot(base, shot, { onProgress, onRetry, onDeclared }
     });
     shot.fileId = declared.file_id;
     shot.upload = declared.upload;
+    shot.storedParts = {};
     // Kept at once: after a reload the shot resumes this declaration instead of declaring a second file.
     await onDeclared();
   }
+  shot.storedParts ??= {};
   for (let attempt = 0; ; attempt++) {
     try {
-      for (const part of shot.upload.parts) await put(part, shot.blob, (loaded) => onProgress(part.offset + loaded));
-      if (shot.upload.complete) await api(shot.upload.complete.url, { method: "POST", body: {} });
+      for (const part of shot.upload.parts) {
+        // A part already stored is not sent again: a dropped connection resumes at the first missing part.
+        if (shot.storedParts[part.part_number] !== undefined) {
+          onProgress(part.offset + part.length);
+          continue;
+        }
+        shot.storedParts[part.part_number] = (await put(part, shot.blob, (loaded) => onProgress(part.offset + loaded))) ?? "";
+        await onPartStored();
+      }
+      if (shot.upload.complete) {
+        const parts = Object.entries(shot.storedParts).filter(([, etag]) => etag).map(([number, etag]) => ({ part_number: Number(number), etag }));
+        await api(shot.upload.complete.url, { method: "POST", body: { parts } });
+      }
       return;
     } catch (error) {
       if (error instanceof HttpError && error.status === 409) return; // already stored
       if (error instanceof HttpError && (error.status === 403 || error.status === 410)) {
         shot.upload = (await api(`${base}/files/${shot.fileId}/upload`, { method: "POST" })).upload;
+        continue;
+      }
+      if (error instanceof HttpError && error.body?.code === "upload_incomplete" && attempt < 3) {
+        // Storage does not hold what this phone believes it sent: send every part again.
+        shot.storedParts = {};
         continue;
       }
       if (error instanceof HttpError && error.status < 500) throw error;

@@ -8,17 +8,30 @@ import { markFileUploaded, type CaptureFileRow } from "../storage/files.ts";
 import { PART_SIZE } from "./declare-file.ts";
 
 /**
- * Assembles a multipart upload from the parts storage recorded, then checks the whole object against the
- * size and SHA-256 the phone declared (hashed as a stream, never held in memory); other bytes are removed.
+ * Assembles a multipart upload, then checks the whole object against the size and SHA-256 the phone
+ * declared (hashed as a stream, never held in memory); other bytes are removed. The parts are those the
+ * local storage route recorded, completed by the ETags the phone reports: in production the phone
+ * writes each part straight to R2 and only it knows their ETags. Storage refuses a wrong ETag, and the
+ * digest check refuses wrong bytes, so what the phone says cannot make a wrong file pass.
  */
-export async function completeMultipart(env: Env, db: Database, file: CaptureFileRow): Promise<void> {
+export async function completeMultipart(env: Env, db: Database, file: CaptureFileRow, reported: { part_number: number; etag: string }[] = []): Promise<void> {
   if (file.multipartUploadId === null) throw new ApiError("capture_file_not_found", { detail: "This file uploads in one part." });
   if (file.status === "uploaded") return;
-  const parts = (file.uploadedParts ?? []).sort((a, b) => a.part_number - b.part_number);
+  const byNumber = new Map(reported.map((part) => [part.part_number, part.etag]));
+  for (const part of file.uploadedParts ?? []) byNumber.set(part.part_number, part.etag);
+  const parts = [...byNumber].map(([part_number, etag]) => ({ part_number, etag })).sort((a, b) => a.part_number - b.part_number);
   const expected = Math.ceil(file.size / PART_SIZE);
-  if (parts.length !== expected) throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
+  if (parts.length !== expected || parts.some((part, index) => part.part_number !== index + 1)) {
+    throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
+  }
   const upload = env.FILES.resumeMultipartUpload(file.originalKey, file.multipartUploadId);
-  await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: part.etag })));
+  try {
+    await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: part.etag })));
+  } catch {
+    // A part storage does not hold under that ETag: the phone sends its parts again.
+    await db.update(files).set({ uploadedParts: null }).where(eq(files.id, file.id));
+    throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
+  }
   const object = await env.FILES.get(file.originalKey);
   if (object === null) throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
   const digest = new crypto.DigestStream("SHA-256");

@@ -48,6 +48,27 @@ describe("videos above 32 MiB upload in parts", () => {
     expect(stored?.size).toBe(bytes.length);
   });
 
+  it("completes from the ETags the phone reports when parts went straight to storage (production), and refuses a wrong one", async () => {
+    const token = await videoSession();
+    const bytes = new Uint8Array(33 * 1024 * 1024);
+    for (let i = 0; i < bytes.length; i += 65536) bytes.set(crypto.getRandomValues(new Uint8Array(65536)), i);
+    const declared = await declareVideo(token, bytes);
+    const fileId = declared.body.file_id;
+    const row = await env.DB.prepare("SELECT original_key, multipart_upload_id FROM files WHERE id = ?").bind(fileId).first<any>();
+    // As R2's S3 API would store them: nothing passes through the Worker, nothing is recorded.
+    const upload = env.FILES.resumeMultipartUpload(row.original_key, row.multipart_upload_id);
+    const stored = [];
+    for (const part of declared.body.upload.parts) stored.push(await upload.uploadPart(part.part_number, bytes.slice(part.offset, part.offset + part.length)));
+    const reported = stored.map((part) => ({ part_number: part.partNumber, etag: part.etag }));
+    const wrong = await callJson(declared.body.upload.complete.url, { method: "POST", body: { parts: reported.map((part, i) => (i === 1 ? { ...part, etag: "0".repeat(32) } : part)) } });
+    expect(wrong.body).toMatchObject({ status: 422, code: "upload_incomplete" });
+    const missing = await callJson(declared.body.upload.complete.url, { method: "POST", body: { parts: reported.slice(0, 2) } });
+    expect(missing.body.code).toBe("upload_incomplete");
+    const done = await callJson(declared.body.upload.complete.url, { method: "POST", body: { parts: reported } });
+    expect(done.status).toBe(200);
+    expect((await env.DB.prepare("SELECT status FROM files WHERE id = ?").bind(fileId).first<any>()).status).toBe("uploaded");
+  });
+
   it("refuses an assembled file whose bytes differ from the declared hash", async () => {
     const token = await videoSession();
     const bytes = new Uint8Array(33 * 1024 * 1024);

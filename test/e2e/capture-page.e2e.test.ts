@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { launchChromium } from "./support/chromium.ts";
@@ -230,6 +231,56 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       const signed = new Uint8Array(await (await fetch(publicProof.body.files[0].url)).arrayBuffer());
       expect((await readC2pa(signed, "video/mp4")).state).toBe("Valid");
     }
+  });
+
+  it("uploads a video above 32 MiB in parts and, after a dropped part, resumes without sending stored parts again", async ({ skip }) => {
+    if (!browser) return skip();
+    const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
+      token: stack.testKey,
+      body: { name: "Long video", welcome: { title: "Video" }, steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] },
+    });
+    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
+      token: stack.testKey,
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      body: { external_reference: `browser-long-video-${Date.now()}`, party: "provider", template_id: template.body.id },
+    });
+    // A real MP4 grown to 40 MiB by a trailing `free` box (still a well-formed file).
+    const clip = readFileSync(resolve(import.meta.dirname, "../../sealer/test/fixtures/clip.mp4"));
+    const padding = Buffer.alloc(40 * 1024 * 1024 - clip.length);
+    padding.writeUInt32BE(padding.length, 0);
+    padding.write("free", 4, "latin1");
+    const video = join(mkdtempSync(join(tmpdir(), "long-video-")), "walkaround.mp4");
+    writeFileSync(video, Buffer.concat([clip, padding]));
+
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await context.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
+    });
+    const page = await context.newPage();
+    const partsSent: number[] = [];
+    let dropped = false;
+    await page.route("**/u/**", async (route) => {
+      const payload = JSON.parse(Buffer.from(new URL(route.request().url()).pathname.split("/u/")[1]!.split(".")[0]!, "base64url").toString());
+      if (payload.p === 2 && !dropped) {
+        dropped = true;
+        return route.abort("connectionreset");
+      }
+      partsSent.push(payload.p);
+      return route.continue();
+    });
+    await page.goto(created.body.capture_url);
+    await page.getByTestId("start").click();
+    await page.locator("#file").setInputFiles(video);
+    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 60_000 }).toBe(true);
+    expect(dropped).toBe(true);
+    expect(partsSent).toEqual([1, 2, 3]);
+    await page.getByTestId("finish").click();
+    await page.getByTestId("completion").waitFor({ timeout: 20_000 });
+    await context.close();
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending", 60_000);
+    expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
+    expect(proof.files[0]).toMatchObject({ kind: "video", size: 40 * 1024 * 1024 });
   });
 
   it("explains an unknown link in the person's language", async ({ skip }) => {

@@ -13,7 +13,7 @@ import { markFileDeleted } from "../../storage/files.ts";
 import { completeMultipart } from "../../capture-page/complete-multipart.ts";
 import { findDefaultTheme, findTheme } from "../../storage/capture-themes.ts";
 import type { TemplateSnapshot } from "../../capture-templates/snapshot.ts";
-import { CompleteBody, DeclareFileBody, FileParams, TokenParams } from "./schema.ts";
+import { CompleteBody, CompleteFileBody, DeclareFileBody, FileParams, TokenParams } from "./schema.ts";
 import { capturePageResponse } from "./page.ts";
 
 // The capture page's JSON routes (capture host, authorised by the token in the path). Their shapes are
@@ -24,7 +24,13 @@ const ok = { description: "OK" };
 const sessionRoute = createRoute({ method: "get", path: "/c/{token}/session", hide: true, request: { params: TokenParams }, responses: { 200: ok } });
 const declareRoute = createRoute({ method: "post", path: "/c/{token}/files", hide: true, request: { params: TokenParams, body: json(DeclareFileBody) }, responses: { 201: ok } });
 const reissueRoute = createRoute({ method: "post", path: "/c/{token}/files/{fileId}/upload", hide: true, request: { params: FileParams }, responses: { 200: ok } });
-const completeFileRoute = createRoute({ method: "post", path: "/c/{token}/files/{fileId}/complete", hide: true, request: { params: FileParams }, responses: { 200: ok } });
+const completeFileRoute = createRoute({
+  method: "post",
+  path: "/c/{token}/files/{fileId}/complete",
+  hide: true,
+  request: { params: FileParams, body: { content: { "application/json": { schema: CompleteFileBody } }, required: false } },
+  responses: { 200: ok },
+});
 const deleteRoute = createRoute({ method: "delete", path: "/c/{token}/files/{fileId}", hide: true, request: { params: FileParams }, responses: { 204: ok } });
 const completeRoute = createRoute({ method: "post", path: "/c/{token}/complete", hide: true, request: { params: TokenParams, body: json(CompleteBody) }, responses: { 200: ok } });
 
@@ -83,7 +89,8 @@ export function registerCaptureRoutes(app: App) {
     const db = database(c.env.DB);
     const { token, fileId } = c.req.valid("param");
     const { file } = await usableSessionFile(db, token, fileId, new Date());
-    await completeMultipart(c.env, db, file);
+    const body = (c.req.header("Content-Type") ?? "").includes("json") ? c.req.valid("json") : {};
+    await completeMultipart(c.env, db, file, body.parts ?? []);
     return c.json({ file_id: file.id, status: "uploaded" }, 200);
   });
 

@@ -25,3 +25,11 @@ export const DeclareFileBody = z.strictObject({
 });
 
 export const CompleteBody = z.strictObject({});
+
+/** The parts of a multipart upload the phone stored, with the ETag storage answered for each. */
+export const CompleteFileBody = z.strictObject({
+  parts: z
+    .array(z.strictObject({ part_number: z.number().int().min(1).max(10_000), etag: z.string().min(1).max(200) }))
+    .max(100)
+    .optional(),
+});
