@@ -59,6 +59,20 @@ describe("completing a capture", () => {
     expect((await captureCall(token, "/session")).body.code).toBe("capture_link_used");
   });
 
+  it("gives six concurrent completions of one session (two tabs, a retry) the same answer: one proof, one event, one credit", async () => {
+    const org = await createOrganization({ balance: 3 });
+    const created = await createSession(org.liveKey, baseSession());
+    const token = tokenOf(created.body.capture_url);
+    await uploadPhoto(token);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => captureCall(token, "/complete", { body: {} })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((answer) => answer.body.proof_id)).size).toBe(1);
+    const proofs = await env.DB.prepare("SELECT COUNT(*) AS n FROM proofs WHERE session_id = ?").bind(created.body.id).first<any>();
+    expect(proofs.n).toBe(1);
+    expect((await events(org.id)).filter((event) => event.type === "capture_session.completed")).toHaveLength(1);
+    expect((await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 0, reason: "read" })).body).toEqual({ balance: 3, available: 2 });
+  });
+
   it("refuses to complete with a missing required step or an upload not in storage", async () => {
     const org = await createOrganization();
     const created = await createSession(org.testKey, baseSession());
