@@ -32,21 +32,32 @@ export type SealOutcome = "sealed" | "failed" | "already_done" | "not_found";
 /**
  * Seals one pending proof: the sealer verifies, signs and timestamps its files; the artifacts are stored;
  * then, in one batch, the proof becomes sealed, the live reservation is consumed and `proof.sealed` is
- * recorded. Safe to run twice: everything after the sealer call only takes effect while still pending.
- * A transient failure throws (TransientSealingError) so that the queue retries.
+ * recorded. Safe to run twice, even at the same time (a queue redelivery, the stalled-sealing sweep): each
+ * run writes under its own prefix, everything after the sealer call only takes effect while the proof is
+ * still pending, and the proof records the one run that sealed it. A transient failure throws
+ * (TransientSealingError) so that the queue retries.
  */
 export async function sealProof(deps: SealingDependencies, proofId: string): Promise<SealOutcome> {
   const loaded = await loadProofForSealing(deps.db, proofId);
   if (loaded === null) return "not_found";
   if (loaded.proof.status !== "pending") return "already_done";
   await countSealAttempt(deps.db, proofId);
-  const result = await deps.seal(await buildJob(deps, loaded.proof, loaded.files));
+  const run = newId("run");
+  const result = await deps.seal(await buildJob(deps, loaded.proof, loaded.files, run));
   if (result.status === "failed") return failProof(deps, loaded.proof, result);
-  await storeArtifacts(deps.files, proofId, result);
-  return recordSealed(deps, loaded.proof, loaded.files, result);
+  await storeArtifacts(deps.files, proofId, run, result);
+  const outcome = await recordSealed(deps, loaded.proof, loaded.files, result, run);
+  // Another run sealed the proof first: this run's copies are published nowhere.
+  if (outcome === "already_done") await discardRun(deps.files, loaded.proof, loaded.files, run);
+  return outcome;
 }
 
-async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileRow[]): Promise<SealJob> {
+async function discardRun(bucket: R2Bucket, proof: ProofRow, files: FileRow[], run: string): Promise<void> {
+  const artifacts = Object.values(proofArtifactKeys(proof.id, run));
+  await bucket.delete([...artifacts, ...files.map((file) => signedFileKey(proof.id, run, file.id, file.contentType))]);
+}
+
+async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileRow[], run: string): Promise<SealJob> {
   return {
     proof: {
       id: proof.id,
@@ -71,14 +82,14 @@ async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileR
         captured_at: file.capturedAt ?? file.createdAt,
         capture_context: file.captureContext ?? null,
         source: await deps.downloadUrl(file.originalKey),
-        destination: await deps.uploadUrl(signedFileKey(proof.id, file.id, file.contentType), file.contentType),
+        destination: await deps.uploadUrl(signedFileKey(proof.id, run, file.id, file.contentType), file.contentType),
       })),
     ),
   };
 }
 
-async function storeArtifacts(bucket: R2Bucket, proofId: string, result: SealedResult): Promise<void> {
-  const keys = proofArtifactKeys(proofId);
+async function storeArtifacts(bucket: R2Bucket, proofId: string, run: string, result: SealedResult): Promise<void> {
+  const keys = proofArtifactKeys(proofId, run);
   const tsr = Uint8Array.from(atob(result.tsr_base64), (char) => char.charCodeAt(0));
   await Promise.all([
     bucket.put(keys.manifest, result.manifest, { httpMetadata: { contentType: "application/json" } }),
@@ -93,7 +104,7 @@ function proofEventFields(proof: ProofRow) {
   return { proof_id: proof.id, session_id: proof.sessionId, external_reference: proof.externalReference, party: proof.party, stage: proof.stage };
 }
 
-async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: FileRow[], result: SealedResult): Promise<SealOutcome> {
+async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: FileRow[], result: SealedResult, run: string): Promise<SealOutcome> {
   const sealedAt = nowIso();
   const eventId = newId("evt");
   const data = {
@@ -110,7 +121,8 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
     ...result.files.map((file) =>
       signedFileUpdate(deps.db, {
         id: file.id,
-        signedKey: signedFileKey(proof.id, file.id, contentTypes.get(file.id) ?? "application/octet-stream"),
+        proofId: proof.id,
+        signedKey: signedFileKey(proof.id, run, file.id, contentTypes.get(file.id) ?? "application/octet-stream"),
         signedSha256: file.signed_sha256,
         signedSize: file.signed_size,
         sniffedType: file.sniffed_type,
@@ -118,6 +130,7 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
       }),
     ),
     markSealedStatement(deps.db, proof.id, {
+      run,
       manifestSha256: result.manifest_sha256,
       genTime: result.timestamp.gen_time,
       qualified: result.timestamp.qualified,

@@ -1,17 +1,23 @@
+/** Each sealing run writes under its own prefix; the proof records the run that sealed it (`sealing_run`). */
+const runPrefix = (proofId: string, run: string | null) => (run === null ? `proofs/${proofId}` : `proofs/${proofId}/runs/${run}`);
+
 /**
- * Where a sealed proof's artifacts live in R2. Written once by the sealing consumer, read by the public
+ * Where a sealed proof's artifacts live in R2. Written once by a sealing run, read by the public
  * verification routes and the package; never modified after sealing.
  */
-export const proofArtifactKeys = (proofId: string) => ({
-  /** The exact bytes whose SHA-256 is `manifest_sha256`. */
-  manifest: `proofs/${proofId}/manifest.json`,
-  /** The whole RFC 3161 TimeStampResp, as `openssl ts -verify -in` expects it. */
-  timestampResponse: `proofs/${proofId}/proof.tsr`,
-  /** The authority's chain for `openssl ts -verify -CAfile`. */
-  timestampChain: `proofs/${proofId}/chain.pem`,
-  /** The root that anchors the C2PA signing certificate (published so readers can trust it). */
-  c2paTrustAnchor: `proofs/${proofId}/c2pa-trust-anchor.pem`,
-});
+export const proofArtifactKeys = (proofId: string, run: string | null) => {
+  const prefix = runPrefix(proofId, run);
+  return {
+    /** The exact bytes whose SHA-256 is `manifest_sha256`. */
+    manifest: `${prefix}/manifest.json`,
+    /** The whole RFC 3161 TimeStampResp, as `openssl ts -verify -in` expects it. */
+    timestampResponse: `${prefix}/proof.tsr`,
+    /** The authority's chain for `openssl ts -verify -CAfile`. */
+    timestampChain: `${prefix}/chain.pem`,
+    /** The root that anchors the C2PA signing certificate (published so readers can trust it). */
+    c2paTrustAnchor: `${prefix}/c2pa-trust-anchor.pem`,
+  };
+};
 
 const EXTENSIONS: Record<string, string> = {
   "image/jpeg": "jpg",
@@ -29,6 +35,6 @@ export function fileExtension(contentType: string): string {
 }
 
 /** The C2PA-signed copy of a file, as served publicly and put in the package under `files/`. */
-export function signedFileKey(proofId: string, fileId: string, contentType: string): string {
-  return `proofs/${proofId}/files/${fileId}.${fileExtension(contentType)}`;
+export function signedFileKey(proofId: string, run: string, fileId: string, contentType: string): string {
+  return `${runPrefix(proofId, run)}/files/${fileId}.${fileExtension(contentType)}`;
 }

@@ -49,7 +49,7 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
 
 export function signedFileUpdate(
   db: Database,
-  file: { id: string; signedKey: string; signedSha256: string; signedSize: number; sniffedType: string; priorC2pa: boolean },
+  file: { id: string; proofId: string; signedKey: string; signedSha256: string; signedSize: number; sniffedType: string; priorC2pa: boolean },
 ) {
   return db
     .update(files)
@@ -60,18 +60,19 @@ export function signedFileUpdate(
       sniffedType: file.sniffedType,
       priorC2pa: file.priorC2pa,
     })
-    .where(eq(files.id, file.id));
+    .where(and(eq(files.id, file.id), whilePending(file.proofId)));
 }
 
 export function markSealedStatement(
   db: Database,
   proofId: string,
-  sealed: { manifestSha256: string; genTime: string; qualified: boolean; authority: string; serial: string; policy: string; sealedAt: string },
+  sealed: { run: string; manifestSha256: string; genTime: string; qualified: boolean; authority: string; serial: string; policy: string; sealedAt: string },
 ) {
   return db
     .update(proofs)
     .set({
       status: "sealed",
+      sealingRun: sealed.run,
       holdsReservation: 0,
       manifestSha256: sealed.manifestSha256,
       timestampGenTime: sealed.genTime,

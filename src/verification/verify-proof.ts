@@ -28,7 +28,7 @@ export async function proofVerification(env: Env, proof: ProofRow, files: ProofF
   if (proof.status !== "sealed") return { status: proof.status, test_mode, checks: [] };
   const cached = await env.FILES.get(verificationKey(proof.id));
   if (cached !== null) return (await cached.json()) as Verification;
-  const keys = proofArtifactKeys(proof.id);
+  const keys = proofArtifactKeys(proof.id, proof.sealingRun);
   const [manifest, tsr, chain] = await Promise.all([bytesOf(env.FILES, keys.manifest), bytesOf(env.FILES, keys.timestampResponse), env.FILES.get(keys.timestampChain)]);
   const checks: Verification["checks"] = [];
   const check = (name: string, ok: boolean, detail?: string) => checks.push({ name, result: ok ? "pass" : "fail", ...(ok || !detail ? {} : { detail }) });

@@ -12,7 +12,7 @@ async function sealedWithArtifacts(manifest: string) {
   await env.DB.prepare("UPDATE proofs SET status = 'sealed', manifest_sha256 = ?, timestamp_gen_time = ?, sealed_at = ? WHERE id = ?")
     .bind(FIXTURE_MANIFEST_SHA256, new Date().toISOString(), new Date().toISOString(), proofId)
     .run();
-  const keys = proofArtifactKeys(proofId);
+  const keys = proofArtifactKeys(proofId, null);
   await env.FILES.put(keys.manifest, manifest);
   await env.FILES.put(keys.timestampResponse, Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0)));
   await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);

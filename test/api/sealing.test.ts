@@ -58,7 +58,7 @@ describe("sealing a proof", () => {
 
     const job = seal.mock.calls[0]![0];
     expect(job.files.map((f) => f.id).sort()).toEqual([...fileIds].sort());
-    expect(job.files[0]!.destination.url).toContain(`proofs/${proofId}/files/`);
+    expect(job.files[0]!.destination.url).toMatch(new RegExp(`proofs/${proofId}/runs/run_[a-z0-9]+/files/`));
     const after = await state(proofId, org.id);
     expect(after.proof).toMatchObject({ status: "sealed", holds_reservation: 0, manifest_sha256: "a".repeat(64), timestamp_qualified: 0 });
     expect(after.balance).toEqual({ balance: 4, available: 4 });
@@ -76,12 +76,13 @@ describe("sealing a proof", () => {
       sealed_at: after.proof.sealed_at,
     });
     expect(published).toEqual([after.events[0].id]);
-    const manifest = await env.FILES.get(proofArtifactKeys(proofId).manifest);
+    const run = after.proof.sealing_run;
+    const manifest = await env.FILES.get(proofArtifactKeys(proofId, run).manifest);
     expect(await manifest?.text()).toBe(JSON.stringify({ proof_id: proofId }));
-    const tsr = await env.FILES.get(proofArtifactKeys(proofId).timestampResponse);
+    const tsr = await env.FILES.get(proofArtifactKeys(proofId, run).timestampResponse);
     expect(await tsr?.text()).toBe("tsr-bytes");
     const signed = await env.DB.prepare("SELECT signed_sha256, signed_key FROM files WHERE proof_id = ?").bind(proofId).all<any>();
-    expect(signed.results.every((f) => f.signed_sha256 === "b".repeat(64) && f.signed_key.startsWith(`proofs/${proofId}/files/`))).toBe(true);
+    expect(signed.results.every((f) => f.signed_sha256 === "b".repeat(64) && f.signed_key.startsWith(`proofs/${proofId}/runs/${run}/files/`))).toBe(true);
   });
 
   it("is idempotent: sealing twice, or twice at once, changes balance and events exactly once", async () => {
@@ -94,6 +95,43 @@ describe("sealing a proof", () => {
     const after = await state(proofId, org.id);
     expect(after.balance).toEqual({ balance: 2, available: 2 });
     expect(after.events.filter((e) => e.type === "proof.sealed")).toHaveLength(1);
+  });
+
+  it("never mixes the outputs of concurrent runs: the proof publishes one run's manifest, files and artifacts, and the others are removed", async () => {
+    const org = await createOrganization({ balance: 3 });
+    const { proofId } = await insertPendingProof(org.id, "live", 2);
+    const runs: string[] = [];
+    const { deps } = dependencies(async (job) => {
+      const run = /runs\/(run_[a-z0-9]+)\//.exec(job.files[0]!.destination.url)![1]!;
+      runs.push(run);
+      // Each run signs and timestamps anew: different hashes, different manifest.
+      for (const file of job.files) await env.FILES.put(new URL(file.destination.url).pathname.slice(1), `signed by ${run}`);
+      const runHex = (pad: string) => [...run].map((c) => c.charCodeAt(0).toString(16)).join("").padEnd(64, pad).slice(0, 64);
+      return {
+        ...sealedAnswer(job),
+        manifest: JSON.stringify({ proof_id: job.proof.id, run }),
+        manifest_sha256: runHex("0"),
+        files: job.files.map((file) => ({ id: file.id, signed_sha256: runHex("1"), signed_size: 10, sniffed_type: "image/jpeg", prior_c2pa: false })),
+      };
+    });
+    const outcomes = await Promise.all([sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId)]);
+    expect(outcomes.filter((o) => o === "sealed")).toHaveLength(1);
+    const proof = await env.DB.prepare("SELECT * FROM proofs WHERE id = ?").bind(proofId).first<any>();
+    const winner = proof.sealing_run as string;
+    expect(runs).toContain(winner);
+    expect(runs.length).toBeGreaterThan(1);
+    const manifest = await (await env.FILES.get(proofArtifactKeys(proofId, winner).manifest))!.text();
+    expect(JSON.parse(manifest).run).toBe(winner);
+    const files = await env.DB.prepare("SELECT signed_key, signed_sha256 FROM files WHERE proof_id = ?").bind(proofId).all<any>();
+    for (const file of files.results) {
+      expect(file.signed_key).toContain(`/runs/${winner}/`);
+      expect(await (await env.FILES.get(file.signed_key))!.text()).toBe(`signed by ${winner}`);
+    }
+    expect(new Set(files.results.map((f: any) => f.signed_sha256)).size).toBe(1);
+    for (const loser of runs.filter((run) => run !== winner)) {
+      expect((await env.FILES.list({ prefix: `proofs/${proofId}/runs/${loser}/` })).objects).toHaveLength(0);
+    }
+    expect((await state(proofId, org.id)).events.filter((e: any) => e.type === "proof.sealed")).toHaveLength(1);
   });
 
   it("never bills a test proof", async () => {

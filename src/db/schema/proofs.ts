@@ -29,6 +29,8 @@ export const proofs = sqliteTable("proofs", {
   failureCode: text("failure_code"),
   failureMessage: text("failure_message"),
   sealAttempts: integer("seal_attempts").notNull().default(0),
+  /** The sealing run whose artifacts this proof publishes (migration 0006); null before runs existed. */
+  sealingRun: text("sealing_run"),
   ...timestamps,
   sealedAt: text("sealed_at"),
   failedAt: text("failed_at"),

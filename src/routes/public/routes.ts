@@ -97,7 +97,7 @@ export function registerPublicProofRoutes(app: App) {
     if (proof.status !== "sealed") throw new ApiError("proof_not_found", { detail: "The proof is not sealed yet." });
     const notModified = immutableOrNotModified(c, true, `pkg-${proof.manifestSha256}`);
     if (notModified) return notModified as never;
-    const keys = proofArtifactKeys(proof.id);
+    const keys = proofArtifactKeys(proof.id, proof.sealingRun);
     const fromStorage = (key: string) => async () => {
       const object = await c.env.FILES.get(key);
       if (object === null) throw new Error(`missing artifact ${key}`);
