@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callJson } from "./support/client.ts";
+import { call, callJson } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
 import { translateDocument } from "../../src/openapi/translations.ts";
 
@@ -71,6 +71,15 @@ describe("GET /openapi.json", () => {
     expect(identifiers(fr)).toEqual(identifiers(en));
     expect(fr.info.title).not.toBe(en.info.title);
     expect(fr.paths["/v1/me"].get.summary).not.toBe(en.paths["/v1/me"].get.summary);
+  });
+
+  it("serves the interactive reference at /docs, on the French document with ?lang=fr", async () => {
+    const english = await call("/docs");
+    expect(english.status).toBe(200);
+    const englishHtml = await english.text();
+    expect(englishHtml).toContain("/openapi.json");
+    expect(englishHtml).not.toContain("/openapi.json?lang=fr");
+    expect(await (await call("/docs?lang=fr")).text()).toContain("/openapi.json?lang=fr");
   });
 });
 

@@ -1,5 +1,6 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import type { App } from "../../app.ts";
+import type { HonoEnv } from "../../env.ts";
 import { openApiDocument, registerSecuritySchemes } from "./document.ts";
 
 /** `/openapi.json` (`?lang=fr` for French) and the interactive reference at `/docs`; not part of the document. */
@@ -9,5 +10,10 @@ export function registerOpenApiRoutes(app: App) {
     const lang = c.req.query("lang") === "fr" ? "fr" : "en";
     return c.json(openApiDocument(app, c.env.API_BASE_URL, lang));
   });
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Proof-sealing API" }));
+  const reference = {
+    en: Scalar<HonoEnv>({ url: "/openapi.json", pageTitle: "Proof-sealing API" }),
+    fr: Scalar<HonoEnv>({ url: "/openapi.json?lang=fr", pageTitle: "API de scellement de preuves" }),
+  };
+  // `/docs?lang=fr` shows the French document, as `/openapi.json?lang=fr` serves it.
+  app.get("/docs", (c, next) => reference[c.req.query("lang") === "fr" ? "fr" : "en"](c, next));
 }
