@@ -7,6 +7,7 @@ import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { launchChromium } from "./support/chromium.ts";
 import { waitForProof } from "./support/capture.ts";
+import { allUploaded, captureSession, phone, viewfinderReady } from "./support/phone.ts";
 import { readC2pa } from "../../sealer/src/c2pa/c2pa.ts";
 
 let stack: Stack;
@@ -33,14 +34,8 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     it(`captures from the (fake) camera, uploads, completes and lands on the return URL (${locale})`, async ({ skip }) => {
       if (!browser) return skip();
       await request(`${stack.baseUrl}/v1/settings`, { method: "PATCH", token: stack.testKey, body: { allowed_return_origins: [stack.baseUrl] } });
-      const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
-        token: stack.testKey,
-        headers: { "Idempotency-Key": crypto.randomUUID() },
-        body: { external_reference: `browser-${locale}-${Date.now()}`, party: "recipient", locale, return_url: `${stack.baseUrl}/health` },
-      });
-      expect(created.status).toBe(201);
-      const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-      await context.grantPermissions(["camera"], { origin: stack.captureBaseUrl });
+      const created = await captureSession(stack, { external_reference: `browser-${locale}-${Date.now()}`, party: "recipient", locale, return_url: `${stack.baseUrl}/health` });
+      const context = await phone(browser, stack);
       const page = await context.newPage();
       const failedRequests: string[] = [];
       page.on("requestfailed", (req) => failedRequests.push(req.url()));
@@ -49,7 +44,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
         const host = new URL(req.url()).host;
         if (host !== new URL(stack.captureBaseUrl).host && host !== new URL(stack.baseUrl).host) failedRequests.push(`third-party ${req.url()}`);
       });
-      const response = await page.goto(created.body.capture_url);
+      const response = await page.goto(created.capture_url);
       expect(response?.status()).toBe(200);
       expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
       await expect.poll(() => page.locator("html").getAttribute("lang"), { timeout: 10_000 }).toBe(locale);
@@ -58,7 +53,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       await page.getByTestId("start").click();
       const shutter = page.getByTestId("shutter");
       await shutter.waitFor();
-      await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+      await viewfinderReady(page);
       await shutter.click();
       await shutter.click();
       await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(2);
@@ -66,13 +61,13 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(1);
       await shutter.click();
       await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(2);
-      await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
+      await allUploaded(page);
       await page.screenshot({ path: `${screenshots}/capture-step-${locale}.png` });
       await page.getByTestId("finish").click();
       await page.getByTestId("completion").waitFor({ timeout: 20_000 });
       await page.waitForURL(/\/health\?proof_id=prf_[a-z0-9]+&session_id=cps_[a-z0-9]+$/, { timeout: 15_000 });
       const landed = new URL(page.url());
-      expect(landed.searchParams.get("session_id")).toBe(created.body.id);
+      expect(landed.searchParams.get("session_id")).toBe(created.id);
       const proof = await waitForProof(stack, stack.testKey, landed.searchParams.get("proof_id")!, (p) => p.status !== "pending");
       expect(proof.status).toBe("sealed");
       expect(proof.files).toHaveLength(2);
@@ -83,43 +78,38 @@ describe("the capture page in a phone-sized headless Chromium", () => {
 
   it("keeps shots whose uploads fail through a reload, and sends them once the network is back", async ({ skip }) => {
     if (!browser) return skip();
-    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
-      token: stack.testKey,
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: { external_reference: `browser-offline-${Date.now()}`, party: "provider", locale: "en" },
-    });
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    await context.grantPermissions(["camera"], { origin: stack.captureBaseUrl });
+    const created = await captureSession(stack, { external_reference: `browser-offline-${Date.now()}`, party: "provider", locale: "en" });
+    const context = await phone(browser, stack);
     const page = await context.newPage();
-    await page.goto(created.body.capture_url);
+    await page.goto(created.capture_url);
     await page.getByTestId("start").click();
-    await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+    await viewfinderReady(page);
     // Storage unreachable: every PUT to a signed URL fails as a dropped connection would.
     await page.route("**/u/**", (route) => route.abort("internetdisconnected"));
     await page.getByTestId("shutter").click();
     await page.getByTestId("shutter").click();
     await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(2);
     await expect.poll(() => page.locator("#overall-label").textContent(), { timeout: 15_000 }).toContain("retrying");
-    await expect.poll(async () => (await request(`${created.body.capture_url}/session`)).body.files.length, { timeout: 10_000 }).toBe(2);
-    const before = await request(`${created.body.capture_url}/session`);
+    await expect.poll(async () => (await request(`${created.capture_url}/session`)).body.files.length, { timeout: 10_000 }).toBe(2);
+    const before = await request(`${created.capture_url}/session`);
     expect(before.body.files.filter((file: { status: string }) => file.status === "uploaded")).toHaveLength(0);
 
     await page.unroute("**/u/**");
     await page.reload();
     await page.getByTestId("start").click();
     await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(2);
-    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 20_000 }).toBe(true);
+    await allUploaded(page, 20_000);
     // One declaration per shot: the reload resumed the declarations made before it.
-    const after = await request(`${created.body.capture_url}/session`);
+    const after = await request(`${created.capture_url}/session`);
     expect(after.body.files.map((file: { file_id: string }) => file.file_id).sort()).toEqual(before.body.files.map((file: { file_id: string }) => file.file_id).sort());
     // A declaration no shot on screen stands for (a tab closed mid-upload): dropped, not sealed.
-    const orphan = await request(`${created.body.capture_url}/files`, {
+    const orphan = await request(`${created.capture_url}/files`, {
       body: { step_id: "photos", content_type: "image/jpeg", size: 1234, sha256: "a".repeat(64), capture: { method: "camera", device_time: new Date().toISOString() } },
     });
     expect(orphan.status).toBe(201);
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
     const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
     expect(proof).toMatchObject({ status: "sealed" });
     expect(proof.files).toHaveLength(2);
@@ -129,19 +119,14 @@ describe("the capture page in a phone-sized headless Chromium", () => {
   it("retries a completion whose answer was lost, and shows the one proof it made", async ({ skip }) => {
     if (!browser) return skip();
     const reference = `browser-lost-answer-${Date.now()}`;
-    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
-      token: stack.testKey,
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: { external_reference: reference, party: "provider", locale: "fr" },
-    });
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    await context.grantPermissions(["camera"], { origin: stack.captureBaseUrl });
+    const created = await captureSession(stack, { external_reference: reference, party: "provider", locale: "fr" });
+    const context = await phone(browser, stack);
     const page = await context.newPage();
-    await page.goto(created.body.capture_url);
+    await page.goto(created.capture_url);
     await page.getByTestId("start").click();
-    await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+    await viewfinderReady(page);
     await page.getByTestId("shutter").click();
-    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
+    await allUploaded(page);
     // The server completes the capture, but its answer never reaches the phone.
     let lost = 0;
     await page.route("**/complete", async (route) => {
@@ -152,7 +137,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     expect(lost).toBe(2);
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
     expect(session.body).toMatchObject({ status: "completed", proof_id: expect.stringMatching(/^prf_/) });
     const proofs = await request(`${stack.baseUrl}/v1/proofs?external_reference=${reference}`, { token: stack.testKey });
     expect(proofs.body.data.map((proof: { id: string }) => proof.id)).toEqual([session.body.proof_id]);
@@ -161,27 +146,19 @@ describe("the capture page in a phone-sized headless Chromium", () => {
 
   it("falls back to choosing a file when the camera cannot be opened, and the signed file says so in its C2PA capture assertion", async ({ skip }) => {
     if (!browser) return skip();
-    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
-      token: stack.testKey,
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: { external_reference: `browser-no-camera-${Date.now()}`, party: "recipient", locale: "es" },
-    });
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    // A phone whose camera is refused or absent.
-    await context.addInitScript(() => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
-    });
+    const created = await captureSession(stack, { external_reference: `browser-no-camera-${Date.now()}`, party: "recipient", locale: "es" });
+    const context = await phone(browser, stack, { camera: "refused" });
     const page = await context.newPage();
-    await page.goto(created.body.capture_url);
+    await page.goto(created.capture_url);
     await page.getByTestId("start").click();
     await page.getByText("No se pudo abrir la cámara").waitFor({ timeout: 10_000 });
     await page.locator("#file").setInputFiles(resolve(import.meta.dirname, "../../sealer/test/fixtures/photo.jpg"));
-    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
+    await allUploaded(page);
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     await context.close();
 
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
     const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
     expect(proof.status).toBe("sealed");
     const publicProof = await request(`${stack.baseUrl}/v1/public/proofs/${proof.id}`);
@@ -201,27 +178,21 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       token: stack.testKey,
       body: { name: "Walk-around", welcome: { title: "Video" }, steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] },
     });
-    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
-      token: stack.testKey,
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: { external_reference: `browser-video-${Date.now()}`, party: "provider", template_id: template.body.id },
-    });
-    expect(created.status).toBe(201);
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    await context.grantPermissions(["camera", "microphone"], { origin: stack.captureBaseUrl });
+    const created = await captureSession(stack, { external_reference: `browser-video-${Date.now()}`, party: "provider", template_id: template.body.id });
+    const context = await phone(browser, stack, { microphone: true });
     const page = await context.newPage();
-    await page.goto(created.body.capture_url);
+    await page.goto(created.capture_url);
     await page.getByTestId("start").click();
-    await page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+    await viewfinderReady(page);
     await page.getByTestId("shutter").click();
     await new Promise((done) => setTimeout(done, 1500));
     await page.getByTestId("shutter").click();
     await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(1);
-    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 15_000 }).toBe(true);
+    await allUploaded(page);
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     await context.close();
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
     const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
     expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
     expect(proof.files[0]).toMatchObject({ kind: "video", content_type: expect.stringMatching(/^video\/(mp4|webm)$/) });
@@ -239,11 +210,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       token: stack.testKey,
       body: { name: "Long video", welcome: { title: "Video" }, steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] },
     });
-    const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
-      token: stack.testKey,
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: { external_reference: `browser-long-video-${Date.now()}`, party: "provider", template_id: template.body.id },
-    });
+    const created = await captureSession(stack, { external_reference: `browser-long-video-${Date.now()}`, party: "provider", template_id: template.body.id });
     // A real MP4 grown to 40 MiB by a trailing `free` box (still a well-formed file).
     const clip = readFileSync(resolve(import.meta.dirname, "../../sealer/test/fixtures/clip.mp4"));
     const padding = Buffer.alloc(40 * 1024 * 1024 - clip.length);
@@ -252,10 +219,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     const video = join(mkdtempSync(join(tmpdir(), "long-video-")), "walkaround.mp4");
     writeFileSync(video, Buffer.concat([clip, padding]));
 
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    await context.addInitScript(() => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
-    });
+    const context = await phone(browser, stack, { camera: "refused" });
     const page = await context.newPage();
     const partsSent: number[] = [];
     let dropped = false;
@@ -268,16 +232,16 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       partsSent.push(payload.p);
       return route.continue();
     });
-    await page.goto(created.body.capture_url);
+    await page.goto(created.capture_url);
     await page.getByTestId("start").click();
     await page.locator("#file").setInputFiles(video);
-    await expect.poll(() => page.getByTestId("progress-overall").evaluate((p: HTMLProgressElement) => p.value >= p.max && p.max > 1), { timeout: 60_000 }).toBe(true);
+    await allUploaded(page, 60_000);
     expect(dropped).toBe(true);
     expect(partsSent).toEqual([1, 2, 3]);
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     await context.close();
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.body.id}`, { token: stack.testKey });
+    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
     const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending", 60_000);
     expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
     expect(proof.files[0]).toMatchObject({ kind: "video", size: 40 * 1024 * 1024 });
@@ -285,7 +249,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
 
   it("explains an unknown link in the person's language", async ({ skip }) => {
     if (!browser) return skip();
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: "de-DE" });
+    const context = await phone(browser, stack, { locale: "de-DE" });
     const page = await context.newPage();
     const response = await page.goto(`${stack.captureBaseUrl}/c/${"z".repeat(43)}`);
     expect(response?.status()).toBe(404);
