@@ -83,10 +83,10 @@ ${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd><time datetime="${e(proof.tim
 </dl>
 ${files}
 ${proof.status === "sealed" ? `<p><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
-<h2>${e(m.command!)}</h2><pre><code id="command">${e(command)}</code></pre><button type="button" data-copy="command">${e(m.copy!)}</button>` : ""}
+<h2 id="command-title">${e(m.command!)}</h2><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command">${e(m.copy!)}</button>` : ""}
 <h2>${e(m.checks!)}</h2><ul class="checks">${proof.verification.checks.map((check) => `<li class="${check.result}">${e(check.name)}: ${check.result}</li>`).join("")}</ul>
-<h2>${e(m.checkTitle!)}</h2><p>${e(m.checkHelp!)}</p>
-<input type="file" id="check-file" data-hashes="${e(hashes)}" aria-describedby="check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p>
+<h2 id="check-title">${e(m.checkTitle!)}</h2><p id="check-help">${e(m.checkHelp!)}</p>
+<input type="file" id="check-file" data-hashes="${e(hashes)}" aria-labelledby="check-title" aria-describedby="check-help check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p>
 </main></body></html>`;
 }
 
