@@ -39,6 +39,15 @@ export interface Env {
   WEBHOOK_RESOLVE?: string;
   /** Local development only: divides the retry delays, so tests can watch retries happen. */
   WEBHOOK_RETRY_SCALE?: string;
+  /** The sealer's configuration, passed to its container (sealer/README.md). */
+  C2PA_SIGNING_KEY_PEM?: string;
+  C2PA_CERT_CHAIN_PEM?: string;
+  C2PA_TRUST_ANCHOR_PEM?: string;
+  TSA_URL?: string;
+  TSA_NAME?: string;
+  TSA_CHAIN_PEM?: string;
+  TSA_QUALIFIED_CERTS_PEM?: string;
+  SEALER_MEMORY_BUDGET_MB?: string;
   /** The sealer as a Cloudflare Container (production). */
   SEALER_CONTAINER?: DurableObjectNamespace;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
 import { join } from "node:path";
 import { loadSigningKey } from "./c2pa/cose.ts";
+import { ensureLocalPki } from "./pki/ensure-local-pki.ts";
 import { httpAuthority, opensslAuthority, type TimestampAuthority } from "./tsa/authority.ts";
 
 export interface SealerConfig {
@@ -20,10 +21,12 @@ const pemCertificates = (pem: string) => pem.match(/-----BEGIN CERTIFICATE-----[
 
 /**
  * Configuration from the environment. Locally everything comes from PKI_DIR (made by `npm run dev`);
- * in production the C2PA key and chain come from secrets and TSA_URL names a real authority.
+ * in production the C2PA key and chain come from secrets and TSA_URL names a real authority. The
+ * simulated authority of test proofs always uses PKI_DIR, created on first start when missing (in a
+ * container: a fresh one per instance, which is fine since every test proof publishes its own chain).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
-  const pkiDir = env.PKI_DIR ?? ".local/pki";
+  const pkiDir = ensureLocalPki(env.PKI_DIR ?? ".local/pki");
   const file = (name: string) => readFileSync(join(pkiDir, name), "utf8");
   const chainPem = env.C2PA_CERT_CHAIN_PEM ?? file("c2pa-signer.pem");
   const liveAuthority = env.TSA_URL

@@ -1,5 +1,6 @@
 import { Container } from "@cloudflare/containers";
 import type { Env } from "../env.ts";
+import { sealerEnvVars } from "./sealer-env.ts";
 
 /**
  * The sealer as a Cloudflare Container (production). Locally `npm run dev` runs the same program as a
@@ -8,8 +9,5 @@ import type { Env } from "../env.ts";
 export class SealerContainer extends Container<Env> {
   override defaultPort = 8788;
   override sleepAfter = "10m";
-  override envVars = {
-    SEALER_PORT: "8788",
-    SEALER_SECRET: this.env.SEALER_SECRET ?? "",
-  };
+  override envVars = sealerEnvVars(this.env);
 }

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { SEALER_CONFIGURATION, sealerEnvVars } from "../../src/sealing/sealer-env.ts";
+
+describe("the sealer container's environment", () => {
+  it("carries every sealer setting the Worker has, so live proofs never fall back to the local stand-ins", () => {
+    const configured = Object.fromEntries(SEALER_CONFIGURATION.map((name) => [name, `value of ${name}`]));
+    const vars = sealerEnvVars({ ...env, SEALER_SECRET: "shared", ...configured });
+    expect(vars).toEqual({ SEALER_PORT: "8788", SEALER_SECRET: "shared", ...configured });
+  });
+
+  it("leaves out what is not set", () => {
+    expect(sealerEnvVars({ ...env, SEALER_SECRET: "shared", TSA_URL: "" })).toEqual({ SEALER_PORT: "8788", SEALER_SECRET: "shared" });
+  });
+});
