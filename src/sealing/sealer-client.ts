@@ -6,15 +6,14 @@ const SEAL_TIMEOUT_MS = 5 * 60_000;
 
 /** Sends a job to the sealer: a plain process at SEALER_URL locally, the container in production. */
 export async function callSealer(env: Env, job: SealJob): Promise<SealResult> {
-  const request = new Request(`${sealerOrigin(env)}/seal`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.SEALER_SECRET ?? ""}` },
-    body: JSON.stringify(job),
-    signal: AbortSignal.timeout(SEAL_TIMEOUT_MS),
-  });
   let response: Response;
   try {
-    response = await sealerFetcher(env)(request);
+    response = await sealerFetch(env, "/seal", job.proof.id, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.SEALER_SECRET ?? ""}` },
+      body: JSON.stringify(job),
+      signal: AbortSignal.timeout(SEAL_TIMEOUT_MS),
+    });
   } catch (error) {
     throw new TransientSealingError(`sealer unreachable: ${(error as Error).message}`);
   }
@@ -23,15 +22,31 @@ export async function callSealer(env: Env, job: SealJob): Promise<SealResult> {
   throw new TransientSealingError(`sealer answered ${response.status}: ${detail}`);
 }
 
+export const sealerConfigured = (env: Env) => Boolean(env.SEALER_URL || env.SEALER_CONTAINER);
+
+/** A request to the sealer: the local process at SEALER_URL, or in production the container `key` maps to. */
+export function sealerFetch(env: Env, path: string, key: string, init: RequestInit = {}): Promise<Response> {
+  return sealerFetcher(env, key)(new Request(`${sealerOrigin(env)}${path}`, init));
+}
+
 function sealerOrigin(env: Env): string {
   if (env.SEALER_URL) return env.SEALER_URL.replace(/\/$/, "");
   return "http://sealer";
 }
 
-function sealerFetcher(env: Env): (request: Request) => Promise<Response> {
+/** As many as `max_instances` in wrangler.toml: proofs are spread over them, a proof always to the same one. */
+export const SEALER_INSTANCES = 5;
+
+export function sealerInstanceName(key: string): string {
+  let hash = 0;
+  for (const char of key) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `sealer-${hash % SEALER_INSTANCES}`;
+}
+
+function sealerFetcher(env: Env, key: string): (request: Request) => Promise<Response> {
   if (env.SEALER_URL) return (request) => fetch(request);
   if (env.SEALER_CONTAINER) {
-    const stub = env.SEALER_CONTAINER.get(env.SEALER_CONTAINER.idFromName("sealer"));
+    const stub = env.SEALER_CONTAINER.get(env.SEALER_CONTAINER.idFromName(sealerInstanceName(key)));
     return (request) => stub.fetch(request);
   }
   return () => Promise.reject(new Error("no sealer configured (SEALER_URL or the SEALER_CONTAINER binding)"));

@@ -27,7 +27,14 @@ describe("GET /health/details", () => {
   });
 
   it("checks database, storage and timestamp authority with the supervision token", async () => {
-    const { status, body } = await callJson("/health/details", { key: env.SUPERVISION_TOKEN });
+    // No sealer at all: neither a local process nor the container binding.
+    const response = await createApiApp().fetch(
+      new Request("http://localhost:8787/health/details", { headers: { Authorization: `Bearer ${env.SUPERVISION_TOKEN}` } }),
+      { ...env, SEALER_URL: undefined, SEALER_CONTAINER: undefined },
+      createExecutionContext(),
+    );
+    const status = response.status;
+    const body: any = await response.json();
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(["checks", "commit", "status", "version"]);
     expect(body.status).toBe("ok");
@@ -36,6 +43,24 @@ describe("GET /health/details", () => {
     expect(typeof body.checks.database.latency_ms).toBe("number");
     // No sealer is configured in the unit-test environment: never reported as ok.
     expect(body.checks.timestamp_authority).toEqual({ status: "not_configured" });
+  });
+
+  it("asks a sealer container in production, where there is no SEALER_URL", async () => {
+    const asked: string[] = [];
+    const containers = {
+      idFromName: (name: string) => name,
+      get: (name: string) => ({
+        fetch: async (request: Request) => {
+          asked.push(`${name} ${new URL(request.url).pathname}`);
+          return Response.json({ status: "ok", latency_ms: 3 });
+        },
+      }),
+    };
+    const production = { ...env, SEALER_URL: undefined, SEALER_CONTAINER: containers as unknown as DurableObjectNamespace };
+    const request = new Request("http://localhost:8787/health/details", { headers: { Authorization: `Bearer ${env.SUPERVISION_TOKEN}` } });
+    const body: any = await (await createApiApp().fetch(request, production, createExecutionContext())).json();
+    expect(body.checks.timestamp_authority.status).toBe("ok");
+    expect(asked).toEqual([expect.stringMatching(/^sealer-\d \/health\/tsa$/)]);
   });
 
   it("is degraded with 503 when the timestamp authority cannot be reached", async () => {

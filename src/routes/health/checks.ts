@@ -1,4 +1,5 @@
 import type { Env } from "../../env.ts";
+import { sealerConfigured, sealerFetch } from "../../sealing/sealer-client.ts";
 import type { HealthCheck } from "./schema.ts";
 
 async function timed(check: () => Promise<void>): Promise<HealthCheck> {
@@ -23,11 +24,14 @@ export function checkStorage(env: Env): Promise<HealthCheck> {
   });
 }
 
-/** The sealer checks its configured authority with a real request; without a sealer nothing is configured. */
+/**
+ * The sealer checks its configured authority with a real request (the local process, or a container in
+ * production, which may need a few seconds to start); without a sealer nothing is configured.
+ */
 export async function checkTimestampAuthority(env: Env): Promise<HealthCheck> {
-  if (!env.SEALER_URL) return { status: "not_configured" };
+  if (!sealerConfigured(env)) return { status: "not_configured" };
   return timed(async () => {
-    const response = await fetch(`${env.SEALER_URL}/health/tsa`, { signal: AbortSignal.timeout(5000) });
+    const response = await sealerFetch(env, "/health/tsa", "health", { signal: AbortSignal.timeout(10_000) });
     const body = (await response.json()) as { status?: string };
     if (!response.ok || body.status !== "ok") throw new Error("timestamp authority check failed");
   });
