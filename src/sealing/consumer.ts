@@ -20,13 +20,16 @@ export async function consumeSealingMessages(messages: readonly Message<unknown>
         message.ack();
       } catch (error) {
         const reason = (error as Error).message;
-        const delay = sealingRetryDelay(message.attempts);
-        console.warn(JSON.stringify({ level: "warn", proof_id: proofId, attempt: message.attempts, retry_in: delay, reason }));
+        const loaded = await loadProofForSealing(deps.db, proofId);
+        // The budget is the proof's, not the message's: a message sent again by the stalled-sealing sweep
+        // starts counting at 1, but the proof's own attempts keep counting.
+        const attempts = Math.max(message.attempts, loaded?.proof.sealAttempts ?? 0);
+        const delay = sealingRetryDelay(attempts);
+        console.warn(JSON.stringify({ level: "warn", proof_id: proofId, attempt: attempts, retry_in: delay, reason }));
         if (delay !== null) {
           message.retry({ delaySeconds: delay });
           return;
         }
-        const loaded = await loadProofForSealing(deps.db, proofId);
         if (loaded !== null) {
           await failProof(deps, loaded.proof, {
             code: "sealing_unavailable",

@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import { TransientSealingError, type SealJob, type SealResult } from "./sealer-protocol.ts";
 
 /** Long enough for a proof of large videos; the queue retries a timeout like any transient failure. */
-const SEAL_TIMEOUT_MS = 5 * 60_000;
+export const SEAL_TIMEOUT_MS = 5 * 60_000;
 
 /** Sends a job to the sealer: a plain process at SEALER_URL locally, the container in production. */
 export async function callSealer(env: Env, job: SealJob): Promise<SealResult> {

@@ -21,7 +21,7 @@ export async function loadProofForSealing(db: Database, proofId: string): Promis
 export async function countSealAttempt(db: Database, proofId: string): Promise<void> {
   await db
     .update(proofs)
-    .set({ sealAttempts: sql`${proofs.sealAttempts} + 1` })
+    .set({ sealAttempts: sql`${proofs.sealAttempts} + 1`, updatedAt: new Date().toISOString() })
     .where(eq(proofs.id, proofId));
 }
 

@@ -7,6 +7,7 @@ import { consumeSealingMessages } from "../../src/sealing/consumer.ts";
 import { TransientSealingError, type SealJob, type SealResult } from "../../src/sealing/sealer-protocol.ts";
 import { SEALING_RETRY_DELAYS_SECONDS } from "../../src/sealing/retry-schedule.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { resumeStalledSealing, stalledAfterMs } from "../../src/sweeps/resume-stalled-sealing.ts";
 import { admin } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
@@ -190,5 +191,45 @@ describe("sealing queue consumer", () => {
     const after = await state(proofId, org.id);
     expect(after.proof).toMatchObject({ status: "failed", failure_code: "sealing_unavailable", holds_reservation: 0 });
     expect(after.balance).toEqual({ balance: 2, available: 2 });
+  });
+
+  it("counts the proof's own attempts: a fresh message (sent again by the sweep) cannot extend a spent budget", async () => {
+    const org = await createOrganization({ balance: 2 });
+    const { proofId } = await insertPendingProof(org.id, "live");
+    await env.DB.prepare("UPDATE proofs SET seal_attempts = ? WHERE id = ?").bind(SEALING_RETRY_DELAYS_SECONDS.length, proofId).run();
+    const { deps } = dependencies(async () => {
+      throw new TransientSealingError("authority unreachable");
+    });
+    const batch = createMessageBatch("proof-sealing", [{ id: "m3", timestamp: new Date(), attempts: 1, body: { proof_id: proofId } }]);
+    await consumeSealingMessages(batch.messages, deps);
+    expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual(["m3"]);
+    expect((await state(proofId, org.id)).proof).toMatchObject({ status: "failed", failure_code: "sealing_unavailable" });
+  });
+});
+
+describe("stalled-sealing sweep", () => {
+  const minutesAgo = (now: Date, minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+
+  it("sends again only proofs past their next expected attempt, not those waiting for a retry or being sealed", async () => {
+    const org = await createOrganization();
+    const now = new Date();
+    const cases = [
+      { attempts: 0, updated: 3, resent: false },
+      { attempts: 0, updated: 7, resent: true },
+      { attempts: 7, updated: 10, resent: false },
+      { attempts: 7, updated: 25, resent: true },
+    ];
+    const ids: string[] = [];
+    for (const example of cases) {
+      const { proofId } = await insertPendingProof(org.id, "test", 1);
+      await env.DB.prepare("UPDATE proofs SET seal_attempts = ?, updated_at = ? WHERE id = ?").bind(example.attempts, minutesAgo(now, example.updated), proofId).run();
+      ids.push(proofId);
+    }
+    await resumeStalledSealing(env, now);
+    for (const [index, example] of cases.entries()) {
+      const row = await env.DB.prepare("SELECT updated_at FROM proofs WHERE id = ?").bind(ids[index]).first<any>();
+      expect({ ...example, touched: row.updated_at === now.toISOString() }).toEqual({ ...example, touched: example.resent });
+    }
+    expect(stalledAfterMs(7)).toBe((SEALING_RETRY_DELAYS_SECONDS[6] + 6 * 60) * 1000);
   });
 });
