@@ -63,7 +63,7 @@ export async function publishEvents(
   if (eventIds.length === 0) return;
   const db = database(env.DB);
   const rows = await db.select().from(events).where(inArray(events.id, eventIds)).all();
-  const created: string[] = [];
+  if (rows.length === 0) return;
   for (const event of rows) {
     const endpoints = await db
       .select()
@@ -71,11 +71,10 @@ export async function publishEvents(
       .where(and(eq(webhookEndpoints.organizationId, event.organizationId), eq(webhookEndpoints.mode, event.mode), eq(webhookEndpoints.status, "active")))
       .all();
     for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type as (typeof candidate.events)[number]))) {
-      const id = newId("wdl");
-      const inserted = await db
+      await db
         .insert(webhookDeliveries)
         .values({
-          id,
+          id: newId("wdl"),
           organizationId: event.organizationId,
           mode: event.mode,
           endpointId: endpoint.id,
@@ -87,12 +86,17 @@ export async function publishEvents(
           createdAt: now.toISOString(),
           updatedAt: now.toISOString(),
         })
-        .onConflictDoNothing()
-        .returning({ id: webhookDeliveries.id });
-      if (inserted.length > 0) created.push(id);
+        .onConflictDoNothing();
     }
   }
-  if (created.length > 0) await enqueue(created);
+  // Every delivery of these events never attempted yet, not only those just made: when a Worker died
+  // between making them and queueing them, the sweep publishing the event again must queue them.
+  const unsent = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(inArray(webhookDeliveries.eventId, rows.map((row) => row.id)), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.attempts, 0)))
+    .all();
+  if (unsent.length > 0) await enqueue(unsent.map((row) => row.id));
   await db.update(events).set({ dispatchedAt: now.toISOString() }).where(inArray(events.id, rows.map((row) => row.id)));
 }
 

@@ -131,6 +131,19 @@ describe("webhook delivery", () => {
     expect((await callJson("/v1/webhook-deliveries", { key: org.testKey })).body.data[0].request_body).toBeUndefined();
   });
 
+  it("queues deliveries the Worker made but died before queueing, when the sweep publishes their event again", async () => {
+    const org = await createOrganization();
+    await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_orphan" });
+    await expect(publishEvents(env, [eventId], new Date(), async () => Promise.reject(new Error("the Worker died here")))).rejects.toThrow();
+    const made = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).all<any>();
+    expect(made.results).toHaveLength(1);
+    const sent: string[][] = [];
+    await publishEvents(env, [eventId], new Date(), async (ids) => sent.push(ids));
+    expect(sent).toEqual([[made.results[0].id]]);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).n).toBe(1);
+  });
+
   it("keeps only the first KiB of an endless answer, and stops reading it", async () => {
     const org = await createOrganization();
     await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
