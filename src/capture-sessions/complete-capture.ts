@@ -22,6 +22,8 @@ export interface CompletionDependencies {
   now: Date;
   /** "First completion wins" on a before proof: true when this session holds it. */
   claimBefore(beforeProofId: string, sessionId: string): Promise<boolean>;
+  /** Gives a claimed before back, when the claiming session can never complete. */
+  releaseBefore(beforeProofId: string, sessionId: string): Promise<void>;
   /** Hands the new proof to the sealing queue. */
   enqueueSealing(proofId: string): Promise<void>;
   /** Hands freshly recorded events to webhook delivery. */
@@ -126,9 +128,15 @@ export async function completeCapture(deps: CompletionDependencies, session: Ses
       }, eventId),
     ]);
   } catch (error) {
-    // A concurrent completion of the same session won the race (the proof's session_id is unique).
+    // A concurrent completion of the same session won the race (the proof's session_id is unique, and
+    // migration 0007 refuses a proof its session was not completed with).
     const current = await findSessionById(db, session.id);
     if (current?.status === "completed" && current.proofId !== null) return completeCapture(deps, current);
+    // The expiry sweep got there first: this session can never complete, so its claim on a before goes.
+    if (current?.status === "expired") {
+      if (session.compareTo !== null) await deps.releaseBefore(session.compareTo, session.id);
+      throw new ApiError("capture_link_expired");
+    }
     throw error;
   }
   await deps.enqueueSealing(proofId);

@@ -13,4 +13,9 @@ export class ProofLinkLock extends DurableObject {
     }
     return { won: holder === sessionId };
   }
+
+  /** Gives the before back when its holder can never complete (it expired as it was completing). */
+  release(sessionId: string): void {
+    if (this.ctx.storage.kv.get<string>("session") === sessionId) this.ctx.storage.kv.delete("session");
+  }
 }

@@ -7,6 +7,9 @@ import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { captureCall, tokenOf, uploadPhoto } from "./support/capture.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
+import { database } from "../../src/db/client.ts";
+import { findSessionById } from "../../src/storage/capture-sessions.ts";
+import { completeCapture } from "../../src/capture-sessions/complete-capture.ts";
 
 async function events(organizationId: string) {
   const rows = await env.DB.prepare("SELECT type, data FROM events WHERE organization_id = ? ORDER BY created_at, id").bind(organizationId).all<any>();
@@ -133,6 +136,37 @@ describe("completing a capture", () => {
       expect((await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 0, reason: "read" })).body).toEqual({ balance: 10, available: 9 });
     });
   }
+});
+
+describe("completion racing the expiry sweep", () => {
+  it("makes no proof for a session the sweep expired while it was completing, and gives its before back", async () => {
+    const org = await createOrganization({ balance: 10, rateLimit: 1000 });
+    const before = await sealedBeforeWithShots(org.id, "live", 1);
+    const late = await createSession(org.liveKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId });
+    await uploadPhoto(tokenOf(late.body.capture_url));
+    const session = await findSessionById(database(env.DB), late.body.id);
+    // The completion passed its checks; the sweep expires the session before its batch commits.
+    await env.DB.prepare("UPDATE capture_sessions SET status = 'expired', holds_reservation = 0 WHERE id = ?").bind(late.body.id).run();
+    const lock = (beforeId: string) => env.PROOF_LINK_LOCK.get(env.PROOF_LINK_LOCK.idFromName(beforeId));
+    const deps = {
+      env,
+      db: database(env.DB),
+      now: new Date(),
+      claimBefore: async (beforeId: string, sessionId: string) => (await lock(beforeId).claim(sessionId)).won,
+      releaseBefore: async (beforeId: string, sessionId: string) => void (await lock(beforeId).release(sessionId)),
+      enqueueSealing: async () => undefined,
+      publishEvents: async () => undefined,
+    };
+    await expect(completeCapture(deps, session!)).rejects.toMatchObject({ code: "capture_link_expired" });
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM proofs WHERE session_id = ?").bind(late.body.id).first<any>()).n).toBe(0);
+    expect((await events(org.id)).filter((event) => event.type === "capture_session.completed")).toHaveLength(0);
+    expect((await env.DB.prepare("SELECT compared_by FROM proofs WHERE id = ?").bind(before.proofId).first<any>()).compared_by).toBeNull();
+    // Another "after" can still complete against the before.
+    const next = await createSession(org.liveKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId });
+    const token = tokenOf(next.body.capture_url);
+    await uploadPhoto(token);
+    expect((await captureCall(token, "/complete", { body: {} })).status).toBe(200);
+  });
 });
 
 describe("expiry sweep", () => {

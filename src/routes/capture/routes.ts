@@ -118,6 +118,9 @@ export function registerCaptureRoutes(app: App) {
         db,
         now,
         claimBefore: async (beforeId, sessionId) => (await c.env.PROOF_LINK_LOCK.get(c.env.PROOF_LINK_LOCK.idFromName(beforeId)).claim(sessionId)).won,
+        releaseBefore: async (beforeId, sessionId) => {
+          await c.env.PROOF_LINK_LOCK.get(c.env.PROOF_LINK_LOCK.idFromName(beforeId)).release(sessionId);
+        },
         enqueueSealing: async (proofId) => {
           await c.env.SEALING_QUEUE.send({ proof_id: proofId });
         },
