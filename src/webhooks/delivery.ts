@@ -36,9 +36,12 @@ async function firstBytesOf(response: Response, limit: number): Promise<string> 
   }
   return new TextDecoder().decode(start.subarray(0, size));
 }
+
 const TIMEOUT_MS = 10_000;
 /** How soon a proof.sealed delivery looks again while its capture_session.completed is still on its way. */
 const ORDERING_WAIT_SECONDS = 5;
+/** The longest delay Cloudflare Queues accepts for a message. */
+const MAX_QUEUE_DELAY_SECONDS = 43_200;
 
 export interface DeliveryMessage {
   delivery_id: string;
@@ -114,10 +117,14 @@ export async function publishUndispatchedEvents(env: Env, now: Date): Promise<vo
 
 export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: number };
 
-async function earlierCaptureEventPending(db: Database, delivery: typeof webhookDeliveries.$inferSelect): Promise<boolean> {
-  if (delivery.event !== "proof.sealed" || delivery.sessionId === null) return false;
+/**
+ * How long a `proof.sealed` delivery must wait for the same capture's `capture_session.completed` to the
+ * same endpoint (delivered first): until that one's next attempt, plus a moment; null when none is due.
+ */
+async function orderingWaitSeconds(db: Database, delivery: typeof webhookDeliveries.$inferSelect, now: Date): Promise<number | null> {
+  if (delivery.event !== "proof.sealed" || delivery.sessionId === null) return null;
   const earlier = await db
-    .select({ id: webhookDeliveries.id })
+    .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)
     .where(
       and(
@@ -128,7 +135,9 @@ async function earlierCaptureEventPending(db: Database, delivery: typeof webhook
       ),
     )
     .get();
-  return earlier !== undefined;
+  if (earlier === undefined) return null;
+  const untilNext = earlier.nextAttemptAt === null ? 0 : Math.ceil((Date.parse(earlier.nextAttemptAt) - now.getTime()) / 1000);
+  return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(ORDERING_WAIT_SECONDS, untilNext + ORDERING_WAIT_SECONDS));
 }
 
 /**
@@ -149,7 +158,8 @@ export async function attemptDelivery(env: Env, deliveryId: string, now = new Da
       .where(eq(webhookDeliveries.id, delivery.id));
     return { kind: "done" };
   }
-  if (await earlierCaptureEventPending(db, delivery)) return { kind: "retry", delaySeconds: ORDERING_WAIT_SECONDS };
+  const wait = await orderingWaitSeconds(db, delivery, now);
+  if (wait !== null) return { kind: "retry", delaySeconds: wait };
 
   const secrets = ((await secretsOf(db, [endpoint.id])).get(endpoint.id) ?? []).filter((secret) => isActiveSecret(secret, now));
   const clear = await Promise.all(secrets.map((secret) => decryptSecret(env.WEBHOOK_SECRET_KEY, secret)));
@@ -206,12 +216,23 @@ export async function attemptDelivery(env: Env, deliveryId: string, now = new Da
   return delay === null ? { kind: "done" } : { kind: "retry", delaySeconds: delay };
 }
 
-export async function consumeWebhookMessages(messages: readonly Message<unknown>[], env: Env): Promise<void> {
+/**
+ * Attempts each delivery. A later attempt is a new message sent with its delay, then the current one is
+ * acknowledged: `message.retry` would count against the queue's `max_retries`, which a delivery waiting
+ * for its capture's earlier event, or a long retry schedule, could exhaust, and the queue would then
+ * drop the message and the delivery with it.
+ */
+export async function consumeWebhookMessages(
+  messages: readonly Message<unknown>[],
+  env: Env,
+  sendLater: (deliveryId: string, delaySeconds: number) => Promise<unknown> = (id, delaySeconds) =>
+    env.WEBHOOK_QUEUE.send({ delivery_id: id } satisfies DeliveryMessage, { delaySeconds }),
+): Promise<void> {
   for (const message of messages) {
     const { delivery_id: deliveryId } = message.body as DeliveryMessage;
     const outcome = await attemptDelivery(env, deliveryId);
-    if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
-    else message.ack();
+    if (outcome.kind === "retry") await sendLater(deliveryId, outcome.delaySeconds);
+    message.ack();
   }
 }
 

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
-import { attemptDelivery, publishEvents } from "../../src/webhooks/delivery.ts";
+import { attemptDelivery, consumeWebhookMessages, publishEvents } from "../../src/webhooks/delivery.ts";
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from "../../src/webhooks/retry-schedule.ts";
 import { hmacSha256Hex } from "../../src/lib/crypto.ts";
 import { database } from "../../src/db/client.ts";
@@ -142,6 +143,30 @@ describe("webhook delivery", () => {
     await publishEvents(env, [eventId], new Date(), async (ids) => sent.push(ids));
     expect(sent).toEqual([[made.results[0].id]]);
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).n).toBe(1);
+  });
+
+  it("holds proof.sealed until its capture's completed event has had its next attempt, and never spends the queue's retries to wait", async () => {
+    const org = await createOrganization();
+    await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    vi.stubGlobal("fetch", async () => new Response("down", { status: 503 }));
+    const completed = await recordEvent(org.id, "test", "capture_session.completed", { session_id: "cps_wait", proof_id: "prf_wait" });
+    const sealed = await recordEvent(org.id, "test", "proof.sealed", { session_id: "cps_wait", proof_id: "prf_wait" });
+    await publishEvents(env, [completed, sealed], new Date(), queued);
+    const delivery = async (eventId: string) => (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).id as string;
+    const now = new Date();
+    expect(await attemptDelivery(env, await delivery(completed), now)).toEqual({ kind: "retry", delaySeconds: WEBHOOK_RETRY_DELAYS_SECONDS[0] });
+    const waiting = await attemptDelivery(env, await delivery(sealed), now);
+    expect(waiting.kind).toBe("retry");
+    expect(waiting.kind === "retry" && waiting.delaySeconds).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_SECONDS[0]);
+
+    // The consumer sends a fresh delayed message and acknowledges this one: no message.retry to run out of.
+    const batch = createMessageBatch("webhook-delivery", [{ id: "w1", timestamp: new Date(), attempts: 1, body: { delivery_id: await delivery(sealed) } }]);
+    const later: [string, number][] = [];
+    await consumeWebhookMessages(batch.messages, env, async (id, delaySeconds) => later.push([id, delaySeconds]));
+    const result = await getQueueResult(batch, createExecutionContext());
+    expect(result.retryMessages).toEqual([]);
+    expect(result.explicitAcks).toEqual(["w1"]);
+    expect(later).toEqual([[await delivery(sealed), expect.any(Number)]]);
   });
 
   it("keeps only the first KiB of an endless answer, and stops reading it", async () => {
