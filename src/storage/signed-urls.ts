@@ -45,6 +45,11 @@ function s3Client(env: Env): AwsClient | null {
   return new AwsClient({ accessKeyId: env.R2_ACCESS_KEY_ID, secretAccessKey: env.R2_SECRET_ACCESS_KEY, service: "s3", region: "auto" });
 }
 
+/** Where phones send files when uploads go straight to R2 (production); null when they go through the Worker. */
+export function s3UploadOrigin(env: Env): string | null {
+  return s3Client(env) === null ? null : new URL(env.R2_S3_ENDPOINT!).origin;
+}
+
 function s3ObjectUrl(env: Env, key: string, expiresInSeconds: number): URL {
   const url = new URL(`${env.R2_S3_ENDPOINT!.replace(/\/$/, "")}/${env.R2_BUCKET_NAME ?? "proof-sealing-files"}/${key.split("/").map(encodeURIComponent).join("/")}`);
   url.searchParams.set("X-Amz-Expires", String(expiresInSeconds));

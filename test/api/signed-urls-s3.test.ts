@@ -5,6 +5,7 @@ import { SignatureV4 } from "@smithy/signature-v4";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import type { Env } from "../../src/env.ts";
 import { issueDownloadUrl, issueUploadUrl, type SignedRequest } from "../../src/storage/signed-urls.ts";
+import { capturePageCsp } from "../../src/routes/capture/page.ts";
 
 /**
  * The production backend of signed URLs (R2's S3 API, signed with aws4fetch) never meets real R2 here.
@@ -254,5 +255,12 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
       amzDate(ours["X-Amz-Date"]!),
     );
     expect(longer.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
+  });
+
+  it("lets the capture page reach the presigned URLs, and nothing else: its CSP allows exactly their origin", async () => {
+    const upload = await issueUploadUrl(s3Env("proofs"), { key: "captures/cps_1/med_1", sha256: "a".repeat(64), contentType: "image/jpeg", expiresInSeconds: 900 });
+    const connect = (csp: string) => /connect-src ([^;]+)/.exec(csp)![1]!.split(" ");
+    expect(connect(capturePageCsp(s3Env("proofs")))).toEqual(["'self'", new URL(upload.url).origin]);
+    expect(connect(capturePageCsp(env))).toEqual(["'self'"]);
   });
 });

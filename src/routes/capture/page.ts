@@ -1,12 +1,21 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../env.ts";
+import type { Env, HonoEnv } from "../../env.ts";
+import { s3UploadOrigin } from "../../storage/signed-urls.ts";
 import { database } from "../../db/client.ts";
 import { usableSession } from "../../capture-page/access.ts";
 import { ApiError } from "../../errors/api-error.ts";
 
-export const CAPTURE_PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; " +
-  "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * The capture page's Content-Security-Policy. It may connect to its own host and, when uploads go
+ * straight to R2 through S3 presigned URLs (production), to that endpoint and nowhere else.
+ */
+export function capturePageCsp(env: Env): string {
+  const storage = s3UploadOrigin(env);
+  return (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; " +
+    `connect-src 'self'${storage ? ` ${storage}` : ""}; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
+  );
+}
 
 /**
  * The capture page: the same static HTML whatever the state, with the link's status as HTTP status
@@ -24,7 +33,7 @@ export async function capturePageResponse(c: Context<HonoEnv>, token: string): P
   const asset = await c.env.ASSETS.fetch(new Request(new URL("/capture/index.html", c.req.url)));
   const headers = new Headers({
     "Content-Type": "text/html; charset=utf-8",
-    "Content-Security-Policy": CAPTURE_PAGE_CSP,
+    "Content-Security-Policy": capturePageCsp(c.env),
     "Referrer-Policy": "no-referrer",
     "Permissions-Policy": "camera=(self), microphone=(self), geolocation=(self)",
     "X-Content-Type-Options": "nosniff",
