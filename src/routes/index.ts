@@ -20,6 +20,7 @@ import { registerWebhookEndpointRoutes } from "./webhook-endpoints/routes.ts";
 import { registerWebhookDeliveryRoutes } from "./webhook-deliveries/routes.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";
+import { cors } from "hono/cors";
 
 /** The API host (`base_url`): every public route, the operator routes and the schema. */
 export function createApiApp(): App {
@@ -34,6 +35,8 @@ export function createApiApp(): App {
   registerWebhookEndpointRoutes(app);
   registerWebhookDeliveryRoutes(app);
   registerVerificationPage(app);
+  // Anyone may verify from anywhere: the public routes need no credential, so any web page may call them.
+  app.use("/v1/public/*", cors({ origin: "*", allowMethods: ["GET", "POST"], allowHeaders: ["Content-Type", "If-None-Match"], exposeHeaders: ["ETag", "Retry-After"], maxAge: 86_400 }));
   registerPublicProofRoutes(app);
   registerPublicVerify(app);
   registerGetCaptureSession(app);

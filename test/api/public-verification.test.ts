@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { callJson } from "./support/client.ts";
+import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
@@ -65,5 +65,26 @@ describe("public verification", () => {
     expect(results.slice(0, 30).every((r) => r.status === 200)).toBe(true);
     expect(results[30]!.body.code).toBe("rate_limited");
     expect(results[30]!.headers.get("Retry-After")).not.toBeNull();
+  });
+
+  it("can be called from any web page (CORS), while the integrator API cannot", async () => {
+    const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST);
+    const read = await call(`/v1/public/proofs/${proofId}`, { headers: { Origin: "https://verifier.example" } });
+    await read.body?.cancel();
+    expect(read.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(read.headers.get("Access-Control-Expose-Headers")).toContain("ETag");
+    await new Promise((done) => setTimeout(done, 50));
+    const fromEdgeCache = await call(`/v1/public/proofs/${proofId}`, { headers: { Origin: "https://verifier.example" } });
+    await fromEdgeCache.body?.cancel();
+    expect(fromEdgeCache.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const preflight = await call("/v1/public/verify", {
+      method: "OPTIONS",
+      headers: { Origin: "https://verifier.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("Access-Control-Allow-Methods")).toContain("POST");
+    const privateRoute = await call("/v1/proofs", { headers: { Origin: "https://verifier.example" } });
+    await privateRoute.body?.cancel();
+    expect(privateRoute.headers.get("Access-Control-Allow-Origin")).toBeNull();
   });
 });
