@@ -62,6 +62,21 @@ describe("the verification page /p/{id}", () => {
     }
   });
 
+  it("explains a proof still being sealed, and one that failed, without offering a package", async () => {
+    const org = await createOrganization();
+    const { proofId } = await proofWithSnapshot(org.id);
+    const pending = await page(`/p/${proofId}?lang=en`);
+    expect(pending.response.status).toBe(200);
+    expect(pending.response.headers.get("Cache-Control")).toBe("no-store");
+    expect(pending.html).toContain("This proof is being sealed.");
+    expect(pending.html).not.toContain('data-testid="download"');
+    await env.DB.prepare("UPDATE proofs SET status = 'failed', failure_code = 'file_corrupt', failure_message = 'x' WHERE id = ?").bind(proofId).run();
+    const failed = await page(`/p/${proofId}?lang=fr`);
+    expect(failed.response.status).toBe(200);
+    expect(failed.html).toContain('class="verdict failed"');
+    expect(failed.html).not.toContain('data-testid="download"');
+  });
+
   it("answers an unknown proof with 404: a translated page for a browser, proof_not_found for a program", async () => {
     const { status, body } = await callJson("/p/prf_unknown");
     expect(status).toBe(404);
