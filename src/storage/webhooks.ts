@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookEndpoints, webhookSecrets } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
@@ -29,10 +29,22 @@ export async function countEndpoints(db: Database, organizationId: string, mode:
   return row?.n ?? 0;
 }
 
+/** D1 binds at most 100 parameters per query: endpoint ids are looked up this many at a time. */
+const IDS_PER_QUERY = 90;
+
+/** The secrets of these endpoints only, oldest first per endpoint. */
 export async function secretsOf(db: Database, endpointIds: string[]): Promise<Map<string, SecretRow[]>> {
-  const rows = endpointIds.length === 0 ? [] : await db.select().from(webhookSecrets).orderBy(asc(webhookSecrets.createdAt)).all();
   const byEndpoint = new Map<string, SecretRow[]>();
-  for (const row of rows) if (endpointIds.includes(row.endpointId)) byEndpoint.set(row.endpointId, [...(byEndpoint.get(row.endpointId) ?? []), row]);
+  const unique = [...new Set(endpointIds)];
+  for (let start = 0; start < unique.length; start += IDS_PER_QUERY) {
+    const rows = await db
+      .select()
+      .from(webhookSecrets)
+      .where(inArray(webhookSecrets.endpointId, unique.slice(start, start + IDS_PER_QUERY)))
+      .orderBy(asc(webhookSecrets.createdAt), asc(webhookSecrets.id))
+      .all();
+    for (const row of rows) byEndpoint.set(row.endpointId, [...(byEndpoint.get(row.endpointId) ?? []), row]);
+  }
   return byEndpoint;
 }
 
