@@ -3,6 +3,7 @@ import type { SessionRow } from "../storage/capture-sessions.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import { resolveText } from "../i18n/resolve-locale.ts";
 import { findDefaultTheme, findTheme } from "../storage/capture-themes.ts";
+import { findOrganization } from "../storage/organizations.ts";
 import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
 
 const DEFAULT_COLOR = "#1f4fd8";
@@ -14,9 +15,13 @@ export async function captureSessionView(db: Database, session: SessionRow, capt
   const theme =
     (template.theme_id ? await findTheme(db, session.organizationId, template.theme_id) : null) ?? (await findDefaultTheme(db, session.organizationId));
   const files = await liveFilesOfSession(db, session.id);
+  const organization = await findOrganization(db, session.organizationId);
   return {
     session_id: session.id,
     locale: session.locale,
+    // The page translates its own buttons in the specification's order: exact tag, base, this, English.
+    default_locale: template.default_locale,
+    organization_name: organization?.name ?? null,
     mode: session.mode,
     status: "open" as const,
     expires_at: session.expiresAt,

@@ -25,7 +25,7 @@ export function registerLocalSignedStorage(app: App) {
       const part = await c.env.FILES.resumeMultipartUpload(grant.k, grant.u).uploadPart(grant.p, body);
       if (grant.f !== undefined) await recordPart(database(c.env.DB), grant.f, { part_number: part.partNumber, etag: part.etag });
       c.header("ETag", part.etag);
-      return c.body(null, 200);
+      return c.text("", 200);
     }
     if (grant.f !== undefined && (await c.env.FILES.head(grant.k)) !== null) throw new ApiError("upload_url_used");
     let stored: R2Object | null;
@@ -40,7 +40,8 @@ export function registerLocalSignedStorage(app: App) {
     }
     if (stored !== null && grant.f !== undefined) await markFileUploaded(database(c.env.DB), grant.f, stored.uploaded.toISOString() ?? nowIso());
     c.header("ETag", stored?.httpEtag ?? "");
-    return c.body(null, 200);
+    // An empty answer with a content type: without one, Firefox tries to read it as XML and logs an error.
+    return c.text("", 200);
   });
 
   app.get("/u/:token", async (c) => {
