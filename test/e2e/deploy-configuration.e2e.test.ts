@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { productionConfigurationProblems, readWranglerConfig } from "./support/deploy-configuration.ts";
+
+// Runs in Node without the dev stack: it reads wrangler.toml as wrangler resolves it.
+describe("the production environment of wrangler.toml", () => {
+  const topLevel = readWranglerConfig();
+  const production = readWranglerConfig("production");
+
+  it("declares every var and binding again, https custom domains for both hosts, and no workers.dev host", () => {
+    expect(productionConfigurationProblems(production, topLevel)).toEqual([]);
+  });
+
+  it("would be refused with a loopback URL, plain http, a missing var or binding, or workers.dev on", () => {
+    const broken = {
+      ...production,
+      workers_dev: true,
+      vars: { ...production.vars, CAPTURE_BASE_URL: "http://127.0.0.1:8787", BUILD_COMMIT: undefined },
+      r2_buckets: [],
+      queues: { ...production.queues, consumers: [] },
+    } as unknown as typeof production;
+    const problems = productionConfigurationProblems(broken, topLevel);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "var BUILD_COMMIT is missing",
+        "var CAPTURE_BASE_URL is not https: http://127.0.0.1:8787",
+        "var CAPTURE_BASE_URL points at loopback: http://127.0.0.1:8787",
+        "binding r2:FILES is missing",
+        "binding queue_consumer:proof-sealing is missing",
+        "workers_dev is not false (a second public host)",
+      ]),
+    );
+    expect(productionConfigurationProblems({ ...production, vars: { ...production.vars, API_BASE_URL: "https://api.localhost" } }, topLevel)).toContain(
+      "var API_BASE_URL points at loopback: https://api.localhost",
+    );
+  });
+
+  it("builds with `wrangler deploy --dry-run --env production --containers-rollout=none` (no Docker needed)", () => {
+    const outdir = mkdtempSync(join(tmpdir(), "dry-run-"));
+    const wrangler = join("node_modules", "wrangler", "bin", "wrangler.js");
+    const output = execFileSync(
+      process.execPath,
+      [wrangler, "deploy", "--dry-run", "--env", "production", "--containers-rollout=none", "--outdir", outdir],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    );
+    expect(output).toContain("--dry-run: exiting now.");
+    expect(output).toContain('env.CAPTURE_BASE_URL ("https://');
+    const bundleBytes = statSync(join(outdir, "index.js")).size;
+    console.log(`production bundle: ${bundleBytes} bytes; ${/Total Upload: .*/.exec(output)?.[0] ?? ""}`);
+    // Workers refuse a script over 10 MB compressed (Paid), 3 MB on Free; stay well under both.
+    expect(bundleBytes).toBeLessThan(10 * 1024 * 1024);
+  }, 120_000);
+});

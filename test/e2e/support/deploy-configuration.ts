@@ -1,0 +1,62 @@
+import { unstable_readConfig } from "wrangler";
+
+export type WranglerConfig = ReturnType<typeof unstable_readConfig>;
+
+/** Reads wrangler.toml as wrangler itself resolves it: `environment` undefined gives the top level. */
+export function readWranglerConfig(environment?: string): WranglerConfig {
+  return unstable_readConfig({ config: "wrangler.toml", env: environment });
+}
+
+/** The vars the Worker cannot run without: every link it issues is built on the two URLs. */
+export const REQUIRED_PRODUCTION_VARS = ["API_BASE_URL", "CAPTURE_BASE_URL", "BUILD_COMMIT"] as const;
+
+/** Hosts that only make sense on the developer's machine (127.0.0.0/8, ::1, localhost and its subdomains). */
+export function isLoopbackHostname(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "::1" || host === "0.0.0.0";
+}
+
+/** Every binding of a configuration, by kind, as `kind:name` (the name the Worker reads from `env`). */
+export function bindingNames(config: WranglerConfig): string[] {
+  return [
+    ...config.d1_databases.map((d1) => `d1:${d1.binding}`),
+    ...config.r2_buckets.map((r2) => `r2:${r2.binding}`),
+    ...config.durable_objects.bindings.map((binding) => `durable_object:${binding.name}`),
+    ...(config.queues.producers ?? []).map((producer) => `queue_producer:${producer.binding}`),
+    ...(config.queues.consumers ?? []).map((consumer) => `queue_consumer:${consumer.queue}`),
+    ...(config.containers ?? []).map((container) => `container:${container.class_name}`),
+    ...(config.assets?.binding ? [`assets:${config.assets.binding}`] : []),
+    ...config.triggers.crons.map((cron) => `cron:${cron}`),
+  ].sort();
+}
+
+/**
+ * What would make a production deploy go wrong without any error from wrangler: a var or binding the top
+ * level has and production lacks (environments inherit neither), a base URL that is not https or points
+ * at loopback, a custom domain route missing for either host, or the workers.dev host left on.
+ */
+export function productionConfigurationProblems(production: WranglerConfig, topLevel: WranglerConfig): string[] {
+  const problems: string[] = [];
+  const vars = production.vars as Record<string, unknown>;
+  for (const name of new Set([...REQUIRED_PRODUCTION_VARS, ...Object.keys(topLevel.vars)])) {
+    if (typeof vars[name] !== "string" || vars[name] === "") problems.push(`var ${name} is missing`);
+  }
+  const routePatterns = (production.routes ?? []).map((route) => (typeof route === "string" ? route : route.pattern));
+  for (const name of ["API_BASE_URL", "CAPTURE_BASE_URL"]) {
+    const value = vars[name];
+    if (typeof value !== "string" || !URL.canParse(value)) continue;
+    const url = new URL(value);
+    if (url.protocol !== "https:") problems.push(`var ${name} is not https: ${value}`);
+    if (isLoopbackHostname(url.hostname)) problems.push(`var ${name} points at loopback: ${value}`);
+    const customDomain = (production.routes ?? []).some(
+      (route) => typeof route !== "string" && route.pattern === url.hostname && "custom_domain" in route && route.custom_domain === true,
+    );
+    if (!customDomain) problems.push(`no custom domain route for ${url.hostname} (${name}); routes: ${routePatterns.join(", ") || "none"}`);
+  }
+  const productionBindings = new Set(bindingNames(production));
+  for (const binding of bindingNames(topLevel)) {
+    if (!productionBindings.has(binding)) problems.push(`binding ${binding} is missing`);
+  }
+  if (production.workers_dev !== false) problems.push("workers_dev is not false (a second public host)");
+  return problems;
+}
