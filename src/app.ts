@@ -7,6 +7,7 @@ import { problemResponse } from "./errors/problem.ts";
 import { validationHook } from "./openapi/hook.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { httpsOnly } from "./middleware/https-only.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
 import { jsonBodyLimit } from "./middleware/json-body-limit.ts";
 
 export type App = OpenAPIHono<HonoEnv>;
@@ -14,7 +15,7 @@ export type App = OpenAPIHono<HonoEnv>;
 /** A Hono app with the service's error handling: every error leaves in the problem format. */
 export function createApp(): App {
   const app = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
-  app.use("*", requestContext, httpsOnly, jsonBodyLimit);
+  app.use("*", requestContext, securityHeaders, httpsOnly, jsonBodyLimit);
   app.onError((error, c) => problemResponse(c, toApiError(error, c)));
   app.notFound((c) => {
     const allowed = allowedMethods(app, new URL(c.req.url).pathname);
@@ -31,6 +32,8 @@ function toApiError(error: Error, c: Context<HonoEnv>): ApiError {
   if (error instanceof HTTPException && error.status === 400) {
     return new ApiError("invalid_json", { detail: "The request body is not valid JSON." });
   }
+  // @hono/zod-openapi refuses a body that is not declared JSON (curl's default `-d` is form-encoded).
+  if (error instanceof HTTPException && error.status === 415) return new ApiError("unsupported_media_type");
   console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), message: error.message, stack: error.stack }));
   return new ApiError("internal_error");
 }

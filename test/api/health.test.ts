@@ -51,16 +51,17 @@ describe("GET /health/details", () => {
       idFromName: (name: string) => name,
       get: (name: string) => ({
         fetch: async (request: Request) => {
-          asked.push(`${name} ${new URL(request.url).pathname}`);
+          asked.push(`${name} ${new URL(request.url).pathname} ${request.headers.get("Authorization")}`);
           return Response.json({ status: "ok", latency_ms: 3 });
         },
       }),
     };
-    const production = { ...env, SEALER_URL: undefined, SEALER_CONTAINER: containers as unknown as DurableObjectNamespace };
+    const production = { ...env, SEALER_URL: undefined, SEALER_SECRET: "sealer-secret-for-health", SEALER_CONTAINER: containers as unknown as DurableObjectNamespace };
     const request = new Request("http://localhost:8787/health/details", { headers: { Authorization: `Bearer ${env.SUPERVISION_TOKEN}` } });
     const body: any = await (await createApiApp().fetch(request, production, createExecutionContext())).json();
     expect(body.checks.timestamp_authority.status).toBe("ok");
-    expect(asked).toEqual([expect.stringMatching(/^sealer-\d \/health\/tsa$/)]);
+    // The sealer answers its authority check to the Worker's bearer secret only.
+    expect(asked).toEqual([expect.stringMatching(/^sealer-\d \/health\/tsa Bearer sealer-secret-for-health$/)]);
   });
 
   it("is degraded with 503 when the timestamp authority cannot be reached", async () => {

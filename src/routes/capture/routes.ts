@@ -53,8 +53,8 @@ export function registerCaptureRoutes(app: App) {
 
   app.get("/c/:token/logo", async (c) => {
     const db = database(c.env.DB);
-    const session = await findSessionByToken(db, c.req.param("token"));
-    if (session === null) throw new ApiError("capture_link_not_found");
+    // The logo lives as long as the link: a used or expired link answers 410 like the page.
+    const session = await usableSession(db, c.req.param("token"), new Date());
     const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
     const theme = (template.theme_id ? await findTheme(db, session.organizationId, template.theme_id) : null) ?? (await findDefaultTheme(db, session.organizationId));
     const logo = theme?.logoKey ? await c.env.FILES.get(theme.logoKey) : null;

@@ -25,13 +25,14 @@ export function checkStorage(env: Env): Promise<HealthCheck> {
 }
 
 /**
- * The sealer checks its configured authority with a real request (the local process, or a container in
- * production, which may need a few seconds to start); without a sealer nothing is configured.
+ * The sealer checks its configured authority with a real request, cached a few minutes (the local process,
+ * or a container in production, which may need a few seconds to start); without a sealer nothing is
+ * configured. The sealer answers this check to its bearer secret only.
  */
 export async function checkTimestampAuthority(env: Env): Promise<HealthCheck> {
   if (!sealerConfigured(env)) return { status: "not_configured" };
   return timed(async () => {
-    const response = await sealerFetch(env, "/health/tsa", "health", { signal: AbortSignal.timeout(10_000) });
+    const response = await sealerFetch(env, "/health/tsa", "health", { headers: { Authorization: `Bearer ${env.SEALER_SECRET ?? ""}` }, signal: AbortSignal.timeout(10_000) });
     const body = (await response.json()) as { status?: string };
     if (!response.ok || body.status !== "ok") throw new Error("timestamp authority check failed");
   });
