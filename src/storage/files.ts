@@ -35,6 +35,12 @@ export async function markFileUploaded(db: Database, fileId: string, capturedAt:
     .where(and(eq(files.id, fileId), eq(files.status, "declared")));
 }
 
+/** The state of a capture file by id alone (the storage route knows the file from its signed URL only). */
+export async function fileStatus(db: Database, fileId: string): Promise<CaptureFileRow["status"] | null> {
+  const row = await db.select({ status: files.status }).from(files).where(eq(files.id, fileId)).get();
+  return row?.status ?? null;
+}
+
 export async function markFileDeleted(db: Database, fileId: string): Promise<void> {
   await db.update(files).set({ status: "deleted" }).where(eq(files.id, fileId));
 }

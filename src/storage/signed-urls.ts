@@ -69,7 +69,8 @@ function localSigningKey(env: Env): string {
 
 /**
  * A short-lived URL that writes one object and nothing else. Production: an R2 S3-API presigned PUT
- * whose signed `x-amz-checksum-sha256` makes storage refuse other bytes. Local development and tests: an
+ * whose signed `x-amz-checksum-sha256` (whole files) and `Content-Length` (files and parts) make storage
+ * refuse other bytes. Local development and tests: an
  * HMAC-signed route on the capture host that streams into the R2 binding with the same digest check.
  */
 export async function issueUploadUrl(env: Env, grant: UploadGrant): Promise<SignedRequest & { expiresAt: string }> {
@@ -84,7 +85,12 @@ export async function issueUploadUrl(env: Env, grant: UploadGrant): Promise<Sign
       url.searchParams.set("partNumber", String(grant.part.partNumber));
       url.searchParams.set("uploadId", grant.part.uploadId);
     }
-    const signed = await client.sign(new Request(url, { method: "PUT", headers }), {
+    // The exact length is signed, so storage refuses any other body: a part has no checksum of its own,
+    // and without it a part URL would take up to 5 GiB until the completion noticed. Browsers send
+    // Content-Length themselves (they refuse to let a script set it), so it is not among the headers
+    // returned to the holder.
+    const signedHeaders = grant.size === undefined ? headers : { ...headers, "Content-Length": String(grant.size) };
+    const signed = await client.sign(new Request(url, { method: "PUT", headers: signedHeaders }), {
       aws: { signQuery: true, allHeaders: true },
     });
     return { method: "PUT", url: signed.url, headers, expiresAt };

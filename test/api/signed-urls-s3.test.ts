@@ -123,11 +123,13 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
     expect(checksum).toBe(Buffer.from(sha256, "hex").toString("base64"));
     expect(signed.headers).toEqual({ "Content-Type": "image/jpeg", "x-amz-checksum-sha256": checksum });
 
+    // The body's exact length is signed too; browsers send Content-Length themselves, so it is not returned.
+    const sent = { ...signed.headers, "Content-Length": String(body.length) };
     const { url, ours, theirs, signingDate } = await compare(signed, {
       method: "PUT",
       bucket: "proof-files-eu",
       key,
-      headers: signed.headers,
+      headers: sent,
       expiresIn: 900,
     });
     expect(url.origin).toBe(`https://${ACCOUNT_HOST}`);
@@ -139,7 +141,7 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
     const credential = credentialParts(ours["X-Amz-Credential"]!);
     expect(credential).toEqual({ accessKeyId: ACCESS_KEY_ID, day: ours["X-Amz-Date"]!.slice(0, 8), region: "auto", service: "s3", terminator: "aws4_request" });
     const signedHeaders = ours["X-Amz-SignedHeaders"]!.split(";");
-    expect(signedHeaders).toEqual(["content-type", "host", "x-amz-checksum-sha256"]);
+    expect(signedHeaders).toEqual(["content-length", "content-type", "host", "x-amz-checksum-sha256"]);
     // The checksum is a signed header, not a query parameter: R2 checks the body against it.
     expect(ours["x-amz-checksum-sha256"]).toBeUndefined();
 
@@ -147,25 +149,27 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
     expect(theirs.query).toEqual(ours);
     expect(ours["X-Amz-Signature"]).toMatch(/^[0-9a-f]{64}$/);
     expect(theirs.query["X-Amz-Signature"]).toBe(ours["X-Amz-Signature"]);
-    expect(theirs.headers).toEqual({ host: ACCOUNT_HOST, ...signed.headers, "x-amz-content-sha256": "UNSIGNED-PAYLOAD" });
+    expect(theirs.headers).toEqual({ host: ACCOUNT_HOST, ...sent, "x-amz-content-sha256": "UNSIGNED-PAYLOAD" });
 
     // Another file's checksum, or another declared type, is another signature: R2 refuses the request.
     const otherChecksum = Buffer.from(await sha256Of(new TextEncoder().encode("other bytes"))).toString("base64");
     const tampered = await smithyPresign(
-      { method: "PUT", bucket: "proof-files-eu", key, headers: { ...signed.headers, "x-amz-checksum-sha256": otherChecksum }, expiresIn: 900 },
+      { method: "PUT", bucket: "proof-files-eu", key, headers: { ...sent, "x-amz-checksum-sha256": otherChecksum }, expiresIn: 900 },
       signingDate,
     );
     expect(tampered.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
     const retyped = await smithyPresign(
-      { method: "PUT", bucket: "proof-files-eu", key, headers: { ...signed.headers, "Content-Type": "text/html" }, expiresIn: 900 },
+      { method: "PUT", bucket: "proof-files-eu", key, headers: { ...sent, "Content-Type": "text/html" }, expiresIn: 900 },
       signingDate,
     );
     expect(retyped.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
-    const otherKey = await smithyPresign({ method: "PUT", bucket: "proof-files-eu", key: `${key}x`, headers: signed.headers, expiresIn: 900 }, signingDate);
+    const otherKey = await smithyPresign({ method: "PUT", bucket: "proof-files-eu", key: `${key}x`, headers: sent, expiresIn: 900 }, signingDate);
     expect(otherKey.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
+    const longer = await smithyPresign({ method: "PUT", bucket: "proof-files-eu", key, headers: { ...sent, "Content-Length": String(body.length + 1) }, expiresIn: 900 }, signingDate);
+    expect(longer.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
   });
 
-  it("a multipart part URL signs its partNumber and uploadId", async () => {
+  it("a multipart part URL signs its partNumber, its uploadId and its exact length", async () => {
     const key = "captures/ses_01JABCDEF/fil_video";
     // R2 upload ids are opaque; this one needs escaping in a query string.
     const uploadId = "AJ6Lk2x+Qv/8w==~upload id";
@@ -181,28 +185,32 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
     expect(signed.method).toBe("PUT");
     // A part carries no whole-file checksum; the assembled file's SHA-256 is checked at completion.
     expect(signed.headers).toEqual({ "Content-Type": "video/mp4" });
+    const sent = { ...signed.headers, "Content-Length": String(16 * 1024 * 1024) };
     const { url, ours, theirs } = await compare(signed, {
       method: "PUT",
       bucket: "proof-sealing-files",
       key,
       query: { partNumber: "3", uploadId },
-      headers: signed.headers,
+      headers: sent,
       expiresIn: 3600,
     });
     expect(url.pathname).toBe(`/proof-sealing-files/${key}`);
     expect(ours.partNumber).toBe("3");
     expect(ours.uploadId).toBe(uploadId);
-    expect(ours["X-Amz-SignedHeaders"]).toBe("content-type;host");
+    // Without the signed length a part URL would take up to 5 GiB until the completion noticed.
+    expect(ours["X-Amz-SignedHeaders"]).toBe("content-length;content-type;host");
     expect(theirs.query).toEqual(ours);
     expect(theirs.query["X-Amz-Signature"]).toBe(ours["X-Amz-Signature"]);
 
     // Another part number or another upload is another signature.
     const signingDate = amzDate(ours["X-Amz-Date"]!);
-    const expected = { method: "PUT" as const, bucket: "proof-sealing-files", key, headers: signed.headers, expiresIn: 3600 };
+    const expected = { method: "PUT" as const, bucket: "proof-sealing-files", key, headers: sent, expiresIn: 3600 };
     const otherPart = await smithyPresign({ ...expected, query: { partNumber: "4", uploadId } }, signingDate);
     expect(otherPart.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
     const otherUpload = await smithyPresign({ ...expected, query: { partNumber: "3", uploadId: "another" } }, signingDate);
     expect(otherUpload.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
+    const bigger = await smithyPresign({ ...expected, headers: { ...sent, "Content-Length": String(5 * 1024 ** 3) }, query: { partNumber: "3", uploadId } }, signingDate);
+    expect(bigger.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
   });
 
   it("a download URL is a GET that signs only the host", async () => {

@@ -9,7 +9,7 @@ import { captureSessionView } from "../../capture-page/session-view.ts";
 import { declareFile, uploadInstructions } from "../../capture-page/declare-file.ts";
 import { completeCapture } from "../../capture-sessions/complete-capture.ts";
 import { publishEvents } from "../../webhooks/delivery.ts";
-import { markFileDeleted } from "../../storage/files.ts";
+import { removeCaptureFile } from "../../capture-page/remove-file.ts";
 import { completeMultipart } from "../../capture-page/complete-multipart.ts";
 import { findDefaultTheme, findTheme } from "../../storage/capture-themes.ts";
 import type { TemplateSnapshot } from "../../capture-templates/snapshot.ts";
@@ -99,8 +99,7 @@ export function registerCaptureRoutes(app: App) {
     const db = database(c.env.DB);
     const { token, fileId } = c.req.valid("param");
     const { file } = await usableSessionFile(db, token, fileId, new Date());
-    await markFileDeleted(db, file.id);
-    await c.env.FILES.delete(file.originalKey);
+    await removeCaptureFile(c.env, db, file);
     return c.body(null, 204);
   });
 

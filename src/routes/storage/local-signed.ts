@@ -5,11 +5,12 @@ import { markFileUploaded } from "../../storage/files.ts";
 import { recordPart } from "../../capture-page/complete-multipart.ts";
 import { database } from "../../db/client.ts";
 import { nowIso } from "../../lib/time.ts";
+import { discardIfRemoved, requireWritableFile } from "../../capture-page/remove-file.ts";
 
 /**
  * The local stand-in for R2's presigned URLs (development and tests; production uses the S3 API). Each
  * URL allows one method on one object; an upload must have the declared size and SHA-256 (R2 checks the
- * digest itself) and cannot overwrite a capture file already stored.
+ * digest itself) and cannot overwrite a capture file already stored nor write one removed from its capture.
  */
 export function registerLocalSignedStorage(app: App) {
   app.put("/u/:token", async (c) => {
@@ -20,9 +21,18 @@ export function registerLocalSignedStorage(app: App) {
     if (grant.n !== undefined && length !== grant.n) throw new ApiError("upload_size_mismatch");
     const body = c.req.raw.body;
     if (body === null) throw new ApiError("upload_size_mismatch");
+    const db = database(c.env.DB);
+    if (grant.f !== undefined) await requireWritableFile(db, grant.f);
     if (grant.u !== undefined && grant.p !== undefined) {
       // One part of a multipart upload: R2 keeps the parts until the completion checks the whole file.
-      const part = await c.env.FILES.resumeMultipartUpload(grant.k, grant.u).uploadPart(grant.p, body);
+      let part: R2UploadedPart;
+      try {
+        part = await c.env.FILES.resumeMultipartUpload(grant.k, grant.u).uploadPart(grant.p, body);
+      } catch (error) {
+        // The file was removed meanwhile and its upload aborted: say so rather than fail.
+        if (grant.f !== undefined) await requireWritableFile(db, grant.f);
+        throw error;
+      }
       if (grant.f !== undefined) await recordPart(database(c.env.DB), grant.f, { part_number: part.partNumber, etag: part.etag });
       c.header("ETag", part.etag);
       return c.text("", 200);
@@ -38,6 +48,7 @@ export function registerLocalSignedStorage(app: App) {
       if (/sha-?256|checksum|digest/i.test((error as Error).message)) throw new ApiError("upload_checksum_mismatch");
       throw error;
     }
+    if (grant.f !== undefined) await discardIfRemoved(c.env, db, grant.f, grant.k);
     if (stored !== null && grant.f !== undefined) await markFileUploaded(database(c.env.DB), grant.f, stored.uploaded.toISOString() ?? nowIso());
     c.header("ETag", stored?.httpEtag ?? "");
     // An empty answer with a content type: without one, Firefox tries to read it as XML and logs an error.

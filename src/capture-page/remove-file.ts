@@ -1,0 +1,41 @@
+import type { Env } from "../env.ts";
+import type { Database } from "../db/client.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { fileStatus, markFileDeleted, type CaptureFileRow } from "../storage/files.ts";
+
+/**
+ * Removes a declared file from the capture (the shot was deleted or retaken): marked deleted first, so
+ * that the storage route refuses its URLs from then on, then its bytes go, and an unfinished multipart
+ * upload is aborted so that the parts already sent, and any sent later, are not kept.
+ */
+export async function removeCaptureFile(env: Env, db: Database, file: CaptureFileRow): Promise<void> {
+  await markFileDeleted(db, file.id);
+  if (file.multipartUploadId !== null && file.status === "declared") {
+    try {
+      await env.FILES.resumeMultipartUpload(file.originalKey, file.multipartUploadId).abort();
+    } catch {
+      // Already completed or aborted: nothing of it is left to stop.
+    }
+  }
+  await env.FILES.delete(file.originalKey);
+}
+
+/**
+ * A signed upload URL writes only while its file is declared: a removed file's URL must not keep
+ * storing bytes nobody will ever list (a link could otherwise fill storage by declaring, removing and
+ * writing again), and an uploaded file is never overwritten.
+ */
+export async function requireWritableFile(db: Database, fileId: string): Promise<void> {
+  const status = await fileStatus(db, fileId);
+  if (status === null || status === "deleted") {
+    throw new ApiError("capture_file_not_found", { detail: "The file was removed from the capture; its upload URL writes nothing." });
+  }
+  if (status !== "declared") throw new ApiError("upload_url_used");
+}
+
+/** After a write that raced a removal: the bytes of a file removed meanwhile are deleted too. */
+export async function discardIfRemoved(env: Env, db: Database, fileId: string, key: string): Promise<void> {
+  if ((await fileStatus(db, fileId)) !== "deleted") return;
+  await env.FILES.delete(key);
+  throw new ApiError("capture_file_not_found", { detail: "The file was removed from the capture while it was uploading." });
+}
