@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
 import type { KeyObject } from "node:crypto";
 import type { SealJob, SealJobFile, SealResult } from "../../src/sealing/sealer-protocol.ts";
 import { canCarryC2pa, hasC2paManifest, signWithC2pa } from "./c2pa/c2pa.ts";
@@ -124,7 +125,9 @@ export async function runSealJob(context: SealContext, job: SealJob): Promise<Se
     const priorC2pa = await hasC2paManifest(original, sniffed);
     const signed = await signedCopy(file, original, sniffed);
     await upload(file, signed);
-    return { id: file.id, signed_sha256: sha256(signed), signed_size: signed.length, sniffed_type: sniffed, prior_c2pa: priorC2pa };
+    // The CRC-32 the package's ZIP needs, computed here (natively, while the bytes are in memory) so the
+    // Worker never has to read a large file to compute it.
+    return { id: file.id, signed_sha256: sha256(signed), signed_size: signed.length, signed_crc32: crc32(signed), sniffed_type: sniffed, prior_c2pa: priorC2pa };
   };
   let sealedFiles;
   try {

@@ -2,6 +2,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { execFileSync } from "node:child_process";
+import { crc32 } from "node:zlib";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,6 +69,7 @@ test("seals a proof: signed copies written, manifest hashed, token verified by o
   for (const file of result.files) {
     const signed = written.get(`/signed/${file.id}`)!;
     assert.equal(sha256(signed), file.signed_sha256);
+    assert.equal(file.signed_crc32, crc32(signed), "the CRC-32 the package's ZIP takes as is");
     assert.equal(manifest.files.find((f: { id: string }) => f.id === file.id).signed_sha256, file.signed_sha256);
     const reading = await readC2pa(signed, file.sniffed_type, pem("c2pa-root.pem"));
     assert.equal(reading.state, "Trusted");

@@ -125,6 +125,7 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
         signedKey: signedFileKey(proof.id, run, file.id, contentTypes.get(file.id) ?? "application/octet-stream"),
         signedSha256: file.signed_sha256,
         signedSize: file.signed_size,
+        signedCrc32: file.signed_crc32,
         sniffedType: file.sniffed_type,
         priorC2pa: file.prior_c2pa,
       }),

@@ -38,7 +38,8 @@ export interface SealedResult {
   chain_pem: string;
   c2pa_trust_anchor_pem: string;
   timestamp: { gen_time: string; serial: string; policy: string; authority: string; qualified: boolean };
-  files: { id: string; signed_sha256: string; signed_size: number; sniffed_type: string; prior_c2pa: boolean }[];
+  /** `signed_crc32`: CRC-32 of the signed copy, so the Worker's package ZIP never computes it over large files. */
+  files: { id: string; signed_sha256: string; signed_size: number; signed_crc32: number; sniffed_type: string; prior_c2pa: boolean }[];
 }
 
 export interface FailedResult {

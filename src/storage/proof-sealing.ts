@@ -49,7 +49,7 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
 
 export function signedFileUpdate(
   db: Database,
-  file: { id: string; proofId: string; signedKey: string; signedSha256: string; signedSize: number; sniffedType: string; priorC2pa: boolean },
+  file: { id: string; proofId: string; signedKey: string; signedSha256: string; signedSize: number; signedCrc32: number; sniffedType: string; priorC2pa: boolean },
 ) {
   return db
     .update(files)
@@ -57,6 +57,7 @@ export function signedFileUpdate(
       signedKey: file.signedKey,
       signedSha256: file.signedSha256,
       signedSize: file.signedSize,
+      signedCrc32: file.signedCrc32,
       sniffedType: file.sniffedType,
       priorC2pa: file.priorC2pa,
     })

@@ -21,7 +21,7 @@ function sealedAnswer(job: SealJob): SealResult {
     chain_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
     c2pa_trust_anchor_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
     timestamp: { gen_time: "2026-11-22T10:00:00Z", serial: "01", policy: "1.2.3", authority: "Test TSA", qualified: false },
-    files: job.files.map((file) => ({ id: file.id, signed_sha256: "b".repeat(64), signed_size: 100, sniffed_type: "image/jpeg", prior_c2pa: false })),
+    files: job.files.map((file) => ({ id: file.id, signed_sha256: "b".repeat(64), signed_size: 100, signed_crc32: 0xcafe0001, sniffed_type: "image/jpeg", prior_c2pa: false })),
   };
 }
 
@@ -82,8 +82,10 @@ describe("sealing a proof", () => {
     expect(await manifest?.text()).toBe(JSON.stringify({ proof_id: proofId }));
     const tsr = await env.FILES.get(proofArtifactKeys(proofId, run).timestampResponse);
     expect(await tsr?.text()).toBe("tsr-bytes");
-    const signed = await env.DB.prepare("SELECT signed_sha256, signed_key FROM files WHERE proof_id = ?").bind(proofId).all<any>();
+    const signed = await env.DB.prepare("SELECT signed_sha256, signed_key, signed_crc32 FROM files WHERE proof_id = ?").bind(proofId).all<any>();
     expect(signed.results.every((f) => f.signed_sha256 === "b".repeat(64) && f.signed_key.startsWith(`proofs/${proofId}/runs/${run}/files/`))).toBe(true);
+    // The sealer's CRC-32 is kept for the package's ZIP, which then never computes it in the Worker.
+    expect(signed.results.map((f) => f.signed_crc32)).toEqual([0xcafe0001, 0xcafe0001]);
   });
 
   it("is idempotent: sealing twice, or twice at once, changes balance and events exactly once", async () => {
@@ -112,7 +114,7 @@ describe("sealing a proof", () => {
         ...sealedAnswer(job),
         manifest: JSON.stringify({ proof_id: job.proof.id, run }),
         manifest_sha256: runHex("0"),
-        files: job.files.map((file) => ({ id: file.id, signed_sha256: runHex("1"), signed_size: 10, sniffed_type: "image/jpeg", prior_c2pa: false })),
+        files: job.files.map((file) => ({ id: file.id, signed_sha256: runHex("1"), signed_size: 10, signed_crc32: 1, sniffed_type: "image/jpeg", prior_c2pa: false })),
       };
     });
     const outcomes = await Promise.all([sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId)]);

@@ -55,6 +55,8 @@ export const files = sqliteTable("files", {
   signedSize: integer("signed_size"),
   sniffedType: text("sniffed_type"),
   priorC2pa: integer("prior_c2pa", { mode: "boolean" }),
+  /** CRC-32 of the signed copy, recorded by the sealer (the package's ZIP needs it); null before migration 0012. */
+  signedCrc32: integer("signed_crc32"),
   createdAt: text("created_at").notNull(),
   capturedAt: text("captured_at"),
 });

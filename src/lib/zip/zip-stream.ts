@@ -1,12 +1,27 @@
 import { crc32 } from "./crc32.ts";
+import { centralHeader, dataDescriptor, endOfArchive, localHeader, type EntryStamp } from "./zip-records.ts";
+
+/** Bytes read from storage: their size is known before they are read. */
+export interface StoredBody {
+  stream: ReadableStream<Uint8Array>;
+  size: number;
+  /**
+   * The CRC-32 recorded when the bytes were written (the sealer computes it for every signed file), so
+   * the Worker never spends CPU on it; null for small artifacts and for files sealed before it was
+   * recorded: the writer computes it on the way.
+   */
+  crc32: number | null;
+}
+
+/** Small generated content (VERIFY.md), or stored bytes. */
+export type ZipBody = Uint8Array | string | StoredBody;
 
 export interface ZipEntry {
   name: string;
-  body: () => Promise<ReadableStream<Uint8Array> | Uint8Array | string>;
+  body: () => Promise<ZipBody>;
 }
 
 const encoder = new TextEncoder();
-const FLAGS = 0x0808; // bit 3: sizes and CRC follow the data; bit 11: UTF-8 names
 
 function dosDateTime(date: Date): { time: number; date: number } {
   return {
@@ -15,72 +30,52 @@ function dosDateTime(date: Date): { time: number; date: number } {
   };
 }
 
-function record(fields: [number, 2 | 4][], tail: Uint8Array = new Uint8Array(0)): Uint8Array {
-  const size = fields.reduce((sum, [, width]) => sum + width, 0);
-  const out = new Uint8Array(size + tail.length);
-  const view = new DataView(out.buffer);
-  let offset = 0;
-  for (const [value, width] of fields) {
-    if (width === 2) view.setUint16(offset, value, true);
-    else view.setUint32(offset, value >>> 0, true);
-    offset += width;
-  }
-  out.set(tail, size);
-  return out;
-}
-
-async function* chunksOf(body: ReadableStream<Uint8Array> | Uint8Array | string): AsyncGenerator<Uint8Array> {
-  if (typeof body === "string") yield encoder.encode(body);
-  else if (body instanceof Uint8Array) yield body;
-  else {
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  }
+function asStored(body: ZipBody): StoredBody {
+  if (typeof body !== "string" && !(body instanceof Uint8Array)) return body;
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  return { stream: new Blob([bytes]).stream(), size: bytes.length, crc32: null };
 }
 
 /**
  * A ZIP archive written as a stream: entries are stored (media is already compressed), each followed by
- * a data descriptor carrying the CRC-32 and size computed on the way, so no file is ever held whole in
- * memory. Entries and the archive stay under 4 GiB (no ZIP64).
+ * a data descriptor, so no file is ever held whole in memory. ZIP64 records appear only where a size,
+ * an offset or the entry count needs them, so any archive opens, whatever its size. An entry whose bytes
+ * do not add up to its announced size aborts the stream rather than end in a corrupt archive.
  */
 export function zipStream(entries: ZipEntry[], modified: Date): ReadableStream<Uint8Array> {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
   const { time, date } = dosDateTime(modified);
-  const write = async (chunk: Uint8Array, position: { offset: number }) => {
+  let offset = 0;
+  const write = async (chunk: Uint8Array) => {
     await writer.write(chunk);
-    position.offset += chunk.length;
+    offset += chunk.length;
   };
   (async () => {
-    const position = { offset: 0 };
     const central: Uint8Array[] = [];
     for (const entry of entries) {
-      const name = encoder.encode(entry.name);
-      const start = position.offset;
-      await write(record([[0x04034b50, 4], [20, 2], [FLAGS, 2], [0, 2], [time, 2], [date, 2], [0, 4], [0, 4], [0, 4], [name.length, 2], [0, 2]], name), position);
+      const stamp: EntryStamp = { name: encoder.encode(entry.name), time, date };
+      const body = asStored(await entry.body());
+      const start = offset;
+      await write(localHeader(stamp, body.size));
       let crc = 0;
       let size = 0;
-      for await (const chunk of chunksOf(await entry.body())) {
-        crc = crc32(chunk, crc);
-        size += chunk.length;
-        await write(chunk, position);
+      const reader = body.stream.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (body.crc32 === null) crc = crc32(value, crc);
+        size += value.length;
+        await write(value);
       }
-      await write(record([[0x08074b50, 4], [crc, 4], [size, 4], [size, 4]]), position);
-      central.push(
-        record(
-          [[0x02014b50, 4], [20, 2], [20, 2], [FLAGS, 2], [0, 2], [time, 2], [date, 2], [crc, 4], [size, 4], [size, 4], [name.length, 2], [0, 2], [0, 2], [0, 2], [0, 2], [0, 4], [start, 4]],
-          name,
-        ),
-      );
+      if (size !== body.size) throw new Error(`${entry.name}: ${size} bytes read, ${body.size} announced`);
+      const entryCrc = body.crc32 ?? crc;
+      await write(dataDescriptor(entryCrc, size));
+      central.push(centralHeader(stamp, entryCrc, size, start));
     }
-    const directoryStart = position.offset;
-    for (const header of central) await write(header, position);
-    const directorySize = position.offset - directoryStart;
-    await write(record([[0x06054b50, 4], [0, 2], [0, 2], [central.length, 2], [central.length, 2], [directorySize, 4], [directoryStart, 4], [0, 2]]), position);
+    const directoryOffset = offset;
+    for (const header of central) await write(header);
+    await write(endOfArchive(central.length, directoryOffset, offset - directoryOffset));
     await writer.close();
   })().catch((error: unknown) => writer.abort(error));
   return readable;
