@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { SEAL_TIMEOUT_MS } from "../sealing/sealer-client.ts";
-import { sealingRetryDelay } from "../sealing/retry-schedule.ts";
+import { SEALING_RETRY_DELAYS_SECONDS, sealingRetryDelay } from "../sealing/retry-schedule.ts";
+import { sendInBatches } from "../lib/batches.ts";
 
 const MARGIN_MS = 60_000;
 
@@ -14,16 +15,35 @@ export function stalledAfterMs(sealAttempts: number): number {
   return delaySeconds * 1000 + SEAL_TIMEOUT_MS + MARGIN_MS;
 }
 
-/** Sends stalled pending proofs to the sealing queue again; sealing is idempotent per proof. */
+/** Proofs claimed per run (each minute): a larger backlog drains over the following runs. */
+const PROOFS_PER_RUN = 100;
+
+/**
+ * The latest `updated_at` at which a pending proof with `seal_attempts = n` counts as stalled, as SQL:
+ * one cut-off per attempt count of the retry schedule, bound as parameters (about ten, within D1's 100).
+ */
+function stalledCondition(now: Date): { sql: string; values: string[] } {
+  const cutoff = (attempts: number) => new Date(now.getTime() - stalledAfterMs(attempts)).toISOString();
+  const attemptCounts = Array.from({ length: SEALING_RETRY_DELAYS_SECONDS.length + 1 }, (_, attempts) => attempts);
+  const branches = attemptCounts.map((attempts) => `WHEN ${attempts} THEN ?`).join(" ");
+  // Past the schedule no retry is due any more: only the time an attempt may take.
+  return { sql: `updated_at <= CASE seal_attempts ${branches} ELSE ? END`, values: [...attemptCounts.map(cutoff), cutoff(0)] };
+}
+
+/**
+ * Sends stalled pending proofs to the sealing queue again; sealing is idempotent per proof. The proofs are
+ * claimed first, in one statement (touching `updated_at`, so neither a concurrent sweep nor the next run
+ * takes them again before their next expected attempt), then sent: a failure to send leaves them to a run
+ * after that delay, never to every minute's run.
+ */
 export async function resumeStalledSealing(env: Env, now: Date): Promise<number> {
-  const candidates = await env.DB.prepare("SELECT id, seal_attempts, updated_at FROM proofs WHERE status = 'pending' AND updated_at <= ? ORDER BY updated_at LIMIT 100")
-    .bind(new Date(now.getTime() - stalledAfterMs(0)).toISOString())
-    .all<{ id: string; seal_attempts: number; updated_at: string }>();
-  const stalled = candidates.results.filter((row) => Date.parse(row.updated_at) <= now.getTime() - stalledAfterMs(row.seal_attempts));
-  if (stalled.length === 0) return 0;
-  await env.SEALING_QUEUE.sendBatch(stalled.map((row) => ({ body: { proof_id: row.id } })));
-  await env.DB.prepare(`UPDATE proofs SET updated_at = ? WHERE id IN (${stalled.map(() => "?").join(",")})`)
-    .bind(now.toISOString(), ...stalled.map((row) => row.id))
-    .run();
-  return stalled.length;
+  const stalled = stalledCondition(now);
+  const claimed = await env.DB.prepare(
+    `UPDATE proofs SET updated_at = ? WHERE id IN (SELECT id FROM proofs WHERE status = 'pending' AND ${stalled.sql} ORDER BY updated_at LIMIT ${PROOFS_PER_RUN}) RETURNING id`,
+  )
+    .bind(now.toISOString(), ...stalled.values)
+    .all<{ id: string }>();
+  const ids = claimed.results.map((row) => row.id);
+  await sendInBatches(env.SEALING_QUEUE, ids.map((id) => ({ proof_id: id })));
+  return ids.length;
 }

@@ -1,9 +1,10 @@
-import { and, eq, inArray, isNull, lt, ne, notInArray } from "drizzle-orm";
+import { and, eq, ne, notInArray } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import { database, type Database } from "../db/client.ts";
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
-import { EMITTED_EVENTS } from "../events/types.ts";
+import { chunks, sendInBatches } from "../lib/batches.ts";
+import { eventsAndTheirEndpoints, insertDeliveries, markEventsDispatched, undispatchedEventIds, unsentDeliveryIds } from "../storage/webhook-publishing.ts";
 import { isActiveSecret, secretsOf } from "../storage/webhooks.ts";
 import { decryptSecret } from "./secrets.ts";
 import { signatureHeader } from "./signature.ts";
@@ -52,67 +53,64 @@ export function deliveryBody(type: string, data: Record<string, unknown>, test =
   return JSON.stringify({ event: type, ...data, ...(test ? { test: true } : {}) });
 }
 
+/** Events handled per round of queries: one bound parameter each, well within D1's 100. */
+const EVENTS_PER_ROUND = 50;
+/** Events the sweep hands over per run (each minute): a backlog drains over the following runs. */
+const SWEEP_EVENTS_PER_RUN = 200;
+
+/** Sends delivery messages in as many `sendBatch` calls as Queues' limits (100 messages, 256 KB) require. */
+const sendDeliveryMessages = (env: Env) => (ids: string[]) => sendInBatches(env.WEBHOOK_QUEUE, ids.map((id) => ({ delivery_id: id }) satisfies DeliveryMessage));
+
 /**
  * Hands recorded events to delivery: one delivery per active endpoint of the same organization and mode
  * subscribed to the event (idempotent: UNIQUE (event, endpoint)), each sent through the webhook queue.
  * Called right after the batch that recorded the events; the cron sweep catches whatever a crash left.
+ * Set-based, in rounds of events: a few queries per round, never one per event or per delivery.
  */
 export async function publishEvents(
   env: Env,
   eventIds: string[],
   now = new Date(),
-  enqueue: (deliveryIds: string[]) => Promise<unknown> = (ids) => env.WEBHOOK_QUEUE.sendBatch(ids.map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage }))),
+  enqueue: (deliveryIds: string[]) => Promise<unknown> = sendDeliveryMessages(env),
 ): Promise<void> {
-  if (eventIds.length === 0) return;
   const db = database(env.DB);
-  const rows = await db.select().from(events).where(inArray(events.id, eventIds)).all();
-  if (rows.length === 0) return;
-  for (const event of rows) {
-    const endpoints = await db
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.organizationId, event.organizationId), eq(webhookEndpoints.mode, event.mode), eq(webhookEndpoints.status, "active")))
-      .all();
-    for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type as (typeof candidate.events)[number]))) {
-      await db
-        .insert(webhookDeliveries)
-        .values({
-          id: newId("wdl"),
-          organizationId: event.organizationId,
-          mode: event.mode,
-          endpointId: endpoint.id,
-          eventId: event.id,
-          event: event.type,
-          sessionId: typeof event.data.session_id === "string" ? event.data.session_id : null,
-          status: "pending",
-          requestBody: deliveryBody(event.type, event.data),
-          createdAt: now.toISOString(),
-          updatedAt: now.toISOString(),
-        })
-        .onConflictDoNothing();
-    }
-  }
-  // Every delivery of these events never attempted yet, not only those just made: when a Worker died
-  // between making them and queueing them, the sweep publishing the event again must queue them.
-  const unsent = await db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(and(inArray(webhookDeliveries.eventId, rows.map((row) => row.id)), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.attempts, 0)))
-    .all();
-  if (unsent.length > 0) await enqueue(unsent.map((row) => row.id));
-  await db.update(events).set({ dispatchedAt: now.toISOString() }).where(inArray(events.id, rows.map((row) => row.id)));
+  for (const round of chunks(eventIds, EVENTS_PER_ROUND)) await publishRound(db, round, now, enqueue);
 }
 
-/** Cron sweep: events older than 30 s that nobody published (a Worker died between commit and publish). */
+async function publishRound(db: Database, eventIds: string[], now: Date, enqueue: (deliveryIds: string[]) => Promise<unknown>): Promise<void> {
+  const { events: rows, endpoints } = await eventsAndTheirEndpoints(db, eventIds);
+  if (rows.length === 0) return;
+  const deliveries = rows.flatMap((event) =>
+    endpoints
+      .filter((endpoint) => endpoint.organizationId === event.organizationId && endpoint.mode === event.mode)
+      .filter((endpoint) => endpoint.events.includes(event.type as (typeof endpoint.events)[number]))
+      .map((endpoint) => ({
+        id: newId("wdl"),
+        organizationId: event.organizationId,
+        mode: event.mode,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        event: event.type,
+        sessionId: typeof event.data.session_id === "string" ? event.data.session_id : null,
+        status: "pending" as const,
+        requestBody: deliveryBody(event.type, event.data),
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      })),
+  );
+  await insertDeliveries(db, deliveries);
+  const found = rows.map((row) => row.id);
+  // Every delivery of these events never attempted yet, not only those just made: when a Worker died
+  // between making them and queueing them, the sweep publishing the event again must queue them.
+  const unsent = await unsentDeliveryIds(db, found);
+  if (unsent.length > 0) await enqueue(unsent);
+  await markEventsDispatched(db, found, now);
+}
+
+/** Cron sweep: events older than 30 s that nobody published (a Worker died between commit and publish), oldest first. */
 export async function publishUndispatchedEvents(env: Env, now: Date): Promise<void> {
-  const db = database(env.DB);
-  const stale = await db
-    .select({ id: events.id })
-    .from(events)
-    .where(and(isNull(events.dispatchedAt), lt(events.createdAt, new Date(now.getTime() - 30_000).toISOString()), inArray(events.type, [...EMITTED_EVENTS])))
-    .limit(200)
-    .all();
-  await publishEvents(env, stale.map((row) => row.id), now);
+  const stale = await undispatchedEventIds(database(env.DB), new Date(now.getTime() - 30_000), SWEEP_EVENTS_PER_RUN);
+  await publishEvents(env, stale, now);
 }
 
 export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: number };

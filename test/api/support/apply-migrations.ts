@@ -1,4 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { enforcePlatformLimits, rawBinding } from "./platform-limits.ts";
 
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(rawBinding(env.DB), env.TEST_MIGRATIONS);
+// From here on, the tests and the Worker's own handlers use bindings that refuse what production refuses.
+enforcePlatformLimits(env);

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { callJson } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { insertPendingProof } from "./support/proof-factory.ts";
+import { limitedQueue } from "./support/platform-limits.ts";
+import { database } from "../../src/db/client.ts";
+import { eventInsert } from "../../src/events/record.ts";
+import { publishUndispatchedEvents } from "../../src/webhooks/delivery.ts";
+import { resumeStalledSealing } from "../../src/sweeps/resume-stalled-sealing.ts";
+
+/** A queue producer that records what it is sent, behind production's limits (nothing reaches a consumer). */
+function recordingQueue() {
+  const bodies: unknown[] = [];
+  const batchSizes: number[] = [];
+  const raw = {
+    metrics: async () => ({ backlogCount: 0, backlogBytes: 0 }),
+    send: async (body: unknown) => {
+      bodies.push(body);
+      batchSizes.push(1);
+      return { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
+    },
+    sendBatch: async (messages: Iterable<MessageSendRequest>) => {
+      const list = [...messages];
+      bodies.push(...list.map((message) => message.body));
+      batchSizes.push(list.length);
+      return { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
+    },
+  } as Queue;
+  return { queue: limitedQueue(raw), bodies, batchSizes };
+}
+
+const params = (count: number) => Array.from({ length: count }, (_, index) => index);
+
+describe("the test bindings refuse what production refuses", () => {
+  it("D1: more than 100 bound parameters, a value or row over 2,000,000 bytes, also inside a batch", async () => {
+    const select = (count: number) => env.DB.prepare(`SELECT ${params(count).map(() => "?").join(", ")}`).bind(...params(count));
+    await expect(select(100).all()).resolves.toBeDefined();
+    await expect(select(101).all()).rejects.toThrow(/101 bound parameters/);
+    await expect(env.DB.batch([select(1), select(101)])).rejects.toThrow(/101 bound parameters/);
+    await expect(env.DB.prepare("SELECT length(?)").bind("x".repeat(2_000_001)).first()).rejects.toThrow(/2000001 bytes/);
+    const half = "x".repeat(1_000_001);
+    await expect(env.DB.prepare("INSERT INTO d1_migrations (name) VALUES (? || ?)").bind(half, half).run()).rejects.toThrow(/a row of at least 2000002 bytes/);
+  });
+
+  it("Queues: a sendBatch over 100 messages or 256 KB, a message over 128 KB", async () => {
+    const { queue } = recordingQueue();
+    await expect(queue.sendBatch(params(100).map((n) => ({ body: { n } })))).resolves.toBeDefined();
+    await expect(queue.sendBatch(params(101).map((n) => ({ body: { n } })))).rejects.toThrow(/101 messages/);
+    await expect(queue.send("x".repeat(128_000))).rejects.toThrow(/over 128000/);
+    await expect(queue.sendBatch(params(3).map(() => ({ body: "x".repeat(100_000) })))).rejects.toThrow(/over 256000/);
+    // The Worker's own bindings are the limited ones in every workerd test.
+    await expect(env.WEBHOOK_QUEUE.sendBatch(params(101).map((n) => ({ body: { n } })))).rejects.toThrow(/101 messages/);
+  });
+});
+
+describe("sweeps over backlogs, within production's limits", () => {
+  it("publishes a backlog of 250 events to 25 endpoints: every delivery queued once, over two runs, then nothing", async () => {
+    const first = await createOrganization();
+    const second = await createOrganization();
+    const groups = [
+      { org: first, key: first.testKey, mode: "test" as const, endpoints: 10, events: 100 },
+      { org: first, key: first.liveKey, mode: "live" as const, endpoints: 10, events: 100 },
+      { org: second, key: second.testKey, mode: "test" as const, endpoints: 5, events: 50 },
+    ];
+    const db = database(env.DB);
+    const start = Date.now();
+    const eventIds: string[] = [];
+    let expectedDeliveries = 0;
+    for (const group of groups) {
+      for (let n = 0; n < group.endpoints; n++) {
+        const created = await callJson("/v1/webhook-endpoints", { key: group.key, body: { url: `https://hooks.example.com/${n}`, events: ["proof.sealed"] } });
+        expect(created.status).toBe(201);
+      }
+      for (let n = 0; n < group.events; n++) {
+        const id = `evt_backlog_${group.mode}_${group.org.id}_${n}`;
+        const createdAt = new Date(start - 3_600_000 + eventIds.length).toISOString();
+        await eventInsert(db, { organizationId: group.org.id, mode: group.mode, type: "proof.sealed", data: { proof_id: `prf_${n}`, session_id: `cps_${n}` }, createdAt }, id);
+        eventIds.push(id);
+      }
+      expectedDeliveries += group.endpoints * group.events;
+    }
+    const { queue, bodies, batchSizes } = recordingQueue();
+    const undispatched = async () =>
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM events WHERE dispatched_at IS NULL AND id LIKE 'evt_backlog_%'").first<{ n: number }>())!.n;
+
+    const runs: number[] = [];
+    for (let minute = 1; minute <= 5 && (await undispatched()) > 0; minute++) {
+      const before = bodies.length;
+      await publishUndispatchedEvents({ ...env, WEBHOOK_QUEUE: queue }, new Date(start + minute * 60_000));
+      runs.push(bodies.length - before);
+    }
+    expect(await undispatched()).toBe(0);
+    expect(runs).toHaveLength(2);
+    const queued = bodies.map((body) => (body as { delivery_id: string }).delivery_id);
+    expect(queued).toHaveLength(expectedDeliveries);
+    expect(new Set(queued).size).toBe(expectedDeliveries);
+    expect(Math.max(...batchSizes)).toBeLessThanOrEqual(100);
+    const made = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id LIKE 'evt_backlog_%' AND status = 'pending'").first<{ n: number }>();
+    expect(made!.n).toBe(expectedDeliveries);
+
+    await publishUndispatchedEvents({ ...env, WEBHOOK_QUEUE: queue }, new Date(start + 10 * 60_000));
+    expect(bodies).toHaveLength(expectedDeliveries);
+  });
+
+  it("re-sends a backlog of 150 stalled proofs once each, over two runs, and not again every minute", async () => {
+    const org = await createOrganization();
+    const proofIds: string[] = [];
+    for (let n = 0; n < 150; n++) proofIds.push((await insertPendingProof(org.id, "test", 1)).proofId);
+    const now = Date.now();
+    await env.DB.prepare("UPDATE proofs SET updated_at = ? WHERE organization_id = ?").bind(new Date(now - 60 * 60_000).toISOString(), org.id).run();
+    const { queue, bodies, batchSizes } = recordingQueue();
+
+    const runs: number[] = [];
+    for (let minute = 0; minute < 4; minute++) runs.push(await resumeStalledSealing({ ...env, SEALING_QUEUE: queue }, new Date(now + minute * 60_000)));
+
+    expect(runs).toEqual([100, 50, 0, 0]);
+    const sent = bodies.map((body) => (body as { proof_id: string }).proof_id);
+    expect(sent.sort()).toEqual([...proofIds].sort());
+    expect(Math.max(...batchSizes)).toBeLessThanOrEqual(100);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Production's documented limits, enforced around the local bindings: local D1 is plain SQLite and
+ * miniflare's queues accept anything, so without this a sweep that breaks on the platform passes here.
+ * Figures: developers.cloudflare.com/d1/platform/limits and /queues/platform/limits (see
+ * ../shared/notes/platform-limits.md); a breach throws as the platform would, failing the test.
+ */
+
+export const D1_LIMITS = {
+  boundParametersPerQuery: 100,
+  /** Largest string, BLOB or table row. */
+  rowBytes: 2_000_000,
+  sqlStatementBytes: 100_000,
+  /** Queries per Worker invocation (Workers Paid); a batch can never hold more. */
+  statementsPerBatch: 1_000,
+} as const;
+
+export const QUEUE_LIMITS = {
+  messagesPerSendBatch: 100,
+  /** "KB" is 1,000 bytes there, and each message carries ~100 bytes of metadata that count. */
+  sendBatchBytes: 256_000,
+  messageBytes: 128_000,
+  metadataBytesPerMessage: 100,
+  delaySeconds: 86_400,
+} as const;
+
+export class PlatformLimitError extends Error {
+  override name = "PlatformLimitError";
+}
+
+const encoder = new TextEncoder();
+
+function valueBytes(value: unknown): number {
+  if (typeof value === "string") return encoder.encode(value).length;
+  if (value instanceof ArrayBuffer) return value.byteLength;
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (value === null || value === undefined) return 0;
+  return 8;
+}
+
+/** The checks D1 applies to one statement before running it. */
+export function checkStatement(sql: string, values: readonly unknown[]): void {
+  if (values.length > D1_LIMITS.boundParametersPerQuery) {
+    throw new PlatformLimitError(`D1: ${values.length} bound parameters, over the limit of ${D1_LIMITS.boundParametersPerQuery} (too many SQL variables): ${sql.slice(0, 120)}`);
+  }
+  const sqlBytes = encoder.encode(sql).length;
+  if (sqlBytes > D1_LIMITS.sqlStatementBytes) throw new PlatformLimitError(`D1: statement of ${sqlBytes} bytes, over ${D1_LIMITS.sqlStatementBytes}`);
+  for (const value of values) {
+    const size = valueBytes(value);
+    if (size > D1_LIMITS.rowBytes) throw new PlatformLimitError(`D1: a bound string or BLOB of ${size} bytes, over ${D1_LIMITS.rowBytes}: ${sql.slice(0, 120)}`);
+  }
+  // A row is written from the values of one INSERT or UPDATE; their sum bounds the row from below.
+  if (/^\s*(insert|update|replace)\b/i.test(sql)) {
+    const total = values.reduce<number>((sum, value) => sum + valueBytes(value), 0);
+    if (total > D1_LIMITS.rowBytes) throw new PlatformLimitError(`D1: a row of at least ${total} bytes, over ${D1_LIMITS.rowBytes}: ${sql.slice(0, 120)}`);
+  }
+}
+
+const INNER = Symbol("inner statement");
+
+class LimitedStatement {
+  readonly [INNER]: D1PreparedStatement;
+  readonly sql: string;
+  readonly values: readonly unknown[];
+
+  constructor(inner: D1PreparedStatement, sql: string, values: readonly unknown[]) {
+    this[INNER] = inner;
+    this.sql = sql;
+    this.values = values;
+  }
+
+  bind(...values: unknown[]): LimitedStatement {
+    return new LimitedStatement(this[INNER].bind(...values), this.sql, values);
+  }
+
+  async first(column?: string): Promise<unknown> {
+    checkStatement(this.sql, this.values);
+    return column === undefined ? this[INNER].first() : this[INNER].first(column);
+  }
+
+  async run(): Promise<D1Result> {
+    checkStatement(this.sql, this.values);
+    return this[INNER].run();
+  }
+
+  async all(): Promise<D1Result> {
+    checkStatement(this.sql, this.values);
+    return this[INNER].all();
+  }
+
+  async raw(options?: { columnNames?: boolean }): Promise<unknown> {
+    checkStatement(this.sql, this.values);
+    return options?.columnNames ? this[INNER].raw({ columnNames: true }) : this[INNER].raw();
+  }
+}
+
+function unwrapForBatch(statements: readonly D1PreparedStatement[]): D1PreparedStatement[] {
+  if (statements.length > D1_LIMITS.statementsPerBatch) {
+    throw new PlatformLimitError(`D1: a batch of ${statements.length} statements, over the ${D1_LIMITS.statementsPerBatch} queries an invocation may make`);
+  }
+  return statements.map((statement) => {
+    const limited = statement as unknown as LimitedStatement;
+    if (!(INNER in limited)) return statement;
+    checkStatement(limited.sql, limited.values);
+    return limited[INNER];
+  });
+}
+
+/** A D1 binding that refuses what production refuses; everything else goes to the local database. */
+export function limitedD1(db: D1Database): D1Database {
+  const limited = {
+    prepare: (sql: string) => new LimitedStatement(db.prepare(sql), sql, []),
+    batch: async (statements: D1PreparedStatement[]) => db.batch(unwrapForBatch(statements)),
+    exec: (sql: string) => db.exec(sql),
+    dump: () => db.dump(),
+    withSession: (constraint?: string) => {
+      const session = db.withSession(constraint);
+      return {
+        prepare: (sql: string) => new LimitedStatement(session.prepare(sql), sql, []),
+        batch: async (statements: D1PreparedStatement[]) => session.batch(unwrapForBatch(statements)),
+        getBookmark: () => session.getBookmark(),
+      };
+    },
+  };
+  return limited as unknown as D1Database;
+}
+
+function messageBytes(body: unknown): number {
+  // Messages are serialised (v8 by default); their JSON is a close and safe stand-in for the size.
+  const serialised = typeof body === "string" ? body : JSON.stringify(body) ?? "";
+  return encoder.encode(serialised).length + QUEUE_LIMITS.metadataBytesPerMessage;
+}
+
+function checkDelay(delaySeconds: number | undefined): void {
+  if (delaySeconds !== undefined && delaySeconds > QUEUE_LIMITS.delaySeconds) {
+    throw new PlatformLimitError(`Queues: delaySeconds ${delaySeconds}, over ${QUEUE_LIMITS.delaySeconds}`);
+  }
+}
+
+function checkMessage(body: unknown): number {
+  const size = messageBytes(body);
+  if (size > QUEUE_LIMITS.messageBytes) throw new PlatformLimitError(`Queues: a message of ${size} bytes, over ${QUEUE_LIMITS.messageBytes}`);
+  return size;
+}
+
+/** A queue producer that refuses what production refuses. */
+export function limitedQueue(queue: Queue): Queue {
+  return {
+    metrics: () => queue.metrics(),
+    send: async (body: unknown, options?: QueueSendOptions) => {
+      checkMessage(body);
+      checkDelay(options?.delaySeconds);
+      return queue.send(body, options);
+    },
+    sendBatch: async (messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) => {
+      const list = [...messages];
+      if (list.length > QUEUE_LIMITS.messagesPerSendBatch) {
+        throw new PlatformLimitError(`Queues: sendBatch of ${list.length} messages, over ${QUEUE_LIMITS.messagesPerSendBatch}`);
+      }
+      const total = list.reduce((sum, message) => {
+        checkDelay(message.delaySeconds);
+        return sum + checkMessage(message.body);
+      }, 0);
+      if (total > QUEUE_LIMITS.sendBatchBytes) throw new PlatformLimitError(`Queues: sendBatch of ${total} bytes, over ${QUEUE_LIMITS.sendBatchBytes}`);
+      checkDelay(options?.delaySeconds);
+      return queue.sendBatch(list, options);
+    },
+  };
+}
+
+const RAW = Symbol.for("platform-limits.raw-binding");
+
+/** The binding without the limits (for the test harness itself, e.g. applying migrations). */
+export function rawBinding<T>(binding: T): T {
+  return ((binding as Record<symbol, unknown>)[RAW] as T | undefined) ?? binding;
+}
+
+/**
+ * Replaces the bindings of the shared `env` (the one the Worker's handlers receive in these tests) with
+ * their limited versions, once.
+ */
+export function enforcePlatformLimits(env: { DB: D1Database; SEALING_QUEUE: Queue; WEBHOOK_QUEUE: Queue }): void {
+  const wrap = <T extends object>(raw: T, limited: T): T => Object.assign(limited, { [RAW]: raw });
+  if (rawBinding(env.DB) === env.DB) env.DB = wrap(env.DB, limitedD1(env.DB));
+  if (rawBinding(env.SEALING_QUEUE) === env.SEALING_QUEUE) env.SEALING_QUEUE = wrap(env.SEALING_QUEUE, limitedQueue(env.SEALING_QUEUE));
+  if (rawBinding(env.WEBHOOK_QUEUE) === env.WEBHOOK_QUEUE) env.WEBHOOK_QUEUE = wrap(env.WEBHOOK_QUEUE, limitedQueue(env.WEBHOOK_QUEUE));
+}
