@@ -8,6 +8,12 @@ import { markFileUploaded, type CaptureFileRow } from "../storage/files.ts";
 import { PART_SIZE } from "./declare-file.ts";
 
 /**
+ * An ETag as the R2 binding names a part: S3's `ETag` header, which the phone reports, quotes it
+ * (`"3858f6…"`), the binding's `uploadPart` does not; the quotes are HTTP framing, not part of the tag.
+ */
+const bareEtag = (etag: string) => etag.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+
+/**
  * Assembles a multipart upload, then checks the whole object against the size and SHA-256 the phone
  * declared (hashed as a stream, never held in memory); other bytes are removed. The parts are those the
  * local storage route recorded, completed by the ETags the phone reports: in production the phone
@@ -26,7 +32,7 @@ export async function completeMultipart(env: Env, db: Database, file: CaptureFil
   }
   const upload = env.FILES.resumeMultipartUpload(file.originalKey, file.multipartUploadId);
   try {
-    await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: part.etag })));
+    await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: bareEtag(part.etag) })));
   } catch {
     // A part storage does not hold under that ETag: the phone sends its parts again.
     await db.update(files).set({ uploadedParts: null }).where(eq(files.id, file.id));
