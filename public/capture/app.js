@@ -1,41 +1,69 @@
 // @ts-check
-import { translator } from "./i18n.js";
-import { api, HttpError, sha256Hex, uploadShot } from "./upload.js";
+import { pickLanguage, translator } from "./i18n.js";
+import { Aborted, api, codeOf, HttpError, retrying, watchConnection } from "./network.js";
+import { sha256Hex, uploadShot } from "./upload.js";
 import { saveShot, deleteShot, shotsOf } from "./store.js";
-import { closeCamera, openCamera, startRecording, still, trackSize } from "./camera.js";
+import { canRecord, closeCamera, openCamera, startRecording, still } from "./camera.js";
+import { refusalOfCode, refusalOnPhone } from "./refusals.js";
+import { el, icon } from "./ui.js";
 
 const token = location.pathname.split("/").filter(Boolean).pop() ?? "";
 const base = `/c/${token}`;
-const main = /** @type {HTMLElement} */ (document.getElementById("main"));
-const overall = /** @type {HTMLProgressElement} */ (document.getElementById("overall"));
-const overallLabel = /** @type {HTMLElement} */ (document.getElementById("overall-label"));
-let t = translator(navigator.language);
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
+const main = $("main");
+const dock = $("dock-actions");
+const overall = $("overall");
+const overallLabel = $("overall-label");
+const LOCATION_TIMEOUT_MS = 20_000;
 
+let t = translator("en");
 /** @type {any} */ let session;
 /** @type {any[]} */ let shots = [];
-let geolocation = null;
+/** @type {any} */ let geolocation = null;
 let stepIndex = 0;
-let stream = null;
+/** @type {MediaStream | null} */ let stream = null;
+/** False once the browser refused to keep a shot: the person is asked to keep the page open. */
+let persisted = true;
+let retryNotice = "";
+let firstScreen = true;
 
-const el = (tag, attributes = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "onclick") node.addEventListener("click", value);
-    else if (value !== false && value !== undefined) node.setAttribute(name, value === true ? "" : String(value));
-  }
-  node.append(...children.filter((child) => child !== null && child !== undefined));
-  return node;
-};
+/** Runs an event handler so that nothing it throws goes unseen (no unhandled rejection, an alert instead). */
+const safely = (handler) => (...args) => Promise.resolve().then(() => handler(...args)).catch((error) => alertOnScreen(t("error"), error));
 
-function show(...children) {
-  closeCamera(stream);
-  stream = null;
-  main.replaceChildren(...children.filter((child) => child !== null && child !== undefined));
-  main.focus();
+function clearAlerts() {
+  const area = $("alerts");
+  if (!area) return;
+  area.replaceChildren();
+  delete area.dataset.refused;
 }
 
-function showError(message) {
-  show(el("p", { class: "error", role: "alert", "data-testid": "error" }, message));
+function alertOnScreen(message, error) {
+  if (error) console.warn(error);
+  const area = $("alerts");
+  const alert = el("p", { class: "alert", role: "alert", "data-testid": "error" }, icon("alert"), el("span", {}, message));
+  if (area) area.replaceChildren(alert);
+  else show([alert], []);
+}
+
+/** Replaces the screen: its content, the actions in the thumb zone, and where focus goes. */
+function show(content, actions, options = { steps: false }) {
+  closeCamera(stream);
+  stream = null;
+  main.className = options.steps ? "step-screen" : "";
+  main.replaceChildren(...content.filter(Boolean));
+  dock.replaceChildren(...actions.filter(Boolean));
+  dock.hidden = actions.length === 0;
+  $("steps").hidden = !options.steps;
+  // Focus moves to the new heading for screen readers, but not on arrival: no ring round anything on load.
+  if (!firstScreen) main.querySelector("h1")?.focus();
+  firstScreen = false;
+}
+
+const heading = (text) => el("h1", { tabindex: "-1" }, text);
+const button = (label, attributes, handler) => el("button", { type: "button", ...attributes, onclick: safely(handler) }, label);
+
+function showError(message, actions = []) {
+  show([el("div", { class: "center" }, el("span", { class: "mark mark-error" }, icon("alert", "icon big")), el("p", { class: "alert", role: "alert", "data-testid": "error" }, message))], actions);
 }
 
 function applyTheme(theme) {
@@ -45,196 +73,412 @@ function applyTheme(theme) {
   document.documentElement.style.setProperty("--primary", theme.primary_color);
   document.documentElement.style.setProperty("--on-primary", luminance > 0.4 ? "#000" : "#fff");
   if (theme.logo_url) {
-    const logo = /** @type {HTMLImageElement} */ (document.getElementById("logo"));
-    logo.src = theme.logo_url;
-    logo.hidden = false;
+    $("logo").src = theme.logo_url;
+    $("logo").hidden = false;
   }
 }
+
+function speak(language) {
+  t = translator(language);
+  document.documentElement.lang = language;
+  document.title = t("title");
+}
+
+// ——— Shots ———
 
 const stepShots = (stepId) => shots.filter((shot) => shot.stepId === stepId);
+const usable = (stepId) => stepShots(stepId).filter((shot) => shot.state !== "refused");
 const minimumFor = (step) => Math.max(step.required ? step.min_count : 0, session.before_shots?.[step.id] ?? 0);
+const record = (shot) => ({ id: shot.id, token, stepId: shot.stepId, kind: shot.kind, blob: shot.blob, sha256: shot.sha256, capture: shot.capture, fileId: shot.fileId, upload: shot.upload, storedParts: shot.storedParts, state: shot.state, refusal: shot.refusal });
 
-function updateOverall() {
-  const total = shots.reduce((sum, shot) => sum + shot.blob.size, 0);
-  const sent = shots.reduce((sum, shot) => sum + (shot.state === "uploaded" ? shot.blob.size : shot.sent ?? 0), 0);
-  overall.hidden = shots.length === 0;
-  overall.max = Math.max(1, total);
-  overall.value = sent;
-  const done = shots.filter((shot) => shot.state === "uploaded").length;
-  overallLabel.textContent = shots.length === 0 ? "" : done === shots.length ? t("uploaded") : t("uploading", { done, total: shots.length });
-}
-
-async function upload(shot) {
-  if (shot.state === "uploaded" || shot.uploading) return;
-  shot.uploading = true;
-  try {
-    await uploadShot(base, shot, {
-      onProgress: (loaded) => {
-        shot.sent = loaded;
-        shot.progress && (shot.progress.value = loaded);
-        updateOverall();
-      },
-      onRetry: (seconds) => (overallLabel.textContent = t("retrying", { s: seconds })),
-      onDeclared: () => saveShot(record(shot)),
-      onPartStored: () => saveShot(record(shot)),
-    });
-    shot.state = "uploaded";
-    // Deleted or retaken while its upload was still under way: remove it from the server too.
-    if (shot.removed) return void (await api(`${base}/files/${shot.fileId}`, { method: "DELETE" }).catch(() => undefined));
-    await saveShot(record(shot));
-  } catch (error) {
-    shot.failed = true;
-    if (error instanceof HttpError && error.status === 410) return boot();
-  } finally {
-    shot.uploading = false;
-    updateOverall();
-    renderShots();
+async function persist(shot) {
+  if (shot.removed) return;
+  if (!(await saveShot(record(shot))) && persisted) {
+    persisted = false;
+    showNotices();
   }
 }
 
-const record = (shot) => ({ id: shot.id, token, stepId: shot.stepId, blob: shot.blob, sha256: shot.sha256, capture: shot.capture, fileId: shot.fileId, upload: shot.upload, storedParts: shot.storedParts, state: shot.state });
-
-async function addShot(step, blob, capture) {
-  const shot = { id: crypto.randomUUID(), token, stepId: step.id, blob, capture: { ...capture, device_time: new Date().toISOString(), ...(geolocation ? { geolocation } : {}) }, state: "pending" };
-  shot.sha256 = await sha256Hex(blob);
-  await saveShot(record(shot));
+/** Memory first: the shot is on screen at once, then kept (best effort) and sent. */
+function addShot(step, blob, capture) {
+  const refusal = refusalOnPhone(step.kind, blob, capture.duration_ms);
+  if (refusal) return alertOnScreen(t(refusal));
+  clearAlerts();
+  const type = blob.type.split(";")[0];
+  const shot = {
+    id: crypto.randomUUID(),
+    stepId: step.id,
+    kind: step.kind,
+    blob: blob.type === type ? blob : new Blob([blob], { type }),
+    capture: { ...capture, device_time: new Date().toISOString(), ...(geolocation ? { geolocation } : {}) },
+    state: "preparing",
+  };
   shots.push(shot);
   renderShots();
-  updateOverall();
   void upload(shot);
 }
 
-async function removeShot(shot) {
-  shot.removed = true;
-  shots = shots.filter((candidate) => candidate !== shot);
-  if (shot.url) URL.revokeObjectURL(shot.url);
-  await deleteShot(shot.id);
-  if (shot.fileId && !shot.uploading) await api(`${base}/files/${shot.fileId}`, { method: "DELETE" }).catch(() => undefined);
-  renderShots();
-  updateOverall();
+function upload(shot) {
+  if (!shot.task && (shot.state === "uploaded" || shot.state === "refused")) return Promise.resolve();
+  shot.controller ??= new AbortController();
+  shot.task ??= (async () => {
+    try {
+      shot.sha256 ??= await sha256Hex(shot.blob);
+      shot.state = shot.fileId ? "uploading" : "declaring";
+      drawShot(shot);
+      await persist(shot);
+      await uploadShot(base, shot, {
+        signal: shot.controller.signal,
+        onWait: (seconds) => {
+          shot.waiting = true;
+          retryNotice = t("retrying", { s: seconds });
+          drawShot(shot);
+        },
+        onProgress: (loaded) => {
+          shot.waiting = false;
+          if (!shots.some((candidate) => candidate.waiting)) retryNotice = "";
+          shot.state = "uploading";
+          shot.sent = loaded;
+          drawShot(shot);
+        },
+        onDeclared: () => ((shot.state = "uploading"), persist(shot)),
+        onPartStored: () => persist(shot),
+      });
+      shot.state = "uploaded";
+      shot.sent = shot.blob.size;
+      await persist(shot);
+    } catch (error) {
+      if (error instanceof Aborted || shot.removed) return;
+      if (error instanceof HttpError && error.status === 410) return void linkGone(error);
+      shot.state = "refused";
+      shot.refusal = refusalOfCode(codeOf(error), shot.kind);
+      if (!(error instanceof HttpError)) console.warn(error);
+      await persist(shot);
+    } finally {
+      shot.waiting = false;
+      if (!shots.some((candidate) => candidate.waiting)) retryNotice = "";
+      renderShots();
+    }
+  })();
+  return shot.task;
 }
 
-/** Retake: the shot goes, and the camera is ready for its replacement. */
-async function retake(shot) {
-  await removeShot(shot);
-  document.getElementById("shutter")?.focus();
+function removeShot(shot) {
+  shot.removed = true;
+  shot.controller?.abort();
+  shots = shots.filter((candidate) => candidate !== shot);
+  if (shot.url) URL.revokeObjectURL(shot.url);
+  void deleteShot(shot.id);
+  // Once its upload has stopped, the server forgets it too (what is left is dropped before completing anyway).
+  void Promise.resolve(shot.task).then(() => shot.fileId && retrying(() => api(`${base}/files/${shot.fileId}`, { method: "DELETE" })).catch(() => undefined));
+  clearAlerts();
+  renderShots();
+}
+
+/** Retake: the shot goes, and the camera (or the file chooser) is ready for its replacement. */
+function retake(shot) {
+  removeShot(shot);
+  const shutter = $("shutter");
+  if (shutter && !shutter.hidden) shutter.focus();
+  else $("file")?.click();
+}
+
+const STATE_ICONS = { uploaded: "check", refused: "alert", waiting: "wifiOff", preparing: "clock", declaring: "clock", uploading: "clock" };
+
+/** Draws one shot's state on its thumbnail: sent ✓, sending with progress, waiting for the network, refused. */
+function drawShot(shot) {
+  updateOverall();
+  const tile = shot.tile;
+  if (!tile) return;
+  const state = shot.waiting ? "waiting" : shot.state;
+  const percent = Math.round((100 * (shot.state === "uploaded" ? shot.blob.size : shot.sent ?? 0)) / Math.max(1, shot.blob.size));
+  const label = { uploaded: t("stateSent"), refused: t("stateRefused"), waiting: t("stateWaiting"), uploading: `${t("stateSending")} ${percent} %`, declaring: t("stateSending"), preparing: t("statePreparing") }[state];
+  tile.dataset.state = state;
+  tile.querySelector(".badge").replaceChildren(icon(STATE_ICONS[state]), el("span", { class: state === "uploading" ? "" : "sr-only" }, state === "uploading" ? `${percent} %` : label));
+  tile.querySelector(".bar").style.setProperty("--done", `${percent}%`);
+  tile.querySelector(".badge").setAttribute("title", label);
 }
 
 function renderShots() {
-  const list = document.getElementById("shots");
+  updateOverall();
+  const list = $("shots");
   const step = session?.steps[stepIndex];
   if (!list || !step) return;
+  const here = stepShots(step.id);
   list.replaceChildren(
-    ...stepShots(step.id).map((shot) => {
+    ...here.map((shot, index) => {
       shot.url ??= URL.createObjectURL(shot.blob);
-      const url = shot.url;
-      const preview = shot.blob.type.startsWith("video") ? el("video", { src: url, muted: true, "aria-label": step.label }) : el("img", { src: url, alt: step.label });
-      shot.progress = el("progress", { max: shot.blob.size, value: shot.state === "uploaded" ? shot.blob.size : shot.sent ?? 0 });
-      return el(
+      const name = `${t("shotNumber", { n: index + 1 })}`;
+      const preview = shot.kind === "video" ? el("video", { src: shot.url, muted: true, playsinline: true, preload: "metadata", "aria-label": name }) : el("img", { src: shot.url, alt: name });
+      shot.tile = el(
         "li",
         { class: "shot" },
         preview,
-        shot.progress,
-        el("button", { type: "button", "data-testid": "retake", onclick: () => retake(shot) }, t("retake")),
-        el("button", { type: "button", "data-testid": "delete", onclick: () => removeShot(shot) }, t("delete")),
+        el("span", { class: "badge" }),
+        el("span", { class: "bar" }),
+        el(
+          "span",
+          { class: "shot-actions" },
+          button(icon("retake"), { class: "icon-button", "data-testid": "retake", "aria-label": `${t("retake")} (${name})` }, () => retake(shot)),
+          button(icon("trash"), { class: "icon-button", "data-testid": "delete", "aria-label": `${t("delete")} (${name})` }, () => removeShot(shot)),
+        ),
       );
+      drawShot(shot);
+      return shot.tile;
     }),
   );
-  const counter = document.getElementById("counter");
-  if (counter) counter.textContent = t("shots", { n: stepShots(step.id).length, min: minimumFor(step), max: step.max_count });
-  const next = /** @type {HTMLButtonElement | null} */ (document.getElementById("next"));
-  if (next) next.disabled = stepShots(step.id).length < minimumFor(step);
-  const shutter = /** @type {HTMLButtonElement | null} */ (document.getElementById("shutter"));
-  if (shutter) shutter.disabled = stepShots(step.id).length >= step.max_count;
+  list.hidden = here.length === 0;
+  // Every refusal is explained at once, in words, with what to do (the tile offers Retake).
+  const refused = shots.filter((shot) => shot.state === "refused");
+  const key = refused.map((shot) => shot.id).join();
+  const alerts = $("alerts");
+  if (alerts && alerts.dataset.refused !== key) {
+    alerts.dataset.refused = key;
+    if (refused.length > 0)
+      alerts.replaceChildren(
+        ...refused.map((shot) => {
+          const other = shot.stepId !== step.id ? `${session.steps.find((candidate) => candidate.id === shot.stepId)?.label}: ` : "";
+          return el("p", { class: "alert", role: "alert", "data-testid": "error" }, icon("alert"), el("span", {}, `${other}${t(shot.refusal)}`));
+        }),
+      );
+  }
+  updateCounter(step);
+}
+
+function updateCounter(step) {
+  const taken = usable(step.id).length;
+  const missing = minimumFor(step) - taken;
+  const word = step.kind === "video" ? "Video" : "Photo";
+  const sentence =
+    missing > 0 ? t(missing === 1 ? `more${word}1` : `more${word}N`, { n: missing }) : taken >= step.max_count ? t("stepFull") : taken === 0 ? t("stepOptional") : t("canAdd", { n: step.max_count - taken });
+  const counter = $("counter");
+  if (counter) counter.textContent = sentence;
+  const next = $("next");
+  if (next) next.disabled = missing > 0;
+  const shutter = $("shutter");
+  if (shutter && !shutter.dataset.recording) shutter.disabled = !stream || taken >= step.max_count;
+  const chooser = $("use-file");
+  if (chooser) chooser.disabled = taken >= step.max_count;
+}
+
+function updateOverall() {
+  const live = shots.filter((shot) => shot.state !== "refused");
+  const total = live.reduce((sum, shot) => sum + shot.blob.size, 0);
+  const sent = live.reduce((sum, shot) => sum + (shot.state === "uploaded" ? shot.blob.size : shot.sent ?? 0), 0);
+  const done = live.filter((shot) => shot.state === "uploaded").length;
+  overall.hidden = live.length === 0;
+  overall.max = Math.max(1, total);
+  overall.value = sent;
+  overallLabel.textContent = retryNotice || (live.length === 0 ? "" : done === live.length ? t("uploaded") : t("uploading", { done, total: live.length }));
+  $("sealing-progress")?.replaceChildren(t("sealingSending", { done, total: live.length }));
+}
+
+function showNotices() {
+  const offline = !navigator.onLine;
+  $("notice").hidden = !offline && persisted;
+  $("notice").replaceChildren(icon(offline ? "wifiOff" : "alert"), el("span", {}, offline ? t("offline") : t("keepOpen")));
+}
+
+// ——— Screens ———
+
+function shotsText(step) {
+  const n = Math.max(1, minimumFor(step));
+  const count = t(step.kind === "video" ? (n === 1 ? "video1" : "videoN") : n === 1 ? "photo1" : "photoN", { n });
+  return minimumFor(step) === 0 ? `${count} · ${t("optional")}` : count;
+}
+
+function showWelcome() {
+  const seconds = session.steps.reduce((sum, step) => sum + (step.kind === "video" ? 60 : 20 * Math.max(1, minimumFor(step))), 30);
+  show(
+    [
+      session.organization_name ? el("p", { class: "muted" }, t("requestedBy", { org: session.organization_name })) : null,
+      heading(session.welcome.title),
+      session.welcome.body ? el("p", { class: "lead" }, session.welcome.body) : null,
+      el(
+        "section",
+        { class: "card", "aria-labelledby": "steps-title" },
+        el("h2", { id: "steps-title" }, t("stepsTitle")),
+        el("ol", { class: "step-list" }, ...session.steps.map((step) => el("li", {}, el("span", {}, step.label), el("span", { class: "muted" }, shotsText(step))))),
+        el("p", { class: "with-icon muted" }, icon("clock"), el("span", {}, t("duration", { n: Math.ceil(seconds / 60) }))),
+      ),
+      el("p", { class: "with-icon trust" }, icon("shield"), el("span", {}, t("sealed"))),
+    ],
+    [button(t("start"), { class: "primary wide", "data-testid": "start" }, start)],
+  );
+}
+
+/** Location, asked in context, never blocking: its own timeout, and "continue without" at any moment. */
+function askLocation() {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (value) => !settled && ((settled = true), resolve(value));
+    const waiting = el("p", { class: "status", role: "status" });
+    const accept = () => {
+      waiting.replaceChildren(el("span", { class: "spinner" }), t("locationWaiting"));
+      setTimeout(() => finish(null), LOCATION_TIMEOUT_MS);
+      navigator.geolocation.getCurrentPosition(
+        (position) => finish({ latitude: position.coords.latitude, longitude: position.coords.longitude, accuracy_m: position.coords.accuracy }),
+        () => finish(null),
+        { enableHighAccuracy: true, timeout: LOCATION_TIMEOUT_MS, maximumAge: 60_000 },
+      );
+    };
+    show(
+      [el("div", { class: "center" }, el("span", { class: "mark" }, icon("pin", "icon big")), heading(t("locationTitle")), el("p", {}, t("locationWhy")), waiting)],
+      [button(t("locationYes"), { class: "primary wide", "data-testid": "location-yes" }, accept), button(t("locationNo"), { class: "wide", "data-testid": "location-no" }, () => finish(null))],
+    );
+  });
+}
+
+async function start() {
+  if (session.ask_location && "geolocation" in navigator) geolocation = await askLocation();
+  stepIndex = 0;
+  await renderStep();
+}
+
+function drawStepsProgress() {
+  $("steps-label").textContent = t("step", { i: stepIndex + 1, n: session.steps.length });
+  $("steps-bar").replaceChildren(...session.steps.map((_, index) => el("span", { class: index < stepIndex ? "done" : index === stepIndex ? "current" : "" })));
 }
 
 async function renderStep() {
   const step = session.steps[stepIndex];
   const last = stepIndex === session.steps.length - 1;
-  const video = /** @type {HTMLVideoElement} */ (el("video", { class: "viewfinder", playsinline: true, muted: true, "aria-label": step.label }));
-  const fileInput = /** @type {HTMLInputElement} */ (el("input", { type: "file", id: "file", class: "file-input", accept: step.kind === "video" ? "video/*" : "image/*", capture: "environment", multiple: step.kind === "photo" }));
-  fileInput.addEventListener("change", async () => {
-    for (const file of fileInput.files ?? []) await addShot(step, file, { method: "file" });
-    fileInput.value = "";
-  });
-  let stopRecording = null;
-  const shutter = el("button", { type: "button", class: "primary", id: "shutter", "data-testid": "shutter" }, step.kind === "video" ? t("record") : t("shutter"));
-  shutter.addEventListener("click", async () => {
-    if (!stream) return;
-    if (step.kind === "photo") return addShot(step, await still(video), { method: "camera", ...trackSize(stream) });
-    if (stopRecording === null) {
-      stopRecording = startRecording(stream);
-      shutter.textContent = t("stop");
-      return;
-    }
-    const { blob, durationMs } = await stopRecording();
-    stopRecording = null;
-    shutter.textContent = t("record");
-    await addShot(step, blob, { method: "camera", duration_ms: durationMs, ...trackSize(stream) });
-  });
-  show(
-    el("p", { class: "muted" }, t("step", { i: stepIndex + 1, n: session.steps.length })),
-    el("h1", {}, step.label),
-    el("p", {}, step.instruction),
-    session.before_shots?.[step.id] ? el("p", { class: "muted" }, t("beforeShots", { n: session.before_shots[step.id] })) : null,
-    video,
-    el("div", { class: "actions" }, shutter, fileInput, el("label", { for: "file", class: "button", "data-testid": "use-file", tabindex: "0" }, t("useFile"))),
-    el("p", { id: "counter", class: "counter", "aria-live": "polite" }),
-    el("ul", { id: "shots", class: "shots" }),
-    el(
-      "div",
-      { class: "actions" },
-      stepIndex > 0 ? el("button", { type: "button", onclick: () => ((stepIndex -= 1), renderStep()) }, t("back")) : null,
-      last
-        ? el("button", { type: "button", class: "primary", id: "next", "data-testid": "finish", onclick: finish }, t("finish"))
-        : el("button", { type: "button", class: "primary", id: "next", "data-testid": "next-step", onclick: () => ((stepIndex += 1), renderStep()) }, t("next")),
-    ),
+  const camera = step.kind === "photo" || canRecord();
+  const video = /** @type {HTMLVideoElement} */ (el("video", { class: "viewfinder", playsinline: true, muted: true, autoplay: true, "aria-label": step.label }));
+  const frame = el("div", { class: "frame" }, video, el("p", { class: "frame-status", id: "camera-status" }, t("cameraStarting")));
+  const fileInput = /** @type {HTMLInputElement} */ (
+    el("input", { type: "file", id: "file", hidden: true, accept: step.kind === "video" ? "video/*" : "image/*", multiple: step.kind === "photo", "aria-label": t("useFile") })
   );
+  fileInput.addEventListener(
+    "change",
+    safely(() => {
+      for (const file of fileInput.files ?? []) addShot(step, file, { method: "file" });
+      fileInput.value = "";
+    }),
+  );
+  let stopRecording = null;
+  let timer = 0;
+  const shutter = el("button", { type: "button", id: "shutter", class: `shutter ${step.kind}`, "data-testid": "shutter", "aria-label": step.kind === "video" ? t("record") : t("shutter"), disabled: true }, el("span", { class: "shutter-core" }));
+  const elapsed = el("span", { class: "elapsed", "aria-live": "off" });
+  shutter.addEventListener(
+    "click",
+    safely(async () => {
+      if (!stream) return;
+      if (step.kind === "photo") {
+        const { blob, width, height } = await still(video);
+        return addShot(step, blob, { method: "camera", width, height });
+      }
+      if (stopRecording === null) {
+        stopRecording = startRecording(stream);
+        shutter.dataset.recording = "true";
+        shutter.setAttribute("aria-label", t("stop"));
+        const started = Date.now();
+        timer = window.setInterval(() => (elapsed.textContent = new Date(Date.now() - started).toISOString().slice(15, 19)), 250);
+        return;
+      }
+      const stop = stopRecording;
+      stopRecording = null;
+      clearInterval(timer);
+      elapsed.textContent = "";
+      delete shutter.dataset.recording;
+      shutter.setAttribute("aria-label", t("record"));
+      const { blob, durationMs } = await stop();
+      addShot(step, blob, { method: "camera", duration_ms: durationMs, width: video.videoWidth || undefined, height: video.videoHeight || undefined });
+    }),
+  );
+  const next = last
+    ? button(t("finish"), { class: "primary", id: "next", "data-testid": "finish" }, finish)
+    : button(t("next"), { class: "primary", id: "next", "data-testid": "next-step" }, () => ((stepIndex += 1), renderStep()));
+  const back = stepIndex > 0 ? button([icon("back"), t("back")], { class: "quiet", "data-testid": "back" }, () => ((stepIndex -= 1), renderStep())) : el("span");
+  show(
+    [
+      heading(step.label),
+      step.instruction ? el("p", { class: "instruction" }, step.instruction) : null,
+      session.before_shots?.[step.id] ? el("p", { class: "muted" }, t("beforeShots", { n: session.before_shots[step.id] })) : null,
+      frame,
+      fileInput,
+      el("div", { id: "alerts" }),
+      el("ul", { id: "shots", class: "shots", hidden: true }),
+      el("p", { id: "counter", class: "counter", "aria-live": "polite" }),
+    ],
+    [el("div", { class: "controls" }, back, el("div", { class: "shutter-zone" }, shutter, elapsed), next)],
+    { steps: true },
+  );
+  drawStepsProgress();
   renderShots();
+  if (!camera) return cameraUnavailable(frame, shutter, step);
   try {
-    stream = await openCamera(video, step.kind === "video");
-  } catch {
-    video.replaceWith(el("p", { class: "error", role: "status" }, t("cameraDenied")));
-  }
-}
-
-async function finish() {
-  const incomplete = session.steps.filter((step) => stepShots(step.id).length < minimumFor(step));
-  if (incomplete.length > 0) return void (overallLabel.textContent = t("incomplete"));
-  show(el("p", { class: "status", role: "status" }, t("finishing")));
-  await Promise.all(shots.map(upload));
-  while (shots.some((shot) => shot.state !== "uploaded")) {
-    await Promise.all(shots.filter((shot) => shot.state !== "uploaded").map((shot) => ((shot.failed = false), upload(shot))));
-    if (shots.some((shot) => shot.state !== "uploaded")) await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
-  try {
-    const result = await completeWithRetries();
-    for (const shot of shots) await deleteShot(shot.id);
-    showCompletion(result.redirect_url);
+    const opened = await openCamera(video, step.kind === "video");
+    if (session.steps[stepIndex] !== step || !video.isConnected) return closeCamera(opened);
+    stream = opened;
+    frame.classList.add("live");
+    $("camera-status")?.remove();
+    updateCounter(step);
   } catch (error) {
-    if (error instanceof HttpError && error.body?.code === "compare_to_already_used") return showError(t("alreadyUsed"));
-    show(
-      el("p", { class: "error", role: "alert", "data-testid": "error" }, t("error")),
-      el("div", { class: "actions" }, el("button", { type: "button", class: "primary", "data-testid": "try-again", onclick: finish }, t("tryAgain"))),
-    );
+    if (video.isConnected) cameraUnavailable(frame, shutter, step);
+    else if (error) console.warn(error);
   }
 }
 
-/**
- * Completion is idempotent on the server, so a lost connection or a server hiccup is simply retried
- * (with back-off, once back online): the person never has to guess whether it went through.
- */
-async function completeWithRetries() {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await dropFilesNotShown();
-      return await api(`${base}/complete`, { method: "POST", body: {} });
-    } catch (error) {
-      const transient = !(error instanceof HttpError) || error.status >= 500 || error.status === 429;
-      if (!transient || attempt >= 5) throw error;
-      if (!navigator.onLine) await new Promise((resolve) => window.addEventListener("online", resolve, { once: true }));
-      await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * 2 ** attempt)));
-    }
+/** No camera (refused, absent, or no recorder for a video): choosing a file is the way, shown as such. */
+function cameraUnavailable(frame, shutter, step) {
+  shutter.hidden = true;
+  frame.replaceChildren(
+    el("p", { class: "frame-status", role: "status" }, t("cameraDenied")),
+    button([icon("file"), t("useFile")], { id: "use-file", "data-testid": "use-file" }, () => $("file").click()),
+  );
+  frame.classList.add("no-camera");
+  updateCounter(step);
+}
+
+function canFinish() {
+  const incomplete = session.steps.findIndex((step) => usable(step.id).length < minimumFor(step));
+  if (incomplete >= 0) return void alertOnScreen(t("incomplete"));
+  if (shots.some((shot) => shot.state === "refused")) return void alertOnScreen(t("fixRefused"));
+  return true;
+}
+
+/** Waits for every shot, then completes; never loops: a refusal goes back to the shots, with its reason. */
+async function finish() {
+  if (!canFinish()) return;
+  show(
+    [
+      el(
+        "div",
+        { class: "center" },
+        el("span", { class: "mark" }, el("span", { class: "spinner big" })),
+        heading(t("sealingTitle")),
+        el("ol", { class: "stages" }, el("li", { id: "sealing-progress" }), el("li", { id: "sealing-stage", class: "muted" }, t("sealingSealing"))),
+        el("p", { class: "muted" }, t("sealingWhy")),
+      ),
+    ],
+    [],
+  );
+  updateOverall();
+  await Promise.all(shots.map(upload));
+  const refused = shots.find((shot) => shot.state === "refused");
+  if (refused) {
+    stepIndex = session.steps.findIndex((step) => step.id === refused.stepId);
+    return renderStep();
+  }
+  $("sealing-stage")?.classList.remove("muted");
+  try {
+    const result = await retrying(
+      async () => {
+        await dropFilesNotShown();
+        return api(`${base}/complete`, { method: "POST", body: {} });
+      },
+      { onWait: (seconds) => $("sealing-stage")?.replaceChildren(t("retrying", { s: seconds })) },
+    );
+    await Promise.all(shots.map((shot) => deleteShot(shot.id)));
+    showCompletion(result);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === "compare_to_already_used") return showError(t("alreadyUsed"));
+    if (error instanceof HttpError && error.status === 410) return linkGone(error);
+    if (code === "missing_required_steps" || code === "upload_incomplete") return showError(t("missingSteps"), [button(t("backToShots"), { class: "primary wide" }, renderStep)]);
+    if (!(error instanceof HttpError)) console.warn(error);
+    showError(t("error"), [button(t("tryAgain"), { class: "primary wide", "data-testid": "try-again" }, finish)]);
   }
 }
 
@@ -249,71 +493,79 @@ async function dropFilesNotShown() {
     ({ files } = await api(`${base}/session`));
   } catch (error) {
     // Already completed (an earlier attempt went through, its answer was lost): /complete answers again.
-    if (error instanceof HttpError && error.body?.code === "capture_link_used") return;
+    if (codeOf(error) === "capture_link_used") return;
     throw error;
   }
   for (const file of files) if (!shown.has(file.file_id)) await api(`${base}/files/${file.file_id}`, { method: "DELETE" });
 }
 
-function showCompletion(redirectUrl) {
-  const countdown = el("p", { "data-testid": "redirect-countdown", "aria-live": "polite" });
-  show(el("section", { "data-testid": "completion" }, el("h1", {}, session.completion.title), session.completion.body ? el("p", {}, session.completion.body) : null, redirectUrl ? countdown : null));
-  if (!redirectUrl) return;
+function showCompletion(result) {
+  const countdown = el("p", { class: "muted", "data-testid": "redirect-countdown", "aria-live": "polite" });
+  show(
+    [
+      el(
+        "section",
+        { class: "center", "data-testid": "completion" },
+        el("span", { class: "mark mark-success" }, icon("check", "icon big")),
+        heading(session.completion.title),
+        session.completion.body ? el("p", {}, session.completion.body) : null,
+        result.proof_id ? el("p", { class: "reference" }, `${t("reference")} `, el("code", {}, result.proof_id)) : null,
+        el("p", { class: "with-icon trust" }, icon("shield"), el("span", {}, t("sealed"))),
+        result.redirect_url ? countdown : el("p", { class: "muted" }, t("closePage")),
+      ),
+    ],
+    [],
+  );
+  if (!result.redirect_url) return;
   let seconds = 4;
   const tick = () => {
     countdown.textContent = t("redirect", { s: seconds });
-    if (seconds-- <= 0) location.assign(redirectUrl);
+    if (seconds-- <= 0) location.assign(result.redirect_url);
     else setTimeout(tick, 1000);
   };
   tick();
 }
 
-function askLocation() {
-  return new Promise((resolve) => {
-    const decline = () => resolve(null);
-    const accept = () =>
-      navigator.geolocation.getCurrentPosition(
-        (position) => resolve({ latitude: position.coords.latitude, longitude: position.coords.longitude, accuracy_m: position.coords.accuracy }),
-        decline,
-        { enableHighAccuracy: true, timeout: 10_000 },
-      );
-    show(el("p", {}, t("locationAsk")), el("div", { class: "actions" }, el("button", { type: "button", class: "primary", onclick: accept }, t("locationYes")), el("button", { type: "button", onclick: decline }, t("locationNo"))));
-  });
-}
-
-async function start() {
-  if (session.ask_location && "geolocation" in navigator) geolocation = await askLocation();
-  stepIndex = 0;
-  await renderStep();
+function linkGone(error) {
+  const code = codeOf(error);
+  showError(code === "capture_link_expired" ? t("expired") : code === "capture_link_used" ? t("used") : code === "capture_link_not_found" ? t("notFound") : t("error"));
 }
 
 async function restoreShots() {
-  const kept = await shotsOf(token);
   const onServer = new Map(session.files.map((file) => [file.file_id, file]));
-  shots = kept.map((shot) => ({ ...shot, state: shot.fileId && onServer.get(shot.fileId)?.status === "uploaded" ? "uploaded" : shot.state === "uploaded" ? "pending" : shot.state }));
-  for (const shot of shots) if (shot.state !== "uploaded") void upload(shot);
+  for (const kept of await shotsOf(token)) {
+    const shot = { ...kept, kind: kept.kind ?? session.steps.find((step) => step.id === kept.stepId)?.kind ?? "photo" };
+    if (!session.steps.some((step) => step.id === shot.stepId)) continue;
+    // The server's word wins: a declaration it no longer holds is made again.
+    if (shot.fileId && !onServer.has(shot.fileId)) Object.assign(shot, { fileId: undefined, upload: undefined, storedParts: undefined, state: "preparing" });
+    if (onServer.get(shot.fileId)?.status === "uploaded") shot.state = "uploaded";
+    shots.push(shot);
+    if (shot.state !== "uploaded" && shot.state !== "refused") void upload(shot);
+  }
   updateOverall();
 }
 
 async function boot() {
+  watchConnection(() => showNotices());
+  window.addEventListener("beforeunload", (event) => {
+    if (!persisted && shots.some((shot) => shot.state !== "uploaded")) event.preventDefault();
+  });
   try {
-    session = await api(`${base}/session`);
+    session = await retrying(() => api(`${base}/session`));
   } catch (error) {
-    const code = error instanceof HttpError ? error.body?.code : null;
-    t = translator(error instanceof HttpError && error.body?.locale ? error.body.locale : navigator.language);
-    document.documentElement.lang = error instanceof HttpError && error.body?.locale ? error.body.locale : "en";
-    return showError(code === "capture_link_expired" ? t("expired") : code === "capture_link_used" ? t("used") : code === "capture_link_not_found" ? t("notFound") : t("error"));
+    speak(pickLanguage(error instanceof HttpError && error.body?.locale ? error.body.locale : navigator.language));
+    return linkGone(error);
   }
-  t = translator(session.locale);
-  document.documentElement.lang = session.locale;
+  speak(pickLanguage(session.locale, session.default_locale));
   applyTheme(session.theme);
-  if (session.mode === "test") document.getElementById("brand")?.append(t("testMode"));
+  $("brand").textContent = session.organization_name ?? "";
+  if (session.mode === "test") {
+    $("test-banner").textContent = t("testMode");
+    $("test-banner").hidden = false;
+  }
+  showNotices();
   await restoreShots();
-  show(
-    el("h1", {}, session.welcome.title),
-    session.welcome.body ? el("p", {}, session.welcome.body) : null,
-    el("div", { class: "actions" }, el("button", { type: "button", class: "primary", "data-testid": "start", onclick: start }, t("start"))),
-  );
+  showWelcome();
 }
 
-void boot();
+void boot().catch((error) => alertOnScreen(t("error"), error));

@@ -1,5 +1,5 @@
 // @ts-check
-/** Live capture from the rear camera: a still from the stream, or a clip recorded with MediaRecorder. */
+/** Live capture from the rear camera: a still of exactly the frame shown, or a clip recorded with MediaRecorder. */
 
 export async function openCamera(video, withAudio) {
   const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 1920 } }, audio: withAudio });
@@ -13,29 +13,35 @@ export function closeCamera(stream) {
   for (const track of stream?.getTracks() ?? []) track.stop();
 }
 
-export function trackSize(stream) {
-  const settings = stream.getVideoTracks()[0]?.getSettings() ?? {};
-  return { width: settings.width, height: settings.height };
-}
-
+/**
+ * The whole video frame: the viewfinder shows it whole too (object-fit: contain), so what is saved is
+ * exactly what the person framed.
+ */
 export function still(video) {
   const canvas = document.createElement("canvas");
   canvas.width = video.videoWidth;
   canvas.height = video.videoHeight;
   canvas.getContext("2d")?.drawImage(video, 0, 0);
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("no image"))), "image/jpeg", 0.92));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob && blob.size > 0 ? resolve({ blob, width: canvas.width, height: canvas.height }) : reject(new Error("no image"))), "image/jpeg", 0.92),
+  );
 }
 
+export const canRecord = () => typeof MediaRecorder !== "undefined";
+
 export function startRecording(stream) {
-  const type = ["video/mp4", "video/webm"].find((candidate) => MediaRecorder.isTypeSupported(candidate)) ?? "video/webm";
-  const recorder = new MediaRecorder(stream, { mimeType: type });
+  const type = ["video/mp4", "video/webm"].find((candidate) => MediaRecorder.isTypeSupported(candidate)) ?? "";
+  const recorder = type ? new MediaRecorder(stream, { mimeType: type }) : new MediaRecorder(stream);
   const chunks = [];
   const started = performance.now();
-  recorder.ondataavailable = (event) => chunks.push(event.data);
+  recorder.ondataavailable = (event) => event.data.size > 0 && chunks.push(event.data);
   recorder.start(1000);
   return () =>
     new Promise((resolve) => {
-      recorder.onstop = () => resolve({ blob: new Blob(chunks, { type: type.split(";")[0] }), durationMs: Math.round(performance.now() - started) });
+      recorder.onstop = () => {
+        const mime = (recorder.mimeType || type || "video/webm").split(";")[0];
+        resolve({ blob: new Blob(chunks, { type: mime }), durationMs: Math.round(performance.now() - started) });
+      };
       recorder.stop();
     });
 }

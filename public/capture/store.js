@@ -1,26 +1,62 @@
 // @ts-check
-/** Shots kept in IndexedDB until the server confirms them, so a reload or a lost connection loses nothing. */
+/**
+ * Shots kept in IndexedDB until the server confirms them, so a reload or a lost connection loses nothing.
+ * Best effort only: some engines refuse (WebKit's private and automated sessions will not store a Blob,
+ * some private modes have no IndexedDB at all). Nothing here ever throws or waits for long; a refused
+ * write answers false so that the page can ask the person to keep it open.
+ */
 const DB_NAME = "proof-capture";
+const OPEN_TIMEOUT_MS = 3000;
+
+/** @type {Promise<IDBDatabase> | null} */
+let opening = null;
 
 function open() {
-  return new Promise((resolve, reject) => {
+  opening ??= new Promise((resolve, reject) => {
+    setTimeout(() => reject(new Error("IndexedDB did not open in time")), OPEN_TIMEOUT_MS);
     const request = indexedDB.open(DB_NAME, 1);
     request.onupgradeneeded = () => request.result.createObjectStore("shots", { keyPath: "id" }).createIndex("token", "token");
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
+  return opening;
 }
 
 async function run(mode, work) {
   const db = await open();
   return new Promise((resolve, reject) => {
     const tx = db.transaction("shots", mode);
-    const result = work(tx.objectStore("shots"));
-    tx.oncomplete = () => resolve(result && "result" in result ? result.result : undefined);
+    const request = work(tx.objectStore("shots"));
+    tx.oncomplete = () => resolve(request.result);
     tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
   });
 }
 
-export const saveShot = (shot) => run("readwrite", (store) => store.put(shot));
-export const deleteShot = (id) => run("readwrite", (store) => store.delete(id));
-export const shotsOf = (token) => run("readonly", (store) => store.index("token").getAll(token));
+/** True when the shot, bytes included, is stored. */
+export async function saveShot(record) {
+  try {
+    await run("readwrite", (store) => store.put(record));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function deleteShot(id) {
+  try {
+    await run("readwrite", (store) => store.delete(id));
+  } catch {
+    // Nothing stored, nothing to delete.
+  }
+}
+
+/** The shots kept for this capture link, or none when the store cannot be read. */
+export async function shotsOf(token) {
+  try {
+    const kept = await run("readonly", (store) => store.index("token").getAll(token));
+    return Array.isArray(kept) ? kept.filter((shot) => shot.blob instanceof Blob) : [];
+  } catch {
+    return [];
+  }
+}

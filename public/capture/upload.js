@@ -1,96 +1,68 @@
 // @ts-check
-/** Hashing on the phone, declaring the file, then PUT straight to storage with progress and back-off. */
+/** One shot's way to storage: hash on the phone, declare, PUT each part, assemble. All through the retry policy. */
+import { api, HttpError, codeOf, putPart, retrying } from "./network.js";
 
 export async function sha256Hex(blob) {
   const digest = await crypto.subtle.digest("SHA-256", await blob.arrayBuffer());
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export class HttpError extends Error {
-  constructor(status, body) {
-    super(body?.title || `HTTP ${status}`);
-    this.status = status;
-    this.body = body;
-  }
-}
-
-export async function api(path, options = {}) {
-  const response = await fetch(path, {
-    method: options.method || "GET",
-    headers: options.body === undefined ? {} : { "Content-Type": "application/json" },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    credentials: "omit",
-    cache: "no-store",
-  });
-  const text = await response.text();
-  const body = text ? JSON.parse(text) : null;
-  if (!response.ok) throw new HttpError(response.status, body);
-  return body;
-}
-
-function put(part, blob, onProgress) {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open(part.method, part.url);
-    for (const [name, value] of Object.entries(part.headers || {})) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (event) => onProgress(event.loaded);
-    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve(xhr.getResponseHeader("ETag")) : reject(new HttpError(xhr.status, null)));
-    xhr.onerror = () => reject(new Error("network"));
-    xhr.send(blob.slice(part.offset, part.offset + part.length));
-  });
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
- * Uploads one shot. Network errors are retried with exponential back-off and jitter (1 s … 30 s), and
- * wait for the browser to be back online; an expired URL is replaced by a fresh one.
+ * Uploads one shot; resolves once storage holds it, throws a permanent refusal (HttpError) or Aborted.
+ * `hooks.onDeclared` and `hooks.onPartStored` let the page keep the declaration and each part's ETag, so a
+ * reload resumes the same file at its first missing part.
  */
-export async function uploadShot(base, shot, { onProgress, onRetry, onDeclared, onPartStored }) {
+export async function uploadShot(base, shot, hooks) {
+  const policy = { onWait: hooks.onWait, signal: hooks.signal };
   if (!shot.fileId) {
-    const declared = await api(`${base}/files`, {
-      method: "POST",
-      body: { step_id: shot.stepId, content_type: shot.blob.type, size: shot.blob.size, sha256: shot.sha256, capture: shot.capture },
-    });
+    const declared = await retrying(
+      () =>
+        api(`${base}/files`, {
+          method: "POST",
+          body: { step_id: shot.stepId, content_type: shot.blob.type, size: shot.blob.size, sha256: shot.sha256, capture: shot.capture },
+        }),
+      policy,
+    );
     shot.fileId = declared.file_id;
     shot.upload = declared.upload;
     shot.storedParts = {};
-    // Kept at once: after a reload the shot resumes this declaration instead of declaring a second file.
-    await onDeclared();
+    await hooks.onDeclared();
   }
   shot.storedParts ??= {};
-  for (let attempt = 0; ; attempt++) {
+  for (let resend = 0; ; resend++) {
     try {
-      for (const part of shot.upload.parts) {
+      for (const { part_number: number } of shot.upload.parts) {
         // A part already stored is not sent again: a dropped connection resumes at the first missing part.
-        if (shot.storedParts[part.part_number] !== undefined) {
-          onProgress(part.offset + part.length);
-          continue;
-        }
-        shot.storedParts[part.part_number] = (await put(part, shot.blob, (loaded) => onProgress(part.offset + loaded))) ?? "";
-        await onPartStored();
+        if (shot.storedParts[number] !== undefined) continue;
+        shot.storedParts[number] = await retrying(() => sendPart(base, shot, number, hooks), policy);
+        await hooks.onPartStored();
       }
       if (shot.upload.complete) {
-        const parts = Object.entries(shot.storedParts).filter(([, etag]) => etag).map(([number, etag]) => ({ part_number: Number(number), etag }));
-        await api(shot.upload.complete.url, { method: "POST", body: { parts } });
+        const parts = Object.entries(shot.storedParts)
+          .filter(([, etag]) => etag)
+          .map(([number, etag]) => ({ part_number: Number(number), etag }));
+        await retrying(() => api(shot.upload.complete.url, { method: "POST", body: { parts } }), policy);
       }
       return;
     } catch (error) {
-      if (error instanceof HttpError && error.status === 409) return; // already stored
-      if (error instanceof HttpError && (error.status === 403 || error.status === 410)) {
-        shot.upload = (await api(`${base}/files/${shot.fileId}/upload`, { method: "POST" })).upload;
-        continue;
-      }
-      if (error instanceof HttpError && error.body?.code === "upload_incomplete" && attempt < 3) {
-        // Storage does not hold what this phone believes it sent: send every part again.
-        shot.storedParts = {};
-        continue;
-      }
-      if (error instanceof HttpError && error.status < 500) throw error;
-      if (!navigator.onLine) await new Promise((resolve) => window.addEventListener("online", resolve, { once: true }));
-      const delay = Math.min(30_000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
-      onRetry(Math.ceil(delay / 1000));
-      await sleep(delay);
+      // Storage does not hold what this phone believes it sent: send every part again (a few times).
+      if (codeOf(error) !== "upload_incomplete" || resend >= 3) throw error;
+      shot.storedParts = {};
     }
+  }
+}
+
+/** Sends one part with the shot's current URLs; an expired or used-up URL is replaced and the part tried again. */
+async function sendPart(base, shot, number, hooks) {
+  const part = shot.upload.parts.find((candidate) => candidate.part_number === number);
+  const before = shot.upload.parts.filter((candidate) => candidate.part_number < number && shot.storedParts[candidate.part_number] !== undefined).reduce((sum, candidate) => sum + candidate.length, 0);
+  try {
+    return await putPart(part, shot.blob, (loaded) => hooks.onProgress(before + loaded), hooks.signal);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    if (error.status === 409) return ""; // this URL already wrote the file: it is stored
+    if (error.status !== 403 && error.status !== 410) throw error;
+    shot.upload = (await api(`${base}/files/${shot.fileId}/upload`, { method: "POST" })).upload;
+    throw new Error("upload URL renewed"); // transient: the policy sends the part again at once
   }
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+// The capture page's own modules, run in Node: plain ES modules with no dependency on the DOM.
+import { MESSAGES } from "../../public/capture/messages.js";
+import { pickLanguage, translator } from "../../public/capture/i18n.js";
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+
+describe("the capture page's own words", () => {
+  it("exist in English, French, Spanish and German, with the same keys in every table", () => {
+    expect(Object.keys(MESSAGES).sort()).toEqual(["de", "en", "es", "fr"]);
+    const english = Object.keys(MESSAGES.en).sort();
+    for (const [language, table] of Object.entries(MESSAGES)) expect(Object.keys(table).sort(), language).toEqual(english);
+  });
+
+  it("keep the same placeholders in every language, and no text is empty", () => {
+    for (const [language, table] of Object.entries(MESSAGES) as [string, Record<string, string>][]) {
+      for (const [key, text] of Object.entries(table)) {
+        expect(text.trim(), `${language}.${key}`).not.toBe("");
+        expect(placeholders(text), `${language}.${key}`).toEqual(placeholders((MESSAGES.en as Record<string, string>)[key]!));
+      }
+    }
+  });
+
+  it("follow the specification's order: exact tag, base language, the template's default, then English", () => {
+    expect(pickLanguage("fr", "de")).toBe("fr");
+    expect(pickLanguage("fr-CA", "de")).toBe("fr");
+    expect(pickLanguage("DE-at", "en")).toBe("de");
+    // A German template opened in Japanese: German buttons, not English ones.
+    expect(pickLanguage("ja", "de")).toBe("de");
+    expect(pickLanguage("pt-BR", "es-419")).toBe("es");
+    expect(pickLanguage("ja", "ko")).toBe("en");
+    expect(pickLanguage(undefined, undefined)).toBe("en");
+  });
+
+  it("fill their placeholders", () => {
+    expect(translator("de")("step", { i: 1, n: 3 })).toBe("Schritt 1 von 3");
+    expect(translator("fr")("morePhotoN", { n: 2 })).toBe("Prenez encore au moins 2 photos.");
+  });
+});
