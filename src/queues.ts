@@ -2,6 +2,7 @@ import type { Env } from "./env.ts";
 import { sealingQueueConsumer } from "./sealing/consumer.ts";
 import { sealingDependencies } from "./sealing/dependencies.ts";
 import { consumeWebhookMessages } from "./webhooks/delivery.ts";
+import { consumeDeadLetters } from "./webhooks/dead-letters.ts";
 
 /** Consumer of one queue; it acks or retries each message itself (with the delay its schedule needs). */
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
@@ -10,6 +11,7 @@ export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: Execut
 const CONSUMERS: Record<string, QueueConsumer> = {
   "proof-sealing": sealingQueueConsumer(sealingDependencies),
   "webhook-delivery": (batch, env) => consumeWebhookMessages(batch.messages, env),
+  "webhook-delivery-dlq": (batch, env) => consumeDeadLetters(batch.messages, env),
 };
 
 export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {

@@ -2,6 +2,7 @@ import type { Env } from "./env.ts";
 import { expireCaptureSessions } from "./sweeps/expire-capture-sessions.ts";
 import { resumeStalledSealing } from "./sweeps/resume-stalled-sealing.ts";
 import { publishUndispatchedEvents } from "./webhooks/delivery.ts";
+import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
 
 /** A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. */
 export type Sweep = (env: Env, now: Date) => Promise<void>;
@@ -11,6 +12,7 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   { name: "expire-capture-sessions", run: async (env, now) => void (await expireCaptureSessions(env, now)) },
   { name: "resume-stalled-sealing", run: async (env, now) => void (await resumeStalledSealing(env, now)) },
   { name: "publish-undispatched-events", run: publishUndispatchedEvents },
+  { name: "requeue-overdue-deliveries", run: async (env, now) => void (await requeueOverdueDeliveries(env, now)) },
 ];
 
 export async function runScheduledSweeps(env: Env, now: Date): Promise<void> {

@@ -64,3 +64,27 @@ export async function undispatchedEventIds(db: Database, before: Date, limit: nu
     .all();
   return rows.map((row) => row.id);
 }
+
+/**
+ * Claims up to `limit` deliveries still to be attempted whose attempt fell due before `dueBefore`, in one
+ * statement: their next attempt becomes `now`, so neither a concurrent sweep nor the next run takes them
+ * again before they are overdue once more. Returns their ids.
+ */
+export async function claimOverdueDeliveries(d1: D1Database, dueBefore: Date, now: Date, limit: number): Promise<string[]> {
+  const claimed = await d1
+    .prepare(
+      `UPDATE webhook_deliveries SET next_attempt_at = ?1, updated_at = ?1 WHERE id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE status IN ('pending', 'retrying') AND COALESCE(next_attempt_at, created_at) <= ?2
+         ORDER BY COALESCE(next_attempt_at, created_at) LIMIT ?3
+       ) RETURNING id`,
+    )
+    .bind(now.toISOString(), dueBefore.toISOString(), limit)
+    .all<{ id: string }>();
+  return claimed.results.map((row) => row.id);
+}
+
+/** Records when a delivery waiting for an earlier one will look again, so the overdue sweep leaves it alone. */
+export async function setNextAttempt(db: Database, deliveryId: string, at: Date): Promise<void> {
+  await db.update(webhookDeliveries).set({ nextAttemptAt: at.toISOString() }).where(eq(webhookDeliveries.id, deliveryId));
+}

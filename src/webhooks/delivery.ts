@@ -4,7 +4,7 @@ import { database, type Database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import { chunks, sendInBatches } from "../lib/batches.ts";
-import { eventsAndTheirEndpoints, insertDeliveries, markEventsDispatched, undispatchedEventIds, unsentDeliveryIds } from "../storage/webhook-publishing.ts";
+import { eventsAndTheirEndpoints, insertDeliveries, markEventsDispatched, setNextAttempt, undispatchedEventIds, unsentDeliveryIds } from "../storage/webhook-publishing.ts";
 import { isActiveSecret, secretsOf } from "../storage/webhooks.ts";
 import { decryptSecret } from "./secrets.ts";
 import { signatureHeader } from "./signature.ts";
@@ -157,7 +157,11 @@ export async function attemptDelivery(env: Env, deliveryId: string, now = new Da
     return { kind: "done" };
   }
   const wait = await orderingWaitSeconds(db, delivery, now);
-  if (wait !== null) return { kind: "retry", delaySeconds: wait };
+  if (wait !== null) {
+    // Its next look is due then: until that time the overdue-delivery sweep must not count it as lost.
+    await setNextAttempt(db, delivery.id, new Date(now.getTime() + wait * 1000));
+    return { kind: "retry", delaySeconds: wait };
+  }
 
   const secrets = ((await secretsOf(db, [endpoint.id])).get(endpoint.id) ?? []).filter((secret) => isActiveSecret(secret, now));
   const clear = await Promise.all(secrets.map((secret) => decryptSecret(env.WEBHOOK_SECRET_KEY, secret)));

@@ -1,0 +1,23 @@
+import type { Env } from "../env.ts";
+import { sendInBatches } from "../lib/batches.ts";
+import { claimOverdueDeliveries } from "../storage/webhook-publishing.ts";
+import type { DeliveryMessage } from "../webhooks/delivery.ts";
+
+/**
+ * How late past its due time a delivery must be before its message counts as lost. A message on time is
+ * taken within seconds (batches of 10, 10 s per attempt at most); this leaves room for a queue backlog,
+ * and a delivery taken twice is harmless (receivers de-duplicate on X-Event-Id, attempts are guarded).
+ */
+export const OVERDUE_AFTER_MS = 15 * 60_000;
+/** Deliveries re-queued per run (each minute): a larger backlog drains over the following runs. */
+const DELIVERIES_PER_RUN = 500;
+
+/**
+ * Cron sweep: webhook deliveries still to be attempted whose message vanished (dropped by the queue,
+ * dead-lettered, lost with a Worker that died before queueing a retry) are queued again.
+ */
+export async function requeueOverdueDeliveries(env: Env, now: Date): Promise<number> {
+  const ids = await claimOverdueDeliveries(env.DB, new Date(now.getTime() - OVERDUE_AFTER_MS), now, DELIVERIES_PER_RUN);
+  await sendInBatches(env.WEBHOOK_QUEUE, ids.map((id) => ({ delivery_id: id }) satisfies DeliveryMessage));
+  return ids.length;
+}
