@@ -5,6 +5,7 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
+import { rateLimitAddressKey } from "../../src/lib/client-address.ts";
 
 async function sealedWithArtifacts(manifest: string) {
   const org = await createOrganization();
@@ -65,6 +66,29 @@ describe("public verification", () => {
     expect(results.slice(0, 30).every((r) => r.status === 200)).toBe(true);
     expect(results[30]!.body.code).toBe("rate_limited");
     expect(results[30]!.headers.get("Retry-After")).not.toBeNull();
+  });
+
+  it("limits IPv6 clients per /64, whatever address of it they rotate to", async () => {
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    const results = [];
+    for (let i = 0; i < 31; i++) {
+      const address = `${prefix}:${(i + 1).toString(16)}${i % 2 === 0 ? "::1" : ":0:0:abcd"}`;
+      results.push(await callJson("/v1/public/verify", { body: { sha256: "a".repeat(64) }, headers: { "CF-Connecting-IP": address } }));
+    }
+    expect(results.slice(0, 30).every((r) => r.status === 200)).toBe(true);
+    expect(results[30]!.body.code).toBe("rate_limited");
+    const neighbour = await callJson("/v1/public/verify", { body: { sha256: "a".repeat(64) }, headers: { "CF-Connecting-IP": `${prefix.replace(/:[0-9a-f]+$/, ":ffff")}::1` } });
+    expect(neighbour.status).toBe(200);
+  });
+
+  it("keys addresses for the limit: IPv4 whole, IPv6 on its /64 in one spelling", () => {
+    expect(rateLimitAddressKey("198.51.100.7")).toBe("198.51.100.7");
+    expect(rateLimitAddressKey("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(rateLimitAddressKey("2001:DB8:0:0a::1")).toBe("2001:db8:0:a::/64");
+    expect(rateLimitAddressKey("2001:0db8:0000:000a:ffff:1:2:3")).toBe("2001:db8:0:a::/64");
+    expect(rateLimitAddressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(rateLimitAddressKey("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
+    expect(rateLimitAddressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
   });
 
   it("can be called from any web page (CORS), while the integrator API cannot", async () => {

@@ -13,6 +13,7 @@ import { proofUrls } from "../../proofs/present-proof.ts";
 import { proofVerification } from "../../verification/verify-proof.ts";
 import { proofFiles } from "../../storage/proofs-read.ts";
 import { VerificationSchema } from "./schema.ts";
+import { rateLimitAddressKey } from "../../lib/client-address.ts";
 
 /** Verifications per minute per client address: hashing uploads is work we do for strangers. */
 const VERIFY_LIMIT_PER_MINUTE = 30;
@@ -82,7 +83,7 @@ async function digestOf(request: Request): Promise<string> {
 export function registerPublicVerify(app: App) {
   // The body is read by hand (bytes or JSON), so no validator runs on it here.
   app.post("/v1/public/verify", async (c) => {
-    const client = c.req.header("CF-Connecting-IP") ?? "local";
+    const client = rateLimitAddressKey(c.req.header("CF-Connecting-IP") ?? "local");
     const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, `verify:${client}`, VERIFY_LIMIT_PER_MINUTE, "read");
     c.header("RateLimit-Limit", String(limit.limit));
     c.header("RateLimit-Remaining", String(limit.remaining));
