@@ -39,6 +39,8 @@ export interface Env {
   WEBHOOK_RESOLVE?: string;
   /** Local development only: divides the retry delays, so tests can watch retries happen. */
   WEBHOOK_RETRY_SCALE?: string;
+  /** DNS-over-HTTPS JSON resolver asked before each delivery (default Cloudflare's): non-public answers are refused. */
+  WEBHOOK_DNS_RESOLVER_URL?: string;
   /** The sealer's configuration, passed to its container (sealer/README.md). */
   C2PA_SIGNING_KEY_PEM?: string;
   C2PA_CERT_CHAIN_PEM?: string;

@@ -317,6 +317,14 @@ export const ERROR_CATALOGUE = {
     title: { en: "Webhook delivery not found", fr: "Livraison introuvable" },
     description: { en: "No webhook delivery with this id in this mode.", fr: "Aucune livraison avec cet identifiant dans ce mode." },
   },
+  webhook_delivery_not_retryable: {
+    status: 409,
+    title: { en: "Webhook delivery not retryable", fr: "Livraison non renvoyable" },
+    description: {
+      en: "Only an abandoned delivery, or one waiting for its next retry, can be sent again; a pending one is already on its way and a succeeded one was received.",
+      fr: "Seule une livraison abandonnée, ou en attente de sa prochaine tentative, peut être renvoyée ; une livraison en cours est déjà en route et une livraison réussie a été reçue.",
+    },
+  },
   webhook_endpoint_limit_reached: {
     status: 409,
     title: { en: "Too many webhook endpoints", fr: "Trop de points de terminaison" },

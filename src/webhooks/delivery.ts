@@ -1,4 +1,4 @@
-import { and, eq, ne, notInArray } from "drizzle-orm";
+import { and, eq, inArray, ne, notInArray } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import { database, type Database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
@@ -10,6 +10,7 @@ import { decryptSecret } from "./secrets.ts";
 import { signatureHeader } from "./signature.ts";
 import { webhookRetryDelay } from "./retry-schedule.ts";
 import { deliveryTarget } from "./resolve-target.ts";
+import { refusedDestination } from "./destination-check.ts";
 
 const RESPONSE_START_BYTES = 1024;
 
@@ -179,13 +180,17 @@ export async function attemptDelivery(env: Env, deliveryId: string, now = new Da
   let status: number | null = null;
   let responseStart: string | null = null;
   let failure: string | null = null;
-  try {
-    const response = await fetch(target.url, { method: "POST", headers, body: delivery.requestBody, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
-    status = response.status;
-    responseStart = await firstBytesOf(response, RESPONSE_START_BYTES);
-    if (status < 200 || status >= 300) failure = `endpoint answered HTTP ${status}`;
-  } catch (error) {
-    failure = (error as Error).name === "TimeoutError" ? "timed out after 10 s" : `network error: ${(error as Error).message}`;
+  // A name that resolves inside a network receives nothing (WEBHOOK_RESOLVE's local receivers excepted).
+  failure = target.host === null ? await refusedDestination(env, new URL(target.url).hostname, now) : null;
+  if (failure === null) {
+    try {
+      const response = await fetch(target.url, { method: "POST", headers, body: delivery.requestBody, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+      status = response.status;
+      responseStart = await firstBytesOf(response, RESPONSE_START_BYTES);
+      if (status < 200 || status >= 300) failure = `endpoint answered HTTP ${status}`;
+    } catch (error) {
+      failure = (error as Error).name === "TimeoutError" ? "timed out after 10 s" : `network error: ${(error as Error).message}`;
+    }
   }
   const attempt = delivery.attempts + 1;
   const delay = failure === null ? null : webhookRetryDelay(env, attempt);
@@ -238,12 +243,24 @@ export async function consumeWebhookMessages(
   }
 }
 
-/** Sends an abandoned or failed delivery again now (the delivery log's retry). */
-export async function retryDeliveryNow(env: Env, deliveryId: string, now = new Date()): Promise<void> {
+/**
+ * A manual retry makes sense for an abandoned delivery, or one waiting for its next retry. A pending one
+ * is already queued (a second message would send it twice at once) and a succeeded one was received.
+ */
+export const RETRYABLE_DELIVERY_STATUSES = ["abandoned", "retrying"] as const;
+
+/**
+ * Sends an abandoned or failing delivery again now (the delivery log's retry). Conditional on its status,
+ * so that two concurrent retries queue it once; false when it was not in a retryable status.
+ */
+export async function retryDeliveryNow(env: Env, deliveryId: string, now = new Date()): Promise<boolean> {
   const db = database(env.DB);
-  await db
+  const changed = await db
     .update(webhookDeliveries)
     .set({ status: "pending", nextAttemptAt: now.toISOString(), updatedAt: now.toISOString() })
-    .where(eq(webhookDeliveries.id, deliveryId));
+    .where(and(eq(webhookDeliveries.id, deliveryId), inArray(webhookDeliveries.status, [...RETRYABLE_DELIVERY_STATUSES])))
+    .returning({ id: webhookDeliveries.id });
+  if (changed.length === 0) return false;
   await env.WEBHOOK_QUEUE.send({ delivery_id: deliveryId } satisfies DeliveryMessage);
+  return true;
 }

@@ -8,6 +8,7 @@ import { WEBHOOK_RETRY_DELAYS_SECONDS } from "../../src/webhooks/retry-schedule.
 import { hmacSha256Hex } from "../../src/lib/crypto.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/events/record.ts";
+import { dnsStandIn } from "./support/dns-stand-in.ts";
 
 const endpointBody = (extra: Record<string, unknown> = {}) => ({ url: "https://hooks.example.com/proofs", events: ["proof.sealed", "capture_session.completed"], ...extra });
 
@@ -109,10 +110,10 @@ describe("webhook delivery", () => {
     await callJson("/v1/webhook-endpoints", { key: org.liveKey, body: endpointBody() });
     await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["proof.failed"] }) });
     const sent: Request[] = [];
-    vi.stubGlobal("fetch", async (input: RequestInfo, init?: RequestInit) => {
+    vi.stubGlobal("fetch", dnsStandIn(async (input: RequestInfo, init?: RequestInit) => {
       sent.push(new Request(input, init));
       return new Response("ok", { status: 200 });
-    });
+    }).fetch);
     const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_1", session_id: "cps_1" });
     await publishEvents(env, [eventId], new Date(), queued);
     const deliveries = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE event_id = ?").bind(eventId).all<any>();
@@ -148,7 +149,7 @@ describe("webhook delivery", () => {
   it("holds proof.sealed until its capture's completed event has had its next attempt, and never spends the queue's retries to wait", async () => {
     const org = await createOrganization();
     await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
-    vi.stubGlobal("fetch", async () => new Response("down", { status: 503 }));
+    vi.stubGlobal("fetch", dnsStandIn(async () => new Response("down", { status: 503 })).fetch);
     const completed = await recordEvent(org.id, "test", "capture_session.completed", { session_id: "cps_wait", proof_id: "prf_wait" });
     const sealed = await recordEvent(org.id, "test", "proof.sealed", { session_id: "cps_wait", proof_id: "prf_wait" });
     await publishEvents(env, [completed, sealed], new Date(), queued);
@@ -183,7 +184,7 @@ describe("webhook delivery", () => {
         cancelled = true;
       },
     });
-    vi.stubGlobal("fetch", async () => new Response(endless, { status: 202 }));
+    vi.stubGlobal("fetch", dnsStandIn(async () => new Response(endless, { status: 202 })).fetch);
     const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_endless" });
     await publishEvents(env, [eventId], new Date(), queued);
     const delivery = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>();
@@ -198,7 +199,7 @@ describe("webhook delivery", () => {
   it("retries after 1 min, 5 min, 30 min, 2 h and 12 h, then abandons", async () => {
     const org = await createOrganization();
     await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
-    vi.stubGlobal("fetch", async () => new Response("nope", { status: 500 }));
+    vi.stubGlobal("fetch", dnsStandIn(async () => new Response("nope", { status: 500 })).fetch);
     const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_2" });
     await publishEvents(env, [eventId], new Date(), queued);
     const delivery = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>();
@@ -216,10 +217,10 @@ describe("webhook delivery", () => {
     const org = await createOrganization();
     const endpoint = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
     const sent: string[] = [];
-    vi.stubGlobal("fetch", async (input: RequestInfo, init?: RequestInit) => {
+    vi.stubGlobal("fetch", dnsStandIn(async (input: RequestInfo, init?: RequestInit) => {
       sent.push(await new Request(input, init).text());
       return new Response("ok");
-    });
+    }).fetch);
     const completed = await recordEvent(org.id, "test", "capture_session.completed", { session_id: "cps_9", proof_id: "prf_9" });
     const sealed = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_9", session_id: "cps_9" });
     await publishEvents(env, [completed, sealed], new Date(), queued);

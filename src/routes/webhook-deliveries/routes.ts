@@ -7,7 +7,11 @@ import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { PageQuerySchema, keysetPage, pageSchema, toPage } from "../../lib/pagination.ts";
 import { webhookAttempts, webhookDeliveries } from "../../db/schema/index.ts";
-import { retryDeliveryNow } from "../../webhooks/delivery.ts";
+import { RETRYABLE_DELIVERY_STATUSES, retryDeliveryNow } from "../../webhooks/delivery.ts";
+import { takeRateLimit } from "../../durable/rate-limit-client.ts";
+
+/** Like test events: a manual retry reaches a third party, so one endpoint gets a bounded number. */
+const MANUAL_RETRIES_PER_HOUR = 20;
 
 const tags = ["Webhooks"];
 const Status = z.enum(["pending", "succeeded", "retrying", "abandoned"]);
@@ -67,11 +71,14 @@ const get = apiRoute(
 );
 
 const retry = apiRoute(
-  { right: "manage_webhooks", cost: "write", errors: ["webhook_delivery_not_found"] },
+  { right: "manage_webhooks", cost: "write", errors: ["webhook_delivery_not_found", "webhook_delivery_not_retryable"] },
   {
     method: "post", path: "/v1/webhook-deliveries/{id}/retry", operationId: "retryWebhookDelivery", tags,
     summary: t("Send a delivery again", "Renvoyer une livraison"),
-    description: t("Sends an abandoned or failed delivery again now, with the same body and event id.", "Renvoie maintenant une livraison abandonnée ou en échec, avec le même corps et le même identifiant d'événement."),
+    description: t(
+      "Sends an `abandoned` delivery, or a `retrying` one without waiting for its next retry, again now, with the same body and event id; a `pending` or `succeeded` one gives 409 `webhook_delivery_not_retryable`. At most 20 manual retries per endpoint per hour (429 `rate_limited` with `Retry-After`), so that retries cannot flood the receiver.",
+      "Renvoie maintenant une livraison `abandoned`, ou une livraison `retrying` sans attendre sa prochaine tentative, avec le même corps et le même identifiant d'événement ; une livraison `pending` ou `succeeded` donne 409 `webhook_delivery_not_retryable`. Au plus 20 renvois manuels par point de terminaison et par heure (429 `rate_limited` avec `Retry-After`), afin que les renvois ne puissent pas inonder le destinataire.",
+    ),
     request: { params: IdParams },
     responses: { 202: { description: t("Queued.", "Mise en file."), content: { "application/json": { schema: DeliverySummary } } } },
   },
@@ -146,7 +153,14 @@ export function registerWebhookDeliveryRoutes(app: App) {
     const caller = c.get("caller");
     const db = database(c.env.DB);
     const row = await find(db, caller.organizationId, caller.mode, c.req.valid("param").id);
-    await retryDeliveryNow(c.env, row.id);
+    const notRetryable = () => new ApiError("webhook_delivery_not_retryable", { detail: `The delivery is ${row.status}.` });
+    // Checked before the hourly budget is charged: a refused retry sends nothing.
+    if (!(RETRYABLE_DELIVERY_STATUSES as readonly string[]).includes(row.status)) throw notRetryable();
+    const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, `delivery-retries:${row.endpointId}`, MANUAL_RETRIES_PER_HOUR, "read", 3_600_000);
+    if (!limit.allowed) {
+      throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) }, detail: `At most ${MANUAL_RETRIES_PER_HOUR} manual retries per endpoint per hour.` });
+    }
+    if (!(await retryDeliveryNow(c.env, row.id))) throw notRetryable();
     return c.json(summary(await find(db, caller.organizationId, caller.mode, row.id)), 202);
   });
 }
