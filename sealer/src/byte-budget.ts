@@ -14,11 +14,15 @@ export class ByteBudget {
     this.capacity = capacity;
   }
 
-  /** Resolves when `bytes` fit, with the function that gives them back. */
-  async acquire(bytes: number): Promise<() => void> {
+  /**
+   * Resolves when `bytes` fit, with the function that gives them back. An aborted job leaves the queue
+   * at once (rejecting with the signal's reason), so it never holds or blocks bytes it will not use.
+   */
+  async acquire(bytes: number, signal?: AbortSignal): Promise<() => void> {
+    signal?.throwIfAborted();
     const need = Math.min(Math.max(bytes, 0), this.capacity);
     if (this.waiting.length === 0 && this.used + need <= this.capacity) this.used += need;
-    else await new Promise<void>((start) => this.waiting.push({ bytes: need, start }));
+    else await this.wait(need, signal);
     let released = false;
     return () => {
       if (released) return;
@@ -30,6 +34,26 @@ export class ByteBudget {
 
   get inUse(): number {
     return this.used;
+  }
+
+  private wait(bytes: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        bytes,
+        start: () => {
+          signal?.removeEventListener("abort", leave);
+          resolve();
+        },
+      };
+      const leave = () => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        // Those queued behind it may fit now.
+        this.admit();
+        reject(signal!.reason);
+      };
+      signal?.addEventListener("abort", leave, { once: true });
+      this.waiting.push(waiter);
+    });
   }
 
   private admit(): void {

@@ -8,33 +8,14 @@ import { timingSafeEqual } from "node:crypto";
 import { loadConfig, signingKey } from "./config.ts";
 import { initC2pa } from "./c2pa/c2pa.ts";
 import { ByteBudget } from "./byte-budget.ts";
-import { runSealJob, TransientJobError } from "./seal-job.ts";
+import { serveSealJob } from "./seal-endpoint.ts";
+import { readBody, send } from "./http.ts";
 import { tsaHealthCheck } from "./tsa/health-check.ts";
-import { TimestampUnavailableError } from "./tsa/authority.ts";
-import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
 
-const MAX_JOB_BYTES = 2 * 1024 * 1024;
 const config = loadConfig();
 const key = signingKey(config);
 const budget = new ByteBudget(config.memoryBudgetBytes);
 const liveAuthorityHealth = tsaHealthCheck(config.liveAuthority);
-
-function send(res: ServerResponse, status: number, body: unknown, type = "application/json") {
-  const payload = type === "application/json" ? JSON.stringify(body) : (body as Buffer);
-  res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(payload) });
-  res.end(payload);
-}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new Error("body too large");
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 function authorised(req: IncomingMessage): boolean {
   const given = Buffer.from(/^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "");
@@ -57,16 +38,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.method === "POST" && path === "/seal") {
     if (!authorised(req)) return send(res, 401, { code: "unauthenticated", message: "Bearer SEALER_SECRET required." });
-    const job = JSON.parse((await readBody(req, MAX_JOB_BYTES)).toString("utf8")) as SealJob;
-    const authority = job.proof.mode === "live" ? config.liveAuthority : config.testAuthority;
-    try {
-      return send(res, 200, await runSealJob({ key, chainDer: config.c2pa.chainDer, trustAnchorPem: config.c2pa.trustAnchorPem, authority, budget }, job));
-    } catch (error) {
-      if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) {
-        return send(res, 503, { code: "sealing_unavailable", message: error.message });
-      }
-      throw error;
-    }
+    return serveSealJob(req, res, (mode) => ({
+      key,
+      chainDer: config.c2pa.chainDer,
+      trustAnchorPem: config.c2pa.trustAnchorPem,
+      authority: mode === "live" ? config.liveAuthority : config.testAuthority,
+      budget,
+    }));
   }
   send(res, 404, { code: "not_found" });
 }

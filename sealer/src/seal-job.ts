@@ -10,9 +10,10 @@ import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./tsa/authority.ts";
 import { FileRejectedError, verifyFile } from "./verify-file.ts";
 import type { ByteBudget } from "./byte-budget.ts";
+import { discard, download, TransientJobError, upload } from "./transfer.ts";
+import { jobSignal } from "./job-abort.ts";
 
-/** Storage or the network failed in a way that may pass: the Worker retries the whole job later. */
-export class TransientJobError extends Error {}
+export { TransientJobError } from "./transfer.ts";
 
 export interface SealContext {
   key: KeyObject;
@@ -27,34 +28,6 @@ export interface SealContext {
 const FILE_CONCURRENCY = 3;
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-async function download(file: SealJobFile): Promise<Uint8Array> {
-  let response: Response;
-  try {
-    response = await fetch(file.source.url, { headers: file.source.headers, signal: AbortSignal.timeout(120_000) });
-  } catch (error) {
-    throw new TransientJobError(`storage unreachable: ${(error as Error).message}`);
-  }
-  if (response.status === 404) throw new FileRejectedError("file_missing", file.id, "The file is not in storage.");
-  if (!response.ok) throw new TransientJobError(`storage answered ${response.status} for ${file.id}`);
-  return new Uint8Array(await response.arrayBuffer());
-}
-
-async function upload(file: SealJobFile, bytes: Uint8Array): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(file.destination.url, {
-      method: file.destination.method,
-      headers: { ...file.destination.headers, "Content-Length": String(bytes.length) },
-      body: Buffer.from(bytes),
-      signal: AbortSignal.timeout(120_000),
-    });
-  } catch (error) {
-    throw new TransientJobError(`storage unreachable: ${(error as Error).message}`);
-  }
-  await response.body?.cancel();
-  if (!response.ok) throw new TransientJobError(`storage refused the signed copy of ${file.id} (${response.status})`);
-}
 
 function captureAssertions(job: SealJob, file: SealJobFile) {
   return [
@@ -77,7 +50,11 @@ function captureAssertions(job: SealJob, file: SealJobFile) {
   ];
 }
 
-/** Runs `work` over `items`, at most `limit` at a time, starting the next as soon as one ends; stops taking new items after a failure. */
+/**
+ * Runs `work` over `items`, at most `limit` at a time, starting the next as soon as one ends; stops taking
+ * new items after a failure, and settles only once every item under way has ended (so nothing of the job
+ * is still running, holding memory or writing, when its failure is handled), then throws the first error.
+ */
 async function withConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
@@ -93,7 +70,9 @@ async function withConcurrency<T, R>(items: T[], limit: number, work: (item: T) 
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, runner));
+  const failure = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failure) throw failure.reason;
   return results;
 }
 
@@ -103,28 +82,57 @@ async function withConcurrency<T, R>(items: T[], limit: number, work: (item: T) 
  * then the manifest listing both hashes of every file is timestamped by the authority, and the answer
  * is checked before it is returned. A bad file ends in `failed` with its code; anything that may pass
  * (storage, authority) throws for the Worker to retry.
+ *
+ * The job runs only while someone waits for it: when `caller` aborts (the Worker disconnected) or the
+ * job's deadline passes, it throws JobAbortedError as soon as the work under way can stop, having given
+ * back its memory budget, asked the authority for nothing more, and deleted the copies it wrote. A job
+ * that ends any other way than sealed deletes them too: nobody will publish them.
  */
-export async function runSealJob(context: SealContext, job: SealJob): Promise<SealResult> {
+export async function runSealJob(context: SealContext, job: SealJob, caller?: AbortSignal): Promise<SealResult> {
+  const { signal, dispose } = jobSignal(job.deadline, caller);
+  const written = new Set<SealJobFile>();
+  try {
+    const result = await sealFiles(context, job, signal, written);
+    // A caller that left would never receive the answer, and its retry makes another run.
+    signal.throwIfAborted();
+    if (result.status === "failed") await Promise.all([...written].map(discard));
+    return result;
+  } catch (error) {
+    await Promise.all([...written].map(discard));
+    throw error;
+  } finally {
+    dispose();
+  }
+}
+
+/** The work of one job under `aborted`; `written` collects every signed copy it starts to write. */
+async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSignal, written: Set<SealJobFile>): Promise<SealResult> {
+  // The first file that fails stops its siblings too: the job's outcome is decided.
+  const firstFailure = new AbortController();
+  const signal = AbortSignal.any([aborted, firstFailure.signal]);
   const signer: CoseSigner = {
     key: context.key,
     chainDer: context.chainDer,
-    timestamp: async (message) => (await obtainTimestamp(context.authority, message)).token,
+    timestamp: async (message) => (await obtainTimestamp(context.authority, message, signal)).token,
   };
   const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string): Promise<Uint8Array> => {
     if (!canCarryC2pa(format)) return original;
     try {
       return await signWithC2pa(original, { title: file.id, format, assertions: captureAssertions(job, file) }, signer);
     } catch (error) {
+      if (signal.aborted) throw signal.reason;
       if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
       throw new FileRejectedError("file_corrupt", file.id, `The ${format} file cannot carry a C2PA manifest: ${(error as Error).message}`);
     }
   };
   const sealFile = async (file: SealJobFile) => {
-    const original = await download(file);
+    const original = await download(file, signal);
     const sniffed = verifyFile(file, original, sha256(original));
     const priorC2pa = await hasC2paManifest(original, sniffed);
     const signed = await signedCopy(file, original, sniffed);
-    await upload(file, signed);
+    signal.throwIfAborted();
+    written.add(file);
+    await upload(file, signed, signal);
     // The CRC-32 the package's ZIP needs, computed here (natively, while the bytes are in memory) so the
     // Worker never has to read a large file to compute it.
     return { id: file.id, signed_sha256: sha256(signed), signed_size: signed.length, signed_crc32: crc32(signed), sniffed_type: sniffed, prior_c2pa: priorC2pa };
@@ -132,9 +140,12 @@ export async function runSealJob(context: SealContext, job: SealJob): Promise<Se
   let sealedFiles;
   try {
     sealedFiles = await withConcurrency(job.files, FILE_CONCURRENCY, async (file) => {
-      const release = context.budget ? await context.budget.acquire(file.size) : () => undefined;
+      const release = context.budget ? await context.budget.acquire(file.size, signal) : () => undefined;
       try {
         return await sealFile(file);
+      } catch (error) {
+        firstFailure.abort(error);
+        throw error;
       } finally {
         release();
       }
@@ -144,7 +155,7 @@ export async function runSealJob(context: SealContext, job: SealJob): Promise<Se
     throw error;
   }
   const manifest = buildManifest(job, new Map(sealedFiles.map((file) => [file.id, file.signed_sha256])));
-  const timestamp = await obtainTimestamp(context.authority, new TextEncoder().encode(manifest.json));
+  const timestamp = await obtainTimestamp(context.authority, new TextEncoder().encode(manifest.json), aborted);
   await confirmWithOpenssl(timestamp.response, manifest.sha256, context.authority.chainPem);
   return {
     status: "sealed",

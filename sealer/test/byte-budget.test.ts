@@ -46,3 +46,20 @@ test("releasing twice gives the bytes back once", async () => {
   release();
   assert.equal(budget.inUse, 0);
 });
+
+test("a job aborted while it waits leaves the queue: it never gets the bytes, and those behind it are not blocked", async () => {
+  const budget = new ByteBudget(100);
+  const held = await budget.acquire(80);
+  const aborted = new AbortController();
+  const large = budget.acquire(90, aborted.signal);
+  const small = budget.acquire(20);
+  aborted.abort(new Error("caller gone"));
+  await assert.rejects(large, /caller gone/);
+  const releaseSmall = await small;
+  assert.equal(budget.inUse, 100);
+  held();
+  releaseSmall();
+  assert.equal(budget.inUse, 0);
+  await assert.rejects(budget.acquire(1, aborted.signal), /caller gone/);
+  assert.equal(budget.inUse, 0);
+});

@@ -1,6 +1,5 @@
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { execFileSync } from "node:child_process";
 import { crc32 } from "node:zlib";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -11,51 +10,8 @@ import { TimestampUnavailableError } from "../src/tsa/authority.ts";
 import { ByteBudget } from "../src/byte-budget.ts";
 import { readC2pa } from "../src/c2pa/c2pa.ts";
 import { sniffType, isWellFormed } from "../src/verify-file.ts";
-import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
 import { fixture, pem, sealContext, sha256 } from "./support.ts";
-
-/** A stand-in for storage reached through signed URLs: GET serves sources, PUT records signed copies. */
-const sources = new Map<string, Uint8Array>();
-const written = new Map<string, Uint8Array>();
-const storage = createServer(async (req, res) => {
-  const key = req.url ?? "";
-  if (req.method === "GET") {
-    const bytes = sources.get(key);
-    if (!bytes) return res.writeHead(404).end();
-    return res.writeHead(200).end(Buffer.from(bytes));
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  written.set(key, new Uint8Array(Buffer.concat(chunks)));
-  res.writeHead(200).end();
-});
-await new Promise<void>((done) => storage.listen(0, "127.0.0.1", done));
-const base = `http://127.0.0.1:${(storage.address() as { port: number }).port}`;
-after(() => storage.close());
-
-function job(files: { name: string; type: string; bytes?: Uint8Array; declared?: Partial<{ sha256: string; size: number }> }[]): SealJob {
-  const id = `prf_${Math.random().toString(36).slice(2)}`;
-  return {
-    proof: { id, mode: "test", external_reference: "ref-1", party: "provider", stage: "checkin", category: null, location_reference: null, session_id: "cps_1", compare_to: null, template_sha256: "0".repeat(64) },
-    files: files.map((file, index) => {
-      const bytes = file.bytes ?? fixture(file.name);
-      const fileId = `med_${id}_${index}`;
-      sources.set(`/src/${fileId}`, bytes);
-      return {
-        id: fileId,
-        step_id: "photos",
-        kind: file.type.startsWith("video") ? "video" : "photo",
-        content_type: file.type,
-        size: file.declared?.size ?? bytes.length,
-        sha256: file.declared?.sha256 ?? sha256(bytes),
-        captured_at: "2026-11-22T10:00:00.000Z",
-        capture_context: { method: "camera", clock_offset_ms: 120 },
-        source: { url: `${base}/src/${fileId}` },
-        destination: { url: `${base}/signed/${fileId}`, method: "PUT", headers: {} },
-      };
-    }),
-  };
-}
+import { base, job, written } from "./storage-stand-in.ts";
 
 test("seals a proof: signed copies written, manifest hashed, token verified by openssl", async () => {
   const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }, { name: "clip.mp4", type: "video/mp4" }]);

@@ -1,6 +1,6 @@
 import type { Env } from "../env.ts";
 import { database } from "../db/client.ts";
-import { issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
+import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
 import { callSealer } from "./sealer-client.ts";
 import { publishEvents } from "../webhooks/delivery.ts";
 import type { SealingDependencies } from "./seal-proof.ts";
@@ -18,6 +18,10 @@ export function sealingDependencies(env: Env): SealingDependencies {
     },
     uploadUrl: async (key, contentType) => {
       const signed = await issueUploadUrl(env, { key, contentType, expiresInSeconds: SEALER_URL_LIFETIME_SECONDS });
+      return { url: signed.url, method: signed.method, headers: signed.headers };
+    },
+    discardUrl: async (key) => {
+      const signed = await issueDeleteUrl(env, key, SEALER_URL_LIFETIME_SECONDS);
       return { url: signed.url, method: signed.method, headers: signed.headers };
     },
     seal: (job) => callSealer(env, job),

@@ -15,6 +15,7 @@ import {
   type ProofRow,
 } from "../storage/proof-sealing.ts";
 import type { FailedResult, SealedResult, SealJob, SealResult } from "./sealer-protocol.ts";
+import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 
 export interface SealingDependencies {
   db: Database;
@@ -22,6 +23,8 @@ export interface SealingDependencies {
   /** Short-lived signed URLs, so the sealer holds no storage credentials of its own. */
   downloadUrl(key: string): Promise<{ url: string; headers?: Record<string, string> }>;
   uploadUrl(key: string, contentType: string): Promise<{ url: string; method: string; headers: Record<string, string> }>;
+  /** Deletes what `uploadUrl` wrote: the sealer uses it when it abandons a run (deadline, disconnection). */
+  discardUrl(key: string): Promise<{ url: string; method: string; headers: Record<string, string> }>;
   seal(job: SealJob): Promise<SealResult>;
   /** Hands freshly recorded events to webhook delivery. */
   publishEvents(eventIds: string[]): Promise<void>;
@@ -59,6 +62,8 @@ async function discardRun(bucket: R2Bucket, proof: ProofRow, files: FileRow[], r
 
 async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileRow[], run: string): Promise<SealJob> {
   return {
+    // The sealer stops when the Worker stops waiting, whether or not the disconnection reaches it.
+    deadline: new Date(Date.now() + SEAL_TIMEOUT_MS).toISOString(),
     proof: {
       id: proof.id,
       mode: proof.mode,
@@ -83,6 +88,7 @@ async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileR
         capture_context: file.captureContext ?? null,
         source: await deps.downloadUrl(file.originalKey),
         destination: await deps.uploadUrl(signedFileKey(proof.id, run, file.id, file.contentType), file.contentType),
+        discard: await deps.discardUrl(signedFileKey(proof.id, run, file.id, file.contentType)),
       })),
     ),
   };

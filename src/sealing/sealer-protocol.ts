@@ -13,6 +13,11 @@ export interface SealJob {
     template_sha256: string;
   };
   files: SealJobFile[];
+  /**
+   * ISO 8601 instant after which the Worker no longer waits for the answer: the sealer then aborts the job
+   * (as it does when the Worker disconnects), buys no more timestamps and discards the copies it wrote.
+   */
+  deadline: string;
 }
 
 export interface SealJobFile {
@@ -28,6 +33,8 @@ export interface SealJobFile {
   source: { url: string; headers?: Record<string, string> };
   /** Where the signed copy is written, through a short-lived signed URL. */
   destination: { url: string; method: string; headers: Record<string, string> };
+  /** Deletes the signed copy, through a short-lived signed URL: used when the job stops before it ends. */
+  discard: { url: string; method: string; headers: Record<string, string> };
 }
 
 export interface SealedResult {

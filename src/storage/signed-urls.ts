@@ -4,7 +4,7 @@ import { hmacSha256Hex, timingSafeEqualStrings } from "../lib/crypto.ts";
 
 /** A request the holder of the URL may make, and nothing else. */
 export interface SignedRequest {
-  method: "PUT" | "GET";
+  method: "PUT" | "GET" | "DELETE";
   url: string;
   headers: Record<string, string>;
 }
@@ -24,7 +24,7 @@ export interface UploadGrant {
 
 /** What a local signed URL carries, under its HMAC. */
 export interface LocalGrant {
-  m: "PUT" | "GET";
+  m: "PUT" | "GET" | "DELETE";
   k: string;
   s?: string;
   n?: number;
@@ -118,6 +118,17 @@ export async function issueDownloadUrl(env: Env, key: string, expiresInSeconds: 
   }
   const url = await signLocal(env, { m: "GET", k: key, e: Math.floor(Date.now() / 1000) + expiresInSeconds });
   return { method: "GET", url, headers: {} };
+}
+
+/** A short-lived URL that deletes one object: how the sealer removes the copies of a run it abandons. */
+export async function issueDeleteUrl(env: Env, key: string, expiresInSeconds: number): Promise<SignedRequest> {
+  const client = s3Client(env);
+  if (client !== null) {
+    const signed = await client.sign(new Request(s3ObjectUrl(env, key, expiresInSeconds), { method: "DELETE" }), { aws: { signQuery: true } });
+    return { method: "DELETE", url: signed.url, headers: {} };
+  }
+  const url = await signLocal(env, { m: "DELETE", k: key, e: Math.floor(Date.now() / 1000) + expiresInSeconds });
+  return { method: "DELETE", url, headers: {} };
 }
 
 export type LocalGrantCheck = { ok: true; grant: LocalGrant } | { ok: false; reason: "invalid" | "expired" };

@@ -6,6 +6,7 @@ import { sealProof, type SealingDependencies } from "../../src/sealing/seal-proo
 import { consumeSealingMessages } from "../../src/sealing/consumer.ts";
 import { TransientSealingError, type SealJob, type SealResult } from "../../src/sealing/sealer-protocol.ts";
 import { SEALING_RETRY_DELAYS_SECONDS } from "../../src/sealing/retry-schedule.ts";
+import { SEAL_TIMEOUT_MS } from "../../src/sealing/sealer-client.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
 import { resumeStalledSealing, stalledAfterMs } from "../../src/sweeps/resume-stalled-sealing.ts";
 import { admin } from "./support/client.ts";
@@ -32,6 +33,7 @@ function dependencies(seal: (job: SealJob) => Promise<SealResult>) {
     files: env.FILES,
     downloadUrl: async (key) => ({ url: `https://storage.test/${key}` }),
     uploadUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "PUT", headers: {} }),
+    discardUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "DELETE", headers: {} }),
     seal,
     publishEvents: async (ids) => {
       published.push(...ids);
@@ -60,6 +62,10 @@ describe("sealing a proof", () => {
     const job = seal.mock.calls[0]![0];
     expect(job.files.map((f) => f.id).sort()).toEqual([...fileIds].sort());
     expect(job.files[0]!.destination.url).toMatch(new RegExp(`proofs/${proofId}/runs/run_[a-z0-9]+/files/`));
+    // The sealer may delete exactly what it wrote, and stops when the Worker stops waiting.
+    expect(job.files.every((f) => f.discard.method === "DELETE" && f.discard.url === f.destination.url)).toBe(true);
+    expect(Date.parse(job.deadline) - Date.now()).toBeGreaterThan(SEAL_TIMEOUT_MS - 60_000);
+    expect(Date.parse(job.deadline) - Date.now()).toBeLessThanOrEqual(SEAL_TIMEOUT_MS);
     const after = await state(proofId, org.id);
     expect(after.proof).toMatchObject({ status: "sealed", holds_reservation: 0, manifest_sha256: "a".repeat(64), timestamp_qualified: 0 });
     expect(after.balance).toEqual({ balance: 4, available: 4 });

@@ -4,7 +4,7 @@ import { Buffer } from "node:buffer";
 import { SignatureV4 } from "@smithy/signature-v4";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import type { Env } from "../../src/env.ts";
-import { issueDownloadUrl, issueUploadUrl, type SignedRequest } from "../../src/storage/signed-urls.ts";
+import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl, type SignedRequest } from "../../src/storage/signed-urls.ts";
 import { capturePageCsp } from "../../src/routes/capture/page.ts";
 
 /**
@@ -59,7 +59,7 @@ function amzDate(value: string): Date {
 }
 
 interface Expected {
-  method: "PUT" | "GET";
+  method: "PUT" | "GET" | "DELETE";
   bucket: string;
   key: string;
   /** Query of the operation itself (multipart part), before signing. */
@@ -226,6 +226,18 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
     // The same URL for a PUT would be another signature: a download URL writes nothing.
     const asPut = await smithyPresign({ method: "PUT", bucket: "proof-files-eu", key, headers: {}, expiresIn: 600 }, amzDate(ours["X-Amz-Date"]!));
     expect(asPut.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
+  });
+
+  it("the sealer's discard URL is a DELETE of that one key, signing only the host", async () => {
+    const key = "proofs/prf_01JABC/runs/run_01JXYZ/files/med_1.jpg";
+    const signed = await issueDeleteUrl(s3Env("proof-files-eu"), key, 1800);
+    expect(signed.method).toBe("DELETE");
+    expect(signed.headers).toEqual({});
+    const { ours, theirs } = await compare(signed, { method: "DELETE", bucket: "proof-files-eu", key, headers: {}, expiresIn: 1800 });
+    expect(ours["X-Amz-SignedHeaders"]).toBe("host");
+    expect(theirs.query["X-Amz-Signature"]).toBe(ours["X-Amz-Signature"]);
+    const asGet = await smithyPresign({ method: "GET", bucket: "proof-files-eu", key, headers: {}, expiresIn: 1800 }, amzDate(ours["X-Amz-Date"]!));
+    expect(asGet.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
   });
 
   it("keys that need escaping are signed over their S3 canonical (RFC 3986) path", async () => {

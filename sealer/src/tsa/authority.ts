@@ -9,7 +9,8 @@ export interface TimestampAuthority {
   chainPem: string;
   /** Signer certificates whose tokens are eIDAS qualified. */
   qualifiedCertsPem: string;
-  respond(request: Uint8Array): Promise<Uint8Array>;
+  /** `signal`: the job was aborted; no request is sent after it fires. */
+  respond(request: Uint8Array, signal?: AbortSignal): Promise<Uint8Array>;
 }
 
 /** Raised when the authority cannot be reached or answers badly: the proof is retried later. */
@@ -26,14 +27,16 @@ export function opensslAuthority(pkiDir: string, name: "tsa-test" | "tsa-live", 
     name: displayName,
     chainPem,
     qualifiedCertsPem: "",
-    respond(request) {
-      const reply = queue.then(() =>
-        inScratch(async (dir) => {
+    respond(request, signal) {
+      const reply = queue.then(() => {
+        // Its turn may come after the job was aborted: then it asks for nothing.
+        signal?.throwIfAborted();
+        return inScratch(async (dir) => {
           await writeFile(join(dir, "q.tsq"), request);
           await openssl(["ts", "-reply", "-queryfile", "q.tsq", "-config", join(pkiDir, `${name}.cnf`), "-out", "r.tsr"], dir);
           return new Uint8Array(await readFile(join(dir, "r.tsr")));
-        }),
-      );
+        });
+      });
       queue = reply.catch(() => undefined);
       return reply;
     },
@@ -46,16 +49,18 @@ export function httpAuthority(url: string, name: string, chainPem: string, quali
     name,
     chainPem,
     qualifiedCertsPem,
-    async respond(request) {
+    async respond(request, signal) {
+      signal?.throwIfAborted();
       let response: Response;
       try {
         response = await fetch(url, {
           method: "POST",
           headers: { "Content-Type": "application/timestamp-query", Accept: "application/timestamp-reply" },
           body: Buffer.from(request),
-          signal: AbortSignal.timeout(15_000),
+          signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
         });
       } catch (error) {
+        if (signal?.aborted) throw signal.reason;
         throw new TimestampUnavailableError(`timestamp authority unreachable: ${(error as Error).message}`);
       }
       if (!response.ok) throw new TimestampUnavailableError(`timestamp authority answered ${response.status}`);

@@ -43,10 +43,10 @@ function timeStampRequest(digest: Uint8Array): { der: Uint8Array; nonce: Uint8Ar
  * in process (no openssl round trip per file); the proof's own token is also confirmed by
  * `openssl ts -verify` (`confirmWithOpenssl`).
  */
-export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8Array): Promise<CheckedTimestamp> {
+export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8Array, signal?: AbortSignal): Promise<CheckedTimestamp> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data.slice()));
   const request = timeStampRequest(digest);
-  const response = await authority.respond(request.der);
+  const response = await authority.respond(request.der, signal);
   const check = await checkTimestamp(response, data, authority.chainPem);
   const refusal = [
     [!check.granted, "not granted"],

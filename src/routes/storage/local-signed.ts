@@ -55,6 +55,14 @@ export function registerLocalSignedStorage(app: App) {
     return c.text("", 200);
   });
 
+  // The sealer deletes the signed copies of a run it abandons (deleting a missing object succeeds, as in R2).
+  app.delete("/u/:token", async (c) => {
+    const check = await verifyLocalGrant(c.env, c.req.param("token"), "DELETE");
+    if (!check.ok) throw new ApiError(check.reason === "expired" ? "upload_url_expired" : "upload_url_invalid");
+    await c.env.FILES.delete(check.grant.k);
+    return c.body(null, 204);
+  });
+
   app.get("/u/:token", async (c) => {
     const check = await verifyLocalGrant(c.env, c.req.param("token"), "GET");
     if (!check.ok) throw new ApiError(check.reason === "expired" ? "upload_url_expired" : "upload_url_invalid");
