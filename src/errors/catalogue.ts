@@ -20,6 +20,14 @@ export const ERROR_CATALOGUE = {
     title: { en: "Request body too large", fr: "Corps de requête trop volumineux" },
     description: { en: "A JSON request body is at most 8 MiB.", fr: "Un corps de requête JSON fait au plus 8 Mio." },
   },
+  unsupported_media_type: {
+    status: 415,
+    title: { en: "Unsupported media type", fr: "Type de média non pris en charge" },
+    description: {
+      en: "This route takes a JSON body: send it with `Content-Type: application/json`.",
+      fr: "Cette route prend un corps JSON : envoyez-le avec `Content-Type: application/json`.",
+    },
+  },
   https_required: {
     status: 403,
     title: { en: "HTTPS required", fr: "HTTPS obligatoire" },
@@ -153,6 +161,14 @@ export const ERROR_CATALOGUE = {
     description: {
       en: "`template_id` does not exist, is archived or belongs to the other mode.",
       fr: "`template_id` n'existe pas, est archivé ou appartient à l'autre mode.",
+    },
+  },
+  template_conflict: {
+    status: 409,
+    title: { en: "Template conflict", fr: "Conflit de modèles" },
+    description: {
+      en: "Another active template of this mode already has the same `stage` and `category`; archive it or choose other values.",
+      fr: "Un autre modèle actif de ce mode a déjà les mêmes `stage` et `category` ; archivez-le ou choisissez d'autres valeurs.",
     },
   },
   too_many_languages: {
@@ -329,6 +345,14 @@ export const ERROR_CATALOGUE = {
     status: 409,
     title: { en: "Too many webhook endpoints", fr: "Trop de points de terminaison" },
     description: { en: "At most 10 webhook endpoints per mode.", fr: "Au plus 10 points de terminaison par mode." },
+  },
+  debit_exceeds_available_balance: {
+    status: 409,
+    title: { en: "Debit exceeds the available balance", fr: "Débit supérieur au solde disponible" },
+    description: {
+      en: "An operator debit may take at most the available balance (the balance minus the proofs already promised): the balance never goes below zero.",
+      fr: "Un débit de l'opérateur prend au plus le solde disponible (le solde moins les preuves déjà promises) : le solde ne passe jamais sous zéro.",
+    },
   },
   validation_failed: {
     status: 422,

@@ -1,14 +1,47 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { HonoEnv } from "../env.ts";
+import type { ApiCaller, HonoEnv } from "../env.ts";
 import { ApiError } from "../errors/api-error.ts";
+import type { ErrorCode } from "../errors/catalogue.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/patterns.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
+import { readBodyWithinLimit } from "./json-body-limit.ts";
 
 const REPLAYED_HEADERS = ["Content-Type", "Location"];
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
+/**
+ * Refusals made before the operation ran: nothing happened, so nothing is stored and a corrected retry
+ * with the same key runs (Stripe stores none of them). A 402 belongs here too: once the balance is
+ * topped up, the same request must succeed rather than replay the refusal for 24 hours. Authentication,
+ * rate limit and rights are checked before this middleware; they are listed so that order never matters.
+ */
+const REFUSED_BEFORE_EXECUTION: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "validation_failed",
+  "invalid_json",
+  "unsupported_media_type",
+  "payload_too_large",
+  "insufficient_balance",
+  "unauthenticated",
+  "insufficient_scope",
+  "rate_limited",
+]);
+
+/** Keys are scoped like Stripe's, per account: every key of one organization and mode shares them. */
+export function idempotencyRecordName(caller: Pick<ApiCaller, "organizationId" | "mode">, key: string): string {
+  return `${caller.organizationId}:${caller.mode}:${key}`;
+}
+
+/**
+ * The body the key is bound to. Only JSON is read (the route takes nothing else: anything else is 415
+ * before a byte is read), and never beyond the JSON size limit.
+ */
 async function bodyHash(request: Request): Promise<string> {
-  const text = await request.clone().text();
+  const mediaType = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim();
+  if (mediaType !== "" && !JSON_MEDIA_TYPE.test(mediaType)) throw new ApiError("unsupported_media_type");
+  const text = await readBodyWithinLimit(request);
+  if (mediaType === "" && text !== "") throw new ApiError("unsupported_media_type");
   try {
     return sha256Hex(canonicalJson(JSON.parse(text)));
   } catch {
@@ -16,23 +49,31 @@ async function bodyHash(request: Request): Promise<string> {
   }
 }
 
+/** Whether the operation ran, so that its answer is the one every retry with this key must get. */
+function executed(c: Context<HonoEnv>): boolean {
+  if (c.res.status >= 500) return false;
+  if (c.error === undefined) return true;
+  // Errors that are not ApiError come from the validators (malformed body or media type) or are 5xx.
+  return c.error instanceof ApiError && !REFUSED_BEFORE_EXECUTION.has(c.error.code);
+}
+
 /**
  * Required `Idempotency-Key`: the same key and body replay the first answer (`Idempotent-Replayed: true`)
  * without running the operation again; another body gets 422 `idempotency_key_reused`; a request arriving
- * while the first still runs gets 409 `request_in_progress`. 4xx answers are kept too, 5xx are not.
+ * while the first still runs gets 409 `request_in_progress`. An answer is stored only once the operation
+ * ran (it created something, or failed inside the operation); refusals before it and 5xx are forgotten.
  */
 export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   const key = c.req.header("Idempotency-Key");
   if (key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw new ApiError("validation_failed", {
-      field: "Idempotency-Key",
+      field: "/header/Idempotency-Key",
       detail: "The Idempotency-Key header is required: 8 to 255 letters, digits, `_`, `.`, `:` or `-`.",
     });
   }
-  const caller = c.get("caller");
-  const namespace = c.env.IDEMPOTENCY;
-  const record = namespace.get(namespace.idFromName(`${caller.keyId}:${key}`));
   const hash = await bodyHash(c.req.raw);
+  const namespace = c.env.IDEMPOTENCY;
+  const record = namespace.get(namespace.idFromName(idempotencyRecordName(c.get("caller"), key)));
   const decision = await record.begin(hash);
   if (decision.kind === "mismatch") throw new ApiError("idempotency_key_reused");
   if (decision.kind === "in_progress") {
@@ -44,8 +85,8 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
     return c.body(decision.body, decision.status as 200);
   }
   await next();
-  if (c.res.status >= 500) {
-    await record.release();
+  if (!executed(c)) {
+    await record.release(decision.attempt);
     return;
   }
   const headers: Record<string, string> = {};
@@ -53,5 +94,5 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
     const value = c.res.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  await record.finish(hash, c.res.status, await c.res.clone().text(), headers);
+  await record.finish(decision.attempt, hash, c.res.status, await c.res.clone().text(), headers);
 });

@@ -21,3 +21,35 @@ export const jsonBodyLimit: MiddlewareHandler<HonoEnv> = async (c, next) => {
   if (!(c.req.header("Content-Type") ?? "").toLowerCase().includes("json")) return next();
   return limit(c, next);
 };
+
+/**
+ * The body as text, read from a clone (the validators read it again) and never beyond the JSON limit
+ * (413 `payload_too_large`), whatever its declared type: a caller that must look at a body before the
+ * route's validators do, such as the idempotency middleware, cannot be made to buffer gigabytes.
+ */
+export async function readBodyWithinLimit(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > MAX_JSON_BODY_BYTES) throw new ApiError("payload_too_large");
+  const body = request.clone().body;
+  if (body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_JSON_BODY_BYTES) {
+      await reader.cancel();
+      throw new ApiError("payload_too_large");
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}

@@ -6,6 +6,12 @@ import { problemResponses } from "../errors/openapi.ts";
 import { apiKeyAuth } from "../middleware/api-key.ts";
 import type { RequestCost } from "../durable/rate-limit-client.ts";
 
+/** A body declared only as JSON is refused in any other media type (curl's default `-d` is form-encoded). */
+function mediaTypeErrors(route: RouteConfig): ErrorCode[] {
+  const types = Object.keys(route.request?.body?.content ?? {});
+  return types.length > 0 && types.every((type) => /^application\/([\w.-]+\+)?json$/i.test(type)) ? ["unsupported_media_type"] : [];
+}
+
 /** Errors every API-key route can answer with. */
 const API_KEY_ERRORS: readonly ErrorCode[] = ["https_required", "unauthenticated", "rate_limited", "internal_error"];
 
@@ -26,7 +32,7 @@ export function apiRoute<const R extends RouteConfig>(options: ApiRouteOptions, 
   const errors: ErrorCode[] = [...API_KEY_ERRORS, ...options.errors];
   if (options.right !== null) errors.push("insufficient_scope");
   if (route.request !== undefined) errors.push("validation_failed");
-  if (route.request?.body !== undefined) errors.push("invalid_json", "payload_too_large");
+  if (route.request?.body !== undefined) errors.push("invalid_json", "payload_too_large", ...mediaTypeErrors(route));
   const existing = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
   return createRoute({
     ...route,
@@ -41,6 +47,6 @@ export function apiRoute<const R extends RouteConfig>(options: ApiRouteOptions, 
 export function publicRoute<const R extends RouteConfig>(errors: readonly ErrorCode[], route: R) {
   const all: ErrorCode[] = ["https_required", ...errors, "internal_error"];
   if (route.request !== undefined) all.push("validation_failed");
-  if (route.request?.body !== undefined) all.push("invalid_json", "payload_too_large");
+  if (route.request?.body !== undefined) all.push("invalid_json", "payload_too_large", ...mediaTypeErrors(route));
   return createRoute({ security: [], ...route, responses: { ...problemResponses(all), ...route.responses } });
 }

@@ -5,6 +5,7 @@ import { admin, callJson, CAPTURE } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
+import { idempotencyRecordName } from "../../src/middleware/idempotency.ts";
 
 describe("POST /v1/capture-sessions", () => {
   it("creates a single-use link on the capture host, valid 30 minutes", async () => {
@@ -67,7 +68,7 @@ describe("POST /v1/capture-sessions", () => {
     for (const headers of [{}, { "Idempotency-Key": "short" }, { "Idempotency-Key": "has spaces in it" }] as Record<string, string>[]) {
       const response = await callJson("/v1/capture-sessions", { key: org.testKey, body: baseSession(), headers });
       expect(response.status).toBe(422);
-      expect(response.body).toMatchObject({ code: "validation_failed", field: "Idempotency-Key" });
+      expect(response.body).toMatchObject({ code: "validation_failed", field: "/header/Idempotency-Key" });
     }
   });
 
@@ -175,14 +176,14 @@ describe("idempotency", () => {
   it("forgets a key when its 24-hour record expires", async () => {
     const org = await createOrganization();
     await createSession(org.testKey, baseSession(), "key-expiring-0001");
-    const stub = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`${org.testKeyId}:key-expiring-0001`));
+    const stub = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(idempotencyRecordName({ organizationId: org.id, mode: "test" }, "key-expiring-0001")));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const again = await createSession(org.testKey, baseSession(), "key-expiring-0001");
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBeNull();
   });
 
-  it("keeps keys apart per API key", async () => {
+  it("keeps keys apart per organization", async () => {
     const org = await createOrganization();
     const other = await createOrganization();
     const body = baseSession();
