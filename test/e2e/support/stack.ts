@@ -19,7 +19,7 @@ export interface Stack {
 
 const root = resolve(import.meta.dirname, "../../..");
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.once("error", fail);

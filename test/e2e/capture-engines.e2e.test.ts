@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startStack, type Stack } from "./support/stack.ts";
+import { request } from "./support/http.ts";
+import { waitForProof } from "./support/capture.ts";
+import { captureSession } from "./support/phone.ts";
+import { indexedDbStoresBlobs, waitFor, type Engine, type EngineName, type Launched, type PageOptions, type PhonePage } from "./support/engines/engine.ts";
+import { launch as launchChromium } from "./support/engines/chromium.ts";
+import { launch as launchFirefox } from "./support/engines/firefox.ts";
+import { launch as launchWebkit } from "./support/engines/webkit.ts";
+
+/**
+ * The capture page as phones run it: each scenario is written once and runs in Chromium (Android), Firefox (Gecko)
+ * and WebKitGTK (the engine of every iOS browser), at 390×844 with a fake camera, against one `npm run dev` stack.
+ * Screenshots of each screen land in test/e2e/.screenshots/<engine>/ (git-ignored) for people to look at.
+ */
+const engines: Record<EngineName, () => Promise<Launched>> = { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebkit };
+const ALL_ENGINES: EngineName[] = ["chromium", "firefox", "webkit"];
+/**
+ * The engines where the capture page passes each scenario today. Issue 11 is fixing the page for the others (WebKit
+ * cannot take a photo, refused files and offline declarations hang): a scenario joins an engine as soon as the page
+ * passes it there, so that the suite stays green meanwhile.
+ */
+const PAGE_PASSES: Record<string, EngineName[]> = {
+  twoSteps: ["chromium", "firefox"],
+  shutterOnTop: ["chromium", "firefox"],
+  refusedFile: [],
+  noBlobStorage: [],
+  offline: [],
+};
+const screenshots = resolve(import.meta.dirname, ".screenshots");
+
+interface ScenarioOptions {
+  engines?: EngineName[];
+  page?: (engine: Engine) => PageOptions;
+}
+
+let stack: Stack;
+let templateId: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
+    token: stack.testKey,
+    body: {
+      name: "Parcel, two sides",
+      welcome: { title: "Photos of your parcel" },
+      steps: [
+        { id: "front", label: "Front", instruction: "Photograph the front of the parcel", kind: "photo", min_count: 1, max_count: 2 },
+        { id: "back", label: "Back", instruction: "Photograph the back of the parcel", kind: "photo", min_count: 1, max_count: 2 },
+      ],
+    },
+  });
+  if (template.status !== 201) throw new Error(`template: ${JSON.stringify(template.body)}`);
+  templateId = template.body.id;
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const shotCount = () => document.querySelectorAll('[data-testid="retake"]').length;
+const offlineNotice = /offline|no connection|no network|no internet|connection (is )?lost|not connected/i;
+
+async function openCapture(page: PhonePage, scenario: string) {
+  const created = await captureSession(stack, { external_reference: `${page.engine}-${scenario}-${Date.now()}`, party: "recipient", locale: "en", template_id: templateId });
+  await page.open(created.capture_url);
+  return created;
+}
+
+function screenshot(page: PhonePage, name: string) {
+  mkdirSync(join(screenshots, page.engine), { recursive: true });
+  return page.screenshot(join(screenshots, page.engine, `${name}.png`));
+}
+
+async function cameraReady(page: PhonePage) {
+  await waitFor(page, "the camera's picture", () => [...document.querySelectorAll("video")].some((video) => video.videoWidth > 0));
+}
+
+async function takePhoto(page: PhonePage) {
+  const before = await page.evaluate(shotCount);
+  await page.click("shutter");
+  await waitFor(page, "the new shot on screen", (count) => document.querySelectorAll('[data-testid="retake"]').length > count, before);
+}
+
+async function start(page: PhonePage, screens: boolean) {
+  await waitFor(page, "the welcome screen", () => document.querySelector('[data-testid="start"]') !== null);
+  if (screens) await screenshot(page, "1-welcome");
+  await page.click("start");
+  await cameraReady(page);
+}
+
+/** Finishes the capture and checks, through the API, that it became a sealed proof of one photo per step. */
+async function finishToSealedProof(page: PhonePage, sessionId: string, screens: boolean) {
+  await page.click("finish");
+  if (screens) await screenshot(page, "5-sealing");
+  await waitFor(page, "the completion screen", () => document.querySelector('[data-testid="completion"]') !== null, undefined, 45_000);
+  if (screens) await screenshot(page, "6-completion");
+  const session = await request(`${stack.baseUrl}/v1/capture-sessions/${sessionId}`, { token: stack.testKey });
+  expect(session.body).toMatchObject({ status: "completed", proof_id: expect.stringMatching(/^prf_/) });
+  const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (candidate) => candidate.status !== "pending", 60_000);
+  expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
+  expect(proof.files.map((file: { step_id: string }) => file.step_id).sort()).toEqual(["back", "front"]);
+}
+
+/** From the link to a sealed proof with the camera: one photo in each of the two steps. */
+async function captureTwoSteps(page: PhonePage, sessionId: string, screens = false) {
+  await start(page, screens);
+  if (screens) await screenshot(page, "2-step-one");
+  await takePhoto(page);
+  if (screens) await screenshot(page, "3-step-one-shot");
+  await page.click("next-step");
+  await cameraReady(page);
+  await takePhoto(page);
+  if (screens) await screenshot(page, "4-step-two-shot");
+  await finishToSealedProof(page, sessionId, screens);
+}
+
+for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promise<Launched>][]) {
+  // Vitest refuses a suite with no test: an engine the page passes no scenario in yet has none.
+  if (!Object.values(PAGE_PASSES).some((passing) => passing.includes(name))) continue;
+  describe(`the capture page in ${name} at 390×844 with a fake camera`, () => {
+    let engine: Engine | undefined;
+    let skipped = "";
+    beforeAll(async () => {
+      const launched = await launch();
+      if ("skipped" in launched) {
+        skipped = `${name} is not available: ${launched.skipped}`;
+        console.warn(`\n!! SKIPPED: the capture page tests in ${name}. ${skipped}\n`);
+      } else engine = launched;
+    });
+    afterAll(async () => {
+      await engine?.close();
+    });
+
+    /** A scenario on a fresh page; the page must end it without any uncaught exception or unhandled rejection. */
+    const scenario = (title: string, options: ScenarioOptions, body: (page: PhonePage, engine: Engine) => Promise<void>) => {
+      if (!(options.engines ?? ALL_ENGINES).includes(name)) return;
+      it(`${title}, with no uncaught error on the page`, async ({ skip }) => {
+        if (!engine) return skip(skipped);
+        const page = await engine.newPage(options.page?.(engine));
+        try {
+          await body(page, engine);
+          expect(await page.pageErrors()).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      });
+    };
+
+    scenario("takes a photo in each of two steps and goes from the link to a sealed proof", { engines: PAGE_PASSES.twoSteps }, async (page) => {
+      const created = await openCapture(page, "two-steps");
+      await captureTwoSteps(page, created.id, true);
+    });
+
+    scenario("the element at the centre of the shutter is the shutter", { engines: PAGE_PASSES.shutterOnTop }, async (page) => {
+      await openCapture(page, "shutter");
+      await start(page, false);
+      const hit = await page.evaluate(() => {
+        const shutter = document.querySelector('[data-testid="shutter"]')!;
+        const box = shutter.getBoundingClientRect();
+        const found = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        if (found && (found === shutter || shutter.contains(found))) return "the shutter";
+        return found ? `<${found.tagName.toLowerCase()} id="${found.id}" class="${found.className}">` : `nothing (the shutter's centre is at ${box.left + box.width / 2},${box.top + box.height / 2})`;
+      });
+      expect(hit).toBe("the shutter");
+    });
+
+    scenario("shows a refused file's error (role=alert) within seconds instead of hanging", { engines: PAGE_PASSES.refusedFile }, async (page) => {
+      await openCapture(page, "refused-file");
+      await start(page, false);
+      // A real GIF: the service takes JPEG, PNG, HEIC, WebP, MP4, MOV and WebM, not GIF.
+      const gif = join(mkdtempSync(join(tmpdir(), "refused-")), "animation.gif");
+      writeFileSync(gif, Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64"));
+      await page.setFiles("#file", gif);
+      await waitFor(page, "an error with role=alert", () => [...document.querySelectorAll('[role="alert"]')].some((alert) => (alert as HTMLElement).offsetParent !== null && alert.textContent!.trim() !== ""), undefined, 10_000);
+      await screenshot(page, "7-refused-file");
+    });
+
+    scenario(
+      "captures and seals when IndexedDB refuses to store Blobs",
+      { engines: PAGE_PASSES.noBlobStorage, page: (engine) => ({ refuseBlobsInIndexedDb: !engine.refusesBlobsNatively }) },
+      async (page, engine) => {
+        const created = await openCapture(page, "no-blob-storage");
+        expect(await page.evaluate(indexedDbStoresBlobs), `${engine.name} should refuse Blobs in IndexedDB here`).toBe(false);
+        await captureTwoSteps(page, created.id);
+      },
+    );
+
+    scenario("offline when a shot is declared: shows an offline notice, then resumes by itself to a sealed proof", { engines: PAGE_PASSES.offline }, async (page) => {
+      const created = await openCapture(page, "offline");
+      await start(page, false);
+      expect(await page.evaluate(() => document.body.innerText)).not.toMatch(offlineNotice);
+      await page.setOffline(true);
+      await takePhoto(page);
+      await waitFor(page, "an offline notice", (pattern) => new RegExp(pattern, "i").test(document.body.innerText), offlineNotice.source, 20_000);
+      await screenshot(page, "8-offline");
+      await page.setOffline(false);
+      // Nobody touches the page: it must send the shot by itself once the network is back.
+      await expect
+        .poll(async () => (await request(`${created.capture_url}/session`)).body.files.filter((file: { status: string }) => file.status === "uploaded").length, { timeout: 30_000, interval: 500 })
+        .toBe(1);
+      await page.click("next-step");
+      await cameraReady(page);
+      await takePhoto(page);
+      await finishToSealedProof(page, created.id, false);
+    });
+  });
+}
