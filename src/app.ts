@@ -9,6 +9,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { httpsOnly } from "./middleware/https-only.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { jsonBodyLimit } from "./middleware/json-body-limit.ts";
+import { answerUnmatchedRoute } from "./middleware/unmatched-route.ts";
 
 export type App = OpenAPIHono<HonoEnv>;
 
@@ -17,13 +18,7 @@ export function createApp(): App {
   const app = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
   app.use("*", requestContext, securityHeaders, httpsOnly, jsonBodyLimit);
   app.onError((error, c) => problemResponse(c, toApiError(error, c)));
-  app.notFound((c) => {
-    const allowed = allowedMethods(app, new URL(c.req.url).pathname);
-    if (allowed.length > 0) {
-      return problemResponse(c, new ApiError("method_not_allowed", { headers: { Allow: allowed.join(", ") } }));
-    }
-    return problemResponse(c, new ApiError("not_found"));
-  });
+  app.notFound((c) => answerUnmatchedRoute(c, allowedMethods(app, new URL(c.req.url).pathname)));
   return app;
 }
 

@@ -16,6 +16,8 @@ const MAX_LANGUAGES = 20;
  */
 export function validateTemplateContent(template: TemplateContent): void {
   const languages = new Set<string>([template.default_locale.toLowerCase()]);
+  // The pointer of the first text that brought in a language beyond the limit: where to look for it.
+  let overLimitAt: string | undefined;
   const checkText = (text: LocalizedText | null, pointer: string) => {
     if (text === null || typeof text === "string") return;
     const tags = Object.keys(text).map((tag) => tag.toLowerCase());
@@ -27,7 +29,10 @@ export function validateTemplateContent(template: TemplateContent): void {
     if (!tags.includes(template.default_locale.toLowerCase())) {
       throw new ApiError("validation_failed", { field: pointer, detail: `The text must include the default language \`${template.default_locale}\`.` });
     }
-    for (const tag of tags) languages.add(tag);
+    Object.keys(text).forEach((tag, i) => {
+      languages.add(tags[i]!);
+      if (languages.size > MAX_LANGUAGES) overLimitAt ??= `${pointer}/${tag}`;
+    });
   };
   checkText(template.welcome.title, "/welcome/title");
   checkText(template.welcome.body, "/welcome/body");
@@ -46,7 +51,10 @@ export function validateTemplateContent(template: TemplateContent): void {
       throw new ApiError("validation_failed", { field: `/steps/${index}/min_count`, detail: "A required step needs at least one shot." });
     }
   });
-  if (languages.size > MAX_LANGUAGES) {
-    throw new ApiError("too_many_languages", { detail: `This template uses ${languages.size} languages; at most ${MAX_LANGUAGES}.` });
+  if (overLimitAt !== undefined) {
+    throw new ApiError("too_many_languages", {
+      field: overLimitAt,
+      detail: `This template uses ${languages.size} languages; at most ${MAX_LANGUAGES}.`,
+    });
   }
 }

@@ -14,7 +14,12 @@ export const ProblemSchema = z
     field: z
       .string()
       .optional()
-      .openapi({ description: t("JSON pointer to the faulty field of a 422.", "Pointeur JSON vers le champ fautif d'une 422.") }),
+      .openapi({
+        description: t(
+          "JSON pointer to the faulty input: `/name` for a body field, `/query/name`, `/path/name` or `/header/Name` for a parameter.",
+          "Pointeur JSON vers l'entrée fautive : `/name` pour un champ du corps, `/query/name`, `/path/name` ou `/header/Name` pour un paramètre.",
+        ),
+      }),
     request_id: z.string().optional().openapi({ description: t("Identifier of the request, for support.", "Identifiant de la requête, pour le support.") }),
   })
   .openapi("Problem", {

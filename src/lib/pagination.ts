@@ -52,7 +52,7 @@ function decodeCursor(cursor: string): Keyset {
   } catch {
     // fall through
   }
-  throw new ApiError("validation_failed", { field: "cursor", detail: "The cursor is not one this API issued." });
+  throw new ApiError("validation_failed", { field: "/query/cursor", detail: "The cursor is not one this API issued." });
 }
 
 /**

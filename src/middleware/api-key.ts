@@ -1,5 +1,6 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { HonoEnv } from "../env.ts";
+import type { ApiCaller, HonoEnv } from "../env.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { modeOfKey } from "../auth/mode.ts";
 import { sha256Hex } from "../lib/crypto.ts";
@@ -16,27 +17,35 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /**
- * Authenticates the API key (401), applies the key's rate limit (429, headers on every response),
- * then checks the route's right (403). Declared once per route by `apiRoute`.
+ * Authenticates the API key (401) and applies its rate limit (429; the `RateLimit-*` headers go on every
+ * authenticated response, errors included). Returns the caller.
+ */
+export async function authenticateApiKey(c: Context<HonoEnv>, cost: RequestCost): Promise<ApiCaller> {
+  const key = bearerToken(c.req.header("Authorization"));
+  if (key === null || !KEY_PATTERN.test(key) || modeOfKey(key) === null) {
+    throw new ApiError("unauthenticated", { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+  }
+  const caller = await findCallerByKeyHash(database(c.env.DB), await sha256Hex(key));
+  if (caller === null) {
+    throw new ApiError("unauthenticated", { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+  }
+  c.set("caller", caller);
+
+  const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, caller.keyId, caller.rateLimitPerMinute, cost);
+  c.header("RateLimit-Limit", String(limit.limit));
+  c.header("RateLimit-Remaining", String(limit.remaining));
+  c.header("RateLimit-Reset", String(limit.resetSeconds));
+  if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
+  return caller;
+}
+
+/**
+ * Authenticates the API key and applies the key's rate limit, then checks the route's right (403).
+ * Declared once per route by `apiRoute`.
  */
 export function apiKeyAuth(right: Right | null, cost: RequestCost) {
   return createMiddleware<HonoEnv>(async (c, next) => {
-    const key = bearerToken(c.req.header("Authorization"));
-    if (key === null || !KEY_PATTERN.test(key) || modeOfKey(key) === null) {
-      throw new ApiError("unauthenticated", { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
-    }
-    const caller = await findCallerByKeyHash(database(c.env.DB), await sha256Hex(key));
-    if (caller === null) {
-      throw new ApiError("unauthenticated", { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
-    }
-    c.set("caller", caller);
-
-    const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, caller.keyId, caller.rateLimitPerMinute, cost);
-    c.header("RateLimit-Limit", String(limit.limit));
-    c.header("RateLimit-Remaining", String(limit.remaining));
-    c.header("RateLimit-Reset", String(limit.resetSeconds));
-    if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
-
+    const caller = await authenticateApiKey(c, cost);
     if (right !== null && !caller.rights.includes(right)) {
       throw new ApiError("insufficient_scope", { detail: `This route needs the right \`${right}\`.` });
     }

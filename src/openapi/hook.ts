@@ -9,10 +9,19 @@ interface Issue {
   keys?: string[];
 }
 
-/** JSON pointer (RFC 6901) of a body field; the plain name of a query, path or header parameter. */
+/** Where a parameter sits, as the first segment of its pointer; a body field has none (`/external_reference`). */
+const PARAMETER_PREFIX: Record<string, string[]> = { query: ["query"], param: ["path"], header: ["header"], cookie: ["cookie"] };
+
+/**
+ * JSON pointer (RFC 6901) naming the faulty input: `/external_reference` for a body field,
+ * `/query/limit`, `/path/id`, `/header/Idempotency-Key` for parameters (the convention the API documents).
+ */
 export function fieldOf(target: string, path: PropertyKey[]): string {
-  if (target !== "json") return path.map(String).join(".");
-  return "/" + path.map((segment) => String(segment).replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+  return pointer([...(PARAMETER_PREFIX[target] ?? []), ...path]);
+}
+
+function pointer(segments: PropertyKey[]): string {
+  return "/" + segments.map((segment) => String(segment).replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
 }
 
 /** Turns the first schema violation into `422 validation_failed` with `field` naming it. */

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { balanceAdjustments, organizations } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
@@ -24,13 +24,29 @@ export async function findOrganization(db: Database, id: string): Promise<Organi
   return row ?? null;
 }
 
-/** Adds `amount` (may be negative) to the balance and records why, atomically. */
-export async function adjustBalance(db: Database, organizationId: string, amount: number, reason: string, now: string): Promise<void> {
-  await db.batch([
+/**
+ * Adds `amount` to the balance and records why, atomically. A debit applies only while the available
+ * balance (the balance minus the proofs promised, ADR 0005) covers it, so the balance never goes below
+ * zero and no promise is left uncovered: the adjustment row is inserted only under that condition, and
+ * the balance moves only if that row exists, both in one batch that D1 runs atomically. Returns whether
+ * it applied.
+ */
+export async function adjustBalance(db: Database, organizationId: string, amount: number, reason: string, now: string): Promise<boolean> {
+  const id = newId("bal");
+  const available = sql`${organizations.balance}
+    - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ${organizationId} AND holds_reservation = 1)
+    - (SELECT COUNT(*) FROM proofs WHERE organization_id = ${organizationId} AND holds_reservation = 1)`;
+  const [inserted] = await db.batch([
+    db.insert(balanceAdjustments).select(
+      db
+        .select({ id: sql`${id}`.as("id"), organizationId: organizations.id, amount: sql`${amount}`.as("amount"), reason: sql`${reason}`.as("reason"), createdAt: sql`${now}`.as("created_at") })
+        .from(organizations)
+        .where(and(eq(organizations.id, organizationId), sql`(${amount} >= 0 OR ${available} + ${amount} >= 0)`)),
+    ),
     db
       .update(organizations)
       .set({ balance: sql`${organizations.balance} + ${amount}`, updatedAt: now })
-      .where(eq(organizations.id, organizationId)),
-    db.insert(balanceAdjustments).values({ id: newId("bal"), organizationId, amount, reason, createdAt: now }),
+      .where(and(eq(organizations.id, organizationId), sql`EXISTS (SELECT 1 FROM balance_adjustments WHERE id = ${id})`)),
   ]);
+  return inserted.meta.changes === 1;
 }

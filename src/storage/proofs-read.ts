@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNull, lt, ne, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
@@ -22,7 +22,8 @@ export function proofListQuery(db: Database, organizationId: string, mode: Mode,
   const page = keysetPage({ createdAt: proofs.createdAt, id: proofs.id }, cursor);
   const conditions: (SQL | undefined)[] = [eq(proofs.organizationId, organizationId), eq(proofs.mode, mode), page.where];
   if (filters.linked === false) conditions.push(eq(proofs.status, "sealed"), isNull(proofs.compareTo), isNull(proofs.comparedBy));
-  if (filters.linked === true) conditions.push(ne(proofs.status, "failed"));
+  // Linked: the proof has its partner, as a "before" (`compared_by`) or as an "after" (`compare_to`).
+  if (filters.linked === true) conditions.push(or(isNotNull(proofs.compareTo), isNotNull(proofs.comparedBy)));
   if (filters.external_reference !== undefined) conditions.push(eq(proofs.externalReference, filters.external_reference));
   if (filters.party !== undefined) conditions.push(eq(proofs.party, filters.party));
   if (filters.stage !== undefined) conditions.push(eq(proofs.stage, filters.stage));

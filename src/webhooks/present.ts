@@ -10,13 +10,11 @@ export function presentEndpoint(endpoint: EndpointRow, secrets: SecretRow[], now
     status: endpoint.status,
     created_at: endpoint.createdAt,
     updated_at: endpoint.updatedAt,
-    secrets: secrets.map((secret) => ({
-      id: secret.id,
-      hint: secret.hint,
-      status: isActiveSecret(secret, now) ? ("active" as const) : ("expired" as const),
-      expires_at: secret.expiresAt,
-      created_at: secret.createdAt,
-    })),
+    // Only the secrets that still sign: one, or two during a rotation (the specification). Expired rows
+    // stay stored, for audit, but are no longer listed.
+    secrets: secrets
+      .filter((secret) => isActiveSecret(secret, now))
+      .map((secret) => ({ id: secret.id, hint: secret.hint, status: "active" as const, expires_at: secret.expiresAt, created_at: secret.createdAt })),
     ...(revealedSecret === undefined ? {} : { secret: revealedSecret }),
   };
 }

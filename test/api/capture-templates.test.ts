@@ -121,9 +121,9 @@ describe("capture templates", () => {
     } while (cursor);
     expect(seen).toEqual([...created].reverse());
     const bad = await callJson("/v1/capture-templates?cursor=garbage", { key: org.testKey });
-    expect(bad.body).toMatchObject({ status: 422, code: "validation_failed", field: "cursor" });
+    expect(bad.body).toMatchObject({ status: 422, code: "validation_failed", field: "/query/cursor" });
     const tooBig = await callJson("/v1/capture-templates?limit=101", { key: org.testKey });
-    expect(tooBig.body).toMatchObject({ status: 422, field: "limit" });
+    expect(tooBig.body).toMatchObject({ status: 422, field: "/query/limit" });
   });
 
   it("needs manage_templates", async () => {

@@ -50,7 +50,7 @@ describe("GET /v1/proofs", () => {
     expect(await ids(`?created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
     expect((await ids(`?created_before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).length).toBe(4);
     expect(await ids("")).not.toContain(undefined);
-    expect((await callJson("/v1/proofs?status=lost", { key: org.testKey })).body).toMatchObject({ code: "validation_failed", field: "status" });
+    expect((await callJson("/v1/proofs?status=lost", { key: org.testKey })).body).toMatchObject({ code: "validation_failed", field: "/query/status" });
     expect((await callJson("/v1/proofs", { key: org.liveKey })).body.data).toEqual([]);
   });
 

@@ -88,8 +88,14 @@ export function registerAdminRoutes(app: App) {
     const { id } = c.req.valid("param");
     const { amount, reason } = c.req.valid("json");
     if ((await findOrganization(db, id)) === null) throw new ApiError("not_found", { detail: "No such organization." });
-    await adjustBalance(db, id, amount, reason, nowIso());
+    const applied = await adjustBalance(db, id, amount, reason, nowIso());
     const summary = await balanceSummary(db, id);
+    if (!applied) {
+      throw new ApiError("debit_exceeds_available_balance", {
+        detail: `At most ${Math.max(summary!.available, 0)} can be debited now.`,
+        extra: { ...summary },
+      });
+    }
     return c.json(summary!, 200);
   });
 }

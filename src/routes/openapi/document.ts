@@ -16,8 +16,8 @@ const TAGS = [
 ];
 
 const API_DESCRIPTION = t(
-  "Turns photos and videos taken during a transaction into sealed proofs: each file is C2PA-signed and the set is timestamped (RFC 3161), so that anyone can verify it independently. Errors use the RFC 9457 problem format with a stable `code`.",
-  "Transforme les photos et vidéos prises lors d'une transaction en preuves scellées : chaque fichier est signé C2PA et l'ensemble est horodaté (RFC 3161), afin que chacun puisse le vérifier de façon indépendante. Les erreurs suivent le format problème RFC 9457 avec un `code` stable.",
+  "Turns photos and videos taken during a transaction into sealed proofs: each file is C2PA-signed and the set is timestamped (RFC 3161), so that anyone can verify it independently. Errors use the RFC 9457 problem format with a stable `code`; `field`, when present, is a JSON pointer (RFC 6901) to the faulty input: `/external_reference` or `/steps/0/label` in the body, `/query/limit`, `/path/id` and `/header/Idempotency-Key` for parameters.",
+  "Transforme les photos et vidéos prises lors d'une transaction en preuves scellées : chaque fichier est signé C2PA et l'ensemble est horodaté (RFC 3161), afin que chacun puisse le vérifier de façon indépendante. Les erreurs suivent le format problème RFC 9457 avec un `code` stable ; `field`, quand il est présent, est un pointeur JSON (RFC 6901) vers l'entrée fautive : `/external_reference` ou `/steps/0/label` dans le corps, `/query/limit`, `/path/id` et `/header/Idempotency-Key` pour les paramètres.",
 );
 
 /** Declares the two bearer schemes once, when the routes are mounted. */

@@ -61,7 +61,15 @@ export const ProofListQuery = PageQuerySchema.extend({
     .enum(["true", "false"])
     .optional()
     .transform((value) => (value === undefined ? undefined : value === "true"))
-    .openapi(queryParam("linked", t("`false`: sealed \"before\" proofs still awaiting their \"after\".", "`false` : preuves « avant » scellées attendant encore leur « après »."))),
+    .openapi(
+      queryParam(
+        "linked",
+        t(
+          "`true`: proofs that have their partner (an \"after\" with its `compare_to`, a \"before\" with its `compared_by`). `false`: sealed \"before\" proofs still awaiting their \"after\".",
+          "`true` : preuves qui ont leur partenaire (un « après » avec son `compare_to`, un « avant » avec son `compared_by`). `false` : preuves « avant » scellées attendant encore leur « après ».",
+        ),
+      ),
+    ),
   external_reference: z.string().regex(REFERENCE_PATTERN).optional().openapi(queryParam("external_reference", t("Only this transaction.", "Seulement cette transaction."))),
   party: z.enum(["provider", "recipient"]).optional().openapi(queryParam("party", t("Only this party.", "Seulement cette partie."))),
   stage: z.string().regex(STAGE_PATTERN).optional().openapi(queryParam("stage", t("Only this stage.", "Seulement cette étape."))),

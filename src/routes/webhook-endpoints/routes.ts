@@ -134,10 +134,11 @@ export function registerWebhookEndpointRoutes(app: App) {
   app.openapi(test, async (c) => {
     const db = database(c.env.DB);
     const endpoint = await endpointOrThrow(db, c.get("caller"), c.req.valid("param").id);
+    // Validated before the hourly budget is charged: a refused event sends nothing.
+    const parsed = TestEventBody.safeParse((await c.req.json().catch(() => ({}))) ?? {});
+    if (!parsed.success) throw new ApiError("validation_failed", { field: "/event", detail: parsed.error.issues[0]?.message });
     const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, `test-events:${endpoint.id}`, TEST_EVENTS_PER_HOUR, "read", 3_600_000);
     if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) }, detail: "At most 20 test events per endpoint per hour." });
-    const parsed = TestEventBody.safeParse((await c.req.json().catch(() => ({}))) ?? {});
-    if (!parsed.success) throw new ApiError("validation_failed", { field: "/event" });
     return c.json(await sendTestEvent(c.env, db, endpoint, parsed.data.event, new Date()), 202);
   });
 }

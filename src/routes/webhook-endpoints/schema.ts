@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { t } from "../../openapi/translations.ts";
 import { ModeSchema } from "../../auth/mode.ts";
-import { SubscribableEventSchema } from "../../events/types.ts";
+import { EMITTED_EVENTS, SubscribableEventSchema } from "../../events/types.ts";
 
 const Events = z
   .array(SubscribableEventSchema)
@@ -38,7 +38,15 @@ export const RotateBody = z
   })
   .openapi("RotateWebhookSecret");
 
-export const TestEventBody = z.strictObject({ event: SubscribableEventSchema.default("proof.sealed") }).openapi("SendTestEvent");
+// `capture_session.expired` and `dossier.ready` are reserved: never sent, so no sample of them either.
+export const TestEventBody = z
+  .strictObject({
+    event: z
+      .enum(EMITTED_EVENTS)
+      .default("proof.sealed")
+      .openapi({ description: t("An event the service sends; reserved events are refused.", "Un événement que le service envoie ; les événements réservés sont refusés.") }),
+  })
+  .openapi("SendTestEvent");
 
 const SecretSchema = z
   .strictObject({
