@@ -6,6 +6,7 @@ import { insertTemplateWithActiveTheme } from "../storage/capture-templates.ts";
 import { defaultCompletion, type LocalizedText, type TemplateStep } from "./snapshot.ts";
 import { validateTemplateContent } from "./validate-template.ts";
 import { assertUsableTheme } from "./theme-reference.ts";
+import { refusingTemplateConflict } from "./template-conflict.ts";
 
 export interface NewTemplate {
   name: string;
@@ -46,7 +47,7 @@ export async function createCaptureTemplate(db: Database, caller: ApiCaller, inp
     createdAt: now,
     updatedAt: now,
   };
-  if (!(await insertTemplateWithActiveTheme(db, row))) {
+  if (!(await refusingTemplateConflict(db, row, () => insertTemplateWithActiveTheme(db, row)))) {
     throw new ApiError("validation_failed", { field: "/theme_id", detail: "No active capture theme with this id." });
   }
   return { ...row, inUse: false };

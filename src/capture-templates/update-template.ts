@@ -4,6 +4,7 @@ import { ApiError } from "../errors/api-error.ts";
 import { findTemplate, updateEditableTemplate } from "../storage/capture-templates.ts";
 import { validateTemplateContent } from "./validate-template.ts";
 import { assertUsableTheme } from "./theme-reference.ts";
+import { refusingTemplateConflict } from "./template-conflict.ts";
 import type { LocalizedText, TemplateStep } from "./snapshot.ts";
 
 export interface TemplateChanges {
@@ -52,7 +53,8 @@ export async function updateCaptureTemplate(db: Database, caller: ApiCaller, id:
     askLocation: changes.ask_location ?? current.askLocation,
     updatedAt: now,
   };
-  if (!(await updateEditableTemplate(db, id, row))) {
+  const match = { organizationId: current.organizationId, mode: current.mode, stage: row.stage, category: row.category };
+  if (!(await refusingTemplateConflict(db, match, () => updateEditableTemplate(db, id, row)))) {
     // Archived, first used, or its new theme archived while this edit was being prepared: answer as if
     // that had happened before.
     const latest = await findTemplate(db, caller.organizationId, caller.mode, id);

@@ -115,3 +115,32 @@ export async function findMatchingTemplate(db: Database, organizationId: string,
   for (const row of candidates) if (score(row) > (best ? score(best) : 0)) best = row;
   return best;
 }
+
+/** The unique index of migration 0008: at most one active template per (organization, mode, stage, category). */
+const ONE_ACTIVE_MATCH_INDEX = "capture_templates_one_active_match";
+
+/** Whether a failed write would have made a second active template with the same stage and category. */
+export function breaksOneActiveMatch(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause.message.includes(ONE_ACTIVE_MATCH_INDEX)) return true;
+  }
+  return false;
+}
+
+/** The active template holding exactly this stage and category in this organization and mode, if any. */
+export async function findActiveTemplateWithMatch(db: Database, organizationId: string, mode: Mode, stage: string | null, category: string | null) {
+  const row = await db
+    .select({ id: captureTemplates.id })
+    .from(captureTemplates)
+    .where(
+      and(
+        eq(captureTemplates.organizationId, organizationId),
+        eq(captureTemplates.mode, mode),
+        isNull(captureTemplates.archivedAt),
+        stage === null ? isNull(captureTemplates.stage) : eq(captureTemplates.stage, stage),
+        category === null ? isNull(captureTemplates.category) : eq(captureTemplates.category, category),
+      ),
+    )
+    .get();
+  return row ?? null;
+}

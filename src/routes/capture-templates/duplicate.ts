@@ -2,12 +2,9 @@ import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { database } from "../../db/client.ts";
-import { ApiError } from "../../errors/api-error.ts";
-import { newId } from "../../lib/ids.ts";
 import { nowIso } from "../../lib/time.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
-import { findTemplate, insertTemplate } from "../../storage/capture-templates.ts";
-import { findTheme } from "../../storage/capture-themes.ts";
+import { duplicateCaptureTemplate } from "../../capture-templates/duplicate-template.ts";
 import { CaptureTemplateSchema, DuplicateTemplateBody, TemplateIdParams } from "./schema.ts";
 
 const route = apiRoute(
@@ -19,8 +16,8 @@ const route = apiRoute(
     tags: ["Capture templates"],
     summary: t("Duplicate a capture template", "Dupliquer un modèle de capture"),
     description: t(
-      "Copies a template (archived ones included) under a new name, in the same mode, editable until sessions are created from it: the way to change a frozen live template. The copy is active and not in use; if the source's theme was archived since, the copy uses the default theme (`theme_id` null).",
-      "Copie un modèle (archivés compris) sous un nouveau nom, dans le même mode, modifiable jusqu'à ce que des sessions en soient créées : la façon de changer un modèle live figé. La copie est active et non utilisée ; si le thème de la source a été archivé depuis, la copie utilise le thème par défaut (`theme_id` null).",
+      "Copies a template (archived ones included) under a new name, in the same mode, editable until sessions are created from it: the way to change a frozen live template. The copy is active and not in use; if the source's theme was archived since, the copy uses the default theme (`theme_id` null). It keeps `stage` and `category` only when no other active template has them (at most one active template per pair); otherwise both are null and the copy is used by its id until you archive the other and set them.",
+      "Copie un modèle (archivés compris) sous un nouveau nom, dans le même mode, modifiable jusqu'à ce que des sessions en soient créées : la façon de changer un modèle live figé. La copie est active et non utilisée ; si le thème de la source a été archivé depuis, la copie utilise le thème par défaut (`theme_id` null). Elle garde `stage` et `category` seulement si aucun autre modèle actif ne les a (un seul modèle actif par couple) ; sinon les deux sont null et la copie s'utilise par son identifiant jusqu'à ce que vous archiviez l'autre et les définissiez.",
     ),
     request: { params: TemplateIdParams, body: { content: { "application/json": { schema: DuplicateTemplateBody } }, required: true } },
     responses: {
@@ -31,17 +28,7 @@ const route = apiRoute(
 
 export function registerDuplicateTemplate(app: App) {
   app.openapi(route, async (c) => {
-    const caller = c.get("caller");
-    const db = database(c.env.DB);
-    const source = await findTemplate(db, caller.organizationId, caller.mode, c.req.valid("param").id);
-    if (source === null) throw new ApiError("capture_template_not_found");
-    // An archived source may name a theme archived since; the copy is active, so it falls back to the default.
-    const theme = source.themeId === null ? null : await findTheme(db, caller.organizationId, source.themeId);
-    const themeId = theme !== null && theme.archivedAt === null ? theme.id : null;
-    const now = nowIso();
-    const copy = { ...source, id: newId("tpl"), name: c.req.valid("json").name, themeId, archivedAt: null, createdAt: now, updatedAt: now };
-    const { inUse: _inUse, ...row } = copy;
-    await insertTemplate(db, row);
-    return c.json(presentTemplate({ ...row, inUse: false }), 201);
+    const copy = await duplicateCaptureTemplate(database(c.env.DB), c.get("caller"), c.req.valid("param").id, c.req.valid("json").name, nowIso());
+    return c.json(presentTemplate(copy), 201);
   });
 }
