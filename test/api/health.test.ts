@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { createApiApp } from "../../src/routes/index.ts";
+import { AUTHORITY_CHECK_TTL_SECONDS, authorityCheckCacheKey } from "../../src/routes/health/checks.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import packageJson from "../../package.json" with { type: "json" };
@@ -15,7 +16,30 @@ describe("GET /health", () => {
   });
 });
 
+/** A stand-in for the sealer containers' namespace that records which instance is asked what. */
+function recordingContainers(answer: () => Response) {
+  const asked: string[] = [];
+  const namespace = {
+    idFromName: (name: string) => name,
+    get: (name: string) => ({
+      fetch: async (request: Request) => {
+        asked.push(`${name} ${new URL(request.url).pathname} ${request.headers.get("Authorization")}`);
+        return answer();
+      },
+    }),
+  };
+  return { asked, namespace: namespace as unknown as DurableObjectNamespace };
+}
+
+const details = (target: typeof env) =>
+  createApiApp().fetch(new Request("http://localhost:8787/health/details", { headers: { Authorization: `Bearer ${env.SUPERVISION_TOKEN}` } }), target, createExecutionContext());
+
 describe("GET /health/details", () => {
+  // Each test starts without a remembered authority check (the Cache API outlives a test).
+  beforeEach(async () => {
+    for (const sealerUrl of [undefined, "http://127.0.0.1:9"]) await caches.default.delete(authorityCheckCacheKey({ ...env, SEALER_URL: sealerUrl }));
+  });
+
   it("refuses a missing token, a wrong token and an API key with 401", async () => {
     const org = await createOrganization();
     for (const key of [undefined, "wrong-token", org.testKey]) {
@@ -62,6 +86,30 @@ describe("GET /health/details", () => {
     expect(body.checks.timestamp_authority.status).toBe("ok");
     // The sealer answers its authority check to the Worker's bearer secret only.
     expect(asked).toEqual([expect.stringMatching(/^sealer-\d \/health\/tsa Bearer sealer-secret-for-health$/)]);
+  });
+
+  it("checks the authority at most once per 5 minutes (1 after a failure), through one and the same container", async () => {
+    const healthy = recordingContainers(() => Response.json({ status: "ok", latency_ms: 3 }));
+    const production = { ...env, SEALER_URL: undefined, SEALER_SECRET: "sealer-secret-for-health", SEALER_CONTAINER: healthy.namespace };
+    for (let call = 0; call < 4; call++) expect(((await (await details(production)).json()) as any).checks.timestamp_authority.status).toBe("ok");
+    expect(healthy.asked).toHaveLength(1);
+    const kept = await caches.default.match(authorityCheckCacheKey(production));
+    expect(kept?.headers.get("Cache-Control")).toBe(`max-age=${AUTHORITY_CHECK_TTL_SECONDS.ok}`);
+    await kept?.body?.cancel();
+
+    await caches.default.delete(authorityCheckCacheKey(production));
+    const concurrent = await Promise.all(Array.from({ length: 5 }, () => details(production).then((response) => response.json())));
+    expect(concurrent).toHaveLength(5);
+    expect(new Set(healthy.asked.map((line) => line.split(" ")[0])).size).toBe(1);
+
+    await caches.default.delete(authorityCheckCacheKey(production));
+    const failing = recordingContainers(() => new Response("authority down", { status: 503 }));
+    const down = { ...production, SEALER_CONTAINER: failing.namespace };
+    for (let call = 0; call < 3; call++) expect((await details(down)).status).toBe(503);
+    expect(failing.asked).toHaveLength(1);
+    const keptFailure = await caches.default.match(authorityCheckCacheKey(down));
+    expect(keptFailure?.headers.get("Cache-Control")).toBe(`max-age=${AUTHORITY_CHECK_TTL_SECONDS.error}`);
+    await keptFailure?.body?.cancel();
   });
 
   it("is degraded with 503 when the timestamp authority cannot be reached", async () => {

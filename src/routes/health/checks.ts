@@ -24,15 +24,34 @@ export function checkStorage(env: Env): Promise<HealthCheck> {
   });
 }
 
+/** How long an authority check answers for: a monitor polling every 30 s must not buy a timestamp each time. */
+export const AUTHORITY_CHECK_TTL_SECONDS = { ok: 300, error: 60 } as const;
+/** The Cache API key of the last check, per sealer (the local process, or the containers in production). */
+export const authorityCheckCacheKey = (env: Env) => `https://health.invalid/timestamp-authority/${encodeURIComponent(env.SEALER_URL ?? "container")}`;
+/** Always the same container: checking never wakes more than that one (proofs go to the others too). */
+const HEALTH_SEALER_KEY = "health";
+
 /**
- * The sealer checks its configured authority with a real request, cached a few minutes (the local process,
- * or a container in production, which may need a few seconds to start); without a sealer nothing is
- * configured. The sealer answers this check to its bearer secret only.
+ * The sealer checks its configured authority with a real request (the local process, or a container in
+ * production, which may need a few seconds to start); without a sealer nothing is configured. The sealer
+ * answers this check to its bearer secret only. The result is kept 5 minutes (1 after a failure) in the
+ * Cache API.
  */
 export async function checkTimestampAuthority(env: Env): Promise<HealthCheck> {
+  const cache = caches.default;
   if (!sealerConfigured(env)) return { status: "not_configured" };
+  const key = authorityCheckCacheKey(env);
+  const cached = await cache.match(key);
+  if (cached !== undefined) return (await cached.json()) as HealthCheck;
+  const result = await askSealer(env);
+  const ttl = result.status === "ok" ? AUTHORITY_CHECK_TTL_SECONDS.ok : AUTHORITY_CHECK_TTL_SECONDS.error;
+  await cache.put(key, Response.json(result, { headers: { "Cache-Control": `max-age=${ttl}` } }));
+  return result;
+}
+
+function askSealer(env: Env): Promise<HealthCheck> {
   return timed(async () => {
-    const response = await sealerFetch(env, "/health/tsa", "health", { headers: { Authorization: `Bearer ${env.SEALER_SECRET ?? ""}` }, signal: AbortSignal.timeout(10_000) });
+    const response = await sealerFetch(env, "/health/tsa", HEALTH_SEALER_KEY, { headers: { Authorization: `Bearer ${env.SEALER_SECRET ?? ""}` }, signal: AbortSignal.timeout(10_000) });
     const body = (await response.json()) as { status?: string };
     if (!response.ok || body.status !== "ok") throw new Error("timestamp authority check failed");
   });
