@@ -13,7 +13,8 @@ export interface DeclaredFile {
   content_type: string;
   size: number;
   sha256: string;
-  capture: {
+  /** Optional: CONTRACT.md's body has only the four fields above. */
+  capture?: {
     method: "camera" | "file";
     device_time: string;
     width?: number;
@@ -33,9 +34,13 @@ export async function uploadInstructions(env: Env, file: CaptureFileRow, capture
   if (file.multipartUploadId === null) {
     const signed = await issueUploadUrl(env, { ...grant, size: file.size });
     return {
-      parts: [{ part_number: 1, method: signed.method, url: signed.url, headers: signed.headers, offset: 0, length: file.size }],
+      parts: [{ part_number: 1, method: "PUT" as const, url: signed.url, headers: signed.headers, offset: 0, length: file.size }],
       complete: null,
       expires_at: signed.expiresAt,
+      // CONTRACT.md's shape for a file sent in one request, beside `parts`.
+      url: signed.url,
+      method: "PUT" as const,
+      headers: signed.headers,
     };
   }
   const count = Math.ceil(file.size / PART_SIZE);
@@ -46,9 +51,9 @@ export async function uploadInstructions(env: Env, file: CaptureFileRow, capture
     const length = Math.min(PART_SIZE, file.size - offset);
     const signed = await issueUploadUrl(env, { ...grant, size: length, part: { uploadId: file.multipartUploadId, partNumber: index + 1 } });
     expiresAt = signed.expiresAt;
-    parts.push({ part_number: index + 1, method: signed.method, url: signed.url, headers: signed.headers, offset, length });
+    parts.push({ part_number: index + 1, method: "PUT" as const, url: signed.url, headers: signed.headers, offset, length });
   }
-  return { parts, complete: { method: "POST", url: `${captureBaseUrl.replace(/\/$/, "")}/c/${token}/files/${file.id}/complete` }, expires_at: expiresAt };
+  return { parts, complete: { method: "POST" as const, url: `${captureBaseUrl.replace(/\/$/, "")}/c/${token}/files/${file.id}/complete` }, expires_at: expiresAt };
 }
 
 /**
@@ -63,7 +68,9 @@ export async function declareFile(env: Env, db: Database, session: SessionRow, t
   if (input.size > maxBytes(step.kind)) throw new ApiError("file_too_large", { field: "/size" });
   const sameStep = (await liveFilesOfSession(db, session.id)).filter((file) => file.stepId === step.id);
   if (sameStep.length >= step.max_count) throw new ApiError("too_many_files", { field: "/step_id" });
-  const deviceTime = Date.parse(input.capture.device_time);
+  const deviceTime = input.capture === undefined ? Number.NaN : Date.parse(input.capture.device_time);
+  // A client following CONTRACT.md's four-field body says nothing of how the shot was taken.
+  const capture = input.capture ?? { method: "unknown" as const };
   const id = newId("med");
   const row = {
     id,
@@ -75,7 +82,7 @@ export async function declareFile(env: Env, db: Database, session: SessionRow, t
     size: input.size,
     sha256: input.sha256.toLowerCase(),
     status: "declared" as const,
-    captureContext: { ...input.capture, clock_offset_ms: Number.isNaN(deviceTime) ? null : now.getTime() - deviceTime },
+    captureContext: { ...capture, clock_offset_ms: Number.isNaN(deviceTime) ? null : now.getTime() - deviceTime },
     originalKey: `captures/${session.id}/${id}`,
     multipartUploadId:
       input.size > MULTIPART_THRESHOLD ? (await env.FILES.createMultipartUpload(`captures/${session.id}/${id}`, { httpMetadata: { contentType: input.content_type } })).uploadId : null,

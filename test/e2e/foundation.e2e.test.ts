@@ -136,4 +136,20 @@ describe("foundation over HTTP on npm run dev", () => {
     expect(docs.status).toBe(200);
     await docs.body?.cancel();
   });
+
+  it("publishes the capture page's protocol as a second document that lints clean in English and in French", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "openapi-capture-"));
+    const en = (await request(`${stack.baseUrl}/openapi-capture.json`)).body;
+    const fr = (await request(`${stack.baseUrl}/openapi-capture.json?lang=fr`)).body;
+    expect(en.servers[0].url).toBe(stack.captureBaseUrl);
+    expect(Object.keys(en.paths)).toContain("/c/{token}/files");
+    for (const [name, document] of [["en", en], ["fr", fr]] as const) {
+      const file = join(dir, `openapi-capture.${name}.json`);
+      writeFileSync(file, JSON.stringify(document));
+      const lint = spawnSync(redocly, ["lint", file, "--format=stylish"], { encoding: "utf8" });
+      expect(lint.status, `${name}: ${lint.stdout}${lint.stderr}`).toBe(0);
+    }
+    expect(Object.keys(fr.paths)).toEqual(Object.keys(en.paths));
+    expect(fr.info.description).not.toBe(en.info.description);
+  });
 });

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { t } from "../../openapi/translations.ts";
 import { ModeSchema } from "../../auth/mode.ts";
-import { LOCALE_PATTERN, LOCATION_REFERENCE_PATTERN, REFERENCE_PATTERN, STAGE_PATTERN } from "../../lib/patterns.ts";
+import { IDEMPOTENCY_KEY_PATTERN, LOCALE_PATTERN, LOCATION_REFERENCE_PATTERN, REFERENCE_PATTERN, STAGE_PATTERN } from "../../lib/patterns.ts";
 
 export const CreateCaptureSessionBody = z
   .strictObject({
@@ -42,7 +42,7 @@ export const CreateCaptureSessionBody = z
 // Hono hands header validators lowercased names, so the documented key is optional to zod; the
 // idempotency middleware enforces presence and format before anything runs.
 export const IdempotencyHeaders = z.object({
-  "Idempotency-Key": z.string().min(8).max(255).optional().openapi({
+  "Idempotency-Key": z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional().openapi({
     param: { name: "Idempotency-Key", in: "header", required: true },
     description: t(
       "8 to 255 letters, digits, `_`, `.`, `:`, `-`. The same key and body replay the first answer for 24 hours.",

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { App } from "../../app.ts";
 import type { HonoEnv } from "../../env.ts";
@@ -13,26 +13,77 @@ import { removeCaptureFile } from "../../capture-page/remove-file.ts";
 import { completeMultipart } from "../../capture-page/complete-multipart.ts";
 import { findDefaultTheme, findTheme } from "../../storage/capture-themes.ts";
 import type { TemplateSnapshot } from "../../capture-templates/snapshot.ts";
-import { CompleteBody, CompleteFileBody, DeclareFileBody, FileParams, TokenParams } from "./schema.ts";
+import { publicRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import {
+  CaptureSessionViewSchema,
+  CompleteBody,
+  CompletedCaptureSchema,
+  CompletedFileSchema,
+  CompleteFileBody,
+  DeclaredFileSchema,
+  DeclareFileBody,
+  FileParams,
+  ReissuedUploadSchema,
+  TokenParams,
+} from "./schema.ts";
 import { capturePageResponse } from "./page.ts";
 
-// The capture page's JSON routes (capture host, authorised by the token in the path). Their shapes are
-// ours (CONTRACT.md, docs/capture-page-protocol.md); they are not part of the public API document.
+// The capture page's JSON routes (capture host, authorised by the token in the path), documented in their
+// own document, /openapi-capture.json (docs/capture-page-protocol.md): integrators never call them.
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } }, required: true });
-const ok = { description: "OK" };
+const answer = <T extends z.ZodType>(en: string, fr: string, schema: T) => ({ description: t(en, fr), content: { "application/json": { schema } } });
+const LINK_ERRORS = ["capture_link_not_found", "capture_link_used", "capture_link_expired"] as const;
+const tags = ["Capture page"];
 
-const sessionRoute = createRoute({ method: "get", path: "/c/{token}/session", hide: true, request: { params: TokenParams }, responses: { 200: ok } });
-const declareRoute = createRoute({ method: "post", path: "/c/{token}/files", hide: true, request: { params: TokenParams, body: json(DeclareFileBody) }, responses: { 201: ok } });
-const reissueRoute = createRoute({ method: "post", path: "/c/{token}/files/{fileId}/upload", hide: true, request: { params: FileParams }, responses: { 200: ok } });
-const completeFileRoute = createRoute({
-  method: "post",
-  path: "/c/{token}/files/{fileId}/complete",
-  hide: true,
-  request: { params: FileParams, body: { content: { "application/json": { schema: CompleteFileBody } }, required: false } },
-  responses: { 200: ok },
+const sessionRoute = publicRoute(LINK_ERRORS, {
+  method: "get", path: "/c/{token}/session", operationId: "getCapturePageSession", tags,
+  summary: t("Read the capture session", "Lire la session de capture"),
+  description: t("The session as the page shows it: texts in its language, steps, theme, files declared so far.", "La session telle que la page l'affiche : textes dans sa langue, étapes, thème, fichiers déjà déclarés."),
+  request: { params: TokenParams },
+  responses: { 200: answer("The session.", "La session.", CaptureSessionViewSchema) },
 });
-const deleteRoute = createRoute({ method: "delete", path: "/c/{token}/files/{fileId}", hide: true, request: { params: FileParams }, responses: { 204: ok } });
-const completeRoute = createRoute({ method: "post", path: "/c/{token}/complete", hide: true, request: { params: TokenParams, body: json(CompleteBody) }, responses: { 200: ok } });
+const declareRoute = publicRoute([...LINK_ERRORS, "step_not_found", "content_type_not_allowed", "file_too_large", "too_many_files"], {
+  method: "post", path: "/c/{token}/files", operationId: "declareCaptureFile", tags,
+  summary: t("Declare a shot", "Déclarer une prise"),
+  description: t(
+    "Declares one shot before its upload and answers with signed URLs that write exactly these bytes (several parts above 32 MiB).",
+    "Déclare une prise avant son envoi et répond par des URL signées qui écrivent exactement ces octets (plusieurs parties au-delà de 32 Mio).",
+  ),
+  request: { params: TokenParams, body: json(DeclareFileBody) },
+  responses: { 201: answer("Declared.", "Déclarée.", DeclaredFileSchema) },
+});
+const reissueRoute = publicRoute([...LINK_ERRORS, "capture_file_not_found"], {
+  method: "post", path: "/c/{token}/files/{fileId}/upload", operationId: "reissueCaptureUpload", tags,
+  summary: t("Renew a file's upload URLs", "Renouveler les URL d'envoi d'un fichier"),
+  description: t("New signed URLs for a declared file whose URLs expired, with the parts storage already holds.", "De nouvelles URL signées pour un fichier déclaré dont les URL ont expiré, avec les parties déjà stockées."),
+  request: { params: FileParams },
+  responses: { 200: answer("New URLs.", "Nouvelles URL.", ReissuedUploadSchema) },
+});
+const completeFileRoute = publicRoute([...LINK_ERRORS, "capture_file_not_found", "upload_incomplete", "upload_size_mismatch", "upload_checksum_mismatch"], {
+  method: "post", path: "/c/{token}/files/{fileId}/complete", operationId: "completeCaptureFile", tags,
+  summary: t("Assemble a multipart upload", "Assembler un envoi en plusieurs parties"),
+  description: t(
+    "Assembles the parts from the ETags the phone reports, then checks the whole file's size and SHA-256.",
+    "Assemble les parties à partir des ETag indiqués par le téléphone, puis vérifie la taille et le SHA-256 du fichier entier.",
+  ),
+  request: { params: FileParams, body: { content: { "application/json": { schema: CompleteFileBody } }, required: false } },
+  responses: { 200: answer("Assembled.", "Assemblé.", CompletedFileSchema) },
+});
+const deleteRoute = publicRoute([...LINK_ERRORS, "capture_file_not_found"], {
+  method: "delete", path: "/c/{token}/files/{fileId}", operationId: "removeCaptureFile", tags,
+  summary: t("Remove a declared file", "Retirer un fichier déclaré"),
+  description: t("The shot was deleted or retaken: its bytes go and its upload URLs write nothing more.", "La prise a été supprimée ou refaite : ses octets disparaissent et ses URL d'envoi n'écrivent plus rien."),
+  request: { params: FileParams },
+  responses: { 204: { description: t("Removed.", "Retiré.") } },
+});
+const completeRoute = publicRoute([...LINK_ERRORS, "compare_to_already_used", "missing_required_steps", "upload_incomplete"], {
+  method: "post", path: "/c/{token}/complete", operationId: "completeCapture", tags,
+  summary: t("Finish the capture", "Terminer la capture"),
+  description: t("Finishes the capture and starts sealing; completing again gives the same answer.", "Termine la capture et lance le scellement ; terminer de nouveau donne la même réponse."),
+  request: { params: TokenParams, body: json(CompleteBody) },
+  responses: { 200: answer("Completed.", "Terminée.", CompletedCaptureSchema) },
+});
 
 function noStore(c: Context<HonoEnv>) {
   c.header("Cache-Control", "no-store");

@@ -1,16 +1,23 @@
 import { z } from "@hono/zod-openapi";
+import { t } from "../../openapi/translations.ts";
 
-export const TokenParams = z.object({ token: z.string().min(1).max(200) });
-export const FileParams = TokenParams.extend({ fileId: z.string().min(1).max(80) });
+// The capture page's own routes (docs/capture-page-protocol.md), documented in /openapi-capture.json.
 
-export const DeclareFileBody = z.strictObject({
-  step_id: z.string().min(1).max(40),
-  content_type: z.string().min(1).max(100),
-  size: z.number().int().min(1),
-  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/),
-  capture: z.strictObject({
-    method: z.enum(["camera", "file"]),
-    device_time: z.string().datetime({ offset: true }),
+export const TokenParams = z.object({
+  token: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "token", in: "path" }, description: t("The capture link's token (the last segment of `capture_url`).", "Le jeton du lien de capture (le dernier segment de `capture_url`).") }),
+});
+export const FileParams = TokenParams.extend({
+  fileId: z.string().min(1).max(80).openapi({ param: { name: "fileId", in: "path" }, description: t("The declared file's id (`med_…`).", "L'identifiant du fichier déclaré (`med_…`).") }),
+});
+
+const CaptureContext = z
+  .strictObject({
+    method: z.enum(["camera", "file"]).openapi({ description: t("Taken with the camera, or chosen from the phone's files.", "Prise avec l'appareil photo, ou choisie parmi les fichiers du téléphone.") }),
+    device_time: z.string().datetime({ offset: true }).openapi({ description: t("The phone's clock when the shot was taken.", "L'horloge du téléphone au moment de la prise.") }),
     width: z.number().int().min(1).max(100_000).optional(),
     height: z.number().int().min(1).max(100_000).optional(),
     duration_ms: z.number().int().min(0).optional(),
@@ -21,15 +28,137 @@ export const DeclareFileBody = z.strictObject({
         accuracy_m: z.number().min(0),
       })
       .optional(),
-  }),
-});
+  })
+  .openapi("CaptureContext", {
+    description: t(
+      "How the shot was taken, as the phone saw it; recorded in the signed file's C2PA manifest.",
+      "Comment la prise a été faite, vue par le téléphone ; inscrit dans le manifeste C2PA du fichier signé.",
+    ),
+  });
 
-export const CompleteBody = z.strictObject({});
+export const DeclareFileBody = z
+  .strictObject({
+    step_id: z.string().min(1).max(40),
+    content_type: z.string().min(1).max(100),
+    size: z.number().int().min(1).openapi({ description: t("Bytes.", "Octets.") }),
+    sha256: z.string().regex(/^[0-9a-fA-F]{64}$/).openapi({ description: t("Hex SHA-256 of the bytes, computed on the phone.", "SHA-256 hexadécimal des octets, calculé sur le téléphone.") }),
+    capture: CaptureContext.optional().openapi({
+      description: t(
+        "Optional (CONTRACT.md's body has four fields): without it the capture method is recorded as `unknown`.",
+        "Facultatif (le corps de CONTRACT.md a quatre champs) : sans lui, la méthode de capture est enregistrée comme `unknown`.",
+      ),
+    }),
+  })
+  .openapi("DeclareCaptureFile", { description: t("One shot, declared before its upload.", "Une prise, déclarée avant son envoi.") });
+
+export const CompleteBody = z.strictObject({}).openapi("CompleteCapture", { description: t("Empty.", "Vide.") });
 
 /** The parts of a multipart upload the phone stored, with the ETag storage answered for each. */
-export const CompleteFileBody = z.strictObject({
-  parts: z
-    .array(z.strictObject({ part_number: z.number().int().min(1).max(10_000), etag: z.string().min(1).max(200) }))
-    .max(100)
-    .optional(),
+export const CompleteFileBody = z
+  .strictObject({
+    parts: z
+      .array(z.strictObject({ part_number: z.number().int().min(1).max(10_000), etag: z.string().min(1).max(200) }))
+      .max(100)
+      .optional(),
+  })
+  .openapi("CompleteCaptureFile", {
+    description: t("The ETag storage answered for each part the phone sent.", "L'ETag répondu par le stockage pour chaque partie envoyée par le téléphone."),
+  });
+
+const SignedHeaders = z.record(z.string(), z.string()).openapi({
+  description: t("Headers to send exactly as given (they are part of the signature).", "En-têtes à envoyer tels quels (ils font partie de la signature)."),
 });
+
+const UploadPart = z.strictObject({
+  part_number: z.number().int(),
+  method: z.literal("PUT"),
+  url: z.string().url().openapi({ description: t("Short-lived signed URL that writes this part and nothing else.", "URL signée de courte durée qui écrit cette partie et rien d'autre.") }),
+  headers: SignedHeaders,
+  offset: z.number().int().openapi({ description: t("First byte of the file in this part.", "Premier octet du fichier dans cette partie.") }),
+  length: z.number().int().openapi({ description: t("Bytes in this part, exactly.", "Nombre exact d'octets de cette partie.") }),
+});
+
+const Upload = z
+  .strictObject({
+    parts: z.array(UploadPart),
+    complete: z
+      .strictObject({ method: z.literal("POST"), url: z.string().url() })
+      .nullable()
+      .openapi({ description: t("Multipart uploads only: where to assemble the parts once stored.", "Envois en plusieurs parties seulement : où assembler les parties une fois stockées.") }),
+    expires_at: z.string().openapi({ description: t("When the signed URLs expire.", "Expiration des URL signées.") }),
+    url: z.string().url().optional().openapi({ description: t("Single-part files only: the one part's URL (CONTRACT.md's shape).", "Fichiers en une partie seulement : l'URL de l'unique partie (forme de CONTRACT.md).") }),
+    method: z.literal("PUT").optional(),
+    headers: SignedHeaders.optional(),
+  })
+  .openapi("CaptureUpload", {
+    description: t(
+      "Signed PUTs that write exactly the declared bytes, in one part or several; a single-part file also has `url`, `method` and `headers` at this level.",
+      "PUT signés qui écrivent exactement les octets déclarés, en une ou plusieurs parties ; un fichier en une partie a aussi `url`, `method` et `headers` à ce niveau.",
+    ),
+  });
+
+export const DeclaredFileSchema = z
+  .strictObject({ file_id: z.string(), upload: Upload })
+  .openapi("DeclaredCaptureFile", { description: t("The declared file and how to upload it.", "Le fichier déclaré et comment l'envoyer.") });
+
+export const ReissuedUploadSchema = DeclaredFileSchema.extend({
+  uploaded_parts: z.array(z.number().int()).openapi({ description: t("Parts storage already holds: send only the others.", "Parties déjà stockées : n'envoyer que les autres.") }),
+}).openapi("ReissuedCaptureUpload", { description: t("New signed URLs for a declared file.", "Nouvelles URL signées pour un fichier déclaré.") });
+
+export const CompletedFileSchema = z
+  .strictObject({ file_id: z.string(), status: z.literal("uploaded") })
+  .openapi("CompletedCaptureFile", { description: t("The file is assembled and matches its declaration.", "Le fichier est assemblé et conforme à sa déclaration.") });
+
+export const CompletedCaptureSchema = z
+  .strictObject({
+    proof_id: z.string(),
+    session_id: z.string(),
+    redirect_url: z
+      .string()
+      .url()
+      .nullable()
+      .openapi({ description: t("The session's `return_url` with `proof_id` and `session_id` appended, or null.", "Le `return_url` de la session avec `proof_id` et `session_id` ajoutés, ou null.") }),
+  })
+  .openapi("CompletedCapture", { description: t("The capture is finished; its proof is being sealed.", "La capture est terminée ; sa preuve est en cours de scellement.") });
+
+const ResolvedText = z.strictObject({ title: z.string(), body: z.string().nullable() });
+
+export const CaptureSessionViewSchema = z
+  .object({
+    session_id: z.string(),
+    locale: z.string(),
+    default_locale: z.string(),
+    organization_name: z.string().nullable(),
+    mode: z.enum(["test", "live"]),
+    status: z.literal("open"),
+    expires_at: z.string(),
+    server_time: z.string(),
+    welcome: ResolvedText,
+    completion: ResolvedText,
+    steps: z.array(
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        instruction: z.string(),
+        required: z.boolean(),
+        kind: z.enum(["photo", "video"]),
+        min_count: z.number().int(),
+        max_count: z.number().int(),
+      }),
+    ),
+    ask_location: z.boolean(),
+    theme: z.object({ primary_color: z.string(), logo_url: z.string().url().nullable() }),
+    before_shots: z
+      .record(z.string(), z.number().int())
+      .nullable()
+      .openapi({ description: t("For an \"after\": the before's number of shots per step.", "Pour un « après » : le nombre de prises de l'avant par étape.") }),
+    files: z.array(
+      z.object({ file_id: z.string(), step_id: z.string(), size: z.number().int(), sha256: z.string(), content_type: z.string(), status: z.enum(["declared", "uploaded"]) }),
+    ),
+  })
+  .openapi("CaptureSessionView", {
+    description: t(
+      "The session as the capture page needs it, texts resolved to its language; fields may be added.",
+      "La session telle que la page de capture en a besoin, textes résolus dans sa langue ; des champs peuvent s'ajouter.",
+    ),
+  });

@@ -1,5 +1,6 @@
 import type { App } from "../../app.ts";
 import { t, translateDocument } from "../../openapi/translations.ts";
+import { declareResponseHeaders } from "../../openapi/response-headers.ts";
 
 const TAGS = [
   { name: "Capture sessions", description: t("Links sent to the person who captures.", "Liens envoyés à la personne qui capture.") },
@@ -51,5 +52,30 @@ export function openApiDocument(app: App, baseUrl: string, lang: "en" | "fr") {
     servers: [{ url: baseUrl, description: t("API host", "Hôte de l'API") }],
     tags: TAGS,
   });
+  declareResponseHeaders(document);
+  return lang === "fr" ? translateDocument(document) : document;
+}
+
+/**
+ * `/openapi-capture.json`: the capture page's own routes on the capture host (docs/capture-page-protocol.md),
+ * generated from their zod schemas. A second document, because integrators never call them: the token in
+ * the path is the only credential, and the page is their one client.
+ */
+export function openApiCaptureDocument(captureApp: App, captureBaseUrl: string, lang: "en" | "fr") {
+  const document = captureApp.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: t("Proof-sealing capture page protocol", "Protocole de la page de capture"),
+      version: "1",
+      description: t(
+        "The JSON routes the capture page calls on the capture host, authorised by the capture link's token in the path (no API key). CONTRACT.md's shapes hold as a subset: a declaration with only `step_id`, `content_type`, `size` and `sha256` works, and a single-part upload has `upload.url`, `upload.method` and `upload.headers`. Errors use the RFC 9457 problem format with a stable `code`.",
+        "Les routes JSON que la page de capture appelle sur l'hôte de capture, autorisées par le jeton du lien de capture dans le chemin (sans clé d'API). Les formes de CONTRACT.md restent valables : une déclaration avec seulement `step_id`, `content_type`, `size` et `sha256` fonctionne, et un envoi en une partie a `upload.url`, `upload.method` et `upload.headers`. Les erreurs suivent le format problème RFC 9457 avec un `code` stable.",
+      ),
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as { name: string },
+    },
+    servers: [{ url: captureBaseUrl, description: t("Capture host", "Hôte de capture") }],
+    tags: [{ name: "Capture page", description: t("Called by the capture page, authorised by the link's token.", "Appelées par la page de capture, autorisées par le jeton du lien.") }],
+  });
+  declareResponseHeaders(document);
   return lang === "fr" ? translateDocument(document) : document;
 }
