@@ -75,7 +75,7 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   const namespace = c.env.IDEMPOTENCY;
   const record = namespace.get(namespace.idFromName(idempotencyRecordName(c.get("caller"), key)));
   const decision = await record.begin(hash);
-  if (decision.kind === "mismatch") throw new ApiError("idempotency_key_reused");
+  if (decision.kind === "mismatch") throw new ApiError("idempotency_key_reused", { field: "/header/Idempotency-Key" });
   if (decision.kind === "in_progress") {
     throw new ApiError("request_in_progress", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
   }

@@ -21,6 +21,8 @@ describe("idempotency stores only requests that ran (Stripe)", () => {
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(replay.body).toEqual(corrected.body);
     expect(await sessionsOf(body.external_reference)).toBe(1);
+    const reused = await createSession(org.testKey, baseSession(), key);
+    expect(reused.body).toMatchObject({ status: 422, code: "idempotency_key_reused", field: "/header/Idempotency-Key" });
   });
 
   it("does not store a malformed JSON body, nor a body in another media type", async () => {
