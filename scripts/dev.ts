@@ -2,7 +2,7 @@
  * `npm run dev`: the whole service on this machine — D1 migrations applied locally, the sealer as a Node
  * process, `wrangler dev` (local D1, R2, Durable Objects, Queues, cron), a seeded demo organization.
  * Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), DEV_LOCAL_DIR (default .local),
- * WEBHOOK_RESOLVE and WEBHOOK_RETRY_SCALE (local webhook receivers, see README).
+ * WEBHOOK_RESOLVE, WEBHOOK_RETRY_SCALE and WEBHOOK_DNS_RESOLVER_URL (local webhook receivers, see README).
  */
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -50,7 +50,7 @@ async function main() {
     CAPTURE_BASE_URL: captureBaseUrl,
     BUILD_COMMIT: gitCommit(),
   };
-  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE"]) if (process.env[name]) vars[name] = process.env[name]!;
+  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE", "WEBHOOK_DNS_RESOLVER_URL"]) if (process.env[name]) vars[name] = process.env[name]!;
 
   const sealerMain = join(root, "sealer/src/main.ts");
   if (existsSync(sealerMain)) {
