@@ -2,6 +2,8 @@ import type { Env } from "./env.ts";
 import { expireCaptureSessions } from "./sweeps/expire-capture-sessions.ts";
 import { resumeStalledSealing } from "./sweeps/resume-stalled-sealing.ts";
 import { publishUndispatchedEvents } from "./webhooks/delivery.ts";
+import { deleteUnusedCaptureSessions } from "./sweeps/delete-unused-capture-sessions.ts";
+import { deleteWebhookDeliveryBodies } from "./sweeps/delete-webhook-delivery-bodies.ts";
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
 
 /** A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. */
@@ -12,6 +14,9 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   { name: "expire-capture-sessions", run: async (env, now) => void (await expireCaptureSessions(env, now)) },
   { name: "resume-stalled-sealing", run: async (env, now) => void (await resumeStalledSealing(env, now)) },
   { name: "publish-undispatched-events", run: publishUndispatchedEvents },
+  // Retention (src/retention.ts): data past its period is deleted a little every minute.
+  { name: "delete-unused-capture-sessions", run: async (env, now) => void (await deleteUnusedCaptureSessions(env, now)) },
+  { name: "delete-webhook-delivery-bodies", run: async (env, now) => void (await deleteWebhookDeliveryBodies(env, now)) },
   { name: "requeue-overdue-deliveries", run: async (env, now) => void (await requeueOverdueDeliveries(env, now)) },
 ];
 

@@ -1,15 +1,12 @@
-import { eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { captureSessions } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { sha256Hex } from "../lib/crypto.ts";
-import type { SessionRow } from "../storage/capture-sessions.ts";
+import { findSessionByTokenHash, type SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionFile } from "../storage/files.ts";
 
 export async function findSessionByToken(db: Database, token: string): Promise<SessionRow | null> {
   if (token.length < 20 || token.length > 100) return null;
-  const row = await db.select().from(captureSessions).where(eq(captureSessions.tokenHash, await sha256Hex(token))).get();
-  return row ?? null;
+  return findSessionByTokenHash(db, await sha256Hex(token));
 }
 
 /**

@@ -11,7 +11,7 @@ export interface TemplateStep {
   max_count: number;
 }
 
-/** The template as a capture session keeps its own copy of it (`template_snapshot`). */
+/** The template as a capture session keeps it: stored once per content in `template_snapshots` (migration 0011). */
 export interface TemplateSnapshot {
   id: string | null;
   name: string;

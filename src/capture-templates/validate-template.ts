@@ -1,4 +1,5 @@
 import { ApiError } from "../errors/api-error.ts";
+import { assertTemplateFitsStorage } from "./template-size.ts";
 import type { LocalizedText, TemplateStep } from "./snapshot.ts";
 
 export interface TemplateContent {
@@ -15,6 +16,7 @@ const MAX_LANGUAGES = 20;
  * languages over the whole template, unique step ids, coherent shot counts.
  */
 export function validateTemplateContent(template: TemplateContent): void {
+  assertTemplateFitsStorage(template);
   const languages = new Set<string>([template.default_locale.toLowerCase()]);
   // The pointer of the first text that brought in a language beyond the limit: where to look for it.
   let overLimitAt: string | undefined;

@@ -171,6 +171,14 @@ export const ERROR_CATALOGUE = {
       fr: "Un autre modèle actif de ce mode a déjà les mêmes `stage` et `category` ; archivez-le ou choisissez d'autres valeurs.",
     },
   },
+  template_too_large: {
+    status: 422,
+    title: { en: "Template too large", fr: "Modèle trop volumineux" },
+    description: {
+      en: "A template's texts and steps take at most 500,000 bytes (UTF-8, as JSON); shorten them or use fewer languages.",
+      fr: "Les textes et étapes d'un modèle occupent au plus 500 000 octets (UTF-8, en JSON) ; raccourcissez-les ou utilisez moins de langues.",
+    },
+  },
   too_many_languages: {
     status: 422,
     title: { en: "Too many languages", fr: "Trop de langues" },
@@ -332,6 +340,14 @@ export const ERROR_CATALOGUE = {
     status: 404,
     title: { en: "Webhook delivery not found", fr: "Livraison introuvable" },
     description: { en: "No webhook delivery with this id in this mode.", fr: "Aucune livraison avec cet identifiant dans ce mode." },
+  },
+  webhook_delivery_body_deleted: {
+    status: 410,
+    title: { en: "Delivery body deleted", fr: "Corps de la livraison supprimé" },
+    description: {
+      en: "This delivery's body was deleted after 30 days (retention), so it cannot be sent again.",
+      fr: "Le corps de cette livraison a été supprimé après 30 jours (conservation) : elle ne peut plus être renvoyée.",
+    },
   },
   webhook_delivery_not_retryable: {
     status: 409,

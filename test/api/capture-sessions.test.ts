@@ -5,6 +5,7 @@ import { admin, callJson, CAPTURE } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
+import { sessionSnapshot } from "./support/template-snapshots.ts";
 import { idempotencyRecordName } from "../../src/middleware/idempotency.ts";
 
 describe("POST /v1/capture-sessions", () => {
@@ -25,7 +26,7 @@ describe("POST /v1/capture-sessions", () => {
     const row = await env.DB.prepare("SELECT * FROM capture_sessions WHERE id = ?").bind(body.id).first<any>();
     expect(row.token_hash).toBe(await sha256Hex(token));
     expect(JSON.stringify(row)).not.toContain(token);
-    expect(JSON.parse(row.template_snapshot).steps[0].id).toBe("photos");
+    expect(JSON.parse(await sessionSnapshot(body.id)).steps[0].id).toBe("photos");
   });
 
   it("reads the session back, in its own mode only", async () => {
@@ -120,7 +121,7 @@ describe("templates at session creation", () => {
     const both = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ name: "both", stage: "checkin", category: "car" }) });
     await callJson("/v1/capture-templates", { key: org.testKey, body: template({ name: "unnamed only" }) });
     const snapshotOf = async (id: string) =>
-      JSON.parse((await env.DB.prepare("SELECT template_snapshot FROM capture_sessions WHERE id = ?").bind(id).first<any>()).template_snapshot);
+      JSON.parse(await sessionSnapshot(id));
     const a = await createSession(org.testKey, { ...baseSession(), stage: "checkin", category: "car" });
     expect((await snapshotOf(a.body.id)).id).toBe(both.body.id);
     const b = await createSession(org.testKey, { ...baseSession(), stage: "checkin", category: "van" });

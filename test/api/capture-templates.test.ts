@@ -306,8 +306,8 @@ async function markInUse(organizationId: string, mode: "test" | "live", template
   const now = new Date().toISOString();
   await env.DB.prepare(
     `INSERT INTO capture_sessions (id, organization_id, mode, status, token_hash, external_reference, party, template_id,
-       template_snapshot, template_sha256, locale, created_at, updated_at, expires_at)
-     VALUES (?, ?, ?, 'expired', ?, 'ref', 'provider', ?, '{}', '', 'en', ?, ?, ?)`,
+       template_sha256, locale, created_at, updated_at, expires_at)
+     VALUES (?, ?, ?, 'expired', ?, 'ref', 'provider', ?, '', 'en', ?, ?, ?)`,
   )
     .bind(`cps_${crypto.randomUUID().replaceAll("-", "")}`, organizationId, mode, crypto.randomUUID(), templateId, now, now, now)
     .run();

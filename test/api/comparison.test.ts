@@ -4,12 +4,13 @@ import { createOrganization } from "./support/factories.ts";
 import { createSession } from "./support/sessions.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { callJson } from "./support/client.ts";
+import { sessionSnapshot, setSessionSnapshot } from "./support/template-snapshots.ts";
 
 /** A "before" as sealing leaves it: a sealed proof whose session holds a template snapshot. */
 async function sealedBefore(organizationId: string, mode: "test" | "live", changes: Record<string, unknown> = {}) {
   const { proofId, sessionId } = await insertPendingProof(organizationId, mode, 1);
   const snapshot = JSON.stringify({ id: null, name: "Built-in photos", steps: [{ id: "photos" }] });
-  await env.DB.prepare("UPDATE capture_sessions SET template_snapshot = ? WHERE id = ?").bind(snapshot, sessionId).run();
+  await setSessionSnapshot(sessionId, snapshot);
   const columns = { status: "sealed", ...changes };
   const sets = Object.keys(columns).map((c) => `${c} = ?`).join(", ");
   await env.DB.prepare(`UPDATE proofs SET ${sets} WHERE id = ?`).bind(...Object.values(columns), proofId).run();
@@ -24,8 +25,7 @@ describe("compare_to preconditions", () => {
     const after = await createSession(org.testKey, { external_reference: before.reference, party: before.party, compare_to: before.proofId });
     expect(after.status).toBe(201);
     expect(after.body.compare_to).toBe(before.proofId);
-    const row = await env.DB.prepare("SELECT template_snapshot FROM capture_sessions WHERE id = ?").bind(after.body.id).first<any>();
-    expect(JSON.parse(row.template_snapshot).name).toBe("Built-in photos");
+    expect(JSON.parse(await sessionSnapshot(after.body.id)).name).toBe("Built-in photos");
   });
 
   it("refuses a missing proof, or one of another mode or organization: compare_to_not_found", async () => {

@@ -10,6 +10,7 @@ import { insertPendingProof } from "./support/proof-factory.ts";
 import { database } from "../../src/db/client.ts";
 import { findSessionById } from "../../src/storage/capture-sessions.ts";
 import { completeCapture } from "../../src/capture-sessions/complete-capture.ts";
+import { setSessionSnapshot } from "./support/template-snapshots.ts";
 
 async function events(organizationId: string) {
   const rows = await env.DB.prepare("SELECT type, data FROM events WHERE organization_id = ? ORDER BY created_at, id").bind(organizationId).all<any>();
@@ -19,9 +20,9 @@ async function events(organizationId: string) {
 async function sealedBeforeWithShots(organizationId: string, mode: "test" | "live", shots: number) {
   const before = await insertPendingProof(organizationId, mode, shots);
   await env.DB.prepare("UPDATE proofs SET status = 'sealed', holds_reservation = 0 WHERE id = ?").bind(before.proofId).run();
-  const session = await env.DB.prepare("SELECT template_snapshot FROM capture_sessions WHERE id = ?").bind(before.sessionId).first<any>();
+  const session = await env.DB.prepare("SELECT template_sha256 FROM capture_sessions WHERE id = ?").bind(before.sessionId).first<any>();
   const { BUILT_IN_TEMPLATE } = await import("../../src/capture-templates/snapshot.ts");
-  await env.DB.prepare("UPDATE capture_sessions SET template_snapshot = ? WHERE id = ?").bind(JSON.stringify(BUILT_IN_TEMPLATE), before.sessionId).run();
+  await setSessionSnapshot(before.sessionId, JSON.stringify(BUILT_IN_TEMPLATE));
   expect(session).not.toBeNull();
   const proof = await env.DB.prepare("SELECT external_reference FROM proofs WHERE id = ?").bind(before.proofId).first<any>();
   return { proofId: before.proofId, reference: proof.external_reference as string };

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
+import { setSessionSnapshot } from "./support/template-snapshots.ts";
 
 const SNAPSHOT = JSON.stringify({
   default_locale: "en",
@@ -14,7 +15,7 @@ const SNAPSHOT = JSON.stringify({
 
 async function proofWithSnapshot(organizationId: string) {
   const inserted = await insertPendingProof(organizationId, "test", 2);
-  await env.DB.prepare("UPDATE capture_sessions SET template_snapshot = ? WHERE id = ?").bind(SNAPSHOT, inserted.sessionId).run();
+  await setSessionSnapshot(inserted.sessionId, SNAPSHOT);
   await env.DB.prepare("UPDATE files SET step_id = 'front' WHERE id = ?").bind(inserted.fileIds[0]).run();
   return inserted;
 }

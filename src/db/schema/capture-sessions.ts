@@ -15,7 +15,7 @@ export const captureSessions = sqliteTable("capture_sessions", {
   stage: text("stage"),
   category: text("category"),
   templateId: text("template_id"),
-  templateSnapshot: text("template_snapshot").notNull(),
+  /** The SHA-256 of the template snapshot this session was created with (its JSON: template_snapshots). */
   templateSha256: text("template_sha256").notNull(),
   locale: text("locale").notNull(),
   locationReference: text("location_reference"),

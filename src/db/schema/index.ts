@@ -5,3 +5,4 @@ export * from "./proofs.ts";
 export * from "./events.ts";
 export * from "./capture-templates.ts";
 export * from "./webhooks.ts";
+export * from "./template-snapshots.ts";

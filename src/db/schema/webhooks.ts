@@ -38,6 +38,8 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   responseStatus: integer("response_status"),
   responseBodyStart: text("response_body_start"),
   failureReason: text("failure_reason"),
+  /** When the retention sweep emptied request_body and response_body_start (migration 0011). */
+  bodyDeletedAt: text("body_deleted_at"),
   ...timestamps,
 });
 

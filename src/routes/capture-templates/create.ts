@@ -8,7 +8,7 @@ import { createCaptureTemplate } from "../../capture-templates/create-template.t
 import { CaptureTemplateSchema, CreateTemplateBody } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "manage_templates", cost: "write", errors: ["too_many_languages", "template_conflict"] },
+  { right: "manage_templates", cost: "write", errors: ["too_many_languages", "template_too_large", "template_conflict"] },
   {
     method: "post",
     path: "/v1/capture-templates",

@@ -52,7 +52,12 @@ const templateFields = {
   ask_location: z.boolean().default(false).openapi({ description: t("Ask the phone's location, with the person's consent.", "Demander la position du téléphone, avec le consentement de la personne.") }),
 };
 
-export const CreateTemplateBody = z.strictObject(templateFields).openapi("CreateCaptureTemplate");
+const SIZE_LIMIT = t(
+  "The template's content (default language, welcome, steps, completion) takes at most 500,000 bytes as UTF-8 JSON, so that it fits one database row with margin; a larger one is refused with 422 `template_too_large`.",
+  "Le contenu du modèle (langue par défaut, accueil, étapes, fin) occupe au plus 500 000 octets en JSON UTF-8, pour tenir dans une ligne de base de données avec de la marge ; un modèle plus grand est refusé avec 422 `template_too_large`.",
+);
+
+export const CreateTemplateBody = z.strictObject(templateFields).openapi("CreateCaptureTemplate", { description: SIZE_LIMIT });
 
 export const UpdateTemplateBody = z
   .strictObject({
@@ -67,7 +72,7 @@ export const UpdateTemplateBody = z
     ask_location: z.boolean().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "At least one field." })
-  .openapi("UpdateCaptureTemplate");
+  .openapi("UpdateCaptureTemplate", { description: SIZE_LIMIT });
 
 export const DuplicateTemplateBody = z.strictObject({ name: templateFields.name }).openapi("DuplicateCaptureTemplate");
 

@@ -33,8 +33,19 @@ const DeliverySummary = z
   .openapi("WebhookDeliverySummary", { description: t("A delivery, without what was sent.", "Une livraison, sans ce qui a été envoyé.") });
 
 const Delivery = DeliverySummary.extend({
-  request_body: z.string().openapi({ description: t("The exact body sent, as the endpoint received it.", "Le corps exact envoyé, tel que reçu par le point de terminaison.") }),
-  response_body_start: z.string().nullable().openapi({ description: t("First KiB of the last answer.", "Premier Kio de la dernière réponse.") }),
+  request_body: z.string().nullable().openapi({
+    description: t(
+      "The exact body sent, as the endpoint received it; null once deleted, 30 days after the delivery was created (see `body_deleted_at`).",
+      "Le corps exact envoyé, tel que reçu par le point de terminaison ; null une fois supprimé, 30 jours après la création de la livraison (voir `body_deleted_at`).",
+    ),
+  }),
+  response_body_start: z.string().nullable().openapi({ description: t("First KiB of the last answer (null once deleted, like the body).", "Premier Kio de la dernière réponse (null une fois supprimé, comme le corps).") }),
+  body_deleted_at: z.string().nullable().openapi({
+    description: t(
+      "When the bodies were deleted (retention: 30 days, Stripe's window for events); null while they are kept.",
+      "Date de suppression des corps (conservation : 30 jours, la fenêtre de Stripe pour les événements) ; null tant qu'ils sont conservés.",
+    ),
+  }),
   attempts_log: z.array(
     z.strictObject({ attempt: z.number().int(), webhook_id: z.string(), started_at: z.string(), duration_ms: z.number().int(), response_status: z.number().int().nullable(), failure_reason: z.string().nullable() }),
   ),
@@ -71,7 +82,7 @@ const get = apiRoute(
 );
 
 const retry = apiRoute(
-  { right: "manage_webhooks", cost: "write", errors: ["webhook_delivery_not_found", "webhook_delivery_not_retryable"] },
+  { right: "manage_webhooks", cost: "write", errors: ["webhook_delivery_not_found", "webhook_delivery_not_retryable", "webhook_delivery_body_deleted"] },
   {
     method: "post", path: "/v1/webhook-deliveries/{id}/retry", operationId: "retryWebhookDelivery", tags,
     summary: t("Send a delivery again", "Renvoyer une livraison"),
@@ -141,8 +152,9 @@ export function registerWebhookDeliveryRoutes(app: App) {
     return c.json(
       {
         ...summary(row),
-        request_body: row.requestBody,
+        request_body: row.bodyDeletedAt === null ? row.requestBody : null,
         response_body_start: row.responseBodyStart,
+        body_deleted_at: row.bodyDeletedAt,
         attempts_log: attempts.map((a) => ({ attempt: a.attempt, webhook_id: a.webhookId, started_at: a.startedAt, duration_ms: a.durationMs, response_status: a.responseStatus, failure_reason: a.failureReason })),
       },
       200,
@@ -153,6 +165,8 @@ export function registerWebhookDeliveryRoutes(app: App) {
     const caller = c.get("caller");
     const db = database(c.env.DB);
     const row = await find(db, caller.organizationId, caller.mode, c.req.valid("param").id);
+    // A retry sends the exact body the receiver's signature check covers: once deleted, nothing faithful is left to send.
+    if (row.bodyDeletedAt !== null) throw new ApiError("webhook_delivery_body_deleted");
     const notRetryable = () => new ApiError("webhook_delivery_not_retryable", { detail: `The delivery is ${row.status}.` });
     // Checked before the hourly budget is charged: a refused retry sends nothing.
     if (!(RETRYABLE_DELIVERY_STATUSES as readonly string[]).includes(row.status)) throw notRetryable();

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { database } from "../../../src/db/client.ts";
-import { captureSessions, files, proofs } from "../../../src/db/schema/index.ts";
+import { captureSessions, files, proofs, templateSnapshots } from "../../../src/db/schema/index.ts";
 import { newId } from "../../../src/lib/ids.ts";
 import { sha256Hex } from "../../../src/lib/crypto.ts";
 
@@ -13,6 +13,8 @@ export async function insertPendingProof(organizationId: string, mode: "test" | 
   const now = new Date().toISOString();
   const sessionId = newId("cps");
   const proofId = newId("prf");
+  const templateSha256 = await sha256Hex("{}");
+  await db.insert(templateSnapshots).values({ sha256: templateSha256, content: "{}", createdAt: now }).onConflictDoNothing();
   await db.insert(captureSessions).values({
     id: sessionId,
     organizationId,
@@ -24,8 +26,7 @@ export async function insertPendingProof(organizationId: string, mode: "test" | 
     stage: "checkin",
     category: null,
     templateId: null,
-    templateSnapshot: "{}",
-    templateSha256: "0".repeat(64),
+    templateSha256,
     locale: "en",
     locationReference: null,
     returnUrl: null,
@@ -46,7 +47,7 @@ export async function insertPendingProof(organizationId: string, mode: "test" | 
     externalReference: `ref-${proofId}`,
     party: "provider",
     stage: "checkin",
-    templateSha256: "0".repeat(64),
+    templateSha256,
     holdsReservation: mode === "live" ? 1 : 0,
     createdAt: now,
     updatedAt: now,

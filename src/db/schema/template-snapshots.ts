@@ -1,0 +1,11 @@
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * A template as capture sessions were created from it, stored once per content (migration 0011): keyed
+ * by the SHA-256 of its canonical JSON, which sessions and proofs carry as `template_sha256`.
+ */
+export const templateSnapshots = sqliteTable("template_snapshots", {
+  sha256: text("sha256").primaryKey(),
+  content: text("content").notNull(),
+  createdAt: text("created_at").notNull(),
+});
