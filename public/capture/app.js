@@ -46,14 +46,15 @@ function alertOnScreen(message, error) {
 }
 
 /** Replaces the screen: its content, the actions in the thumb zone, and where focus goes. */
-function show(content, actions, options = { steps: false }) {
+function show(content, actions, options = { steps: false, bare: false }) {
   closeCamera(stream);
   stream = null;
   main.className = options.steps ? "step-screen" : "";
   main.replaceChildren(...content.filter(Boolean));
   dock.replaceChildren(...actions.filter(Boolean));
   dock.hidden = actions.length === 0;
-  $("steps").hidden = !options.steps;
+  $("steps").hidden = !options.steps || session?.steps.length === 1;
+  $("footer").hidden = Boolean(options.bare);
   // Focus moves to the new heading for screen readers, but not on arrival: no ring round anything on load.
   if (!firstScreen) main.querySelector("h1")?.focus();
   firstScreen = false;
@@ -63,7 +64,7 @@ const heading = (text) => el("h1", { tabindex: "-1" }, text);
 const button = (label, attributes, handler) => el("button", { type: "button", ...attributes, onclick: safely(handler) }, label);
 
 function showError(message, actions = []) {
-  show([el("div", { class: "center" }, el("span", { class: "mark mark-error" }, icon("alert", "icon big")), el("p", { class: "alert", role: "alert", "data-testid": "error" }, message))], actions);
+  show([el("div", { class: "center" }, el("span", { class: "mark mark-error" }, icon("alert", "icon big")), el("p", { class: "lead", role: "alert", "data-testid": "error" }, message))], actions, { bare: actions.length === 0 });
 }
 
 function applyTheme(theme) {
@@ -269,13 +270,16 @@ function updateOverall() {
   overall.hidden = live.length === 0;
   overall.max = Math.max(1, total);
   overall.value = sent;
+  showNotices();
   overallLabel.textContent = retryNotice || (live.length === 0 ? "" : done === live.length ? t("uploaded") : t("uploading", { done, total: live.length }));
-  $("sealing-progress")?.replaceChildren(t("sealingSending", { done, total: live.length }));
+  $("sealing-progress")?.replaceChildren(done === live.length ? icon("check") : el("span", { class: "spinner" }), el("span", {}, t("sealingSending", { done, total: live.length })));
 }
 
 function showNotices() {
   const offline = !navigator.onLine;
-  $("notice").hidden = !offline && persisted;
+  // "Keep this page open" only while something is still to send.
+  const unsent = !persisted && shots.some((shot) => shot.state !== "uploaded" && shot.state !== "refused");
+  $("notice").hidden = !offline && !unsent;
   $("notice").replaceChildren(icon(offline ? "wifiOff" : "alert"), el("span", {}, offline ? t("offline") : t("keepOpen")));
 }
 
@@ -291,7 +295,6 @@ function showWelcome() {
   const seconds = session.steps.reduce((sum, step) => sum + (step.kind === "video" ? 60 : 20 * Math.max(1, minimumFor(step))), 30);
   show(
     [
-      session.organization_name ? el("p", { class: "muted" }, t("requestedBy", { org: session.organization_name })) : null,
       heading(session.welcome.title),
       session.welcome.body ? el("p", { class: "lead" }, session.welcome.body) : null,
       el(
@@ -448,7 +451,7 @@ async function finish() {
         { class: "center" },
         el("span", { class: "mark" }, el("span", { class: "spinner big" })),
         heading(t("sealingTitle")),
-        el("ol", { class: "stages" }, el("li", { id: "sealing-progress" }), el("li", { id: "sealing-stage", class: "muted" }, t("sealingSealing"))),
+        el("ol", { class: "stages" }, el("li", { id: "sealing-progress" }), el("li", { id: "sealing-stage", class: "muted" }, icon("clock"), el("span", {}, t("sealingSealing")))),
         el("p", { class: "muted" }, t("sealingWhy")),
       ),
     ],
@@ -462,13 +465,14 @@ async function finish() {
     return renderStep();
   }
   $("sealing-stage")?.classList.remove("muted");
+  $("sealing-stage")?.replaceChildren(el("span", { class: "spinner" }), el("span", {}, t("sealingSealing")));
   try {
     const result = await retrying(
       async () => {
         await dropFilesNotShown();
         return api(`${base}/complete`, { method: "POST", body: {} });
       },
-      { onWait: (seconds) => $("sealing-stage")?.replaceChildren(t("retrying", { s: seconds })) },
+      { onWait: (seconds) => $("sealing-stage")?.replaceChildren(el("span", { class: "spinner" }), el("span", {}, t("retrying", { s: seconds }))) },
     );
     await Promise.all(shots.map((shot) => deleteShot(shot.id)));
     showCompletion(result);
@@ -515,6 +519,7 @@ function showCompletion(result) {
       ),
     ],
     [],
+    { bare: true },
   );
   if (!result.redirect_url) return;
   let seconds = 4;
@@ -559,6 +564,7 @@ async function boot() {
   speak(pickLanguage(session.locale, session.default_locale));
   applyTheme(session.theme);
   $("brand").textContent = session.organization_name ?? "";
+  $("top").hidden = !session.organization_name && !session.theme.logo_url;
   if (session.mode === "test") {
     $("test-banner").textContent = t("testMode");
     $("test-banner").hidden = false;

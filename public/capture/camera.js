@@ -5,7 +5,16 @@ export async function openCamera(video, withAudio) {
   const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 1920 } }, audio: withAudio });
   video.srcObject = stream;
   video.muted = true;
-  await video.play();
+  // Ready once frames arrive: WebKit can keep play()'s promise pending well after the picture shows.
+  try {
+    await new Promise((resolve, reject) => {
+      video.addEventListener("playing", resolve, { once: true });
+      video.play().then(resolve, (error) => (video.videoWidth > 0 ? resolve(undefined) : reject(error)));
+    });
+  } catch (error) {
+    closeCamera(stream);
+    throw error;
+  }
   return stream;
 }
 

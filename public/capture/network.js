@@ -77,8 +77,12 @@ export async function retrying(work, { onWait, signal } = {}) {
   }
 }
 
-/** One PUT of one part straight to storage, with upload progress; answers the ETag storage gave. */
-export function putPart(part, blob, onProgress, signal) {
+/**
+ * One PUT of one part straight to storage, with upload progress; answers the ETag storage gave. A PUT under
+ * way is let finish even when its shot is deleted (the file is then deleted on the server): cutting it would
+ * leave storage with half a part and the browser with a failed request.
+ */
+export function putPart(part, blob, onProgress) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(part.method, part.url);
@@ -98,8 +102,6 @@ export function putPart(part, blob, onProgress, signal) {
     };
     xhr.onerror = () => reject(new Error("network"));
     xhr.ontimeout = () => reject(new Error("timeout"));
-    xhr.onabort = () => reject(new Aborted("aborted"));
-    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
     xhr.send(blob.slice(part.offset, part.offset + part.length));
   });
 }

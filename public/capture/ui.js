@@ -13,7 +13,7 @@ export function el(tag, attributes = {}, ...children) {
 
 const PATHS = {
   check: "M5 12.5l4.5 4.5L19 7.5",
-  alert: "M12 7v6M12 16.5v.5",
+  alert: "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 7.5v5.5M12 16.5v.5",
   retake: "M4 12a8 8 0 1 0 2.6-5.9M4 4v5h5",
   trash: "M5 7h14M10 7V5h4v2M7 7l1 12h8l1-12",
   shield: "M12 3l7 3v6c0 4.2-3 7.6-7 9-4-1.4-7-4.8-7-9V6z M8.5 12l2.5 2.5 4.5-5",

@@ -57,7 +57,7 @@ async function sendPart(base, shot, number, hooks) {
   const part = shot.upload.parts.find((candidate) => candidate.part_number === number);
   const before = shot.upload.parts.filter((candidate) => candidate.part_number < number && shot.storedParts[candidate.part_number] !== undefined).reduce((sum, candidate) => sum + candidate.length, 0);
   try {
-    return await putPart(part, shot.blob, (loaded) => hooks.onProgress(before + loaded), hooks.signal);
+    return await putPart(part, shot.blob, (loaded) => hooks.onProgress(before + loaded));
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     if (error.status === 409) return ""; // this URL already wrote the file: it is stored
