@@ -2,7 +2,8 @@
  * `npm run dev`: the whole service on this machine — D1 migrations applied locally, the sealer as a Node
  * process, `wrangler dev` (local D1, R2, Durable Objects, Queues, cron), a seeded demo organization.
  * Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), DEV_LOCAL_DIR (default .local),
- * WEBHOOK_RESOLVE, WEBHOOK_RETRY_SCALE and WEBHOOK_DNS_RESOLVER_URL (local webhook receivers, see README).
+ * WEBHOOK_RESOLVE, WEBHOOK_RETRY_SCALE and WEBHOOK_DNS_RESOLVER_URL (local webhook receivers, see README), DEV_SWEEP_INTERVAL_SECONDS
+ * (how often the cron sweeps run, default 60 as in production).
  */
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -13,6 +14,7 @@ import { Children, run } from "./lib/children.ts";
 import { ensureDemoOrganization } from "./lib/demo-organization.ts";
 import { ensureDevVars } from "./lib/dev-vars.ts";
 import { freePort, waitForHttp } from "./lib/ports.ts";
+import { triggerSweeps } from "./lib/sweep-timer.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const port = Number(process.env.PORT ?? 8787);
@@ -22,6 +24,9 @@ const pkiDir = join(localDir, "pki");
 const apiBaseUrl = `http://localhost:${port}`;
 const captureBaseUrl = `http://127.0.0.1:${port}`;
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
+const sweepIntervalSeconds = Number(process.env.DEV_SWEEP_INTERVAL_SECONDS ?? 60);
+/** The schedule of wrangler.toml's [triggers]; the handler runs every sweep whatever the cron. */
+const CRON = "* * * * *";
 const children = new Children();
 
 function gitCommit(): string {
@@ -33,6 +38,7 @@ function gitCommit(): string {
 }
 
 async function main() {
+  if (!(sweepIntervalSeconds > 0)) throw new Error("DEV_SWEEP_INTERVAL_SECONDS must be a positive number of seconds");
   mkdirSync(localDir, { recursive: true });
   const secrets = ensureDevVars(join(root, ".dev.vars.example"), join(root, ".dev.vars"));
 
@@ -75,11 +81,14 @@ async function main() {
       "--inspector-port", String(inspectorPort),
       "--persist-to", persistDir,
       "--show-interactive-dev-session=false",
+      // Serves GET /__scheduled, which the sweep timer below calls (wrangler dev has no cron of its own).
+      "--test-scheduled",
       ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
     { cwd: root, env: { ...process.env, CI: "true" } },
   );
   await waitForHttp(`${apiBaseUrl}/health`, 120_000, () => children.isAlive(worker));
+  triggerSweeps(apiBaseUrl, sweepIntervalSeconds, CRON);
 
   const admin = new AdminClient(apiBaseUrl, secrets.ADMIN_TOKEN ?? "");
   const demoFile = join(localDir, `demo-${createHash("sha256").update(persistDir).digest("hex").slice(0, 12)}.json`);
@@ -96,6 +105,7 @@ async function main() {
   Admin token            ${secrets.ADMIN_TOKEN}
   Supervision token      ${secrets.SUPERVISION_TOKEN}
   Sealer                 ${vars.SEALER_URL ?? "not started"}
+  Cron sweeps            every ${sweepIntervalSeconds} s (${apiBaseUrl}/__scheduled)
 `);
   console.log(
     `DEV_STACK_READY ${JSON.stringify({

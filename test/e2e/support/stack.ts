@@ -30,10 +30,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `npm run dev` (through its script) on a free port with its own database, like a developer would. */
-export async function startStack(options: { env?: Record<string, string> } = {}): Promise<Stack> {
+/**
+ * Starts `npm run dev` (through its script) on a free port with its own database, like a developer would.
+ * With `stateDir`, the database, storage and keys live there and outlast `stop()`, so a second stack
+ * started on the same `stateDir` finds them as a restarted `npm run dev` would.
+ */
+export async function startStack(options: { env?: Record<string, string>; stateDir?: string } = {}): Promise<Stack> {
   const port = await freePort();
-  const scratch = mkdtempSync(join(tmpdir(), "proof-stack-"));
+  const scratch = options.stateDir ?? mkdtempSync(join(tmpdir(), "proof-stack-"));
   const child = spawn(process.execPath, [join(root, "scripts/dev.ts")], {
     cwd: root,
     detached: true,
@@ -53,7 +57,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
         setTimeout(done, 5000);
       });
     }
-    rmSync(scratch, { recursive: true, force: true });
+    if (options.stateDir === undefined) rmSync(scratch, { recursive: true, force: true });
   };
   return new Promise((done, fail) => {
     const onData = (chunk: Buffer) => {
