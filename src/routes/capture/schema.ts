@@ -127,8 +127,16 @@ export const CaptureSessionViewSchema = z
   .object({
     session_id: z.string(),
     locale: z.string(),
-    default_locale: z.string(),
-    organization_name: z.string().nullable(),
+    default_locale: z.string().openapi({
+      description: t(
+        "The template's default language: the page's own buttons fall back to it after the session's language and its base, before English.",
+        "La langue par défaut du modèle : les boutons de la page s'y replient après la langue de la session et sa langue de base, avant l'anglais.",
+      ),
+    }),
+    organization_name: z
+      .string()
+      .nullable()
+      .openapi({ description: t("Who asks for the photos, shown on the welcome screen.", "Qui demande les photos, affiché sur l'écran d'accueil.") }),
     mode: z.enum(["test", "live"]),
     status: z.literal("open"),
     expires_at: z.string(),
