@@ -272,6 +272,14 @@ export const ERROR_CATALOGUE = {
       fr: "Les photos sont en JPEG, PNG, HEIC/HEIF ou WebP ; les vidéos en MP4, MOV ou WebM ; le type doit correspondre à l'étape.",
     },
   },
+  verify_file_too_large: {
+    status: 413,
+    title: { en: "File too large to send", fr: "Fichier trop volumineux pour être envoyé" },
+    description: {
+      en: "Verify by file takes at most 100 MB (100,000,000 bytes), the most Cloudflare accepts in a request body; for a larger file send its SHA-256 as JSON `{\"sha256\": \"…\"}`.",
+      fr: "La vérification par fichier prend au plus 100 Mo (100 000 000 octets), le maximum que Cloudflare accepte dans un corps de requête ; pour un fichier plus grand, envoyez son SHA-256 en JSON `{\"sha256\": \"…\"}`.",
+    },
+  },
   file_too_large: {
     status: 422,
     title: { en: "File too large", fr: "Fichier trop volumineux" },

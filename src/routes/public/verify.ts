@@ -8,7 +8,6 @@ import { files, proofs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { toHex } from "../../lib/crypto.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
-import { MAX_VIDEO_BYTES } from "../../capture-page/media-rules.ts";
 import { proofUrls } from "../../proofs/present-proof.ts";
 import { proofVerification } from "../../verification/verify-proof.ts";
 import { proofFiles } from "../../storage/proofs-read.ts";
@@ -17,6 +16,14 @@ import { rateLimitAddressKey } from "../../lib/client-address.ts";
 
 /** Verifications per minute per client address: hashing uploads is work we do for strangers. */
 const VERIFY_LIMIT_PER_MINUTE = 30;
+
+/**
+ * The largest file verified by its bytes: Cloudflare refuses a request body over 100 MB on the Free and
+ * Pro plans (200 MB on Business) with its own HTML 413 before the Worker runs, so the service never
+ * promises more than the smallest of them, and answers its own problem 413 up to there. A larger file is
+ * verified by its SHA-256 (JSON `{sha256}`), which the verification page computes locally anyway.
+ */
+export const MAX_VERIFY_FILE_BYTES = 100_000_000;
 
 const MatchSchema = z
   .strictObject({
@@ -28,15 +35,15 @@ const MatchSchema = z
   })
   .openapi("FileMatch", { description: t("A proof holding the file.", "Une preuve contenant le fichier.") });
 
-const route = publicRoute(["rate_limited", "file_too_large"], {
+const route = publicRoute(["rate_limited", "verify_file_too_large"], {
   method: "post",
   path: "/v1/public/verify",
   operationId: "verifyFile",
   tags: ["Public verification"],
   summary: t("Find the proofs holding a file", "Trouver les preuves contenant un fichier"),
   description: t(
-    "No credential. Send the file's bytes (any content type but JSON, up to 500 MiB), or JSON `{\"sha256\": \"…\"}`; the answer lists the sealed proofs holding that file, original or signed. Limited per client address.",
-    "Sans identifiant. Envoyez les octets du fichier (tout type sauf JSON, jusqu'à 500 Mio), ou du JSON `{\"sha256\": \"…\"}` ; la réponse liste les preuves scellées contenant ce fichier, original ou signé. Limité par adresse cliente.",
+    "No credential. Send the file's bytes (any content type but JSON, at most 100 MB = 100,000,000 bytes, the most Cloudflare accepts in a request body on the Free and Pro plans; a larger body gets 413 `verify_file_too_large`, or Cloudflare's own 413 page above its limit), or, for a file of any size, JSON `{\"sha256\": \"…\"}` with its SHA-256 computed locally (`sha256sum`); the answer lists the sealed proofs holding that file, original or signed. Limited per client address.",
+    "Sans identifiant. Envoyez les octets du fichier (tout type sauf JSON, au plus 100 Mo = 100 000 000 octets, le maximum que Cloudflare accepte dans un corps de requête avec les offres Free et Pro ; un corps plus grand reçoit 413 `verify_file_too_large`, ou la page 413 de Cloudflare au-delà de sa limite), ou, pour un fichier de toute taille, du JSON `{\"sha256\": \"…\"}` avec son SHA-256 calculé localement (`sha256sum`) ; la réponse liste les preuves scellées contenant ce fichier, original ou signé. Limité par adresse cliente.",
   ),
   request: {
     body: {
@@ -55,28 +62,35 @@ const route = publicRoute(["rate_limited", "file_too_large"], {
   },
 });
 
+const tooLarge = () =>
+  new ApiError("verify_file_too_large", {
+    detail: `At most ${MAX_VERIFY_FILE_BYTES} bytes by file; send JSON {"sha256": "…"} with the file's SHA-256 instead.`,
+  });
+
 async function digestOf(request: Request): Promise<string> {
   if ((request.headers.get("Content-Type") ?? "").includes("json")) {
     const parsed = z.object({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).safeParse(await request.json().catch(() => null));
     if (!parsed.success) throw new ApiError("validation_failed", { field: "/sha256", detail: "A SHA-256 in hexadecimal." });
     return parsed.data.sha256.toLowerCase();
   }
-  if (Number(request.headers.get("Content-Length") ?? "0") > MAX_VIDEO_BYTES || request.body === null) {
-    if (request.body === null) throw new ApiError("validation_failed", { detail: "Send the file's bytes or JSON {sha256}." });
-    throw new ApiError("file_too_large");
-  }
+  if (request.body === null) throw new ApiError("validation_failed", { detail: "Send the file's bytes or JSON {sha256}." });
+  // Refused on the announced length before a byte is read; a body without one is counted as it streams.
+  if (Number(request.headers.get("Content-Length") ?? "0") > MAX_VERIFY_FILE_BYTES) throw tooLarge();
   const digest = new crypto.DigestStream("SHA-256");
+  const writer = digest.getWriter();
+  const reader = request.body.getReader();
   let size = 0;
-  const counted = request.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        size += chunk.length;
-        if (size > MAX_VIDEO_BYTES) controller.error(new ApiError("file_too_large"));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  await counted.pipeTo(digest);
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > MAX_VERIFY_FILE_BYTES) {
+      // Stop reading at once; the digest is closed (not aborted) so that nothing is left rejecting.
+      await reader.cancel();
+      await writer.close();
+      throw tooLarge();
+    }
+    await writer.write(chunk.value);
+  }
+  await writer.close();
   return toHex(await digest.digest);
 }
 
