@@ -4,9 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
-import { waitForProof } from "./support/capture.ts";
-import { captureSession } from "./support/phone.ts";
-import { indexedDbStoresBlobs, waitFor, type Engine, type EngineName, type Launched, type PageOptions, type PhonePage } from "./support/engines/engine.ts";
+import { PHONE, indexedDbStoresBlobs, waitFor, type Engine, type EngineName, type Launched, type PageOptions, type PhonePage } from "./support/engines/engine.ts";
 import { launch as launchChromium } from "./support/engines/chromium.ts";
 import { launch as launchFirefox } from "./support/engines/firefox.ts";
 import { launch as launchWebkit } from "./support/engines/webkit.ts";
@@ -17,41 +15,20 @@ import { launch as launchWebkit } from "./support/engines/webkit.ts";
  * Screenshots of each screen land in test/e2e/.screenshots/<engine>/ (git-ignored) for people to look at.
  */
 const engines: Record<EngineName, () => Promise<Launched>> = { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebkit };
-const ALL_ENGINES: EngineName[] = ["chromium", "firefox", "webkit"];
-/**
- * The engines where the capture page passes each scenario today. Issue 11 is fixing the page for the others (WebKit
- * cannot take a photo, refused files and offline declarations hang): a scenario joins an engine as soon as the page
- * passes it there, so that the suite stays green meanwhile.
- */
-const PAGE_PASSES: Record<string, EngineName[]> = {
-  twoSteps: ["chromium", "firefox"],
-  shutterOnTop: ["chromium", "firefox"],
-  refusedFile: [],
-  noBlobStorage: [],
-  offline: [],
-};
 const screenshots = resolve(import.meta.dirname, ".screenshots");
-
-interface ScenarioOptions {
-  engines?: EngineName[];
-  page?: (engine: Engine) => PageOptions;
-}
 
 let stack: Stack;
 let templateId: string;
 
 beforeAll(async () => {
   stack = await startStack();
-  const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
-    token: stack.testKey,
-    body: {
-      name: "Parcel, two sides",
-      welcome: { title: "Photos of your parcel" },
-      steps: [
-        { id: "front", label: "Front", instruction: "Photograph the front of the parcel", kind: "photo", min_count: 1, max_count: 2 },
-        { id: "back", label: "Back", instruction: "Photograph the back of the parcel", kind: "photo", min_count: 1, max_count: 2 },
-      ],
-    },
+  const template = await integratorCall(`${stack.baseUrl}/v1/capture-templates`, {
+    name: "Parcel, two sides",
+    welcome: { title: "Photos of your parcel" },
+    steps: [
+      { id: "front", label: "Front", instruction: "Photograph the front of the parcel", kind: "photo", min_count: 1, max_count: 2 },
+      { id: "back", label: "Back", instruction: "Photograph the back of the parcel", kind: "photo", min_count: 1, max_count: 2 },
+    ],
   });
   if (template.status !== 201) throw new Error(`template: ${JSON.stringify(template.body)}`);
   templateId = template.body.id;
@@ -63,10 +40,20 @@ afterAll(async () => {
 const shotCount = () => document.querySelectorAll('[data-testid="retake"]').length;
 const offlineNotice = /offline|no connection|no network|no internet|connection (is )?lost|not connected/i;
 
-async function openCapture(page: PhonePage, scenario: string) {
-  const created = await captureSession(stack, { external_reference: `${page.engine}-${scenario}-${Date.now()}`, party: "recipient", locale: "en", template_id: templateId });
-  await page.open(created.capture_url);
-  return created;
+/** An integrator's call with the demo test key: eighteen captures in a minute meet its rate limit, which is waited out. */
+async function integratorCall(url: string, body?: unknown) {
+  for (;;) {
+    const answer = await request(url, { token: stack.testKey, ...(body === undefined ? {} : { body, headers: { "Idempotency-Key": crypto.randomUUID() } }) });
+    if (answer.status !== 429) return answer;
+    await new Promise((done) => setTimeout(done, Number(answer.headers.get("retry-after") ?? "1") * 1000));
+  }
+}
+
+async function openCapture(page: PhonePage, scenario: string): Promise<{ id: string; capture_url: string }> {
+  const created = await integratorCall(`${stack.baseUrl}/v1/capture-sessions`, { external_reference: `${page.engine}-${scenario}-${Date.now()}`, party: "recipient", locale: "en", template_id: templateId });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await page.open(created.body.capture_url);
+  return created.body;
 }
 
 function screenshot(page: PhonePage, name: string) {
@@ -97,9 +84,14 @@ async function finishToSealedProof(page: PhonePage, sessionId: string, screens: 
   if (screens) await screenshot(page, "5-sealing");
   await waitFor(page, "the completion screen", () => document.querySelector('[data-testid="completion"]') !== null, undefined, 45_000);
   if (screens) await screenshot(page, "6-completion");
-  const session = await request(`${stack.baseUrl}/v1/capture-sessions/${sessionId}`, { token: stack.testKey });
+  const session = await integratorCall(`${stack.baseUrl}/v1/capture-sessions/${sessionId}`);
   expect(session.body).toMatchObject({ status: "completed", proof_id: expect.stringMatching(/^prf_/) });
-  const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (candidate) => candidate.status !== "pending", 60_000);
+  // Polled once a second: the key's rate limit is shared by every scenario of the file.
+  let proof = (await integratorCall(`${stack.baseUrl}/v1/proofs/${session.body.proof_id}`)).body;
+  for (const deadline = Date.now() + 60_000; proof.status === "pending" && Date.now() < deadline; ) {
+    await new Promise((done) => setTimeout(done, 1000));
+    proof = (await integratorCall(`${stack.baseUrl}/v1/proofs/${session.body.proof_id}`)).body;
+  }
   expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
   expect(proof.files.map((file: { step_id: string }) => file.step_id).sort()).toEqual(["back", "front"]);
 }
@@ -118,8 +110,6 @@ async function captureTwoSteps(page: PhonePage, sessionId: string, screens = fal
 }
 
 for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promise<Launched>][]) {
-  // Vitest refuses a suite with no test: an engine the page passes no scenario in yet has none.
-  if (!Object.values(PAGE_PASSES).some((passing) => passing.includes(name))) continue;
   describe(`the capture page in ${name} at 390×844 with a fake camera`, () => {
     let engine: Engine | undefined;
     let skipped = "";
@@ -135,11 +125,10 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
     });
 
     /** A scenario on a fresh page; the page must end it without any uncaught exception or unhandled rejection. */
-    const scenario = (title: string, options: ScenarioOptions, body: (page: PhonePage, engine: Engine) => Promise<void>) => {
-      if (!(options.engines ?? ALL_ENGINES).includes(name)) return;
+    const scenario = (title: string, body: (page: PhonePage, engine: Engine) => Promise<void>, pageOptions?: (engine: Engine) => PageOptions) => {
       it(`${title}, with no uncaught error on the page`, async ({ skip }) => {
         if (!engine) return skip(skipped);
-        const page = await engine.newPage(options.page?.(engine));
+        const page = await engine.newPage(pageOptions?.(engine));
         try {
           await body(page, engine);
           expect(await page.pageErrors()).toEqual([]);
@@ -149,12 +138,30 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
       });
     };
 
-    scenario("takes a photo in each of two steps and goes from the link to a sealed proof", { engines: PAGE_PASSES.twoSteps }, async (page) => {
+    it("drives a 390×844 page and sees its uncaught errors and unhandled rejections (so the checks below are not vacuous)", async ({ skip }) => {
+      if (!engine) return skip(skipped);
+      const page = await engine.newPage();
+      try {
+        await openCapture(page, "harness");
+        expect(await page.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([PHONE.width, PHONE.height]);
+        await page.evaluate(() => {
+          setTimeout(() => {
+            throw new Error("harness check: uncaught");
+          });
+          void Promise.reject(new Error("harness check: unhandled"));
+        });
+        await expect.poll(async () => (await page.pageErrors()).join("\n"), { timeout: 5_000 }).toMatch(/harness check: uncaught[^]*harness check: unhandled|harness check: unhandled[^]*harness check: uncaught/);
+      } finally {
+        await page.close();
+      }
+    });
+
+    scenario("takes a photo in each of two steps and goes from the link to a sealed proof", async (page) => {
       const created = await openCapture(page, "two-steps");
       await captureTwoSteps(page, created.id, true);
     });
 
-    scenario("the element at the centre of the shutter is the shutter", { engines: PAGE_PASSES.shutterOnTop }, async (page) => {
+    scenario("the element at the centre of the shutter is the shutter", async (page) => {
       await openCapture(page, "shutter");
       await start(page, false);
       const hit = await page.evaluate(() => {
@@ -167,28 +174,28 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
       expect(hit).toBe("the shutter");
     });
 
-    scenario("shows a refused file's error (role=alert) within seconds instead of hanging", { engines: PAGE_PASSES.refusedFile }, async (page) => {
+    scenario("shows a refused file's error (role=alert) within seconds instead of hanging", async (page) => {
       await openCapture(page, "refused-file");
       await start(page, false);
       // A real GIF: the service takes JPEG, PNG, HEIC, WebP, MP4, MOV and WebM, not GIF.
       const gif = join(mkdtempSync(join(tmpdir(), "refused-")), "animation.gif");
       writeFileSync(gif, Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64"));
       await page.setFiles("#file", gif);
-      await waitFor(page, "an error with role=alert", () => [...document.querySelectorAll('[role="alert"]')].some((alert) => (alert as HTMLElement).offsetParent !== null && alert.textContent!.trim() !== ""), undefined, 10_000);
+      await waitFor(page, "an error with role=alert", () => [...document.querySelectorAll('[role="alert"]')].some((alert) => alert.getClientRects().length > 0 && alert.textContent!.trim() !== ""), undefined, 10_000);
       await screenshot(page, "7-refused-file");
     });
 
     scenario(
       "captures and seals when IndexedDB refuses to store Blobs",
-      { engines: PAGE_PASSES.noBlobStorage, page: (engine) => ({ refuseBlobsInIndexedDb: !engine.refusesBlobsNatively }) },
       async (page, engine) => {
         const created = await openCapture(page, "no-blob-storage");
         expect(await page.evaluate(indexedDbStoresBlobs), `${engine.name} should refuse Blobs in IndexedDB here`).toBe(false);
         await captureTwoSteps(page, created.id);
       },
+      (engine) => ({ refuseBlobsInIndexedDb: !engine.refusesBlobsNatively }),
     );
 
-    scenario("offline when a shot is declared: shows an offline notice, then resumes by itself to a sealed proof", { engines: PAGE_PASSES.offline }, async (page) => {
+    scenario("offline when a shot is declared: shows an offline notice, then resumes by itself to a sealed proof", async (page) => {
       const created = await openCapture(page, "offline");
       await start(page, false);
       expect(await page.evaluate(() => document.body.innerText)).not.toMatch(offlineNotice);
@@ -196,6 +203,8 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
       await takePhoto(page);
       await waitFor(page, "an offline notice", (pattern) => new RegExp(pattern, "i").test(document.body.innerText), offlineNotice.source, 20_000);
       await screenshot(page, "8-offline");
+      // The cut is real in every engine: nothing reached the service while the page was offline.
+      expect((await request(`${created.capture_url}/session`)).body.files).toEqual([]);
       await page.setOffline(false);
       // Nobody touches the page: it must send the shot by itself once the network is back.
       await expect
