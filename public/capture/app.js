@@ -14,7 +14,8 @@ const main = $("main");
 const dock = $("dock-actions");
 const overall = $("overall");
 const overallLabel = $("overall-label");
-const LOCATION_TIMEOUT_MS = 20_000;
+/** A permission prompt left open, or a phone that cannot find itself, must not hold the capture back. */
+const LOCATION_TIMEOUT_MS = 15_000;
 
 let t = translator("en");
 /** @type {any} */ let session;
