@@ -42,7 +42,7 @@ describe("upload URLs of files removed from their capture", () => {
     expect((await put(declared.body.upload.parts[0], photo.bytes)).body).toMatchObject({ status: 409, code: "upload_url_used" });
   });
 
-  it("aborts a removed file's multipart upload and refuses its part URLs", async () => {
+  it("checks each part's length, aborts a removed file's multipart upload and refuses its part URLs", async () => {
     const org = await createOrganization();
     const template = await callJson("/v1/capture-templates", {
       key: org.testKey,
@@ -59,6 +59,10 @@ describe("upload URLs of files removed from their capture", () => {
     const stored = await call(first.url, { method: "PUT", rawBody: new Uint8Array(first.length) as unknown as string, headers: first.headers });
     await stored.arrayBuffer();
     expect(stored.status).toBe(200);
+
+    // A part URL writes its exact length and no other.
+    const longer = await callJson(second.url, { method: "PUT", rawBody: new Uint8Array(second.length + 1) as unknown as string, headers: second.headers });
+    expect(longer.body).toMatchObject({ status: 422, code: "upload_size_mismatch" });
 
     expect((await captureCall(token, `/files/${declared.body.file_id}`, { method: "DELETE" })).status).toBe(204);
     // Aborted: storage itself no longer takes parts for that upload, whoever holds a URL.
