@@ -46,8 +46,19 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
   if (loaded.proof.status !== "pending") return "already_done";
   await countSealAttempt(deps.db, proofId);
   const run = newId("run");
-  const result = await deps.seal(await buildJob(deps, loaded.proof, loaded.files, run));
-  if (result.status === "failed") return failProof(deps, loaded.proof, result);
+  let result: SealResult;
+  try {
+    result = await deps.seal(await buildJob(deps, loaded.proof, loaded.files, run));
+  } catch (error) {
+    // The sealer deletes what a run it abandons wrote, but a sealer that died mid-run cannot: the next
+    // attempt is a new run, so this one's copies would stay unpublished in storage for ever.
+    await discardRun(deps.files, loaded.proof, loaded.files, run);
+    throw error;
+  }
+  if (result.status === "failed") {
+    await discardRun(deps.files, loaded.proof, loaded.files, run);
+    return failProof(deps, loaded.proof, result);
+  }
   await storeArtifacts(deps.files, proofId, run, result);
   const outcome = await recordSealed(deps, loaded.proof, loaded.files, result, run);
   // Another run sealed the proof first: this run's copies are published nowhere.

@@ -165,6 +165,32 @@ describe("sealing a proof", () => {
   });
 });
 
+describe("a run the sealer does not finish", () => {
+  it("leaves no signed copy in storage, whether the sealer failed the proof or died mid-run", async () => {
+    const org = await createOrganization({ balance: 2 });
+    const endings = [
+      async (): Promise<SealResult> => ({ status: "failed", code: "file_corrupt", message: "Broken.", file_id: "med_x" }),
+      async (): Promise<SealResult> => {
+        throw new TransientSealingError("sealer unreachable: connection reset");
+      },
+    ];
+    for (const ending of endings) {
+      const { proofId } = await insertPendingProof(org.id, "live");
+      const keys: string[] = [];
+      const { deps } = dependencies(async (job) => {
+        // The sealer had written one copy when the run ended.
+        const key = new URL(job.files[0]!.destination.url).pathname.slice(1);
+        await env.FILES.put(key, "half a run");
+        keys.push(key);
+        return ending();
+      });
+      await sealProof(deps, proofId).catch((error: unknown) => expect(error).toBeInstanceOf(TransientSealingError));
+      expect(keys).toHaveLength(1);
+      expect(await env.FILES.head(keys[0]!)).toBeNull();
+    }
+  });
+});
+
 describe("sealing queue consumer", () => {
   it("retries a transient failure with the schedule's delay", async () => {
     const org = await createOrganization({ balance: 2 });
