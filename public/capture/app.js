@@ -117,6 +117,7 @@ function addShot(step, blob, capture) {
   };
   shots.push(shot);
   renderShots();
+  shot.tile?.scrollIntoView({ block: "nearest", inline: "nearest" });
   void upload(shot);
 }
 
