@@ -93,7 +93,11 @@ export async function launch(): Promise<Launched> {
         click: async (testid) => (await firstUsable(testid)).click(),
         setFiles: async (selector, path) => driver.findElement(By.css(selector)).sendKeys(path),
         evaluate,
-        screenshot: async (path) => writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64")),
+        async screenshot(path) {
+          // WebKitWebDriver returns the last painted frame: a change made just before would be missing from it.
+          await evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
+          writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));
+        },
         setOffline: (offline) => evaluate(simulateOffline, offline),
         pageErrors: () => evaluate(readPageErrors),
         close: async () => void (await driver.get("about:blank")),
