@@ -41,14 +41,10 @@ export interface Env {
   WEBHOOK_RETRY_SCALE?: string;
   /** DNS-over-HTTPS JSON resolver asked before each delivery (default Cloudflare's): non-public answers are refused. */
   WEBHOOK_DNS_RESOLVER_URL?: string;
-  /** The sealer's configuration, passed to its container (sealer/README.md). */
+  /** The sealer's configuration, passed to its container (sealer/README.md); its chains are files of its image. */
   C2PA_SIGNING_KEY_PEM?: string;
-  C2PA_CERT_CHAIN_PEM?: string;
-  C2PA_TRUST_ANCHOR_PEM?: string;
   TSA_URL?: string;
   TSA_NAME?: string;
-  TSA_CHAIN_PEM?: string;
-  TSA_QUALIFIED_CERTS_PEM?: string;
   SEALER_MEMORY_BUDGET_MB?: string;
   /** The sealer as a Cloudflare Container (production). */
   SEALER_CONTAINER?: DurableObjectNamespace;

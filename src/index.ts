@@ -2,6 +2,7 @@ import type { Env } from "./env.ts";
 import { createApiApp, createCaptureApp } from "./routes/index.ts";
 import { consumeQueue } from "./queues.ts";
 import { runScheduledSweeps } from "./scheduled.ts";
+import { misconfiguredResponse, startupProblems } from "./startup-check.ts";
 
 export { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
 export { IdempotencyRecord } from "./durable/idempotency-record.ts";
@@ -18,6 +19,9 @@ function appFor(request: Request, env: Env) {
 
 export default {
   fetch(request, env, ctx) {
+    // A wrong configuration answers 503 naming the settings to fix, instead of issuing broken links.
+    const problems = startupProblems(env);
+    if (problems.length > 0) return misconfiguredResponse(env, problems);
     return appFor(request, env).fetch(request, env, ctx);
   },
   queue(batch, env, ctx) {

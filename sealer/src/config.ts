@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { loadSigningKey } from "./c2pa/cose.ts";
 import { ensureLocalPki } from "./pki/ensure-local-pki.ts";
 import { httpAuthority, opensslAuthority, type TimestampAuthority } from "./tsa/authority.ts";
+import { assertStartupConfiguration, CERTIFICATE_FILES, pemCertificates, readCertificateFile } from "./startup-check.ts";
 
 export interface SealerConfig {
   port: number;
@@ -17,29 +18,41 @@ export interface SealerConfig {
   liveAuthority: TimestampAuthority;
 }
 
-const pemCertificates = (pem: string) => pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+/** Where the public certificates are: files built into the image (sealer/certs/README.md). */
+const DEFAULT_CERTS_DIR = "sealer/certs";
 
 /**
  * Configuration from the environment. Locally everything comes from PKI_DIR (made by `npm run dev`);
- * in production the C2PA key and chain come from secrets and TSA_URL names a real authority. The
- * simulated authority of test proofs always uses PKI_DIR, created on first start when missing (in a
- * container: a fresh one per instance, which is fine since every test proof publishes its own chain).
+ * in production the C2PA key comes from a secret, TSA_URL names a real authority, and the certificate
+ * chains are files of the image (too large for a 5 KB secret). The startup check refuses a configuration
+ * missing one of them, naming it. The simulated authority of test proofs always uses PKI_DIR, created on
+ * first start when missing (in a container: a fresh one per instance, which is fine since every test
+ * proof publishes its own chain).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
+  const certsDir = env.SEALER_CERTS_DIR ?? DEFAULT_CERTS_DIR;
+  assertStartupConfiguration(env, certsDir);
   const pkiDir = ensureLocalPki(env.PKI_DIR ?? ".local/pki");
   const file = (name: string) => readFileSync(join(pkiDir, name), "utf8");
-  const chainPem = env.C2PA_CERT_CHAIN_PEM ?? file("c2pa-signer.pem");
+  const certificate = (name: string) => readCertificateFile(certsDir, name);
+  const productionKey = env.C2PA_SIGNING_KEY_PEM ? env.C2PA_SIGNING_KEY_PEM : undefined;
+  const chainPem = productionKey ? certificate(CERTIFICATE_FILES.c2paChain) : file("c2pa-signer.pem");
   const liveAuthority = env.TSA_URL
-    ? httpAuthority(env.TSA_URL, env.TSA_NAME ?? new URL(env.TSA_URL).host, env.TSA_CHAIN_PEM ?? "", env.TSA_QUALIFIED_CERTS_PEM ?? "")
+    ? httpAuthority(
+        env.TSA_URL,
+        env.TSA_NAME || new URL(env.TSA_URL).host,
+        certificate(CERTIFICATE_FILES.tsaChain),
+        certificate(CERTIFICATE_FILES.tsaQualifiedCerts),
+      )
     : opensslAuthority(pkiDir, "tsa-live", "Local Timestamp Authority");
   return {
     port: Number(env.SEALER_PORT ?? 8788),
     secret: env.SEALER_SECRET ?? "",
     memoryBudgetBytes: Number(env.SEALER_MEMORY_BUDGET_MB ?? 1024) * 1024 * 1024,
     c2pa: {
-      keyPem: env.C2PA_SIGNING_KEY_PEM ?? file("c2pa-signer.pk8"),
+      keyPem: productionKey ?? file("c2pa-signer.pk8"),
       chainDer: pemCertificates(chainPem).map((pem) => new Uint8Array(new X509Certificate(pem).raw)),
-      trustAnchorPem: env.C2PA_TRUST_ANCHOR_PEM ?? file("c2pa-root.pem"),
+      trustAnchorPem: productionKey ? certificate(CERTIFICATE_FILES.c2paTrustAnchor) : file("c2pa-root.pem"),
     },
     testAuthority: opensslAuthority(pkiDir, "tsa-test", "Simulated TSA (test mode, no legal value)"),
     liveAuthority,

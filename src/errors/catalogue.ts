@@ -410,6 +410,14 @@ export const ERROR_CATALOGUE = {
       fr: "Une erreur inattendue ; elle a été journalisée avec l'identifiant de requête.",
     },
   },
+  service_misconfigured: {
+    status: 503,
+    title: { en: "Service misconfigured", fr: "Service mal configuré" },
+    description: {
+      en: "The service's configuration is incomplete or wrong (the detail names the settings); its operator must fix it.",
+      fr: "La configuration du service est incomplète ou erronée (le détail nomme les réglages) ; son exploitant doit la corriger.",
+    },
+  },
   service_unavailable: {
     status: 503,
     title: { en: "Service unavailable", fr: "Service indisponible" },

@@ -1,16 +1,11 @@
 import type { Env } from "../env.ts";
 
-/** The sealer's own configuration, set as Worker secrets and variables and handed to its container. */
-export const SEALER_CONFIGURATION = [
-  "C2PA_SIGNING_KEY_PEM",
-  "C2PA_CERT_CHAIN_PEM",
-  "C2PA_TRUST_ANCHOR_PEM",
-  "TSA_URL",
-  "TSA_NAME",
-  "TSA_CHAIN_PEM",
-  "TSA_QUALIFIED_CERTS_PEM",
-  "SEALER_MEMORY_BUDGET_MB",
-] as const;
+/**
+ * The sealer's own configuration, set as Worker secrets and variables and handed to its container. The
+ * public certificate chains are not among them: they are files of the sealer image (sealer/certs), since
+ * a secret holds at most 5 KB.
+ */
+export const SEALER_CONFIGURATION = ["C2PA_SIGNING_KEY_PEM", "TSA_URL", "TSA_NAME", "SEALER_MEMORY_BUDGET_MB"] as const;
 
 /**
  * The environment the sealer container starts with: its port, the shared secret, and whichever of its

@@ -2,7 +2,8 @@
  * Local key material for development and tests, created once with openssl into a git-ignored folder:
  * a C2PA root and claim-signing certificate, the test-mode timestamp authority (simulated, "no legal
  * value") and a second authority standing in for a real one in local live mode. Production takes the
- * C2PA key and chain from secrets and a real authority's URL and chain from configuration.
+ * C2PA key from a secret, a real authority's URL from configuration, and their public chains from
+ * files of the image (sealer/certs/README.md).
  * Usage: node sealer/src/pki/ensure-local-pki.ts <dir>
  */
 import { execFileSync } from "node:child_process";

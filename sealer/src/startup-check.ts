@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** Workers refuse a secret or variable over 5 KB; the sealer's settings come from Worker secrets. */
+export const MAX_SETTING_BYTES = 5 * 1024;
+
+/** The public certificates, files of the image (sealer/certs/README.md), and when each is needed. */
+export const CERTIFICATE_FILES = {
+  c2paChain: "c2pa-chain.pem",
+  c2paTrustAnchor: "c2pa-trust-anchor.pem",
+  tsaChain: "tsa-chain.pem",
+  tsaQualifiedCerts: "tsa-qualified-certs.pem",
+} as const;
+
+/** Former variables that carried certificates: no longer read, so a deploy still setting them is refused. */
+const FORMER_CERTIFICATE_VARIABLES: Record<string, string> = {
+  C2PA_CERT_CHAIN_PEM: CERTIFICATE_FILES.c2paChain,
+  C2PA_TRUST_ANCHOR_PEM: CERTIFICATE_FILES.c2paTrustAnchor,
+  TSA_CHAIN_PEM: CERTIFICATE_FILES.tsaChain,
+  TSA_QUALIFIED_CERTS_PEM: CERTIFICATE_FILES.tsaQualifiedCerts,
+};
+
+const SECRET_SETTINGS = ["SEALER_SECRET", "C2PA_SIGNING_KEY_PEM", "TSA_URL", "TSA_NAME", "SEALER_MEMORY_BUDGET_MB"] as const;
+
+export const pemCertificates = (pem: string) => pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+
+/**
+ * What would make the sealer seal with the wrong material or fail later, named so that the operator
+ * can fix it before the first proof: a certificate file missing or empty while the setting that needs it
+ * is set, a former certificate variable still set, a setting over the 5 KB a Worker secret can hold.
+ */
+export function startupProblems(env: NodeJS.ProcessEnv, certsDir: string): string[] {
+  const problems: string[] = [];
+  const set = (name: string) => typeof env[name] === "string" && env[name] !== "";
+  for (const name of SECRET_SETTINGS) {
+    const bytes = Buffer.byteLength(env[name] ?? "");
+    if (bytes > MAX_SETTING_BYTES) problems.push(`${name} is ${bytes} bytes, over the ${MAX_SETTING_BYTES} a Worker secret can hold`);
+  }
+  for (const [name, file] of Object.entries(FORMER_CERTIFICATE_VARIABLES)) {
+    if (set(name)) problems.push(`${name} is no longer read: put those certificates in ${join(certsDir, file)}`);
+  }
+  const needs = (file: string, because: string) => {
+    const path = join(certsDir, file);
+    if (!existsSync(path)) problems.push(`${path} is missing (needed because ${because} is set)`);
+    else if (pemCertificates(readFileSync(path, "utf8")).length === 0) problems.push(`${path} holds no PEM certificate`);
+  };
+  if (set("C2PA_SIGNING_KEY_PEM")) {
+    needs(CERTIFICATE_FILES.c2paChain, "C2PA_SIGNING_KEY_PEM");
+    needs(CERTIFICATE_FILES.c2paTrustAnchor, "C2PA_SIGNING_KEY_PEM");
+  }
+  if (set("TSA_URL")) needs(CERTIFICATE_FILES.tsaChain, "TSA_URL");
+  return problems;
+}
+
+export function assertStartupConfiguration(env: NodeJS.ProcessEnv, certsDir: string): void {
+  const problems = startupProblems(env, certsDir);
+  if (problems.length > 0) throw new Error(`The sealer cannot start:\n- ${problems.join("\n- ")}`);
+}
+
+/** A certificate file's text, or "" when it is absent (optional files). */
+export function readCertificateFile(certsDir: string, file: string): string {
+  const path = join(certsDir, file);
+  return existsSync(path) ? readFileSync(path, "utf8") : "";
+}

@@ -1,0 +1,70 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config.ts";
+import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
+import { MAX_SETTING_BYTES, startupProblems } from "../src/startup-check.ts";
+
+const fresh = (name: string) => mkdtempSync(join(tmpdir(), `${name}-`));
+const pki = ensureLocalPki(join(fresh("pki"), "pki"));
+const signingKey = readFileSync(join(pki, "c2pa-signer.pk8"), "utf8");
+
+/** A certificates folder as the image ships it, made from the local PKI standing in for real ones. */
+function certsDir(): string {
+  const dir = fresh("certs");
+  copyFileSync(join(pki, "c2pa-signer.pem"), join(dir, "c2pa-chain.pem"));
+  copyFileSync(join(pki, "c2pa-root.pem"), join(dir, "c2pa-trust-anchor.pem"));
+  writeFileSync(join(dir, "tsa-chain.pem"), readFileSync(join(pki, "tsa-live.pem"), "utf8") + readFileSync(join(pki, "tsa-live-root.pem"), "utf8"));
+  return dir;
+}
+
+test("production certificates come from files of the image; only the key is a secret", () => {
+  const dir = certsDir();
+  const config = loadConfig({ PKI_DIR: pki, SEALER_CERTS_DIR: dir, C2PA_SIGNING_KEY_PEM: signingKey, TSA_URL: "https://tsa.example/tsr" });
+  assert.equal(config.c2pa.keyPem, signingKey);
+  assert.equal(config.c2pa.chainDer.length, 1);
+  assert.equal(config.c2pa.trustAnchorPem, readFileSync(join(dir, "c2pa-trust-anchor.pem"), "utf8"));
+  assert.match(config.liveAuthority.chainPem, /BEGIN CERTIFICATE/);
+  assert.equal(config.liveAuthority.name, "tsa.example");
+});
+
+test("the startup check names each missing or empty certificate file and the setting that needs it", () => {
+  const empty = fresh("certs");
+  writeFileSync(join(empty, "c2pa-chain.pem"), "not a certificate");
+  const problems = startupProblems({ C2PA_SIGNING_KEY_PEM: signingKey, TSA_URL: "https://tsa.example/tsr" }, empty);
+  assert.deepEqual(problems, [
+    `${join(empty, "c2pa-chain.pem")} holds no PEM certificate`,
+    `${join(empty, "c2pa-trust-anchor.pem")} is missing (needed because C2PA_SIGNING_KEY_PEM is set)`,
+    `${join(empty, "tsa-chain.pem")} is missing (needed because TSA_URL is set)`,
+  ]);
+  assert.throws(() => loadConfig({ PKI_DIR: pki, SEALER_CERTS_DIR: empty, C2PA_SIGNING_KEY_PEM: signingKey }), /c2pa-trust-anchor\.pem is missing/);
+});
+
+test("the startup check names a former certificate variable still set and a setting over 5 KB", () => {
+  const dir = certsDir();
+  const problems = startupProblems({ TSA_CHAIN_PEM: "-----BEGIN CERTIFICATE-----…", TSA_NAME: "x".repeat(MAX_SETTING_BYTES + 1), C2PA_TRUST_ANCHOR_PEM: "" }, dir);
+  assert.deepEqual(problems, [
+    `TSA_NAME is ${MAX_SETTING_BYTES + 1} bytes, over the ${MAX_SETTING_BYTES} a Worker secret can hold`,
+    `TSA_CHAIN_PEM is no longer read: put those certificates in ${join(dir, "tsa-chain.pem")}`,
+  ]);
+});
+
+test("local development needs no certificate file", () => {
+  assert.deepEqual(startupProblems({ PKI_DIR: pki }, join(fresh("none"), "missing")), []);
+});
+
+test("the sealer process refuses to start, naming what is missing", () => {
+  const empty = fresh("certs");
+  mkdirSync(empty, { recursive: true });
+  const result = spawnSync(process.execPath, ["sealer/src/main.ts"], {
+    env: { ...process.env, PKI_DIR: pki, SEALER_CERTS_DIR: empty, C2PA_SIGNING_KEY_PEM: signingKey, SEALER_PORT: "0", SEALER_SECRET: "s" },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  assert.notEqual(result.status, 0);
+  assert.match(result.stderr, /The sealer cannot start/);
+  assert.match(result.stderr, /c2pa-chain\.pem is missing \(needed because C2PA_SIGNING_KEY_PEM is set\)/);
+});
