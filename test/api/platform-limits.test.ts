@@ -55,7 +55,8 @@ describe("the test bindings refuse what production refuses", () => {
 });
 
 describe("sweeps over backlogs, within production's limits", () => {
-  it("publishes a backlog of 250 events to 25 endpoints: every delivery queued once, over two runs, then nothing", async () => {
+  // Building the backlogs takes hundreds of writes: seconds on a busy machine.
+  it("publishes a backlog of 250 events to 25 endpoints: every delivery queued once, over two runs, then nothing", { timeout: 60_000 }, async () => {
     const first = await createOrganization();
     const second = await createOrganization();
     const groups = [
@@ -103,7 +104,7 @@ describe("sweeps over backlogs, within production's limits", () => {
     expect(bodies).toHaveLength(expectedDeliveries);
   });
 
-  it("re-sends a backlog of 150 stalled proofs once each, over two runs, and not again every minute", async () => {
+  it("re-sends a backlog of 150 stalled proofs once each, over two runs, and not again every minute", { timeout: 60_000 }, async () => {
     const org = await createOrganization();
     const proofIds: string[] = [];
     for (let n = 0; n < 150; n++) proofIds.push((await insertPendingProof(org.id, "test", 1)).proofId);
