@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
-import { callJson } from "./support/client.ts";
+import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { limitedQueue } from "./support/platform-limits.ts";
+import { limitedQueue, rawBinding } from "./support/platform-limits.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/events/record.ts";
 import { publishUndispatchedEvents } from "../../src/webhooks/delivery.ts";
@@ -51,6 +51,17 @@ describe("the test bindings refuse what production refuses", () => {
     await expect(queue.sendBatch(params(3).map(() => ({ body: "x".repeat(100_000) })))).rejects.toThrow(/over 256000/);
     // The Worker's own bindings are the limited ones in every workerd test.
     await expect(env.WEBHOOK_QUEUE.sendBatch(params(101).map((n) => ({ body: { n } })))).rejects.toThrow(/101 messages/);
+  });
+});
+
+describe("the Worker's own handlers", () => {
+  it("receive the limited bindings, not the local ones", async () => {
+    expect(rawBinding(env.DB)).not.toBe(env.DB);
+    const prepare = vi.spyOn(env.DB, "prepare");
+    const response = await call("/health/details", { key: env.SUPERVISION_TOKEN });
+    await response.body?.cancel();
+    expect(prepare).toHaveBeenCalledWith("SELECT 1");
+    prepare.mockRestore();
   });
 });
 
