@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { canonicalJson } from "../../src/lib/canonical-json.ts";
-import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
+import type { SealJob } from "../../shared/sealer-protocol.ts";
 
 export interface SealedFileFacts {
   id: string;

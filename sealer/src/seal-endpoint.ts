@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
+import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { runSealJob, TransientJobError, type SealContext } from "./seal-job.ts";
 import { JobAbortedError } from "./job-abort.ts";
 import { TimestampUnavailableError } from "./tsa/authority.ts";

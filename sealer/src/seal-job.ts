@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { KeyObject } from "node:crypto";
-import type { SealJob, SealJobFile, SealResult } from "../../src/sealing/sealer-protocol.ts";
+import type { SealJob, SealJobFile, SealResult } from "../../shared/sealer-protocol.ts";
 import { canCarryC2pa, hasC2paManifest, signWithC2pa } from "./c2pa/c2pa.ts";
 import type { CoseSigner } from "./c2pa/cose.ts";
 import { buildManifest } from "./manifest.ts";

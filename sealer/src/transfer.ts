@@ -1,4 +1,4 @@
-import type { SealJobFile } from "../../src/sealing/sealer-protocol.ts";
+import type { SealJobFile } from "../../shared/sealer-protocol.ts";
 import { FileRejectedError } from "./verify-file.ts";
 
 /** Storage or the network failed in a way that may pass: the Worker retries the whole job later. */

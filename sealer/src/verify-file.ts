@@ -1,4 +1,4 @@
-import { crc32 } from "../../src/lib/zip/crc32.ts";
+import { crc32 } from "../../shared/crc32.ts";
 
 /** Stable failure codes of a file that cannot be sealed. */
 export type FileFailureCode = "file_missing" | "file_size_mismatch" | "file_hash_mismatch" | "file_type_not_allowed" | "file_type_mismatch" | "file_corrupt";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { canonicalJson } from "../../src/lib/canonical-json.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
 
 test("canonical JSON sorts keys by UTF-16 code units, drops white space, keeps array order", () => {
   assert.equal(canonicalJson({ b: 1, a: [3, { d: null, c: "é" }], "€": true, "\u0080": 2 }), '{"a":[3,{"c":"é","d":null}],"b":1,"\u0080":2,"€":true}');

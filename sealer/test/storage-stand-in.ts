@@ -1,6 +1,6 @@
 import { after } from "node:test";
 import { createServer } from "node:http";
-import type { SealJob } from "../../src/sealing/sealer-protocol.ts";
+import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { fixture, sha256 } from "./support.ts";
 
 /**

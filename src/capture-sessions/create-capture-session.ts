@@ -3,7 +3,7 @@ import type { ApiCaller } from "../env.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { randomToken, sha256Hex } from "../lib/crypto.ts";
-import { canonicalJson } from "../lib/canonical-json.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isLoopbackHost } from "../middleware/https-only.ts";
 import { isReturnUrlAllowed } from "../settings/return-origins.ts";
 import { resolveTemplateForSession } from "../capture-templates/resolve.ts";

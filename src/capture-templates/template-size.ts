@@ -1,5 +1,5 @@
 import { ApiError } from "../errors/api-error.ts";
-import { canonicalJson } from "../lib/canonical-json.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
 
 /**
  * The most a template's content (default language, welcome, steps, completion) may take, as the UTF-8

@@ -5,7 +5,7 @@ import { ApiError } from "../errors/api-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/patterns.ts";
-import { canonicalJson } from "../lib/canonical-json.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
 import { readBodyWithinLimit } from "./json-body-limit.ts";
 
 const REPLAYED_HEADERS = ["Content-Type", "Location"];

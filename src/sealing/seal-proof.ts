@@ -14,7 +14,7 @@ import {
   type FileRow,
   type ProofRow,
 } from "../storage/proof-sealing.ts";
-import type { FailedResult, SealedResult, SealJob, SealResult } from "./sealer-protocol.ts";
+import type { FailedResult, SealedResult, SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 
 export interface SealingDependencies {

@@ -1,5 +1,8 @@
 import type { Env } from "../env.ts";
-import { TransientSealingError, type SealJob, type SealResult } from "./sealer-protocol.ts";
+import type { SealJob, SealResult } from "../../shared/sealer-protocol.ts";
+
+/** The sealer could not finish for a reason that may pass (authority or storage unreachable): retry. */
+export class TransientSealingError extends Error {}
 
 /** Long enough for a proof of large videos; the queue retries a timeout like any transient failure. */
 export const SEAL_TIMEOUT_MS = 5 * 60_000;

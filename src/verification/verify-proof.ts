@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { proofArtifactKeys } from "../storage/proof-artifacts.ts";
 import type { ProofFileRow, ProofRow } from "../storage/proofs-read.ts";
-import { checkTimestamp } from "./timestamp-check.ts";
+import { checkTimestamp } from "../../shared/timestamp-check.ts";
 
 export interface Verification {
   status: "valid" | "invalid" | "pending" | "failed";

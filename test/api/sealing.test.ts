@@ -4,9 +4,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { database } from "../../src/db/client.ts";
 import { sealProof, type SealingDependencies } from "../../src/sealing/seal-proof.ts";
 import { consumeSealingMessages } from "../../src/sealing/consumer.ts";
-import { TransientSealingError, type SealJob, type SealResult } from "../../src/sealing/sealer-protocol.ts";
+import type { SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEALING_RETRY_DELAYS_SECONDS } from "../../src/sealing/retry-schedule.ts";
-import { SEAL_TIMEOUT_MS } from "../../src/sealing/sealer-client.ts";
+import { SEAL_TIMEOUT_MS, TransientSealingError } from "../../src/sealing/sealer-client.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
 import { resumeStalledSealing, stalledAfterMs } from "../../src/sweeps/resume-stalled-sealing.ts";
 import { admin } from "./support/client.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTimestamp } from "../../src/verification/timestamp-check.ts";
+import { checkTimestamp } from "../../shared/timestamp-check.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_TSR_BASE64, OTHER_ROOT_PEM } from "./fixtures/sealed-proof.ts";
 
 const manifest = new TextEncoder().encode(FIXTURE_MANIFEST);

@@ -4,7 +4,7 @@ import { call } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
-import { crc32 } from "../../src/lib/zip/crc32.ts";
+import { crc32 } from "../../shared/crc32.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
 
 /** The central directory of a (non-ZIP64) archive: each entry's name, CRC-32 and size as a reader sees them. */

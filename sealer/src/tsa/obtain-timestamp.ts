@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { checkTimestamp, hex, pemCertificatesDer } from "../../../src/verification/timestamp-check.ts";
+import { checkTimestamp, hex, pemCertificatesDer } from "../../../shared/timestamp-check.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./authority.ts";
 
 export interface CheckedTimestamp {

@@ -1,4 +1,4 @@
-import { crc32 } from "./crc32.ts";
+import { crc32 } from "../../../shared/crc32.ts";
 import { centralHeader, dataDescriptor, endOfArchive, localHeader, type EntryStamp } from "./zip-records.ts";
 
 /** Bytes read from storage: their size is known before they are read. */

@@ -57,6 +57,3 @@ export interface FailedResult {
 }
 
 export type SealResult = SealedResult | FailedResult;
-
-/** The sealer could not finish for a reason that may pass (authority or storage unreachable): retry. */
-export class TransientSealingError extends Error {}
