@@ -6,10 +6,9 @@ import type { ErrorCode } from "../errors/catalogue.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/patterns.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
-import { readBodyWithinLimit } from "./json-body-limit.ts";
+import { isJsonMediaType, readBodyWithinLimit } from "./json-body-limit.ts";
 
 const REPLAYED_HEADERS = ["Content-Type", "Location"];
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /**
  * Refusals made before the operation ran: nothing happened, so nothing is stored and a corrected retry
@@ -38,10 +37,10 @@ export function idempotencyRecordName(caller: Pick<ApiCaller, "organizationId" |
  * before a byte is read), and never beyond the JSON size limit.
  */
 async function bodyHash(request: Request): Promise<string> {
-  const mediaType = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim();
-  if (mediaType !== "" && !JSON_MEDIA_TYPE.test(mediaType)) throw new ApiError("unsupported_media_type");
+  const contentType = request.headers.get("Content-Type");
+  if (contentType !== null && !isJsonMediaType(contentType)) throw new ApiError("unsupported_media_type");
   const text = await readBodyWithinLimit(request);
-  if (mediaType === "" && text !== "") throw new ApiError("unsupported_media_type");
+  if (contentType === null && text !== "") throw new ApiError("unsupported_media_type");
   try {
     return sha256Hex(canonicalJson(JSON.parse(text)));
   } catch {

@@ -10,6 +10,11 @@ import { ApiError } from "../errors/api-error.ts";
  */
 export const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
 
+/** `application/json` or a `+json` type such as `application/merge-patch+json`, parameters ignored. */
+export function isJsonMediaType(contentType: string): boolean {
+  return /^application\/([\w.-]+\+)?json$/i.test(contentType.split(";")[0]!.trim());
+}
+
 const limit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
   onError: () => {

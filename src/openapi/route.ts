@@ -4,12 +4,13 @@ import type { Right } from "../auth/rights.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { problemResponses } from "../errors/openapi.ts";
 import { apiKeyAuth } from "../middleware/api-key.ts";
+import { isJsonMediaType } from "../middleware/json-body-limit.ts";
 import type { RequestCost } from "../durable/rate-limit-client.ts";
 
 /** A body declared only as JSON is refused in any other media type (curl's default `-d` is form-encoded). */
 function mediaTypeErrors(route: RouteConfig): ErrorCode[] {
   const types = Object.keys(route.request?.body?.content ?? {});
-  return types.length > 0 && types.every((type) => /^application\/([\w.-]+\+)?json$/i.test(type)) ? ["unsupported_media_type"] : [];
+  return types.length > 0 && types.every(isJsonMediaType) ? ["unsupported_media_type"] : [];
 }
 
 /** Errors every API-key route can answer with. */
