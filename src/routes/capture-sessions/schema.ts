@@ -45,8 +45,8 @@ export const IdempotencyHeaders = z.object({
   "Idempotency-Key": z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional().openapi({
     param: { name: "Idempotency-Key", in: "header", required: true },
     description: t(
-      "8 to 255 letters, digits, `_`, `.`, `:`, `-`. The same key and body replay the first answer for 24 hours.",
-      "8 à 255 lettres, chiffres, `_`, `.`, `:`, `-`. La même clé et le même corps rejouent la première réponse pendant 24 heures.",
+      "8 to 255 letters, digits, `_`, `.`, `:`, `-`, shared by every key of the organization and mode. Once the request ran (it created the session, or failed inside the operation such as `template_not_found`), the same key and body replay its answer for 24 hours; a refusal before it (validation, 402, rights, rate limit) is not kept, so the corrected request may reuse the key.",
+      "8 à 255 lettres, chiffres, `_`, `.`, `:`, `-`, partagée par toutes les clés de l'organisation et du mode. Une fois la requête exécutée (elle a créé la session, ou échoué dans l'opération comme `template_not_found`), la même clé et le même corps rejouent sa réponse pendant 24 heures ; un refus avant exécution (validation, 402, droits, limite de débit) n'est pas gardé, la requête corrigée peut donc réutiliser la clé.",
     ),
   }),
 });
