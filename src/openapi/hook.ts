@@ -21,7 +21,7 @@ export function fieldOf(target: string, path: PropertyKey[]): string {
 }
 
 function pointer(segments: PropertyKey[]): string {
-  return "/" + segments.map((segment) => String(segment).replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+  return `/${segments.map((segment) => String(segment).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
 }
 
 /** Turns the first schema violation into `422 validation_failed` with `field` naming it. */

@@ -67,7 +67,7 @@ export function declareResponseHeaders<T>(document: T): T {
       const operation = item[method];
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
         const names = headersOf(operation!, status);
-        names.forEach((name) => used.add(name));
+        for (const name of names) used.add(name);
         response.headers = { ...response.headers, ...Object.fromEntries(names.map((name) => [name, ref(name)])) };
       }
     }

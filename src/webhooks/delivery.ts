@@ -150,7 +150,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, now = new Da
   const delivery = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
   if (!delivery || delivery.status === "succeeded" || delivery.status === "abandoned") return { kind: "done" };
   const endpoint = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
-  if (!endpoint || endpoint.status !== "active") {
+  if (endpoint?.status !== "active") {
     await db
       .update(webhookDeliveries)
       .set({ status: "abandoned", failureReason: endpoint ? "endpoint_disabled" : "endpoint_deleted", nextAttemptAt: null, updatedAt: now.toISOString() })

@@ -122,8 +122,8 @@ describe("capture themes", () => {
       svg("<style>@import 'https://evil.example/a.css';</style>"),
       svg('<rect style="fill: url(https://evil.example/p)"/>'),
       svg('<rect style="fill: u\\72 l(https://evil.example/p)"/>'),
-      '<?xml version="1.0"?><?xml-stylesheet href="https://evil.example/a.css"?>' + svg("<rect/>"),
-      '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>' + svg("<text>&x;</text>"),
+      `<?xml version="1.0"?><?xml-stylesheet href="https://evil.example/a.css"?>${svg("<rect/>")}`,
+      `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${svg("<text>&x;</text>")}`,
       svg("<rect/>", ' xml:base="https://evil.example/"'),
     ];
     for (const body of unsafe) {
@@ -132,7 +132,7 @@ describe("capture themes", () => {
       expect(((await response.json()) as any).code).toBe("logo_type_not_allowed");
     }
     const safe = [
-      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- brand -->\n' + svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient></defs><rect width="10" height="10" fill="url(#g)"/>'),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<!-- brand -->\n${svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient></defs><rect width="10" height="10" fill="url(#g)"/>')}`,
       svg('<defs><path id="p" d="M0 0h4v4z"/></defs><use href="#p"/><text x="1" y="2" font-family="sans-serif">Brand &amp; Co</text>', ' viewBox="0 0 10 10"'),
     ];
     for (const body of safe) {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { createApiApp } from "../../src/routes/index.ts";
 import { AUTHORITY_CHECK_TTL_SECONDS, authorityCheckCacheKey } from "../../src/routes/health/checks.ts";
-import { call, callJson } from "./support/client.ts";
+import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import packageJson from "../../package.json" with { type: "json" };
 
@@ -98,7 +98,7 @@ describe("GET /health/details", () => {
     await kept?.body?.cancel();
 
     await caches.default.delete(authorityCheckCacheKey(production));
-    const concurrent = await Promise.all(Array.from({ length: 5 }, () => details(production).then((response) => response.json())));
+    const concurrent = await Promise.all(Array.from({ length: 5 }, async () => (await details(production)).json()));
     expect(concurrent).toHaveLength(5);
     expect(new Set(healthy.asked.map((line) => line.split(" ")[0])).size).toBe(1);
 

@@ -72,7 +72,10 @@ describe("webhook egress", () => {
     const missing = unique("gone.example.com");
     const good = unique("hooks.example.com");
     const sent: string[] = [];
-    vi.stubGlobal("fetch", dnsStandIn(async (input) => (sent.push(new Request(input).url), new Response("ok")), { [missing]: null }).fetch);
+    vi.stubGlobal("fetch", dnsStandIn(async (input) => {
+      sent.push(new Request(input).url);
+      return new Response("ok");
+    }, { [missing]: null }).fetch);
     const refused = await deliveryTo(missing);
     await attemptDelivery(env, refused.deliveryId);
     expect((await callJson(`/v1/webhook-deliveries/${refused.deliveryId}`, { key: refused.org.testKey })).body.failure_reason).toBe(`refused: ${missing} has no address in DNS`);
@@ -100,7 +103,10 @@ describe("webhook egress", () => {
     const host = unique("unresolvable.example.com");
     let resolverUp = false;
     const sent: string[] = [];
-    const dns = dnsStandIn(async (input) => (sent.push(new Request(input).url), new Response("ok")));
+    const dns = dnsStandIn(async (input) => {
+      sent.push(new Request(input).url);
+      return new Response("ok");
+    });
     vi.stubGlobal("fetch", async (input: RequestInfo, init?: RequestInit) =>
       !resolverUp && new Request(input).url.startsWith("https://cloudflare-dns.com/") ? new Response("busy", { status: 503 }) : dns.fetch(input, init),
     );
@@ -132,7 +138,10 @@ describe("webhook egress", () => {
 
   it("keeps WEBHOOK_RESOLVE working for local receivers: no DNS question, plain HTTP to the loopback address given", async () => {
     const host = unique("hooks-dev.example.com");
-    const dns = dnsStandIn(async (input) => (sent.push(new Request(input).url), new Response("ok")), { [host]: ["127.0.0.1"] });
+    const dns = dnsStandIn(async (input) => {
+      sent.push(new Request(input).url);
+      return new Response("ok");
+    }, { [host]: ["127.0.0.1"] });
     const sent: string[] = [];
     vi.stubGlobal("fetch", dns.fetch);
     const { deliveryId } = await deliveryTo(host);

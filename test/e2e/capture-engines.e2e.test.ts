@@ -150,7 +150,7 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
           });
           void Promise.reject(new Error("harness check: unhandled"));
         });
-        await expect.poll(async () => (await page.pageErrors()).join("\n"), { timeout: 5_000 }).toMatch(/harness check: uncaught[^]*harness check: unhandled|harness check: unhandled[^]*harness check: uncaught/);
+        await expect.poll(async () => (await page.pageErrors()).join("\n"), { timeout: 5_000 }).toMatch(/harness check: uncaught[\s\S]*harness check: unhandled|harness check: unhandled[\s\S]*harness check: uncaught/);
       } finally {
         await page.close();
       }

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { adminAuth } from "../../middleware/admin-auth.ts";
 import { database } from "../../db/client.ts";

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { App } from "../../app.ts";
 import type { HonoEnv } from "../../env.ts";

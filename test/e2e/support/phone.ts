@@ -24,7 +24,7 @@ export async function captureSession(stack: Stack, body: Record<string, unknown>
 }
 
 export const viewfinderReady = (page: Page) =>
-  page.waitForFunction(() => (document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0 > 0);
+  page.waitForFunction(() => ((document.querySelector("video.viewfinder") as HTMLVideoElement | null)?.videoWidth ?? 0) > 0);
 
 /** Waits until the page's overall progress bar says every shot is stored. */
 export const allUploaded = (page: Page, timeout = 15_000) =>

@@ -1,0 +1,75 @@
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The import rules of biome.jsonc bite: each case lays out one file in a scratch copy of the repository's
+ * layout (never in the checkout, where other work would see it) and runs `biome lint` with the real configuration.
+ */
+const root = resolve(import.meta.dirname, "../..");
+const biome = join(root, "node_modules/.bin/biome");
+let scratch: string;
+
+async function lint(path: string, source: string): Promise<{ failed: boolean; output: string }> {
+  const file = join(scratch, path);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, source);
+  try {
+    const { stdout, stderr } = await promisify(execFile)(biome, ["lint", "--error-on-warnings", "--vcs-enabled=false", path], { cwd: scratch });
+    return { failed: false, output: stdout + stderr };
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout: string; stderr: string };
+    return { failed: true, output: stdout + stderr };
+  } finally {
+    await rm(file);
+  }
+}
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "lint-rules-"));
+  await copyFile(join(root, "biome.jsonc"), join(scratch, "biome.jsonc"));
+});
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+describe("lint rules", () => {
+  it("refuses drizzle in a route file", async () => {
+    const result = await lint("src/routes/things/get.ts", `import { eq } from "drizzle-orm";\nexport const byId = eq;\n`);
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain("noRestrictedImports");
+  });
+
+  it("refuses the database schema in a domain file", async () => {
+    const result = await lint("src/things/create-thing.ts", `import { proofs } from "../db/schema/index.ts";\nexport const table = proofs;\n`);
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain("src/storage/");
+  });
+
+  it("lets src/storage/ and src/db/ use drizzle and the schema", async () => {
+    const storage = await lint("src/storage/things.ts", `import { eq } from "drizzle-orm";\nimport { proofs } from "../db/schema/index.ts";\nexport const both = [eq, proofs];\n`);
+    expect(storage).toMatchObject({ failed: false });
+    const db = await lint("src/db/client.ts", `import { drizzle } from "drizzle-orm/d1";\nexport const client = drizzle;\n`);
+    expect(db).toMatchObject({ failed: false });
+  });
+
+  it("refuses a sealer file importing the Worker's src/", async () => {
+    for (const [path, specifier] of [
+      ["sealer/src/reach.ts", "../../src/lib/canonical-json.ts"],
+      ["sealer/src/tsa/reach.ts", "../../../src/verification/timestamp-check.ts"],
+      ["sealer/test/reach.test.ts", "../../src/sealing/sealer-protocol.ts"],
+    ]) {
+      const result = await lint(path!, `import { x } from "${specifier}";\nexport const y = x;\n`);
+      expect(result.failed, path).toBe(true);
+      expect(result.output, path).toContain("shared/");
+    }
+  });
+
+  it("lets the sealer import its own modules and the shared package", async () => {
+    const own = await lint("sealer/test/own.test.ts", `import { x } from "../src/config.ts";\nexport const y = x;\n`);
+    expect(own).toMatchObject({ failed: false });
+    const shared = await lint("sealer/src/tsa/uses-shared.ts", `import { x } from "../../../shared/timestamp-check.ts";\nexport const y = x;\n`);
+    expect(shared).toMatchObject({ failed: false });
+  });
+});
