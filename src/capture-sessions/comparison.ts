@@ -24,7 +24,7 @@ export async function beforeTemplateForAfter(
   if (before.externalReference !== input.external_reference || before.party !== input.party) {
     throw new ApiError("compare_to_mismatch", { field });
   }
-  if (before.comparedBy !== null) throw new ApiError("compare_to_already_used");
+  if (before.comparedBy !== null) throw new ApiError("compare_to_already_used", { field });
   const beforeSession = await findSessionById(db, before.sessionId);
   const snapshot = JSON.parse(beforeSession?.templateSnapshot ?? "null") as TemplateSnapshot;
   if (input.stage !== undefined || input.category !== undefined) {

@@ -217,6 +217,15 @@ describe("problem `field` is always a JSON pointer", () => {
     expect((await createSession(org.testKey, { ...baseSession(), party: "owner" })).body.field).toBe("/party");
   });
 
+  it("points compare_to_already_used at /compare_to when the session is created", async () => {
+    const org = await createOrganization();
+    const { proofId } = await insertPendingProof(org.id, "test", 1);
+    const after = await insertPendingProof(org.id, "test", 1);
+    await env.DB.prepare("UPDATE proofs SET status = 'sealed', compared_by = ? WHERE id = ?").bind(after.proofId, proofId).run();
+    const response = await createSession(org.testKey, { external_reference: `ref-${proofId}`, party: "provider", compare_to: proofId });
+    expect(response.body).toMatchObject({ status: 409, code: "compare_to_already_used", field: "/compare_to" });
+  });
+
   it("points too_many_languages at the text that brought in the 21st language", async () => {
     const org = await createOrganization();
     const title: Record<string, string> = { en: "Hello" };
