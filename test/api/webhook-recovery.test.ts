@@ -91,9 +91,12 @@ describe("deliveries whose message was lost", () => {
 
 describe("the webhook queue's dead-letter queue", () => {
   it("is configured, and its consumer is the Worker's", async () => {
-    const consumer = /\[\[queues\.consumers\]\]\s*\nqueue = "webhook-delivery"\n([^[]*)/.exec(wranglerToml);
-    expect(consumer?.[1]).toMatch(/^dead_letter_queue = "webhook-delivery-dlq"$/m);
-    expect(wranglerToml).toMatch(/\[\[queues\.consumers\]\]\s*\nqueue = "webhook-delivery-dlq"/);
+    // At the top level (local development, tests) and in the production environment, which inherits no binding.
+    for (const prefix of ["", "env\\.production\\."]) {
+      const consumer = new RegExp(`\\[\\[${prefix}queues\\.consumers\\]\\]\\s*\\nqueue = "webhook-delivery"\\n([^[]*)`).exec(wranglerToml);
+      expect(consumer?.[1]).toMatch(/^dead_letter_queue = "webhook-delivery-dlq"$/m);
+      expect(wranglerToml).toMatch(new RegExp(`\\[\\[${prefix}queues\\.consumers\\]\\]\\s*\\nqueue = "webhook-delivery-dlq"`));
+    }
     const { deliveryId } = await deliveryWithLostMessage();
     const batch = createMessageBatch("webhook-delivery-dlq", [{ id: "dead-1", timestamp: new Date(), attempts: 11, body: { delivery_id: deliveryId } }]);
     const ctx = createExecutionContext();
