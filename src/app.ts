@@ -10,13 +10,14 @@ import { httpsOnly } from "./middleware/https-only.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { jsonBodyLimit } from "./middleware/json-body-limit.ts";
 import { answerUnmatchedRoute } from "./middleware/unmatched-route.ts";
+import { databaseContext } from "./middleware/database.ts";
 
 export type App = OpenAPIHono<HonoEnv>;
 
 /** A Hono app with the service's error handling: every error leaves in the problem format. */
 export function createApp(): App {
   const app = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
-  app.use("*", requestContext, securityHeaders, httpsOnly, jsonBodyLimit);
+  app.use("*", requestContext, databaseContext, securityHeaders, httpsOnly, jsonBodyLimit);
   app.onError((error, c) => problemResponse(c, toApiError(error, c)));
   app.notFound((c) => answerUnmatchedRoute(c, allowedMethods(app, new URL(c.req.url).pathname)));
   return app;

@@ -3,6 +3,7 @@ import type { IdempotencyRecord } from "./durable/idempotency-record.ts";
 import type { ProofLinkLock } from "./durable/proof-link-lock.ts";
 import type { Right } from "./auth/rights.ts";
 import type { Mode } from "./auth/mode.ts";
+import type { Database } from "./db/client.ts";
 
 /** Bindings declared in wrangler.toml, plus the secrets and variables set per environment. */
 export interface Env {
@@ -66,5 +67,7 @@ export interface HonoEnv {
     requestId: string;
     locale: "en" | "fr";
     caller: ApiCaller;
+    /** The database client (src/middleware/database.ts); queries go through src/storage/ functions taking it. */
+    db: Database;
   };
 }

@@ -4,7 +4,6 @@ import type { ApiCaller, HonoEnv } from "../env.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { modeOfKey } from "../auth/mode.ts";
 import { sha256Hex } from "../lib/crypto.ts";
-import { database } from "../db/client.ts";
 import { findCallerByKeyHash } from "../storage/api-keys.ts";
 import type { Right } from "../auth/rights.ts";
 import { takeRateLimit, type RequestCost } from "../durable/rate-limit-client.ts";
@@ -25,7 +24,7 @@ export async function authenticateApiKey(c: Context<HonoEnv>, cost: RequestCost)
   if (key === null || !KEY_PATTERN.test(key) || modeOfKey(key) === null) {
     throw new ApiError("unauthenticated", { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
   }
-  const caller = await findCallerByKeyHash(database(c.env.DB), await sha256Hex(key));
+  const caller = await findCallerByKeyHash(c.var.db, await sha256Hex(key));
   if (caller === null) {
     throw new ApiError("unauthenticated", { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
   }

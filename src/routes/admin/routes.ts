@@ -1,7 +1,6 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { adminAuth } from "../../middleware/admin-auth.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { nowIso } from "../../lib/time.ts";
 import { adjustBalance, findOrganization, insertOrganization } from "../../storage/organizations.ts";
@@ -60,12 +59,12 @@ const adjustOrganizationBalance = createRoute({
 
 export function registerAdminRoutes(app: App) {
   app.openapi(createOrganization, async (c) => {
-    const organization = await insertOrganization(database(c.env.DB), c.req.valid("json").name, nowIso());
+    const organization = await insertOrganization(c.var.db, c.req.valid("json").name, nowIso());
     return c.json(organization, 201);
   });
 
   app.openapi(createApiKey, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { id } = c.req.valid("param");
     if ((await findOrganization(db, id)) === null) throw new ApiError("not_found", { detail: "No such organization." });
     const body = c.req.valid("json");
@@ -78,13 +77,13 @@ export function registerAdminRoutes(app: App) {
   });
 
   app.openapi(deleteApiKey, async (c) => {
-    const revoked = await revokeApiKey(database(c.env.DB), c.req.valid("param").id, nowIso());
+    const revoked = await revokeApiKey(c.var.db, c.req.valid("param").id, nowIso());
     if (!revoked) throw new ApiError("not_found", { detail: "No such API key." });
     return c.body(null, 204);
   });
 
   app.openapi(adjustOrganizationBalance, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { id } = c.req.valid("param");
     const { amount, reason } = c.req.valid("json");
     if ((await findOrganization(db, id)) === null) throw new ApiError("not_found", { detail: "No such organization." });

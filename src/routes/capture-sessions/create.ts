@@ -1,7 +1,6 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { idempotent } from "../../middleware/idempotency.ts";
 import { createCaptureSession } from "../../capture-sessions/create-capture-session.ts";
 import { CaptureSessionCreatedSchema, CreateCaptureSessionBody, IdempotencyHeaders } from "./schema.ts";
@@ -51,7 +50,7 @@ const route = apiRoute(
 export function registerCreateCaptureSession(app: App) {
   app.openapi(route, async (c) => {
     const created = await createCaptureSession(
-      { db: database(c.env.DB), d1: c.env.DB, captureBaseUrl: c.env.CAPTURE_BASE_URL, now: new Date() },
+      { db: c.var.db, d1: c.env.DB, captureBaseUrl: c.env.CAPTURE_BASE_URL, now: new Date() },
       c.get("caller"),
       c.req.valid("json"),
     );

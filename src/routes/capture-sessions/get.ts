@@ -2,7 +2,6 @@ import { z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { findSession } from "../../storage/capture-sessions.ts";
 import { CaptureSessionSchema } from "./schema.ts";
@@ -28,7 +27,7 @@ const route = apiRoute(
 export function registerGetCaptureSession(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
-    const session = await findSession(database(c.env.DB), caller.organizationId, caller.mode, c.req.valid("param").id);
+    const session = await findSession(c.var.db, caller.organizationId, caller.mode, c.req.valid("param").id);
     if (session === null) throw new ApiError("capture_session_not_found");
     return c.json(
       {

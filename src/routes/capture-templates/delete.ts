@@ -1,7 +1,6 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { nowIso } from "../../lib/time.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
@@ -30,7 +29,7 @@ const route = apiRoute(
 export function registerArchiveTemplate(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const template = await findTemplate(db, caller.organizationId, caller.mode, c.req.valid("param").id);
     if (template === null) throw new ApiError("capture_template_not_found");
     if (template.archivedAt === null) {

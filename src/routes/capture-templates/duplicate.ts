@@ -1,7 +1,6 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { nowIso } from "../../lib/time.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
 import { duplicateCaptureTemplate } from "../../capture-templates/duplicate-template.ts";
@@ -28,7 +27,7 @@ const route = apiRoute(
 
 export function registerDuplicateTemplate(app: App) {
   app.openapi(route, async (c) => {
-    const copy = await duplicateCaptureTemplate(database(c.env.DB), c.get("caller"), c.req.valid("param").id, c.req.valid("json").name, nowIso());
+    const copy = await duplicateCaptureTemplate(c.var.db, c.get("caller"), c.req.valid("param").id, c.req.valid("json").name, nowIso());
     return c.json(presentTemplate(copy), 201);
   });
 }

@@ -1,7 +1,6 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
 import { findTemplate } from "../../storage/capture-templates.ts";
@@ -26,7 +25,7 @@ const route = apiRoute(
 export function registerGetTemplate(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
-    const template = await findTemplate(database(c.env.DB), caller.organizationId, caller.mode, c.req.valid("param").id);
+    const template = await findTemplate(c.var.db, caller.organizationId, caller.mode, c.req.valid("param").id);
     if (template === null) throw new ApiError("capture_template_not_found");
     return c.json(presentTemplate(template), 200);
   });

@@ -1,7 +1,6 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { PageQuerySchema, pageSchema, toPage } from "../../lib/pagination.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
 import { listTemplates } from "../../storage/capture-templates.ts";
@@ -30,7 +29,7 @@ export function registerListTemplates(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
     const { limit, cursor } = c.req.valid("query");
-    const rows = await listTemplates(database(c.env.DB), caller.organizationId, caller.mode, limit, cursor);
+    const rows = await listTemplates(c.var.db, caller.organizationId, caller.mode, limit, cursor);
     return c.json(toPage(rows, limit, presentTemplate), 200);
   });
 }

@@ -1,7 +1,6 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { nowIso } from "../../lib/time.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
 import { updateCaptureTemplate } from "../../capture-templates/update-template.ts";
@@ -28,7 +27,7 @@ const route = apiRoute(
 
 export function registerUpdateTemplate(app: App) {
   app.openapi(route, async (c) => {
-    const updated = await updateCaptureTemplate(database(c.env.DB), c.get("caller"), c.req.valid("param").id, c.req.valid("json"), nowIso());
+    const updated = await updateCaptureTemplate(c.var.db, c.get("caller"), c.req.valid("param").id, c.req.valid("json"), nowIso());
     return c.json(presentTemplate(updated), 200);
   });
 }

@@ -1,8 +1,8 @@
+import type { Database } from "../../db/client.ts";
 import { z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { nowIso } from "../../lib/time.ts";
@@ -124,13 +124,13 @@ const archive = apiRoute(
   },
 );
 
-async function themeOrThrow(db: ReturnType<typeof database>, organizationId: string, id: string) {
+async function themeOrThrow(db: Database, organizationId: string, id: string) {
   const theme = await findTheme(db, organizationId, id);
   if (theme === null) throw new ApiError("capture_theme_not_found");
   return theme;
 }
 
-async function activeThemeOrThrow(db: ReturnType<typeof database>, organizationId: string, id: string) {
+async function activeThemeOrThrow(db: Database, organizationId: string, id: string) {
   const theme = await themeOrThrow(db, organizationId, id);
   if (theme.archivedAt !== null) throw new ApiError("theme_archived");
   return theme;
@@ -140,7 +140,7 @@ export function registerCaptureThemeRoutes(app: App) {
   app.openapi(create, async (c) => {
     const body = c.req.valid("json");
     const now = nowIso();
-    const theme = await insertTheme(database(c.env.DB), {
+    const theme = await insertTheme(c.var.db, {
       id: newId("thm"),
       organizationId: c.get("caller").organizationId,
       name: body.name,
@@ -154,17 +154,17 @@ export function registerCaptureThemeRoutes(app: App) {
 
   app.openapi(list, async (c) => {
     const { limit, cursor } = c.req.valid("query");
-    const rows = await listThemes(database(c.env.DB), c.get("caller").organizationId, limit, cursor);
+    const rows = await listThemes(c.var.db, c.get("caller").organizationId, limit, cursor);
     return c.json(toPage(rows, limit, presentTheme), 200);
   });
 
   app.openapi(get, async (c) => {
-    const theme = await themeOrThrow(database(c.env.DB), c.get("caller").organizationId, c.req.valid("param").id);
+    const theme = await themeOrThrow(c.var.db, c.get("caller").organizationId, c.req.valid("param").id);
     return c.json(presentTheme(theme), 200);
   });
 
   app.openapi(update, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const organizationId = c.get("caller").organizationId;
     const theme = await activeThemeOrThrow(db, organizationId, c.req.valid("param").id);
     const body = c.req.valid("json");
@@ -180,7 +180,7 @@ export function registerCaptureThemeRoutes(app: App) {
   });
 
   app.openapi(uploadLogo, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const theme = await themeOrThrow(db, c.get("caller").organizationId, c.req.valid("param").id);
     if (theme.archivedAt !== null) {
       await c.req.raw.body?.cancel();
@@ -196,7 +196,7 @@ export function registerCaptureThemeRoutes(app: App) {
   });
 
   app.openapi(archive, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const theme = await themeOrThrow(db, c.get("caller").organizationId, c.req.valid("param").id);
     if (theme.archivedAt === null && !(await archiveThemeUnlessUsed(db, theme.id, nowIso()))) throw new ApiError("theme_in_use");
     return c.json(presentTheme(await themeOrThrow(db, theme.organizationId, theme.id)), 200);

@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import type { Env, HonoEnv } from "../../env.ts";
 import { s3UploadOrigin } from "../../storage/signed-urls.ts";
-import { database } from "../../db/client.ts";
 import { usableSession } from "../../capture-page/access.ts";
 import { ApiError } from "../../errors/api-error.ts";
 
@@ -25,7 +24,7 @@ export function capturePageCsp(env: Env): string {
 export async function capturePageResponse(c: Context<HonoEnv>, token: string): Promise<Response> {
   let status = 200;
   try {
-    await usableSession(database(c.env.DB), token, new Date());
+    await usableSession(c.var.db, token, new Date());
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     status = error.status;

@@ -2,7 +2,6 @@ import { z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { PageQuerySchema, pageSchema, toPage } from "../../lib/pagination.ts";
 import { EMITTED_EVENTS } from "../../events/types.ts";
 import { listEvents, type EventRow } from "../../storage/events.ts";
@@ -46,7 +45,7 @@ export function registerListEvents(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
     const { limit, cursor, type } = c.req.valid("query");
-    const rows = await listEvents(database(c.env.DB), caller.organizationId, caller.mode, type, limit, cursor);
+    const rows = await listEvents(c.var.db, caller.organizationId, caller.mode, type, limit, cursor);
     return c.json(toPage(rows, limit, present), 200);
   });
 }

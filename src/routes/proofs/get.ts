@@ -1,7 +1,6 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { presentProof } from "../../proofs/present-proof.ts";
 import { findProof } from "../../storage/proofs.ts";
@@ -28,7 +27,7 @@ const route = apiRoute(
 export function registerGetProof(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const proof = await findProof(db, caller.organizationId, caller.mode, c.req.valid("param").id);
     if (proof === null) throw new ApiError("proof_not_found");
     const files = (await proofFiles(db, [proof.id])).get(proof.id) ?? [];

@@ -1,7 +1,6 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { pageSchema, toPage } from "../../lib/pagination.ts";
 import { presentProof } from "../../proofs/present-proof.ts";
 import { proofFiles, proofListQuery } from "../../storage/proofs-read.ts";
@@ -29,7 +28,7 @@ const route = apiRoute(
 export function registerListProofs(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { limit, cursor, ...filters } = c.req.valid("query");
     const rows = await proofListQuery(db, caller.organizationId, caller.mode, filters, limit, cursor).all();
     const files = await proofFiles(db, rows.slice(0, limit).map((row) => row.id));

@@ -1,8 +1,8 @@
+import type { Database } from "../../db/client.ts";
 import { z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { publicProof } from "../../proofs/public-proof.ts";
 import { findProofById, proofFiles } from "../../storage/proofs-read.ts";
@@ -62,7 +62,7 @@ const packageRoute = publicRoute(["proof_not_found"], {
   },
 });
 
-async function loadProof(db: ReturnType<typeof database>, id: string) {
+async function loadProof(db: Database, id: string) {
   const proof = await findProofById(db, id);
   if (proof === null) throw new ApiError("proof_not_found");
   return { proof, files: (await proofFiles(db, [proof.id])).get(proof.id) ?? [] };
@@ -70,7 +70,7 @@ async function loadProof(db: ReturnType<typeof database>, id: string) {
 
 export function registerPublicProofRoutes(app: App) {
   app.openapi(getRoute, async (c) => {
-    const { proof, files } = await loadProof(database(c.env.DB), c.req.valid("param").id);
+    const { proof, files } = await loadProof(c.var.db, c.req.valid("param").id);
     const notModified = immutableOrNotModified(c, proof.status === "sealed", proof.manifestSha256);
     if (notModified) return notModified as never;
     return (await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files), 200))) as never;
@@ -78,7 +78,7 @@ export function registerPublicProofRoutes(app: App) {
 
   app.openapi(fileRoute, async (c) => {
     const { id, file_id } = c.req.valid("param");
-    const { proof, files } = await loadProof(database(c.env.DB), id);
+    const { proof, files } = await loadProof(c.var.db, id);
     const file = files.find((candidate) => candidate.id === file_id);
     if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");
     const notModified = immutableOrNotModified(c, true, file.signedSha256);
@@ -93,7 +93,7 @@ export function registerPublicProofRoutes(app: App) {
   });
 
   app.openapi(packageRoute, async (c) => {
-    const { proof, files } = await loadProof(database(c.env.DB), c.req.valid("param").id);
+    const { proof, files } = await loadProof(c.var.db, c.req.valid("param").id);
     if (proof.status !== "sealed") throw new ApiError("proof_not_found", { detail: "The proof is not sealed yet." });
     const notModified = immutableOrNotModified(c, true, `pkg-${proof.manifestSha256}`);
     if (notModified) return notModified as never;

@@ -3,7 +3,6 @@ import { eq, or } from "drizzle-orm";
 import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { files, proofs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { toHex } from "../../lib/crypto.ts";
@@ -104,7 +103,7 @@ export function registerPublicVerify(app: App) {
     c.header("RateLimit-Reset", String(limit.resetSeconds));
     if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
     const sha256 = await digestOf(c.req.raw);
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const rows = await db
       .select({ file: files, proof: proofs })
       .from(files)

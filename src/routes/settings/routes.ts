@@ -2,7 +2,6 @@ import { z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { nowIso } from "../../lib/time.ts";
 import { MAX_RETURN_ORIGINS, normaliseReturnOrigin } from "../../settings/return-origins.ts";
 import { getAllowedReturnOrigins, setAllowedReturnOrigins } from "../../storage/settings.ts";
@@ -54,13 +53,13 @@ const patchSettings = apiRoute(
 
 export function registerSettingsRoutes(app: App) {
   app.openapi(getSettings, async (c) => {
-    const origins = await getAllowedReturnOrigins(database(c.env.DB), c.get("caller").organizationId);
+    const origins = await getAllowedReturnOrigins(c.var.db, c.get("caller").organizationId);
     return c.json({ allowed_return_origins: origins }, 200);
   });
 
   app.openapi(patchSettings, async (c) => {
     const origins = [...new Set(c.req.valid("json").allowed_return_origins.map(normaliseReturnOrigin))];
-    await setAllowedReturnOrigins(database(c.env.DB), c.get("caller").organizationId, origins, nowIso());
+    await setAllowedReturnOrigins(c.var.db, c.get("caller").organizationId, origins, nowIso());
     return c.json({ allowed_return_origins: origins }, 200);
   });
 }

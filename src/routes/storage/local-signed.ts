@@ -3,7 +3,6 @@ import { ApiError } from "../../errors/api-error.ts";
 import { verifyLocalGrant } from "../../storage/signed-urls.ts";
 import { markFileUploaded } from "../../storage/files.ts";
 import { recordPart } from "../../capture-page/complete-multipart.ts";
-import { database } from "../../db/client.ts";
 import { nowIso } from "../../lib/time.ts";
 import { discardIfRemoved, requireWritableFile } from "../../capture-page/remove-file.ts";
 
@@ -21,7 +20,7 @@ export function registerLocalSignedStorage(app: App) {
     if (grant.n !== undefined && length !== grant.n) throw new ApiError("upload_size_mismatch");
     const body = c.req.raw.body;
     if (body === null) throw new ApiError("upload_size_mismatch");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     if (grant.f !== undefined) await requireWritableFile(db, grant.f);
     if (grant.u !== undefined && grant.p !== undefined) {
       // One part of a multipart upload: R2 keeps the parts until the completion checks the whole file.
@@ -33,7 +32,7 @@ export function registerLocalSignedStorage(app: App) {
         if (grant.f !== undefined) await requireWritableFile(db, grant.f);
         throw error;
       }
-      if (grant.f !== undefined) await recordPart(database(c.env.DB), grant.f, { part_number: part.partNumber, etag: part.etag });
+      if (grant.f !== undefined) await recordPart(c.var.db, grant.f, { part_number: part.partNumber, etag: part.etag });
       c.header("ETag", part.etag);
       return c.text("", 200);
     }
@@ -49,7 +48,7 @@ export function registerLocalSignedStorage(app: App) {
       throw error;
     }
     if (grant.f !== undefined) await discardIfRemoved(c.env, db, grant.f, grant.k);
-    if (stored !== null && grant.f !== undefined) await markFileUploaded(database(c.env.DB), grant.f, stored.uploaded.toISOString() ?? nowIso());
+    if (stored !== null && grant.f !== undefined) await markFileUploaded(c.var.db, grant.f, stored.uploaded.toISOString() ?? nowIso());
     c.header("ETag", stored?.httpEtag ?? "");
     // An empty answer with a content type: without one, Firefox tries to read it as XML and logs an error.
     return c.text("", 200);

@@ -1,5 +1,4 @@
 import type { App } from "../../app.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { publicProof } from "../../proofs/public-proof.ts";
 import { findSessionById } from "../../storage/capture-sessions.ts";
@@ -13,7 +12,7 @@ const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-s
 /** `GET /p/{id}`: the proof's `verification_url`, for people (the JSON twin is /v1/public/proofs/{id}). */
 export function registerVerificationPage(app: App) {
   app.get("/p/:id", async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const load = async (id: string) => {
       const proof = await findProofById(db, id);
       return proof === null ? null : { row: proof, page: await publicProof(c.env, proof, (await proofFiles(db, [proof.id])).get(proof.id) ?? []) };

@@ -2,7 +2,6 @@ import { z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
 import { webhookEndpoints } from "../../db/schema/index.ts";
@@ -100,10 +99,10 @@ const test = apiRoute(
 );
 
 export function registerWebhookEndpointRoutes(app: App) {
-  app.openapi(create, async (c) => c.json(await createEndpoint(c.env, database(c.env.DB), c.get("caller"), c.req.valid("json"), new Date()), 201));
+  app.openapi(create, async (c) => c.json(await createEndpoint(c.env, c.var.db, c.get("caller"), c.req.valid("json"), new Date()), 201));
 
   app.openapi(list, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const caller = c.get("caller");
     const endpoints = await listEndpoints(db, caller.organizationId, caller.mode);
     const secrets = await secretsOf(db, endpoints.map((endpoint) => endpoint.id));
@@ -112,15 +111,15 @@ export function registerWebhookEndpointRoutes(app: App) {
   });
 
   app.openapi(get, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const endpoint = await endpointOrThrow(db, c.get("caller"), c.req.valid("param").id);
     return c.json(presentEndpoint(endpoint, (await secretsOf(db, [endpoint.id])).get(endpoint.id) ?? [], new Date()), 200);
   });
 
-  app.openapi(update, async (c) => c.json(await updateEndpoint(database(c.env.DB), c.get("caller"), c.req.valid("param").id, c.req.valid("json"), new Date()), 200));
+  app.openapi(update, async (c) => c.json(await updateEndpoint(c.var.db, c.get("caller"), c.req.valid("param").id, c.req.valid("json"), new Date()), 200));
 
   app.openapi(remove, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const endpoint = await endpointOrThrow(db, c.get("caller"), c.req.valid("param").id);
     await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     return c.body(null, 204);
@@ -128,11 +127,11 @@ export function registerWebhookEndpointRoutes(app: App) {
 
   app.openapi(rotate, async (c) => {
     const body = RotateBody.parse((await c.req.json().catch(() => ({}))) ?? {});
-    return c.json(await rotateSecret(c.env, database(c.env.DB), c.get("caller"), c.req.valid("param").id, body.expires_in_seconds, new Date()), 200);
+    return c.json(await rotateSecret(c.env, c.var.db, c.get("caller"), c.req.valid("param").id, body.expires_in_seconds, new Date()), 200);
   });
 
   app.openapi(test, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const endpoint = await endpointOrThrow(db, c.get("caller"), c.req.valid("param").id);
     // Validated before the hourly budget is charged: a refused event sends nothing.
     const parsed = TestEventBody.safeParse((await c.req.json().catch(() => ({}))) ?? {});
