@@ -49,4 +49,9 @@ export async function secretsOf(db: Database, endpointIds: string[]): Promise<Ma
 }
 
 /** A secret signs while it has no expiry (the current one) or its expiry is still ahead. */
+/** Its secrets go with it (ON DELETE CASCADE, migrations/0004). */
+export async function deleteEndpoint(db: Database, id: string): Promise<void> {
+  await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+}
+
 export const isActiveSecret = (secret: SecretRow, now: Date) => secret.expiresAt === null || Date.parse(secret.expiresAt) > now.getTime();

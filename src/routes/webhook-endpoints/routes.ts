@@ -4,9 +4,7 @@ import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
-import { webhookEndpoints } from "../../db/schema/index.ts";
-import { eq } from "drizzle-orm";
-import { listEndpoints, secretsOf } from "../../storage/webhooks.ts";
+import { deleteEndpoint, listEndpoints, secretsOf } from "../../storage/webhooks.ts";
 import { presentEndpoint } from "../../webhooks/present.ts";
 import { createEndpoint, endpointOrThrow, rotateSecret, updateEndpoint } from "../../webhooks/endpoints.ts";
 import { sendTestEvent } from "../../webhooks/test-event.ts";
@@ -121,7 +119,7 @@ export function registerWebhookEndpointRoutes(app: App) {
   app.openapi(remove, async (c) => {
     const db = c.var.db;
     const endpoint = await endpointOrThrow(db, c.get("caller"), c.req.valid("param").id);
-    await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    await deleteEndpoint(db, endpoint.id);
     return c.body(null, 204);
   });
 
