@@ -1,7 +1,7 @@
 import type { Env } from "./env.ts";
 import { sealingQueueConsumer } from "./sealing/consumer.ts";
 import { sealingDependencies } from "./sealing/dependencies.ts";
-import { consumeWebhookMessages } from "./webhooks/delivery.ts";
+import { consumeWebhookMessages } from "./webhooks/consumer.ts";
 import { consumeDeadLetters } from "./webhooks/dead-letters.ts";
 
 /** Consumer of one queue; it acks or retries each message itself (with the delay its schedule needs). */

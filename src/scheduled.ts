@@ -1,7 +1,7 @@
 import type { Env } from "./env.ts";
 import { expireCaptureSessions } from "./sweeps/expire-capture-sessions.ts";
 import { resumeStalledSealing } from "./sweeps/resume-stalled-sealing.ts";
-import { publishUndispatchedEvents } from "./webhooks/delivery.ts";
+import { publishUndispatchedEvents } from "./sweeps/publish-undispatched-events.ts";
 import { deleteUnusedCaptureSessions } from "./sweeps/delete-unused-capture-sessions.ts";
 import { deleteWebhookDeliveryBodies } from "./sweeps/delete-webhook-delivery-bodies.ts";
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";

@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import { database } from "../db/client.ts";
 import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
 import { callSealer } from "./sealer-client.ts";
-import { publishEvents } from "../webhooks/delivery.ts";
+import { publishEvents } from "../events/publish.ts";
 import type { SealingDependencies } from "./seal-proof.ts";
 
 /** Long enough for the sealer to fetch and write large videos; a retry gets fresh URLs. */

@@ -1,7 +1,6 @@
 import type { Env } from "../env.ts";
-import { sendInBatches } from "../lib/batches.ts";
 import { claimOverdueDeliveries } from "../storage/webhook-publishing.ts";
-import type { DeliveryMessage } from "../webhooks/delivery.ts";
+import { queueDeliveries } from "../webhooks/delivery-message.ts";
 
 /**
  * How late past its due time a delivery must be before its message counts as lost. A message on time is
@@ -18,6 +17,6 @@ const DELIVERIES_PER_RUN = 500;
  */
 export async function requeueOverdueDeliveries(env: Env, now: Date): Promise<number> {
   const ids = await claimOverdueDeliveries(env.DB, new Date(now.getTime() - OVERDUE_AFTER_MS), now, DELIVERIES_PER_RUN);
-  await sendInBatches(env.WEBHOOK_QUEUE, ids.map((id) => ({ delivery_id: id }) satisfies DeliveryMessage));
+  await queueDeliveries(env, ids);
   return ids.length;
 }

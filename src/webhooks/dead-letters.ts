@@ -4,7 +4,7 @@ import { database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import { webhookRetryDelay } from "./retry-schedule.ts";
-import type { DeliveryMessage } from "./delivery.ts";
+import type { DeliveryMessage } from "./delivery-message.ts";
 
 /** Recorded as the attempt's failure, so the delivery log says why nothing reached the endpoint. */
 export const DEAD_LETTER_FAILURE = "not attempted: the delivery's message failed in the consumer and was dead-lettered";

@@ -3,7 +3,8 @@ import type { Database } from "../db/client.ts";
 import { webhookDeliveries } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import type { EndpointRow } from "../storage/webhooks.ts";
-import { deliveryBody, type DeliveryMessage } from "./delivery.ts";
+import { deliveryBody } from "./delivery-body.ts";
+import type { DeliveryMessage } from "./delivery-message.ts";
 
 /** Sample bodies with the real fields of each event (CONTRACT.md) and sample values. */
 function sampleData(event: string, now: string): Record<string, unknown> {

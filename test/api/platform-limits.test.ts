@@ -6,7 +6,7 @@ import { insertPendingProof } from "./support/proof-factory.ts";
 import { limitedQueue, rawBinding } from "./support/platform-limits.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/events/record.ts";
-import { publishUndispatchedEvents } from "../../src/webhooks/delivery.ts";
+import { publishUndispatchedEvents } from "../../src/sweeps/publish-undispatched-events.ts";
 import { resumeStalledSealing } from "../../src/sweeps/resume-stalled-sealing.ts";
 
 /** A queue producer that records what it is sent, behind production's limits (nothing reaches a consumer). */

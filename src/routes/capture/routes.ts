@@ -8,7 +8,7 @@ import { usableSession, usableSessionFile, findSessionByToken } from "../../capt
 import { captureSessionView } from "../../capture-page/session-view.ts";
 import { declareFile, uploadInstructions } from "../../capture-page/declare-file.ts";
 import { completeCapture } from "../../capture-sessions/complete-capture.ts";
-import { publishEvents } from "../../webhooks/delivery.ts";
+import { publishEvents } from "../../events/publish.ts";
 import { removeCaptureFile } from "../../capture-page/remove-file.ts";
 import { completeMultipart } from "../../capture-page/complete-multipart.ts";
 import { findDefaultTheme, findTheme } from "../../storage/capture-themes.ts";

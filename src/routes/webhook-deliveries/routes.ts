@@ -7,7 +7,7 @@ import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { PageQuerySchema, keysetPage, pageSchema, toPage } from "../../lib/pagination.ts";
 import { webhookAttempts, webhookDeliveries } from "../../db/schema/index.ts";
-import { RETRYABLE_DELIVERY_STATUSES, retryDeliveryNow } from "../../webhooks/delivery.ts";
+import { RETRYABLE_DELIVERY_STATUSES, retryDeliveryNow } from "../../webhooks/retry-now.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
 
 /** Like test events: a manual retry reaches a third party, so one endpoint gets a bounded number. */
