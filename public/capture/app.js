@@ -129,7 +129,8 @@ function upload(shot) {
       shot.sha256 ??= await sha256Hex(shot.blob);
       shot.state = shot.fileId ? "uploading" : "declaring";
       drawShot(shot);
-      await persist(shot);
+      // Kept while it is sent, not before: storage never holds the upload back.
+      void persist(shot);
       await uploadShot(base, shot, {
         signal: shot.controller.signal,
         onWait: (seconds) => {
@@ -351,6 +352,7 @@ async function renderStep() {
   const camera = step.kind === "photo" || canRecord();
   const video = /** @type {HTMLVideoElement} */ (el("video", { class: "viewfinder", playsinline: true, muted: true, autoplay: true, "aria-label": step.label }));
   const frame = el("div", { class: "frame" }, video, el("p", { class: "frame-status", id: "camera-status" }, t("cameraStarting")));
+  video.addEventListener("playing", () => $("camera-status")?.remove(), { once: true });
   const fileInput = /** @type {HTMLInputElement} */ (
     el("input", { type: "file", id: "file", hidden: true, accept: step.kind === "video" ? "video/*" : "image/*", multiple: step.kind === "photo", "aria-label": t("useFile") })
   );
