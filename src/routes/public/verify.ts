@@ -1,15 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { eq, or } from "drizzle-orm";
 import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { files, proofs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { toHex } from "../../lib/crypto.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
 import { proofUrls } from "../../proofs/present-proof.ts";
 import { proofVerification } from "../../verification/verify-proof.ts";
 import { proofFiles } from "../../storage/proofs-read.ts";
+import { filesMatchingHash } from "../../storage/verification-matches.ts";
 import { VerificationSchema } from "./schema.ts";
 import { rateLimitAddressKey } from "../../lib/client-address.ts";
 
@@ -104,13 +103,7 @@ export function registerPublicVerify(app: App) {
     if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
     const sha256 = await digestOf(c.req.raw);
     const db = c.var.db;
-    const rows = await db
-      .select({ file: files, proof: proofs })
-      .from(files)
-      .innerJoin(proofs, eq(proofs.id, files.proofId))
-      .where(or(eq(files.sha256, sha256), eq(files.signedSha256, sha256)))
-      .limit(20)
-      .all();
+    const rows = await filesMatchingHash(db, sha256, 20);
     const data = [];
     for (const row of rows.filter((candidate) => candidate.proof.status === "sealed")) {
       const all = (await proofFiles(db, [row.proof.id])).get(row.proof.id) ?? [];
