@@ -1,59 +1,161 @@
-/** The job the Worker hands to the sealer (`POST /seal`) and its answers; see sealer/README.md. */
-export interface SealJob {
-  proof: {
-    id: string;
-    mode: "test" | "live";
-    external_reference: string;
-    party: string;
-    stage: string | null;
-    category: string | null;
-    location_reference: string | null;
-    session_id: string;
-    compare_to: string | null;
-    template_sha256: string;
-  };
-  files: SealJobFile[];
+import { z } from "zod";
+
+/**
+ * The sealer protocol: the job the Worker sends to the sealer's `POST /seal`, the sealer's answers and
+ * its error bodies (sealer/README.md). Both sides parse what they receive with these schemas instead of
+ * trusting a cast: the sealer answers a job it cannot read with 400, the Worker treats an answer it
+ * cannot read as a transient failure that names the problem.
+ *
+ * Raise the version with any change the other side would misread. A container rollout lets one side
+ * run a version ahead of the other for a while; each refuses the other's version by name (the sealer
+ * with 400 `unsupported_protocol_version`, the Worker as a transient failure) and the queue's retry
+ * gets through once both speak the same one.
+ */
+export const SEALER_PROTOCOL_VERSION = 1;
+
+const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
+const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
+const instant = z.iso.datetime({ offset: true });
+const headers = z.record(z.string(), z.string());
+/** A short-lived signed URL: the sealer holds no storage credentials of its own. */
+const signedRequest = z.strictObject({ url: z.url(), method: z.string().min(1), headers });
+
+export const SealJobFileSchema = z.strictObject({
+  id: z.string().min(1),
+  step_id: z.string().min(1),
+  kind: z.enum(["photo", "video"]),
+  content_type: z.string().min(1),
+  size: z.number().int().nonnegative(),
+  sha256: sha256Hex,
+  captured_at: instant,
+  capture_context: z.record(z.string(), z.unknown()).nullable(),
+  /** GET: the original bytes. */
+  source: z.strictObject({ url: z.url(), headers: headers.optional() }),
+  /** Where the signed copy is written. */
+  destination: signedRequest,
+  /** Deletes the signed copy: used when the job stops before it ends. */
+  discard: signedRequest,
+});
+export type SealJobFile = z.infer<typeof SealJobFileSchema>;
+
+export const SealJobSchema = z.strictObject({
+  proof: z.strictObject({
+    id: z.string().min(1),
+    mode: z.enum(["test", "live"]),
+    external_reference: z.string(),
+    party: z.string(),
+    stage: z.string().nullable(),
+    category: z.string().nullable(),
+    location_reference: z.string().nullable(),
+    session_id: z.string().min(1),
+    compare_to: z.string().nullable(),
+    template_sha256: sha256Hex,
+  }),
+  files: z.array(SealJobFileSchema),
   /**
-   * ISO 8601 instant after which the Worker no longer waits for the answer: the sealer then aborts the job
+   * The instant after which the Worker no longer waits for the answer: the sealer then aborts the job
    * (as it does when the Worker disconnects), buys no more timestamps and discards the copies it wrote.
    */
-  deadline: string;
-}
+  deadline: instant,
+});
+export type SealJob = z.infer<typeof SealJobSchema>;
 
-export interface SealJobFile {
-  id: string;
-  step_id: string;
-  kind: "photo" | "video";
-  content_type: string;
-  size: number;
-  sha256: string;
-  captured_at: string;
-  capture_context: Record<string, unknown> | null;
-  /** GET: the original bytes, through a short-lived signed URL. */
-  source: { url: string; headers?: Record<string, string> };
-  /** Where the signed copy is written, through a short-lived signed URL. */
-  destination: { url: string; method: string; headers: Record<string, string> };
-  /** Deletes the signed copy, through a short-lived signed URL: used when the job stops before it ends. */
-  discard: { url: string; method: string; headers: Record<string, string> };
-}
+/** The body of `POST /seal`. */
+export const SealRequestSchema = SealJobSchema.extend({ protocol_version: protocolVersion });
+export type SealRequest = z.infer<typeof SealRequestSchema>;
 
-export interface SealedResult {
-  status: "sealed";
-  manifest: string;
-  manifest_sha256: string;
-  tsr_base64: string;
-  chain_pem: string;
-  c2pa_trust_anchor_pem: string;
-  timestamp: { gen_time: string; serial: string; policy: string; authority: string; qualified: boolean };
-  /** `signed_crc32`: CRC-32 of the signed copy, so the Worker's package ZIP never computes it over large files. */
-  files: { id: string; signed_sha256: string; signed_size: number; signed_crc32: number; sniffed_type: string; prior_c2pa: boolean }[];
-}
+export const SealedResultSchema = z.strictObject({
+  status: z.literal("sealed"),
+  manifest: z.string().min(1),
+  manifest_sha256: sha256Hex,
+  tsr_base64: z.base64().min(1),
+  chain_pem: z.string().min(1),
+  c2pa_trust_anchor_pem: z.string().min(1),
+  timestamp: z.strictObject({ gen_time: instant, serial: z.string().min(1), policy: z.string().min(1), authority: z.string().min(1), qualified: z.boolean() }),
+  files: z.array(
+    z.strictObject({
+      id: z.string().min(1),
+      signed_sha256: sha256Hex,
+      signed_size: z.number().int().nonnegative(),
+      /** CRC-32 of the signed copy, so the Worker's package ZIP never computes it over large files. */
+      signed_crc32: z.number().int().min(0).max(0xffffffff),
+      sniffed_type: z.string().min(1),
+      prior_c2pa: z.boolean(),
+    }),
+  ),
+});
+export type SealedResult = z.infer<typeof SealedResultSchema>;
 
-export interface FailedResult {
-  status: "failed";
-  code: string;
-  message: string;
-  file_id?: string;
-}
+/** Why a file cannot be sealed: the proof fails for good with this code (no retry helps). */
+export const SEAL_FAILURE_CODES = ["file_missing", "file_size_mismatch", "file_hash_mismatch", "file_type_not_allowed", "file_type_mismatch", "file_corrupt"] as const;
+export type SealFailureCode = (typeof SEAL_FAILURE_CODES)[number];
+
+export const FailedResultSchema = z.strictObject({
+  status: z.literal("failed"),
+  code: z.enum(SEAL_FAILURE_CODES),
+  message: z.string(),
+  file_id: z.string().optional(),
+});
+export type FailedResult = z.infer<typeof FailedResultSchema>;
 
 export type SealResult = SealedResult | FailedResult;
+
+/** The body of a 200 answer to `POST /seal`: the job ran to its end, sealed or failed for good. */
+export const SealAnswerSchema = z.discriminatedUnion("status", [
+  SealedResultSchema.extend({ protocol_version: protocolVersion }),
+  FailedResultSchema.extend({ protocol_version: protocolVersion }),
+]);
+export type SealAnswer = z.infer<typeof SealAnswerSchema>;
+
+/**
+ * The sealer's error bodies. 400 `invalid_job` / `unsupported_protocol_version` and 413 `job_too_large`:
+ * the Worker sent what this sealer cannot read. 401 `unauthenticated`: not the shared bearer secret.
+ * 503 `sealing_aborted` (the Worker left or the deadline passed) and `sealing_unavailable` (authority or
+ * storage unreachable): worth a retry. 500 `internal_error`, 404 `not_found`.
+ */
+export const SEALER_ERROR_CODES = [
+  "invalid_job",
+  "unsupported_protocol_version",
+  "job_too_large",
+  "unauthenticated",
+  "sealing_aborted",
+  "sealing_unavailable",
+  "not_found",
+  "internal_error",
+] as const;
+export type SealerErrorCode = (typeof SEALER_ERROR_CODES)[number];
+
+export const SealerErrorSchema = z.strictObject({ protocol_version: protocolVersion, code: z.enum(SEALER_ERROR_CODES), message: z.string() });
+export type SealerError = z.infer<typeof SealerErrorSchema>;
+
+export const sealerError = (code: SealerErrorCode, message: string): SealerError => ({ protocol_version: SEALER_PROTOCOL_VERSION, code, message });
+
+/** `wrongVersion`: the message is from a peer speaking another version of the protocol. */
+export type ProtocolParse<T> = { ok: true; value: T } | { ok: false; wrongVersion: boolean; problem: string };
+
+/**
+ * Reads one protocol message (JSON text) with its schema. The version is checked first, so a peer a
+ * version ahead or behind is named as such rather than as a list of unexpected fields.
+ */
+export function parseProtocolMessage<T>(schema: z.ZodType<T>, text: string): ProtocolParse<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, wrongVersion: false, problem: `not JSON (${(error as Error).message})` };
+  }
+  const version = typeof value === "object" && value !== null ? (value as { protocol_version?: unknown }).protocol_version : undefined;
+  if (version !== SEALER_PROTOCOL_VERSION) {
+    return { ok: false, wrongVersion: true, problem: `protocol_version ${JSON.stringify(version ?? null)}, expected ${SEALER_PROTOCOL_VERSION}` };
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, wrongVersion: false, problem: describeIssues(parsed.error) };
+}
+
+/** One line for a log or an error body: each faulty field with what is wrong with it (the first five). */
+function describeIssues(error: z.ZodError): string {
+  const issues = error.issues.slice(0, 5).map((issue) => `${issue.path.length === 0 ? "(body)" : issue.path.join(".")}: ${issue.message}`);
+  const more = error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : "";
+  return issues.join("; ") + more;
+}

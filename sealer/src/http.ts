@@ -6,12 +6,15 @@ export function send(res: ServerResponse, status: number, body: unknown, type = 
   res.end(payload);
 }
 
+/** The request body passed the limit its route sets. */
+export class BodyTooLargeError extends Error {}
+
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new Error("body too large");
+    if (size > limit) throw new BodyTooLargeError(`body over ${limit} bytes`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

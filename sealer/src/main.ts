@@ -10,6 +10,7 @@ import { initC2pa } from "./c2pa/c2pa.ts";
 import { ByteBudget } from "./byte-budget.ts";
 import { serveSealJob } from "./seal-endpoint.ts";
 import { readBody, send } from "./http.ts";
+import { sealerError } from "../../shared/sealer-protocol.ts";
 import { tsaHealthCheck } from "./tsa/health-check.ts";
 
 const config = loadConfig();
@@ -28,7 +29,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === "GET" && path === "/health") return send(res, 200, { status: "ok" });
   if (req.method === "GET" && path === "/health/tsa") {
     // Each real check buys a timestamp from the live authority: only the Worker may ask, and it is cached.
-    if (!authorised(req)) return send(res, 401, { code: "unauthenticated", message: "Bearer SEALER_SECRET required." });
+    if (!authorised(req)) return send(res, 401, sealerError("unauthenticated", "Bearer SEALER_SECRET required."));
     const health = await liveAuthorityHealth();
     return send(res, health.status === "ok" ? 200 : 503, health);
   }
@@ -37,7 +38,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return send(res, 200, Buffer.from(await config.liveAuthority.respond(new Uint8Array(request))), "application/timestamp-reply");
   }
   if (req.method === "POST" && path === "/seal") {
-    if (!authorised(req)) return send(res, 401, { code: "unauthenticated", message: "Bearer SEALER_SECRET required." });
+    if (!authorised(req)) return send(res, 401, sealerError("unauthenticated", "Bearer SEALER_SECRET required."));
     return serveSealJob(req, res, (mode) => ({
       key,
       chainDer: config.c2pa.chainDer,
@@ -46,14 +47,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       budget,
     }));
   }
-  send(res, 404, { code: "not_found" });
+  send(res, 404, sealerError("not_found", `No ${req.method} ${path} here.`));
 }
 
 initC2pa();
 const server = createServer((req, res) => {
   handle(req, res).catch((error: Error) => {
     console.error(JSON.stringify({ level: "error", message: error.message, stack: error.stack }));
-    if (!res.headersSent) send(res, 500, { code: "internal_error", message: "The sealer failed unexpectedly." });
+    if (!res.headersSent) send(res, 500, sealerError("internal_error", "The sealer failed unexpectedly."));
   });
 });
 server.listen(config.port, process.env.SEALER_HOST ?? "127.0.0.1", () => console.log(`sealer listening on http://127.0.0.1:${config.port}`));

@@ -1,12 +1,10 @@
 import { crc32 } from "../../shared/crc32.ts";
-
-/** Stable failure codes of a file that cannot be sealed. */
-export type FileFailureCode = "file_missing" | "file_size_mismatch" | "file_hash_mismatch" | "file_type_not_allowed" | "file_type_mismatch" | "file_corrupt";
+import type { SealFailureCode } from "../../shared/sealer-protocol.ts";
 
 export class FileRejectedError extends Error {
-  readonly code: FileFailureCode;
+  readonly code: SealFailureCode;
   readonly fileId: string;
-  constructor(code: FileFailureCode, fileId: string, message: string) {
+  constructor(code: SealFailureCode, fileId: string, message: string) {
     super(message);
     this.code = code;
     this.fileId = fileId;

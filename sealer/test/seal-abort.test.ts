@@ -9,7 +9,7 @@ import { readBody } from "../src/http.ts";
 import { httpAuthority } from "../src/tsa/authority.ts";
 import type { SealContext } from "../src/seal-job.ts";
 import { sealContext } from "./support.ts";
-import { deleted, job, storageHooks, written } from "./storage-stand-in.ts";
+import { deleted, job, sealRequestBody, storageHooks, written } from "./storage-stand-in.ts";
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -63,7 +63,7 @@ test("a caller that disconnects aborts its job: budget given back, no more times
   storageHooks.onPut = () => caller.abort();
   const before = authorityRequests.count;
 
-  await assert.rejects(fetch(`${sealer}/seal`, { method: "POST", body: JSON.stringify(sealJob), signal: caller.signal }));
+  await assert.rejects(fetch(`${sealer}/seal`, { method: "POST", body: sealRequestBody(sealJob), signal: caller.signal }));
 
   await eventually(() => deleted.includes(first), "the written copy deleted");
   assert.equal(authorityRequests.count - before, 1, "one timestamp: the first file's signature, none for the other files or the manifest");

@@ -1,6 +1,6 @@
 import { after } from "node:test";
 import { createServer } from "node:http";
-import type { SealJob } from "../../shared/sealer-protocol.ts";
+import { SEALER_PROTOCOL_VERSION, type SealJob, type SealRequest } from "../../shared/sealer-protocol.ts";
 import { fixture, sha256 } from "./support.ts";
 
 /**
@@ -59,3 +59,6 @@ export function job(files: { name: string; type: string; bytes?: Uint8Array; dec
   };
 }
 
+
+/** The body of `POST /seal` for a job, as the Worker sends it. */
+export const sealRequestBody = (sealJob: SealJob) => JSON.stringify({ protocol_version: SEALER_PROTOCOL_VERSION, ...sealJob } satisfies SealRequest);

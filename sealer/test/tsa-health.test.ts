@@ -6,6 +6,7 @@ import { opensslAuthority, type TimestampAuthority } from "../src/tsa/authority.
 import { TSA_HEALTH_CACHE_MS, TSA_HEALTH_ERROR_CACHE_MS, tsaHealthCheck } from "../src/tsa/health-check.ts";
 import { freePort, waitForHttp } from "../../scripts/lib/ports.ts";
 import { pkiDir } from "./support.ts";
+import { SealerErrorSchema } from "../../shared/sealer-protocol.ts";
 
 /** The local authority, counting the timestamps it is asked for. */
 function countingAuthority(): { authority: TimestampAuthority; requests: () => number; fail: (value: boolean) => void } {
@@ -54,7 +55,7 @@ test("a failed check is repeated sooner than a good one", async () => {
   assert.equal(requests(), 2);
 });
 
-test("the sealer's /health/tsa answers only to its bearer secret, and repeats its last check", async () => {
+test("the sealer's /health/tsa and /seal answer only to its bearer secret (401 in the protocol's error body), and /health/tsa repeats its last check", async () => {
   const port = await freePort();
   const secret = "sealer-health-test-secret";
   const sealer = spawn(process.execPath, [join(import.meta.dirname, "../src/main.ts")], {
@@ -69,8 +70,11 @@ test("the sealer's /health/tsa answers only to its bearer secret, and repeats it
     for (const authorization of [undefined, "Bearer wrong", `Bearer ${secret}x`]) {
       const response = await fetch(url, { headers: authorization ? { Authorization: authorization } : {} });
       assert.equal(response.status, 401);
-      assert.equal(((await response.json()) as { code: string }).code, "unauthenticated");
+      assert.equal(SealerErrorSchema.parse(await response.json()).code, "unauthenticated");
     }
+    const seal = await fetch(`http://127.0.0.1:${port}/seal`, { method: "POST", headers: { Authorization: "Bearer wrong" }, body: "{}" });
+    assert.equal(seal.status, 401);
+    assert.equal(SealerErrorSchema.parse(await seal.json()).code, "unauthenticated");
     const ask = async () => (await (await fetch(url, { headers: { Authorization: `Bearer ${secret}` } })).json()) as { status: string; checked_at: string };
     const first = await ask();
     assert.equal(first.status, "ok");

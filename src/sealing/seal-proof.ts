@@ -14,7 +14,7 @@ import {
   type FileRow,
   type ProofRow,
 } from "../storage/proof-sealing.ts";
-import type { FailedResult, SealedResult, SealJob, SealResult } from "../../shared/sealer-protocol.ts";
+import type { SealedResult, SealFailureCode, SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 
 export interface SealingDependencies {
@@ -163,7 +163,13 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
   return "sealed";
 }
 
-export async function failProof(deps: SealingDependencies, proof: ProofRow, failure: Omit<FailedResult, "status">): Promise<SealOutcome> {
+/** Why a proof failed for good: a file the sealer refused, or a sealer that stayed unavailable (consumer.ts). */
+export interface ProofFailure {
+  code: SealFailureCode | "sealing_unavailable";
+  message: string;
+}
+
+export async function failProof(deps: SealingDependencies, proof: ProofRow, failure: ProofFailure): Promise<SealOutcome> {
   const failedAt = nowIso();
   const eventId = newId("evt");
   const data = {

@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import type { SealJob, SealResult } from "../../shared/sealer-protocol.ts";
+import { parseProtocolMessage, SealAnswerSchema, SEALER_PROTOCOL_VERSION, SealerErrorSchema, type SealJob, type SealRequest, type SealResult } from "../../shared/sealer-protocol.ts";
 
 /** The sealer could not finish for a reason that may pass (authority or storage unreachable): retry. */
 export class TransientSealingError extends Error {}
@@ -14,15 +14,41 @@ export async function callSealer(env: Env, job: SealJob): Promise<SealResult> {
     response = await sealerFetch(env, "/seal", job.proof.id, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.SEALER_SECRET ?? ""}` },
-      body: JSON.stringify(job),
+      body: JSON.stringify({ protocol_version: SEALER_PROTOCOL_VERSION, ...job } satisfies SealRequest),
       signal: AbortSignal.timeout(SEAL_TIMEOUT_MS),
     });
   } catch (error) {
     throw new TransientSealingError(`sealer unreachable: ${(error as Error).message}`);
   }
-  if (response.status === 200) return (await response.json()) as SealResult;
-  const detail = (await response.text()).slice(0, 500);
-  throw new TransientSealingError(`sealer answered ${response.status}: ${detail}`);
+  const text = await response.text();
+  if (response.status === 200) return readSealAnswer(text);
+  throw new TransientSealingError(`sealer answered ${response.status}: ${describeSealerError(text)}`);
+}
+
+/**
+ * A sealed or failed answer, parsed with the protocol's schema. An answer this Worker cannot read (a
+ * sealer a version apart during a rollout, or a bug) is transient: nothing of it is stored, the queue
+ * retries, and the log says what was wrong with it.
+ */
+export function readSealAnswer(text: string): SealResult {
+  const parsed = parseProtocolMessage(SealAnswerSchema, text);
+  if (parsed.ok) {
+    const { protocol_version: _version, ...result } = parsed.value;
+    return result;
+  }
+  const what = parsed.wrongVersion ? "speaks another protocol version" : `answered what protocol version ${SEALER_PROTOCOL_VERSION} does not allow`;
+  throw new TransientSealingError(`sealer ${what}: ${parsed.problem}`);
+}
+
+/** The sealer's own error body says what happened; anything else (a proxy's page) is shown as it came. */
+function describeSealerError(text: string): string {
+  try {
+    const body = SealerErrorSchema.safeParse(JSON.parse(text));
+    if (body.success) return `${body.data.code}: ${body.data.message}`;
+  } catch {
+    // Not JSON: shown as it came.
+  }
+  return text.slice(0, 500);
 }
 
 export const sealerConfigured = (env: Env) => Boolean(env.SEALER_URL || env.SEALER_CONTAINER);

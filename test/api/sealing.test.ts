@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { database } from "../../src/db/client.ts";
-import { sealProof, type SealingDependencies } from "../../src/sealing/seal-proof.ts";
+import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { consumeSealingMessages } from "../../src/sealing/consumer.ts";
 import type { SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEALING_RETRY_DELAYS_SECONDS } from "../../src/sealing/retry-schedule.ts";
@@ -12,35 +11,7 @@ import { resumeStalledSealing, stalledAfterMs } from "../../src/sweeps/resume-st
 import { admin } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-
-function sealedAnswer(job: SealJob): SealResult {
-  return {
-    status: "sealed",
-    manifest: JSON.stringify({ proof_id: job.proof.id }),
-    manifest_sha256: "a".repeat(64),
-    tsr_base64: btoa("tsr-bytes"),
-    chain_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
-    c2pa_trust_anchor_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
-    timestamp: { gen_time: "2026-11-22T10:00:00Z", serial: "01", policy: "1.2.3", authority: "Test TSA", qualified: false },
-    files: job.files.map((file) => ({ id: file.id, signed_sha256: "b".repeat(64), signed_size: 100, signed_crc32: 0xcafe0001, sniffed_type: "image/jpeg", prior_c2pa: false })),
-  };
-}
-
-function dependencies(seal: (job: SealJob) => Promise<SealResult>) {
-  const published: string[] = [];
-  const deps: SealingDependencies = {
-    db: database(env.DB),
-    files: env.FILES,
-    downloadUrl: async (key) => ({ url: `https://storage.test/${key}` }),
-    uploadUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "PUT", headers: {} }),
-    discardUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "DELETE", headers: {} }),
-    seal,
-    publishEvents: async (ids) => {
-      published.push(...ids);
-    },
-  };
-  return { deps, published };
-}
+import { dependencies, sealedAnswer } from "./support/sealing.ts";
 
 async function state(proofId: string, organizationId: string) {
   const proof = await env.DB.prepare("SELECT * FROM proofs WHERE id = ?").bind(proofId).first<any>();

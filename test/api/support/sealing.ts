@@ -1,0 +1,35 @@
+import { env } from "cloudflare:workers";
+import { database } from "../../../src/db/client.ts";
+import type { SealingDependencies } from "../../../src/sealing/seal-proof.ts";
+import type { SealedResult, SealJob, SealResult } from "../../../shared/sealer-protocol.ts";
+
+/** What a sealer answers for a job it sealed (the artifacts are placeholders). */
+export function sealedAnswer(job: SealJob): SealedResult {
+  return {
+    status: "sealed",
+    manifest: JSON.stringify({ proof_id: job.proof.id }),
+    manifest_sha256: "a".repeat(64),
+    tsr_base64: btoa("tsr-bytes"),
+    chain_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
+    c2pa_trust_anchor_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
+    timestamp: { gen_time: "2026-11-22T10:00:00Z", serial: "01", policy: "1.2.3", authority: "Test TSA", qualified: false },
+    files: job.files.map((file) => ({ id: file.id, signed_sha256: "b".repeat(64), signed_size: 100, signed_crc32: 0xcafe0001, sniffed_type: "image/jpeg", prior_c2pa: false })),
+  };
+}
+
+/** Sealing with storage stand-ins and `seal` in place of the sealer; `published` collects the events handed to delivery. */
+export function dependencies(seal: (job: SealJob) => Promise<SealResult>) {
+  const published: string[] = [];
+  const deps: SealingDependencies = {
+    db: database(env.DB),
+    files: env.FILES,
+    downloadUrl: async (key) => ({ url: `https://storage.test/${key}` }),
+    uploadUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "PUT", headers: {} }),
+    discardUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "DELETE", headers: {} }),
+    seal,
+    publishEvents: async (ids) => {
+      published.push(...ids);
+    },
+  };
+  return { deps, published };
+}
