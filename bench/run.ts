@@ -16,6 +16,7 @@ import { loadSigningKey } from "../sealer/src/c2pa/cose.ts";
 import { signWithC2pa, initC2pa } from "../sealer/src/c2pa/c2pa.ts";
 import { opensslAuthority } from "../sealer/src/tsa/authority.ts";
 import { runSealJob } from "../sealer/src/seal-job.ts";
+import type { SealJob } from "../shared/sealer-protocol.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PHOTOS = 10;
@@ -66,12 +67,12 @@ const storage = createServer(async (req, res) => {
 });
 await new Promise<void>((done) => storage.listen(0, "127.0.0.1", done));
 const base = `http://127.0.0.1:${(storage.address() as { port: number }).port}`;
-const job = {
-  proof: { id: "prf_bench", mode: "test" as const, external_reference: "bench", party: "provider", stage: null, category: null, location_reference: null, session_id: "cps_bench", compare_to: null, template_sha256: "0".repeat(64) },
+const job: SealJob = {
+  proof: { id: "prf_bench", mode: "test", external_reference: "bench", party: "provider", stage: null, category: null, location_reference: null, session_id: "cps_bench", compare_to: null, template_sha256: "0".repeat(64) },
   files: photos.map((photo, i) => ({
     id: `med_${i}`,
     step_id: "photos",
-    kind: "photo" as const,
+    kind: "photo",
     content_type: "image/jpeg",
     size: photo.length,
     sha256: createHash("sha256").update(photo).digest("hex"),
@@ -79,7 +80,10 @@ const job = {
     capture_context: null,
     source: { url: `${base}/src/${i}` },
     destination: { url: `${base}/dst/${i}`, method: "PUT", headers: {} },
+    discard: { url: `${base}/dst/${i}`, method: "DELETE", headers: {} },
   })),
+  // Far enough that the bench measures sealing, not the abort.
+  deadline: new Date(Date.now() + 30 * 60_000).toISOString(),
 };
 const sealer = await time(() => runSealJob({ key, chainDer, trustAnchorPem: pem("c2pa-root.pem"), authority: opensslAuthority(pki, "tsa-test", "Simulated") }, job));
 storage.close();
