@@ -1,12 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq } from "drizzle-orm";
+import type { Mode } from "../../auth/mode.ts";
+import type { Database } from "../../db/client.ts";
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
-import { PageQuerySchema, keysetPage, pageSchema, toPage } from "../../lib/pagination.ts";
-import { webhookAttempts, webhookDeliveries } from "../../db/schema/index.ts";
+import { PageQuerySchema, pageSchema, toPage } from "../../lib/pagination.ts";
+import type { DeliveryRow } from "../../storage/webhook-attempts.ts";
+import { attemptsOf, findOwnDelivery, listDeliveries } from "../../storage/webhook-deliveries.ts";
 import { RETRYABLE_DELIVERY_STATUSES, retryDeliveryNow } from "../../webhooks/retry-now.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
 
@@ -95,8 +96,7 @@ const retry = apiRoute(
   },
 );
 
-type Row = typeof webhookDeliveries.$inferSelect;
-const summary = (row: Row) => ({
+const summary = (row: DeliveryRow) => ({
   id: row.id,
   endpoint_id: row.endpointId,
   event_id: row.eventId,
@@ -111,44 +111,24 @@ const summary = (row: Row) => ({
 });
 
 export function registerWebhookDeliveryRoutes(app: App) {
-  const find = async (db: ReturnType<typeof database>, organizationId: string, mode: string, id: string) => {
-    const row = await db
-      .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.mode, mode as "test")))
-      .get();
-    if (!row) throw new ApiError("webhook_delivery_not_found");
+  const find = async (db: Database, organizationId: string, mode: Mode, id: string) => {
+    const row = await findOwnDelivery(db, organizationId, mode, id);
+    if (row === null) throw new ApiError("webhook_delivery_not_found");
     return row;
   };
 
   app.openapi(list, async (c) => {
     const caller = c.get("caller");
     const { limit, cursor, endpoint_id, status, event } = c.req.valid("query");
-    const page = keysetPage({ createdAt: webhookDeliveries.createdAt, id: webhookDeliveries.id }, cursor);
-    const rows = await database(c.env.DB)
-      .select()
-      .from(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.organizationId, caller.organizationId),
-          eq(webhookDeliveries.mode, caller.mode),
-          endpoint_id ? eq(webhookDeliveries.endpointId, endpoint_id) : undefined,
-          status ? eq(webhookDeliveries.status, status) : undefined,
-          event ? eq(webhookDeliveries.event, event) : undefined,
-          page.where,
-        ),
-      )
-      .orderBy(...page.orderBy)
-      .limit(limit + 1)
-      .all();
+    const rows = await listDeliveries(c.var.db, caller.organizationId, caller.mode, { endpointId: endpoint_id, status, event }, limit, cursor);
     return c.json(toPage(rows, limit, summary), 200);
   });
 
   app.openapi(get, async (c) => {
     const caller = c.get("caller");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const row = await find(db, caller.organizationId, caller.mode, c.req.valid("param").id);
-    const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id)).orderBy(asc(webhookAttempts.attempt)).all();
+    const attempts = await attemptsOf(db, row.id);
     return c.json(
       {
         ...summary(row),
@@ -163,7 +143,7 @@ export function registerWebhookDeliveryRoutes(app: App) {
 
   app.openapi(retry, async (c) => {
     const caller = c.get("caller");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const row = await find(db, caller.organizationId, caller.mode, c.req.valid("param").id);
     // A retry sends the exact body the receiver's signature check covers: once deleted, nothing faithful is left to send.
     if (row.bodyDeletedAt !== null) throw new ApiError("webhook_delivery_body_deleted");
