@@ -4,7 +4,8 @@ import type { Database } from "../db/client.ts";
 import { files } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { toHex } from "../lib/crypto.ts";
-import { markFileUploaded, type CaptureFileRow } from "../storage/files.ts";
+import { markFileUploaded } from "../storage/files.ts";
+import type { FileRow } from "../storage/rows.ts";
 import { PART_SIZE } from "./declare-file.ts";
 
 /**
@@ -20,7 +21,7 @@ const bareEtag = (etag: string) => etag.trim().replace(/^W\//, "").replace(/^"(.
  * writes each part straight to R2 and only it knows their ETags. Storage refuses a wrong ETag, and the
  * digest check refuses wrong bytes, so what the phone says cannot make a wrong file pass.
  */
-export async function completeMultipart(env: Env, db: Database, file: CaptureFileRow, reported: { part_number: number; etag: string }[] = []): Promise<void> {
+export async function completeMultipart(env: Env, db: Database, file: FileRow, reported: { part_number: number; etag: string }[] = []): Promise<void> {
   if (file.multipartUploadId === null) throw new ApiError("capture_file_not_found", { detail: "This file uploads in one part." });
   if (file.status === "uploaded") return;
   const byNumber = new Map(reported.map((part) => [part.part_number, part.etag]));

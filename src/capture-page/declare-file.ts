@@ -3,8 +3,8 @@ import type { Database } from "../db/client.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
-import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
-import { insertFile, liveFilesOfSession, type CaptureFileRow } from "../storage/files.ts";
+import { insertFile, liveFilesOfSession } from "../storage/files.ts";
+import type { FileRow } from "../storage/rows.ts";
 import { issueUploadUrl } from "../storage/signed-urls.ts";
 import { allowedTypes, maxBytes, UPLOAD_URL_LIFETIME_SECONDS } from "./media-rules.ts";
 
@@ -29,7 +29,7 @@ export const MULTIPART_THRESHOLD = 32 * 1024 * 1024;
 export const PART_SIZE = 16 * 1024 * 1024;
 
 /** The upload instructions of a declared file: signed PUTs that write exactly these bytes, in one part or several. */
-export async function uploadInstructions(env: Env, file: CaptureFileRow, captureBaseUrl: string, token: string) {
+export async function uploadInstructions(env: Env, file: FileRow, captureBaseUrl: string, token: string) {
   const grant = { key: file.originalKey, sha256: file.sha256, contentType: file.contentType, fileId: file.id, expiresInSeconds: UPLOAD_URL_LIFETIME_SECONDS };
   if (file.multipartUploadId === null) {
     const signed = await issueUploadUrl(env, { ...grant, size: file.size });
@@ -61,7 +61,7 @@ export async function uploadInstructions(env: Env, file: CaptureFileRow, capture
  * the capture context with the phone clock's offset from ours, and answers with a signed upload URL.
  */
 export async function declareFile(env: Env, db: Database, session: SessionRow, token: string, input: DeclaredFile, now: Date) {
-  const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
+  const template = session.templateSnapshot;
   const step = template.steps.find((candidate) => candidate.id === input.step_id);
   if (step === undefined) throw new ApiError("step_not_found", { field: "/step_id" });
   if (!allowedTypes(step.kind).includes(input.content_type)) throw new ApiError("content_type_not_allowed", { field: "/content_type" });

@@ -2,7 +2,7 @@ import type { Database } from "../db/client.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import { resolveText } from "../i18n/resolve-locale.ts";
-import { findDefaultTheme, findTheme } from "../storage/capture-themes.ts";
+import { resolveSessionTheme } from "./session-theme.ts";
 import { findOrganization } from "../storage/organizations.ts";
 import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
 
@@ -10,10 +10,9 @@ const DEFAULT_COLOR = "#1f4fd8";
 
 /** What the capture page needs, with the template's texts resolved to the session's language. */
 export async function captureSessionView(db: Database, session: SessionRow, captureBaseUrl: string, token: string, now: Date) {
-  const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
+  const template = session.templateSnapshot;
   const text = (value: TemplateSnapshot["welcome"]["title"] | null) => (value === null ? null : resolveText(value, session.locale, template.default_locale));
-  const theme =
-    (template.theme_id ? await findTheme(db, session.organizationId, template.theme_id) : null) ?? (await findDefaultTheme(db, session.organizationId));
+  const theme = await resolveSessionTheme(db, session);
   const files = await liveFilesOfSession(db, session.id);
   const organization = await findOrganization(db, session.organizationId);
   return {

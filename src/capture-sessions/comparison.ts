@@ -26,7 +26,8 @@ export async function beforeTemplateForAfter(
   }
   if (before.comparedBy !== null) throw new ApiError("compare_to_already_used", { field });
   const beforeSession = await findSessionById(db, before.sessionId);
-  const snapshot = JSON.parse(beforeSession?.templateSnapshot ?? "null") as TemplateSnapshot;
+  if (beforeSession === null) throw new Error(`proof ${before.id} has no capture session`);
+  const snapshot = beforeSession.templateSnapshot;
   if (input.stage !== undefined || input.category !== undefined) {
     const selected = await findMatchingTemplate(db, caller.organizationId, caller.mode, input.stage ?? null, input.category ?? null);
     if (selected !== null && selected.id !== snapshot.id) throw new ApiError("compare_template_mismatch", { field });

@@ -5,10 +5,10 @@ import { captureSessions, files, proofs } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { eventInsert, eventInsertWhere } from "../events/record.ts";
-import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
-import { liveFilesOfSession, shotsPerStep, type CaptureFileRow } from "../storage/files.ts";
+import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
+import type { FileRow } from "../storage/rows.ts";
 
 export interface CompletionResult {
   proof_id: string;
@@ -39,7 +39,7 @@ function redirectUrl(session: SessionRow, proofId: string): string | null {
 }
 
 /** Every declared file is in storage with its declared size; returns when storage observed each. */
-async function storedFiles(bucket: R2Bucket, declared: CaptureFileRow[]): Promise<Map<string, string>> {
+async function storedFiles(bucket: R2Bucket, declared: FileRow[]): Promise<Map<string, string>> {
   const observed = new Map<string, string>();
   const incomplete: string[] = [];
   await Promise.all(
@@ -53,8 +53,8 @@ async function storedFiles(bucket: R2Bucket, declared: CaptureFileRow[]): Promis
   return observed;
 }
 
-async function checkSteps(db: Database, session: SessionRow, declared: CaptureFileRow[]): Promise<void> {
-  const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
+async function checkSteps(db: Database, session: SessionRow, declared: FileRow[]): Promise<void> {
+  const template = session.templateSnapshot;
   const before = session.compareTo ? await shotsPerStep(db, session.compareTo) : {};
   const wrong: string[] = [];
   for (const step of template.steps) {

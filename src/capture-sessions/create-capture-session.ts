@@ -78,7 +78,7 @@ export async function createCaptureSession(deps: CaptureSessionDependencies, cal
     stage: input.stage ?? null,
     category: input.category ?? null,
     templateId: snapshot.id,
-    templateSnapshot: snapshotJson,
+    templateSnapshotJson: snapshotJson,
     templateSha256: await sha256Hex(snapshotJson),
     locale,
     locationReference: input.location_reference ?? null,

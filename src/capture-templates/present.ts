@@ -1,4 +1,4 @@
-import type { TemplateRow } from "../storage/capture-templates.ts";
+import type { TemplateRow } from "../storage/rows.ts";
 import type { TemplateSnapshot } from "./snapshot.ts";
 
 export function presentTemplate(row: TemplateRow & { inUse: boolean }) {

@@ -1,4 +1,4 @@
-import type { ThemeRow } from "../storage/capture-themes.ts";
+import type { ThemeRow } from "../storage/rows.ts";
 
 export function presentTheme(row: ThemeRow) {
   return {

@@ -1,11 +1,11 @@
-import type { ProofFileRow, ProofRow } from "../storage/proofs-read.ts";
+import type { FileRow, ProofRow } from "../storage/rows.ts";
 
 export function proofUrls(baseUrl: string, proofId: string) {
   const base = baseUrl.replace(/\/$/, "");
   return { verification_url: `${base}/p/${proofId}`, package_url: `${base}/v1/public/proofs/${proofId}/package` };
 }
 
-export function presentFile(file: ProofFileRow) {
+export function presentFile(file: FileRow) {
   return {
     id: file.id,
     step_id: file.stepId,
@@ -30,7 +30,7 @@ export function presentTimestamp(proof: ProofRow) {
 }
 
 /** The one place a proof row becomes its API shape (CONTRACT.md "Proof"). */
-export function presentProof(proof: ProofRow, files: ProofFileRow[], baseUrl: string) {
+export function presentProof(proof: ProofRow, files: FileRow[], baseUrl: string) {
   return {
     id: proof.id,
     mode: proof.mode,

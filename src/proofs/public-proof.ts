@@ -1,10 +1,10 @@
 import type { Env } from "../env.ts";
-import type { ProofFileRow, ProofRow } from "../storage/proofs-read.ts";
+import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { presentFile, presentTimestamp, proofUrls } from "./present-proof.ts";
 import { proofVerification } from "../verification/verify-proof.ts";
 
 /** The public face of a proof: nothing about the organization, keys or capture links. */
-export async function publicProof(env: Env, proof: ProofRow, files: ProofFileRow[]) {
+export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
   return {
     id: proof.id,

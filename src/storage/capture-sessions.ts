@@ -2,10 +2,13 @@ import { and, eq, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { captureSessions, templateSnapshots } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
+import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
+import type { CaptureSessionRow } from "./rows.ts";
 
-/** A session with the JSON of its template snapshot (stored once per content in template_snapshots). */
-export type SessionRow = typeof captureSessions.$inferSelect & { templateSnapshot: string };
-export type NewSessionRow = typeof captureSessions.$inferInsert & { holdsReservation: number; templateSnapshot: string };
+/** A session with its template snapshot (stored once per content in template_snapshots). */
+export type SessionRow = CaptureSessionRow & { templateSnapshot: TemplateSnapshot };
+/** `templateSnapshotJson` is the snapshot's canonical JSON, stored as is: its SHA-256 is `templateSha256`. */
+export type NewSessionRow = typeof captureSessions.$inferInsert & { holdsReservation: number; templateSnapshotJson: string };
 
 const COLUMNS = [
   "id", "organization_id", "mode", "status", "token_hash", "external_reference", "party", "stage", "category", "template_id",
@@ -33,7 +36,7 @@ export async function insertSessionWithinBalance(d1: D1Database, row: NewSession
   const columns = COLUMNS.join(", ");
   const snapshot = d1
     .prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)")
-    .bind(row.templateSha256, row.templateSnapshot, row.createdAt);
+    .bind(row.templateSha256, row.templateSnapshotJson, row.createdAt);
   if (row.holdsReservation === 0) {
     await d1.batch([snapshot, d1.prepare(`INSERT INTO capture_sessions (${columns}) VALUES (${placeholders})`).bind(...values(row))]);
     return true;
@@ -53,7 +56,7 @@ export async function insertSessionWithinBalance(d1: D1Database, row: NewSession
   return result!.meta.changes === 1;
 }
 
-/** Sessions with their snapshot's JSON; every session has one, written in the batch that inserted it. */
+/** Sessions with their snapshot; every session has one, written in the batch that inserted it. */
 async function selectSession(db: Database, where: SQL | undefined): Promise<SessionRow | null> {
   const row = await db
     .select({ session: captureSessions, templateSnapshot: templateSnapshots.content })

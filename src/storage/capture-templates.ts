@@ -4,7 +4,7 @@ import { captureTemplates } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "../lib/pagination.ts";
 
-export type TemplateRow = typeof captureTemplates.$inferSelect;
+import type { TemplateRow } from "./rows.ts";
 export type NewTemplateRow = typeof captureTemplates.$inferInsert;
 
 // Spelled out: drizzle leaves columns unqualified in single-table queries, which would bind the inner one.

@@ -4,7 +4,7 @@ import type { Env } from "../env.ts";
 import { captureThemes } from "../db/schema/index.ts";
 import { keysetPage } from "../lib/pagination.ts";
 
-export type ThemeRow = typeof captureThemes.$inferSelect;
+import type { ThemeRow } from "./rows.ts";
 
 /** Where a theme's logo lives in R2 (`env.FILES`). */
 export const themeLogoKey = (themeId: string) => `themes/${themeId}/logo`;

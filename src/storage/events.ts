@@ -4,7 +4,6 @@ import { events } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "../lib/pagination.ts";
 
-export type EventRow = typeof events.$inferSelect;
 
 export async function listEvents(db: Database, organizationId: string, mode: Mode, type: string | undefined, limit: number, cursor: string | undefined) {
   const page = keysetPage({ createdAt: events.createdAt, id: events.id }, cursor);

@@ -2,14 +2,14 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files } from "../db/schema/index.ts";
 
-export type CaptureFileRow = typeof files.$inferSelect;
+import type { FileRow } from "./rows.ts";
 
 export async function insertFile(db: Database, row: typeof files.$inferInsert): Promise<void> {
   await db.insert(files).values(row);
 }
 
 /** Files of a session still part of the capture (deleted ones excluded), in the order they were declared. */
-export async function liveFilesOfSession(db: Database, sessionId: string): Promise<CaptureFileRow[]> {
+export async function liveFilesOfSession(db: Database, sessionId: string): Promise<FileRow[]> {
   return db
     .select()
     .from(files)
@@ -18,7 +18,7 @@ export async function liveFilesOfSession(db: Database, sessionId: string): Promi
     .all();
 }
 
-export async function findSessionFile(db: Database, sessionId: string, fileId: string): Promise<CaptureFileRow | null> {
+export async function findSessionFile(db: Database, sessionId: string, fileId: string): Promise<FileRow | null> {
   const row = await db
     .select()
     .from(files)
@@ -36,7 +36,7 @@ export async function markFileUploaded(db: Database, fileId: string, capturedAt:
 }
 
 /** The state of a capture file by id alone (the storage route knows the file from its signed URL only). */
-export async function fileStatus(db: Database, fileId: string): Promise<CaptureFileRow["status"] | null> {
+export async function fileStatus(db: Database, fileId: string): Promise<FileRow["status"] | null> {
   const row = await db.select({ status: files.status }).from(files).where(eq(files.id, fileId)).get();
   return row?.status ?? null;
 }

@@ -1,9 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files, organizations, proofs } from "../db/schema/index.ts";
+import type { FileRow, ProofRow } from "./rows.ts";
 
-export type ProofRow = typeof proofs.$inferSelect;
-export type FileRow = typeof files.$inferSelect;
+// The sealing side names the rows it hands over from here.
+export type { FileRow, ProofRow };
 
 /** A proof and the files it seals (uploaded, in capture order). */
 export async function loadProofForSealing(db: Database, proofId: string): Promise<{ proof: ProofRow; files: FileRow[] } | null> {

@@ -3,9 +3,8 @@ import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "../lib/pagination.ts";
+import type { FileRow, ProofRow } from "./rows.ts";
 
-export type ProofRow = typeof proofs.$inferSelect;
-export type ProofFileRow = typeof files.$inferSelect;
 
 export interface ProofFilters {
   linked?: boolean;
@@ -38,8 +37,8 @@ export function proofListQuery(db: Database, organizationId: string, mode: Mode,
     .limit(limit + 1);
 }
 
-export async function proofFiles(db: Database, proofIds: string[]): Promise<Map<string, ProofFileRow[]>> {
-  const byProof = new Map<string, ProofFileRow[]>();
+export async function proofFiles(db: Database, proofIds: string[]): Promise<Map<string, FileRow[]>> {
+  const byProof = new Map<string, FileRow[]>();
   if (proofIds.length === 0) return byProof;
   const rows = await db.select().from(files).where(inArray(files.proofId, proofIds)).orderBy(files.createdAt, files.id).all();
   for (const row of rows) byProof.set(row.proofId!, [...(byProof.get(row.proofId!) ?? []), row]);

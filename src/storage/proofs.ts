@@ -3,10 +3,10 @@ import type { Database } from "../db/client.ts";
 import { proofs } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 
-export type ProofRecord = typeof proofs.$inferSelect;
+import type { ProofRow } from "./rows.ts";
 
 /** A proof of this organization and mode; another organization's or mode's is as absent as a missing one. */
-export async function findProof(db: Database, organizationId: string, mode: Mode, id: string): Promise<ProofRecord | null> {
+export async function findProof(db: Database, organizationId: string, mode: Mode, id: string): Promise<ProofRow | null> {
   const row = await db
     .select()
     .from(proofs)

@@ -1,4 +1,4 @@
-import type { ProofRow } from "../storage/proofs-read.ts";
+import type { ProofRow } from "../storage/rows.ts";
 
 /** The offline instructions put in every package, in English and French. */
 export function verifyMarkdown(proof: ProofRow): string {

@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { proofArtifactKeys } from "../storage/proof-artifacts.ts";
-import type { ProofFileRow, ProofRow } from "../storage/proofs-read.ts";
+import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { checkTimestamp } from "../../shared/timestamp-check.ts";
 
 export interface Verification {
@@ -23,7 +23,7 @@ async function bytesOf(bucket: R2Bucket, key: string): Promise<Uint8Array | null
  * manifest lists every file with both hashes, and every signed file is there. A sealed proof never
  * changes, so the first result is kept beside its artifacts.
  */
-export async function proofVerification(env: Env, proof: ProofRow, files: ProofFileRow[]): Promise<Verification> {
+export async function proofVerification(env: Env, proof: ProofRow, files: FileRow[]): Promise<Verification> {
   const test_mode = proof.mode === "test";
   if (proof.status !== "sealed") return { status: proof.status, test_mode, checks: [] };
   const cached = await env.FILES.get(verificationKey(proof.id));

@@ -2,7 +2,6 @@ import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { App } from "../../app.ts";
 import type { HonoEnv } from "../../env.ts";
-import { database } from "../../db/client.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { usableSession, usableSessionFile, findSessionByToken } from "../../capture-page/access.ts";
 import { captureSessionView } from "../../capture-page/session-view.ts";
@@ -11,8 +10,7 @@ import { completeCapture } from "../../capture-sessions/complete-capture.ts";
 import { publishEvents } from "../../events/publish.ts";
 import { removeCaptureFile } from "../../capture-page/remove-file.ts";
 import { completeMultipart } from "../../capture-page/complete-multipart.ts";
-import { findDefaultTheme, findTheme } from "../../storage/capture-themes.ts";
-import type { TemplateSnapshot } from "../../capture-templates/snapshot.ts";
+import { resolveSessionTheme } from "../../capture-page/session-theme.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import {
@@ -96,18 +94,17 @@ export function registerCaptureRoutes(app: App) {
   app.openapi(sessionRoute, async (c) => {
     noStore(c);
     const now = new Date();
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { token } = c.req.valid("param");
     const session = await usableSession(db, token, now);
     return c.json(await captureSessionView(db, session, c.env.CAPTURE_BASE_URL, token, now), 200);
   });
 
   app.get("/c/:token/logo", async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     // The logo lives as long as the link: a used or expired link answers 410 like the page.
     const session = await usableSession(db, c.req.param("token"), new Date());
-    const template = JSON.parse(session.templateSnapshot) as TemplateSnapshot;
-    const theme = (template.theme_id ? await findTheme(db, session.organizationId, template.theme_id) : null) ?? (await findDefaultTheme(db, session.organizationId));
+    const theme = await resolveSessionTheme(db, session);
     const logo = theme?.logoKey ? await c.env.FILES.get(theme.logoKey) : null;
     if (logo === null) throw new ApiError("not_found");
     c.header("Content-Type", theme?.logoContentType ?? "application/octet-stream");
@@ -120,14 +117,14 @@ export function registerCaptureRoutes(app: App) {
   app.openapi(declareRoute, async (c) => {
     noStore(c);
     const now = new Date();
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const session = await usableSession(db, c.req.valid("param").token, now);
     return c.json(await declareFile(c.env, db, session, c.req.valid("param").token, c.req.valid("json"), now), 201);
   });
 
   app.openapi(reissueRoute, async (c) => {
     noStore(c);
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { token, fileId } = c.req.valid("param");
     const { file } = await usableSessionFile(db, token, fileId, new Date());
     const uploadedParts =
@@ -137,7 +134,7 @@ export function registerCaptureRoutes(app: App) {
 
   app.openapi(completeFileRoute, async (c) => {
     noStore(c);
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { token, fileId } = c.req.valid("param");
     const { file } = await usableSessionFile(db, token, fileId, new Date());
     const body = (c.req.header("Content-Type") ?? "").includes("json") ? c.req.valid("json") : {};
@@ -147,7 +144,7 @@ export function registerCaptureRoutes(app: App) {
 
   app.openapi(deleteRoute, async (c) => {
     noStore(c);
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { token, fileId } = c.req.valid("param");
     const { file } = await usableSessionFile(db, token, fileId, new Date());
     await removeCaptureFile(c.env, db, file);
@@ -157,7 +154,7 @@ export function registerCaptureRoutes(app: App) {
   app.openapi(completeRoute, async (c) => {
     noStore(c);
     const now = new Date();
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { token } = c.req.valid("param");
     const found = await findSessionByToken(db, token);
     // A completed capture answers again with the same result (a retried tap); everything else must be usable.

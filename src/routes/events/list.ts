@@ -4,7 +4,8 @@ import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { PageQuerySchema, pageSchema, toPage } from "../../lib/pagination.ts";
 import { EMITTED_EVENTS } from "../../events/types.ts";
-import { listEvents, type EventRow } from "../../storage/events.ts";
+import { listEvents } from "../../storage/events.ts";
+import type { EventRow } from "../../storage/rows.ts";
 
 const EventSchema = z
   .strictObject({

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { database } from "../../../src/db/client.ts";
-import { captureSessions, files, proofs, templateSnapshots } from "../../../src/db/schema/index.ts";
+import { captureSessions, files, proofs } from "../../../src/db/schema/index.ts";
 import { newId } from "../../../src/lib/ids.ts";
 import { sha256Hex } from "../../../src/lib/crypto.ts";
 
@@ -14,7 +14,8 @@ export async function insertPendingProof(organizationId: string, mode: "test" | 
   const sessionId = newId("cps");
   const proofId = newId("prf");
   const templateSha256 = await sha256Hex("{}");
-  await db.insert(templateSnapshots).values({ sha256: templateSha256, content: "{}", createdAt: now }).onConflictDoNothing();
+  // Written as the service writes snapshots: the exact JSON whose SHA-256 sessions carry.
+  await env.DB.prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)").bind(templateSha256, "{}", now).run();
   await db.insert(captureSessions).values({
     id: sessionId,
     organizationId,
