@@ -4,9 +4,10 @@ import type { HonoEnv } from "../env.ts";
 import { ApiError } from "../errors/api-error.ts";
 
 /**
- * Above the largest valid JSON body (a template of 20 steps in 20 languages at the longest texts is
- * about 5 MB) and far below a Worker's memory: a bigger JSON body is refused before it is parsed,
- * chunked or not. Files (uploads, verify by file, logos) are not JSON and keep their own limits.
+ * Far above the largest valid JSON body (a template's content is at most 500,000 bytes, src/capture-
+ * templates/template-size.ts; its request may be indented or \u-escaped) so that an oversized template
+ * gets its own 422 `template_too_large`, and far below a Worker's memory: a bigger JSON body is refused
+ * before it is parsed, chunked or not. Files (uploads, verify by file, logos) keep their own limits.
  */
 export const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
 
