@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { KeyObject } from "node:crypto";
-import type { SealJob, SealJobFile, SealResult } from "../../shared/sealer-protocol.ts";
+import type { SealedResult, SealJob, SealJobFile, SealResult } from "../../shared/sealer-protocol.ts";
 import { canCarryC2pa, hasC2paManifest, signWithC2pa } from "./c2pa/c2pa.ts";
 import type { CoseSigner } from "./c2pa/cose.ts";
 import { buildManifest } from "./manifest.ts";
@@ -137,7 +137,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     // Worker never has to read a large file to compute it.
     return { id: file.id, signed_sha256: sha256(signed), signed_size: signed.length, signed_crc32: crc32(signed), sniffed_type: sniffed, prior_c2pa: priorC2pa };
   };
-  let sealedFiles;
+  let sealedFiles: SealedResult["files"];
   try {
     sealedFiles = await withConcurrency(job.files, FILE_CONCURRENCY, async (file) => {
       const release = context.budget ? await context.budget.acquire(file.size, signal) : () => undefined;
