@@ -22,7 +22,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, now = new Da
   const delivery = await findDelivery(db, deliveryId);
   if (!delivery || delivery.status === "succeeded" || delivery.status === "abandoned") return { kind: "done" };
   const endpoint = await findEndpointById(db, delivery.endpointId);
-  if (!endpoint || endpoint.status !== "active") {
+  if (endpoint?.status !== "active") {
     await abandonDelivery(db, delivery.id, endpoint ? "endpoint_disabled" : "endpoint_deleted", now);
     return { kind: "done" };
   }

@@ -7,7 +7,9 @@ import { join } from "node:path";
 // Runs in Node without the dev stack: the migration applied by SQLite itself (D1 is SQLite) to rows
 // written the way the service wrote them before it.
 const migrations = readdirSync("migrations").filter((name) => name.endsWith(".sql")).sort();
-const apply = (db: DatabaseSync, names: string[]) => names.forEach((name) => db.exec(readFileSync(join("migrations", name), "utf8")));
+const apply = (db: DatabaseSync, names: string[]) => {
+  for (const name of names) db.exec(readFileSync(join("migrations", name), "utf8"));
+};
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 describe("migration 0011: template snapshots stored once per content", () => {
