@@ -69,7 +69,8 @@ describe("videos above 32 MiB upload in parts", () => {
     expect((await env.DB.prepare("SELECT status FROM files WHERE id = ?").bind(fileId).first<any>()).status).toBe("uploaded");
   });
 
-  it("accepts the ETags quoted, as S3 answers them to the phone, or unquoted, as the R2 binding gives them", async () => {
+  // Two 33 MiB uploads: longer than the default 5 s on a busy machine.
+  it("accepts the ETags quoted, as S3 answers them to the phone, or unquoted, as the R2 binding gives them", { timeout: 60_000 }, async () => {
     for (const quote of [(etag: string) => `"${etag}"`, (etag: string) => etag]) {
       const token = await videoSession();
       const bytes = new Uint8Array(33 * 1024 * 1024);
