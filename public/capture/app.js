@@ -38,11 +38,11 @@ function clearAlerts() {
   delete area.dataset.refused;
 }
 
-function alertOnScreen(message, error) {
+function alertOnScreen(message, error, action = null) {
   if (error) console.warn(error);
   const area = $("alerts");
   const alert = el("p", { class: "alert", role: "alert", "data-testid": "error" }, icon("alert"), el("span", {}, message));
-  if (area) area.replaceChildren(alert);
+  if (area) area.replaceChildren(...[alert, action].filter(Boolean));
   else show([alert], []);
 }
 
@@ -104,7 +104,9 @@ async function persist(shot) {
 /** Memory first: the shot is on screen at once, then kept (best effort) and sent. */
 function addShot(step, blob, capture) {
   const refusal = refusalOnPhone(step.kind, blob, capture.duration_ms);
-  if (refusal) return alertOnScreen(t(refusal));
+  // A recorder that keeps giving empty clips (WebKit without an encoder) must not be a dead end: a file will do.
+  const orFile = refusal === "refusedEmpty" ? button([icon("file"), t("useFile")], { class: "alert-action", "data-testid": "use-file" }, () => $("file").click()) : null;
+  if (refusal) return alertOnScreen(t(refusal), undefined, orFile);
   clearAlerts();
   const type = blob.type.split(";")[0];
   const shot = {
