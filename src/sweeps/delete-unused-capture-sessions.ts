@@ -33,8 +33,9 @@ async function deleteStoredUploads(bucket: R2Bucket, files: UnusedSessionFile[])
     try {
       await bucket.resumeMultipartUpload(file.originalKey, file.multipartUploadId).abort();
     } catch (error) {
-      // Already completed or aborted (or expired by R2's own 7-day cleanup): nothing left to release.
-      if (!/NoSuchUpload|not found|does not exist/i.test(String((error as Error).message))) throw error;
+      // Already completed or aborted, or gone with R2's own cleanup of unfinished uploads (7 days by
+      // default): never worth keeping the session for, which would stall this sweep on it every minute.
+      console.warn(JSON.stringify({ level: "warn", sweep: "delete-unused-capture-sessions", key: file.originalKey, message: (error as Error).message }));
     }
   }
   const keys = files.flatMap((file) => [file.originalKey, ...(file.signedKey === null ? [] : [file.signedKey])]);

@@ -153,6 +153,16 @@ describe("retention of unused capture sessions", () => {
     await env.FILES.resumeMultipartUpload(young.partialKey, young.uploadId).abort();
   });
 
+  it("still deletes a session whose multipart upload is already gone (R2 cleans unfinished uploads after 7 days)", async () => {
+    const org = await createOrganization();
+    const gone = await unusedSession(org.id, "expired", RETENTION_DAYS.unusedCaptureSession + 1);
+    await env.FILES.resumeMultipartUpload(gone.partialKey, gone.uploadId).abort();
+    await env.DB.prepare("UPDATE files SET multipart_upload_id = 'no-such-upload' WHERE session_id = ? AND status = 'declared'").bind(gone.id).run();
+    await deleteUnusedCaptureSessions(env, new Date());
+    expect(await sessionRow(gone.id)).toBeNull();
+    expect(await env.FILES.head(gone.uploadedKey)).toBeNull();
+  });
+
   it("works through a backlog of 120 sessions in one run, within D1's parameter limit", async () => {
     const org = await createOrganization();
     const at = daysAgo(RETENTION_DAYS.unusedCaptureSession + 3);
