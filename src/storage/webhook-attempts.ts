@@ -62,6 +62,21 @@ export async function recordAttempt(db: Database, delivery: DeliveryRow, attempt
   ]);
 }
 
+/**
+ * The same for an attempt that never reached the endpoint (its queue message was dead-lettered): it counts
+ * only while the delivery is still pending or retrying with the attempt count read, so neither a duplicate
+ * message nor a delivery abandoned meanwhile is changed.
+ */
+export async function recordDeadLetteredAttempt(db: Database, delivery: DeliveryRow, attempt: NewAttempt & { attempt: number }, result: Omit<AttemptResult, "responseStatus" | "responseBodyStart">): Promise<void> {
+  await db.batch([
+    db.insert(webhookAttempts).values(attempt),
+    db
+      .update(webhookDeliveries)
+      .set({ ...result, attempts: attempt.attempt })
+      .where(and(eq(webhookDeliveries.id, delivery.id), inArray(webhookDeliveries.status, ["pending", "retrying"]), eq(webhookDeliveries.attempts, delivery.attempts))),
+  ]);
+}
+
 /** Makes a delivery due now, only from one of `from`; false when it was in none of them. */
 export async function makeDueNow(db: Database, id: string, from: readonly DeliveryStatus[], now: Date): Promise<boolean> {
   const changed = await db

@@ -1,7 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import { database } from "../db/client.ts";
-import { webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
+import { findDelivery, recordDeadLetteredAttempt } from "../storage/webhook-attempts.ts";
 import { newId } from "../lib/ids.ts";
 import { webhookRetryDelay } from "./retry-schedule.ts";
 import type { DeliveryMessage } from "./delivery-message.ts";
@@ -20,23 +19,21 @@ export async function consumeDeadLetters(messages: readonly Message<unknown>[], 
   const db = database(env.DB);
   for (const message of messages) {
     const { delivery_id: deliveryId } = message.body as DeliveryMessage;
-    const delivery = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+    const delivery = await findDelivery(db, deliveryId);
     if (delivery !== undefined && (delivery.status === "pending" || delivery.status === "retrying")) {
       const attempt = delivery.attempts + 1;
       const delay = webhookRetryDelay(env, attempt);
-      await db.batch([
-        db.insert(webhookAttempts).values({ id: newId("wat"), deliveryId, attempt, webhookId: newId("msg"), startedAt: now.toISOString(), durationMs: 0, failureReason: DEAD_LETTER_FAILURE }),
-        db
-          .update(webhookDeliveries)
-          .set({
-            status: delay === null ? "abandoned" : "retrying",
-            attempts: attempt,
-            failureReason: DEAD_LETTER_FAILURE,
-            nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay * 1000).toISOString(),
-            updatedAt: now.toISOString(),
-          })
-          .where(and(eq(webhookDeliveries.id, deliveryId), inArray(webhookDeliveries.status, ["pending", "retrying"]), eq(webhookDeliveries.attempts, delivery.attempts))),
-      ]);
+      await recordDeadLetteredAttempt(
+        db,
+        delivery,
+        { id: newId("wat"), deliveryId, attempt, webhookId: newId("msg"), startedAt: now.toISOString(), durationMs: 0, failureReason: DEAD_LETTER_FAILURE },
+        {
+          status: delay === null ? "abandoned" : "retrying",
+          failureReason: DEAD_LETTER_FAILURE,
+          nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay * 1000).toISOString(),
+          updatedAt: now.toISOString(),
+        },
+      );
     }
     console.error(JSON.stringify({ level: "error", message: "webhook delivery dead-lettered", delivery_id: deliveryId }));
     message.ack();
