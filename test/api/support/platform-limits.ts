@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 /**
  * Production's documented limits, enforced around the local bindings: local D1 is plain SQLite and
  * miniflare's queues accept anything, so without this a sweep that breaks on the platform passes here.
@@ -11,7 +13,7 @@ export const D1_LIMITS = {
   rowBytes: 2_000_000,
   sqlStatementBytes: 100_000,
   /** Queries per Worker invocation (Workers Paid); a batch can never hold more. */
-  statementsPerBatch: 1_000,
+  queriesPerInvocation: 1_000,
 } as const;
 
 export const QUEUE_LIMITS = {
@@ -22,6 +24,8 @@ export const QUEUE_LIMITS = {
   metadataBytesPerMessage: 100,
   delaySeconds: 86_400,
 } as const;
+
+const RAW = Symbol.for("platform-limits.raw-binding");
 
 export class PlatformLimitError extends Error {
   override name = "PlatformLimitError";
@@ -55,6 +59,32 @@ export function checkStatement(sql: string, values: readonly unknown[]): void {
   }
 }
 
+/** The queries made so far by the handler invocation (fetch, queue, scheduled) this code runs in. */
+const invocation = new AsyncLocalStorage<{ queries: number }>();
+
+/** Counts queries against the invocation's budget; outside a handler (a test calling a function) nothing counts. */
+function countQueries(count: number): void {
+  const current = invocation.getStore();
+  if (current === undefined) return;
+  current.queries += count;
+  if (current.queries > D1_LIMITS.queriesPerInvocation) {
+    throw new PlatformLimitError(`D1: query ${current.queries} of one invocation, over the ${D1_LIMITS.queriesPerInvocation} a Worker invocation may make`);
+  }
+}
+
+/**
+ * Runs each of the Worker's handlers in its own query budget, as production counts them per invocation
+ * (what a handler leaves to `waitUntil` counts towards the same invocation).
+ */
+export function countQueriesPerInvocation(handlers: object): void {
+  const target = handlers as Record<"fetch" | "queue" | "scheduled", ((...args: unknown[]) => unknown) | undefined>;
+  for (const name of ["fetch", "queue", "scheduled"] as const) {
+    const original = target[name];
+    if (original === undefined || RAW in original) continue;
+    target[name] = Object.assign((...args: unknown[]) => invocation.run({ queries: 0 }, () => original.apply(handlers, args)), { [RAW]: original });
+  }
+}
+
 const INNER = Symbol("inner statement");
 
 class LimitedStatement {
@@ -74,29 +104,31 @@ class LimitedStatement {
 
   async first(column?: string): Promise<unknown> {
     checkStatement(this.sql, this.values);
+    countQueries(1);
     return column === undefined ? this[INNER].first() : this[INNER].first(column);
   }
 
   async run(): Promise<D1Result> {
     checkStatement(this.sql, this.values);
+    countQueries(1);
     return this[INNER].run();
   }
 
   async all(): Promise<D1Result> {
     checkStatement(this.sql, this.values);
+    countQueries(1);
     return this[INNER].all();
   }
 
   async raw(options?: { columnNames?: boolean }): Promise<unknown> {
     checkStatement(this.sql, this.values);
+    countQueries(1);
     return options?.columnNames ? this[INNER].raw({ columnNames: true }) : this[INNER].raw();
   }
 }
 
 function unwrapForBatch(statements: readonly D1PreparedStatement[]): D1PreparedStatement[] {
-  if (statements.length > D1_LIMITS.statementsPerBatch) {
-    throw new PlatformLimitError(`D1: a batch of ${statements.length} statements, over the ${D1_LIMITS.statementsPerBatch} queries an invocation may make`);
-  }
+  countQueries(statements.length);
   return statements.map((statement) => {
     const limited = statement as unknown as LimitedStatement;
     if (!(INNER in limited)) return statement;
@@ -166,8 +198,6 @@ export function limitedQueue(queue: Queue): Queue {
     },
   };
 }
-
-const RAW = Symbol.for("platform-limits.raw-binding");
 
 /** The binding without the limits (for the test harness itself, e.g. applying migrations). */
 export function rawBinding<T>(binding: T): T {
