@@ -14,13 +14,14 @@ describe("the production environment of wrangler.toml", () => {
     expect(productionConfigurationProblems(production, topLevel)).toEqual([]);
   });
 
-  it("would be refused with a loopback URL, plain http, a missing var or binding, or workers.dev on", () => {
+  it("would be refused with a loopback URL, plain http, a missing var or binding, a drifted setting, or workers.dev on", () => {
     const broken = {
       ...production,
       workers_dev: true,
       vars: { ...production.vars, CAPTURE_BASE_URL: "http://127.0.0.1:8787", BUILD_COMMIT: undefined },
       r2_buckets: [],
-      queues: { ...production.queues, consumers: [] },
+      queues: { ...production.queues, consumers: production.queues.consumers!.slice(1) },
+      containers: production.containers!.map((container) => ({ ...container, max_instances: 1 })),
     } as unknown as typeof production;
     const problems = productionConfigurationProblems(broken, topLevel);
     expect(problems).toEqual(
@@ -33,6 +34,7 @@ describe("the production environment of wrangler.toml", () => {
         "workers_dev is not false (a second public host)",
       ]),
     );
+    expect(problems.some((problem) => problem.startsWith("container SealerContainer differs"))).toBe(true);
     expect(productionConfigurationProblems({ ...production, vars: { ...production.vars, API_BASE_URL: "https://api.localhost" } }, topLevel)).toContain(
       "var API_BASE_URL points at loopback: https://api.localhost",
     );

@@ -57,6 +57,24 @@ export function productionConfigurationProblems(production: WranglerConfig, topL
   for (const binding of bindingNames(topLevel)) {
     if (!productionBindings.has(binding)) problems.push(`binding ${binding} is missing`);
   }
+  problems.push(...settingDifferences("queue consumer", topLevel.queues.consumers ?? [], production.queues.consumers ?? [], "queue"));
+  problems.push(...settingDifferences("container", topLevel.containers ?? [], production.containers ?? [], "class_name"));
   if (production.workers_dev !== false) problems.push("workers_dev is not false (a second public host)");
   return problems;
+}
+
+/**
+ * Settings that must not drift between the top level and production (a consumer's concurrency, batch
+ * and dead-letter queue; a container's size and count): each entry compared whole, keyed by `key`.
+ * A container's `name` is left out: wrangler derives it from the environment.
+ */
+function settingDifferences<T extends object>(kind: string, topLevel: T[], production: T[], key: keyof T): string[] {
+  const canonical = (entry: T) =>
+    JSON.stringify(Object.fromEntries(Object.entries(entry).filter(([name]) => name !== "name").sort(([a], [b]) => a.localeCompare(b))));
+  const productionByKey = new Map(production.map((entry) => [entry[key], entry]));
+  return topLevel.flatMap((entry) => {
+    const twin = productionByKey.get(entry[key]);
+    if (twin === undefined || canonical(twin) === canonical(entry)) return [];
+    return [`${kind} ${String(entry[key])} differs: ${canonical(entry)} at the top level, ${canonical(twin)} in production`];
+  });
 }
