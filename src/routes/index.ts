@@ -16,7 +16,7 @@ import { registerPublicProofRoutes } from "./public/routes.ts";
 import { registerPublicVerify } from "./public/verify.ts";
 import { registerListEvents } from "./events/list.ts";
 import { registerVerificationPage } from "./verification-page/route.ts";
-import { registerWebhookEndpointRoutes } from "./webhook-endpoints/routes.ts";
+import { registerWebhookEndpointRoutes } from "./webhook-endpoints/index.ts";
 import { registerWebhookDeliveryRoutes } from "./webhook-deliveries/routes.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";

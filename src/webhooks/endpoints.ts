@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Env, ApiCaller } from "../env.ts";
-import type { Database } from "../db/client.ts";
+import type { Env } from "../env.ts";
+import type { DomainContext } from "../domain/context.ts";
 import { webhookEndpoints, webhookSecrets } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
@@ -18,7 +18,8 @@ async function secretRow(env: Env, endpointId: string, now: Date) {
   return { secret, row: { id: newId("whs"), endpointId, ...sealed, hint: secretHint(secret), expiresAt: null, createdAt: now.toISOString() } };
 }
 
-export async function createEndpoint(env: Env, db: Database, caller: ApiCaller, input: { url: string; events: SubscribableEvent[]; description?: string }, now: Date) {
+export async function createEndpoint({ ctx, input }: { ctx: Pick<DomainContext, "env" | "db" | "caller" | "now">; input: { url: string; events: SubscribableEvent[]; description?: string } }) {
+  const { env, db, caller, now } = ctx;
   checkWebhookUrl(input.url);
   if ((await countEndpoints(db, caller.organizationId, caller.mode)) >= MAX_ENDPOINTS_PER_MODE) throw new ApiError("webhook_endpoint_limit_reached");
   const endpoint = {
@@ -37,20 +38,22 @@ export async function createEndpoint(env: Env, db: Database, caller: ApiCaller, 
   return presentEndpoint(endpoint, [row], now, secret);
 }
 
-export async function endpointOrThrow(db: Database, caller: ApiCaller, id: string) {
-  const endpoint = await findEndpoint(db, caller.organizationId, caller.mode, id);
+export async function endpointOrThrow({ ctx, input }: { ctx: Pick<DomainContext, "db" | "caller">; input: { id: string } }) {
+  const endpoint = await findEndpoint(ctx.db, ctx.caller.organizationId, ctx.caller.mode, input.id);
   if (endpoint === null) throw new ApiError("webhook_endpoint_not_found");
   return endpoint;
 }
 
-export async function updateEndpoint(
-  db: Database,
-  caller: ApiCaller,
-  id: string,
-  changes: { url?: string; events?: SubscribableEvent[]; description?: string | null; status?: "active" | "disabled" },
-  now: Date,
-) {
-  const endpoint = await endpointOrThrow(db, caller, id);
+export async function updateEndpoint({
+  ctx,
+  input,
+}: {
+  ctx: Pick<DomainContext, "db" | "caller" | "now">;
+  input: { id: string; changes: { url?: string; events?: SubscribableEvent[]; description?: string | null; status?: "active" | "disabled" } };
+}) {
+  const { db, now } = ctx;
+  const { id, changes } = input;
+  const endpoint = await endpointOrThrow({ ctx, input: { id } });
   if (changes.url !== undefined) checkWebhookUrl(changes.url);
   const updated = {
     ...endpoint,
@@ -68,8 +71,10 @@ export async function updateEndpoint(
  * Rotation: the current secret keeps signing until `expires_in_seconds` from now, beside a new one; a
  * rotation while two secrets are active is refused (`409 rotation_in_progress`).
  */
-export async function rotateSecret(env: Env, db: Database, caller: ApiCaller, id: string, expiresInSeconds: number, now: Date) {
-  const endpoint = await endpointOrThrow(db, caller, id);
+export async function rotateSecret({ ctx, input }: { ctx: Pick<DomainContext, "env" | "db" | "caller" | "now">; input: { id: string; expiresInSeconds: number } }) {
+  const { env, db, now } = ctx;
+  const { id, expiresInSeconds } = input;
+  const endpoint = await endpointOrThrow({ ctx, input: { id } });
   const current = ((await secretsOf(db, [id])).get(id) ?? []).filter((secret) => isActiveSecret(secret, now));
   if (current.length >= 2) throw new ApiError("rotation_in_progress");
   const expiresAt = new Date(now.getTime() + expiresInSeconds * 1000).toISOString();

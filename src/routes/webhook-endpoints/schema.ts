@@ -73,6 +73,10 @@ export const EndpointSchema = z
   })
   .openapi("WebhookEndpoint", { description: t("Where events are sent.", "Où les événements sont envoyés.") });
 
+export const EndpointListSchema = z.strictObject({ data: z.array(EndpointSchema) }).openapi("WebhookEndpointList");
+
+export const TestEventSentSchema = z.strictObject({ delivery_id: z.string(), event_id: z.string(), event: z.string() }).openapi("WebhookTestEvent");
+
 export const EndpointIdParams = z.object({
   id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Endpoint identifier.", "Identifiant du point de terminaison.") }),
 });
