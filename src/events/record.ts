@@ -1,18 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema/index.ts";
-import type { Mode } from "../auth/mode.ts";
 import { newId } from "../lib/ids.ts";
-import type { EmittedEvent } from "./types.ts";
+import type { EVENT_CATALOGUE } from "./catalogue.ts";
 
-export interface EventToRecord {
-  organizationId: string;
-  mode: Mode;
-  type: EmittedEvent;
-  /** The body fields that follow `event`, in the order they are sent. */
-  data: Record<string, unknown>;
-  createdAt: string;
-}
+/** An event of the catalogue, as its builder makes it: `data` typed by that event's body. */
+export type EventToRecord = ReturnType<(typeof EVENT_CATALOGUE)[number]["build"]>;
 
 /**
  * The insert of one event, to be put in the same `db.batch` as the state change that causes it (an

@@ -8,6 +8,7 @@ import { publishEvents } from "../../src/events/publish.ts";
 import { isPublicAddress } from "../../src/webhooks/public-address.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/events/record.ts";
+import { sampleEvent } from "./support/events.ts";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -17,7 +18,7 @@ async function deliveryTo(host: string, key?: string) {
   const endpoint = await callJson("/v1/webhook-endpoints", { key: key ?? org.testKey, body: { url: `https://${host}/hook`, events: ["proof.sealed"] } });
   expect(endpoint.status).toBe(201);
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
-  await eventInsert(database(env.DB), { organizationId: org.id, mode: "test", type: "proof.sealed", data: { proof_id: "prf_egress" }, createdAt: new Date().toISOString() }, eventId);
+  await eventInsert(database(env.DB), sampleEvent({ organizationId: org.id, mode: "test", createdAt: new Date().toISOString() }, "proof.sealed", { proof_id: "prf_egress" }), eventId);
   await publishEvents(env, [eventId], new Date(), async () => undefined);
   const row = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<{ id: string }>();
   return { org, endpointId: endpoint.body.id as string, deliveryId: row!.id };

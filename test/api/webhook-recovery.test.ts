@@ -7,6 +7,7 @@ import { createOrganization } from "./support/factories.ts";
 import { limitedQueue } from "./support/platform-limits.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/events/record.ts";
+import { sampleEvent } from "./support/events.ts";
 import { attemptDelivery } from "../../src/webhooks/attempt.ts";
 import { publishEvents } from "../../src/events/publish.ts";
 import { DEAD_LETTER_FAILURE, consumeDeadLetters } from "../../src/webhooks/dead-letters.ts";
@@ -37,7 +38,7 @@ async function deliveryWithLostMessage(type: "proof.sealed" | "capture_session.c
 async function lostDelivery(organizationId: string, type: "proof.sealed" | "capture_session.completed", sessionId: string) {
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
   const createdAt = new Date();
-  await eventInsert(database(env.DB), { organizationId, mode: "test", type, data: { session_id: sessionId }, createdAt: createdAt.toISOString() }, eventId);
+  await eventInsert(database(env.DB), sampleEvent({ organizationId, mode: "test", createdAt: createdAt.toISOString() }, type, { session_id: sessionId }), eventId);
   await publishEvents(env, [eventId], createdAt, async () => undefined);
   const row = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<{ id: string }>();
   return { deliveryId: row!.id, createdAt };

@@ -11,12 +11,15 @@ import { hmacSha256Hex } from "../../src/lib/crypto.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/events/record.ts";
 import { dnsStandIn } from "./support/dns-stand-in.ts";
+import { sampleEvent } from "./support/events.ts";
 
 const endpointBody = (extra: Record<string, unknown> = {}) => ({ url: "https://hooks.example.com/proofs", events: ["proof.sealed", "capture_session.completed"], ...extra });
 
-async function recordEvent(organizationId: string, mode: "test" | "live", type: "proof.sealed" | "capture_session.completed", data: Record<string, unknown>) {
+/** Records an event with its sample body and these fields; each on its own capture unless a session is given. */
+async function recordEvent(organizationId: string, mode: "test" | "live", type: "proof.sealed" | "capture_session.completed", fields: Record<string, unknown>, createdAt = new Date()) {
   const id = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
-  await eventInsert(database(env.DB), { organizationId, mode, type, data, createdAt: new Date().toISOString() }, id);
+  const origin = { organizationId, mode, createdAt: createdAt.toISOString() };
+  await eventInsert(database(env.DB), sampleEvent(origin, type, { session_id: `cps_${crypto.randomUUID()}`, ...fields }), id);
   return id;
 }
 
@@ -116,14 +119,17 @@ describe("webhook delivery", () => {
       sent.push(new Request(input, init));
       return new Response("ok", { status: 200 });
     }).fetch);
-    const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_1", session_id: "cps_1" });
+    const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_1", session_id: "cps_1" }, new Date("2026-11-23T06:00:00.000Z"));
     await publishEvents(env, [eventId], new Date(), queued);
     const deliveries = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE event_id = ?").bind(eventId).all<any>();
     expect(deliveries.results).toHaveLength(1);
     expect(await attemptDelivery(env, deliveries.results[0].id)).toEqual({ kind: "done" });
     expect(sent).toHaveLength(1);
     const body = await sent[0]!.text();
-    expect(body).toBe('{"event":"proof.sealed","proof_id":"prf_1","session_id":"cps_1"}');
+    expect(body).toBe(
+      '{"event":"proof.sealed","proof_id":"prf_1","session_id":"cps_1","external_reference":"sample-reference","party":"provider","stage":"checkin","compare_to":null,' +
+        `"manifest_sha256":"${"0".repeat(64)}","timestamp":{"gen_time":"2026-11-23T06:00:00.000Z","qualified":false},"sealed_at":"2026-11-23T06:00:00.000Z"}`,
+    );
     expect(sent[0]!.headers.get("X-Event-Id")).toBe(eventId);
     expect(sent[0]!.headers.get("X-Webhook-Id")).toMatch(/^msg_/);
     const header = sent[0]!.headers.get("X-Signature")!;

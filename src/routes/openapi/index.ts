@@ -4,6 +4,7 @@ import type { HonoEnv } from "../../env.ts";
 import { createApp } from "../../app.ts";
 import { registerCaptureRoutes } from "../capture/routes.ts";
 import { openApiCaptureDocument, openApiDocument, registerSecuritySchemes } from "./document.ts";
+import { registerWebhookBodies } from "../../events/openapi-webhooks.ts";
 
 function captureRoutesApp(): App {
   const app = createApp();
@@ -17,6 +18,7 @@ function captureRoutesApp(): App {
  */
 export function registerOpenApiRoutes(app: App) {
   registerSecuritySchemes(app);
+  registerWebhookBodies(app);
   app.get("/openapi.json", (c) => {
     const lang = c.req.query("lang") === "fr" ? "fr" : "en";
     return c.json(openApiDocument(app, c.env.API_BASE_URL, lang));
