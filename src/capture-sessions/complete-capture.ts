@@ -5,6 +5,7 @@ import { captureSessions, files, proofs } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { eventInsert, eventInsertWhere } from "../events/record.ts";
+import { captureSessionCompleted, captureSessionRejected } from "../events/catalogue.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
 import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
@@ -112,20 +113,14 @@ export async function completeCapture(deps: CompletionDependencies, session: Ses
       }),
       ...declared.map((file) => db.update(files).set({ proofId, status: "uploaded", capturedAt: observed.get(file.id) }).where(eq(files.id, file.id))),
       ...(session.compareTo ? [db.update(proofs).set({ comparedBy: proofId, updatedAt: completedAt }).where(eq(proofs.id, session.compareTo))] : []),
-      eventInsert(db, {
-        organizationId: session.organizationId,
-        mode: session.mode,
-        type: "capture_session.completed",
-        data: {
-          session_id: session.id,
-          proof_id: proofId,
-          external_reference: session.externalReference,
-          party: session.party,
-          stage: session.stage,
-          completed_at: completedAt,
-        },
-        createdAt: completedAt,
-      }, eventId),
+      eventInsert(
+        db,
+        captureSessionCompleted.build(
+          { organizationId: session.organizationId, mode: session.mode, createdAt: completedAt },
+          { session_id: session.id, proof_id: proofId, external_reference: session.externalReference, party: session.party, stage: session.stage, completed_at: completedAt },
+        ),
+        eventId,
+      ),
     ]);
   } catch (error) {
     // A concurrent completion of the same session won the race (the proof's session_id is unique, and
@@ -156,11 +151,9 @@ async function rejectAfter(deps: CompletionDependencies, session: SessionRow): P
       .where(and(eq(captureSessions.id, session.id), eq(captureSessions.status, "open"))),
     eventInsertWhere(
       db,
-      {
-        organizationId: session.organizationId,
-        mode: session.mode,
-        type: "capture_session.rejected",
-        data: {
+      captureSessionRejected.build(
+        { organizationId: session.organizationId, mode: session.mode, createdAt: rejectedAt },
+        {
           session_id: session.id,
           code: "compare_to_already_used",
           compare_to: session.compareTo,
@@ -169,8 +162,7 @@ async function rejectAfter(deps: CompletionDependencies, session: SessionRow): P
           stage: session.stage,
           rejected_at: rejectedAt,
         },
-        createdAt: rejectedAt,
-      },
+      ),
       sql`EXISTS (SELECT 1 FROM capture_sessions WHERE id = ${session.id} AND status = 'rejected' AND rejected_at = ${rejectedAt})`,
       eventId,
     ),

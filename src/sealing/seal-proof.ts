@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
 import { eventInsertWhere } from "../events/record.ts";
+import { proofFailed, proofSealed } from "../events/catalogue.ts";
 import { nowIso } from "../lib/time.ts";
 import { proofArtifactKeys, signedFileKey } from "../storage/proof-artifacts.ts";
 import {
@@ -116,7 +117,11 @@ async function storeArtifacts(bucket: R2Bucket, proofId: string, run: string, re
   ]);
 }
 
-/** The fields `proof.sealed` and `proof.failed` open with (CONTRACT.md "Webhook bodies"). */
+/** Whose the proof's events are, and the fields `proof.sealed` and `proof.failed` open with. */
+function proofEventOrigin(proof: ProofRow, createdAt: string) {
+  return { organizationId: proof.organizationId, mode: proof.mode, createdAt };
+}
+
 function proofEventFields(proof: ProofRow) {
   return { proof_id: proof.id, session_id: proof.sessionId, external_reference: proof.externalReference, party: proof.party, stage: proof.stage };
 }
@@ -124,17 +129,17 @@ function proofEventFields(proof: ProofRow) {
 async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: FileRow[], result: SealedResult, run: string): Promise<SealOutcome> {
   const sealedAt = nowIso();
   const eventId = newId("evt");
-  const data = {
+  const event = proofSealed.build(proofEventOrigin(proof, sealedAt), {
     ...proofEventFields(proof),
     compare_to: proof.compareTo,
     manifest_sha256: result.manifest_sha256,
     timestamp: { gen_time: result.timestamp.gen_time, qualified: result.timestamp.qualified },
     sealed_at: sealedAt,
-  };
+  });
   const contentTypes = new Map(files.map((file) => [file.id, file.contentType]));
   const [, eventInsert] = await deps.db.batch([
     consumeReservationStatement(deps.db, proof),
-    eventInsertWhere(deps.db, { organizationId: proof.organizationId, mode: proof.mode, type: "proof.sealed", data, createdAt: sealedAt }, whilePending(proof.id), eventId),
+    eventInsertWhere(deps.db, event, whilePending(proof.id), eventId),
     ...result.files.map((file) =>
       signedFileUpdate(deps.db, {
         id: file.id,
@@ -172,14 +177,9 @@ export interface ProofFailure {
 export async function failProof(deps: SealingDependencies, proof: ProofRow, failure: ProofFailure): Promise<SealOutcome> {
   const failedAt = nowIso();
   const eventId = newId("evt");
-  const data = {
-    ...proofEventFields(proof),
-    code: failure.code,
-    message: failure.message,
-    failed_at: failedAt,
-  };
+  const event = proofFailed.build(proofEventOrigin(proof, failedAt), { ...proofEventFields(proof), code: failure.code, message: failure.message, failed_at: failedAt });
   const [eventInsert] = await deps.db.batch([
-    eventInsertWhere(deps.db, { organizationId: proof.organizationId, mode: proof.mode, type: "proof.failed", data, createdAt: failedAt }, whilePending(proof.id), eventId),
+    eventInsertWhere(deps.db, event, whilePending(proof.id), eventId),
     markFailedStatement(deps.db, proof.id, { code: failure.code, message: failure.message, failedAt }),
   ]);
   if (!changedRows(eventInsert)) return "already_done";
