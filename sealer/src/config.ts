@@ -11,11 +11,18 @@ export interface SealerConfig {
   secret: string;
   /** Bytes of original files held at once (SEALER_MEMORY_BUDGET_MB): about a third of the memory. */
   memoryBudgetBytes: number;
-  c2pa: { keyPem: string; chainDer: Uint8Array[]; trustAnchorPem: string };
+  /** Live proofs and test proofs are signed by different identities under different roots (ADR 0018). */
+  c2pa: Record<"live" | "test", C2paIdentity>;
   /** Test-mode proofs: the simulated authority (its tokens prove nothing and say so). */
   testAuthority: TimestampAuthority;
   /** Live proofs: the configured authority. */
   liveAuthority: TimestampAuthority;
+}
+
+export interface C2paIdentity {
+  keyPem: string;
+  chainDer: Uint8Array[];
+  trustAnchorPem: string;
 }
 
 /** Where the public certificates are: files built into the image (sealer/certs/README.md). */
@@ -23,7 +30,7 @@ const DEFAULT_CERTS_DIR = "sealer/certs";
 
 /**
  * Configuration from the environment. Locally everything comes from PKI_DIR (made by `npm run dev`);
- * in production the C2PA key comes from a secret, TSA_URL names a real authority, and the certificate
+ * in production the live and test C2PA keys come from secrets, TSA_URL names a real authority, and the certificate
  * chains are files of the image (too large for a 5 KB secret). The startup check refuses a configuration
  * missing one of them, naming it. The simulated authority of test proofs always uses PKI_DIR, created on
  * first start when missing (in a container: a fresh one per instance, which is fine since every test
@@ -35,8 +42,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
   const pkiDir = ensureLocalPki(env.PKI_DIR ?? ".local/pki");
   const file = (name: string) => readFileSync(join(pkiDir, name), "utf8");
   const certificate = (name: string) => readCertificateFile(certsDir, name);
-  const productionKey = env.C2PA_SIGNING_KEY_PEM ? env.C2PA_SIGNING_KEY_PEM : undefined;
-  const chainPem = productionKey ? certificate(CERTIFICATE_FILES.c2paChain) : file("c2pa-signer.pem");
+  const derChain = (pem: string) => pemCertificates(pem).map((one) => new Uint8Array(new X509Certificate(one).raw));
+  const identity = (productionKey: string | undefined, chainFile: string, anchorFile: string, localName: string): C2paIdentity =>
+    productionKey
+      ? { keyPem: productionKey, chainDer: derChain(certificate(chainFile)), trustAnchorPem: certificate(anchorFile) }
+      : { keyPem: file(`${localName}-signer.pk8`), chainDer: derChain(file(`${localName}-signer.pem`)), trustAnchorPem: file(`${localName}-root.pem`) };
   const liveAuthority = env.TSA_URL
     ? httpAuthority(
         env.TSA_URL,
@@ -50,15 +60,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
     secret: env.SEALER_SECRET ?? "",
     memoryBudgetBytes: Number(env.SEALER_MEMORY_BUDGET_MB ?? 1024) * 1024 * 1024,
     c2pa: {
-      keyPem: productionKey ?? file("c2pa-signer.pk8"),
-      chainDer: pemCertificates(chainPem).map((pem) => new Uint8Array(new X509Certificate(pem).raw)),
-      trustAnchorPem: productionKey ? certificate(CERTIFICATE_FILES.c2paTrustAnchor) : file("c2pa-root.pem"),
+      live: identity(env.C2PA_SIGNING_KEY_PEM || undefined, CERTIFICATE_FILES.c2paChain, CERTIFICATE_FILES.c2paTrustAnchor, "c2pa"),
+      test: identity(env.C2PA_TEST_SIGNING_KEY_PEM || undefined, CERTIFICATE_FILES.c2paTestChain, CERTIFICATE_FILES.c2paTestTrustAnchor, "c2pa-test"),
     },
     testAuthority: opensslAuthority(pkiDir, "tsa-test", "Simulated TSA (test mode, no legal value)"),
     liveAuthority,
   };
 }
 
-export function signingKey(config: SealerConfig) {
-  return loadSigningKey(config.c2pa.keyPem);
+export function signingKey(identity: C2paIdentity) {
+  return loadSigningKey(identity.keyPem);
 }

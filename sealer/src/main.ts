@@ -14,7 +14,7 @@ import { sealerError } from "../../shared/sealer-protocol.ts";
 import { tsaHealthCheck } from "./tsa/health-check.ts";
 
 const config = loadConfig();
-const key = signingKey(config);
+const keys = { live: signingKey(config.c2pa.live), test: signingKey(config.c2pa.test) };
 const budget = new ByteBudget(config.memoryBudgetBytes);
 const liveAuthorityHealth = tsaHealthCheck(config.liveAuthority);
 
@@ -40,9 +40,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === "POST" && path === "/seal") {
     if (!authorised(req)) return send(res, 401, sealerError("unauthenticated", "Bearer SEALER_SECRET required."));
     return serveSealJob(req, res, (mode) => ({
-      key,
-      chainDer: config.c2pa.chainDer,
-      trustAnchorPem: config.c2pa.trustAnchorPem,
+      key: keys[mode],
+      chainDer: config.c2pa[mode].chainDer,
+      trustAnchorPem: config.c2pa[mode].trustAnchorPem,
       authority: mode === "live" ? config.liveAuthority : config.testAuthority,
       budget,
     }));

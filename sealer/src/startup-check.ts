@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { X509Certificate } from "node:crypto";
 
 /** Workers refuse a secret or variable over 5 KB; the sealer's settings come from Worker secrets. */
 export const MAX_SETTING_BYTES = 5 * 1024;
@@ -8,6 +9,8 @@ export const MAX_SETTING_BYTES = 5 * 1024;
 export const CERTIFICATE_FILES = {
   c2paChain: "c2pa-chain.pem",
   c2paTrustAnchor: "c2pa-trust-anchor.pem",
+  c2paTestChain: "c2pa-test-chain.pem",
+  c2paTestTrustAnchor: "c2pa-test-trust-anchor.pem",
   tsaChain: "tsa-chain.pem",
   tsaQualifiedCerts: "tsa-qualified-certs.pem",
 } as const;
@@ -20,7 +23,7 @@ const FORMER_CERTIFICATE_VARIABLES: Record<string, string> = {
   TSA_QUALIFIED_CERTS_PEM: CERTIFICATE_FILES.tsaQualifiedCerts,
 };
 
-const SECRET_SETTINGS = ["SEALER_SECRET", "C2PA_SIGNING_KEY_PEM", "TSA_URL", "TSA_NAME", "SEALER_MEMORY_BUDGET_MB"] as const;
+const SECRET_SETTINGS = ["SEALER_SECRET", "C2PA_SIGNING_KEY_PEM", "C2PA_TEST_SIGNING_KEY_PEM", "TSA_URL", "TSA_NAME", "SEALER_MEMORY_BUDGET_MB"] as const;
 
 export const pemCertificates = (pem: string) => pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 
@@ -48,7 +51,34 @@ export function startupProblems(env: NodeJS.ProcessEnv, certsDir: string): strin
     needs(CERTIFICATE_FILES.c2paChain, "C2PA_SIGNING_KEY_PEM");
     needs(CERTIFICATE_FILES.c2paTrustAnchor, "C2PA_SIGNING_KEY_PEM");
   }
+  if (set("C2PA_SIGNING_KEY_PEM") && !set("C2PA_TEST_SIGNING_KEY_PEM")) {
+    problems.push("C2PA_TEST_SIGNING_KEY_PEM is not set: test proofs must be signed with their own test identity, never the live key");
+  }
+  if (set("C2PA_TEST_SIGNING_KEY_PEM")) {
+    needs(CERTIFICATE_FILES.c2paTestChain, "C2PA_TEST_SIGNING_KEY_PEM");
+    needs(CERTIFICATE_FILES.c2paTestTrustAnchor, "C2PA_TEST_SIGNING_KEY_PEM");
+    problems.push(...testIdentityProblems(certsDir));
+  }
   if (set("TSA_URL")) needs(CERTIFICATE_FILES.tsaChain, "TSA_URL");
+  return problems;
+}
+
+/**
+ * The test identity must be told apart from the live one by anyone: its signer names itself a test, and
+ * its root is not the live root (else a free test proof would validate as a live one).
+ */
+function testIdentityProblems(certsDir: string): string[] {
+  const testChain = pemCertificates(readCertificateFile(certsDir, CERTIFICATE_FILES.c2paTestChain));
+  const testAnchor = pemCertificates(readCertificateFile(certsDir, CERTIFICATE_FILES.c2paTestTrustAnchor));
+  const liveAnchor = pemCertificates(readCertificateFile(certsDir, CERTIFICATE_FILES.c2paTrustAnchor));
+  const problems: string[] = [];
+  if (testChain[0] && !/test/i.test(new X509Certificate(testChain[0]).subject)) {
+    problems.push(`the first certificate of ${join(certsDir, CERTIFICATE_FILES.c2paTestChain)} does not say in its subject that it is a test`);
+  }
+  const liveRaw = new Set(liveAnchor.map((pem) => new X509Certificate(pem).fingerprint256));
+  if (testAnchor.some((pem) => liveRaw.has(new X509Certificate(pem).fingerprint256))) {
+    problems.push(`${join(certsDir, CERTIFICATE_FILES.c2paTestTrustAnchor)} holds the live trust anchor: test proofs need a root of their own`);
+  }
   return problems;
 }
 

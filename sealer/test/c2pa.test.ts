@@ -43,7 +43,7 @@ for (const [file, format] of SIGNABLE) {
     const signed = await signWithC2pa(fixture(file), { title: file, format, assertions }, signer);
     const untrusted = await readC2pa(signed, format);
     assert.equal(untrusted.state, "Valid");
-    const trusted = await readC2pa(signed, format, pem("c2pa-root.pem"));
+    const trusted = await readC2pa(signed, format, context.trustAnchorPem);
     assert.equal(trusted.state, "Trusted");
     assert.ok(trusted.codes.includes("timeStamp.validated"));
     assert.ok(trusted.codes.includes("claimSignature.validated"));
@@ -62,6 +62,6 @@ test("a flipped byte in the signed picture makes it Invalid", async () => {
   const signed = await signWithC2pa(fixture("photo.jpg"), { title: "x", format: "image/jpeg", assertions }, signer);
   const tampered = signed.slice();
   tampered[tampered.length - 200]! ^= 0xff;
-  assert.equal((await readC2pa(tampered, "image/jpeg", pem("c2pa-root.pem"))).state, "Invalid");
+  assert.equal((await readC2pa(tampered, "image/jpeg", context.trustAnchorPem)).state, "Invalid");
   assert.equal((await readC2pa(fixture("photo.jpg"), "image/jpeg")).state, "Invalid");
 });

@@ -27,7 +27,7 @@ test("seals a proof: signed copies written, manifest hashed, token verified by o
     assert.equal(sha256(signed), file.signed_sha256);
     assert.equal(file.signed_crc32, crc32(signed), "the CRC-32 the package's ZIP takes as is");
     assert.equal(manifest.files.find((f: { id: string }) => f.id === file.id).signed_sha256, file.signed_sha256);
-    const reading = await readC2pa(signed, file.sniffed_type, pem("c2pa-root.pem"));
+    const reading = await readC2pa(signed, file.sniffed_type, result.c2pa_trust_anchor_pem);
     assert.equal(reading.state, "Trusted");
   }
   const dir = mkdtempSync(join(tmpdir(), "sealed-"));

@@ -11,22 +11,28 @@ import { MAX_SETTING_BYTES, startupProblems } from "../src/startup-check.ts";
 const fresh = (name: string) => mkdtempSync(join(tmpdir(), `${name}-`));
 const pki = ensureLocalPki(join(fresh("pki"), "pki"));
 const signingKey = readFileSync(join(pki, "c2pa-signer.pk8"), "utf8");
+const testSigningKey = readFileSync(join(pki, "c2pa-test-signer.pk8"), "utf8");
+const keys = { C2PA_SIGNING_KEY_PEM: signingKey, C2PA_TEST_SIGNING_KEY_PEM: testSigningKey };
 
 /** A certificates folder as the image ships it, made from the local PKI standing in for real ones. */
 function certsDir(): string {
   const dir = fresh("certs");
   copyFileSync(join(pki, "c2pa-signer.pem"), join(dir, "c2pa-chain.pem"));
   copyFileSync(join(pki, "c2pa-root.pem"), join(dir, "c2pa-trust-anchor.pem"));
+  copyFileSync(join(pki, "c2pa-test-signer.pem"), join(dir, "c2pa-test-chain.pem"));
+  copyFileSync(join(pki, "c2pa-test-root.pem"), join(dir, "c2pa-test-trust-anchor.pem"));
   writeFileSync(join(dir, "tsa-chain.pem"), readFileSync(join(pki, "tsa-live.pem"), "utf8") + readFileSync(join(pki, "tsa-live-root.pem"), "utf8"));
   return dir;
 }
 
-test("production certificates come from files of the image; only the key is a secret", () => {
+test("production certificates come from files of the image; only the keys are secrets, live and test apart", () => {
   const dir = certsDir();
-  const config = loadConfig({ PKI_DIR: pki, SEALER_CERTS_DIR: dir, C2PA_SIGNING_KEY_PEM: signingKey, TSA_URL: "https://tsa.example/tsr" });
-  assert.equal(config.c2pa.keyPem, signingKey);
-  assert.equal(config.c2pa.chainDer.length, 1);
-  assert.equal(config.c2pa.trustAnchorPem, readFileSync(join(dir, "c2pa-trust-anchor.pem"), "utf8"));
+  const config = loadConfig({ PKI_DIR: pki, SEALER_CERTS_DIR: dir, ...keys, TSA_URL: "https://tsa.example/tsr" });
+  assert.equal(config.c2pa.live.keyPem, signingKey);
+  assert.equal(config.c2pa.live.chainDer.length, 1);
+  assert.equal(config.c2pa.live.trustAnchorPem, readFileSync(join(dir, "c2pa-trust-anchor.pem"), "utf8"));
+  assert.equal(config.c2pa.test.keyPem, testSigningKey);
+  assert.equal(config.c2pa.test.trustAnchorPem, readFileSync(join(dir, "c2pa-test-trust-anchor.pem"), "utf8"));
   assert.match(config.liveAuthority.chainPem, /BEGIN CERTIFICATE/);
   assert.equal(config.liveAuthority.name, "tsa.example");
 });
@@ -34,10 +40,12 @@ test("production certificates come from files of the image; only the key is a se
 test("the startup check names each missing or empty certificate file and the setting that needs it", () => {
   const empty = fresh("certs");
   writeFileSync(join(empty, "c2pa-chain.pem"), "not a certificate");
-  const problems = startupProblems({ C2PA_SIGNING_KEY_PEM: signingKey, TSA_URL: "https://tsa.example/tsr" }, empty);
+  const problems = startupProblems({ ...keys, TSA_URL: "https://tsa.example/tsr" }, empty);
   assert.deepEqual(problems, [
     `${join(empty, "c2pa-chain.pem")} holds no PEM certificate`,
     `${join(empty, "c2pa-trust-anchor.pem")} is missing (needed because C2PA_SIGNING_KEY_PEM is set)`,
+    `${join(empty, "c2pa-test-chain.pem")} is missing (needed because C2PA_TEST_SIGNING_KEY_PEM is set)`,
+    `${join(empty, "c2pa-test-trust-anchor.pem")} is missing (needed because C2PA_TEST_SIGNING_KEY_PEM is set)`,
     `${join(empty, "tsa-chain.pem")} is missing (needed because TSA_URL is set)`,
   ]);
   assert.throws(() => loadConfig({ PKI_DIR: pki, SEALER_CERTS_DIR: empty, C2PA_SIGNING_KEY_PEM: signingKey }), /c2pa-trust-anchor\.pem is missing/);
@@ -49,6 +57,22 @@ test("the startup check names a former certificate variable still set and a sett
   assert.deepEqual(problems, [
     `TSA_NAME is ${MAX_SETTING_BYTES + 1} bytes, over the ${MAX_SETTING_BYTES} a Worker secret can hold`,
     `TSA_CHAIN_PEM is no longer read: put those certificates in ${join(dir, "tsa-chain.pem")}`,
+  ]);
+});
+
+test("a live key without a test key is refused: test proofs would be signed as live ones", () => {
+  assert.deepEqual(startupProblems({ C2PA_SIGNING_KEY_PEM: signingKey }, certsDir()), [
+    "C2PA_TEST_SIGNING_KEY_PEM is not set: test proofs must be signed with their own test identity, never the live key",
+  ]);
+});
+
+test("a test identity under the live root, or whose signer does not say it is a test, is refused", () => {
+  const dir = certsDir();
+  copyFileSync(join(pki, "c2pa-root.pem"), join(dir, "c2pa-test-trust-anchor.pem"));
+  copyFileSync(join(pki, "c2pa-signer.pem"), join(dir, "c2pa-test-chain.pem"));
+  assert.deepEqual(startupProblems(keys, dir), [
+    `the first certificate of ${join(dir, "c2pa-test-chain.pem")} does not say in its subject that it is a test`,
+    `${join(dir, "c2pa-test-trust-anchor.pem")} holds the live trust anchor: test proofs need a root of their own`,
   ]);
 });
 

@@ -12,11 +12,15 @@ export const fixture = (name: string) => new Uint8Array(readFileSync(join(import
 export const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 export const pem = (name: string) => readFileSync(join(pkiDir, name), "utf8");
 
+/** The local PKI's C2PA identity of each mode: live proofs under c2pa-root, test proofs under c2pa-test-root. */
+export const c2paFiles = (mode: "test" | "live") => (mode === "test" ? "c2pa-test" : "c2pa");
+
 export function sealContext(mode: "test" | "live" = "test"): SealContext {
+  const name = c2paFiles(mode);
   return {
-    key: loadSigningKey(pem("c2pa-signer.pk8")),
-    chainDer: [new Uint8Array(new X509Certificate(pem("c2pa-signer.pem")).raw)],
-    trustAnchorPem: pem("c2pa-root.pem"),
+    key: loadSigningKey(pem(`${name}-signer.pk8`)),
+    chainDer: [new Uint8Array(new X509Certificate(pem(`${name}-signer.pem`)).raw)],
+    trustAnchorPem: pem(`${name}-root.pem`),
     authority: mode === "test" ? opensslAuthority(pkiDir, "tsa-test", "Simulated TSA") : opensslAuthority(pkiDir, "tsa-live", "Local Timestamp Authority"),
   };
 }

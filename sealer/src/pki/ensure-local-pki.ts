@@ -1,6 +1,8 @@
 /**
  * Local key material for development and tests, created once with openssl into a git-ignored folder:
- * a C2PA root and claim-signing certificate, the test-mode timestamp authority (simulated, "no legal
+ * a C2PA root and claim-signing certificate for live proofs, a second C2PA root and signer for test
+ * proofs (its subject says it is a test with no legal value, and it chains to its own root, so a test
+ * file never validates under the live anchor), the test-mode timestamp authority (simulated, "no legal
  * value") and a second authority standing in for a real one in local live mode. Production takes the
  * C2PA key from a secret, a real authority's URL from configuration, and their public chains from
  * files of the image (sealer/certs/README.md).
@@ -58,6 +60,8 @@ ess_cert_id_alg = sha256
 }
 
 function issue(dir: string, name: string, subject: string, issuer: string | null, extension: string, days: number) {
+  // A folder made before a certificate was added gets the missing one without losing the others.
+  if (existsSync(join(dir, `${name}.pem`))) return;
   openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], dir);
   openssl(["pkcs8", "-topk8", "-nocrypt", "-in", `${name}.key`, "-out", `${name}.pk8`], dir);
   if (issuer === null) {
@@ -71,22 +75,32 @@ function issue(dir: string, name: string, subject: string, issuer: string | null
   );
 }
 
+/** Named after what the folder holds: a folder made before the test C2PA identity existed is completed. */
+const READY = "ready-with-test-c2pa";
+
+/** Subjects that say, to anyone reading the certificate in a C2PA reader, that it signs only tests. */
+export const TEST_C2PA_ROOT_SUBJECT = "/C=FR/O=Proof Sealing Test (no legal value)/CN=Test C2PA Root - TEST ONLY - NO LEGAL VALUE";
+export const TEST_C2PA_SIGNER_SUBJECT = "/C=FR/O=Proof Sealing Test (no legal value)/CN=Test C2PA Signer - TEST ONLY - NO LEGAL VALUE";
+
 export function ensureLocalPki(target: string): string {
   const dir = resolve(target);
-  if (existsSync(join(dir, "ready"))) return dir;
+  if (existsSync(join(dir, READY))) return dir;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "extensions.cnf"), `[req]\ndistinguished_name = dn\n[dn]\n${EXTENSIONS}`);
   issue(dir, "c2pa-root", "/C=FR/O=Proof Sealing Local/CN=Local C2PA Root", null, "root", 365 * 30);
   issue(dir, "c2pa-signer", "/C=FR/O=Proof Sealing Local/CN=Local C2PA Claim Signer", "c2pa-root", "c2pa_signer", 365 * 10);
+  issue(dir, "c2pa-test-root", TEST_C2PA_ROOT_SUBJECT, null, "root", 365 * 30);
+  issue(dir, "c2pa-test-signer", TEST_C2PA_SIGNER_SUBJECT, "c2pa-test-root", "c2pa_signer", 365 * 10);
   issue(dir, "tsa-test-root", "/C=FR/O=Proof Sealing Test/CN=Simulated TSA Root (no legal value)", null, "root", 365 * 30);
   issue(dir, "tsa-test", "/C=FR/O=Proof Sealing Test/CN=Simulated TSA (no legal value)", "tsa-test-root", "tsa_signer", 365 * 10);
   issue(dir, "tsa-live-root", "/C=FR/O=Local Authority/CN=Local Timestamp Root", null, "root", 365 * 30);
   issue(dir, "tsa-live", "/C=FR/O=Local Authority/CN=Local Timestamp Authority", "tsa-live-root", "tsa_signer", 365 * 10);
   writeFileSync(join(dir, "tsa-test.cnf"), tsaConfig(dir, "tsa-test", "1.3.6.1.4.1.99999.1.1"));
   writeFileSync(join(dir, "tsa-live.cnf"), tsaConfig(dir, "tsa-live", "1.3.6.1.4.1.99999.1.2"));
-  writeFileSync(join(dir, "tsa-test-serial"), "01\n");
-  writeFileSync(join(dir, "tsa-live-serial"), "01\n");
-  writeFileSync(join(dir, "ready"), new Date().toISOString());
+  // Serials go on from where an older folder left them: a reissued serial would repeat a token's.
+  if (!existsSync(join(dir, "tsa-test-serial"))) writeFileSync(join(dir, "tsa-test-serial"), "01\n");
+  if (!existsSync(join(dir, "tsa-live-serial"))) writeFileSync(join(dir, "tsa-live-serial"), "01\n");
+  writeFileSync(join(dir, READY), new Date().toISOString());
   return dir;
 }
 
