@@ -17,7 +17,7 @@ import { registerPublicVerify } from "./public/verify.ts";
 import { registerListEvents } from "./events/list.ts";
 import { registerVerificationPage } from "./verification-page/route.ts";
 import { registerWebhookEndpointRoutes } from "./webhook-endpoints/index.ts";
-import { registerWebhookDeliveryRoutes } from "./webhook-deliveries/routes.ts";
+import { registerWebhookDeliveryRoutes } from "./webhook-deliveries/index.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";
 import { cors } from "hono/cors";

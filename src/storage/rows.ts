@@ -9,6 +9,8 @@ import type {
   organizations,
   proofs,
   templateSnapshots,
+  webhookAttempts,
+  webhookDeliveries,
 } from "../db/schema/index.ts";
 
 /**
@@ -26,3 +28,5 @@ export type ProofRow = typeof proofs.$inferSelect;
 /** A capture file: declared by the phone, uploaded, then sealed with its proof. */
 export type FileRow = typeof files.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;

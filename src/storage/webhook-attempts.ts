@@ -2,8 +2,8 @@ import { and, eq, inArray, ne, notInArray } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
 import type { EndpointRow } from "./webhooks.ts";
+import type { DeliveryRow } from "./rows.ts";
 
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type NewAttempt = typeof webhookAttempts.$inferInsert;
 export type DeliveryStatus = DeliveryRow["status"];
 

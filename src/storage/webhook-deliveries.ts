@@ -3,7 +3,8 @@ import type { Database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "../lib/pagination.ts";
-import type { DeliveryRow, DeliveryStatus } from "./webhook-attempts.ts";
+import type { DeliveryStatus } from "./webhook-attempts.ts";
+import type { DeliveryRow } from "./rows.ts";
 
 export interface DeliveryFilters {
   endpointId?: string;

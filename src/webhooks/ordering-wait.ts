@@ -1,5 +1,6 @@
 import type { Database } from "../db/client.ts";
-import { earlierCompletionStillDue, type DeliveryRow } from "../storage/webhook-attempts.ts";
+import { earlierCompletionStillDue } from "../storage/webhook-attempts.ts";
+import type { DeliveryRow } from "../storage/rows.ts";
 
 /** How soon a proof.sealed delivery looks again while its capture_session.completed is still on its way. */
 const ORDERING_WAIT_SECONDS = 5;
