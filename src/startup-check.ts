@@ -1,6 +1,7 @@
 import type { Env } from "./env.ts";
 import { isLoopbackHost } from "./middleware/https-only.ts";
 import { problemBody } from "./errors/problem.ts";
+import { settingsProblems } from "./config/env.ts";
 
 /** Workers refuse a secret or variable over 5 KB; `.dev.vars` does not, so the check says it first. */
 export const MAX_SETTING_BYTES = 5 * 1024;
@@ -8,15 +9,15 @@ export const MAX_SETTING_BYTES = 5 * 1024;
 /** Variables that once carried certificate chains: the sealer now reads those from files of its image. */
 const FORMER_CERTIFICATE_VARIABLES = ["C2PA_CERT_CHAIN_PEM", "C2PA_TRUST_ANCHOR_PEM", "TSA_CHAIN_PEM", "TSA_QUALIFIED_CERTS_PEM"] as const;
 
-/** What production cannot run without (local development generates or does without them). */
-const PRODUCTION_SECRETS = ["ADMIN_TOKEN", "SUPERVISION_TOKEN", "SEALER_SECRET", "WEBHOOK_SECRET_KEY", "C2PA_SIGNING_KEY_PEM", "TSA_URL"] as const;
+/** What production cannot run without (local development generates or does without them); WEBHOOK_SECRET_KEY is needed everywhere (src/config/env.ts). */
+const PRODUCTION_SECRETS = ["ADMIN_TOKEN", "SUPERVISION_TOKEN", "SEALER_SECRET", "C2PA_SIGNING_KEY_PEM", "TSA_URL"] as const;
 const R2_S3_SETTINGS = ["R2_ACCESS_KEY_ID", "R2_SECRET_ACCESS_KEY", "R2_S3_ENDPOINT", "R2_BUCKET_NAME"] as const;
 
 const isSet = (value: unknown) => typeof value === "string" && value !== "";
 
 /**
  * The Worker's configuration problems, each naming its setting: an oversized value, a former certificate
- * variable, a base URL that is not a URL, and in production (base URLs not on loopback) plain http, a
+ * variable, a missing or malformed setting (src/config/env.ts), and in production (base URLs not on loopback) plain http, a
  * missing secret, or an incomplete set of R2 credentials. The sealer checks its own side at its start.
  */
 export function configurationProblems(env: Env): string[] {
@@ -30,10 +31,8 @@ export function configurationProblems(env: Env): string[] {
   for (const name of FORMER_CERTIFICATE_VARIABLES) {
     if (isSet(settings[name])) problems.push(`${name} is no longer read: the sealer's certificates are files of its image (sealer/certs/README.md)`);
   }
+  problems.push(...settingsProblems(env));
   const urls = (["API_BASE_URL", "CAPTURE_BASE_URL"] as const).map((name) => ({ name, url: URL.canParse(env[name] ?? "") ? new URL(env[name]) : null }));
-  for (const { name, url } of urls) {
-    if (url === null || !["http:", "https:"].includes(url.protocol)) problems.push(`${name} is not an http(s) URL`);
-  }
   const production = urls.some(({ url }) => url !== null && !isLoopbackHost(url.hostname));
   if (!production) return problems;
   for (const { name, url } of urls) {

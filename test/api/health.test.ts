@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { createApiApp } from "../../src/routes/index.ts";
+import type { Env } from "../../src/env.ts";
 import { AUTHORITY_CHECK_TTL_SECONDS, authorityCheckCacheKey } from "../../src/routes/health/checks.ts";
 import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
@@ -28,7 +29,7 @@ function recordingContainers(answer: () => Response) {
       },
     }),
   };
-  return { asked, namespace: namespace as unknown as DurableObjectNamespace };
+  return { asked, namespace: namespace as unknown as Env["SEALER_CONTAINER"] };
 }
 
 const details = (target: typeof env) =>

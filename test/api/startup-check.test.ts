@@ -13,7 +13,7 @@ const production = (): Env => ({
   ADMIN_TOKEN: "admin",
   SUPERVISION_TOKEN: "supervision",
   SEALER_SECRET: "sealer",
-  WEBHOOK_SECRET_KEY: "key",
+  WEBHOOK_SECRET_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
   UPLOAD_URL_SIGNING_KEY: "signing",
   C2PA_SIGNING_KEY_PEM: "-----BEGIN PRIVATE KEY-----…",
   TSA_URL: "https://tsa.example/tsr",

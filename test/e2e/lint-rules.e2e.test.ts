@@ -1,11 +1,12 @@
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
+ * The lint rules (biome.jsonc) and the check of the generated Env (worker-configuration.d.ts) bite.
  * The import rules of biome.jsonc bite: each case lays out one file in a scratch copy of the repository's
  * layout (never in the checkout, where other work would see it) and runs `biome lint` with the real configuration.
  */
@@ -71,5 +72,25 @@ describe("lint rules", () => {
     expect(own).toMatchObject({ failed: false });
     const shared = await lint("sealer/src/tsa/uses-shared.ts", `import { x } from "../../../shared/timestamp-check.ts";\nexport const y = x;\n`);
     expect(shared).toMatchObject({ failed: false });
+  });
+});
+
+describe("the generated Env check (npm run types -- --check)", () => {
+  it("passes on the committed file and fails once wrangler.toml declares something it does not", async () => {
+    const project = await mkdtemp(join(tmpdir(), "env-types-"));
+    try {
+      for (const file of ["wrangler.toml", "worker-configuration.d.ts", "package.json"]) await copyFile(join(root, file), join(project, file));
+      for (const link of ["src", "node_modules", "public", "sealer"]) await symlink(join(root, link), join(project, link));
+      const check = () =>
+        promisify(execFile)("npm", ["run", "--silent", "types", "--", "--check"], { cwd: project }).then(
+          () => "up to date",
+          (error: { stdout: string; stderr: string }) => error.stdout + error.stderr,
+        );
+      expect(await check()).toBe("up to date");
+      await appendFile(join(project, "wrangler.toml"), '\n[[kv_namespaces]]\nbinding = "NEW_CACHE"\nid = "0"\n');
+      expect(await check()).toContain("out of date");
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/**
+ * The Worker's secrets and variables as text, validated once per isolate (src/startup-check.ts). Bindings
+ * and the variables of wrangler.toml are typed by worker-configuration.d.ts (`npm run types`); this schema
+ * types the secrets, which wrangler cannot know, and says what a well-formed value of every setting is.
+ * What production alone requires (its secrets, https) is checked in src/startup-check.ts.
+ */
+
+/** Each problem reads "NAME …": the setting is the issue's path. */
+const text = (message: string) => z.string({ error: (issue) => (issue.input === undefined ? "is not set" : message) });
+
+/** An optional setting left empty (`NAME=` in .dev.vars) is as unset as a missing one, as the code reading it treats it. */
+const optional = <T extends z.ZodType<string>>(schema: T) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const httpUrl = text("is not an http(s) URL").refine((value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol), "is not an http(s) URL");
+
+const positiveNumber = text("is not a positive number").refine((value) => Number(value) > 0, "is not a positive number");
+
+const positiveInteger = text("is not a positive whole number").regex(/^[1-9][0-9]*$/, "is not a positive whole number");
+
+/** An AES-256 key: 32 bytes in standard base64 (scripts/lib/dev-vars.ts makes one). */
+const aes256Key = text("is not 32 bytes in base64").refine((value) => {
+  try {
+    return /^[A-Za-z0-9+/]+={0,2}$/.test(value) && atob(value).length === 32;
+  } catch {
+    return false;
+  }
+}, "is not 32 bytes in base64 (e.g. `openssl rand -base64 32`)");
+
+/** `host:port=127.0.0.1:port` pairs, comma-separated (local development only). */
+const resolveRules = text("is not a list of host:port=127.0.0.1:port").regex(/^[^,=\s]+=[^,=\s]+(,[^,=\s]+=[^,=\s]+)*$/, "is not a list of host:port=127.0.0.1:port");
+
+export const SettingsSchema = z.object({
+  API_BASE_URL: httpUrl,
+  CAPTURE_BASE_URL: httpUrl,
+  BUILD_COMMIT: text("is not text"),
+  /** Operator API bearer token (secret). */
+  ADMIN_TOKEN: optional(text("is not text")),
+  /** Bearer token for GET /health/details (secret, not an API key). */
+  SUPERVISION_TOKEN: optional(text("is not text")),
+  /** URL of the sealer service (local development); production uses the container binding. */
+  SEALER_URL: optional(httpUrl),
+  /** Bearer token the Worker sends to the sealer (secret shared by both). */
+  SEALER_SECRET: optional(text("is not text")),
+  /** HMAC key of locally signed upload/download URLs (when no R2 S3 credentials are configured). */
+  UPLOAD_URL_SIGNING_KEY: optional(text("is not text")),
+  /** R2 S3-API credentials (production): uploads go straight to storage through presigned URLs. */
+  R2_ACCESS_KEY_ID: optional(text("is not text")),
+  R2_SECRET_ACCESS_KEY: optional(text("is not text")),
+  R2_S3_ENDPOINT: optional(httpUrl),
+  R2_BUCKET_NAME: optional(text("is not text")),
+  /** AES-GCM key encrypting webhook signing secrets at rest: needed everywhere, since endpoints exist everywhere. */
+  WEBHOOK_SECRET_KEY: aes256Key,
+  /** Local development only: `host:port=127.0.0.1:port,…` sends those deliveries over HTTP to loopback. */
+  WEBHOOK_RESOLVE: optional(resolveRules),
+  /** Local development only: divides the retry delays, so tests can watch retries happen. */
+  WEBHOOK_RETRY_SCALE: optional(positiveNumber),
+  /** DNS-over-HTTPS JSON resolver asked before each delivery (default Cloudflare's): non-public answers are refused. */
+  WEBHOOK_DNS_RESOLVER_URL: optional(httpUrl),
+  /** The sealer's configuration, passed to its container (sealer/README.md); its chains are files of its image. */
+  C2PA_SIGNING_KEY_PEM: optional(text("is not text")),
+  TSA_URL: optional(httpUrl),
+  TSA_NAME: optional(text("is not text")),
+  SEALER_MEMORY_BUDGET_MB: optional(positiveInteger),
+});
+
+/** The settings' types; wrangler.toml's variables are also in worker-configuration.d.ts, with the same type. */
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** Every missing or malformed setting, each as "NAME problem" (the name only, never the value). */
+export function settingsProblems(env: object): string[] {
+  const parsed = SettingsSchema.safeParse(env);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
+}
