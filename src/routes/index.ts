@@ -5,7 +5,7 @@ import { registerGetErrorDescription } from "./errors/get.ts";
 import { registerAdminRoutes } from "./admin/routes.ts";
 import { registerOpenApiRoutes } from "./openapi/index.ts";
 import { registerCaptureTemplateRoutes } from "./capture-templates/index.ts";
-import { registerCaptureThemeRoutes } from "./capture-themes/routes.ts";
+import { registerCaptureThemeRoutes } from "./capture-themes/index.ts";
 import { registerSettingsRoutes } from "./settings/routes.ts";
 import { registerCreateCaptureSession } from "./capture-sessions/create.ts";
 import { registerGetCaptureSession } from "./capture-sessions/get.ts";

@@ -39,3 +39,14 @@ export const CaptureThemeSchema = z
 export const ThemeIdParams = z.object({
   id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Theme identifier.", "Identifiant du thème.") }),
 });
+
+/** The logo upload: raw bytes in one of the accepted image types, or untyped (the bytes decide). */
+export const LogoUploadContent = Object.fromEntries(
+  ["image/png", "image/jpeg", "image/webp", "image/svg+xml", "application/octet-stream"].map((type) => [
+    type,
+    { schema: z.string().openapi({ format: "binary" }) },
+  ]),
+);
+
+/** A 200 or 201 answering one theme. */
+export const themeResponse = (description: string) => ({ description, content: { "application/json": { schema: CaptureThemeSchema } } });
