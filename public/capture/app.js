@@ -557,6 +557,8 @@ async function restoreShots() {
 }
 
 async function boot() {
+  // The phone's language until the session says which one to speak (an offline notice may come first).
+  speak(pickLanguage(navigator.language));
   watchConnection(() => showNotices());
   window.addEventListener("beforeunload", (event) => {
     if (!persisted && shots.some((shot) => shot.state !== "uploaded")) event.preventDefault();
@@ -570,6 +572,7 @@ async function boot() {
   speak(pickLanguage(session.locale, session.default_locale));
   applyTheme(session.theme);
   $("brand").textContent = session.organization_name ?? "";
+  if (session.organization_name) document.title = `${t("title")} · ${session.organization_name}`;
   $("top").hidden = !session.organization_name && !session.theme.logo_url;
   if (session.mode === "test") {
     $("test-banner").textContent = t("testMode");
