@@ -6,7 +6,7 @@ import { registerAdminRoutes } from "./admin/routes.ts";
 import { registerOpenApiRoutes } from "./openapi/index.ts";
 import { registerCaptureTemplateRoutes } from "./capture-templates/index.ts";
 import { registerCaptureThemeRoutes } from "./capture-themes/index.ts";
-import { registerSettingsRoutes } from "./settings/routes.ts";
+import { registerSettingsRoutes } from "./settings/index.ts";
 import { registerCreateCaptureSession } from "./capture-sessions/create.ts";
 import { registerGetCaptureSession } from "./capture-sessions/get.ts";
 import { registerCaptureRoutes } from "./capture/routes.ts";

@@ -1,0 +1,10 @@
+import type { DomainContext } from "../domain/context.ts";
+import { setAllowedReturnOrigins } from "../storage/settings.ts";
+import { normaliseReturnOrigin } from "./return-origins.ts";
+
+/** Replaces the allowed return origins with the given list, normalised and without duplicates; answers it. */
+export async function updateSettings({ ctx, input }: { ctx: Pick<DomainContext, "db" | "caller" | "now">; input: { allowed_return_origins: string[] } }) {
+  const origins = [...new Set(input.allowed_return_origins.map(normaliseReturnOrigin))];
+  await setAllowedReturnOrigins(ctx.db, ctx.caller.organizationId, origins, ctx.now.toISOString());
+  return origins;
+}
