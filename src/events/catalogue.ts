@@ -16,6 +16,8 @@ const party = z.enum(["provider", "recipient"]).openapi({ description: t("Who ca
 const stage = z.string().nullable().openapi({ description: t("Stage of the transaction, e.g. `checkin`; null when none was given.", "Étape de la transaction, par ex. `checkin` ; null si aucune n'a été donnée.") });
 const compareTo = z.string().nullable().openapi({ description: t("On an \"after\": the \"before\" proof it is compared with; null otherwise.", "Sur un « après » : la preuve « avant » à laquelle il est comparé ; null sinon.") });
 const at = (en: string, fr: string) => z.string().openapi({ description: t(en, fr) });
+/** What `proof.sealed` and `proof.failed` open with. */
+const proofFields = { proof_id: proofId, session_id: sessionId, external_reference: externalReference, party, stage };
 
 const SAMPLE = {
   proof_id: "prf_sample000000000000",
@@ -33,11 +35,7 @@ export const proofSealed = defineEvent({
     "La preuve est vérifiée, signée et horodatée : fiez-vous à cet événement, et non à `capture_session.completed`, avant d'utiliser une preuve.",
   ),
   fields: z.object({
-    proof_id: proofId,
-    session_id: sessionId,
-    external_reference: externalReference,
-    party,
-    stage,
+    ...proofFields,
     compare_to: compareTo,
     manifest_sha256: z.string().openapi({ description: t("SHA-256 (hexadecimal) of the manifest the timestamp covers.", "SHA-256 (hexadécimal) du manifeste couvert par l'horodatage.") }),
     timestamp: z
@@ -56,11 +54,7 @@ export const proofFailed = defineEvent({
   summary: t("Sealing a proof failed", "Le scellement d'une preuve a échoué"),
   description: t("The proof could not be sealed and never will be; `code` says why.", "La preuve n'a pas pu être scellée et ne le sera jamais ; `code` dit pourquoi."),
   fields: z.object({
-    proof_id: proofId,
-    session_id: sessionId,
-    external_reference: externalReference,
-    party,
-    stage,
+    ...proofFields,
     code: z.string().openapi({ description: t("Stable code of the failure, e.g. `file_hash_mismatch`.", "Code stable de l'échec, par ex. `file_hash_mismatch`.") }),
     message: z.string().openapi({ description: t("The failure explained, in English.", "L'échec expliqué, en anglais.") }),
     failed_at: at("When sealing failed.", "Quand le scellement a échoué."),
