@@ -1,6 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../errors/api-error.ts";
 import { t } from "../openapi/translations.ts";
 
@@ -36,7 +34,8 @@ export function pageSchema<T extends z.ZodType>(item: T, name: string) {
     .openapi(name, { description: t("A page of results, newest first.", "Une page de résultats, les plus récents d'abord.") });
 }
 
-interface Keyset {
+/** Where a page ends: the newest-first order is (created_at, id). */
+export interface Keyset {
   createdAt: string;
   id: string;
 }
@@ -45,7 +44,8 @@ function encodeCursor(keyset: Keyset): string {
   return btoa(JSON.stringify([keyset.createdAt, keyset.id])).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-function decodeCursor(cursor: string): Keyset {
+/** The position a cursor names; a cursor this API did not issue is a 422 on `cursor`. */
+export function decodeCursor(cursor: string): Keyset {
   try {
     const [createdAt, id] = JSON.parse(atob(cursor.replaceAll("-", "+").replaceAll("_", "/"))) as unknown[];
     if (typeof createdAt === "string" && typeof id === "string") return { createdAt, id };
@@ -53,19 +53,6 @@ function decodeCursor(cursor: string): Keyset {
     // fall through
   }
   throw new ApiError("validation_failed", { field: "/query/cursor", detail: "The cursor is not one this API issued." });
-}
-
-/**
- * Keyset pagination on (created_at, id), newest first: an item created during the traversal is newer
- * than every cursor, so it never shifts the pages still to come (no duplicate, no gap).
- */
-export function keysetPage(columns: { createdAt: SQLiteColumn; id: SQLiteColumn }, cursor: string | undefined) {
-  let where: SQL | undefined;
-  if (cursor !== undefined) {
-    const after = decodeCursor(cursor);
-    where = or(lt(columns.createdAt, after.createdAt), and(eq(columns.createdAt, after.createdAt), lt(columns.id, after.id)));
-  }
-  return { where, orderBy: [desc(columns.createdAt), desc(columns.id)] };
 }
 
 /** Cuts the `limit + 1` rows fetched into a page and its cursor. */

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { captureTemplates } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
-import { keysetPage } from "../lib/pagination.ts";
+import { keysetPage } from "./keyset-page.ts";
 
 import type { TemplateRow } from "./rows.ts";
 export type NewTemplateRow = typeof captureTemplates.$inferInsert;

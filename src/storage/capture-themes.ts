@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { database, type Database } from "../db/client.ts";
 import type { Env } from "../env.ts";
 import { captureThemes } from "../db/schema/index.ts";
-import { keysetPage } from "../lib/pagination.ts";
+import { keysetPage } from "./keyset-page.ts";
 
 import type { ThemeRow } from "./rows.ts";
 

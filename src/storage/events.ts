@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
-import { keysetPage } from "../lib/pagination.ts";
+import { keysetPage } from "./keyset-page.ts";
 
 
 export async function listEvents(db: Database, organizationId: string, mode: Mode, type: string | undefined, limit: number, cursor: string | undefined) {

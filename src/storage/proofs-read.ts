@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL } from "driz
 import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
-import { keysetPage } from "../lib/pagination.ts";
+import { keysetPage } from "./keyset-page.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
 
 

@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
-import { keysetPage } from "../lib/pagination.ts";
+import { keysetPage } from "./keyset-page.ts";
 import type { DeliveryStatus } from "./webhook-attempts.ts";
 import type { DeliveryRow } from "./rows.ts";
 
