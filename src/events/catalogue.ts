@@ -5,7 +5,7 @@ import { defineEvent } from "./define.ts";
 /*
  * Every webhook event, declared once: its body's fields (zod), its documentation and its sample. Recording
  * (`build`, then `eventInsert`), delivery bodies, test events, subscriptions, the event log's filter and the
- * `webhooks` section of /openapi.json all derive from this list: adding an event is one entry here.
+ * `webhooks` section of /openapi.json all derive from this list: adding an event is one entry here (ADR 0016).
  */
 
 // Fields several events open with (the specification's and CONTRACT.md's "Webhook bodies").
