@@ -5,6 +5,33 @@ import type { Mode } from "../auth/mode.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type SecretRow = typeof webhookSecrets.$inferSelect;
+export type NewEndpoint = typeof webhookEndpoints.$inferInsert;
+export type NewSecret = typeof webhookSecrets.$inferInsert;
+
+/** An endpoint and its first signing secret, together or not at all. */
+export async function insertEndpoint(db: Database, endpoint: NewEndpoint, secret: NewSecret): Promise<void> {
+  await db.batch([db.insert(webhookEndpoints).values(endpoint), db.insert(webhookSecrets).values(secret)]);
+}
+
+/** Writes an endpoint's every column as given (the caller read it and applied the changes). */
+export async function replaceEndpoint(db: Database, endpoint: EndpointRow): Promise<void> {
+  await db.update(webhookEndpoints).set(endpoint).where(eq(webhookEndpoints.id, endpoint.id));
+}
+
+/** In one batch: the current secret gets its expiry, the new one is added, the endpoint is marked updated. */
+export async function rotateEndpointSecret(
+  db: Database,
+  rotation: { endpointId: string; expiringSecretId: string; expiresAt: string; newSecret: NewSecret; updatedAt: string },
+): Promise<void> {
+  await db.batch([
+    db
+      .update(webhookSecrets)
+      .set({ expiresAt: rotation.expiresAt })
+      .where(and(eq(webhookSecrets.endpointId, rotation.endpointId), eq(webhookSecrets.id, rotation.expiringSecretId))),
+    db.insert(webhookSecrets).values(rotation.newSecret),
+    db.update(webhookEndpoints).set({ updatedAt: rotation.updatedAt }).where(eq(webhookEndpoints.id, rotation.endpointId)),
+  ]);
+}
 
 export async function findEndpoint(db: Database, organizationId: string, mode: Mode, id: string): Promise<EndpointRow | null> {
   const row = await db

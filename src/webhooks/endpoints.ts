@@ -1,10 +1,8 @@
-import { and, eq } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import type { DomainContext } from "../domain/context.ts";
-import { webhookEndpoints, webhookSecrets } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
-import { countEndpoints, findEndpoint, isActiveSecret, secretsOf } from "../storage/webhooks.ts";
+import { countEndpoints, findEndpoint, insertEndpoint, isActiveSecret, replaceEndpoint, rotateEndpointSecret, secretsOf } from "../storage/webhooks.ts";
 import { encryptSecret, newWebhookSecret, secretHint } from "./secrets.ts";
 import { checkWebhookUrl } from "./url-rules.ts";
 import { presentEndpoint } from "./present.ts";
@@ -34,7 +32,7 @@ export async function createEndpoint({ ctx, input }: { ctx: Pick<DomainContext, 
     updatedAt: now.toISOString(),
   };
   const { secret, row } = await secretRow(env, endpoint.id, now);
-  await db.batch([db.insert(webhookEndpoints).values(endpoint), db.insert(webhookSecrets).values(row)]);
+  await insertEndpoint(db, endpoint, row);
   return presentEndpoint(endpoint, [row], now, secret);
 }
 
@@ -63,7 +61,7 @@ export async function updateEndpoint({
     status: changes.status ?? endpoint.status,
     updatedAt: now.toISOString(),
   };
-  await db.update(webhookEndpoints).set(updated).where(eq(webhookEndpoints.id, id));
+  await replaceEndpoint(db, updated);
   return presentEndpoint(updated, (await secretsOf(db, [id])).get(id) ?? [], now);
 }
 
@@ -79,13 +77,6 @@ export async function rotateSecret({ ctx, input }: { ctx: Pick<DomainContext, "e
   if (current.length >= 2) throw new ApiError("rotation_in_progress");
   const expiresAt = new Date(now.getTime() + expiresInSeconds * 1000).toISOString();
   const { secret, row } = await secretRow(env, id, now);
-  await db.batch([
-    db
-      .update(webhookSecrets)
-      .set({ expiresAt })
-      .where(and(eq(webhookSecrets.endpointId, id), eq(webhookSecrets.id, current[0]?.id ?? ""))),
-    db.insert(webhookSecrets).values(row),
-    db.update(webhookEndpoints).set({ updatedAt: now.toISOString() }).where(eq(webhookEndpoints.id, id)),
-  ]);
+  await rotateEndpointSecret(db, { endpointId: id, expiringSecretId: current[0]?.id ?? "", expiresAt, newSecret: row, updatedAt: now.toISOString() });
   return presentEndpoint({ ...endpoint, updatedAt: now.toISOString() }, (await secretsOf(db, [id])).get(id) ?? [], now, secret);
 }
