@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEALER_SIGNAL_CODES } from "./integrity-signals.ts";
 
 /**
  * The sealer protocol: the job the Worker sends to the sealer's `POST /seal`, the sealer's answers and
@@ -11,7 +12,8 @@ import { z } from "zod";
  * with 400 `unsupported_protocol_version`, the Worker as a transient failure) and the queue's retry
  * gets through once both speak the same one.
  */
-export const SEALER_PROTOCOL_VERSION = 1;
+/** 2: each sealed file also carries its earlier Content Credentials, decoded facts and integrity signals. */
+export const SEALER_PROTOCOL_VERSION = 2;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -64,6 +66,20 @@ export type SealJob = z.infer<typeof SealJobSchema>;
 export const SealRequestSchema = SealJobSchema.extend({ protocol_version: protocolVersion });
 export type SealRequest = z.infer<typeof SealRequestSchema>;
 
+export const PriorCredentialsSchema = z.strictObject({
+  claim_generator: z.string().nullable(),
+  digital_source_types: z.array(z.string()),
+  validation_state: z.enum(["Invalid", "Valid", "Trusted"]),
+  signer: z.string().nullable(),
+});
+export type PriorCredentials = z.infer<typeof PriorCredentialsSchema>;
+
+const nullableCount = z.number().int().nonnegative().nullable();
+export const DecodedSchema = z.strictObject({ width: nullableCount, height: nullableCount, duration_ms: nullableCount });
+
+/** One integrity signal the sealer computed from the bytes (shared/integrity-signals.ts). */
+export const SignalSchema = z.strictObject({ code: z.enum(SEALER_SIGNAL_CODES), detail: z.string() });
+
 export const SealedResultSchema = z.strictObject({
   status: z.literal("sealed"),
   manifest: z.string().min(1),
@@ -81,6 +97,11 @@ export const SealedResultSchema = z.strictObject({
       signed_crc32: z.number().int().min(0).max(0xffffffff),
       sniffed_type: z.string().min(1),
       prior_c2pa: z.boolean(),
+      /** What the file's own earlier Content Credentials claimed (kept as its parent ingredient); null: none. */
+      prior_credentials: PriorCredentialsSchema.nullable(),
+      /** Decoded from the bytes, to set beside what the device reported (null: not decodable here). */
+      decoded: DecodedSchema,
+      signals: z.array(SignalSchema),
     }),
   ),
 });

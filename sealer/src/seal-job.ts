@@ -2,9 +2,13 @@ import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { KeyObject } from "node:crypto";
 import type { SealedResult, SealJob, SealJobFile, SealResult } from "../../shared/sealer-protocol.ts";
-import { canCarryC2pa, hasC2paManifest, signWithC2pa } from "./c2pa/c2pa.ts";
+import { canCarryC2pa, signWithC2pa } from "./c2pa/c2pa.ts";
 import type { CoseSigner } from "./c2pa/cose.ts";
 import { buildManifest } from "./manifest.ts";
+import { mediaFacts } from "./provenance/media-facts.ts";
+import { readPriorCredentials } from "./provenance/prior-credentials.ts";
+import { fileSignals } from "./provenance/signals.ts";
+import { captureActions, captureAssertion, ORIGINAL_INGREDIENT } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./tsa/authority.ts";
@@ -28,27 +32,6 @@ export interface SealContext {
 const FILE_CONCURRENCY = 3;
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-function captureAssertions(job: SealJob, file: SealJobFile) {
-  return [
-    {
-      label: "c2pa.actions",
-      data: { actions: [{ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture" }] },
-    },
-    {
-      label: "com.proofseal.capture",
-      data: {
-        proof_id: job.proof.id,
-        session_id: job.proof.session_id,
-        step_id: file.step_id,
-        captured_at: file.captured_at,
-        capture: file.capture_context,
-        mode: job.proof.mode,
-        external_reference: job.proof.external_reference,
-      },
-    },
-  ];
-}
 
 /**
  * Runs `work` over `items`, at most `limit` at a time, starting the next as soon as one ends; stops taking
@@ -115,10 +98,10 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     chainDer: context.chainDer,
     timestamp: async (message) => (await obtainTimestamp(context.authority, message, signal)).token,
   };
-  const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string): Promise<Uint8Array> => {
+  const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: { label: string; data: unknown }[], opensOriginal: boolean): Promise<Uint8Array> => {
     if (!canCarryC2pa(format)) return original;
     try {
-      return await signWithC2pa(original, { title: file.id, format, assertions: captureAssertions(job, file) }, signer);
+      return await signWithC2pa(original, { title: file.id, format, assertions, parentLabel: opensOriginal ? ORIGINAL_INGREDIENT : undefined }, signer);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
@@ -128,14 +111,31 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   const sealFile = async (file: SealJobFile) => {
     const original = await download(file, signal);
     const sniffed = verifyFile(file, original, sha256(original));
-    const priorC2pa = await hasC2paManifest(original, sniffed);
-    const signed = await signedCopy(file, original, sniffed);
+    const prior = canCarryC2pa(sniffed) ? await readPriorCredentials(original, sniffed) : null;
+    const facts = mediaFacts(original, sniffed);
+    const signals = fileSignals(file, facts, prior !== null);
+    const { actions, opensOriginal } = captureActions(file, prior !== null);
+    const assertions = [
+      { label: "c2pa.actions", data: { actions } },
+      { label: "com.proofseal.capture", data: captureAssertion(job, file, sniffed, facts, signals) },
+    ];
+    const signed = await signedCopy(file, original, sniffed, assertions, opensOriginal);
     signal.throwIfAborted();
     written.add(file);
     await upload(file, signed, signal);
     // The CRC-32 the package's ZIP needs, computed here (natively, while the bytes are in memory) so the
     // Worker never has to read a large file to compute it.
-    return { id: file.id, signed_sha256: sha256(signed), signed_size: signed.length, signed_crc32: crc32(signed), sniffed_type: sniffed, prior_c2pa: priorC2pa };
+    return {
+      id: file.id,
+      signed_sha256: sha256(signed),
+      signed_size: signed.length,
+      signed_crc32: crc32(signed),
+      sniffed_type: sniffed,
+      prior_c2pa: prior !== null,
+      prior_credentials: prior,
+      decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
+      signals,
+    };
   };
   let sealedFiles: SealedResult["files"];
   try {

@@ -52,6 +52,11 @@ export interface ManifestDefinition {
   title: string;
   format: string;
   assertions: { label: string; data: unknown }[];
+  /**
+   * The original as the `parentOf` ingredient labelled so (c2pa-rs reads it from the bytes: an earlier
+   * manifest it carries is kept whole, with its validation status, instead of being replaced).
+   */
+  parentLabel?: string;
 }
 
 /** Returns the file with a C2PA manifest signed by `signer` embedded. */
@@ -75,6 +80,10 @@ export async function signWithC2pa(bytes: Uint8Array, definition: ManifestDefini
     }
   };
   try {
+    if (definition.parentLabel !== undefined) {
+      const ingredient = { title: definition.title, relationship: "parentOf", label: definition.parentLabel };
+      await builder.addIngredientFromBlob(JSON.stringify(ingredient), definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);
+    }
     for (const assertion of definition.assertions) builder.addAssertion(assertion.label, assertion.data);
     return await builder.sign({ alg: "es256", reserveSize: COSE_RESERVE_SIZE, sign }, [], definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);
   } catch (error) {
@@ -108,16 +117,5 @@ export async function readC2pa(bytes: Uint8Array, format: string, trustAnchorsPe
     return { state, codes, activeManifest: store.active_manifest ? (store.manifests?.[store.active_manifest] ?? null) : null };
   } catch {
     return { state: "Invalid", codes: [], activeManifest: null };
-  }
-}
-
-/** Whether the bytes already carry a C2PA manifest (from another signer, before ours). */
-export async function hasC2paManifest(bytes: Uint8Array, format: string): Promise<boolean> {
-  initC2pa();
-  try {
-    await WasmReader.fromBytes(format, bytes);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,0 +1,36 @@
+import { readC2pa } from "../c2pa/c2pa.ts";
+
+/** What a file's own earlier Content Credentials claimed, as c2pa-rs reads them (no trust list: ours is not theirs). */
+export interface PriorCredentials {
+  claim_generator: string | null;
+  digital_source_types: string[];
+  validation_state: "Invalid" | "Valid" | "Trusted";
+  signer: string | null;
+}
+
+interface ManifestView {
+  claim_generator?: string;
+  claim_generator_info?: { name?: string; version?: string }[];
+  assertions?: { label: string; data?: { actions?: { digitalSourceType?: string }[] } }[];
+  signature_info?: { issuer?: string; common_name?: string };
+}
+
+/** The earlier manifest's claims, or null when the bytes carry none (or one c2pa-rs cannot read at all). */
+export async function readPriorCredentials(bytes: Uint8Array, format: string): Promise<PriorCredentials | null> {
+  const reading = await readC2pa(bytes, format);
+  const manifest = reading.activeManifest as ManifestView | null;
+  if (manifest === null) return null;
+  const generator = manifest.claim_generator_info?.[0];
+  const sourceTypes = (manifest.assertions ?? [])
+    .filter((assertion) => assertion.label.startsWith("c2pa.actions"))
+    .flatMap((assertion) => assertion.data?.actions ?? [])
+    .map((action) => action.digitalSourceType)
+    .filter((type): type is string => typeof type === "string");
+  const signer = [manifest.signature_info?.common_name, manifest.signature_info?.issuer].filter(Boolean).join(", ");
+  return {
+    claim_generator: manifest.claim_generator ?? (generator?.name ? [generator.name, generator.version].filter(Boolean).join(" ") : null),
+    digital_source_types: [...new Set(sourceTypes)],
+    validation_state: reading.state,
+    signer: signer === "" ? null : signer,
+  };
+}

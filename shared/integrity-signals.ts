@@ -1,0 +1,29 @@
+/**
+ * Integrity signals: facts about a sealed file that a reader of the proof should weigh, each with a
+ * stable code. None fails a proof; each says that what the device reported and what the bytes show do
+ * not agree, or that the file has a history before this capture (docs/adr/0018-what-a-seal-claims.md).
+ * The sealer computes those it can see in the bytes; the Worker adds `sealed_before`, which needs the
+ * organization's other proofs.
+ */
+export const SEALER_SIGNAL_CODES = [
+  /** The file came with C2PA Content Credentials of its own (kept as the parent ingredient). */
+  "prior_content_credentials",
+  /** Declared a camera shot, yet its JPEG carries a camera maker or model in EXIF, as a gallery file does. */
+  "camera_shot_has_camera_exif",
+  /** Declared a camera shot, yet its EXIF original date is far from the moment we received it. */
+  "camera_shot_original_date_far",
+  /** The width and height the device reported are not those decoded from the file. */
+  "dimensions_mismatch",
+  /** The duration the device reported is not the one decoded from the video. */
+  "duration_mismatch",
+  /** The device's clock was far from ours when it reported the shot. */
+  "device_time_far",
+  /** The device reported a location with an accuracy of 0 m, which no real fix has. */
+  "location_accuracy_zero",
+] as const;
+
+/** The same original bytes were already sealed in another proof of the same organization. */
+export const SEALED_BEFORE = "sealed_before" as const;
+
+export const SIGNAL_CODES = [...SEALER_SIGNAL_CODES, SEALED_BEFORE] as const;
+export type SignalCode = (typeof SIGNAL_CODES)[number];
