@@ -21,10 +21,10 @@ export async function abandonDelivery(db: Database, id: string, reason: string, 
 }
 
 /**
- * When the same capture's `capture_session.completed` to the same endpoint is still to be delivered, its
- * next attempt time (null when it is not scheduled yet); undefined when there is none.
+ * When a delivery of `event` for the same capture to the same endpoint is still to be made (neither
+ * succeeded nor abandoned), its next attempt time (null when it is not scheduled yet); undefined otherwise.
  */
-export async function earlierCompletionStillDue(db: Database, endpointId: string, sessionId: string): Promise<{ nextAttemptAt: string | null } | undefined> {
+export async function deliveryStillDue(db: Database, endpointId: string, sessionId: string, event: string): Promise<{ nextAttemptAt: string | null } | undefined> {
   return db
     .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)
@@ -32,7 +32,7 @@ export async function earlierCompletionStillDue(db: Database, endpointId: string
       and(
         eq(webhookDeliveries.endpointId, endpointId),
         eq(webhookDeliveries.sessionId, sessionId),
-        eq(webhookDeliveries.event, "capture_session.completed"),
+        eq(webhookDeliveries.event, event),
         notInArray(webhookDeliveries.status, ["succeeded", "abandoned"]),
       ),
     )
