@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startStack, type Stack } from "./support/stack.ts";
@@ -36,6 +37,13 @@ async function silentAuthority(): Promise<{ url: string; asked: () => number; cl
   };
 }
 
+/** The authority's certificate chain, a file the sealer needs whenever TSA_URL is set (sealer/certs/README.md). */
+function authorityCertificates(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=Silent test authority", "-days", "1", "-keyout", join(dir, "tsa.key"), "-out", join(dir, "tsa-chain.pem")], { stdio: "ignore" });
+  return dir;
+}
+
 async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -59,7 +67,8 @@ describe("npm run dev runs the cron sweeps, as production does", () => {
   it("a live proof interrupted mid-seal by stopping the stack is sealed after a restart on the same state, by the sweep alone", { timeout: 12 * 60_000 }, async () => {
     authority = await silentAuthority();
     // Sweeps every 10 s so that the wait ends soon after the proof is overdue; the rule is the same at 60 s.
-    const first = await startStack({ stateDir, env: { TSA_URL: authority.url, DEV_SWEEP_INTERVAL_SECONDS: "10" } });
+    const certs = authorityCertificates(join(stateDir, "certs"));
+    const first = await startStack({ stateDir, env: { TSA_URL: authority.url, SEALER_CERTS_DIR: certs, DEV_SWEEP_INTERVAL_SECONDS: "10" } });
     stacks.push(first);
     const template = await request(`${first.baseUrl}/v1/capture-templates`, {
       token: first.liveKey,
