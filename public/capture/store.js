@@ -7,6 +7,8 @@
  */
 const DB_NAME = "proof-capture";
 const OPEN_TIMEOUT_MS = 3000;
+/** A write still pending after this counts as refused: the upload it would hold back matters more. */
+const WRITE_TIMEOUT_MS = 10_000;
 
 /** @type {Promise<IDBDatabase> | null} */
 let opening = null;
@@ -25,6 +27,7 @@ function open() {
 async function run(mode, work) {
   const db = await open();
   return new Promise((resolve, reject) => {
+    setTimeout(() => reject(new Error("IndexedDB did not answer in time")), WRITE_TIMEOUT_MS);
     const tx = db.transaction("shots", mode);
     const request = work(tx.objectStore("shots"));
     tx.oncomplete = () => resolve(request.result);
