@@ -79,6 +79,9 @@ describe("template size limit", () => {
     expect(templateBytes(fitting)).toBeLessThan(MAX_TEMPLATE_BYTES);
     const accepted = await callJson("/v1/capture-templates", { key: org.testKey, body: fitting });
     expect(accepted.status).toBe(201);
+    // A session snapshots it whole, within D1's row and statement limits (enforced by the test setup).
+    const session = await createSession(org.testKey, { ...baseSession(), template_id: accepted.body.id });
+    expect(session.status).toBe(201);
     const grown = await callJson(`/v1/capture-templates/${accepted.body.id}`, { key: org.testKey, method: "PATCH", body: { steps: steps(20) } });
     expect(grown.status).toBe(422);
     expect(grown.body.code).toBe("template_too_large");
