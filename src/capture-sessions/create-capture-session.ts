@@ -1,5 +1,5 @@
-import type { Database } from "../db/client.ts";
 import type { ApiCaller } from "../env.ts";
+import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { randomToken, sha256Hex } from "../lib/crypto.ts";
@@ -9,7 +9,7 @@ import { isReturnUrlAllowed } from "../settings/return-origins.ts";
 import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
 import { findDefaultTheme } from "../storage/capture-themes.ts";
 import { getAllowedReturnOrigins } from "../storage/settings.ts";
-import { insertSessionWithinBalance } from "../storage/capture-sessions.ts";
+import { insertSessionWithinBalance, type NewSessionRow } from "../storage/capture-sessions.ts";
 import { beforeTemplateForAfter } from "./comparison.ts";
 
 export const CAPTURE_LINK_LIFETIME_MS = 30 * 60 * 1000;
@@ -26,48 +26,47 @@ export interface CreateCaptureSessionInput {
   location_reference?: string;
 }
 
-export interface CaptureSessionDependencies {
-  db: Database;
-  d1: D1Database;
-  captureBaseUrl: string;
-  now: Date;
-}
+type SessionContext = Pick<DomainContext, "db" | "env" | "caller" | "now">;
 
-async function checkReturnUrl(deps: CaptureSessionDependencies, caller: ApiCaller, returnUrl: string): Promise<void> {
+async function checkReturnUrl(db: DomainContext["db"], caller: ApiCaller, returnUrl: string): Promise<void> {
   const field = "/return_url";
   const url = new URL(returnUrl);
   const localTest = url.protocol === "http:" && isLoopbackHost(url.hostname) && caller.mode === "test";
   if (url.protocol !== "https:" && !localTest) {
     throw new ApiError("validation_failed", { field, detail: "return_url must use https (http://localhost only with a test key)." });
   }
-  if (!isReturnUrlAllowed(url, await getAllowedReturnOrigins(deps.db, caller.organizationId))) {
+  if (!isReturnUrlAllowed(url, await getAllowedReturnOrigins(db, caller.organizationId))) {
     throw new ApiError("return_url_not_allowed", { field });
   }
 }
 
-/** Creates a capture session and its single-use link; a live one reserves one unit of balance. */
-export async function createCaptureSession(deps: CaptureSessionDependencies, caller: ApiCaller, input: CreateCaptureSessionInput) {
+/**
+ * Creates a capture session and its single-use link; a live one reserves one unit of balance. Answers the
+ * session with its token, which is known only now (only its hash is stored).
+ */
+export async function createCaptureSession({ ctx, input }: { ctx: SessionContext; input: CreateCaptureSessionInput }) {
+  const { db, caller, now } = ctx;
   if (input.template_id !== undefined && input.compare_to !== undefined) {
     throw new ApiError("validation_failed", { field: "/template_id", detail: "template_id must not be given with compare_to." });
   }
-  if (input.return_url !== undefined) await checkReturnUrl(deps, caller, input.return_url);
+  if (input.return_url !== undefined) await checkReturnUrl(db, caller, input.return_url);
   const snapshot =
     input.compare_to !== undefined
-      ? await beforeTemplateForAfter(deps.db, caller, { ...input, compare_to: input.compare_to })
-      : await resolveTemplateForSession(deps.db, {
+      ? await beforeTemplateForAfter(db, caller, { ...input, compare_to: input.compare_to })
+      : await resolveTemplateForSession(db, {
           organizationId: caller.organizationId,
           mode: caller.mode,
           templateId: input.template_id,
           stage: input.stage,
           category: input.category,
         });
-  const locale = input.locale ?? (await findDefaultTheme(deps.db, caller.organizationId))?.locale ?? "en";
+  const locale = input.locale ?? (await findDefaultTheme(db, caller.organizationId))?.locale ?? "en";
   const token = randomToken(32);
   const snapshotJson = canonicalJson(snapshot);
-  const createdAt = deps.now.toISOString();
-  const expiresAt = new Date(deps.now.getTime() + CAPTURE_LINK_LIFETIME_MS).toISOString();
+  const createdAt = now.toISOString();
+  const expiresAt = new Date(now.getTime() + CAPTURE_LINK_LIFETIME_MS).toISOString();
   const id = newId("cps");
-  const inserted = await insertSessionWithinBalance(deps.d1, {
+  const session: NewSessionRow = {
     id,
     organizationId: caller.organizationId,
     mode: caller.mode,
@@ -88,13 +87,7 @@ export async function createCaptureSession(deps: CaptureSessionDependencies, cal
     createdAt,
     updatedAt: createdAt,
     expiresAt,
-  });
-  if (!inserted) throw new ApiError("insufficient_balance");
-  return {
-    id,
-    capture_url: `${deps.captureBaseUrl.replace(/\/$/, "")}/c/${token}`,
-    expires_at: expiresAt,
-    mode: caller.mode,
-    compare_to: input.compare_to ?? null,
   };
+  if (!(await insertSessionWithinBalance(ctx.env.DB, session))) throw new ApiError("insufficient_balance");
+  return { session, token };
 }

@@ -2,7 +2,9 @@ import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { idempotent } from "../../middleware/idempotency.ts";
+import { apiContext } from "../../domain/context.ts";
 import { createCaptureSession } from "../../capture-sessions/create-capture-session.ts";
+import { presentCreatedCaptureSession } from "../../capture-sessions/present.ts";
 import { CaptureSessionCreatedSchema, CreateCaptureSessionBody, IdempotencyHeaders } from "./schema.ts";
 
 const route = apiRoute(
@@ -49,11 +51,7 @@ const route = apiRoute(
 
 export function registerCreateCaptureSession(app: App) {
   app.openapi(route, async (c) => {
-    const created = await createCaptureSession(
-      { db: c.var.db, d1: c.env.DB, captureBaseUrl: c.env.CAPTURE_BASE_URL, now: new Date() },
-      c.get("caller"),
-      c.req.valid("json"),
-    );
-    return c.json(created, 201);
+    const created = await createCaptureSession({ ctx: apiContext(c), input: c.req.valid("json") });
+    return c.json(presentCreatedCaptureSession(created, c.env.CAPTURE_BASE_URL), 201);
   });
 }

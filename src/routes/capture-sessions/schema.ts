@@ -86,3 +86,7 @@ export const CaptureSessionSchema = z
       "Une session de capture. Le lien n'est montré qu'à la création : seule son empreinte est conservée.",
     ),
   });
+
+export const SessionIdParams = z.object({
+  id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Session identifier.", "Identifiant de la session.") }),
+});
