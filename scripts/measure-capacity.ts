@@ -41,8 +41,10 @@ const insertSession = db.prepare(`INSERT INTO capture_sessions (id, organization
   VALUES (?, ?, 'live', 'completed', ?, ?, 'provider', 'checkin', 'car', ?, ?, 'fr', NULL, 'https://shop.example/rentals/return', NULL, 0, ?, ?, ?, ?, ?)`);
 const insertProof = db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at)
   VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?)`);
-const insertFile = db.prepare(`INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, capture_context, original_key, signed_key, signed_sha256, signed_size, sniffed_type, prior_c2pa, created_at, captured_at)
-  VALUES (?, ?, ?, ?, 'photo', 'image/jpeg', 4194304, ?, 'uploaded', ?, ?, ?, ?, 4203311, 'image/jpeg', 0, ?, ?)`);
+// What the sealer records per file since migrations 0012-0013 (CRC-32, decoded facts, one integrity signal).
+const sealerFacts = { crc32: 3_735_928_559, decoded: '{"width":4032,"height":3024,"duration_s":null}', signals: '[{"code":"clock_offset","detail":"The phone clock was 412 ms off."}]' };
+const insertFile = db.prepare(`INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, capture_context, original_key, signed_key, signed_sha256, signed_size, sniffed_type, prior_c2pa, signed_crc32, prior_credentials, decoded, signals, created_at, captured_at)
+  VALUES (?, ?, ?, ?, 'photo', 'image/jpeg', 4194304, ?, 'uploaded', ?, ?, ?, ?, 4203311, 'image/jpeg', 0, ?, NULL, ?, ?, ?, ?)`);
 const insertEvent = db.prepare("INSERT INTO events (id, organization_id, mode, type, data, created_at, dispatched_at) VALUES (?, ?, 'live', ?, ?, ?, ?)");
 const insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, organization_id, mode, endpoint_id, event_id, event, session_id, status, attempts, next_attempt_at, request_body, response_status, response_body_start, failure_reason, created_at, updated_at)
   VALUES (?, ?, 'live', ?, ?, ?, ?, 'succeeded', 1, NULL, ?, 200, ?, NULL, ?, ?)`);
@@ -60,7 +62,7 @@ for (let n = 0; n < PROOFS; n++) {
   for (let f = 0; f < FILES_PER_PROOF; f++) {
     const file = id("med");
     const context = JSON.stringify({ method: "camera", device_time: at, clock_offset_ms: 412, user_agent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36", location: null });
-    insertFile.run(file, session, proof, `step_${f % 8}`, hex(), context, `captures/${session}/${file}`, `proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`, hex(), at, at);
+    insertFile.run(file, session, proof, `step_${f % 8}`, hex(), context, `captures/${session}/${file}`, `proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`, hex(), sealerFacts.crc32, sealerFacts.decoded, sealerFacts.signals, at, at);
   }
   for (const type of ["capture_session.completed", "proof.sealed"]) {
     const event = id("evt");
