@@ -1,10 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import type { Database } from "../db/client.ts";
-import { files } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { toHex } from "../lib/crypto.ts";
-import { markFileUploaded } from "../storage/files.ts";
+import { forgetUploadedParts, markFileUploaded } from "../storage/files.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { PART_SIZE } from "./declare-file.ts";
 
@@ -36,7 +34,7 @@ export async function completeMultipart(env: Env, db: Database, file: FileRow, r
     await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: bareEtag(part.etag) })));
   } catch {
     // A part storage does not hold under that ETag: the phone sends its parts again.
-    await db.update(files).set({ uploadedParts: null }).where(eq(files.id, file.id));
+    await forgetUploadedParts(db, file.id);
     throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
   }
   const object = await env.FILES.get(file.originalKey);
@@ -46,15 +44,8 @@ export async function completeMultipart(env: Env, db: Database, file: FileRow, r
   const sha256 = toHex(await digest.digest);
   if (object.size !== file.size || sha256 !== file.sha256) {
     await env.FILES.delete(file.originalKey);
-    await db.update(files).set({ uploadedParts: null }).where(eq(files.id, file.id));
+    await forgetUploadedParts(db, file.id);
     throw new ApiError(object.size !== file.size ? "upload_size_mismatch" : "upload_checksum_mismatch");
   }
   await markFileUploaded(db, file.id, object.uploaded.toISOString());
-}
-
-/** Records one stored part (the local storage route), so a resumed upload knows where to start. */
-export async function recordPart(db: Database, fileId: string, part: { part_number: number; etag: string }): Promise<void> {
-  const row = await db.select({ parts: files.uploadedParts }).from(files).where(eq(files.id, fileId)).get();
-  const parts = (row?.parts ?? []).filter((existing) => existing.part_number !== part.part_number);
-  await db.update(files).set({ uploadedParts: [...parts, part] }).where(eq(files.id, fileId));
 }

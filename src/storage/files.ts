@@ -52,3 +52,15 @@ export async function shotsPerStep(db: Database, proofId: string): Promise<Recor
   for (const row of rows) counts[row.stepId] = (counts[row.stepId] ?? 0) + 1;
   return counts;
 }
+
+/** Records one stored part (the local storage route), so a resumed upload knows where to start. */
+export async function recordPart(db: Database, fileId: string, part: { part_number: number; etag: string }): Promise<void> {
+  const row = await db.select({ parts: files.uploadedParts }).from(files).where(eq(files.id, fileId)).get();
+  const parts = (row?.parts ?? []).filter((existing) => existing.part_number !== part.part_number);
+  await db.update(files).set({ uploadedParts: [...parts, part] }).where(eq(files.id, fileId));
+}
+
+/** Forgets the parts recorded for a multipart upload: the phone sends them all again. */
+export async function forgetUploadedParts(db: Database, fileId: string): Promise<void> {
+  await db.update(files).set({ uploadedParts: null }).where(eq(files.id, fileId));
+}

@@ -1,8 +1,7 @@
 import type { App } from "../../app.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { verifyLocalGrant } from "../../storage/signed-urls.ts";
-import { markFileUploaded } from "../../storage/files.ts";
-import { recordPart } from "../../capture-page/complete-multipart.ts";
+import { markFileUploaded, recordPart } from "../../storage/files.ts";
 import { nowIso } from "../../lib/time.ts";
 import { discardIfRemoved, requireWritableFile } from "../../capture-page/remove-file.ts";
 
