@@ -8,6 +8,7 @@ import { MAX_TEMPLATE_BYTES, templateBytes } from "../../src/capture-templates/t
 import { deleteUnusedCaptureSessions } from "../../src/sweeps/delete-unused-capture-sessions.ts";
 import { deleteWebhookDeliveryBodies } from "../../src/sweeps/delete-webhook-delivery-bodies.ts";
 import { RETENTION_DAYS } from "../../src/retention.ts";
+import { runScheduledSweeps } from "../../src/scheduled.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -143,6 +144,16 @@ describe("retention of unused capture sessions", () => {
     expect(await sessionRow(sealed.sessionId)).not.toBeNull();
     expect(await env.FILES.head(`captures/${sealed.sessionId}/${sealed.fileIds[0]}`)).not.toBeNull();
     await env.FILES.resumeMultipartUpload(recent.partialKey, recent.uploadId).abort();
+  });
+
+  it("runs with the cron's other sweeps", async () => {
+    const org = await createOrganization();
+    const old = await unusedSession(org.id, "expired", RETENTION_DAYS.unusedCaptureSession + 1);
+    const oldDelivery = await delivery(org.id, "succeeded", RETENTION_DAYS.webhookDeliveryBody + 1);
+    await runScheduledSweeps(env, new Date());
+    expect(await sessionRow(old.id)).toBeNull();
+    const row = await env.DB.prepare("SELECT body_deleted_at FROM webhook_deliveries WHERE id = ?").bind(oldDelivery).first<any>();
+    expect(row.body_deleted_at).not.toBeNull();
   });
 
   it("keeps a snapshot that another session still uses", async () => {
