@@ -1,10 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import type { Database } from "../db/client.ts";
-import { captureSessions, files, proofs } from "../db/schema/index.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
-import { eventInsert, eventInsertWhere } from "../events/record.ts";
+import { recordCompletion, recordRejection } from "../storage/capture-completion.ts";
 import { captureSessionCompleted, captureSessionRejected } from "../events/catalogue.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
@@ -72,7 +70,8 @@ async function checkSteps(db: Database, session: SessionRow, declared: FileRow[]
  * released session reservation (moved to the proof) and `capture_session.completed` are one batch.
  * Completing twice returns the same answer.
  */
-export async function completeCapture(deps: CompletionDependencies, session: SessionRow): Promise<CompletionResult> {
+export async function completeCapture({ ctx: deps, input }: { ctx: CompletionDependencies; input: { session: SessionRow } }): Promise<CompletionResult> {
+  const { session } = input;
   if (session.status === "completed" && session.proofId !== null) {
     return { proof_id: session.proofId, session_id: session.id, redirect_url: redirectUrl(session, session.proofId) };
   }
@@ -88,45 +87,22 @@ export async function completeCapture(deps: CompletionDependencies, session: Ses
   const completedAt = deps.now.toISOString();
   const db = deps.db;
   try {
-    await db.batch([
-      db
-        .update(captureSessions)
-        .set({ status: "completed", completedAt, proofId, holdsReservation: 0, updatedAt: completedAt })
-        .where(and(eq(captureSessions.id, session.id), eq(captureSessions.status, "open"))),
-      db.insert(proofs).values({
-        id: proofId,
-        organizationId: session.organizationId,
-        mode: session.mode,
-        status: "pending",
-        sessionId: session.id,
-        externalReference: session.externalReference,
-        party: session.party,
-        stage: session.stage,
-        category: session.category,
-        locationReference: session.locationReference,
-        templateId: session.templateId,
-        templateSha256: session.templateSha256,
-        compareTo: session.compareTo,
-        holdsReservation: session.mode === "live" ? 1 : 0,
-        createdAt: completedAt,
-        updatedAt: completedAt,
-      }),
-      ...declared.map((file) => db.update(files).set({ proofId, status: "uploaded", capturedAt: observed.get(file.id) }).where(eq(files.id, file.id))),
-      ...(session.compareTo ? [db.update(proofs).set({ comparedBy: proofId, updatedAt: completedAt }).where(eq(proofs.id, session.compareTo))] : []),
-      eventInsert(
-        db,
-        captureSessionCompleted.build(
-          { organizationId: session.organizationId, mode: session.mode, createdAt: completedAt },
-          { session_id: session.id, proof_id: proofId, external_reference: session.externalReference, party: session.party, stage: session.stage, completed_at: completedAt },
-        ),
-        eventId,
+    await recordCompletion(db, {
+      session,
+      proofId,
+      completedAt,
+      declaredFiles: declared.map((file) => ({ id: file.id, capturedAt: observed.get(file.id) })),
+      event: captureSessionCompleted.build(
+        { organizationId: session.organizationId, mode: session.mode, createdAt: completedAt },
+        { session_id: session.id, proof_id: proofId, external_reference: session.externalReference, party: session.party, stage: session.stage, completed_at: completedAt },
       ),
-    ]);
+      eventId,
+    });
   } catch (error) {
     // A concurrent completion of the same session won the race (the proof's session_id is unique, and
     // migration 0007 refuses a proof its session was not completed with).
     const current = await findSessionById(db, session.id);
-    if (current?.status === "completed" && current.proofId !== null) return completeCapture(deps, current);
+    if (current?.status === "completed" && current.proofId !== null) return completeCapture({ ctx: deps, input: { session: current } });
     // The expiry sweep got there first: this session can never complete, so its claim on a before goes.
     if (current?.status === "expired") {
       if (session.compareTo !== null) await deps.releaseBefore(session.compareTo, session.id);
@@ -144,28 +120,22 @@ async function rejectAfter(deps: CompletionDependencies, session: SessionRow): P
   const rejectedAt = deps.now.toISOString();
   const db = deps.db;
   const eventId = newId("evt");
-  const [, recorded] = await db.batch([
-    db
-      .update(captureSessions)
-      .set({ status: "rejected", rejectedAt, holdsReservation: 0, updatedAt: rejectedAt })
-      .where(and(eq(captureSessions.id, session.id), eq(captureSessions.status, "open"))),
-    eventInsertWhere(
-      db,
-      captureSessionRejected.build(
-        { organizationId: session.organizationId, mode: session.mode, createdAt: rejectedAt },
-        {
-          session_id: session.id,
-          code: "compare_to_already_used",
-          compare_to: session.compareTo,
-          external_reference: session.externalReference,
-          party: session.party,
-          stage: session.stage,
-          rejected_at: rejectedAt,
-        },
-      ),
-      sql`EXISTS (SELECT 1 FROM capture_sessions WHERE id = ${session.id} AND status = 'rejected' AND rejected_at = ${rejectedAt})`,
-      eventId,
+  const recorded = await recordRejection(db, {
+    session,
+    rejectedAt,
+    event: captureSessionRejected.build(
+      { organizationId: session.organizationId, mode: session.mode, createdAt: rejectedAt },
+      {
+        session_id: session.id,
+        code: "compare_to_already_used",
+        compare_to: session.compareTo,
+        external_reference: session.externalReference,
+        party: session.party,
+        stage: session.stage,
+        rejected_at: rejectedAt,
+      },
     ),
-  ]);
-  if (recorded.meta.changes > 0) await deps.publishEvents([eventId]);
+    eventId,
+  });
+  if (recorded) await deps.publishEvents([eventId]);
 }
