@@ -27,3 +27,10 @@ export const SEALED_BEFORE = "sealed_before" as const;
 
 export const SIGNAL_CODES = [...SEALER_SIGNAL_CODES, SEALED_BEFORE] as const;
 export type SignalCode = (typeof SIGNAL_CODES)[number];
+
+/** A signal as stored with a file: `proof_id` names the earlier proof of a `sealed_before` (never shown publicly). */
+export interface StoredSignal {
+  code: SignalCode;
+  detail: string;
+  proof_id?: string;
+}

@@ -76,6 +76,7 @@ export type PriorCredentials = z.infer<typeof PriorCredentialsSchema>;
 
 const nullableCount = z.number().int().nonnegative().nullable();
 export const DecodedSchema = z.strictObject({ width: nullableCount, height: nullableCount, duration_ms: nullableCount });
+export type DecodedFacts = z.infer<typeof DecodedSchema>;
 
 /** One integrity signal the sealer computed from the bytes (shared/integrity-signals.ts). */
 export const SignalSchema = z.strictObject({ code: z.enum(SEALER_SIGNAL_CODES), detail: z.string() });

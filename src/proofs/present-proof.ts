@@ -1,11 +1,14 @@
 import type { FileRow, ProofRow } from "../storage/rows.ts";
+import type { StoredSignal } from "../../shared/integrity-signals.ts";
+import { observedFacts, privateSignals, reportedByDevice } from "./file-facts.ts";
 
 export function proofUrls(baseUrl: string, proofId: string) {
   const base = baseUrl.replace(/\/$/, "");
   return { verification_url: `${base}/p/${proofId}`, package_url: `${base}/v1/public/proofs/${proofId}/package` };
 }
 
-export function presentFile(file: FileRow) {
+/** `signals`: the organization's view (names an earlier proof) or the public one (file-facts.ts). */
+export function presentFile(file: FileRow, signals: (file: FileRow) => StoredSignal[] = privateSignals) {
   return {
     id: file.id,
     step_id: file.stepId,
@@ -15,6 +18,10 @@ export function presentFile(file: FileRow) {
     sha256: file.sha256,
     signed_sha256: file.signedSha256,
     captured_at: file.capturedAt ?? file.createdAt,
+    observed: observedFacts(file),
+    reported_by_device: reportedByDevice(file),
+    earlier_content_credentials: file.priorCredentials ?? null,
+    signals: signals(file),
   };
 }
 
@@ -44,7 +51,7 @@ export function presentProof(proof: ProofRow, files: FileRow[], baseUrl: string)
     template_id: proof.templateId,
     compare_to: proof.compareTo,
     compared_by: proof.comparedBy,
-    files: files.map(presentFile),
+    files: files.map((file) => presentFile(file)),
     timestamp: presentTimestamp(proof),
     manifest_sha256: proof.manifestSha256,
     created_at: proof.createdAt,

@@ -2,6 +2,7 @@ import type { Env } from "../env.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { presentFile, presentTimestamp, proofUrls } from "./present-proof.ts";
 import { proofVerification } from "../verification/verify-proof.ts";
+import { publicSignals } from "./file-facts.ts";
 
 /** The public face of a proof: nothing about the organization, keys or capture links. */
 export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
@@ -16,7 +17,7 @@ export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
     category: proof.category,
     compare_to: proof.compareTo,
     compared_by: proof.comparedBy,
-    files: files.map((file) => ({ ...presentFile(file), url: `${base}/v1/public/proofs/${proof.id}/files/${file.id}` })),
+    files: files.map((file) => ({ ...presentFile(file, publicSignals), url: `${base}/v1/public/proofs/${proof.id}/files/${file.id}` })),
     timestamp: presentTimestamp(proof),
     manifest_sha256: proof.manifestSha256,
     sealed_at: proof.sealedAt,

@@ -17,6 +17,8 @@ import {
 } from "../storage/proof-sealing.ts";
 import type { SealedResult, SealFailureCode, SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
+import { SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals.ts";
+import { earlierProofsByHash } from "../storage/sealed-before.ts";
 
 export interface SealingDependencies {
   db: Database;
@@ -137,6 +139,7 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
     sealed_at: sealedAt,
   });
   const contentTypes = new Map(files.map((file) => [file.id, file.contentType]));
+  const signals = await signalsWithEarlierSeals(deps.db, proof, files, result);
   const [, eventInsert] = await deps.db.batch([
     consumeReservationStatement(deps.db, proof),
     eventInsertWhere(deps.db, event, whilePending(proof.id), eventId),
@@ -150,6 +153,9 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
         signedCrc32: file.signed_crc32,
         sniffedType: file.sniffed_type,
         priorC2pa: file.prior_c2pa,
+        priorCredentials: file.prior_credentials,
+        decoded: file.decoded,
+        signals: signals.get(file.id) ?? [],
       }),
     ),
     markSealedStatement(deps.db, proof.id, {
@@ -166,6 +172,24 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
   if (!changedRows(eventInsert)) return "already_done";
   await deps.publishEvents([eventId]);
   return "sealed";
+}
+
+/**
+ * The sealer's signals of each file, plus `sealed_before` when the same original bytes (or a signed copy
+ * uploaded again) are already in another sealed proof of the organization: only the Worker can see that.
+ */
+async function signalsWithEarlierSeals(db: Database, proof: ProofRow, files: FileRow[], result: SealedResult): Promise<Map<string, StoredSignal[]>> {
+  const earlier = await earlierProofsByHash(db, proof, files.map((file) => file.sha256));
+  const originals = new Map(files.map((file) => [file.id, file.sha256.toLowerCase()]));
+  return new Map(
+    result.files.map((file) => {
+      const earlierProof = earlier.get(originals.get(file.id) ?? "");
+      const sealedBefore: StoredSignal[] = earlierProof
+        ? [{ code: SEALED_BEFORE, detail: `The same bytes were sealed before, in proof ${earlierProof}.`, proof_id: earlierProof }]
+        : [];
+      return [file.id, [...file.signals, ...sealedBefore]];
+    }),
+  );
 }
 
 /** Why a proof failed for good: a file the sealer refused, or a sealer that stayed unavailable (consumer.ts). */

@@ -50,7 +50,9 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
 
 export function signedFileUpdate(
   db: Database,
-  file: { id: string; proofId: string; signedKey: string; signedSha256: string; signedSize: number; signedCrc32: number; sniffedType: string; priorC2pa: boolean },
+  file: Pick<FileRow, "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa" | "priorCredentials" | "decoded" | "signals"> & {
+    proofId: string;
+  },
 ) {
   return db
     .update(files)
@@ -61,6 +63,9 @@ export function signedFileUpdate(
       signedCrc32: file.signedCrc32,
       sniffedType: file.sniffedType,
       priorC2pa: file.priorC2pa,
+      priorCredentials: file.priorCredentials,
+      decoded: file.decoded,
+      signals: file.signals,
     })
     .where(and(eq(files.id, file.id), whilePending(file.proofId)));
 }

@@ -1,6 +1,8 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { modeColumn, timestamps } from "./columns.ts";
 import { organizations } from "./organizations.ts";
+import type { DecodedFacts, PriorCredentials } from "../../../shared/sealer-protocol.ts";
+import type { StoredSignal } from "../../../shared/integrity-signals.ts";
 
 export const proofs = sqliteTable("proofs", {
   id: text("id").primaryKey(),
@@ -57,6 +59,12 @@ export const files = sqliteTable("files", {
   priorC2pa: integer("prior_c2pa", { mode: "boolean" }),
   /** CRC-32 of the signed copy, recorded by the sealer (the package's ZIP needs it); null before migration 0012. */
   signedCrc32: integer("signed_crc32"),
+  /** What the file's earlier Content Credentials claimed (migration 0013); null: none, or sealed before 0013. */
+  priorCredentials: text("prior_credentials", { mode: "json" }).$type<PriorCredentials | null>(),
+  /** Width, height and duration decoded by the sealer (migration 0013). */
+  decoded: text("decoded", { mode: "json" }).$type<DecodedFacts | null>(),
+  /** Integrity signals, each with its stable code (migration 0013); null for files sealed before it. */
+  signals: text("signals", { mode: "json" }).$type<StoredSignal[] | null>(),
   createdAt: text("created_at").notNull(),
   capturedAt: text("captured_at"),
 });

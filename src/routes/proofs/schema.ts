@@ -3,6 +3,57 @@ import { t } from "../../openapi/translations.ts";
 import { ModeSchema } from "../../auth/mode.ts";
 import { PageQuerySchema } from "../../lib/pagination.ts";
 import { REFERENCE_PATTERN, STAGE_PATTERN } from "../../lib/patterns.ts";
+import { SIGNAL_CODES } from "../../../shared/integrity-signals.ts";
+
+const nullableCount = z.number().int().nullable();
+
+export const ObservedFactsSchema = z
+  .strictObject({
+    sha256: z.string(),
+    size: z.number().int(),
+    content_type: z.string().openapi({ description: t("The type read from the bytes.", "Le type lu dans les octets.") }),
+    received_at: z.string().openapi({ description: t("When the service received the bytes (its own clock).", "Quand le service a reçu les octets (sa propre horloge).") }),
+    clock_offset_ms: z.number().nullable().openapi({
+      description: t("Our clock minus the device's, measured by the service when the file was declared.", "Notre horloge moins celle de l'appareil, mesurée par le service à la déclaration du fichier."),
+    }),
+    decoded: z
+      .strictObject({ width: nullableCount, height: nullableCount, duration_ms: nullableCount })
+      .nullable()
+      .openapi({ description: t("Dimensions and duration decoded from the bytes by the sealer.", "Dimensions et durée décodées des octets par le scelleur.") }),
+  })
+  .openapi("ObservedFacts", { description: t("What the service itself observed.", "Ce que le service a lui-même constaté.") });
+
+export const ReportedByDeviceSchema = z
+  .strictObject({
+    method: z.enum(["camera", "file", "unknown"]).openapi({
+      description: t("Camera shot or chosen file, as the capture page reported it (a web page cannot attest the camera).", "Prise à l'appareil photo ou fichier choisi, selon la page de capture (une page web ne peut attester l'appareil photo)."),
+    }),
+    device_time: z.string().nullable(),
+    width: nullableCount,
+    height: nullableCount,
+    duration_ms: nullableCount,
+    geolocation: z.strictObject({ latitude: z.number(), longitude: z.number(), accuracy_m: z.number() }).nullable(),
+  })
+  .openapi("ReportedByDevice", { description: t("What the device reported, unchecked: reported, never established.", "Ce que l'appareil a déclaré, sans contrôle : déclaré, jamais établi.") });
+
+export const EarlierContentCredentialsSchema = z
+  .strictObject({
+    claim_generator: z.string().nullable(),
+    digital_source_types: z.array(z.string()).openapi({ description: t("What the earlier manifest claimed the file is (IPTC digital source types).", "Ce que le manifeste antérieur affirmait du fichier (types de source numérique IPTC).") }),
+    validation_state: z.enum(["Invalid", "Valid", "Trusted"]),
+    signer: z.string().nullable(),
+  })
+  .openapi("EarlierContentCredentials", {
+    description: t("C2PA Content Credentials the file came with, kept as the parent ingredient of our manifest.", "Content Credentials C2PA dont le fichier était déjà porteur, conservés comme ingrédient parent de notre manifeste."),
+  });
+
+export const IntegritySignalSchema = z
+  .strictObject({
+    code: z.enum(SIGNAL_CODES),
+    detail: z.string(),
+    proof_id: z.string().optional().openapi({ description: t("`sealed_before`: the earlier proof (never in the public JSON).", "`sealed_before` : la preuve antérieure (jamais dans le JSON public).") }),
+  })
+  .openapi("IntegritySignal", { description: t("A fact to weigh, computed from the bytes; it does not fail the proof.", "Un fait à peser, calculé à partir des octets ; il ne fait pas échouer la preuve.") });
 
 export const ProofFileSchema = z
   .strictObject({
@@ -16,6 +67,10 @@ export const ProofFileSchema = z
     captured_at: z.string().openapi({
       description: t("When the service observed the file (not qualified).", "Quand le service a constaté le fichier (non qualifié)."),
     }),
+    observed: ObservedFactsSchema,
+    reported_by_device: ReportedByDeviceSchema,
+    earlier_content_credentials: EarlierContentCredentialsSchema.nullable(),
+    signals: z.array(IntegritySignalSchema),
   })
   .openapi("ProofFile", { description: t("One captured file.", "Un fichier capturé.") });
 

@@ -1,0 +1,42 @@
+import type { FileRow } from "../storage/rows.ts";
+import type { StoredSignal } from "../../shared/integrity-signals.ts";
+
+/**
+ * A sealed file's facts in two kinds, never mixed (docs/adr/0018): what the service observed itself
+ * (the bytes it received, their type as read from them, when, its own measure of the device's clock, what
+ * it decoded) and what the device reported, named as reported. Both APIs and the verification report
+ * present them from here.
+ */
+export function observedFacts(file: FileRow) {
+  const offset = file.captureContext?.clock_offset_ms;
+  return {
+    sha256: file.sha256,
+    size: file.size,
+    content_type: file.sniffedType ?? file.contentType,
+    received_at: file.capturedAt ?? file.createdAt,
+    clock_offset_ms: typeof offset === "number" ? offset : null,
+    decoded: file.decoded ?? null,
+  };
+}
+
+const reportedNumber = (value: unknown) => (typeof value === "number" ? value : null);
+
+export function reportedByDevice(file: FileRow) {
+  const reported = (file.captureContext ?? {}) as Record<string, unknown>;
+  const geolocation = reported.geolocation as { latitude: number; longitude: number; accuracy_m: number } | undefined;
+  return {
+    method: reported.method === "camera" || reported.method === "file" ? (reported.method as "camera" | "file") : ("unknown" as const),
+    device_time: typeof reported.device_time === "string" ? reported.device_time : null,
+    width: reportedNumber(reported.width),
+    height: reportedNumber(reported.height),
+    duration_ms: reportedNumber(reported.duration_ms),
+    geolocation: geolocation ?? null,
+  };
+}
+
+/** The organization's own view: a `sealed_before` names the earlier proof. */
+export const privateSignals = (file: FileRow): StoredSignal[] => file.signals ?? [];
+
+/** Anyone's view: a `sealed_before` says only that the bytes were sealed before, never in which proof. */
+export const publicSignals = (file: FileRow): StoredSignal[] =>
+  privateSignals(file).map((signal) => (signal.code === "sealed_before" ? { code: signal.code, detail: "The same bytes were sealed before, in another proof." } : signal));
