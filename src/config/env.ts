@@ -60,6 +60,8 @@ export const SettingsSchema = z.object({
   WEBHOOK_DNS_RESOLVER_URL: optional(httpUrl),
   /** The sealer's configuration, passed to its container (sealer/README.md); its chains are files of its image. */
   C2PA_SIGNING_KEY_PEM: optional(text("is not text")),
+  /** Test proofs' own C2PA key: its certificate says it is a test, under a root of its own (docs/adr/0018). */
+  C2PA_TEST_SIGNING_KEY_PEM: optional(text("is not text")),
   TSA_URL: optional(httpUrl),
   TSA_NAME: optional(text("is not text")),
   SEALER_MEMORY_BUDGET_MB: optional(positiveInteger),
