@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
+import { waitForProof } from "./support/capture.ts";
 import { PHONE, indexedDbStoresBlobs, waitFor, type Engine, type EngineName, type Launched, type PageOptions, type PhonePage } from "./support/engines/engine.ts";
 import { launch as launchChromium } from "./support/engines/chromium.ts";
 import { launch as launchFirefox } from "./support/engines/firefox.ts";
@@ -87,11 +88,7 @@ async function finishToSealedProof(page: PhonePage, sessionId: string, screens: 
   const session = await integratorCall(`${stack.baseUrl}/v1/capture-sessions/${sessionId}`);
   expect(session.body).toMatchObject({ status: "completed", proof_id: expect.stringMatching(/^prf_/) });
   // Polled once a second: the key's rate limit is shared by every scenario of the file.
-  let proof = (await integratorCall(`${stack.baseUrl}/v1/proofs/${session.body.proof_id}`)).body;
-  for (const deadline = Date.now() + 60_000; proof.status === "pending" && Date.now() < deadline; ) {
-    await new Promise((done) => setTimeout(done, 1000));
-    proof = (await integratorCall(`${stack.baseUrl}/v1/proofs/${session.body.proof_id}`)).body;
-  }
+  const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (candidate) => candidate.status !== "pending", 60_000, 1000);
   expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
   expect(proof.files.map((file: { step_id: string }) => file.step_id).sort()).toEqual(["back", "front"]);
 }

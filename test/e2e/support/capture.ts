@@ -31,14 +31,14 @@ export async function captureOverHttp(stack: Stack, key: string, session: Record
   return { session: created.body, completed };
 }
 
-export async function waitForProof(stack: Stack, key: string, proofId: string, until: (proof: any) => boolean, timeoutMs = 30_000) {
+export async function waitForProof(stack: Stack, key: string, proofId: string, until: (proof: any) => boolean, timeoutMs = 30_000, intervalMs = 400) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const proof = await request(`${stack.baseUrl}/v1/proofs/${proofId}`, { token: key });
     if (proof.status === 200 && until(proof.body)) return proof.body;
     if (Date.now() > deadline) throw new Error(`proof ${proofId}: ${proof.status} ${proof.body.status ?? proof.body.code}`);
     // Polling is an API client like any other: it must respect the key's rate limit.
-    const wait = proof.status === 429 ? Number(proof.headers.get("retry-after") ?? "1") * 1000 : 400;
+    const wait = proof.status === 429 ? Number(proof.headers.get("retry-after") ?? "1") * 1000 : intervalMs;
     await new Promise((done) => setTimeout(done, wait));
   }
 }
