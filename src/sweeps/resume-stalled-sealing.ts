@@ -2,6 +2,7 @@ import type { Env } from "../env.ts";
 import { SEAL_TIMEOUT_MS } from "../sealing/sealer-client.ts";
 import { SEALING_RETRY_DELAYS_SECONDS, sealingRetryDelay } from "../sealing/retry-schedule.ts";
 import { sendInBatches } from "../lib/batches.ts";
+import { claimStalledProofs } from "../storage/stalled-proofs.ts";
 
 const MARGIN_MS = 60_000;
 
@@ -19,15 +20,14 @@ export function stalledAfterMs(sealAttempts: number): number {
 const PROOFS_PER_RUN = 100;
 
 /**
- * The latest `updated_at` at which a pending proof with `seal_attempts = n` counts as stalled, as SQL:
- * one cut-off per attempt count of the retry schedule, bound as parameters (about ten, within D1's 100).
+ * The latest `updated_at` at which a pending proof with `seal_attempts = n` counts as stalled: one cut-off
+ * per attempt count of the retry schedule.
  */
-function stalledCondition(now: Date): { sql: string; values: string[] } {
+function stalledCutoffs(now: Date): { byAttempts: string[]; beyond: string } {
   const cutoff = (attempts: number) => new Date(now.getTime() - stalledAfterMs(attempts)).toISOString();
   const attemptCounts = Array.from({ length: SEALING_RETRY_DELAYS_SECONDS.length + 1 }, (_, attempts) => attempts);
-  const branches = attemptCounts.map((attempts) => `WHEN ${attempts} THEN ?`).join(" ");
   // Past the schedule no retry is due any more: only the time an attempt may take.
-  return { sql: `updated_at <= CASE seal_attempts ${branches} ELSE ? END`, values: [...attemptCounts.map(cutoff), cutoff(0)] };
+  return { byAttempts: attemptCounts.map(cutoff), beyond: cutoff(0) };
 }
 
 /**
@@ -37,13 +37,7 @@ function stalledCondition(now: Date): { sql: string; values: string[] } {
  * after that delay, never to every minute's run.
  */
 export async function resumeStalledSealing(env: Env, now: Date): Promise<number> {
-  const stalled = stalledCondition(now);
-  const claimed = await env.DB.prepare(
-    `UPDATE proofs SET updated_at = ? WHERE id IN (SELECT id FROM proofs WHERE status = 'pending' AND ${stalled.sql} ORDER BY updated_at LIMIT ${PROOFS_PER_RUN}) RETURNING id`,
-  )
-    .bind(now.toISOString(), ...stalled.values)
-    .all<{ id: string }>();
-  const ids = claimed.results.map((row) => row.id);
+  const ids = await claimStalledProofs(env.DB, now.toISOString(), stalledCutoffs(now), PROOFS_PER_RUN);
   await sendInBatches(env.SEALING_QUEUE, ids.map((id) => ({ proof_id: id })));
   return ids.length;
 }
