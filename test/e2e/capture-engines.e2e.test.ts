@@ -171,16 +171,23 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
       expect(hit).toBe("the shutter");
     });
 
-    scenario("shows a refused file's error (role=alert) within seconds instead of hanging", async (page) => {
-      await openCapture(page, "refused-file");
-      await start(page, false);
+    const refusedFiles = [
       // A real GIF: the service takes JPEG, PNG, HEIC, WebP, MP4, MOV and WebM, not GIF.
-      const gif = join(mkdtempSync(join(tmpdir(), "refused-")), "animation.gif");
-      writeFileSync(gif, Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64"));
-      await page.setFiles("#file", gif);
-      await waitFor(page, "an error with role=alert", () => [...document.querySelectorAll('[role="alert"]')].some((alert) => alert.getClientRects().length > 0 && alert.textContent!.trim() !== ""), undefined, 10_000);
-      await screenshot(page, "7-refused-file");
-    });
+      { name: "animation.gif", bytes: Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64"), screen: "7-refused-file" },
+      // What WebKit's MediaRecorder can produce here: nothing.
+      { name: "empty.jpg", bytes: Buffer.alloc(0), screen: "7-refused-empty-file" },
+    ];
+    for (const refused of refusedFiles) {
+      scenario(`shows the error of a refused file (${refused.name}, ${refused.bytes.length} bytes) with role=alert within seconds instead of hanging`, async (page) => {
+        await openCapture(page, "refused-file");
+        await start(page, false);
+        const path = join(mkdtempSync(join(tmpdir(), "refused-")), refused.name);
+        writeFileSync(path, refused.bytes);
+        await page.setFiles("#file", path);
+        await waitFor(page, "an error with role=alert", () => [...document.querySelectorAll('[role="alert"]')].some((alert) => alert.getClientRects().length > 0 && alert.textContent!.trim() !== ""), undefined, 10_000);
+        await screenshot(page, refused.screen);
+      });
+    }
 
     scenario(
       "captures and seals when IndexedDB refuses to store Blobs",
