@@ -9,7 +9,7 @@ import { registerCaptureThemeRoutes } from "./capture-themes/index.ts";
 import { registerSettingsRoutes } from "./settings/index.ts";
 import { registerCreateCaptureSession } from "./capture-sessions/create.ts";
 import { registerGetCaptureSession } from "./capture-sessions/get.ts";
-import { registerCaptureRoutes } from "./capture/routes.ts";
+import { registerCaptureRoutes } from "./capture/index.ts";
 import { registerGetProof } from "./proofs/get.ts";
 import { registerListProofs } from "./proofs/list.ts";
 import { registerPublicProofRoutes } from "./public/routes.ts";

@@ -158,7 +158,7 @@ describe("completion racing the expiry sweep", () => {
       enqueueSealing: async () => undefined,
       publishEvents: async () => undefined,
     };
-    await expect(completeCapture(deps, session!)).rejects.toMatchObject({ code: "capture_link_expired" });
+    await expect(completeCapture({ ctx: deps, input: { session: session! } })).rejects.toMatchObject({ code: "capture_link_expired" });
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM proofs WHERE session_id = ?").bind(late.body.id).first<any>()).n).toBe(0);
     expect((await events(org.id)).filter((event) => event.type === "capture_session.completed")).toHaveLength(0);
     expect((await env.DB.prepare("SELECT compared_by FROM proofs WHERE id = ?").bind(before.proofId).first<any>()).compared_by).toBeNull();

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "@hono/zod-openapi";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
+import { baseSession, createSession } from "./support/sessions.ts";
+import { captureCall, tokenOf, uploadPhoto } from "./support/capture.ts";
 import { optionalBodyValue } from "../../src/openapi/bodies.ts";
 import { ApiError } from "../../src/errors/api-error.ts";
 
@@ -45,6 +47,20 @@ describe("optional JSON bodies", () => {
     const sent = await callJson(`/v1/webhook-endpoints/${id}/test`, { key, method: "POST" });
     expect(sent.status).toBe(202);
     expect(sent.body.event).toBe("proof.sealed");
+  });
+
+  it("a file completion with malformed parts is a 422 naming the part's field; without a body it completes", async () => {
+    const org = await createOrganization();
+    const created = await createSession(org.testKey, baseSession());
+    const token = tokenOf(created.body.capture_url);
+    const { fileId } = await uploadPhoto(token);
+    const refused = await captureCall(token, `/files/${fileId}/complete`, { body: { parts: [{ part_number: 0, etag: "x" }] } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: "validation_failed", field: "/parts/0/part_number" });
+    // A file sent in one part has nothing to assemble: the body-less call reaches the rule, not a 500.
+    const bodyless = await captureCall(token, `/files/${fileId}/complete`, { method: "POST" });
+    expect(bodyless.status).toBe(404);
+    expect(bodyless.body.code).toBe("capture_file_not_found");
   });
 
   it("a body in another media type is a 415, not a 500", async () => {

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { App } from "../../app.ts";
 import type { Env, HonoEnv } from "../../env.ts";
 import { s3UploadOrigin } from "../../storage/signed-urls.ts";
 import { usableSession } from "../../capture-page/access.ts";
@@ -39,4 +40,9 @@ export async function capturePageResponse(c: Context<HonoEnv>, token: string): P
     "Cache-Control": "no-store",
   });
   return new Response(asset.ok ? asset.body : "Capture page unavailable", { status: asset.ok ? status : 503, headers });
+}
+
+/** `GET /c/{token}`: the capture page itself (HTML, outside the document). */
+export function registerCapturePage(app: App) {
+  app.get("/c/:token", (c) => capturePageResponse(c, c.req.param("token")));
 }

@@ -1,7 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { t } from "../../openapi/translations.ts";
+import type { ErrorCode } from "../../errors/catalogue.ts";
 
-// The capture page's own routes (docs/capture-page-protocol.md), documented in /openapi-capture.json.
+// The capture page's JSON routes (capture host, authorised by the token in the path), documented in their
+// own document, /openapi-capture.json (docs/capture-page-protocol.md): integrators never call them.
+
+export const CAPTURE_PAGE_TAGS = ["Capture page"];
+/** What every route behind a capture link may answer about the link itself. */
+export const CAPTURE_LINK_ERRORS = ["capture_link_not_found", "capture_link_used", "capture_link_expired"] as const satisfies readonly ErrorCode[];
+
+/** A JSON answer of the capture page's routes. */
+export const captureAnswer = <T extends z.ZodType>(en: string, fr: string, schema: T) => ({ description: t(en, fr), content: { "application/json": { schema } } });
 
 export const TokenParams = z.object({
   token: z

@@ -2,7 +2,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import type { App } from "../../app.ts";
 import type { HonoEnv } from "../../env.ts";
 import { createApp } from "../../app.ts";
-import { registerCaptureRoutes } from "../capture/routes.ts";
+import { registerCaptureRoutes } from "../capture/index.ts";
 import { openApiCaptureDocument, openApiDocument, registerSecuritySchemes } from "./document.ts";
 import { registerWebhookBodies } from "../../events/openapi-webhooks.ts";
 

@@ -1,0 +1,30 @@
+import type { App } from "../../app.ts";
+import { publicRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { jsonBody } from "../../openapi/bodies.ts";
+import { captureContext } from "../../domain/context.ts";
+import { findSessionByToken, usableSession } from "../../capture-page/access.ts";
+import { completeCapture } from "../../capture-sessions/complete-capture.ts";
+import { completionDependencies } from "../../capture-sessions/completion-dependencies.ts";
+import { noStore } from "./no-store.ts";
+import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, CompleteBody, CompletedCaptureSchema, TokenParams, captureAnswer } from "./schema.ts";
+
+const route = publicRoute([...CAPTURE_LINK_ERRORS, "compare_to_already_used", "missing_required_steps", "upload_incomplete"], {
+  method: "post", path: "/c/{token}/complete", operationId: "completeCapture", tags: CAPTURE_PAGE_TAGS,
+  summary: t("Finish the capture", "Terminer la capture"),
+  description: t("Finishes the capture and starts sealing; completing again gives the same answer.", "Termine la capture et lance le scellement ; terminer de nouveau donne la même réponse."),
+  request: { params: TokenParams, body: jsonBody(CompleteBody) },
+  responses: { 200: captureAnswer("Completed.", "Terminée.", CompletedCaptureSchema) },
+});
+
+export function registerCompleteCapture(app: App) {
+  app.openapi(route, async (c) => {
+    noStore(c);
+    const ctx = captureContext(c);
+    const { token } = c.req.valid("param");
+    const found = await findSessionByToken(ctx.db, token);
+    // A completed capture answers again with the same result (a retried tap); everything else must be usable.
+    const session = found?.status === "completed" ? found : await usableSession(ctx.db, token, ctx.now);
+    return c.json(await completeCapture({ ctx: completionDependencies(ctx), input: { session } }), 200);
+  });
+}

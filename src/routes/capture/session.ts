@@ -1,0 +1,26 @@
+import type { App } from "../../app.ts";
+import { publicRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { captureContext } from "../../domain/context.ts";
+import { usableSession } from "../../capture-page/access.ts";
+import { captureSessionView } from "../../capture-page/session-view.ts";
+import { noStore } from "./no-store.ts";
+import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, CaptureSessionViewSchema, TokenParams, captureAnswer } from "./schema.ts";
+
+const route = publicRoute(CAPTURE_LINK_ERRORS, {
+  method: "get", path: "/c/{token}/session", operationId: "getCapturePageSession", tags: CAPTURE_PAGE_TAGS,
+  summary: t("Read the capture session", "Lire la session de capture"),
+  description: t("The session as the page shows it: texts in its language, steps, theme, files declared so far.", "La session telle que la page l'affiche : textes dans sa langue, étapes, thème, fichiers déjà déclarés."),
+  request: { params: TokenParams },
+  responses: { 200: captureAnswer("The session.", "La session.", CaptureSessionViewSchema) },
+});
+
+export function registerCaptureSessionView(app: App) {
+  app.openapi(route, async (c) => {
+    noStore(c);
+    const { db, now } = captureContext(c);
+    const { token } = c.req.valid("param");
+    const session = await usableSession(db, token, now);
+    return c.json(await captureSessionView(db, session, c.env.CAPTURE_BASE_URL, token, now), 200);
+  });
+}
