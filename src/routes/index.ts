@@ -2,7 +2,7 @@ import { createApp, type App } from "../app.ts";
 import { registerHealthRoutes } from "./health/index.ts";
 import { registerGetMe } from "./me/get.ts";
 import { registerGetErrorDescription } from "./errors/get.ts";
-import { registerAdminRoutes } from "./admin/routes.ts";
+import { registerAdminRoutes } from "./admin/index.ts";
 import { registerOpenApiRoutes } from "./openapi/index.ts";
 import { registerCaptureTemplateRoutes } from "./capture-templates/index.ts";
 import { registerCaptureThemeRoutes } from "./capture-themes/index.ts";

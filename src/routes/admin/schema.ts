@@ -20,3 +20,6 @@ export const AdjustBalanceBody = z.strictObject({
   reason: z.string().trim().min(1).max(500),
 });
 export const BalanceSchema = z.strictObject({ balance: z.number().int(), available: z.number().int() });
+
+// Operator routes are hidden from the public OpenAPI document, so their answers carry no translated text.
+export const operatorAnswer = <T extends z.ZodType>(schema: T) => ({ description: "OK", content: { "application/json": { schema } } });

@@ -1,0 +1,29 @@
+import type { DomainContext } from "../domain/context.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { balanceSummary } from "../billing/available-balance.ts";
+import { adjustBalance, findOrganization } from "../storage/organizations.ts";
+
+/**
+ * Credits or debits an organization (operator). A debit larger than the available balance (the balance
+ * minus the proofs already promised) is refused with what could be debited now.
+ */
+export async function adjustOrganizationBalance({
+  ctx,
+  input,
+}: {
+  ctx: Pick<DomainContext, "db" | "now">;
+  input: { organizationId: string; amount: number; reason: string };
+}) {
+  const { db } = ctx;
+  const { organizationId: id, amount, reason } = input;
+  if ((await findOrganization(db, id)) === null) throw new ApiError("not_found", { detail: "No such organization." });
+  const applied = await adjustBalance(db, id, amount, reason, ctx.now.toISOString());
+  const summary = await balanceSummary(db, id);
+  if (!applied) {
+    throw new ApiError("debit_exceeds_available_balance", {
+      detail: `At most ${Math.max(summary!.available, 0)} can be debited now.`,
+      extra: { ...summary },
+    });
+  }
+  return summary!;
+}

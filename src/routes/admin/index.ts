@@ -1,0 +1,13 @@
+import type { App } from "../../app.ts";
+import { registerCreateOrganization } from "./create-organization.ts";
+import { registerCreateApiKey } from "./create-api-key.ts";
+import { registerRevokeApiKey } from "./revoke-api-key.ts";
+import { registerAdjustBalance } from "./adjust-balance.ts";
+
+/** Operator routes: hidden from the public OpenAPI document, authenticated with ADMIN_TOKEN. */
+export function registerAdminRoutes(app: App) {
+  registerCreateOrganization(app);
+  registerCreateApiKey(app);
+  registerRevokeApiKey(app);
+  registerAdjustBalance(app);
+}
