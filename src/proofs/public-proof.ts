@@ -3,10 +3,12 @@ import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { presentFile, presentTimestamp, proofUrls } from "./present-proof.ts";
 import { proofVerification } from "../verification/verify-proof.ts";
 import { publicSignals } from "./file-facts.ts";
+import { proofClaims, publicClaims } from "../verification/claims.ts";
 
 /** The public face of a proof: nothing about the organization, keys or capture links. */
 export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
+  const presented = files.map((file) => ({ ...presentFile(file, publicSignals), url: `${base}/v1/public/proofs/${proof.id}/files/${file.id}` }));
   return {
     id: proof.id,
     status: proof.status,
@@ -17,11 +19,12 @@ export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
     category: proof.category,
     compare_to: proof.compareTo,
     compared_by: proof.comparedBy,
-    files: files.map((file) => ({ ...presentFile(file, publicSignals), url: `${base}/v1/public/proofs/${proof.id}/files/${file.id}` })),
+    files: presented,
     timestamp: presentTimestamp(proof),
     manifest_sha256: proof.manifestSha256,
     sealed_at: proof.sealedAt,
     ...proofUrls(env.API_BASE_URL, proof.id),
     verification: await proofVerification(env, proof, files),
+    claims: publicClaims(proofClaims(proof, presented)),
   };
 }

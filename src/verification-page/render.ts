@@ -2,6 +2,7 @@ import { escapeHtml as e } from "../lib/html.ts";
 import type { Verification } from "../verification/verify-proof.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts";
 import type { PageStep } from "./step-labels.ts";
+import { CLAIM_TEXTS, type ClaimCode } from "../verification/claims.ts";
 
 interface PageFile {
   id: string;
@@ -11,6 +12,10 @@ interface PageFile {
   sha256: string;
   signed_sha256: string | null;
   url: string;
+  observed: { received_at: string };
+  reported_by_device: { method: string; device_time: string | null; geolocation: { latitude: number; longitude: number; accuracy_m: number } | null };
+  earlier_content_credentials: { claim_generator: string | null; digital_source_types: string[] } | null;
+  signals: { code: string; detail: string }[];
 }
 
 export interface PageProof {
@@ -27,13 +32,32 @@ export interface PageProof {
   manifest_sha256: string | null;
   package_url: string;
   verification: Verification;
+  claims: Record<"proven" | "reported_by_device" | "not_proven", { code: ClaimCode }[]>;
+}
+
+/** What the service observed, what the device only reported, and the signals: never mixed (docs/adr/0018). */
+function fileFacts(file: PageFile, m: Record<string, string>): string {
+  const reported = file.reported_by_device;
+  const place = reported.geolocation ? `${reported.geolocation.latitude}, ${reported.geolocation.longitude} (${m.accuracy} ${reported.geolocation.accuracy_m} m)` : "—";
+  const earlier = file.earlier_content_credentials;
+  return `<dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd><time datetime="${e(file.observed.received_at)}">${e(file.observed.received_at)}</time></dd></dl>
+<dl class="reported" data-testid="reported-${e(file.id)}"><dt>${e(m.reportedByDevice!)} · ${e(m.method!)}</dt><dd>${e(m[reported.method] ?? reported.method)}</dd><dt>${e(m.deviceTime!)}</dt><dd>${e(reported.device_time ?? "—")}</dd><dt>${e(m.location!)}</dt><dd>${e(place)}</dd></dl>
+${earlier ? `<p class="earlier" data-testid="earlier-${e(file.id)}">${e(m.earlierCredentials!)}: ${e(earlier.claim_generator ?? "?")} (${e(earlier.digital_source_types.join(", ") || "—")})</p>` : ""}
+${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.id)}" aria-label="${e(m.signals!)}">${file.signals.map((signal) => `<li data-code="${e(signal.code)}"><code>${e(signal.code)}</code> ${e(signal.detail)}</li>`).join("")}</ul>` : ""}`;
+}
+
+/** The three lists of claims in the reader's language, from the codes the public JSON carries. */
+function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<string, string>): string {
+  const list = (name: keyof PageProof["claims"], heading: string) =>
+    `<h3>${e(heading)}</h3><ul class="claims" data-testid="claims-${name}">${claims[name].map((claim) => `<li data-code="${e(claim.code)}">${e(CLAIM_TEXTS[claim.code][lang])}</li>`).join("")}</ul>`;
+  return `${list("proven", m.claimsProven!)}${list("reported_by_device", m.claimsReported!)}${list("not_proven", m.claimsNotProven!)}`;
 }
 
 function fileList(files: PageFile[], m: Record<string, string>): string {
   return `<ul class="files">${files
     .map(
       (file) => `<li>${file.kind === "photo" && file.signed_sha256 ? `<img src="${e(file.url)}" alt="${e(file.id)}" loading="lazy">` : ""}
-<code>${e(file.id)}</code><dl><dt>${e(m.original!)}</dt><dd><code>${e(file.sha256)}</code></dd><dt>${e(m.signed!)}</dt><dd><code>${e(file.signed_sha256 ?? "—")}</code></dd></dl></li>`,
+<code>${e(file.id)}</code><dl><dt>${e(m.original!)}</dt><dd><code>${e(file.sha256)}</code></dd><dt>${e(m.signed!)}</dt><dd><code>${e(file.signed_sha256 ?? "—")}</code></dd></dl>${fileFacts(file, m)}</li>`,
     )
     .join("")}</ul>`;
 }
@@ -81,6 +105,7 @@ ${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
 ${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
 ${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd><time datetime="${e(proof.timestamp.gen_time)}">${e(proof.timestamp.gen_time)}</time> (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd><dt>${e(m.authority!)}</dt><dd>${e(proof.timestamp.authority)}</dd>` : ""}
 </dl>
+${claimLists(proof.claims, lang, m)}
 ${files}
 ${proof.status === "sealed" ? `<p><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
 <h2 id="command-title">${e(m.command!)}</h2><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command">${e(m.copy!)}</button>` : ""}

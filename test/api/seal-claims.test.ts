@@ -6,6 +6,11 @@ import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { call } from "./support/client.ts";
+import { database } from "../../src/db/client.ts";
+import { findProofById, proofFiles } from "../../src/storage/proofs-read.ts";
+import { verifyMarkdown } from "../../src/verification/verify-md.ts";
+import { CLAIM_TEXTS } from "../../src/verification/claims.ts";
 
 const AI_GENERATED = "http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia";
 const reported = { method: "camera", device_time: "2001-01-01T00:00:00.000Z", width: 4000, height: 3000, geolocation: { latitude: 48.8, longitude: 2.3, accuracy_m: 0 } };
@@ -29,8 +34,8 @@ function sealerWithFindings(job: SealJob) {
   return answer;
 }
 
-async function sealedProof(organizationId: string, options: { sameBytesAs?: string } = {}) {
-  const { proofId, fileIds } = await insertPendingProof(organizationId, "test", 1);
+async function sealedProof(organizationId: string, options: { sameBytesAs?: string; mode?: "test" | "live" } = {}) {
+  const { proofId, fileIds } = await insertPendingProof(organizationId, options.mode ?? "test", 1);
   await env.DB.prepare("UPDATE files SET capture_context = ? WHERE id = ?").bind(JSON.stringify({ ...reported, clock_offset_ms: 820_000_000_000 }), fileIds[0]).run();
   if (options.sameBytesAs) await env.DB.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(options.sameBytesAs, fileIds[0]).run();
   const { deps } = dependencies(async (job) => sealerWithFindings(job));
@@ -78,5 +83,48 @@ describe("what a seal claims, in the API and the public JSON", () => {
     const elsewhere = await sealedProof(other.id, { sameBytesAs: first.sha256 });
     const theirs = await callJson(`/v1/proofs/${elsewhere.proofId}`, { key: other.testKey });
     expect(theirs.body.files[0].signals.map((s: { code: string }) => s.code)).not.toContain("sealed_before");
+  });
+
+  it("says what is proven, what the device only reported and what is not proven: one list of codes in the JSON, the page and VERIFY.md", async () => {
+    const org = await createOrganization({ balance: 5 });
+    const { proofId } = await sealedProof(org.id, { mode: "live" });
+    const { body } = await callJson(`/v1/public/proofs/${proofId}`);
+    const codes = (list: { code: string }[]) => list.map((claim) => claim.code);
+    expect(codes(body.claims.proven)).toEqual(["bytes_unchanged", "existed_by_timestamp", "received_at"]);
+    expect(codes(body.claims.reported_by_device)).toEqual(["capture_method", "device_time", "device_location"]);
+    expect(codes(body.claims.not_proven)).toEqual(["scene_content", "camera_genuine", "location_exact"]);
+    expect(body.claims.not_proven[1]).toEqual({ code: "camera_genuine", en: CLAIM_TEXTS.camera_genuine.en, fr: CLAIM_TEXTS.camera_genuine.fr });
+    expect(CLAIM_TEXTS.camera_genuine.en).toMatch(/web page cannot attest the camera/);
+
+    const page = await (await call(`/p/${proofId}?lang=de`, { headers: { Accept: "text/html" } })).text();
+    for (const code of [...codes(body.claims.proven), ...codes(body.claims.reported_by_device), ...codes(body.claims.not_proven)]) {
+      expect(page).toContain(CLAIM_TEXTS[code as keyof typeof CLAIM_TEXTS].de.replaceAll("'", "&#39;"));
+    }
+    const fileId = body.files[0].id;
+    expect(page).toContain(`data-testid="observed-${fileId}"`);
+    expect(page).toMatch(new RegExp(`data-testid="reported-${fileId}"><dt>Vom Gerät angegeben \\(nicht geprüft\\)`));
+    expect(page).toContain('data-code="dimensions_mismatch"');
+    expect(page).toContain(`data-testid="earlier-${fileId}"`);
+
+    const db = database(env.DB);
+    const proof = (await findProofById(db, proofId))!;
+    const markdown = verifyMarkdown(proof, (await proofFiles(db, [proofId])).get(proofId) ?? []);
+    for (const code of codes(body.claims.not_proven)) {
+      expect(markdown).toContain(`\`${code}\`: ${CLAIM_TEXTS[code as keyof typeof CLAIM_TEXTS].en}`);
+      expect(markdown).toContain(`\`${code}\`: ${CLAIM_TEXTS[code as keyof typeof CLAIM_TEXTS].fr}`);
+    }
+    expect(markdown).toContain(`- \`${fileId}\`: \`prior_content_credentials\`, \`dimensions_mismatch\` earlier Content Credentials: Generator 1.0 (${AI_GENERATED}, Valid)`);
+  });
+
+  it("a test proof proves nothing: no proven claim, and the first thing not proven says it is a test", async () => {
+    const org = await createOrganization();
+    const { proofId } = await sealedProof(org.id);
+    const { body } = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(body.claims.proven).toEqual([]);
+    expect(body.claims.not_proven[0].code).toBe("test_no_legal_value");
+  });
+
+  it("has each claim's text in every page language", () => {
+    for (const texts of Object.values(CLAIM_TEXTS)) for (const lang of ["en", "fr", "es", "de"] as const) expect(texts[lang].length).toBeGreaterThan(10);
   });
 });

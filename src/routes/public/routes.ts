@@ -112,7 +112,7 @@ export function registerPublicProofRoutes(app: App) {
       { name: "chain.pem", body: fromStorage(keys.timestampChain) },
       { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },
       ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
-      { name: "VERIFY.md", body: async () => verifyMarkdown(proof) },
+      { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files) },
     ];
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);

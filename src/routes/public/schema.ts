@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { t } from "../../openapi/translations.ts";
 import { ModeSchema } from "../../auth/mode.ts";
 import { ProofFileSchema, TimestampSchema } from "../proofs/schema.ts";
+import { CLAIM_CODES } from "../../verification/claims.ts";
 
 export const VerificationSchema = z
   .strictObject({
@@ -10,6 +11,21 @@ export const VerificationSchema = z
     checks: z.array(z.strictObject({ name: z.string(), result: z.enum(["pass", "fail"]), detail: z.string().optional() })),
   })
   .openapi("Verification", { description: t("The result of verifying the proof again from its stored artifacts.", "Le résultat d'une nouvelle vérification de la preuve à partir de ses éléments stockés.") });
+
+const ClaimSchema = z.strictObject({ code: z.enum(CLAIM_CODES), en: z.string(), fr: z.string() });
+
+export const ClaimsSchema = z
+  .strictObject({
+    proven: z.array(ClaimSchema),
+    reported_by_device: z.array(ClaimSchema),
+    not_proven: z.array(ClaimSchema),
+  })
+  .openapi("Claims", {
+    description: t(
+      "What the proof proves, what only the device reported, and what it does not prove: the same codes as the verification page and VERIFY.md.",
+      "Ce que la preuve prouve, ce que seul l'appareil a déclaré, et ce qu'elle ne prouve pas : les mêmes codes que la page de vérification et VERIFY.md.",
+    ),
+  });
 
 export const PublicProofSchema = z
   .strictObject({
@@ -29,6 +45,7 @@ export const PublicProofSchema = z
     package_url: z.string(),
     verification_url: z.string(),
     verification: VerificationSchema,
+    claims: ClaimsSchema,
   })
   .openapi("PublicProof", { description: t("What anyone may know of a proof to verify it.", "Ce que chacun peut savoir d'une preuve pour la vérifier.") });
 
