@@ -4,7 +4,7 @@ import { canCarryC2pa, signWithC2pa, readC2pa } from "../src/c2pa/c2pa.ts";
 import { coseSign1 } from "../src/c2pa/cose.ts";
 import { sniffType } from "../src/verify-file.ts";
 import { obtainTimestamp } from "../src/tsa/obtain-timestamp.ts";
-import { fixture, pem, sealContext } from "./support.ts";
+import { fixture, sealContext } from "./support.ts";
 
 const context = sealContext();
 const signer = {

@@ -10,7 +10,7 @@ import { TimestampUnavailableError } from "../src/tsa/authority.ts";
 import { ByteBudget } from "../src/byte-budget.ts";
 import { readC2pa } from "../src/c2pa/c2pa.ts";
 import { sniffType, isWellFormed } from "../src/verify-file.ts";
-import { fixture, pem, sealContext, sha256 } from "./support.ts";
+import { fixture, sealContext, sha256 } from "./support.ts";
 import { base, job, written } from "./storage-stand-in.ts";
 
 test("seals a proof: signed copies written, manifest hashed, token verified by openssl", async () => {

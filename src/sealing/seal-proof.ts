@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
-import { eventInsertWhere } from "../events/record.ts";
+import { eventInsertWhere } from "../storage/events.ts";
 import { proofFailed, proofSealed } from "../events/catalogue.ts";
 import { nowIso } from "../lib/time.ts";
 import { proofArtifactKeys, signedFileKey } from "../storage/proof-artifacts.ts";

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { captureSessions, files, proofs } from "../db/schema/index.ts";
-import { eventInsert, eventInsertWhere, type EventToRecord } from "../events/record.ts";
+import { eventInsert, eventInsertWhere, type EventToRecord } from "./events.ts";
 import type { SessionRow } from "./capture-sessions.ts";
 
 /**

@@ -45,7 +45,7 @@ async function freshWorker() {
     call,
     openapi: async (lang: "en" | "fr") => (await fetch(new Request(`${API}/openapi.json${lang === "fr" ? "?lang=fr" : ""}`))).json<any>(),
     catalogue: await import("../../src/events/catalogue.ts"),
-    record: await import("../../src/events/record.ts"),
+    record: await import("../../src/storage/events.ts"),
     publish: await import("../../src/events/publish.ts"),
     db: (await import("../../src/db/client.ts")).database(env.DB),
   };

@@ -6,7 +6,7 @@ import { insertPendingProof } from "./support/proof-factory.ts";
 import { countQueriesPerInvocation, limitedQueue, rawBinding } from "./support/platform-limits.ts";
 import worker from "../../src/index.ts";
 import { database } from "../../src/db/client.ts";
-import { eventInsert } from "../../src/events/record.ts";
+import { eventInsert } from "../../src/storage/events.ts";
 import { sampleEvent } from "./support/events.ts";
 import { publishUndispatchedEvents } from "../../src/sweeps/publish-undispatched-events.ts";
 import { resumeStalledSealing } from "../../src/sweeps/resume-stalled-sealing.ts";

@@ -7,7 +7,7 @@ import { attemptDelivery } from "../../src/webhooks/attempt.ts";
 import { publishEvents } from "../../src/events/publish.ts";
 import { isPublicAddress } from "../../src/webhooks/public-address.ts";
 import { database } from "../../src/db/client.ts";
-import { eventInsert } from "../../src/events/record.ts";
+import { eventInsert } from "../../src/storage/events.ts";
 import { sampleEvent } from "./support/events.ts";
 
 afterEach(() => vi.unstubAllGlobals());

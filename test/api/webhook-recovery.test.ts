@@ -6,7 +6,7 @@ import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { limitedQueue } from "./support/platform-limits.ts";
 import { database } from "../../src/db/client.ts";
-import { eventInsert } from "../../src/events/record.ts";
+import { eventInsert } from "../../src/storage/events.ts";
 import { sampleEvent } from "./support/events.ts";
 import { attemptDelivery } from "../../src/webhooks/attempt.ts";
 import { publishEvents } from "../../src/events/publish.ts";

@@ -9,7 +9,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from "../../src/webhooks/retry-schedule.ts";
 import { hmacSha256Hex } from "../../src/lib/crypto.ts";
 import { database } from "../../src/db/client.ts";
-import { eventInsert } from "../../src/events/record.ts";
+import { eventInsert } from "../../src/storage/events.ts";
 import { dnsStandIn } from "./support/dns-stand-in.ts";
 import { sampleEvent } from "./support/events.ts";
 

@@ -1,5 +1,5 @@
 import type { EventOrigin } from "../../../src/events/define.ts";
-import type { EventToRecord } from "../../../src/events/record.ts";
+import type { EventToRecord } from "../../../src/storage/events.ts";
 import { eventDefinition, type EmittedEvent } from "../../../src/events/types.ts";
 
 /**
