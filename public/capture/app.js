@@ -1,23 +1,19 @@
 // @ts-check
-import { pickLanguage, translator } from "./i18n.js";
+import { pickLanguage, speak, t } from "./i18n.js";
 import { Aborted, api, codeOf, HttpError, retrying, watchConnection } from "./network.js";
 import { sha256Hex, uploadShot } from "./upload.js";
 import { saveShot, deleteShot, shotsOf } from "./store.js";
 import { canRecord, closeCamera, openCamera, startRecording, still } from "./camera.js";
 import { refusalOfCode, refusalOnPhone } from "./refusals.js";
 import { el, icon } from "./ui.js";
+import { $, alertOnScreen, button, clearAlerts, heading, onLeavingScreen, safely, show, showError } from "./screen.js";
+import { askLocation, linkGone, showCompletion, showWelcome } from "./screens.js";
 
 const token = location.pathname.split("/").filter(Boolean).pop() ?? "";
 const base = `/c/${token}`;
-const $ = (id) => /** @type {any} */ (document.getElementById(id));
-const main = $("main");
-const dock = $("dock-actions");
 const overall = $("overall");
 const overallLabel = $("overall-label");
-/** A permission prompt left open, or a phone that cannot find itself, must not hold the capture back. */
-const LOCATION_TIMEOUT_MS = 15_000;
 
-let t = translator("en");
 /** @type {any} */ let session;
 /** @type {any[]} */ let shots = [];
 /** @type {any} */ let geolocation = null;
@@ -26,47 +22,6 @@ let stepIndex = 0;
 /** False once the browser refused to keep a shot: the person is asked to keep the page open. */
 let persisted = true;
 let retryNotice = "";
-let firstScreen = true;
-
-/** Runs an event handler so that nothing it throws goes unseen (no unhandled rejection, an alert instead). */
-const safely = (handler) => (...args) => Promise.resolve().then(() => handler(...args)).catch((error) => alertOnScreen(t("error"), error));
-
-function clearAlerts() {
-  const area = $("alerts");
-  if (!area) return;
-  area.replaceChildren();
-  delete area.dataset.refused;
-}
-
-function alertOnScreen(message, error, action = null) {
-  if (error) console.warn(error);
-  const area = $("alerts");
-  const alert = el("p", { class: "alert", role: "alert", "data-testid": "error" }, icon("alert"), el("span", {}, message));
-  if (area) area.replaceChildren(...[alert, action].filter(Boolean));
-  else show([alert], []);
-}
-
-/** Replaces the screen: its content, the actions in the thumb zone, and where focus goes. */
-function show(content, actions, options = { steps: false, bare: false }) {
-  closeCamera(stream);
-  stream = null;
-  main.className = options.steps ? "step-screen" : "";
-  main.replaceChildren(...content.filter(Boolean));
-  dock.replaceChildren(...actions.filter(Boolean));
-  dock.hidden = actions.length === 0;
-  $("steps").hidden = !options.steps || session?.steps.length === 1;
-  $("footer").hidden = Boolean(options.bare);
-  // Focus moves to the new heading for screen readers, but not on arrival: no ring round anything on load.
-  if (!firstScreen) main.querySelector("h1")?.focus();
-  firstScreen = false;
-}
-
-const heading = (text) => el("h1", { tabindex: "-1" }, text);
-const button = (label, attributes, handler) => el("button", { type: "button", ...attributes, onclick: safely(handler) }, label);
-
-function showError(message, actions = []) {
-  show([el("div", { class: "center" }, el("span", { class: "mark mark-error" }, icon("alert", "icon big")), el("p", { class: "lead", role: "alert", "data-testid": "error" }, message))], actions, { bare: actions.length === 0 });
-}
 
 function applyTheme(theme) {
   const hex = theme.primary_color.replace("#", "");
@@ -78,12 +33,6 @@ function applyTheme(theme) {
     $("logo").src = theme.logo_url;
     $("logo").hidden = false;
   }
-}
-
-function speak(language) {
-  t = translator(language);
-  document.documentElement.lang = language;
-  document.title = t("title");
 }
 
 // ——— Shots ———
@@ -290,53 +239,6 @@ function showNotices() {
 
 // ——— Screens ———
 
-function shotsText(step) {
-  const n = Math.max(1, minimumFor(step));
-  const count = t(step.kind === "video" ? (n === 1 ? "video1" : "videoN") : n === 1 ? "photo1" : "photoN", { n });
-  return minimumFor(step) === 0 ? `${count} · ${t("optional")}` : count;
-}
-
-function showWelcome() {
-  const seconds = session.steps.reduce((sum, step) => sum + (step.kind === "video" ? 60 : 20 * Math.max(1, minimumFor(step))), 30);
-  show(
-    [
-      heading(session.welcome.title),
-      session.welcome.body ? el("p", { class: "lead" }, session.welcome.body) : null,
-      el(
-        "section",
-        { class: "card", "aria-labelledby": "steps-title" },
-        el("h2", { id: "steps-title" }, t("stepsTitle")),
-        el("ol", { class: "step-list" }, ...session.steps.map((step) => el("li", {}, el("span", {}, step.label), el("span", { class: "muted" }, shotsText(step))))),
-        el("p", { class: "with-icon muted" }, icon("clock"), el("span", {}, t("duration", { n: Math.ceil(seconds / 60) }))),
-      ),
-      el("p", { class: "with-icon trust" }, icon("shield"), el("span", {}, t("sealed"))),
-    ],
-    [button(t("start"), { class: "primary wide", "data-testid": "start" }, start)],
-  );
-}
-
-/** Location, asked in context, never blocking: its own timeout, and "continue without" at any moment. */
-function askLocation() {
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (value) => !settled && ((settled = true), resolve(value));
-    const waiting = el("p", { class: "status", role: "status" });
-    const accept = () => {
-      waiting.replaceChildren(el("span", { class: "spinner" }), t("locationWaiting"));
-      setTimeout(() => finish(null), LOCATION_TIMEOUT_MS);
-      navigator.geolocation.getCurrentPosition(
-        (position) => finish({ latitude: position.coords.latitude, longitude: position.coords.longitude, accuracy_m: position.coords.accuracy }),
-        () => finish(null),
-        { enableHighAccuracy: true, timeout: LOCATION_TIMEOUT_MS, maximumAge: 60_000 },
-      );
-    };
-    show(
-      [el("div", { class: "center" }, el("span", { class: "mark" }, icon("pin", "icon big")), heading(t("locationTitle")), el("p", {}, t("locationWhy")), waiting)],
-      [button(t("locationYes"), { class: "primary wide", "data-testid": "location-yes" }, accept), button(t("locationNo"), { class: "wide", "data-testid": "location-no" }, () => finish(null))],
-    );
-  });
-}
-
 async function start() {
   if (session.ask_location && "geolocation" in navigator) geolocation = await askLocation();
   stepIndex = 0;
@@ -411,7 +313,7 @@ async function renderStep() {
       el("p", { id: "counter", class: "counter", "aria-live": "polite" }),
     ],
     [el("div", { class: "controls" }, back, el("div", { class: "shutter-zone" }, shutter, elapsed), next)],
-    { steps: true },
+    { steps: session.steps.length > 1 },
   );
   drawStepsProgress();
   renderShots();
@@ -481,7 +383,7 @@ async function finish() {
       { onWait: (seconds) => $("sealing-stage")?.replaceChildren(el("span", { class: "spinner" }), el("span", {}, t("retrying", { s: seconds }))) },
     );
     await Promise.all(shots.map((shot) => deleteShot(shot.id)));
-    showCompletion(result);
+    showCompletion(session, result);
   } catch (error) {
     const code = codeOf(error);
     if (code === "compare_to_already_used") return showError(t("alreadyUsed"));
@@ -509,39 +411,6 @@ async function dropFilesNotShown() {
   for (const file of files) if (!shown.has(file.file_id)) await api(`${base}/files/${file.file_id}`, { method: "DELETE" });
 }
 
-function showCompletion(result) {
-  const countdown = el("p", { class: "muted", "data-testid": "redirect-countdown", "aria-live": "polite" });
-  show(
-    [
-      el(
-        "section",
-        { class: "center", "data-testid": "completion" },
-        el("span", { class: "mark mark-success" }, icon("check", "icon big")),
-        heading(session.completion.title),
-        session.completion.body ? el("p", {}, session.completion.body) : null,
-        result.proof_id ? el("p", { class: "reference" }, `${t("reference")} `, el("code", {}, result.proof_id)) : null,
-        el("p", { class: "with-icon trust" }, icon("shield"), el("span", {}, t("sealed"))),
-        result.redirect_url ? countdown : el("p", { class: "muted" }, t("closePage")),
-      ),
-    ],
-    [],
-    { bare: true },
-  );
-  if (!result.redirect_url) return;
-  let seconds = 4;
-  const tick = () => {
-    countdown.textContent = t("redirect", { s: seconds });
-    if (seconds-- <= 0) location.assign(result.redirect_url);
-    else setTimeout(tick, 1000);
-  };
-  tick();
-}
-
-function linkGone(error) {
-  const code = codeOf(error);
-  showError(code === "capture_link_expired" ? t("expired") : code === "capture_link_used" ? t("used") : code === "capture_link_not_found" ? t("notFound") : t("error"));
-}
-
 async function restoreShots() {
   const onServer = new Map(session.files.map((file) => [file.file_id, file]));
   for (const kept of await shotsOf(token)) {
@@ -557,6 +426,10 @@ async function restoreShots() {
 }
 
 async function boot() {
+  onLeavingScreen(() => {
+    closeCamera(stream);
+    stream = null;
+  });
   // The phone's language until the session says which one to speak (an offline notice may come first).
   speak(pickLanguage(navigator.language));
   watchConnection(() => showNotices());
@@ -580,7 +453,7 @@ async function boot() {
   }
   showNotices();
   await restoreShots();
-  showWelcome();
+  showWelcome(session, minimumFor, start);
 }
 
 void boot().catch((error) => alertOnScreen(t("error"), error));

@@ -18,3 +18,13 @@ export function translator(language) {
   const table = MESSAGES[language] ?? MESSAGES.en;
   return (key, values = {}) => String(table[key] ?? MESSAGES.en[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
+
+/** The page's words in the language it speaks (a live binding: every module sees the change). */
+export let t = translator("en");
+
+/** Speaks `language`: the words, `<html lang>` and the title follow. */
+export function speak(language) {
+  t = translator(language);
+  document.documentElement.lang = language;
+  document.title = t("title");
+}
