@@ -1,5 +1,4 @@
-import type { Database } from "../db/client.ts";
-import type { ApiCaller } from "../env.ts";
+import type { DomainContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { insertTemplateWithActiveTheme } from "../storage/capture-templates.ts";
@@ -21,7 +20,9 @@ export interface NewTemplate {
 }
 
 /** Creates a template in the caller's mode (templates belong to one mode; themes are shared). */
-export async function createCaptureTemplate(db: Database, caller: ApiCaller, input: NewTemplate, now: string) {
+export async function createCaptureTemplate({ ctx, input }: { ctx: Pick<DomainContext, "db" | "caller" | "now">; input: NewTemplate }) {
+  const { db, caller } = ctx;
+  const now = ctx.now.toISOString();
   const content = {
     default_locale: input.default_locale,
     welcome: input.welcome,

@@ -1,8 +1,7 @@
-import type { Database } from "../db/client.ts";
-import type { ApiCaller } from "../env.ts";
-import { ApiError } from "../errors/api-error.ts";
+import type { DomainContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
-import { breaksOneActiveMatch, findTemplate, insertTemplate } from "../storage/capture-templates.ts";
+import { breaksOneActiveMatch, insertTemplate } from "../storage/capture-templates.ts";
+import { templateOrThrow } from "./find-template.ts";
 import { findTheme } from "../storage/capture-themes.ts";
 
 /**
@@ -11,9 +10,11 @@ import { findTheme } from "../storage/capture-themes.ts";
  * the copy has neither (usable by its id, as the specification's duplicate-and-edit flow does), because
  * two active templates matching the same stage and category would leave sessions no single answer.
  */
-export async function duplicateCaptureTemplate(db: Database, caller: ApiCaller, id: string, name: string, now: string) {
-  const source = await findTemplate(db, caller.organizationId, caller.mode, id);
-  if (source === null) throw new ApiError("capture_template_not_found");
+export async function duplicateCaptureTemplate({ ctx, input }: { ctx: Pick<DomainContext, "db" | "caller" | "now">; input: { id: string; name: string } }) {
+  const { db, caller } = ctx;
+  const { name } = input;
+  const now = ctx.now.toISOString();
+  const source = await templateOrThrow({ ctx, input });
   // An archived source may name a theme archived since; the copy is active, so it falls back to the default.
   const theme = source.themeId === null ? null : await findTheme(db, caller.organizationId, source.themeId);
   const themeId = theme !== null && theme.archivedAt === null ? theme.id : null;

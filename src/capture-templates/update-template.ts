@@ -1,5 +1,4 @@
-import type { Database } from "../db/client.ts";
-import type { ApiCaller } from "../env.ts";
+import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { findTemplate, updateEditableTemplate } from "../storage/capture-templates.ts";
 import { validateTemplateContent } from "./validate-template.ts";
@@ -28,7 +27,16 @@ const frozen = (id: string) =>
     detail: `Capture sessions were created from this live template, so it can no longer change. Duplicate it (POST /v1/capture-templates/${id}/duplicate), edit the copy and use the copy's id.`,
   });
 
-export async function updateCaptureTemplate(db: Database, caller: ApiCaller, id: string, changes: TemplateChanges, now: string) {
+export async function updateCaptureTemplate({
+  ctx,
+  input,
+}: {
+  ctx: Pick<DomainContext, "db" | "caller" | "now">;
+  input: { id: string; changes: TemplateChanges };
+}) {
+  const { db, caller } = ctx;
+  const { id, changes } = input;
+  const now = ctx.now.toISOString();
   const current = await findTemplate(db, caller.organizationId, caller.mode, id);
   if (current === null) throw new ApiError("capture_template_not_found");
   if (current.archivedAt !== null) throw new ApiError("template_archived");

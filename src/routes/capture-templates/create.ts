@@ -1,7 +1,7 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { nowIso } from "../../lib/time.ts";
+import { apiContext } from "../../domain/context.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
 import { createCaptureTemplate } from "../../capture-templates/create-template.ts";
 import { CaptureTemplateSchema, CreateTemplateBody } from "./schema.ts";
@@ -27,7 +27,7 @@ const route = apiRoute(
 
 export function registerCreateTemplate(app: App) {
   app.openapi(route, async (c) => {
-    const created = await createCaptureTemplate(c.var.db, c.get("caller"), c.req.valid("json"), nowIso());
+    const created = await createCaptureTemplate({ ctx: apiContext(c), input: c.req.valid("json") });
     return c.json(presentTemplate(created), 201);
   });
 }

@@ -1,10 +1,9 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { ApiError } from "../../errors/api-error.ts";
-import { nowIso } from "../../lib/time.ts";
+import { apiContext } from "../../domain/context.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
-import { findTemplate, updateTemplate } from "../../storage/capture-templates.ts";
+import { archiveCaptureTemplate } from "../../capture-templates/archive-template.ts";
 import { CaptureTemplateSchema, TemplateIdParams } from "./schema.ts";
 
 const route = apiRoute(
@@ -27,17 +26,5 @@ const route = apiRoute(
 );
 
 export function registerArchiveTemplate(app: App) {
-  app.openapi(route, async (c) => {
-    const caller = c.get("caller");
-    const db = c.var.db;
-    const template = await findTemplate(db, caller.organizationId, caller.mode, c.req.valid("param").id);
-    if (template === null) throw new ApiError("capture_template_not_found");
-    if (template.archivedAt === null) {
-      const now = nowIso();
-      await updateTemplate(db, template.id, { archivedAt: now, updatedAt: now });
-      template.archivedAt = now;
-      template.updatedAt = now;
-    }
-    return c.json(presentTemplate(template), 200);
-  });
+  app.openapi(route, async (c) => c.json(presentTemplate(await archiveCaptureTemplate({ ctx: apiContext(c), input: c.req.valid("param") })), 200));
 }

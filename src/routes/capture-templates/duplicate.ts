@@ -1,7 +1,7 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { nowIso } from "../../lib/time.ts";
+import { apiContext } from "../../domain/context.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
 import { duplicateCaptureTemplate } from "../../capture-templates/duplicate-template.ts";
 import { CaptureTemplateSchema, DuplicateTemplateBody, TemplateIdParams } from "./schema.ts";
@@ -27,7 +27,7 @@ const route = apiRoute(
 
 export function registerDuplicateTemplate(app: App) {
   app.openapi(route, async (c) => {
-    const copy = await duplicateCaptureTemplate(c.var.db, c.get("caller"), c.req.valid("param").id, c.req.valid("json").name, nowIso());
+    const copy = await duplicateCaptureTemplate({ ctx: apiContext(c), input: { id: c.req.valid("param").id, name: c.req.valid("json").name } });
     return c.json(presentTemplate(copy), 201);
   });
 }

@@ -1,9 +1,9 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { ApiError } from "../../errors/api-error.ts";
+import { apiContext } from "../../domain/context.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
-import { findTemplate } from "../../storage/capture-templates.ts";
+import { templateOrThrow } from "../../capture-templates/find-template.ts";
 import { CaptureTemplateSchema, TemplateIdParams } from "./schema.ts";
 
 const route = apiRoute(
@@ -24,9 +24,6 @@ const route = apiRoute(
 
 export function registerGetTemplate(app: App) {
   app.openapi(route, async (c) => {
-    const caller = c.get("caller");
-    const template = await findTemplate(c.var.db, caller.organizationId, caller.mode, c.req.valid("param").id);
-    if (template === null) throw new ApiError("capture_template_not_found");
-    return c.json(presentTemplate(template), 200);
+    return c.json(presentTemplate(await templateOrThrow({ ctx: apiContext(c), input: c.req.valid("param") })), 200);
   });
 }

@@ -1,7 +1,7 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { nowIso } from "../../lib/time.ts";
+import { apiContext } from "../../domain/context.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
 import { updateCaptureTemplate } from "../../capture-templates/update-template.ts";
 import { CaptureTemplateSchema, TemplateIdParams, UpdateTemplateBody } from "./schema.ts";
@@ -27,7 +27,7 @@ const route = apiRoute(
 
 export function registerUpdateTemplate(app: App) {
   app.openapi(route, async (c) => {
-    const updated = await updateCaptureTemplate(c.var.db, c.get("caller"), c.req.valid("param").id, c.req.valid("json"), nowIso());
+    const updated = await updateCaptureTemplate({ ctx: apiContext(c), input: { id: c.req.valid("param").id, changes: c.req.valid("json") } });
     return c.json(presentTemplate(updated), 200);
   });
 }
