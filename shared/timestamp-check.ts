@@ -7,7 +7,7 @@ export interface TimestampCheck {
   granted: boolean;
   /** The CMS signature over the TSTInfo verifies with the signer certificate the token names. */
   signatureValid: boolean;
-  /** The TSTInfo's message imprint is the SHA-256 of the data. */
+  /** The TSTInfo's message imprint is the hash of the data (SHA-256, -384 or -512; SHA-1 is refused). */
   imprintMatches: boolean;
   /** The signer chains to one of the given roots at the token's `genTime`. */
   chainTrusted: boolean;
@@ -23,6 +23,8 @@ export interface TimestampCheck {
   nonceHex: string | null;
   /** The signer certificate's DER, to compare with configured (e.g. qualified) certificates. */
   signerCertificate: Uint8Array | null;
+  /** The trust anchor the chain ended at (its SHA-256 is what a verifier pins), when the chain is trusted. */
+  rootCertificate: Uint8Array | null;
   /** The TimeStampToken exactly as the authority encoded it (C2PA's sigTst2 carries it). */
   token: Uint8Array | null;
 }
@@ -34,6 +36,9 @@ const TIME_STAMPING_OID = "1.3.6.1.5.5.7.3.8";
 const EXTENDED_KEY_USAGE_OID = "2.5.29.37";
 const SIGNING_CERTIFICATE_OID = "1.2.840.113549.1.9.16.2.12";
 const SIGNING_CERTIFICATE_V2_OID = "1.2.840.113549.1.9.16.2.47";
+const MESSAGE_DIGEST_OID = "1.2.840.113549.1.9.4";
+const SUBJECT_KEY_IDENTIFIER_OID = "2.5.29.14";
+const RSA_ENCRYPTION_OID = "1.2.840.113549.1.1.1";
 
 export const hex = (bytes: ArrayBuffer | Uint8Array) => [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
@@ -71,11 +76,48 @@ async function bindsCertificate(signerInfo: pkijs.SignerInfo, certificateDer: Ui
   return hex(certHash.valueBlock.valueHexView) === hex(await crypto.subtle.digest(hash, buffer(certificateDer)));
 }
 
+/** The certificate a SignerInfo's `sid` names (issuer and serial number, or subject key identifier). */
+function namedBy(signerInfo: pkijs.SignerInfo, candidates: pkijs.Certificate[]): pkijs.Certificate | null {
+  const sid = signerInfo.sid as pkijs.IssuerAndSerialNumber | asn1js.Constructed | asn1js.Primitive;
+  if (sid instanceof pkijs.IssuerAndSerialNumber) {
+    return candidates.find((cert) => cert.issuer.isEqual(sid.issuer) && cert.serialNumber.isEqual(sid.serialNumber)) ?? null;
+  }
+  const keyId = hex((sid as asn1js.Primitive).valueBlock.valueHexView);
+  return (
+    candidates.find((cert) => {
+      const ski = cert.extensions?.find((extension) => extension.extnID === SUBJECT_KEY_IDENTIFIER_OID)?.parsedValue as asn1js.OctetString | undefined;
+      return ski !== undefined && hex(ski.valueBlock.valueHexView) === keyId;
+    }) ?? null
+  );
+}
+
+/** CMS signature over the signed attributes, whose message-digest attribute must be the hash of the TSTInfo. */
+async function signatureVerifies(signerInfo: pkijs.SignerInfo, signer: pkijs.Certificate, tstInfoDer: Uint8Array): Promise<boolean> {
+  const attributes = signerInfo.signedAttrs;
+  const hash = HASHES[signerInfo.digestAlgorithm.algorithmId];
+  // RFC 3161 §2.4.2: the token's SignerInfo always carries signed attributes (content type, digest, ESS).
+  const digestAttribute = attributes?.attributes.find((a) => a.type === MESSAGE_DIGEST_OID)?.values[0] as asn1js.OctetString | undefined;
+  if (!attributes || !hash || !digestAttribute) return false;
+  if (hex(digestAttribute.valueBlock.valueHexView) !== hex(await crypto.subtle.digest(hash, buffer(tstInfoDer)))) return false;
+  const engine = pkijs.getCrypto(true);
+  const rsa = signerInfo.signatureAlgorithm.algorithmId === RSA_ENCRYPTION_OID;
+  // `encodedValue` is the attributes' DER re-tagged as a SET, which is what was signed (RFC 5652 §5.4).
+  return rsa
+    ? engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hash)
+    : engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm);
+}
+
+const selfSigned = (cert: pkijs.Certificate) => cert.subject.isEqual(cert.issuer);
+
 /**
  * Inspects an RFC 3161 TimeStampResp against the data it should cover and the roots it should chain to,
  * without trusting anything in it: each property is reported separately, so that the sealer can refuse a
- * bad answer precisely and public verification can name the check that failed. Chains are evaluated at
- * the token's own `genTime` (a certificate that expired since does not invalidate an old proof).
+ * bad answer precisely and public verification can name the check that failed. Other data only clears
+ * `imprintMatches`: the signature, the signer and the chain do not depend on it. `chainPem` holds the
+ * roots (self-signed certificates, the only trust anchors, as `openssl ts -verify -CAfile`) and may hold
+ * intermediates and the signer's own certificate, used when the token does not carry them (as `-untrusted`).
+ * Chains are evaluated at the token's own `genTime` (a certificate that expired since does not invalidate
+ * an old proof).
  */
 export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem: string): Promise<TimestampCheck> {
   const result: TimestampCheck = {
@@ -90,6 +132,7 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     policy: null,
     nonceHex: null,
     signerCertificate: null,
+    rootCertificate: null,
     token: null,
   };
   try {
@@ -102,39 +145,38 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     const signedData = new pkijs.SignedData({ schema: token.content });
     const content = signedData.encapContentInfo.eContent;
     if (!content) return result;
-    const tstInfo = pkijs.TSTInfo.fromBER(content.getValue());
+    const tstInfoDer = new Uint8Array(content.getValue());
+    const tstInfo = pkijs.TSTInfo.fromBER(buffer(tstInfoDer));
     result.genTime = tstInfo.genTime.toISOString();
     result.serial = serialText(tstInfo.serialNumber);
     result.policy = tstInfo.policy;
     result.nonceHex = tstInfo.nonce ? hex(tstInfo.nonce.valueBlock.valueHexView) : null;
+    const imprintHash = HASHES[tstInfo.messageImprint.hashAlgorithm.algorithmId];
     result.imprintMatches =
-      tstInfo.messageImprint.hashAlgorithm.algorithmId === SHA256_OID &&
-      hex(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView) === hex(await crypto.subtle.digest("SHA-256", buffer(data)));
+      imprintHash !== undefined &&
+      imprintHash !== "SHA-1" &&
+      hex(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView) === hex(await crypto.subtle.digest(imprintHash, buffer(data)));
 
-    let signer: pkijs.Certificate | null = null;
-    try {
-      // For a timestamp token pkijs checks the signature and that the TSTInfo's imprint is the hash of `data`.
-      const verified = (await signedData.verify({ signer: 0, data: buffer(data), checkChain: false, extendedMode: true })) as {
-        signatureVerified: boolean | null;
-        signerCertificate: pkijs.Certificate | null;
-      };
-      result.signatureValid = verified.signatureVerified === true;
-      signer = verified.signerCertificate;
-    } catch {
-      return result;
-    }
-    if (signer === null) return result;
+    const carried = (signedData.certificates ?? []).filter((cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate);
+    const supplied = pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der)));
+    const signerInfo = signedData.signerInfos[0];
+    const signer = signerInfo ? namedBy(signerInfo, [...carried, ...supplied]) : null;
+    if (!signerInfo || !signer) return result;
+    result.signatureValid = await signatureVerifies(signerInfo, signer, tstInfoDer).catch(() => false);
     result.signerCertificate = new Uint8Array(signer.toSchema().toBER());
     result.signerCertifiedForTimestamping = certifiedForTimestamping(signer);
-    result.signerCertificateBound = await bindsCertificate(signedData.signerInfos[0]!, result.signerCertificate);
-    const others = (signedData.certificates ?? []).filter((cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate && cert !== signer);
+    result.signerCertificateBound = await bindsCertificate(signerInfo, result.signerCertificate);
     const engine = new pkijs.CertificateChainValidationEngine({
-      trustedCerts: pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der))),
+      // Only self-signed certificates are anchors: an intermediate or the signer in chain.pem is not trusted by being there.
+      trustedCerts: supplied.filter(selfSigned),
       // The chain is built from the last certificate: the signer's, whatever order the token lists them in.
-      certs: [...others, signer],
+      certs: [...[...carried, ...supplied.filter((cert) => !selfSigned(cert))].filter((cert) => cert !== signer), signer],
       checkDate: tstInfo.genTime,
     });
-    result.chainTrusted = (await engine.verify()).result === true;
+    const chain = await engine.verify();
+    result.chainTrusted = chain.result === true;
+    const root = chain.certificatePath?.at(-1);
+    if (result.chainTrusted && root) result.rootCertificate = new Uint8Array(root.toSchema().toBER());
   } catch {
     return result;
   }

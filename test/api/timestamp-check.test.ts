@@ -1,10 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { checkTimestamp } from "../../shared/timestamp-check.ts";
+import identrustRoot from "./fixtures/public-timestamps/identrust-root.pem?raw";
+import identrustTsr from "./fixtures/public-timestamps/identrust-sha512.tsr.base64?raw";
+import sigstageChain from "./fixtures/public-timestamps/sigstage-chain.pem?raw";
+import sigstageNoCertTsr from "./fixtures/public-timestamps/sigstage-no-embedded-cert.tsr.base64?raw";
+import sigstageTsr from "./fixtures/public-timestamps/sigstage-sha256.tsr.base64?raw";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_TSR_BASE64, OTHER_ROOT_PEM } from "./fixtures/sealed-proof.ts";
 
 const manifest = new TextEncoder().encode(FIXTURE_MANIFEST);
 
-const tsr = Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0));
+const fromBase64 = (text: string) => Uint8Array.from(atob(text.replace(/\s+/g, "")), (c) => c.charCodeAt(0));
+const tsr = fromBase64(FIXTURE_TSR_BASE64);
+const hello = new TextEncoder().encode("hello");
+/** Every property that does not depend on the data: a mismatch of the data must leave them all true. */
+const allButData = { granted: true, signatureValid: true, chainTrusted: true, signerCertifiedForTimestamping: true, signerCertificateBound: true };
+const [sigstageSigner, sigstageRoot] = sigstageChain.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/g)!;
 
 describe("re-checking a timestamp inside the Worker", () => {
   it("accepts the authority's token for its manifest digest and chain", async () => {
@@ -24,6 +34,11 @@ describe("re-checking a timestamp inside the Worker", () => {
     expect(new Uint8Array(tsr.subarray(tsr.length - check.token!.length))).toEqual(check.token);
   });
 
+  it("reports other data as a data mismatch only, never as a bad signature, signer or chain", async () => {
+    expect(await checkTimestamp(tsr, new TextEncoder().encode("{}"), FIXTURE_CHAIN_PEM)).toMatchObject({ ...allButData, imprintMatches: false });
+    expect(await checkTimestamp(fromBase64(sigstageTsr), new TextEncoder().encode("hellO"), sigstageChain)).toMatchObject({ ...allButData, imprintMatches: false });
+  });
+
   it("refuses another digest, another root and a tampered token", async () => {
     expect((await checkTimestamp(tsr, new TextEncoder().encode("{}"), FIXTURE_CHAIN_PEM)).imprintMatches).toBe(false);
     expect((await checkTimestamp(tsr, manifest, OTHER_ROOT_PEM)).chainTrusted).toBe(false);
@@ -35,5 +50,27 @@ describe("re-checking a timestamp inside the Worker", () => {
       tampered[index]! ^= 0x01;
       expect((await checkTimestamp(tampered, manifest, FIXTURE_CHAIN_PEM)).signatureValid).toBe(false);
     }
+  });
+
+  describe("real tokens of public authorities (test/api/fixtures/public-timestamps/README.md)", () => {
+    it("accepts the Sigstore staging authority's ECDSA token and names the root it chains to", async () => {
+      const check = await checkTimestamp(fromBase64(sigstageTsr), hello, sigstageChain);
+      expect(check).toMatchObject({ ...allButData, imprintMatches: true, genTime: "2025-05-09T11:58:55.000Z", serial: "0x784B4C5E57AAA63B570F15CBA4DF95251668AE9E", policy: "1.3.6.1.4.1.57264.2" });
+      expect(check.rootCertificate).not.toBeNull();
+    });
+
+    it("accepts IdenTrust's RSA token with a SHA-512 imprint, its intermediate carried in the token", async () => {
+      const check = await checkTimestamp(fromBase64(identrustTsr), hello, identrustRoot);
+      expect(check).toMatchObject({ ...allButData, imprintMatches: true, genTime: "2025-03-11T08:52:08.000Z", serial: "0x400195846778D8EBD3E0D31354082A24" });
+      expect((await checkTimestamp(fromBase64(identrustTsr), hello, sigstageRoot!)).chainTrusted).toBe(false);
+    });
+
+    it("accepts a token without certificates when the chain supplies the signer's (as openssl ts -verify -untrusted)", async () => {
+      const noCert = fromBase64(sigstageNoCertTsr);
+      expect(await checkTimestamp(noCert, hello, sigstageChain)).toMatchObject({ ...allButData, imprintMatches: true, genTime: "2025-06-18T08:13:02.000Z" });
+      // Without the signer's certificate nothing can be verified, and the signer alone is never a trust anchor.
+      expect(await checkTimestamp(noCert, hello, sigstageRoot!)).toMatchObject({ imprintMatches: true, signatureValid: false, chainTrusted: false });
+      expect((await checkTimestamp(noCert, hello, sigstageSigner!)).chainTrusted).toBe(false);
+    });
   });
 });
