@@ -12,8 +12,7 @@ import { registerGetCaptureSession } from "./capture-sessions/get.ts";
 import { registerCaptureRoutes } from "./capture/index.ts";
 import { registerGetProof } from "./proofs/get.ts";
 import { registerListProofs } from "./proofs/list.ts";
-import { registerPublicProofRoutes } from "./public/routes.ts";
-import { registerPublicVerify } from "./public/verify.ts";
+import { registerPublicRoutes } from "./public/index.ts";
 import { registerListEvents } from "./events/list.ts";
 import { registerVerificationPage } from "./verification-page/route.ts";
 import { registerWebhookEndpointRoutes } from "./webhook-endpoints/index.ts";
@@ -37,8 +36,7 @@ export function createApiApp(): App {
   registerVerificationPage(app);
   // Anyone may verify from anywhere: the public routes need no credential, so any web page may call them.
   app.use("/v1/public/*", cors({ origin: "*", allowMethods: ["GET", "POST"], allowHeaders: ["Content-Type", "If-None-Match"], exposeHeaders: ["ETag", "Retry-After"], maxAge: 86_400 }));
-  registerPublicProofRoutes(app);
-  registerPublicVerify(app);
+  registerPublicRoutes(app);
   registerGetCaptureSession(app);
   registerCaptureTemplateRoutes(app);
   registerCaptureThemeRoutes(app);

@@ -56,3 +56,20 @@ export const PublicProofParams = z.object({
 export const PublicFileParams = PublicProofParams.extend({
   file_id: z.string().max(80).openapi({ param: { name: "file_id", in: "path" }, description: t("File identifier.", "Identifiant du fichier.") }),
 });
+
+/** Bytes, not JSON: a signed file, a package, or the file to verify. */
+export const BinarySchema = z.string().openapi({ format: "binary" });
+
+export const FileMatchSchema = z
+  .strictObject({
+    proof_id: z.string(),
+    file_id: z.string(),
+    match: z.enum(["original", "signed"]).openapi({ description: t("Which of the file's two forms matched.", "Laquelle des deux formes du fichier correspond.") }),
+    verification: VerificationSchema,
+    verification_url: z.string(),
+  })
+  .openapi("FileMatch", { description: t("A proof holding the file.", "Une preuve contenant le fichier.") });
+
+export const VerifyBySha256Schema = z.strictObject({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).openapi("VerifyBySha256");
+
+export const FileMatchesSchema = z.strictObject({ data: z.array(FileMatchSchema) }).openapi("FileMatches");

@@ -5,11 +5,8 @@ import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { toHex } from "../../lib/crypto.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
-import { proofUrls } from "../../proofs/present-proof.ts";
-import { proofVerification } from "../../verification/verify-proof.ts";
-import { proofFiles } from "../../storage/proofs-read.ts";
-import { filesMatchingHash } from "../../storage/verification-matches.ts";
-import { VerificationSchema } from "./schema.ts";
+import { sealedProofsHoldingFile } from "../../verification/proofs-holding-file.ts";
+import { BinarySchema, FileMatchesSchema, VerifyBySha256Schema } from "./schema.ts";
 import { rateLimitAddressKey } from "../../lib/client-address.ts";
 
 /** Verifications per minute per client address: hashing uploads is work we do for strangers. */
@@ -22,16 +19,6 @@ const VERIFY_LIMIT_PER_MINUTE = 30;
  * verified by its SHA-256 (JSON `{sha256}`), which the verification page computes locally anyway.
  */
 export const MAX_VERIFY_FILE_BYTES = 100_000_000;
-
-const MatchSchema = z
-  .strictObject({
-    proof_id: z.string(),
-    file_id: z.string(),
-    match: z.enum(["original", "signed"]).openapi({ description: t("Which of the file's two forms matched.", "Laquelle des deux formes du fichier correspond.") }),
-    verification: VerificationSchema,
-    verification_url: z.string(),
-  })
-  .openapi("FileMatch", { description: t("A proof holding the file.", "Une preuve contenant le fichier.") });
 
 const route = publicRoute(["rate_limited", "verify_file_too_large"], {
   method: "post",
@@ -46,8 +33,8 @@ const route = publicRoute(["rate_limited", "verify_file_too_large"], {
   request: {
     body: {
       content: {
-        "application/json": { schema: z.strictObject({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).openapi("VerifyBySha256") },
-        "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) },
+        "application/json": { schema: VerifyBySha256Schema },
+        "application/octet-stream": { schema: BinarySchema },
       },
       required: true,
     },
@@ -55,7 +42,7 @@ const route = publicRoute(["rate_limited", "verify_file_too_large"], {
   responses: {
     200: {
       description: t("The matching proofs (possibly none).", "Les preuves correspondantes (éventuellement aucune)."),
-      content: { "application/json": { schema: z.strictObject({ data: z.array(MatchSchema) }).openapi("FileMatches") } },
+      content: { "application/json": { schema: FileMatchesSchema } },
     },
   },
 });
@@ -102,21 +89,7 @@ export function registerPublicVerify(app: App) {
     c.header("RateLimit-Reset", String(limit.resetSeconds));
     if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
     const sha256 = await digestOf(c.req.raw);
-    const db = c.var.db;
-    const rows = await filesMatchingHash(db, sha256, 20);
-    const data = [];
-    for (const row of rows.filter((candidate) => candidate.proof.status === "sealed")) {
-      const all = (await proofFiles(db, [row.proof.id])).get(row.proof.id) ?? [];
-      const verification = await proofVerification(c.env, row.proof, all);
-      data.push({
-        proof_id: row.proof.id,
-        file_id: row.file.id,
-        match: row.file.sha256 === sha256 ? ("original" as const) : ("signed" as const),
-        verification: { status: verification.status, test_mode: verification.test_mode, checks: verification.checks },
-        verification_url: proofUrls(c.env.API_BASE_URL, row.proof.id).verification_url,
-      });
-    }
-    return c.json({ data }, 200);
+    return c.json({ data: await sealedProofsHoldingFile({ ctx: { db: c.var.db, env: c.env }, input: { sha256 } }) }, 200);
   });
   app.openAPIRegistry.registerPath(route);
 }

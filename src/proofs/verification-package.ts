@@ -1,0 +1,31 @@
+import type { DomainContext } from "../domain/context.ts";
+import { zipStream, type ZipEntry } from "../lib/zip/zip-stream.ts";
+import { proofArtifactKeys, fileExtension } from "../storage/proof-artifacts.ts";
+import type { FileRow, ProofRow } from "../storage/rows.ts";
+import { verifyMarkdown } from "../verification/verify-md.ts";
+
+/**
+ * The verification package of a sealed proof, streamed as a ZIP: manifest.json, proof.tsr, chain.pem, the
+ * C2PA trust anchor, the signed files and VERIFY.md, everything needed to verify it offline.
+ */
+export function verificationPackage({ ctx, input }: { ctx: Pick<DomainContext, "env">; input: { proof: ProofRow; files: FileRow[] } }): ReadableStream<Uint8Array> {
+  const { proof, files } = input;
+  const keys = proofArtifactKeys(proof.id, proof.sealingRun);
+  // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
+  // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
+  // sealer recorded it (NULL), are CRC'd on the way.
+  const fromStorage = (key: string, crc32: number | null = null) => async () => {
+    const object = await ctx.env.FILES.get(key);
+    if (object === null) throw new Error(`missing artifact ${key}`);
+    return { stream: object.body, size: object.size, crc32 };
+  };
+  const entries: ZipEntry[] = [
+    { name: "manifest.json", body: fromStorage(keys.manifest) },
+    { name: "proof.tsr", body: fromStorage(keys.timestampResponse) },
+    { name: "chain.pem", body: fromStorage(keys.timestampChain) },
+    { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },
+    ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
+    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files) },
+  ];
+  return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
+}

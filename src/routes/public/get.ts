@@ -1,0 +1,33 @@
+import type { App } from "../../app.ts";
+import { publicRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { publicProof } from "../../proofs/public-proof.ts";
+import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
+import { fromEdgeCache, immutableOrNotModified } from "./caching.ts";
+import { PublicProofParams, PublicProofSchema } from "./schema.ts";
+
+const route = publicRoute(["proof_not_found"], {
+  method: "get",
+  path: "/v1/public/proofs/{id}",
+  operationId: "getPublicProof",
+  tags: ["Public verification"],
+  summary: t("Verify a proof", "Vérifier une preuve"),
+  description: t(
+    "No credential. The proof's public fields, files and timestamp, and the result of verifying it again from its stored artifacts.",
+    "Sans identifiant. Les champs publics de la preuve, ses fichiers et son horodatage, et le résultat d'une nouvelle vérification à partir de ses éléments stockés.",
+  ),
+  request: { params: PublicProofParams },
+  responses: {
+    200: { description: t("The proof and its verification.", "La preuve et sa vérification."), content: { "application/json": { schema: PublicProofSchema } } },
+    304: { description: t("Not modified.", "Non modifiée.") },
+  },
+});
+
+export function registerGetPublicProof(app: App) {
+  app.openapi(route, async (c) => {
+    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
+    const notModified = immutableOrNotModified(c, proof.status === "sealed", proof.manifestSha256);
+    if (notModified) return notModified as never;
+    return (await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files), 200))) as never;
+  });
+}

@@ -1,0 +1,15 @@
+import type { App } from "../../app.ts";
+import { registerGetPublicProof } from "./get.ts";
+import { registerGetPublicProofFile } from "./file.ts";
+import { registerGetPublicProofPackage } from "./package.ts";
+import { registerPublicVerify } from "./verify.ts";
+import { registerListTrustAnchors } from "./trust-anchors.ts";
+
+/** The routes anyone may call, without a credential, to verify a proof. */
+export function registerPublicRoutes(app: App) {
+  registerGetPublicProof(app);
+  registerGetPublicProofFile(app);
+  registerGetPublicProofPackage(app);
+  registerPublicVerify(app);
+  registerListTrustAnchors(app);
+}

@@ -1,0 +1,37 @@
+import type { App } from "../../app.ts";
+import { publicRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
+import { verificationPackage } from "../../proofs/verification-package.ts";
+import { immutableOrNotModified } from "./caching.ts";
+import { BinarySchema, PublicProofParams } from "./schema.ts";
+
+const route = publicRoute(["proof_not_found"], {
+  method: "get",
+  path: "/v1/public/proofs/{id}/package",
+  operationId: "getPublicProofPackage",
+  tags: ["Public verification"],
+  summary: t("Download the verification package", "Télécharger le paquet de vérification"),
+  description: t(
+    "A ZIP with manifest.json, proof.tsr, chain.pem, the signed files, the C2PA trust anchor and VERIFY.md: everything needed to verify offline with sha256sum, openssl and a C2PA reader.",
+    "Un ZIP avec manifest.json, proof.tsr, chain.pem, les fichiers signés, l'ancre de confiance C2PA et VERIFY.md : tout ce qu'il faut pour vérifier hors ligne avec sha256sum, openssl et un lecteur C2PA.",
+  ),
+  request: { params: PublicProofParams },
+  responses: {
+    200: { description: t("The package.", "Le paquet."), content: { "application/zip": { schema: BinarySchema } } },
+    304: { description: t("Not modified.", "Non modifiée.") },
+  },
+});
+
+export function registerGetPublicProofPackage(app: App) {
+  app.openapi(route, async (c) => {
+    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
+    if (proof.status !== "sealed") throw new ApiError("proof_not_found", { detail: "The proof is not sealed yet." });
+    const notModified = immutableOrNotModified(c, true, `pkg-${proof.manifestSha256}`);
+    if (notModified) return notModified as never;
+    c.header("Content-Type", "application/zip");
+    c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);
+    return c.body(verificationPackage({ ctx: { env: c.env }, input: { proof, files } }), 200) as never;
+  });
+}
