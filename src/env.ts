@@ -2,6 +2,7 @@ import type { Right } from "./auth/rights.ts";
 import type { Mode } from "./auth/mode.ts";
 import type { Database } from "./db/client.ts";
 import type { Settings } from "./config/env.ts";
+import type { RateLimitDecision } from "./durable/rate-limit-bucket.ts";
 
 /**
  * What the Worker receives: the bindings and variables of wrangler.toml, typed by worker-configuration.d.ts
@@ -28,5 +29,7 @@ export interface HonoEnv {
     caller: ApiCaller;
     /** The database client (src/middleware/database.ts); queries go through src/storage/ functions taking it. */
     db: Database;
+    /** The rate-limit decision in flight, awaited by `settleRateLimit` (src/middleware/api-key.ts). */
+    rateLimit: Promise<RateLimitDecision> | undefined;
   };
 }

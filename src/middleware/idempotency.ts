@@ -7,6 +7,7 @@ import { sha256Hex } from "../lib/crypto.ts";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/patterns.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isJsonMediaType, readBodyWithinLimit } from "./json-body-limit.ts";
+import { settleRateLimit } from "./api-key.ts";
 
 const REPLAYED_HEADERS = ["Content-Type", "Location"];
 
@@ -48,6 +49,16 @@ async function bodyHash(request: Request): Promise<string> {
   }
 }
 
+function requiredIdempotencyKey(key: string | undefined): string {
+  if (key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw new ApiError("validation_failed", {
+      field: "/header/Idempotency-Key",
+      detail: "The Idempotency-Key header is required: 8 to 255 letters, digits, `_`, `.`, `:` or `-`.",
+    });
+  }
+  return key;
+}
+
 /** Whether the operation ran, so that its answer is the one every retry with this key must get. */
 function executed(c: Context<HonoEnv>): boolean {
   if (c.res.status >= 500) return false;
@@ -63,17 +74,26 @@ function executed(c: Context<HonoEnv>): boolean {
  * ran (it created something, or failed inside the operation); refusals before it and 5xx are forgotten.
  */
 export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
-  const key = c.req.header("Idempotency-Key");
-  if (key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    throw new ApiError("validation_failed", {
-      field: "/header/Idempotency-Key",
-      detail: "The Idempotency-Key header is required: 8 to 255 letters, digits, `_`, `.`, `:` or `-`.",
-    });
+  let key: string;
+  let hash: string;
+  try {
+    key = requiredIdempotencyKey(c.req.header("Idempotency-Key"));
+    hash = await bodyHash(c.req.raw);
+  } catch (error) {
+    // The rate limit answers first, as it would had it been checked before this middleware.
+    await settleRateLimit(c);
+    throw error;
   }
-  const hash = await bodyHash(c.req.raw);
   const namespace = c.env.IDEMPOTENCY;
   const record = namespace.get(namespace.idFromName(idempotencyRecordName(c.get("caller"), key)));
-  const decision = await record.begin(hash);
+  // The rate limit (in flight since authentication) and the record in one round trip, not two.
+  const [limit, begun] = await Promise.allSettled([settleRateLimit(c), record.begin(hash)]);
+  if (limit.status === "rejected") {
+    if (begun.status === "fulfilled" && begun.value.kind === "run") c.executionCtx.waitUntil(record.release(begun.value.attempt));
+    throw limit.reason;
+  }
+  if (begun.status === "rejected") throw begun.reason;
+  const decision = begun.value;
   if (decision.kind === "mismatch") throw new ApiError("idempotency_key_reused", { field: "/header/Idempotency-Key" });
   if (decision.kind === "in_progress") {
     throw new ApiError("request_in_progress", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
