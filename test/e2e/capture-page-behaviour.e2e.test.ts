@@ -68,7 +68,7 @@ describe("the capture page's own rules", () => {
     await page.getByTestId("shutter").click();
     // Within seconds (the machine running the suite may be busy), not after Finish or never.
     await expect.poll(() => page.locator('[role="alert"]').first().textContent(), { timeout: 10_000 }).toContain("dépasse 25 Mo");
-    expect(await page.locator(".shot").evaluateAll((tiles) => tiles.map((tile) => (tile as HTMLElement).dataset.state))).toEqual(["uploaded", "refused"]);
+    await expect.poll(() => page.locator(".shot").evaluateAll((tiles) => tiles.map((tile) => (tile as HTMLElement).dataset.state))).toEqual(["uploaded", "refused"]);
     // Finish says what to do instead of waiting for a shot that will never be sent.
     await page.getByTestId("finish").click();
     await expect.poll(() => page.locator('[role="alert"]').first().textContent()).toContain("Reprenez ou supprimez");
