@@ -143,10 +143,11 @@ test("a file sealed by the service and uploaded again keeps its earlier manifest
 
 test("the signed assertion keeps what the service observed apart from what the device reported", async () => {
   const reported = { method: "camera", device_time: "2001-01-01T00:00:00.000Z", width: 7, height: 9, geolocation: { latitude: 48.85, longitude: 2.35, accuracy_m: 0 } };
-  const { captureAssertion, file } = await seal("photo.jpg", "image/jpeg", { ...reported, clock_offset_ms: 820_000_000_000 });
+  const { captureAssertion, file } = await seal("photo.jpg", "image/jpeg", { ...reported, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234" });
   const observed = captureAssertion.observed as Record<string, unknown>;
   assert.equal(observed.sha256, sha256(fixture("photo.jpg")));
   assert.equal(observed.clock_offset_ms, 820_000_000_000);
+  assert.equal(observed.capture_page_version, "abc1234");
   assert.equal(observed.content_type, "image/jpeg");
   assert.deepEqual((observed.decoded as { width: number }).width, file.decoded.width);
   assert.deepEqual((observed.decoded as { height: number }).height, file.decoded.height);

@@ -82,7 +82,9 @@ export async function declareFile(env: Env, db: Database, session: SessionRow, t
     size: input.size,
     sha256: input.sha256.toLowerCase(),
     status: "declared" as const,
-    captureContext: { ...capture, clock_offset_ms: Number.isNaN(deviceTime) ? null : now.getTime() - deviceTime },
+    // Beside the device's report, two facts the service measures itself: the clock offset and the version of
+    // the capture page it serves (the page is part of this deploy), kept apart when presented (ADR 0018).
+    captureContext: { ...capture, clock_offset_ms: Number.isNaN(deviceTime) ? null : now.getTime() - deviceTime, capture_page_version: env.BUILD_COMMIT },
     originalKey: `captures/${session.id}/${id}`,
     multipartUploadId:
       input.size > MULTIPART_THRESHOLD ? (await env.FILES.createMultipartUpload(`captures/${session.id}/${id}`, { httpMetadata: { contentType: input.content_type } })).uploadId : null,

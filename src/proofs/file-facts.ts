@@ -3,18 +3,20 @@ import type { StoredSignal } from "../../shared/integrity-signals.ts";
 
 /**
  * A sealed file's facts in two kinds, never mixed (docs/adr/0018): what the service observed itself
- * (the bytes it received, their type as read from them, when, its own measure of the device's clock, what
- * it decoded) and what the device reported, named as reported. Both APIs and the verification report
+ * (the bytes it received, their type as read from them, when, its own measure of the device's clock, the
+ * capture page version it served, what it decoded) and what the device reported, named as reported. Both APIs and the verification report
  * present them from here.
  */
 export function observedFacts(file: FileRow) {
   const offset = file.captureContext?.clock_offset_ms;
+  const pageVersion = file.captureContext?.capture_page_version;
   return {
     sha256: file.sha256,
     size: file.size,
     content_type: file.sniffedType ?? file.contentType,
     received_at: file.capturedAt ?? file.createdAt,
     clock_offset_ms: typeof offset === "number" ? offset : null,
+    capture_page_version: typeof pageVersion === "string" ? pageVersion : null,
     decoded: file.decoded ?? null,
   };
 }

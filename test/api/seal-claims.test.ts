@@ -36,7 +36,7 @@ function sealerWithFindings(job: SealJob) {
 
 async function sealedProof(organizationId: string, options: { sameBytesAs?: string; mode?: "test" | "live" } = {}) {
   const { proofId, fileIds } = await insertPendingProof(organizationId, options.mode ?? "test", 1);
-  await env.DB.prepare("UPDATE files SET capture_context = ? WHERE id = ?").bind(JSON.stringify({ ...reported, clock_offset_ms: 820_000_000_000 }), fileIds[0]).run();
+  await env.DB.prepare("UPDATE files SET capture_context = ? WHERE id = ?").bind(JSON.stringify({ ...reported, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234" }), fileIds[0]).run();
   if (options.sameBytesAs) await env.DB.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(options.sameBytesAs, fileIds[0]).run();
   const { deps } = dependencies(async (job) => sealerWithFindings(job));
   expect(await sealProof(deps, proofId)).toBe("sealed");
@@ -51,7 +51,7 @@ describe("what a seal claims, in the API and the public JSON", () => {
     const { status, body } = await callJson(`/v1/proofs/${proofId}`, { key: org.testKey });
     expect(status).toBe(200);
     const file = body.files[0];
-    expect(file.observed).toEqual({ sha256, size: 64, content_type: "image/jpeg", received_at: file.captured_at, clock_offset_ms: 820_000_000_000, decoded: { width: 320, height: 240, duration_ms: null } });
+    expect(file.observed).toEqual({ sha256, size: 64, content_type: "image/jpeg", received_at: file.captured_at, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234", decoded: { width: 320, height: 240, duration_ms: null } });
     expect(file.reported_by_device).toEqual({ ...reported, duration_ms: null });
     expect(file.earlier_content_credentials).toEqual({ claim_generator: "Generator 1.0", digital_source_types: [AI_GENERATED], validation_state: "Valid", signer: "Some AI, Example" });
     expect(file.signals.map((s: { code: string }) => s.code)).toEqual(["prior_content_credentials", "dimensions_mismatch"]);

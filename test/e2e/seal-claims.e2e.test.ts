@@ -69,7 +69,7 @@ describe("what a seal claims, black-box on npm run dev with the c2pa-rs reader",
     expect(shot.actions).toEqual([expect.objectContaining({ action: "c2pa.created", digitalSourceType: DIGITAL_CAPTURE })]);
     const file = shot.publicProof.files[0];
     expect(file.reported_by_device).toEqual({ ...reported, duration_ms: null });
-    expect(file.observed).toMatchObject({ sha256: file.sha256, content_type: "image/jpeg", decoded: { width: 320, height: 240, duration_ms: null } });
+    expect(file.observed).toMatchObject({ sha256: file.sha256, content_type: "image/jpeg", capture_page_version: expect.stringMatching(/^[0-9a-f]{40}$|^unknown$/), decoded: { width: 320, height: 240, duration_ms: null } });
     expect(file.observed.clock_offset_ms).toBeGreaterThan(20 * 365 * 24 * 3600 * 1000);
     // sealed_before (from the Worker, last) depends on which test sealed the same fixture first: not checked here.
     const fromTheBytes = file.signals.map((s: { code: string }) => s.code).filter((code: string) => code !== "sealed_before");

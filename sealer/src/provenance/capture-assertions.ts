@@ -42,11 +42,11 @@ export function captureActions(file: SealJobFile, hasPrior: boolean) {
 
 /**
  * `com.proofseal.capture`: what the service observed (the bytes it received, when, its measure of the
- * device's clock) kept apart from what the device reported (named as reported, never as established),
+ * device's clock, the capture page version it served) kept apart from what the device reported (named as reported, never as established),
  * and the integrity signals.
  */
 export function captureAssertion(job: SealJob, file: SealJobFile, sniffedType: string, facts: MediaFacts, signals: Signal[]) {
-  const offset = (file.capture_context as { clock_offset_ms?: unknown } | null)?.clock_offset_ms;
+  const measured = (file.capture_context ?? {}) as { clock_offset_ms?: unknown; capture_page_version?: unknown };
   return {
     proof_id: job.proof.id,
     session_id: job.proof.session_id,
@@ -58,7 +58,8 @@ export function captureAssertion(job: SealJob, file: SealJobFile, sniffedType: s
       size: file.size,
       content_type: sniffedType,
       received_at: file.captured_at,
-      clock_offset_ms: typeof offset === "number" ? offset : null,
+      clock_offset_ms: typeof measured.clock_offset_ms === "number" ? measured.clock_offset_ms : null,
+      capture_page_version: typeof measured.capture_page_version === "string" ? measured.capture_page_version : null,
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
     },
     reported_by_device: reportedCapture(file),

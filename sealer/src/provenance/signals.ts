@@ -23,8 +23,12 @@ export interface ReportedCapture {
   geolocation?: { latitude: number; longitude: number; accuracy_m: number };
 }
 
+/** The capture context minus what the Worker measured itself (clock offset, capture page version). */
 export const reportedCapture = (file: SealJobFile): ReportedCapture => {
-  const { clock_offset_ms: _measured, ...reported } = (file.capture_context ?? {}) as ReportedCapture & { clock_offset_ms?: unknown };
+  const { clock_offset_ms: _offset, capture_page_version: _version, ...reported } = (file.capture_context ?? {}) as ReportedCapture & {
+    clock_offset_ms?: unknown;
+    capture_page_version?: unknown;
+  };
   return reported;
 };
 

@@ -16,6 +16,9 @@ export const ObservedFactsSchema = z
     clock_offset_ms: z.number().nullable().openapi({
       description: t("Our clock minus the device's, measured by the service when the file was declared.", "Notre horloge moins celle de l'appareil, mesurée par le service à la déclaration du fichier."),
     }),
+    capture_page_version: z.string().nullable().openapi({
+      description: t("The version of the capture page the service served (its deploy's commit).", "La version de la page de capture servie par le service (le commit de son déploiement)."),
+    }),
     decoded: z
       .strictObject({ width: nullableCount, height: nullableCount, duration_ms: nullableCount })
       .nullable()
