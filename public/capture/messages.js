@@ -4,7 +4,8 @@ export const MESSAGES = {
   en: {
     title: "Photo capture", testMode: "Test mode: this capture is a trial", start: "Start",
     stepsTitle: "What you will capture", photo1: "1 photo", photoN: "{n} photos", video1: "1 video", videoN: "{n} videos", optional: "optional",
-    duration: "About {n} min", sealed: "Your photos are sealed and timestamped: nobody can alter them afterwards.",
+    duration: "About {n} min", sealed: "Your photos will be sealed and timestamped: nobody can alter them afterwards.",
+    received: "Your files were received. The service is now sealing and timestamping them; the proof will be ready in a moment.",
     locationTitle: "Add the place to your photos?", locationWhy: "Recording where the photos are taken makes the proof stronger. The location is attached to these photos only.",
     locationYes: "Share my location", locationNo: "Continue without", locationWaiting: "Waiting for your location…", locationNone: "Location unavailable: the photos will be taken without it.",
     step: "Step {i} of {n}", shutter: "Take photo", record: "Start recording", stop: "Stop recording", useFile: "Choose a file", next: "Next", back: "Back", finish: "Finish",
@@ -29,7 +30,8 @@ export const MESSAGES = {
   fr: {
     title: "Prise de photos", testMode: "Mode test : cette capture est un essai", start: "Commencer",
     stepsTitle: "Ce que vous allez prendre", photo1: "1 photo", photoN: "{n} photos", video1: "1 vidéo", videoN: "{n} vidéos", optional: "facultatif",
-    duration: "Environ {n} min", sealed: "Vos photos sont scellées et horodatées : personne ne peut les modifier ensuite.",
+    duration: "Environ {n} min", sealed: "Vos photos seront scellées et horodatées : personne ne pourra les modifier ensuite.",
+    received: "Vos fichiers ont bien été reçus. Le service les scelle et les horodate maintenant ; la preuve sera prête dans un instant.",
     locationTitle: "Ajouter le lieu à vos photos ?", locationWhy: "Enregistrer le lieu de prise de vue renforce la preuve. La position n'est jointe qu'à ces photos.",
     locationYes: "Partager ma position", locationNo: "Continuer sans", locationWaiting: "En attente de votre position…", locationNone: "Position indisponible : les photos seront prises sans elle.",
     step: "Étape {i} sur {n}", shutter: "Prendre la photo", record: "Commencer à filmer", stop: "Arrêter de filmer", useFile: "Choisir un fichier", next: "Suivant", back: "Retour", finish: "Terminer",
@@ -54,7 +56,8 @@ export const MESSAGES = {
   es: {
     title: "Toma de fotos", testMode: "Modo de prueba: esta captura es un ensayo", start: "Empezar",
     stepsTitle: "Lo que va a capturar", photo1: "1 foto", photoN: "{n} fotos", video1: "1 vídeo", videoN: "{n} vídeos", optional: "opcional",
-    duration: "Unos {n} min", sealed: "Sus fotos se sellan y fechan: nadie puede modificarlas después.",
+    duration: "Unos {n} min", sealed: "Sus fotos se sellarán y fecharán: nadie podrá modificarlas después.",
+    received: "Sus archivos se han recibido. El servicio los está sellando y fechando; la prueba estará lista en un momento.",
     locationTitle: "¿Añadir el lugar a sus fotos?", locationWhy: "Registrar dónde se toman las fotos refuerza la prueba. La ubicación solo se adjunta a estas fotos.",
     locationYes: "Compartir mi ubicación", locationNo: "Continuar sin ella", locationWaiting: "Esperando su ubicación…", locationNone: "Ubicación no disponible: las fotos se tomarán sin ella.",
     step: "Paso {i} de {n}", shutter: "Tomar foto", record: "Empezar a grabar", stop: "Detener la grabación", useFile: "Elegir un archivo", next: "Siguiente", back: "Atrás", finish: "Terminar",
@@ -80,6 +83,7 @@ export const MESSAGES = {
     title: "Fotoaufnahme", testMode: "Testmodus: diese Aufnahme ist ein Versuch", start: "Starten",
     stepsTitle: "Was Sie aufnehmen", photo1: "1 Foto", photoN: "{n} Fotos", video1: "1 Video", videoN: "{n} Videos", optional: "optional",
     duration: "Etwa {n} Min.", sealed: "Ihre Fotos werden versiegelt und mit Zeitstempel versehen: niemand kann sie danach verändern.",
+    received: "Ihre Dateien sind angekommen. Der Dienst versiegelt sie jetzt und versieht sie mit einem Zeitstempel; der Nachweis ist gleich fertig.",
     locationTitle: "Den Ort zu Ihren Fotos hinzufügen?", locationWhy: "Der Aufnahmeort stärkt den Nachweis. Der Standort wird nur diesen Fotos beigefügt.",
     locationYes: "Standort teilen", locationNo: "Ohne fortfahren", locationWaiting: "Warte auf Ihren Standort…", locationNone: "Standort nicht verfügbar: die Fotos werden ohne ihn aufgenommen.",
     step: "Schritt {i} von {n}", shutter: "Foto aufnehmen", record: "Aufnahme starten", stop: "Aufnahme beenden", useFile: "Datei wählen", next: "Weiter", back: "Zurück", finish: "Fertig",

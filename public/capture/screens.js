@@ -66,7 +66,8 @@ export function showCompletion(session, result) {
         heading(session.completion.title),
         session.completion.body ? el("p", {}, session.completion.body) : null,
         result.proof_id ? el("p", { class: "reference" }, `${t("reference")} `, el("code", {}, result.proof_id)) : null,
-        el("p", { class: "with-icon trust" }, icon("shield"), el("span", {}, t("sealed"))),
+        // The proof is still pending when /complete answers: say what was observed, not a seal that may yet fail.
+        el("p", { class: "with-icon trust" }, icon("shield"), el("span", {}, t("received"))),
         result.redirect_url ? countdown : el("p", { class: "muted" }, t("closePage")),
       ),
     ],

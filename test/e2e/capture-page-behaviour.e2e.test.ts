@@ -78,6 +78,10 @@ describe("the capture page's own rules", () => {
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     expect(completions).toBe(1);
+    // The proof is still being sealed when /complete answers: the page says the files were received, not sealed.
+    const completionText = await page.getByTestId("completion").textContent();
+    expect(completionText).toContain("bien été reçus");
+    expect(completionText).not.toMatch(/sont scellées/);
     expect(errors).toEqual([]);
     await context.close();
   });
