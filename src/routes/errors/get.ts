@@ -1,19 +1,10 @@
-import { z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { ERROR_CATALOGUE, codeFromSlug } from "../../errors/catalogue.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { escapeHtml } from "../../lib/html.ts";
-
-const ErrorDescriptionSchema = z
-  .strictObject({
-    code: z.string().openapi({ description: t("The stable error code.", "Le code d'erreur stable.") }),
-    status: z.number().int().openapi({ description: t("HTTP status code.", "Code de statut HTTP.") }),
-    title: z.string().openapi({ description: t("Short title.", "Titre court.") }),
-    description: z.string().openapi({ description: t("When the error occurs.", "Quand l'erreur se produit.") }),
-  })
-  .openapi("ErrorDescription", { description: t("Description of an error code.", "Description d'un code d'erreur.") });
+import { ErrorDescriptionSchema, ErrorSlugParams, HtmlPageSchema } from "./schema.ts";
 
 const route = publicRoute(["not_found"], {
   method: "get",
@@ -26,14 +17,12 @@ const route = publicRoute(["not_found"], {
     "La page vers laquelle pointe le `type` d'un problème : HTML pour un navigateur, JSON sinon.",
   ),
   request: {
-    params: z.object({
-      slug: z.string().openapi({ param: { name: "slug", in: "path" }, description: t("The error code with hyphens.", "Le code d'erreur avec des tirets.") }),
-    }),
+    params: ErrorSlugParams,
   },
   responses: {
     200: {
       description: t("The error code described.", "Le code d'erreur décrit."),
-      content: { "application/json": { schema: ErrorDescriptionSchema }, "text/html": { schema: z.string() } },
+      content: { "application/json": { schema: ErrorDescriptionSchema }, "text/html": { schema: HtmlPageSchema } },
     },
   },
 });
