@@ -19,6 +19,8 @@ import type { SealedResult, SealFailureCode, SealJob, SealResult } from "../../s
 import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 import { SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals.ts";
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
+import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
+import { rootFingerprints } from "../../shared/trust-anchors.ts";
 
 export interface SealingDependencies {
   db: Database;
@@ -140,6 +142,8 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
   });
   const contentTypes = new Map(files.map((file) => [file.id, file.contentType]));
   const signals = await signalsWithEarlierSeals(deps.db, proof, files, result);
+  const [tsaRoots, c2paRoots] = await Promise.all([rootFingerprints(result.chain_pem), rootFingerprints(result.c2pa_trust_anchor_pem)]);
+  const roots = [...tsaRoots.map((root) => ({ kind: "timestamp_authority" as const, root })), ...c2paRoots.map((root) => ({ kind: "c2pa" as const, root }))];
   const [, eventInsert] = await deps.db.batch([
     consumeReservationStatement(deps.db, proof),
     eventInsertWhere(deps.db, event, whilePending(proof.id), eventId),
@@ -158,6 +162,8 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
         signals: signals.get(file.id) ?? [],
       }),
     ),
+    // Published at GET /v1/public/trust-anchors so that verifiers can pin them (issue 14).
+    ...trustAnchorUpserts(deps.db, roots, proof.mode, sealedAt),
     markSealedStatement(deps.db, proof.id, {
       run,
       manifestSha256: result.manifest_sha256,

@@ -6,3 +6,4 @@ export * from "./events.ts";
 export * from "./capture-templates.ts";
 export * from "./webhooks.ts";
 export * from "./template-snapshots.ts";
+export * from "./trust-anchors.ts";

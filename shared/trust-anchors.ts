@@ -1,0 +1,32 @@
+import * as pkijs from "pkijs";
+import { hex, pemCertificatesDer } from "./timestamp-check.ts";
+
+/** A root a verifier pins: its SHA-256 over the DER, in lower-case hex and as `openssl x509 -fingerprint -sha256` prints it. */
+export interface RootFingerprint {
+  subject: string;
+  sha256: string;
+  /** `AA:BB:…`, what `openssl x509 -noout -fingerprint -sha256` prints after `sha256 Fingerprint=`. */
+  opensslFingerprint: string;
+  pem: string;
+}
+
+const NAMES: Record<string, string> = { "2.5.4.3": "CN", "2.5.4.6": "C", "2.5.4.10": "O", "2.5.4.11": "OU" };
+
+export const opensslFingerprint = (sha256: string) => sha256.toUpperCase().match(/../g)!.join(":");
+
+/**
+ * The self-signed certificates of a PEM bundle (the roots: intermediates and signers are never anchors)
+ * with their fingerprints. Shared by the Worker (VERIFY.md, the public list of roots) and the offline verifier.
+ */
+export async function rootFingerprints(pem: string): Promise<RootFingerprint[]> {
+  const roots: RootFingerprint[] = [];
+  for (const der of pemCertificatesDer(pem)) {
+    const cert = pkijs.Certificate.fromBER(der.slice().buffer as ArrayBuffer);
+    if (!cert.subject.isEqual(cert.issuer)) continue;
+    const sha256 = hex(await crypto.subtle.digest("SHA-256", der.slice()));
+    const subject = cert.subject.typesAndValues.map((tv) => `${NAMES[tv.type] ?? tv.type}=${tv.value.valueBlock.value}`).join(", ");
+    const base64 = btoa(String.fromCharCode(...der)).replace(/.{64}/g, "$&\n");
+    roots.push({ subject, sha256, opensslFingerprint: opensslFingerprint(sha256), pem: `-----BEGIN CERTIFICATE-----\n${base64.replace(/\n$/, "")}\n-----END CERTIFICATE-----\n` });
+  }
+  return roots;
+}
