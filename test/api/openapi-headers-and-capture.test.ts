@@ -108,7 +108,8 @@ describe("CONTRACT.md's capture shapes, as a subset", () => {
     expect(put.status).toBe(200);
     const row = await env.DB.prepare("SELECT capture_context, status FROM files WHERE id = ?").bind(declared.body.file_id).first<{ capture_context: string; status: string }>();
     expect(row?.status).toBe("uploaded");
-    expect(JSON.parse(row!.capture_context)).toEqual({ method: "unknown", clock_offset_ms: null });
+    // The service's own facts sit beside the (absent) report: no clock offset without a device time, the page version it serves.
+    expect(JSON.parse(row!.capture_context)).toEqual({ method: "unknown", clock_offset_ms: null, capture_page_version: env.BUILD_COMMIT });
     const completed = await captureCall(token, "/complete", { body: {} });
     expect(completed.status).toBe(200);
     expect(completed.body.proof_id).toMatch(/^prf_/);

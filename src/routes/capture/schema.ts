@@ -40,8 +40,8 @@ const CaptureContext = z
   })
   .openapi("CaptureContext", {
     description: t(
-      "How the shot was taken, as the phone saw it; recorded in the signed file's C2PA manifest.",
-      "Comment la prise a été faite, vue par le téléphone ; inscrit dans le manifeste C2PA du fichier signé.",
+      "How the shot was taken, as the phone reports it: signed in the file's C2PA manifest as reported by the device, never as established, and compared with the bytes (integrity signals).",
+      "Comment la prise a été faite, selon le téléphone : inscrit dans le manifeste C2PA du fichier comme déclaré par l'appareil, jamais comme établi, et comparé aux octets (signaux d'intégrité).",
     ),
   });
 
