@@ -2,7 +2,8 @@
  * `npm run bench`: sealing speed, as ratios to baselines measured in the same run on the same machine.
  *   - end to end: completion of a capture of 10 photos of 4 MB (test mode) until the proof is sealed;
  *   - the sealer alone: throughput of one job of the same 10 files, in MB/s;
- *   - baselines: SHA-256 of the same 40 MB, and a bare C2PA sign of one 4 MB file.
+ *   - baselines: SHA-256 of the same 40 MB, and a bare C2PA sign of one 4 MB file;
+ *   - the API: p50 of an authenticated read and a creation as ratios to /health (bench/api.ts).
  */
 import { createHash, X509Certificate } from "node:crypto";
 import { createServer } from "node:http";
@@ -16,6 +17,7 @@ import { loadSigningKey } from "../sealer/src/c2pa/cose.ts";
 import { signWithC2pa, initC2pa } from "../sealer/src/c2pa/c2pa.ts";
 import { opensslAuthority } from "../sealer/src/tsa/authority.ts";
 import { runSealJob } from "../sealer/src/seal-job.ts";
+import { benchApi, printApiBench, type ApiBench } from "./api.ts";
 import type { SealJob } from "../shared/sealer-protocol.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -91,6 +93,7 @@ if (sealer.result.status !== "sealed") throw new Error(`sealer bench failed: ${J
 
 const stack = await startStack();
 let endToEnd: number;
+let api: ApiBench;
 try {
   await request(`${stack.baseUrl}/health`);
   const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
@@ -107,6 +110,7 @@ try {
   const proof = await waitForProof(stack, stack.testKey, completed.body.proof_id, (p) => p.status !== "pending", 120_000);
   endToEnd = performance.now() - started;
   if (proof.status !== "sealed") throw new Error(`end-to-end proof ${proof.status}: ${JSON.stringify(proof.failure)}`);
+  api = await benchApi(stack);
 } finally {
   await stack.stop();
 }
@@ -123,3 +127,4 @@ console.log(`\nsealer throughput                                          ${(tot
 console.log(`sealer job / SHA-256 baseline                              ${(sealer.ms / sha.ms).toFixed(1)} ×`);
 console.log(`sealer job / (10 × bare C2PA sign)                          ${(sealer.ms / (10 * bareSign.ms)).toFixed(2)} ×`);
 console.log(`end to end / sealer job                                    ${(endToEnd / sealer.ms).toFixed(2)} ×`);
+printApiBench(api);
