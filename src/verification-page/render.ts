@@ -3,12 +3,14 @@ import type { Verification } from "../verification/verify-proof.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts";
 import type { PageStep } from "./step-labels.ts";
 import { CLAIM_TEXTS, type ClaimCode } from "../verification/claims.ts";
+import { certifiedTimeUtc, readableSize } from "./certified-time.ts";
 
 interface PageFile {
   id: string;
   step_id: string;
   kind: string;
   content_type: string;
+  size: number;
   sha256: string;
   signed_sha256: string | null;
   url: string;
@@ -31,19 +33,20 @@ export interface PageProof {
   timestamp: { gen_time: string; qualified: boolean; authority: string } | null;
   manifest_sha256: string | null;
   package_url: string;
+  verification_url: string;
   verification: Verification;
   claims: Record<"proven" | "reported_by_device" | "not_proven", { code: ClaimCode }[]>;
 }
 
 /** What the service observed, what the device only reported, and the signals: never mixed (docs/adr/0018). */
-function fileFacts(file: PageFile, m: Record<string, string>): string {
+function fileFacts(file: PageFile, m: Record<string, string>, lang: PageLanguage): string {
   const reported = file.reported_by_device;
   const place = reported.geolocation ? `${reported.geolocation.latitude}, ${reported.geolocation.longitude} (${m.accuracy} ${reported.geolocation.accuracy_m} m)` : "—";
   const earlier = file.earlier_content_credentials;
-  return `<dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd><time datetime="${e(file.observed.received_at)}">${e(file.observed.received_at)}</time></dd></dl>
-<dl class="reported" data-testid="reported-${e(file.id)}"><dt>${e(m.reportedByDevice!)} · ${e(m.method!)}</dt><dd>${e(m[reported.method] ?? reported.method)}</dd><dt>${e(m.deviceTime!)}</dt><dd>${e(reported.device_time ?? "—")}</dd><dt>${e(m.location!)}</dt><dd>${e(place)}</dd></dl>
+  return `<dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd>${timeOf(file.observed.received_at, lang, m)}</dd></dl>
+<dl class="reported" data-testid="reported-${e(file.id)}"><dt>${e(m.reportedByDevice!)} · ${e(m.method!)}</dt><dd>${e(m[reported.method] ?? reported.method)}</dd><dt>${e(m.deviceTime!)}</dt><dd>${reported.device_time ? timeOf(reported.device_time, lang, m) : "—"}</dd><dt>${e(m.location!)}</dt><dd>${e(place)}</dd></dl>
 ${earlier ? `<p class="earlier" data-testid="earlier-${e(file.id)}">${e(m.earlierCredentials!)}: ${e(earlier.claim_generator ?? "?")} (${e(earlier.digital_source_types.join(", ") || "—")})</p>` : ""}
-${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.id)}" aria-label="${e(m.signals!)}">${file.signals.map((signal) => `<li data-code="${e(signal.code)}"><code>${e(signal.code)}</code> ${e(signal.detail)}</li>`).join("")}</ul>` : ""}`;
+${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.id)}" aria-label="${e(m.signals!)}">${file.signals.map((signal) => `<li data-code="${e(signal.code)}">${e(signal.detail)}</li>`).join("")}</ul>` : ""}`;
 }
 
 /** The three lists of claims in the reader's language, from the codes the public JSON carries. */
@@ -53,11 +56,18 @@ function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<s
   return `${list("proven", m.claimsProven!)}${list("reported_by_device", m.claimsReported!)}${list("not_proven", m.claimsNotProven!)}`;
 }
 
-function fileList(files: PageFile[], m: Record<string, string>): string {
+/** A time in the page language, in UTC and saying so; local-time.js adds the reader's own time beside it. */
+const timeOf = (iso: string, lang: PageLanguage, m: Record<string, string>) => `<time datetime="${e(iso)}" data-local="${e(m.yourTime!)}">${e(certifiedTimeUtc(iso, lang))}</time>`;
+
+/**
+ * Files as tiles: what each is and how heavy, the full signed file only when the reader opens it (a phone
+ * must not download several MB per photo to read the page), and what was observed and reported beside it.
+ */
+function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage): string {
   return `<ul class="files">${files
     .map(
-      (file) => `<li>${file.kind === "photo" && file.signed_sha256 ? `<img src="${e(file.url)}" alt="${e(file.id)}" loading="lazy">` : ""}
-<code>${e(file.id)}</code><dl><dt>${e(m.original!)}</dt><dd><code>${e(file.sha256)}</code></dd><dt>${e(m.signed!)}</dt><dd><code>${e(file.signed_sha256 ?? "—")}</code></dd></dl>${fileFacts(file, m)}</li>`,
+      (file) => `<li class="tile" data-file="${e(file.id)}"><p class="tile-head"><span class="kind kind-${e(file.kind)}" aria-hidden="true"></span><span>${e(m[`kind_${file.kind}`] ?? file.kind)} · ${e(file.content_type)} · ${e(readableSize(file.size, lang))}</span></p>
+${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>` : ""}${fileFacts(file, m, lang)}</li>`,
     )
     .join("")}</ul>`;
 }
@@ -65,53 +75,86 @@ function fileList(files: PageFile[], m: Record<string, string>): string {
 const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => `<a href="/p/${e(proof.id)}?lang=${lang}">${e(heading)} · <code>${e(proof.id)}</code></a>`;
 
 /** One proof: its files step by step. */
-function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>): string {
+function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage): string {
   return `<h2>${e(m.files!)}</h2>${steps
-    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(proof.files.filter((file) => file.step_id === step.id), m)}</section>`)
+    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang)}</section>`)
     .join("")}`;
 }
 
 /** A before/after pair: for each step, the before's files beside the after's, each side linking to its proof. */
 function pairedProofs(before: PageProof, after: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage): string {
   const side = (proof: PageProof, heading: string, name: string, step: PageStep) =>
-    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(proof.files.filter((file) => file.step_id === step.id), m)}</div>`;
+    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang)}</div>`;
   return `<h2>${e(m.before!)} / ${e(m.after!)}</h2>${steps
     .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3><div class="pair">${side(before, m.before!, "before", step)}${side(after, m.after!, "after", step)}</div></section>`)
     .join("")}`;
 }
 
+/** The verdict in one sentence: a test proof that verifies still proves nothing in law. */
+function verdictOf(proof: PageProof, m: Record<string, string>): string {
+  const status = proof.verification.status;
+  return (status === "valid" && proof.verification.test_mode ? m.testValid : m[status]) ?? status;
+}
+
+/** Every check as a sentence a reader understands, with its status; the codes stay in the technical details. */
+function checkList(proof: PageProof, m: Record<string, string>): string {
+  return `<ul class="checks" data-testid="checks">${proof.verification.checks
+    .map((check) => `<li class="${check.result}" data-code="${e(check.name)}">${e(m[`check_${check.name}`] ?? check.name)} <strong>${e(check.result === "pass" ? m.passed! : m.failedCheck!)}</strong></li>`)
+    .join("")}</ul>`;
+}
+
+/** One identifier with its copy button (check.js). */
+const copyable = (id: string, label: string, value: string, m: Record<string, string>) =>
+  `<dt id="${id}-label">${e(label)}</dt><dd><code id="${id}">${e(value)}</code> <button type="button" class="copy" data-copy="${id}" aria-describedby="${id}-label">${e(m.copy!)}</button></dd>`;
+
+/** Identifiers and hashes for the people who check by hand; closed on screen, printed in full (style.css). */
+function technicalDetails(proof: PageProof, m: Record<string, string>): string {
+  const files = proof.files
+    .map(
+      (file, i) => `<h4>${e(m[`kind_${file.kind}`] ?? file.kind)} ${i + 1}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
+    )
+    .join("");
+  const checks = proof.verification.checks.map((check) => `<li><code>${e(check.name)}</code>: <code>${check.result}</code></li>`).join("");
+  return `<details class="technical" data-testid="technical"><summary>${e(m.technical!)}</summary>
+<dl>${copyable("proof-id", m.proofId!, proof.id, m)}${proof.manifest_sha256 ? copyable("manifest-sha256", m.manifest!, proof.manifest_sha256, m) : ""}</dl>
+<h3>${e(m.fingerprints!)}</h3>${files}${checks ? `<h3>${e(m.checks!)}</h3><ul>${checks}</ul>` : ""}</details>`;
+}
+
 /** The human verification page, server-rendered; no inline script or style (strict CSP). */
-export function renderVerificationPage(proof: PageProof, partner: PageProof | null, steps: PageStep[], lang: PageLanguage): string {
+export function renderVerificationPage(proof: PageProof, partner: PageProof | null, steps: PageStep[], lang: PageLanguage, organizationName: string | null): string {
   const m = PAGE_MESSAGES[lang];
-  const verdict = m[proof.verification.status] ?? proof.verification.status;
   const command = proof.manifest_sha256 ? `openssl ts -verify -digest ${proof.manifest_sha256} -in proof.tsr -CAfile chain.pem` : "";
   const hashes = proof.files.flatMap((file) => [file.sha256, file.signed_sha256]).filter(Boolean).join(" ");
   const files =
-    partner === null ? singleProof(proof, steps, m) : proof.compare_to ? pairedProofs(partner, proof, steps, m, lang) : pairedProofs(proof, partner, steps, m, lang);
+    partner === null ? singleProof(proof, steps, m, lang) : proof.compare_to ? pairedProofs(partner, proof, steps, m, lang) : pairedProofs(proof, partner, steps, m, lang);
+  // Our simulated authority is named in the reader's language; a real one keeps its own name.
+  const authority = proof.timestamp ? (proof.mode === "test" ? m.testAuthority! : proof.timestamp.authority) : "";
   return `<!doctype html>
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${e(m.title!)} ${e(proof.id)}</title><link rel="stylesheet" href="/verify/style.css"><script type="module" src="/verify/check.js"></script></head>
+<title>${e(m.title!)} ${e(proof.id)}</title><link rel="stylesheet" href="/verify/style.css"><script type="module" src="/verify/check.js"></script><script type="module" src="/verify/local-time.js"></script></head>
 <body data-copied="${e(m.copied!)}" data-belongs="${e(m.belongs!)}" data-not-belongs="${e(m.notBelongs!)}">
 ${proof.verification.test_mode ? `<p class="test-banner" data-testid="test-banner" role="note">${e(m.testBanner!)}</p>` : ""}
 <main>
 <nav aria-label="${e(m.language!)}">${PAGE_LANGUAGES.map((code) => `<a href="?lang=${code}"${code === lang ? ' aria-current="page"' : ""}>${code.toUpperCase()}</a>`).join(" ")}</nav>
 <h1>${e(m.title!)}</h1>
-<p class="verdict ${e(proof.verification.status)}" data-testid="verdict">${e(verdict)}</p>
+<p class="verdict ${e(proof.verification.status)}" data-testid="verdict">${e(verdictOf(proof, m))}</p>
 <dl class="facts">
-<dt>${e(m.reference!)}</dt><dd><code>${e(proof.external_reference)}</code></dd>
+${organizationName ? `<dt>${e(m.organization!)}</dt><dd data-testid="organization">${e(organizationName)}</dd>` : ""}
+<dt>${e(m.reference!)}</dt><dd data-testid="reference">${e(proof.external_reference)}</dd>
 <dt>${e(m.party!)}</dt><dd>${e(m[proof.party] ?? proof.party)}</dd>
 ${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
 ${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
-${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd><time datetime="${e(proof.timestamp.gen_time)}">${e(proof.timestamp.gen_time)}</time> (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd><dt>${e(m.authority!)}</dt><dd>${e(proof.timestamp.authority)}</dd>` : ""}
+${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, m)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)} (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd>` : ""}
 </dl>
 ${claimLists(proof.claims, lang, m)}
+${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(proof, m)}` : ""}
 ${files}
-${proof.status === "sealed" ? `<p><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
-<h2 id="command-title">${e(m.command!)}</h2><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command">${e(m.copy!)}</button>` : ""}
-<h2>${e(m.checks!)}</h2><ul class="checks">${proof.verification.checks.map((check) => `<li class="${check.result}">${e(check.name)}: ${check.result}</li>`).join("")}</ul>
-<h2 id="check-title">${e(m.checkTitle!)}</h2><p id="check-help">${e(m.checkHelp!)}</p>
-<input type="file" id="check-file" data-hashes="${e(hashes)}" aria-labelledby="check-title" aria-describedby="check-help check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p>
+${proof.status === "sealed" ? `<p class="screen-only"><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
+<h2 id="command-title">${e(m.command!)}</h2><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command" class="screen-only">${e(m.copy!)}</button>` : ""}
+${technicalDetails(proof, m)}
+<section class="screen-only"><h2 id="check-title">${e(m.checkTitle!)}</h2><p id="check-help">${e(m.checkHelp!)}</p>
+<input type="file" id="check-file" data-hashes="${e(hashes)}" aria-labelledby="check-title" aria-describedby="check-help check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p></section>
 </main></body></html>`;
 }
 

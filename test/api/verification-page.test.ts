@@ -4,6 +4,7 @@ import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { setSessionSnapshot } from "./support/template-snapshots.ts";
+import { PAGE_LANGUAGES, PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
 
 const SNAPSHOT = JSON.stringify({
   default_locale: "en",
@@ -20,12 +21,78 @@ async function proofWithSnapshot(organizationId: string) {
   return inserted;
 }
 
+async function sealedProof(organizationId: string) {
+  const inserted = await proofWithSnapshot(organizationId);
+  // Sealed as the sealing records it (tested in sealing.test.ts); the page reads the verification kept beside the artifacts.
+  await env.DB.prepare(
+    "UPDATE proofs SET status = 'sealed', manifest_sha256 = ?, timestamp_gen_time = '2026-11-22T10:00:00Z', timestamp_authority = 'Test TSA', timestamp_qualified = 0, timestamp_serial = '01', timestamp_policy = '1.2.3', sealed_at = '2026-11-22T10:00:01Z' WHERE id = ?",
+  ).bind("a".repeat(64), inserted.proofId).run();
+  await env.DB.prepare("UPDATE files SET signed_sha256 = ?, signed_size = 100 WHERE proof_id = ?").bind("b".repeat(64), inserted.proofId).run();
+  const checks = ["manifest_hash", "timestamp_signature", "timestamp_signer", "timestamp_imprint", "timestamp_chain", "files_in_manifest", "signed_files_stored"].map((name) => ({ name, result: "pass" }));
+  await env.FILES.put(`proofs/${inserted.proofId}/verification.json`, JSON.stringify({ status: "valid", test_mode: true, checks }));
+  return inserted;
+}
+
 async function page(path: string, headers: Record<string, string> = {}) {
   const response = await call(path, { headers });
   return { response, html: await response.text() };
 }
 
 describe("the verification page /p/{id}", () => {
+  it("has every text in the four page languages (the same keys in each table)", () => {
+    const english = Object.keys(PAGE_MESSAGES.en).sort();
+    for (const lang of PAGE_LANGUAGES) {
+      expect(Object.keys(PAGE_MESSAGES[lang]).sort(), lang).toEqual(english);
+      for (const key of english) expect(PAGE_MESSAGES[lang][key]!.trim(), `${lang}.${key}`).not.toBe("");
+    }
+  });
+
+  it("starts with the verdict, then who asked, the reference, the certified time in the reader's format and UTC, and our test authority translated", async () => {
+    const org = await createOrganization();
+    const { proofId } = await sealedProof(org.id);
+    const organization = await env.DB.prepare("SELECT name FROM organizations WHERE id = ?").bind(org.id).first<{ name: string }>();
+    const { html } = await page(`/p/${proofId}?lang=fr`);
+    const verdict = html.indexOf('data-testid="verdict"');
+    expect(verdict).toBeGreaterThan(0);
+    expect(verdict).toBeLessThan(html.indexOf('data-testid="organization"'));
+    expect(html).toContain(`data-testid="organization">${organization!.name}<`);
+    expect(html).toMatch(/data-testid="reference">[^<]+</);
+    // gen_time 2026-11-22T10:00:00Z from the stand-in sealer, in French, in UTC and saying so; the browser adds its own zone.
+    expect(html).toMatch(/data-testid="certified-time"><time datetime="2026-11-22T10:00:00Z" data-local="votre heure">22 novembre 2026 (à )?10:00:00 UTC<\/time>/);
+    expect(html).toContain('src="/verify/local-time.js"');
+    expect(html).toContain(`data-testid="authority">${PAGE_MESSAGES.fr.testAuthority}`);
+    expect(html).not.toContain("Test TSA");
+    expect((await page(`/p/${proofId}?lang=de`)).html).toMatch(/22\. November 2026 (um )?10:00:00 UTC/);
+  });
+
+  it("says every check as a sentence with its status, keeps codes and hashes in the technical details, and never loads a full file eagerly", async () => {
+    const org = await createOrganization();
+    const { proofId, fileIds } = await sealedProof(org.id);
+    for (const lang of PAGE_LANGUAGES) {
+      const { html } = await page(`/p/${proofId}?lang=${lang}`);
+      const checks = html.slice(html.indexOf('data-testid="checks"'), html.indexOf("</ul>", html.indexOf('data-testid="checks"')));
+      const codes = [...checks.matchAll(/data-code="([a-z_]+)">([^<]+)<strong>([^<]+)</g)];
+      expect(codes.length, lang).toBeGreaterThan(2);
+      for (const [, code, sentence, status] of codes) {
+        expect(sentence!.trim().replaceAll("&#39;", "'"), `${lang} ${code}`).toBe(PAGE_MESSAGES[lang][`check_${code}`]);
+        expect([PAGE_MESSAGES[lang].passed, PAGE_MESSAGES[lang].failedCheck]).toContain(status);
+      }
+      const technical = html.slice(html.indexOf('<details class="technical"'), html.indexOf("</details>"));
+      // Only the technical details and the "check it yourself" command carry identifiers.
+      const visible = html.replace(technical, "").replace(/<pre[\s\S]*?<\/pre>/, "");
+      const text = visible.replace(/ (data-[a-z-]+|id|href)="[^"]*"/g, "");
+      for (const identifier of ["b".repeat(64), "a".repeat(64), fileIds[0]!]) {
+        expect(technical, lang).toContain(identifier);
+        expect(text).not.toContain(identifier);
+      }
+      expect(text).not.toMatch(/manifest_hash|timestamp_chain/);
+      expect(technical).toContain('data-copy="manifest-sha256"');
+      expect(html).not.toContain("<img");
+      expect(html).toContain(`href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files/${fileIds[0]}"`);
+    }
+  });
+
+
   it("labels each step in the reader's language, in the template's order, with strict headers", async () => {
     const org = await createOrganization();
     const { proofId } = await proofWithSnapshot(org.id);

@@ -2,6 +2,7 @@ import type { App } from "../../app.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { publicProof } from "../../proofs/public-proof.ts";
 import { findSessionById } from "../../storage/capture-sessions.ts";
+import { findOrganization } from "../../storage/organizations.ts";
 import { findProofById, proofFiles } from "../../storage/proofs-read.ts";
 import { pageLanguage } from "../../verification-page/messages.ts";
 import { renderProofNotFoundPage, renderVerificationPage } from "../../verification-page/render.ts";
@@ -37,7 +38,9 @@ export function registerVerificationPage(app: App) {
     const session = await findSessionById(db, loaded.row.sessionId);
     const stepIds = [...proof.files, ...(partner?.files ?? [])].map((file) => file.step_id);
     const steps = pageSteps(session?.templateSnapshot ?? null, lang, stepIds);
+    // The page names who asked for the proof (issue 13); the public JSON still says nothing of the organization.
+    const organization = await findOrganization(db, loaded.row.organizationId);
     c.header("Cache-Control", proof.status === "sealed" ? "public, max-age=300" : "no-store");
-    return c.html(renderVerificationPage(proof, partner, steps, lang));
+    return c.html(renderVerificationPage(proof, partner, steps, lang, organization?.name ?? null));
   });
 }
