@@ -11,6 +11,8 @@ import type {
   templateSnapshots,
   webhookAttempts,
   webhookDeliveries,
+  webhookEndpoints,
+  webhookSecrets,
 } from "../db/schema/index.ts";
 
 /**
@@ -28,5 +30,7 @@ export type ProofRow = typeof proofs.$inferSelect;
 /** A capture file: declared by the phone, uploaded, then sealed with its proof. */
 export type FileRow = typeof files.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type SecretRow = typeof webhookSecrets.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;

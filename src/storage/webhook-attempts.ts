@@ -1,8 +1,7 @@
 import { and, eq, inArray, ne, notInArray } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
-import type { EndpointRow } from "./webhooks.ts";
-import type { DeliveryRow } from "./rows.ts";
+import type { DeliveryRow, EndpointRow } from "./rows.ts";
 
 export type NewAttempt = typeof webhookAttempts.$inferInsert;
 export type DeliveryStatus = DeliveryRow["status"];

@@ -3,8 +3,7 @@ import type { Database } from "../db/client.ts";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
 import { EMITTED_EVENTS } from "../events/types.ts";
 import { chunks, rowsPerInsert } from "../lib/batches.ts";
-import type { EventRow } from "./rows.ts";
-import type { EndpointRow } from "./webhooks.ts";
+import type { EndpointRow, EventRow } from "./rows.ts";
 
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 

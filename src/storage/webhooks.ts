@@ -2,9 +2,8 @@ import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookEndpoints, webhookSecrets } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
+import type { EndpointRow, SecretRow } from "./rows.ts";
 
-export type EndpointRow = typeof webhookEndpoints.$inferSelect;
-export type SecretRow = typeof webhookSecrets.$inferSelect;
 export type NewEndpoint = typeof webhookEndpoints.$inferInsert;
 export type NewSecret = typeof webhookSecrets.$inferInsert;
 

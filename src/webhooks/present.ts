@@ -1,4 +1,5 @@
-import { isActiveSecret, type EndpointRow, type SecretRow } from "../storage/webhooks.ts";
+import { isActiveSecret } from "../storage/webhooks.ts";
+import type { EndpointRow, SecretRow } from "../storage/rows.ts";
 
 export function presentEndpoint(endpoint: EndpointRow, secrets: SecretRow[], now: Date, revealedSecret?: string) {
   return {

@@ -1,9 +1,8 @@
-import type { Env } from "../env.ts";
-import type { Database } from "../db/client.ts";
+import type { DomainContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
 import { eventDefinition, type EmittedEvent } from "../events/types.ts";
 import { insertDeliveries } from "../storage/webhook-publishing.ts";
-import type { EndpointRow } from "../storage/webhooks.ts";
+import type { EndpointRow } from "../storage/rows.ts";
 import { deliveryBody } from "./delivery-body.ts";
 import { deliveryMessage } from "./delivery-message.ts";
 
@@ -14,7 +13,15 @@ export function testEventBody(event: EmittedEvent, now: Date): string {
 }
 
 /** Sends a sample event, signed like any delivery and recorded in the delivery log. */
-export async function sendTestEvent(env: Env, db: Database, endpoint: EndpointRow, event: EmittedEvent, now: Date) {
+export async function sendTestEvent({
+  ctx,
+  input,
+}: {
+  ctx: Pick<DomainContext, "env" | "db" | "now">;
+  input: { endpoint: EndpointRow; event: EmittedEvent };
+}) {
+  const { env, db, now } = ctx;
+  const { endpoint, event } = input;
   const id = newId("wdl");
   const eventId = newId("evt");
   await insertDeliveries(db, [

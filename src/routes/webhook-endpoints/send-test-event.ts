@@ -33,6 +33,6 @@ export function registerSendTestEvent(app: App) {
     const { event } = optionalBodyValue(TestEventBody, c.req.valid("json"));
     const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, `test-events:${endpoint.id}`, TEST_EVENTS_PER_HOUR, "read", 3_600_000);
     if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) }, detail: "At most 20 test events per endpoint per hour." });
-    return c.json(await sendTestEvent(c.env, ctx.db, endpoint, event, ctx.now), 202);
+    return c.json(await sendTestEvent({ ctx, input: { endpoint, event } }), 202);
   });
 }
