@@ -15,8 +15,14 @@ export interface SealerConfig {
   c2pa: Record<"live" | "test", C2paIdentity>;
   /** Test-mode proofs: the simulated authority (its tokens prove nothing and say so). */
   testAuthority: TimestampAuthority;
-  /** Live proofs: the configured authority. */
+  /** Live proofs: the configured authority, which timestamps each proof's manifest. */
   liveAuthority: TimestampAuthority;
+  /**
+   * Live proofs: the authority of each file's C2PA signature timestamp (TSA_SIGNATURE_URL), so that the
+   * qualified one is paid once per proof (docs/adr/0020); without it, `liveAuthority` (one request per
+   * file and one for the manifest).
+   */
+  liveSignatureAuthority: TimestampAuthority;
 }
 
 export interface C2paIdentity {
@@ -65,6 +71,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
     },
     testAuthority: opensslAuthority(pkiDir, "tsa-test", "Simulated TSA (test mode, no legal value)"),
     liveAuthority,
+    // Its tokens sit inside the C2PA signatures, checked by C2PA validators against their own trust lists:
+    // the sealer needs no chain of it (no `openssl ts -verify` of them).
+    liveSignatureAuthority: env.TSA_SIGNATURE_URL
+      ? httpAuthority(env.TSA_SIGNATURE_URL, env.TSA_SIGNATURE_NAME || new URL(env.TSA_SIGNATURE_URL).host, "", "")
+      : liveAuthority,
   };
 }
 

@@ -44,6 +44,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       chainDer: config.c2pa[mode].chainDer,
       trustAnchorPem: config.c2pa[mode].trustAnchorPem,
       authority: mode === "live" ? config.liveAuthority : config.testAuthority,
+      signatureAuthority: mode === "live" ? config.liveSignatureAuthority : config.testAuthority,
       budget,
     }));
   }

@@ -23,7 +23,13 @@ export interface SealContext {
   key: KeyObject;
   chainDer: Uint8Array[];
   trustAnchorPem: string;
+  /** Timestamps the proof's manifest (for live proofs: the qualified authority, paid once per proof). */
   authority: TimestampAuthority;
+  /**
+   * Timestamps each file's C2PA signature (`sigTst2`); `authority` when absent. A separate one keeps the
+   * qualified authority at one request per proof (docs/adr/0020).
+   */
+  signatureAuthority?: TimestampAuthority;
   /** Bytes of originals held at once, shared by every job of the process (none: unbounded). */
   budget?: ByteBudget;
 }
@@ -96,7 +102,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   const signer: CoseSigner = {
     key: context.key,
     chainDer: context.chainDer,
-    timestamp: async (message) => (await obtainTimestamp(context.authority, message, signal)).token,
+    timestamp: async (message) => (await obtainTimestamp(context.signatureAuthority ?? context.authority, message, signal)).token,
   };
   const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: { label: string; data: unknown }[], opensOriginal: boolean): Promise<Uint8Array> => {
     if (!canCarryC2pa(format)) return original;

@@ -64,6 +64,9 @@ export const SettingsSchema = z.object({
   C2PA_TEST_SIGNING_KEY_PEM: optional(text("is not text")),
   TSA_URL: optional(httpUrl),
   TSA_NAME: optional(text("is not text")),
+  /** The authority of each file's C2PA signature timestamp, so the qualified TSA_URL is paid once per proof (docs/adr/0020). */
+  TSA_SIGNATURE_URL: optional(httpUrl),
+  TSA_SIGNATURE_NAME: optional(text("is not text")),
   SEALER_MEMORY_BUDGET_MB: optional(positiveInteger),
 });
 
