@@ -23,7 +23,7 @@ export async function sealedPackage(stack: Stack, mode: "test" | "live" = "test"
     { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
   ]);
   if (completed.status !== 200) throw new Error(`complete: ${JSON.stringify(completed.body)}`);
-  const proof = await waitForProof(stack, key, completed.body.proof_id, (p) => p.status !== "pending");
+  const proof = await waitForProof(stack, key, completed.body.proof_id, (p) => p.status !== "pending", 90_000);
   if (proof.status !== "sealed") throw new Error(`proof ${proof.id}: ${proof.status}`);
   const dir = mkdtempSync(join(tmpdir(), "package-"));
   const zip = join(dir, "proof.zip");

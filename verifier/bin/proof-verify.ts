@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { verifyPackage } from "../src/verify-package.ts";
+
+const usage = `Usage: proof-verify <package.zip> [--tsa-root-sha256 <hex>] [--c2pa-root-sha256 <hex>] [--json]
+
+Verifies a verification package offline. Without pins the roots come from the package itself, which
+proves nothing by itself: pin the SHA-256 of the authority's root and of the C2PA root obtained elsewhere
+(the authority's publication, the EU Trusted List, the service's /v1/public/trust-anchors, docs/trust-anchors.md).
+Exit code 0 only when every check holds; 1 when one fails; 2 on bad usage.`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { "tsa-root-sha256": { type: "string" }, "c2pa-root-sha256": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } },
+});
+const pinPattern = /^[0-9a-fA-F]{64}$/;
+if (values.help || positionals.length !== 1 || [values["tsa-root-sha256"], values["c2pa-root-sha256"]].some((pin) => pin !== undefined && !pinPattern.test(pin))) {
+  console.error(usage);
+  process.exit(values.help ? 0 : 2);
+}
+
+const report = await verifyPackage(new Uint8Array(readFileSync(positionals[0]!)), { tsaRootSha256: values["tsa-root-sha256"], c2paRootSha256: values["c2pa-root-sha256"] });
+if (values.json) {
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  console.log(`Proof ${report.proof_id ?? "?"}, timestamped ${report.gen_time ?? "?"}`);
+  console.log(`manifest.json SHA-256 ${report.manifest_sha256 ?? "?"}`);
+  console.log(`authority root SHA-256 ${report.tsa_root_sha256 ?? "?"}${report.pinned.tsa ? " (pinned)" : " (NOT pinned)"}`);
+  console.log(`C2PA root SHA-256      ${report.c2pa_root_sha256 ?? "?"}${report.pinned.c2pa ? " (pinned)" : " (NOT pinned)"}\n`);
+  for (const check of report.checks) console.log(`${check.ok ? "ok  " : "FAIL"}  ${check.name}: ${check.detail}`);
+  if (!report.pinned.tsa || !report.pinned.c2pa) console.log("\nA root not pinned was taken from the package itself: that proves nothing by itself (--help).");
+  console.log(`\n${report.ok ? "VERIFIED" : "NOT VERIFIED"}`);
+}
+process.exit(report.ok ? 0 : 1);
