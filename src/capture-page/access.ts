@@ -3,6 +3,7 @@ import { ApiError } from "../errors/api-error.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { findSessionByTokenHash, type SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionFile } from "../storage/files.ts";
+import type { DomainContext } from "../domain/context.ts";
 
 export async function findSessionByToken(db: Database, token: string): Promise<SessionRow | null> {
   if (token.length < 20 || token.length > 100) return null;
@@ -15,8 +16,9 @@ export async function findSessionByToken(db: Database, token: string): Promise<S
  * working for reloads until the capture is completed. Problem bodies carry the session's locale so the
  * page can explain in the person's language.
  */
-export async function usableSession(db: Database, token: string, now: Date): Promise<SessionRow> {
-  const session = await findSessionByToken(db, token);
+export async function usableSession({ ctx, input }: { ctx: Pick<DomainContext, "db" | "now">; input: { token: string } }): Promise<SessionRow> {
+  const { now } = ctx;
+  const session = await findSessionByToken(ctx.db, input.token);
   if (session === null) throw new ApiError("capture_link_not_found");
   const extra = { locale: session.locale };
   if (session.status === "completed" || session.status === "rejected") throw new ApiError("capture_link_used", { extra });
@@ -25,9 +27,9 @@ export async function usableSession(db: Database, token: string, now: Date): Pro
 }
 
 /** A file of a capture whose link may still be used (404 `capture_file_not_found` otherwise). */
-export async function usableSessionFile(db: Database, token: string, fileId: string, now: Date) {
-  const session = await usableSession(db, token, now);
-  const file = await findSessionFile(db, session.id, fileId);
+export async function usableSessionFile({ ctx, input }: { ctx: Pick<DomainContext, "db" | "now">; input: { token: string; fileId: string } }) {
+  const session = await usableSession({ ctx, input });
+  const file = await findSessionFile(ctx.db, session.id, input.fileId);
   if (file === null) throw new ApiError("capture_file_not_found");
   return { session, file };
 }

@@ -1,10 +1,9 @@
-import type { Env } from "../env.ts";
-import type { Database } from "../db/client.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { toHex } from "../lib/crypto.ts";
 import { forgetUploadedParts, markFileUploaded } from "../storage/files.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { PART_SIZE } from "./declare-file.ts";
+import type { DomainContext } from "../domain/context.ts";
 
 /**
  * An ETag as the R2 binding names a part: S3's `ETag` header, which the phone reports, quotes it
@@ -19,7 +18,15 @@ const bareEtag = (etag: string) => etag.trim().replace(/^W\//, "").replace(/^"(.
  * writes each part straight to R2 and only it knows their ETags. Storage refuses a wrong ETag, and the
  * digest check refuses wrong bytes, so what the phone says cannot make a wrong file pass.
  */
-export async function completeMultipart(env: Env, db: Database, file: FileRow, reported: { part_number: number; etag: string }[] = []): Promise<void> {
+export async function completeMultipart({
+  ctx,
+  input,
+}: {
+  ctx: Pick<DomainContext, "env" | "db">;
+  input: { file: FileRow; reportedParts?: { part_number: number; etag: string }[] };
+}): Promise<void> {
+  const { env, db } = ctx;
+  const { file, reportedParts: reported = [] } = input;
   if (file.multipartUploadId === null) throw new ApiError("capture_file_not_found", { detail: "This file uploads in one part." });
   if (file.status === "uploaded") return;
   const byNumber = new Map(reported.map((part) => [part.part_number, part.etag]));

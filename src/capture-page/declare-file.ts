@@ -1,5 +1,4 @@
 import type { Env } from "../env.ts";
-import type { Database } from "../db/client.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
@@ -7,6 +6,7 @@ import { insertFile, liveFilesOfSession } from "../storage/files.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { issueUploadUrl } from "../storage/signed-urls.ts";
 import { allowedTypes, maxBytes, UPLOAD_URL_LIFETIME_SECONDS } from "./media-rules.ts";
+import type { DomainContext } from "../domain/context.ts";
 
 export interface DeclaredFile {
   step_id: string;
@@ -60,7 +60,14 @@ export async function uploadInstructions(env: Env, file: FileRow, captureBaseUrl
  * Declares one shot before its upload: checks it against the step (kind, type, size, count), records
  * the capture context with the phone clock's offset from ours, and answers with a signed upload URL.
  */
-export async function declareFile(env: Env, db: Database, session: SessionRow, token: string, input: DeclaredFile, now: Date) {
+export async function declareFile({
+  ctx,
+  input: { session, token, file: input },
+}: {
+  ctx: Pick<DomainContext, "env" | "db" | "now">;
+  input: { session: SessionRow; token: string; file: DeclaredFile };
+}) {
+  const { env, db, now } = ctx;
   const template = session.templateSnapshot;
   const step = template.steps.find((candidate) => candidate.id === input.step_id);
   if (step === undefined) throw new ApiError("step_not_found", { field: "/step_id" });

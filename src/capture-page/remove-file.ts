@@ -3,13 +3,15 @@ import type { Database } from "../db/client.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { fileStatus, markFileDeleted } from "../storage/files.ts";
 import type { FileRow } from "../storage/rows.ts";
+import type { DomainContext } from "../domain/context.ts";
 
 /**
  * Removes a declared file from the capture (the shot was deleted or retaken): marked deleted first, so
  * that the storage route refuses its URLs from then on, then its bytes go, and an unfinished multipart
  * upload is aborted so that the parts already sent, and any sent later, are not kept.
  */
-export async function removeCaptureFile(env: Env, db: Database, file: FileRow): Promise<void> {
+export async function removeCaptureFile({ ctx, input: { file } }: { ctx: Pick<DomainContext, "env" | "db">; input: { file: FileRow } }): Promise<void> {
+  const { env, db } = ctx;
   await markFileDeleted(db, file.id);
   if (file.multipartUploadId !== null && file.status === "declared") {
     try {

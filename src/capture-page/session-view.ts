@@ -1,15 +1,18 @@
-import type { Database } from "../db/client.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import { resolveText } from "../i18n/resolve-locale.ts";
 import { resolveSessionTheme } from "./session-theme.ts";
 import { findOrganization } from "../storage/organizations.ts";
 import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
+import type { DomainContext } from "../domain/context.ts";
 
 const DEFAULT_COLOR = "#1f4fd8";
 
 /** What the capture page needs, with the template's texts resolved to the session's language. */
-export async function captureSessionView(db: Database, session: SessionRow, captureBaseUrl: string, token: string, now: Date) {
+export async function captureSessionView({ ctx, input }: { ctx: Pick<DomainContext, "db" | "env" | "now">; input: { session: SessionRow; token: string } }) {
+  const { db, now } = ctx;
+  const { session, token } = input;
+  const captureBaseUrl = ctx.env.CAPTURE_BASE_URL;
   const template = session.templateSnapshot;
   const text = (value: TemplateSnapshot["welcome"]["title"] | null) => (value === null ? null : resolveText(value, session.locale, template.default_locale));
   const theme = await resolveSessionTheme(db, session);

@@ -22,11 +22,10 @@ const route = publicRoute([...CAPTURE_LINK_ERRORS, "capture_file_not_found", "up
 export function registerCompleteCaptureFile(app: App) {
   app.openapi(route, async (c) => {
     noStore(c);
-    const { db, now } = captureContext(c);
-    const { token, fileId } = c.req.valid("param");
-    const { file } = await usableSessionFile(db, token, fileId, now);
+    const ctx = captureContext(c);
+    const { file } = await usableSessionFile({ ctx, input: c.req.valid("param") });
     const body = optionalBodyValue(CompleteFileBody, c.req.valid("json"));
-    await completeMultipart(c.env, db, file, body.parts ?? []);
+    await completeMultipart({ ctx, input: { file, reportedParts: body.parts } });
     return c.json({ file_id: file.id, status: "uploaded" }, 200);
   });
 }

@@ -24,7 +24,7 @@ export function registerCompleteCapture(app: App) {
     const { token } = c.req.valid("param");
     const found = await findSessionByToken(ctx.db, token);
     // A completed capture answers again with the same result (a retried tap); everything else must be usable.
-    const session = found?.status === "completed" ? found : await usableSession(ctx.db, token, ctx.now);
+    const session = found?.status === "completed" ? found : await usableSession({ ctx, input: { token } });
     return c.json(await completeCapture({ ctx: completionDependencies(ctx), input: { session } }), 200);
   });
 }

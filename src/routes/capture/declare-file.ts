@@ -22,8 +22,9 @@ const route = publicRoute([...CAPTURE_LINK_ERRORS, "step_not_found", "content_ty
 export function registerDeclareCaptureFile(app: App) {
   app.openapi(route, async (c) => {
     noStore(c);
-    const { db, now } = captureContext(c);
-    const session = await usableSession(db, c.req.valid("param").token, now);
-    return c.json(await declareFile(c.env, db, session, c.req.valid("param").token, c.req.valid("json"), now), 201);
+    const ctx = captureContext(c);
+    const { token } = c.req.valid("param");
+    const session = await usableSession({ ctx, input: { token } });
+    return c.json(await declareFile({ ctx, input: { session, token, file: c.req.valid("json") } }), 201);
   });
 }

@@ -1,14 +1,16 @@
 import type { App } from "../../app.ts";
 import { ApiError } from "../../errors/api-error.ts";
+import { captureContext } from "../../domain/context.ts";
 import { usableSession } from "../../capture-page/access.ts";
 import { resolveSessionTheme } from "../../capture-page/session-theme.ts";
 
 /** `GET /c/{token}/logo`: the session's theme logo, served from the capture host (outside the document). */
 export function registerCaptureLogo(app: App) {
   app.get("/c/:token/logo", async (c) => {
-    const db = c.var.db;
+    const ctx = captureContext(c);
+    const db = ctx.db;
     // The logo lives as long as the link: a used or expired link answers 410 like the page.
-    const session = await usableSession(db, c.req.param("token"), new Date());
+    const session = await usableSession({ ctx, input: { token: c.req.param("token") } });
     const theme = await resolveSessionTheme(db, session);
     const logo = theme?.logoKey ? await c.env.FILES.get(theme.logoKey) : null;
     if (logo === null) throw new ApiError("not_found");

@@ -25,7 +25,7 @@ export function capturePageCsp(env: Env): string {
 export async function capturePageResponse(c: Context<HonoEnv>, token: string): Promise<Response> {
   let status = 200;
   try {
-    await usableSession(c.var.db, token, new Date());
+    await usableSession({ ctx: { db: c.var.db, now: new Date() }, input: { token } });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     status = error.status;

@@ -18,9 +18,9 @@ const route = publicRoute([...CAPTURE_LINK_ERRORS, "capture_file_not_found"], {
 export function registerReissueCaptureUpload(app: App) {
   app.openapi(route, async (c) => {
     noStore(c);
-    const { db, now } = captureContext(c);
+    const ctx = captureContext(c);
     const { token, fileId } = c.req.valid("param");
-    const { file } = await usableSessionFile(db, token, fileId, now);
+    const { file } = await usableSessionFile({ ctx, input: { token, fileId } });
     const uploadedParts =
       file.multipartUploadId === null ? ((await c.env.FILES.head(file.originalKey)) !== null ? [1] : []) : (file.uploadedParts ?? []).map((part) => part.part_number).sort((a, b) => a - b);
     return c.json({ file_id: file.id, upload: await uploadInstructions(c.env, file, c.env.CAPTURE_BASE_URL, token), uploaded_parts: uploadedParts }, 200);

@@ -18,10 +18,9 @@ const route = publicRoute([...CAPTURE_LINK_ERRORS, "capture_file_not_found"], {
 export function registerRemoveCaptureFile(app: App) {
   app.openapi(route, async (c) => {
     noStore(c);
-    const { db, now } = captureContext(c);
-    const { token, fileId } = c.req.valid("param");
-    const { file } = await usableSessionFile(db, token, fileId, now);
-    await removeCaptureFile(c.env, db, file);
+    const ctx = captureContext(c);
+    const { file } = await usableSessionFile({ ctx, input: c.req.valid("param") });
+    await removeCaptureFile({ ctx, input: { file } });
     return c.body(null, 204);
   });
 }

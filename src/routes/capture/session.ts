@@ -18,9 +18,9 @@ const route = publicRoute(CAPTURE_LINK_ERRORS, {
 export function registerCaptureSessionView(app: App) {
   app.openapi(route, async (c) => {
     noStore(c);
-    const { db, now } = captureContext(c);
-    const { token } = c.req.valid("param");
-    const session = await usableSession(db, token, now);
-    return c.json(await captureSessionView(db, session, c.env.CAPTURE_BASE_URL, token, now), 200);
+    const ctx = captureContext(c);
+    const input = c.req.valid("param");
+    const session = await usableSession({ ctx, input });
+    return c.json(await captureSessionView({ ctx, input: { session, token: input.token } }), 200);
   });
 }
