@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { database } from "../../../src/db/client.ts";
 import type { SealingDependencies } from "../../../src/sealing/seal-proof.ts";
 import type { SealedResult, SealJob, SealResult } from "../../../shared/sealer-protocol.ts";
+import { FIXTURE_CHAIN_PEM, OTHER_ROOT_PEM } from "../fixtures/sealed-proof.ts";
 
 /** What a sealer answers for a job it sealed (the artifacts are placeholders). */
 export function sealedAnswer(job: SealJob): SealedResult {
@@ -10,8 +11,9 @@ export function sealedAnswer(job: SealJob): SealedResult {
     manifest: JSON.stringify({ proof_id: job.proof.id }),
     manifest_sha256: "a".repeat(64),
     tsr_base64: btoa("tsr-bytes"),
-    chain_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
-    c2pa_trust_anchor_pem: "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n",
+    // Real certificates: sealing records the roots they chain to (trust anchors), so they must parse.
+    chain_pem: FIXTURE_CHAIN_PEM,
+    c2pa_trust_anchor_pem: OTHER_ROOT_PEM,
     timestamp: { gen_time: "2026-11-22T10:00:00Z", serial: "01", policy: "1.2.3", authority: "Test TSA", qualified: false },
     files: job.files.map((file) => ({ id: file.id, signed_sha256: "b".repeat(64), signed_size: 100, signed_crc32: 0xcafe0001, sniffed_type: "image/jpeg", prior_c2pa: false, prior_credentials: null, decoded: { width: null, height: null, duration_ms: null }, signals: [] })),
   };
