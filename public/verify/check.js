@@ -18,3 +18,4 @@ for (const button of document.querySelectorAll("[data-copy]")) {
     button.textContent = document.body.dataset.copied ?? "";
   });
 }
+document.querySelector("[data-print]")?.addEventListener("click", () => window.print());

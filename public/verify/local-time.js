@@ -10,6 +10,6 @@ for (const time of document.querySelectorAll("time[data-local]")) {
   const span = document.createElement("span");
   span.className = "local-time";
   span.dataset.testid = "local-time";
-  span.textContent = `${local} (${/** @type {HTMLElement} */ (time).dataset.local}: ${named})`;
+  span.textContent = `${local} (${named})`;
   time.before(span, " · ");
 }

@@ -4,6 +4,7 @@ import { PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts"
 import type { PageStep } from "./step-labels.ts";
 import { CLAIM_TEXTS, type ClaimCode } from "../verification/claims.ts";
 import { certifiedTimeUtc, readableSize } from "./certified-time.ts";
+import { qrSvg } from "./qr-code.ts";
 
 interface PageFile {
   id: string;
@@ -43,8 +44,8 @@ function fileFacts(file: PageFile, m: Record<string, string>, lang: PageLanguage
   const reported = file.reported_by_device;
   const place = reported.geolocation ? `${reported.geolocation.latitude}, ${reported.geolocation.longitude} (${m.accuracy} ${reported.geolocation.accuracy_m} m)` : "—";
   const earlier = file.earlier_content_credentials;
-  return `<dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd>${timeOf(file.observed.received_at, lang, m)}</dd></dl>
-<dl class="reported" data-testid="reported-${e(file.id)}"><dt>${e(m.reportedByDevice!)} · ${e(m.method!)}</dt><dd>${e(m[reported.method] ?? reported.method)}</dd><dt>${e(m.deviceTime!)}</dt><dd>${reported.device_time ? timeOf(reported.device_time, lang, m) : "—"}</dd><dt>${e(m.location!)}</dt><dd>${e(place)}</dd></dl>
+  return `<dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd>${timeOf(file.observed.received_at, lang)}</dd></dl>
+<dl class="reported" data-testid="reported-${e(file.id)}"><dt>${e(m.reportedByDevice!)} · ${e(m.method!)}</dt><dd>${e(m[reported.method] ?? reported.method)}</dd><dt>${e(m.deviceTime!)}</dt><dd>${reported.device_time ? timeOf(reported.device_time, lang) : "—"}</dd><dt>${e(m.location!)}</dt><dd>${e(place)}</dd></dl>
 ${earlier ? `<p class="earlier" data-testid="earlier-${e(file.id)}">${e(m.earlierCredentials!)}: ${e(earlier.claim_generator ?? "?")} (${e(earlier.digital_source_types.join(", ") || "—")})</p>` : ""}
 ${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.id)}" aria-label="${e(m.signals!)}">${file.signals.map((signal) => `<li data-code="${e(signal.code)}">${e(signal.detail)}</li>`).join("")}</ul>` : ""}`;
 }
@@ -57,7 +58,7 @@ function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<s
 }
 
 /** A time in the page language, in UTC and saying so; local-time.js adds the reader's own time beside it. */
-const timeOf = (iso: string, lang: PageLanguage, m: Record<string, string>) => `<time datetime="${e(iso)}" data-local="${e(m.yourTime!)}">${e(certifiedTimeUtc(iso, lang))}</time>`;
+const timeOf = (iso: string, lang: PageLanguage) => `<time datetime="${e(iso)}" data-local>${e(certifiedTimeUtc(iso, lang))}</time>`;
 
 /**
  * Files as tiles: what each is and how heavy, the full signed file only when the reader opens it (a phone
@@ -145,8 +146,10 @@ ${organizationName ? `<dt>${e(m.organization!)}</dt><dd data-testid="organizatio
 <dt>${e(m.party!)}</dt><dd>${e(m[proof.party] ?? proof.party)}</dd>
 ${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
 ${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
-${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, m)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)} (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd>` : ""}
+${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)} (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd>` : ""}
 </dl>
+<p class="screen-only"><button type="button" data-print>${e(m.print!)}</button></p>
+<section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, e(m.scanToOpen!))}<p>${e(m.scanToOpen!)}<br>${e(m.pageAddress!)}: <code>${e(proof.verification_url)}</code></p></section>
 ${claimLists(proof.claims, lang, m)}
 ${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(proof, m)}` : ""}
 ${files}

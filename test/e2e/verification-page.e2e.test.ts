@@ -1,0 +1,101 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { startStack, type Stack } from "./support/stack.ts";
+import { launchChromium } from "./support/chromium.ts";
+import { captureOverHttp, waitForProof } from "./support/capture.ts";
+import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+
+const RESULTS = join(import.meta.dirname, "../../test-results");
+const PHOTOS = 10;
+
+let stack: Stack;
+let browser: Browser | null;
+let proof: any;
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchChromium();
+  mkdirSync(RESULTS, { recursive: true });
+  const shots = Array.from({ length: PHOTOS }, () => ({ file: "photo.jpg", type: "image/jpeg" }));
+  const { completed } = await captureOverHttp(stack, stack.testKey, { external_reference: `page-${Date.now()}`, party: "recipient" }, shots);
+  proof = await waitForProof(stack, stack.testKey, completed.body.proof_id, (p) => p.status !== "pending", 60_000);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe("the verification page as a reader sees it (issue 13)", () => {
+  it("reads on a phone in French and German: verdict, certified time in the reader's zone beside UTC, checks as sentences, no sideways scroll", async ({ skip }) => {
+    if (!browser) return skip();
+    expect(proof.status).toBe("sealed");
+    for (const [lang, locale] of [["fr", "fr-FR"], ["de", "de-DE"]] as const) {
+      for (const width of [360, 390]) {
+        const context = await browser.newContext({ viewport: { width, height: 800 }, locale, timezoneId: "Europe/Paris" });
+        const page = await context.newPage();
+        await page.goto(proof.verification_url);
+        expect(await page.getByTestId("verdict").textContent()).toBe(PAGE_MESSAGES[lang].testValid);
+        // 1 h ahead of UTC in Paris in November, named in the page's language.
+        await expect.poll(() => page.getByTestId("certified-time").getByTestId("local-time").textContent()).toMatch(lang === "fr" ? /^\d{1,2} \S+ \d{4} à \d\d:\d\d:\d\d \(heure normale d’Europe centrale\)$/ : /^\d{1,2}\. \S+ \d{4} um \d\d:\d\d:\d\d \(Mitteleuropäische Normalzeit\)$/);
+        expect(await page.getByTestId("certified-time").textContent()).toContain("UTC");
+        const checks = await page.locator('[data-testid="checks"] li').allTextContents();
+        expect(checks.length).toBeGreaterThan(3);
+        for (const check of checks) expect(check).not.toMatch(/[a-z]+_[a-z]+/);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${lang} at ${width} px`).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: join(RESULTS, `verification-page-${lang}-${width}.png`), fullPage: true });
+        await context.close();
+      }
+    }
+  });
+
+  it(`transfers under 1.5 MB for a ${PHOTOS}-photo proof and loads no full file until one is opened`, async ({ skip }) => {
+    if (!browser) return skip();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "fr-FR" });
+    const page = await context.newPage();
+    const sizes: Promise<number>[] = [];
+    const urls: string[] = [];
+    page.on("requestfinished", (request) => {
+      urls.push(request.url());
+      sizes.push(request.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
+    });
+    await page.goto(proof.verification_url, { waitUntil: "networkidle" });
+    await page.mouse.wheel(0, 20_000);
+    await page.waitForLoadState("networkidle");
+    const total = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
+    expect(total).toBeLessThan(1.5 * 1024 * 1024);
+    expect(urls.filter((url) => url.includes("/files/"))).toEqual([]);
+    expect(await page.locator(".open-file").count()).toBe(PHOTOS);
+    await context.close();
+  });
+
+  it("prints to a clean A4 PDF holding the verdict, the reference, every hash and the page's address as a QR code", async ({ skip }) => {
+    if (!browser) return skip();
+    if (!existsSync("/usr/bin/pdftotext")) {
+      console.warn("poppler-utils not installed: the printed page is not checked. Run `apt-get install poppler-utils`.");
+      return skip();
+    }
+    const context = await browser.newContext({ locale: "fr-FR" });
+    const page = await context.newPage();
+    await page.goto(proof.verification_url);
+    const pdf = join(RESULTS, "verification-page-fr.pdf");
+    writeFileSync(pdf, await page.pdf({ format: "A4", printBackground: true }));
+    const text = execFileSync("pdftotext", ["-layout", pdf, "-"]).toString().replace(/\s+/g, " ");
+    expect(text).toContain(PAGE_MESSAGES.fr.testValid.slice(0, 40));
+    expect(text).toContain(proof.external_reference);
+    for (const file of proof.files) {
+      // A hash may wrap inside its cell: compare without spaces.
+      expect(text.replace(/ /g, "")).toContain(file.sha256);
+      expect(text.replace(/ /g, "")).toContain(file.signed_sha256);
+    }
+    expect(text).not.toContain(PAGE_MESSAGES.fr.checkTitle);
+    execFileSync("pdftoppm", ["-png", "-r", "110", "-f", "1", "-l", "1", pdf, join(RESULTS, "verification-page-fr-print")]);
+    if (existsSync("/usr/bin/zbarimg")) {
+      const decoded = execFileSync("zbarimg", ["-q", "--raw", join(RESULTS, "verification-page-fr-print-1.png")]).toString().trim();
+      expect(decoded).toBe(proof.verification_url);
+    }
+    await context.close();
+  });
+});
