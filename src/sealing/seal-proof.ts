@@ -12,9 +12,8 @@ import {
   markSealedStatement,
   signedFileUpdate,
   whilePending,
-  type FileRow,
-  type ProofRow,
 } from "../storage/proof-sealing.ts";
+import type { FileRow, ProofRow } from "../storage/rows.ts";
 import type { SealedResult, SealFailureCode, SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 import { SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals.ts";

@@ -3,9 +3,6 @@ import type { Database } from "../db/client.ts";
 import { files, organizations, proofs } from "../db/schema/index.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
 
-// The sealing side names the rows it hands over from here.
-export type { FileRow, ProofRow };
-
 /** A proof and the files it seals (uploaded, in capture order). */
 export async function loadProofForSealing(db: Database, proofId: string): Promise<{ proof: ProofRow; files: FileRow[] } | null> {
   const proof = await db.select().from(proofs).where(eq(proofs.id, proofId)).get();
