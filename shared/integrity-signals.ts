@@ -8,6 +8,8 @@
 export const SEALER_SIGNAL_CODES = [
   /** The file came with C2PA Content Credentials of its own (kept as the parent ingredient). */
   "prior_content_credentials",
+  /** The file carries a C2PA block that cannot be read (damaged or forged): kept as parent, without its claims. */
+  "prior_content_credentials_unreadable",
   /** Declared a camera shot, yet its JPEG carries a camera maker or model in EXIF, as a gallery file does. */
   "camera_shot_has_camera_exif",
   /** Declared a camera shot, yet its EXIF original date is far from the moment we received it. */

@@ -6,7 +6,7 @@ import { canCarryC2pa, signWithC2pa } from "./c2pa/c2pa.ts";
 import type { CoseSigner } from "./c2pa/cose.ts";
 import { buildManifest } from "./manifest.ts";
 import { mediaFacts } from "./provenance/media-facts.ts";
-import { readPriorCredentials } from "./provenance/prior-credentials.ts";
+import { carriesC2paBlock, readPriorCredentials } from "./provenance/prior-credentials.ts";
 import { fileSignals } from "./provenance/signals.ts";
 import { captureActions, captureAssertion, ORIGINAL_INGREDIENT } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
@@ -118,9 +118,10 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const original = await download(file, signal);
     const sniffed = verifyFile(file, original, sha256(original));
     const prior = canCarryC2pa(sniffed) ? await readPriorCredentials(original, sniffed) : null;
+    const priorState = prior !== null ? "readable" : carriesC2paBlock(original) ? "unreadable" : "none";
     const facts = mediaFacts(original, sniffed);
-    const signals = fileSignals(file, facts, prior !== null);
-    const { actions, opensOriginal } = captureActions(file, prior !== null);
+    const signals = fileSignals(file, facts, priorState);
+    const { actions, opensOriginal } = captureActions(file, priorState !== "none");
     const assertions = [
       { label: "c2pa.actions", data: { actions } },
       { label: "com.proofseal.capture", data: captureAssertion(job, file, sniffed, facts, signals) },

@@ -131,6 +131,20 @@ for (const capture of [chosen, camera]) {
   });
 }
 
+test("a file whose earlier C2PA block is damaged is still sealed: opened, parent kept without its claims, flagged", async () => {
+  const damaged = (await aiLabelledJpeg()).slice();
+  // Inside the claim's JUMBF (past the APP11 headers): c2pa-rs can no longer read the manifest at all.
+  damaged[600]! ^= 0xff;
+  assert.equal((await readC2pa(damaged, "image/jpeg")).activeManifest, null);
+  for (const capture of [chosen, camera]) {
+    const { actions, manifest, file } = await seal("damaged.jpg", "image/jpeg", capture, damaged);
+    assert.deepEqual(actions.map((a) => a.action), ["c2pa.opened"]);
+    assert.deepEqual(manifest.ingredients?.map((i) => i.relationship), ["parentOf"]);
+    assert.equal(file.prior_credentials, null);
+    assert.deepEqual(file.signals.map((s) => s.code), ["prior_content_credentials_unreadable"]);
+  }
+});
+
 test("a file sealed by the service and uploaded again keeps its earlier manifest as ingredient", async () => {
   const first = await seal("photo.jpg", "image/jpeg", camera);
   const again = await seal("sealed.jpg", "image/jpeg", chosen, first.signed);

@@ -81,8 +81,15 @@ export async function signWithC2pa(bytes: Uint8Array, definition: ManifestDefini
   };
   try {
     if (definition.parentLabel !== undefined) {
-      const ingredient = { title: definition.title, relationship: "parentOf", label: definition.parentLabel };
-      await builder.addIngredientFromBlob(JSON.stringify(ingredient), definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);
+      const ingredient = { title: definition.title, format: definition.format, relationship: "parentOf", label: definition.parentLabel };
+      try {
+        await builder.addIngredientFromBlob(JSON.stringify(ingredient), definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);
+      } catch {
+        // An earlier C2PA block too damaged for c2pa-rs to read: the original stays the parent, described
+        // without its manifest (the `prior_content_credentials_unreadable` signal says so), rather than
+        // failing a file the person supplied in good faith.
+        builder.addIngredient(JSON.stringify(ingredient));
+      }
     }
     for (const assertion of definition.assertions) builder.addAssertion(assertion.label, assertion.data);
     return await builder.sign({ alg: "es256", reserveSize: COSE_RESERVE_SIZE, sign }, [], definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);

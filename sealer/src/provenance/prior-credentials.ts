@@ -15,6 +15,22 @@ interface ManifestView {
   signature_info?: { issuer?: string; common_name?: string };
 }
 
+/**
+ * Whether the bytes hold a C2PA JUMBF block (a `jumd` description box labelled `c2pa`), readable or not:
+ * a block c2pa-rs cannot read is still an earlier manifest, damaged or forged, and worth a signal.
+ */
+export function carriesC2paBlock(bytes: Uint8Array): boolean {
+  const [j, u, m, d] = [0x6a, 0x75, 0x6d, 0x64];
+  const label = [0x63, 0x32, 0x70, 0x61, 0x00];
+  for (let index = 0; index + 4 < bytes.length; index++) {
+    if (bytes[index] !== j || bytes[index + 1] !== u || bytes[index + 2] !== m || bytes[index + 3] !== d) continue;
+    // jumd: 16-byte type UUID, 1 toggles byte, then the null-terminated label.
+    const start = index + 4 + 17;
+    if (label.every((byte, offset) => bytes[start + offset] === byte)) return true;
+  }
+  return false;
+}
+
 /** The earlier manifest's claims, or null when the bytes carry none (or one c2pa-rs cannot read at all). */
 export async function readPriorCredentials(bytes: Uint8Array, format: string): Promise<PriorCredentials | null> {
   const reading = await readC2pa(bytes, format);

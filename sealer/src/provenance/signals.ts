@@ -7,6 +7,8 @@ export interface Signal {
   detail: string;
 }
 
+export type PriorState = "none" | "readable" | "unreadable";
+
 /** Beyond this, the device's clock or the file's original date is "far" from ours. */
 const DEVICE_TIME_TOLERANCE_MS = 10 * 60 * 1000;
 /** EXIF dates carry no time zone: anything within a day's worth of zones is not called far. */
@@ -36,13 +38,16 @@ export const reportedCapture = (file: SealJobFile): ReportedCapture => {
 const exifInstant = (value: string) => Date.parse(`${value.replace(/^(\d{4}):(\d{2}):(\d{2}) /, "$1-$2-$3T")}Z`);
 
 /**
- * The signals the bytes and the report give about one file. `hasPrior`: it carries earlier Content
- * Credentials. Every comparison is between a reported value and one the sealer decoded or measured.
+ * The signals the bytes and the report give about one file. `prior`: whether it carries earlier Content
+ * Credentials, and whether c2pa-rs could read them. Every comparison is between a reported value and one the sealer decoded or measured.
  */
-export function fileSignals(file: SealJobFile, facts: MediaFacts, hasPrior: boolean): Signal[] {
+export function fileSignals(file: SealJobFile, facts: MediaFacts, prior: PriorState): Signal[] {
   const reported = reportedCapture(file);
   const signals: Signal[] = [];
-  if (hasPrior) signals.push({ code: "prior_content_credentials", detail: "The file came with C2PA Content Credentials of its own." });
+  if (prior === "readable") signals.push({ code: "prior_content_credentials", detail: "The file came with C2PA Content Credentials of its own." });
+  if (prior === "unreadable") {
+    signals.push({ code: "prior_content_credentials_unreadable", detail: "The file carries a C2PA block that cannot be read (damaged or forged)." });
+  }
   if (reported.method === "camera" && facts.exif && (facts.exif.make || facts.exif.model)) {
     signals.push({ code: "camera_shot_has_camera_exif", detail: `EXIF names ${[facts.exif.make, facts.exif.model].filter(Boolean).join(" ")}.` });
   }
