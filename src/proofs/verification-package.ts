@@ -3,15 +3,7 @@ import { zipStream, type ZipEntry } from "../lib/zip/zip-stream.ts";
 import { proofArtifactKeys, fileExtension } from "../storage/proof-artifacts.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { verifyMarkdown } from "../verification/verify-md.ts";
-import type { PackageRoots } from "../verification/verify-steps.ts";
-import { rootFingerprints } from "../../shared/trust-anchors.ts";
-
-/** The roots of the package's two chains, whose fingerprints VERIFY.md prints for a verifier to compare elsewhere. */
-async function packageRoots(bucket: R2Bucket, keys: ReturnType<typeof proofArtifactKeys>): Promise<PackageRoots> {
-  const [chain, anchor] = await Promise.all([bucket.get(keys.timestampChain), bucket.get(keys.c2paTrustAnchor)]);
-  const [tsa, c2pa] = await Promise.all([rootFingerprints(chain ? await chain.text() : ""), rootFingerprints(anchor ? await anchor.text() : "")]);
-  return { tsa: tsa[0] ?? null, c2pa: c2pa[0] ?? null };
-}
+import { packageRoots } from "../verification/package-roots.ts";
 
 /**
  * The verification package of a sealed proof, streamed as a ZIP: manifest.json, proof.tsr, chain.pem, the
@@ -34,7 +26,7 @@ export function verificationPackage({ ctx, input }: { ctx: Pick<DomainContext, "
     { name: "chain.pem", body: fromStorage(keys.timestampChain) },
     { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },
     ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
-    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, await packageRoots(ctx.env.FILES, keys)) },
+    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, await packageRoots(ctx.env.FILES, proof)) },
   ];
   return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
 }

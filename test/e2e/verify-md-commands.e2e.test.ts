@@ -73,6 +73,15 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     expect(sha256(readFileSync(join(sealed.folder, `original-${jpeg.id}.jpg`)))).toBe(jpeg.sha256);
   });
 
+  it("prints the same root fingerprints as the public JSON and the public list of roots", async () => {
+    const markdown = readFileSync(join(sealed.folder, "VERIFY.md"), "utf8");
+    const printed = (name: string) => markdown.match(new RegExp(`^${name}: \`([0-9a-f]{64})\``, "m"))![1];
+    const publicProof = await request(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`);
+    expect(publicProof.body.trust_anchors).toEqual({ timestamp_authority_root_sha256: printed("tsa_root_sha256"), c2pa_root_sha256: printed("c2pa_root_sha256") });
+    const listed = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body.data.map((anchor: { kind: string; sha256: string }) => `${anchor.kind}:${anchor.sha256}`);
+    expect(listed).toEqual(expect.arrayContaining([`timestamp_authority:${printed("tsa_root_sha256")}`, `c2pa:${printed("c2pa_root_sha256")}`]));
+  });
+
   it("fails where it must: an edited manifest, a replaced file, a forged chain against the genuine root", async () => {
     const markdown = readFileSync(join(sealed.folder, "VERIFY.md"), "utf8");
     const en = blocks(section(markdown, "English"));

@@ -41,6 +41,15 @@ export const PublicProofSchema = z
     files: z.array(ProofFileSchema.extend({ url: z.string().openapi({ description: t("The signed file.", "Le fichier signé.") }) })),
     timestamp: TimestampSchema.nullable(),
     manifest_sha256: z.string().nullable(),
+    trust_anchors: z
+      .strictObject({ timestamp_authority_root_sha256: z.string().nullable(), c2pa_root_sha256: z.string().nullable() })
+      .nullable()
+      .openapi({
+        description: t(
+          "SHA-256 of the roots the proof's timestamp and C2PA signatures chain to (null until sealed). Compare them with a source independent of the package: GET /v1/public/trust-anchors, the authority's own publication, the EU Trusted List.",
+          "SHA-256 des racines auxquelles remontent l'horodatage et les signatures C2PA de la preuve (null avant le scellement). Comparez-les avec une source indépendante du paquet : GET /v1/public/trust-anchors, la publication de l'autorité elle-même, la liste de confiance de l'UE.",
+        ),
+      }),
     sealed_at: z.string().nullable(),
     package_url: z.string(),
     verification_url: z.string(),
