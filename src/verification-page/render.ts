@@ -53,12 +53,14 @@ ${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.i
 /** The three lists of claims in the reader's language, from the codes the public JSON carries. */
 function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<string, string>): string {
   const list = (name: keyof PageProof["claims"], heading: string) =>
-    `<h3>${e(heading)}</h3><ul class="claims" data-testid="claims-${name}">${claims[name].map((claim) => `<li data-code="${e(claim.code)}">${e(CLAIM_TEXTS[claim.code][lang])}</li>`).join("")}</ul>`;
+    claims[name].length === 0
+      ? ""
+      : `<h2>${e(heading)}</h2><ul class="claims" data-testid="claims-${name}">${claims[name].map((claim) => `<li data-code="${e(claim.code)}">${e(CLAIM_TEXTS[claim.code][lang])}</li>`).join("")}</ul>`;
   return `${list("proven", m.claimsProven!)}${list("reported_by_device", m.claimsReported!)}${list("not_proven", m.claimsNotProven!)}`;
 }
 
-/** A time in the page language, in UTC and saying so; local-time.js adds the reader's own time beside it. */
-const timeOf = (iso: string, lang: PageLanguage) => `<time datetime="${e(iso)}" data-local>${e(certifiedTimeUtc(iso, lang))}</time>`;
+/** A time in the page language, in UTC and saying so; with `local`, local-time.js adds the reader's own time beside it. */
+const timeOf = (iso: string, lang: PageLanguage, local = false) => `<time datetime="${e(iso)}"${local ? " data-local" : ""}>${e(certifiedTimeUtc(iso, lang))}</time>`;
 
 /**
  * Files as tiles: what each is and how heavy, the full signed file only when the reader opens it (a phone
@@ -140,16 +142,16 @@ ${proof.verification.test_mode ? `<p class="test-banner" data-testid="test-banne
 <nav aria-label="${e(m.language!)}">${PAGE_LANGUAGES.map((code) => `<a href="?lang=${code}"${code === lang ? ' aria-current="page"' : ""}>${code.toUpperCase()}</a>`).join(" ")}</nav>
 <h1>${e(m.title!)}</h1>
 <p class="verdict ${e(proof.verification.status)}" data-testid="verdict">${e(verdictOf(proof, m))}</p>
+<section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, e(m.scanToOpen!))}<p>${e(m.scanToOpen!)}<br>${e(m.pageAddress!)}<br><code>${e(proof.verification_url)}</code></p></section>
 <dl class="facts">
 ${organizationName ? `<dt>${e(m.organization!)}</dt><dd data-testid="organization">${e(organizationName)}</dd>` : ""}
 <dt>${e(m.reference!)}</dt><dd data-testid="reference">${e(proof.external_reference)}</dd>
 <dt>${e(m.party!)}</dt><dd>${e(m[proof.party] ?? proof.party)}</dd>
 ${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
 ${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
-${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)} (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd>` : ""}
+${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)} (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd>` : ""}
 </dl>
 <p class="screen-only"><button type="button" data-print>${e(m.print!)}</button></p>
-<section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, e(m.scanToOpen!))}<p>${e(m.scanToOpen!)}<br>${e(m.pageAddress!)}: <code>${e(proof.verification_url)}</code></p></section>
 ${claimLists(proof.claims, lang, m)}
 ${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(proof, m)}` : ""}
 ${files}

@@ -46,6 +46,10 @@ describe("accessibility, checked by axe-core (WCAG 2.1 A and AA) at 360 px", () 
     await page.goto(proof.verification_url);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTouchTargets(page)).toEqual([]);
+    // The technical details, opened: identifiers with their copy buttons.
+    await page.getByTestId("technical").locator("summary").click();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await smallTouchTargets(page)).toEqual([]);
     await context.close();
   });
 
