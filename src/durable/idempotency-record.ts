@@ -7,53 +7,101 @@ export type IdempotencyDecision =
   | { kind: "mismatch" }
   | { kind: "replay"; status: number; body: string; headers: Record<string, string> };
 
-type Stored =
-  | { state: "started"; attempt: string; bodyHash: string; startedAt: number }
-  | { state: "done"; bodyHash: string; status: number; body: string; headers: Record<string, string> };
-
 /** Records are kept 24 hours (the specification says 1 h in one place and 24 h in another; see ADR 0004). */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A request still "started" after this long belongs to a Worker that died: let a retry run it. */
 const STALE_START_MS = 60_000;
 
+interface Row extends Record<string, SqlStorageValue> {
+  state: "started" | "done";
+  attempt: string | null;
+  body_hash: string;
+  started_at: number;
+  status: number | null;
+  body: string | null;
+  headers: string | null;
+}
+
 /**
- * One instance per (organization, mode, Idempotency-Key). The Durable Object serialises concurrent
- * requests, so exactly one runs the operation; the others wait for its stored answer or get
- * `request_in_progress`. Each run is an `attempt`: only the attempt that holds the record may store or
- * forget it, so a Worker that outlived its stale record cannot overwrite the retry that replaced it.
+ * One instance per organization and mode, holding the records of its Idempotency-Keys (one row each). A
+ * Durable Object serialises concurrent requests, so exactly one runs the operation; the others wait for
+ * its stored answer or get `request_in_progress`. Each run is an `attempt`: only the attempt that holds
+ * the record may store or forget it, so a Worker that outlived its stale record cannot overwrite the
+ * retry that replaced it.
+ *
+ * Why per organization and mode rather than per key: a new Durable Object per request is the slowest
+ * Durable Object call there is (it is created, and placed, first), and every creation used a new key; an
+ * account's object is warm after its first request (README, "What a request costs").
  */
 export class IdempotencyRecord extends DurableObject {
-  begin(bodyHash: string, nowMs: number = Date.now()): IdempotencyDecision {
-    const stored = this.ctx.storage.kv.get<Stored>("record");
+  private tableReady = false;
+
+  /** The object's SQLite, its table made on first use. */
+  private get sql(): SqlStorage {
+    const sql = this.ctx.storage.sql;
+    if (!this.tableReady) {
+      sql.exec(
+        "CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, state TEXT NOT NULL, attempt TEXT, body_hash TEXT NOT NULL, started_at INTEGER NOT NULL, status INTEGER, body TEXT, headers TEXT)",
+      );
+      sql.exec("CREATE INDEX IF NOT EXISTS records_started_at ON records (started_at)");
+      this.tableReady = true;
+    }
+    return sql;
+  }
+
+  begin(key: string, bodyHash: string, nowMs: number = Date.now()): IdempotencyDecision {
+    const stored = this.live(key, nowMs);
     if (stored?.state === "done") {
-      if (stored.bodyHash !== bodyHash) return { kind: "mismatch" };
-      return { kind: "replay", status: stored.status, body: stored.body, headers: stored.headers };
+      if (stored.body_hash !== bodyHash) return { kind: "mismatch" };
+      return { kind: "replay", status: stored.status ?? 500, body: stored.body ?? "", headers: JSON.parse(stored.headers ?? "{}") };
     }
     // Whatever its body, a request still running may yet be refused and forgotten: the caller retries later.
-    if (stored?.state === "started" && nowMs - stored.startedAt < STALE_START_MS) return { kind: "in_progress", retryAfterSeconds: 1 };
+    if (stored?.state === "started" && nowMs - stored.started_at < STALE_START_MS) return { kind: "in_progress", retryAfterSeconds: 1 };
     const attempt = crypto.randomUUID();
-    this.ctx.storage.kv.put("record", { state: "started", attempt, bodyHash, startedAt: nowMs } satisfies Stored);
-    void this.ctx.storage.setAlarm(nowMs + RETENTION_MS);
+    this.sql.exec(
+      "INSERT OR REPLACE INTO records (key, state, attempt, body_hash, started_at, status, body, headers) VALUES (?, 'started', ?, ?, ?, NULL, NULL, NULL)",
+      key,
+      attempt,
+      bodyHash,
+      nowMs,
+    );
+    void this.scheduleExpiry();
     return { kind: "run", attempt };
   }
 
   /** The operation ran: its answer is what every later request with this key gets. */
-  finish(attempt: string, bodyHash: string, status: number, body: string, headers: Record<string, string>): void {
-    if (!this.holds(attempt)) return;
-    this.ctx.storage.kv.put("record", { state: "done", bodyHash, status, body, headers } satisfies Stored);
+  finish(key: string, attempt: string, bodyHash: string, status: number, body: string, headers: Record<string, string>): void {
+    this.sql.exec(
+      "UPDATE records SET state = 'done', attempt = NULL, body_hash = ?, status = ?, body = ?, headers = ? WHERE key = ? AND state = 'started' AND attempt = ?",
+      bodyHash,
+      status,
+      body,
+      JSON.stringify(headers),
+      key,
+      attempt,
+    );
   }
 
   /** The operation did not run (refused before it) or failed unexpectedly (5xx): a retry may run it. */
-  release(attempt: string): void {
-    if (this.holds(attempt)) this.ctx.storage.kv.delete("record");
+  release(key: string, attempt: string): void {
+    this.sql.exec("DELETE FROM records WHERE key = ? AND state = 'started' AND attempt = ?", key, attempt);
   }
 
-  private holds(attempt: string): boolean {
-    const stored = this.ctx.storage.kv.get<Stored>("record");
-    return stored?.state === "started" && stored.attempt === attempt;
+  /** The record of `key`, unless its 24 hours are over (then it no longer exists, whether or not the alarm ran). */
+  private live(key: string, nowMs: number): Row | null {
+    const row = this.sql.exec<Row>("SELECT state, attempt, body_hash, started_at, status, body, headers FROM records WHERE key = ?", key).toArray()[0];
+    return row !== undefined && nowMs - row.started_at < RETENTION_MS ? row : null;
+  }
+
+  /** The alarm rings when the oldest record's 24 hours are over. */
+  private async scheduleExpiry(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) !== null) return;
+    const oldest = this.sql.exec<{ started_at: number }>("SELECT MIN(started_at) AS started_at FROM records").toArray()[0]?.started_at;
+    if (oldest !== null && oldest !== undefined) await this.ctx.storage.setAlarm(oldest + RETENTION_MS);
   }
 
   override async alarm(): Promise<void> {
-    await this.ctx.storage.deleteAll();
+    this.sql.exec("DELETE FROM records WHERE started_at <= ?", Date.now() - RETENTION_MS);
+    await this.scheduleExpiry();
   }
 }

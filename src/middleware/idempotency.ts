@@ -28,9 +28,12 @@ const REFUSED_BEFORE_EXECUTION: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "rate_limited",
 ]);
 
-/** Keys are scoped like Stripe's, per account: every key of one organization and mode shares them. */
-export function idempotencyRecordName(caller: Pick<ApiCaller, "organizationId" | "mode">, key: string): string {
-  return `${caller.organizationId}:${caller.mode}:${key}`;
+/**
+ * Keys are scoped like Stripe's, per account: every key of one organization and mode shares them, in the
+ * one Durable Object of that account (src/durable/idempotency-record.ts).
+ */
+export function idempotencyRecordName(caller: Pick<ApiCaller, "organizationId" | "mode">): string {
+  return `${caller.organizationId}:${caller.mode}`;
 }
 
 /**
@@ -85,11 +88,11 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
     throw error;
   }
   const namespace = c.env.IDEMPOTENCY;
-  const record = namespace.get(namespace.idFromName(idempotencyRecordName(c.get("caller"), key)));
+  const account = namespace.get(namespace.idFromName(idempotencyRecordName(c.get("caller"))));
   // The rate limit (in flight since authentication) and the record in one round trip, not two.
-  const [limit, begun] = await Promise.allSettled([settleRateLimit(c), record.begin(hash)]);
+  const [limit, begun] = await Promise.allSettled([settleRateLimit(c), account.begin(key, hash)]);
   if (limit.status === "rejected") {
-    if (begun.status === "fulfilled" && begun.value.kind === "run") c.executionCtx.waitUntil(record.release(begun.value.attempt));
+    if (begun.status === "fulfilled" && begun.value.kind === "run") c.executionCtx.waitUntil(account.release(key, begun.value.attempt));
     throw limit.reason;
   }
   if (begun.status === "rejected") throw begun.reason;
@@ -105,7 +108,7 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   }
   await next();
   if (!executed(c)) {
-    await record.release(decision.attempt);
+    await account.release(key, decision.attempt);
     return;
   }
   const headers: Record<string, string> = {};
@@ -113,5 +116,5 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
     const value = c.res.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  await record.finish(decision.attempt, hash, c.res.status, await c.res.clone().text(), headers);
+  await account.finish(key, decision.attempt, hash, c.res.status, await c.res.clone().text(), headers);
 });

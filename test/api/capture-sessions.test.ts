@@ -1,12 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { admin, callJson, CAPTURE } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { sessionSnapshot } from "./support/template-snapshots.ts";
 import { idempotencyRecordName } from "../../src/middleware/idempotency.ts";
+import { RETENTION_MS } from "../../src/durable/idempotency-record.ts";
 
 describe("POST /v1/capture-sessions", () => {
   it("creates a single-use link on the capture host, valid 30 minutes", async () => {
@@ -176,9 +177,14 @@ describe("idempotency", () => {
 
   it("forgets a key when its 24-hour record expires", async () => {
     const org = await createOrganization();
+    const created = Date.now();
     await createSession(org.testKey, baseSession(), "key-expiring-0001");
-    const stub = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(idempotencyRecordName({ organizationId: org.id, mode: "test" }, "key-expiring-0001")));
+    // The account's records live in one Durable Object whose alarm rings when the oldest one's 24 hours are over.
+    const stub = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(idempotencyRecordName({ organizationId: org.id, mode: "test" })));
+    vi.spyOn(Date, "now").mockReturnValue(created + RETENTION_MS + 1_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM records").one().n)).toBe(0);
+    vi.restoreAllMocks();
     const again = await createSession(org.testKey, baseSession(), "key-expiring-0001");
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBeNull();
