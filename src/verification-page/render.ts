@@ -15,7 +15,7 @@ interface PageFile {
   sha256: string;
   signed_sha256: string | null;
   url: string;
-  observed: { received_at: string };
+  observed: { received_at: string; decoded: { width: number | null; height: number | null; duration_ms: number | null } | null };
   reported_by_device: { method: string; device_time: string | null; geolocation: { latitude: number; longitude: number; accuracy_m: number } | null };
   earlier_content_credentials: { claim_generator: string | null; digital_source_types: string[] } | null;
   signals: { code: string; detail: string }[];
@@ -62,6 +62,17 @@ function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<s
 /** A time in the page language, in UTC and saying so; with `local`, local-time.js adds the reader's own time beside it. */
 const timeOf = (iso: string, lang: PageLanguage, local = false) => `<time datetime="${e(iso)}"${local ? " data-local" : ""}>${e(certifiedTimeUtc(iso, lang))}</time>`;
 
+/** What the sealer decoded from the sealed bytes: a photo's pixels, a video's duration (m:ss). */
+function decodedFacts(file: PageFile): string[] {
+  const decoded = file.observed.decoded;
+  if (!decoded) return [];
+  if (decoded.duration_ms !== null) {
+    const seconds = Math.round(decoded.duration_ms / 1000);
+    return [`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`];
+  }
+  return decoded.width && decoded.height ? [`${decoded.width}\u00a0×\u00a0${decoded.height}`] : [];
+}
+
 /**
  * Files as tiles: what each is and how heavy, the full signed file only when the reader opens it (a phone
  * must not download several MB per photo to read the page), and what was observed and reported beside it.
@@ -69,7 +80,7 @@ const timeOf = (iso: string, lang: PageLanguage, local = false) => `<time dateti
 function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage): string {
   return `<ul class="files">${files
     .map(
-      (file) => `<li class="tile" data-file="${e(file.id)}"><p class="tile-head"><span class="kind kind-${e(file.kind)}" aria-hidden="true"></span><span>${e(m[`kind_${file.kind}`] ?? file.kind)} · ${e(file.content_type)} · ${e(readableSize(file.size, lang))}</span></p>
+      (file) => `<li class="tile" data-file="${e(file.id)}"><p class="tile-head"><span class="kind kind-${e(file.kind)}" aria-hidden="true"></span><span>${e([m[`kind_${file.kind}`] ?? file.kind, file.content_type, ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
 ${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>` : ""}${fileFacts(file, m, lang)}</li>`,
     )
     .join("")}</ul>`;

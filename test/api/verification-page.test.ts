@@ -28,6 +28,8 @@ async function sealedProof(organizationId: string) {
     "UPDATE proofs SET status = 'sealed', manifest_sha256 = ?, timestamp_gen_time = '2026-11-22T10:00:00Z', timestamp_authority = 'Test TSA', timestamp_qualified = 0, timestamp_serial = '01', timestamp_policy = '1.2.3', sealed_at = '2026-11-22T10:00:01Z' WHERE id = ?",
   ).bind("a".repeat(64), inserted.proofId).run();
   await env.DB.prepare("UPDATE files SET signed_sha256 = ?, signed_size = 100 WHERE proof_id = ?").bind("b".repeat(64), inserted.proofId).run();
+  await env.DB.prepare("UPDATE files SET decoded = ? WHERE id = ?").bind(JSON.stringify({ width: 4000, height: 3000, duration_ms: null }), inserted.fileIds[0]).run();
+  await env.DB.prepare("UPDATE files SET kind = 'video', content_type = 'video/mp4', decoded = ? WHERE id = ?").bind(JSON.stringify({ width: 1920, height: 1080, duration_ms: 65_400 }), inserted.fileIds[1]).run();
   const checks = ["manifest_hash", "timestamp_signature", "timestamp_signer", "timestamp_imprint", "timestamp_chain", "files_in_manifest", "signed_files_stored"].map((name) => ({ name, result: "pass" }));
   await env.FILES.put(`proofs/${inserted.proofId}/verification.json`, JSON.stringify({ status: "valid", test_mode: true, checks }));
   return inserted;
@@ -88,6 +90,9 @@ describe("the verification page /p/{id}", () => {
       expect(text).not.toMatch(/manifest_hash|timestamp_chain/);
       expect(technical).toContain('data-copy="manifest-sha256"');
       expect(html).not.toContain("<img");
+      // Each tile says what the file is and how heavy, with what the sealer decoded (pixels, a video's duration).
+      expect(html).toMatch(new RegExp(`data-file="${fileIds[0]}"><p class="tile-head">.*<span>${PAGE_MESSAGES[lang].kind_photo} · image/jpeg · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`));
+      expect(html).toMatch(new RegExp(`data-file="${fileIds[1]}"><p class="tile-head">.*<span>${PAGE_MESSAGES[lang].kind_video} · video/mp4 · 1:05 · `));
       expect(html).toContain(`href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files/${fileIds[0]}"`);
     }
   });
