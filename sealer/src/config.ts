@@ -3,7 +3,8 @@ import { X509Certificate } from "node:crypto";
 import { join } from "node:path";
 import { loadSigningKey } from "./c2pa/cose.ts";
 import { ensureLocalPki } from "./pki/ensure-local-pki.ts";
-import { httpAuthority, opensslAuthority, type TimestampAuthority } from "./tsa/authority.ts";
+import { httpAuthority, type TimestampAuthority } from "./tsa/authority.ts";
+import { simulatedAuthority } from "./tsa/simulated-authority.ts";
 import { assertStartupConfiguration, CERTIFICATE_FILES, pemCertificates, readCertificateFile } from "./startup-check.ts";
 
 export interface SealerConfig {
@@ -60,7 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
         certificate(CERTIFICATE_FILES.tsaChain),
         certificate(CERTIFICATE_FILES.tsaQualifiedCerts),
       )
-    : opensslAuthority(pkiDir, "tsa-live", "Local Timestamp Authority");
+    : simulatedAuthority(pkiDir, "tsa-live", "Local Timestamp Authority");
   return {
     port: Number(env.SEALER_PORT ?? 8788),
     secret: env.SEALER_SECRET ?? "",
@@ -69,7 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
       live: identity(env.C2PA_SIGNING_KEY_PEM || undefined, CERTIFICATE_FILES.c2paChain, CERTIFICATE_FILES.c2paTrustAnchor, "c2pa"),
       test: identity(env.C2PA_TEST_SIGNING_KEY_PEM || undefined, CERTIFICATE_FILES.c2paTestChain, CERTIFICATE_FILES.c2paTestTrustAnchor, "c2pa-test"),
     },
-    testAuthority: opensslAuthority(pkiDir, "tsa-test", "Simulated TSA (test mode, no legal value)"),
+    testAuthority: simulatedAuthority(pkiDir, "tsa-test", "Simulated TSA (test mode, no legal value)"),
     liveAuthority,
     // Its tokens sit inside the C2PA signatures, checked by C2PA validators against their own trust lists:
     // the sealer needs no chain of it (no `openssl ts -verify` of them).

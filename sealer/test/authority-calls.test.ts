@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSealJob } from "../src/seal-job.ts";
 import { loadConfig } from "../src/config.ts";
-import { opensslAuthority, type TimestampAuthority } from "../src/tsa/authority.ts";
+import type { TimestampAuthority } from "../src/tsa/authority.ts";
+import { simulatedAuthority } from "../src/tsa/simulated-authority.ts";
 import { FIXTURE_CHAIN_PEM } from "../../test/api/fixtures/sealed-proof.ts";
 import { pkiDir, sealContext } from "./support.ts";
 import { job } from "./storage-stand-in.ts";
@@ -29,8 +30,8 @@ const threePhotos = () => {
 };
 
 test("with two authorities, the qualified one is asked exactly once per live proof (its manifest), the other once per file", async () => {
-  const qualified = counted(opensslAuthority(pkiDir, "tsa-live", "Qualified"));
-  const signatures = counted(opensslAuthority(pkiDir, "tsa-test", "Signatures"));
+  const qualified = counted(simulatedAuthority(pkiDir, "tsa-live", "Qualified"));
+  const signatures = counted(simulatedAuthority(pkiDir, "tsa-test", "Signatures"));
   const result = await runSealJob({ ...sealContext("live"), authority: qualified, signatureAuthority: signatures }, threePhotos());
   assert.equal(result.status, "sealed");
   if (result.status !== "sealed") return;
@@ -41,7 +42,7 @@ test("with two authorities, the qualified one is asked exactly once per live pro
 });
 
 test("with one authority (the default), it timestamps every file's signature and the manifest: N + 1 requests", async () => {
-  const only = counted(opensslAuthority(pkiDir, "tsa-live", "Only"));
+  const only = counted(simulatedAuthority(pkiDir, "tsa-live", "Only"));
   const result = await runSealJob({ ...sealContext("live"), authority: only }, threePhotos());
   assert.equal(result.status, "sealed");
   assert.equal(only.calls, 4);

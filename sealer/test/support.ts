@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
 import { loadSigningKey } from "../src/c2pa/cose.ts";
-import { opensslAuthority } from "../src/tsa/authority.ts";
+import { simulatedAuthority } from "../src/tsa/simulated-authority.ts";
 import type { SealContext } from "../src/seal-job.ts";
 
 export const pkiDir = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "sealer-test-")), "pki"));
@@ -21,6 +21,6 @@ export function sealContext(mode: "test" | "live" = "test"): SealContext {
     key: loadSigningKey(pem(`${name}-signer.pk8`)),
     chainDer: [new Uint8Array(new X509Certificate(pem(`${name}-signer.pem`)).raw)],
     trustAnchorPem: pem(`${name}-root.pem`),
-    authority: mode === "test" ? opensslAuthority(pkiDir, "tsa-test", "Simulated TSA") : opensslAuthority(pkiDir, "tsa-live", "Local Timestamp Authority"),
+    authority: mode === "test" ? simulatedAuthority(pkiDir, "tsa-test", "Simulated TSA") : simulatedAuthority(pkiDir, "tsa-live", "Local Timestamp Authority"),
   };
 }

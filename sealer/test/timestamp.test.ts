@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { obtainTimestamp } from "../src/tsa/obtain-timestamp.ts";
-import { httpAuthority, opensslAuthority, TimestampUnavailableError } from "../src/tsa/authority.ts";
+import { httpAuthority, TimestampUnavailableError } from "../src/tsa/authority.ts";
+import { simulatedAuthority } from "../src/tsa/simulated-authority.ts";
 import { pem, pkiDir, sha256 } from "./support.ts";
 import { rogueAuthority } from "./rogue-authority.ts";
 
@@ -24,7 +25,7 @@ function opensslVerify(tsr: Uint8Array, digest: string, chain: string): string {
 
 test("the simulated authority's tokens pass openssl ts -verify for their digest only", async () => {
   const digest = sha256("manifest bytes");
-  const stamp = await obtainTimestamp(opensslAuthority(pkiDir, "tsa-test", "Simulated"), bytes("manifest bytes"));
+  const stamp = await obtainTimestamp(simulatedAuthority(pkiDir, "tsa-test", "Simulated"), bytes("manifest bytes"));
   assert.match(opensslVerify(stamp.response, digest, pem("tsa-test-root.pem")), /Verification: OK/);
   assert.doesNotMatch(opensslVerify(stamp.response, sha256("other bytes"), pem("tsa-test-root.pem")), /Verification: OK/);
   assert.ok(Math.abs(Date.parse(stamp.genTime) - Date.now()) < 60_000);
@@ -33,12 +34,12 @@ test("the simulated authority's tokens pass openssl ts -verify for their digest 
 });
 
 test("a token chaining to another root is refused before use", async () => {
-  const wrongChain = { ...opensslAuthority(pkiDir, "tsa-test", "Simulated"), chainPem: pem("tsa-live-root.pem") };
+  const wrongChain = { ...simulatedAuthority(pkiDir, "tsa-test", "Simulated"), chainPem: pem("tsa-live-root.pem") };
   await assert.rejects(obtainTimestamp(wrongChain, bytes("x")), TimestampUnavailableError);
 });
 
 test("a response for another request (other digest or nonce) is refused", async () => {
-  const authority = opensslAuthority(pkiDir, "tsa-test", "Simulated");
+  const authority = simulatedAuthority(pkiDir, "tsa-test", "Simulated");
   const replayed = await obtainTimestamp(authority, bytes("first"));
   const replaying = { ...authority, respond: async () => replayed.response };
   await assert.rejects(obtainTimestamp(replaying, bytes("second")), TimestampUnavailableError);
@@ -86,7 +87,7 @@ test("a token whose signature names no certificate (no ESS signing-certificate a
 });
 
 test("a token for the same digest but another nonce is refused", async () => {
-  const authority = opensslAuthority(pkiDir, "tsa-test", "Simulated");
+  const authority = simulatedAuthority(pkiDir, "tsa-test", "Simulated");
   const earlier = await obtainTimestamp(authority, bytes("same"));
   await assert.rejects(obtainTimestamp({ ...authority, respond: async () => earlier.response }, bytes("same")), /nonce/);
 });
@@ -118,9 +119,9 @@ test("a token from an expired authority certificate is refused", async () => {
   await assert.rejects(obtainTimestamp(expired, bytes("x")), TimestampUnavailableError);
 });
 
-test("the live path: a real TSA (openssl ts -reply behind HTTP) is requested, checked, and qualified when configured", async () => {
+test("the live path: a real TSA (the simulated one behind HTTP) is requested, checked, and qualified when configured", async () => {
   const { createServer } = await import("node:http");
-  const local = opensslAuthority(pkiDir, "tsa-live", "Local");
+  const local = simulatedAuthority(pkiDir, "tsa-live", "Local");
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

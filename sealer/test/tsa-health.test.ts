@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { opensslAuthority, type TimestampAuthority } from "../src/tsa/authority.ts";
+import type { TimestampAuthority } from "../src/tsa/authority.ts";
+import { simulatedAuthority } from "../src/tsa/simulated-authority.ts";
 import { TSA_HEALTH_CACHE_MS, TSA_HEALTH_ERROR_CACHE_MS, tsaHealthCheck } from "../src/tsa/health-check.ts";
 import { freePort, waitForHttp } from "../../scripts/lib/ports.ts";
 import { pkiDir } from "./support.ts";
@@ -10,7 +11,7 @@ import { SealerErrorSchema } from "../../shared/sealer-protocol.ts";
 
 /** The local authority, counting the timestamps it is asked for. */
 function countingAuthority(): { authority: TimestampAuthority; requests: () => number; fail: (value: boolean) => void } {
-  const real = opensslAuthority(pkiDir, "tsa-live", "Local Timestamp Authority");
+  const real = simulatedAuthority(pkiDir, "tsa-live", "Local Timestamp Authority");
   let requests = 0;
   let failing = false;
   const authority = {

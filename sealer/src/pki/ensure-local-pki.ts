@@ -75,6 +75,9 @@ function issue(dir: string, name: string, subject: string, issuer: string | null
   );
 }
 
+/** The policy each simulated authority's tokens name (openssl's configuration and the in-process one alike). */
+export const TSA_POLICIES = { "tsa-test": "1.3.6.1.4.1.99999.1.1", "tsa-live": "1.3.6.1.4.1.99999.1.2" } as const;
+
 /** Named after what the folder holds: a folder made before the test C2PA identity existed is completed. */
 const READY = "ready-with-test-c2pa";
 
@@ -95,8 +98,8 @@ export function ensureLocalPki(target: string): string {
   issue(dir, "tsa-test", "/C=FR/O=Proof Sealing Test/CN=Simulated TSA (no legal value)", "tsa-test-root", "tsa_signer", 365 * 10);
   issue(dir, "tsa-live-root", "/C=FR/O=Local Authority/CN=Local Timestamp Root", null, "root", 365 * 30);
   issue(dir, "tsa-live", "/C=FR/O=Local Authority/CN=Local Timestamp Authority", "tsa-live-root", "tsa_signer", 365 * 10);
-  writeFileSync(join(dir, "tsa-test.cnf"), tsaConfig(dir, "tsa-test", "1.3.6.1.4.1.99999.1.1"));
-  writeFileSync(join(dir, "tsa-live.cnf"), tsaConfig(dir, "tsa-live", "1.3.6.1.4.1.99999.1.2"));
+  writeFileSync(join(dir, "tsa-test.cnf"), tsaConfig(dir, "tsa-test", TSA_POLICIES["tsa-test"]));
+  writeFileSync(join(dir, "tsa-live.cnf"), tsaConfig(dir, "tsa-live", TSA_POLICIES["tsa-live"]));
   // Serials go on from where an older folder left them: a reissued serial would repeat a token's.
   if (!existsSync(join(dir, "tsa-test-serial"))) writeFileSync(join(dir, "tsa-test-serial"), "01\n");
   if (!existsSync(join(dir, "tsa-live-serial"))) writeFileSync(join(dir, "tsa-live-serial"), "01\n");

@@ -1,7 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { inScratch, openssl, readFile, writeFile } from "./openssl.ts";
-
 /** Something that answers an RFC 3161 TimeStampReq (DER) with a TimeStampResp (DER). */
 export interface TimestampAuthority {
   name: string;
@@ -15,33 +11,6 @@ export interface TimestampAuthority {
 
 /** Raised when the authority cannot be reached or answers badly: the proof is retried later. */
 export class TimestampUnavailableError extends Error {}
-
-/**
- * A simulated authority backed by `openssl ts -reply` (a real RFC 3161 implementation) with a key and
- * certificate of our own. One reply at a time: openssl's serial file is not safe for concurrent use.
- */
-export function opensslAuthority(pkiDir: string, name: "tsa-test" | "tsa-live", displayName: string): TimestampAuthority {
-  let queue: Promise<unknown> = Promise.resolve();
-  const chainPem = readFileSync(join(pkiDir, `${name}-root.pem`), "utf8");
-  return {
-    name: displayName,
-    chainPem,
-    qualifiedCertsPem: "",
-    respond(request, signal) {
-      const reply = queue.then(() => {
-        // Its turn may come after the job was aborted: then it asks for nothing.
-        signal?.throwIfAborted();
-        return inScratch(async (dir) => {
-          await writeFile(join(dir, "q.tsq"), request);
-          await openssl(["ts", "-reply", "-queryfile", "q.tsq", "-config", join(pkiDir, `${name}.cnf`), "-out", "r.tsr"], dir);
-          return new Uint8Array(await readFile(join(dir, "r.tsr")));
-        });
-      });
-      queue = reply.catch(() => undefined);
-      return reply;
-    },
-  };
-}
 
 /** A remote authority over HTTP (`application/timestamp-query`), as the public ones are. */
 export function httpAuthority(url: string, name: string, chainPem: string, qualifiedCertsPem: string): TimestampAuthority {

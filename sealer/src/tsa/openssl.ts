@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -21,4 +21,4 @@ export async function inScratch<T>(work: (dir: string) => Promise<T>): Promise<T
   }
 }
 
-export { readFile, writeFile };
+export { writeFile };

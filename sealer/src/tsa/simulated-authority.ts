@@ -1,0 +1,75 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
+import { TSA_POLICIES } from "../pki/ensure-local-pki.ts";
+import type { TimestampAuthority } from "./authority.ts";
+
+const der = (pem: string) => new Uint8Array(Buffer.from(pem.replace(/-----(BEGIN|END) [A-Z ]+-----|\s+/g, ""), "base64"));
+const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes.slice()));
+
+/**
+ * The simulated authorities (test proofs; live proofs without TSA_URL), answering in process with pkijs:
+ * the same tokens `openssl ts -reply` made (SHA-256, the PKI folder's key and certificate, its policy, the
+ * ESS signing-certificate attribute, the request's nonce, the certificate when asked), without a process
+ * per timestamp (15-50 ms each, one at a time because of openssl's serial file). Serials are random 
+ * 128-bit numbers, unique without shared state. Every token is still checked like a real authority's, and
+ * the proof's own token by `openssl ts -verify` (confirm-with-openssl.ts).
+ */
+export function simulatedAuthority(pkiDir: string, name: keyof typeof TSA_POLICIES, displayName: string): TimestampAuthority {
+  const certificateDer = der(readFileSync(join(pkiDir, `${name}.pem`), "utf8"));
+  const certificate = pkijs.Certificate.fromBER(certificateDer.slice().buffer as ArrayBuffer);
+  const key = crypto.subtle.importKey("pkcs8", der(readFileSync(join(pkiDir, `${name}.pk8`), "utf8")), { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+  const certificateHash = sha256(certificateDer);
+  return {
+    name: displayName,
+    chainPem: readFileSync(join(pkiDir, `${name}-root.pem`), "utf8"),
+    qualifiedCertsPem: "",
+    async respond(requestDer, signal) {
+      signal?.throwIfAborted();
+      const request = pkijs.TimeStampReq.fromBER(requestDer.slice().buffer as ArrayBuffer);
+      const serial = randomBytes(16);
+      serial[0] = (serial[0]! & 0x3f) | 0x40;
+      const content = new pkijs.TSTInfo({
+        version: 1,
+        policy: TSA_POLICIES[name],
+        messageImprint: request.messageImprint,
+        serialNumber: new asn1js.Integer({ valueHex: serial }),
+        genTime: new Date(),
+        ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+      })
+        .toSchema()
+        .toBER();
+      const signedData = new pkijs.SignedData({
+        version: 3,
+        encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: pkijs.id_eContentType_TSTInfo, eContent: new asn1js.OctetString({ valueHex: content }) }),
+        signerInfos: [
+          new pkijs.SignerInfo({
+            version: 1,
+            sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
+            signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+              type: 0,
+              attributes: [
+                new pkijs.Attribute({ type: "1.2.840.113549.1.9.3", values: [new asn1js.ObjectIdentifier({ value: pkijs.id_eContentType_TSTInfo })] }),
+                new pkijs.Attribute({ type: "1.2.840.113549.1.9.4", values: [new asn1js.OctetString({ valueHex: await sha256(new Uint8Array(content)) })] }),
+                // SigningCertificateV2 { certs: [ESSCertIDv2 { certHash }] } with the default SHA-256.
+                new pkijs.Attribute({
+                  type: "1.2.840.113549.1.9.16.2.47",
+                  values: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: await certificateHash })] })] })] })],
+                }),
+              ],
+            }),
+          }),
+        ],
+        certificates: request.certReq ? [certificate] : undefined,
+      });
+      await signedData.sign(await key, 0, "SHA-256");
+      const response = new pkijs.TimeStampResp({
+        status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
+        timeStampToken: new pkijs.ContentInfo({ contentType: pkijs.ContentInfo.SIGNED_DATA, content: signedData.toSchema(true) }),
+      });
+      return new Uint8Array(response.toSchema().toBER());
+    },
+  };
+}
