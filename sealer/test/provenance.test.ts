@@ -193,6 +193,11 @@ test("each signal code: dimensions, duration, device time, location accuracy (no
   assert.deepEqual(video.file.signals.map((s) => s.code), ["duration_mismatch"]);
   const close = await seal("clip.mp4", "video/mp4", { ...camera, duration_ms: clip.duration_ms! + 200 });
   assert.deepEqual(close.file.signals, []);
+  // A fragmented recording's movie header says 0: not decoded, so nothing to compare with.
+  const fragmented = fixture("clip.mp4");
+  const mvhd = Buffer.from(fragmented).indexOf("mvhd");
+  fragmented.set([0, 0, 0, 0], mvhd + 4 + (fragmented[mvhd + 4] === 1 ? 28 : 16));
+  assert.equal(mediaFacts(fragmented, "video/mp4").duration_ms, null);
   const late = await seal("photo.jpg", "image/jpeg", { ...camera, clock_offset_ms: -11 * 60 * 1000 });
   assert.deepEqual(late.file.signals.map((s) => s.code), ["device_time_far"]);
   const exact = await seal("photo.jpg", "image/jpeg", { ...camera, geolocation: { latitude: 1, longitude: 2, accuracy_m: 0 } });

@@ -99,5 +99,8 @@ function bmffDuration(bytes: Uint8Array): number | null {
   const version = bytes[mvhd[0]]!;
   const timescale = u32(bytes, mvhd[0] + (version === 1 ? 20 : 12));
   const duration = version === 1 ? Number((BigInt(u32(bytes, mvhd[0] + 24)) << 32n) | BigInt(u32(bytes, mvhd[0] + 28))) : u32(bytes, mvhd[0] + 16);
-  return timescale > 0 ? Math.round((duration / timescale) * 1000) : null;
+  // A fragmented MP4 (what MediaRecorder writes) leaves the movie header's duration at 0 or all ones: its
+  // length is in the fragments, which are not summed here, so it counts as not decoded rather than as 0 s.
+  const unknown = duration === 0 || duration === 0xffffffff || duration === Number.MAX_SAFE_INTEGER;
+  return timescale > 0 && !unknown ? Math.round((duration / timescale) * 1000) : null;
 }
