@@ -101,6 +101,8 @@ export class IdempotencyRecord extends DurableObject {
   }
 
   override async alarm(): Promise<void> {
+    // An object of the former naming (one per key) held its record under this name; its alarm ends it.
+    this.ctx.storage.kv.delete("record");
     this.sql.exec("DELETE FROM records WHERE started_at <= ?", Date.now() - RETENTION_MS);
     await this.scheduleExpiry();
   }
