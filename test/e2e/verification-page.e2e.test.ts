@@ -43,6 +43,13 @@ describe("the verification page as a reader sees it (issue 13)", () => {
         const checks = await page.locator('[data-testid="checks"] li').allTextContents();
         expect(checks.length).toBeGreaterThan(3);
         for (const check of checks) expect(check).not.toMatch(/[a-z]+_[a-z]+/);
+        // Words never break mid-word: no element outside code may break anywhere or hyphenate automatically.
+        const breaking = await page.evaluate(() =>
+          [...document.querySelectorAll("body *:not(code):not(code *)")]
+            .filter((element) => { const style = getComputedStyle(element); return style.wordBreak === "break-all" || style.overflowWrap === "anywhere" || style.hyphens === "auto"; })
+            .map((element) => element.tagName),
+        );
+        expect(breaking).toEqual([]);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${lang} at ${width} px`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: join(RESULTS, `verification-page-${lang}-${width}.png`), fullPage: true });
