@@ -92,7 +92,8 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   // The rate limit (in flight since authentication) and the record in one round trip, not two.
   const [limit, begun] = await Promise.allSettled([settleRateLimit(c), account.begin(key, hash)]);
   if (limit.status === "rejected") {
-    if (begun.status === "fulfilled" && begun.value.kind === "run") c.executionCtx.waitUntil(account.release(key, begun.value.attempt));
+    // Refused before it ran: the key stays free for the retry (a round trip only on this rare path).
+    if (begun.status === "fulfilled" && begun.value.kind === "run") await account.release(key, begun.value.attempt);
     throw limit.reason;
   }
   if (begun.status === "rejected") throw begun.reason;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call } from "./support/client.ts";
-import { createOrganization } from "./support/factories.ts";
+import { createKey, createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { countRoundTrips, type RoundTrips } from "./support/round-trips.ts";
 
@@ -52,5 +52,20 @@ describe("storage round trips per request", () => {
 
     for (const read of [me, getSession, listProofs, listTemplates, getSettings]) expect(read.sequential).toBeLessThanOrEqual(2);
     for (const creation of [testSession, liveSession]) expect(creation.sequential).toBeLessThanOrEqual(4);
+  });
+
+  it("a creation refused by the rate limit, asked together with the idempotency record, leaves the key free", async () => {
+    const org = await createOrganization();
+    // A write costs 2: one creation uses this key's whole minute.
+    const small = await createKey(org.id, { mode: "test", rate_limit_per_minute: 2 });
+    expect((await createSession(small.key, baseSession())).status).toBe(201);
+    const body = baseSession();
+    const refused = await createSession(small.key, body, "refused-by-rate-0001");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("RateLimit-Remaining")).toBe("0");
+    // Keys are shared by the organization's keys of one mode: another key runs it, nothing was stored.
+    const retried = await createSession(org.testKey, body, "refused-by-rate-0001");
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("Idempotent-Replayed")).toBeNull();
   });
 });
