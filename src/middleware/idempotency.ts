@@ -80,8 +80,9 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   let key: string;
   let hash: string;
   try {
-    key = requiredIdempotencyKey(c.req.header("Idempotency-Key"));
+    // The media type first: a body that can never be accepted says so (415) before a missing key does.
     hash = await bodyHash(c.req.raw);
+    key = requiredIdempotencyKey(c.req.header("Idempotency-Key"));
   } catch (error) {
     // The rate limit answers first, as it would had it been checked before this middleware.
     await settleRateLimit(c);

@@ -50,6 +50,17 @@ describe("a JSON route called with a body that is not JSON", () => {
     });
   }
 
+  it("says 415 before anything else about the request, even without an Idempotency-Key (curl -d as typed)", async () => {
+    const org = await createOrganization();
+    const response = await callJson("/v1/capture-sessions", {
+      key: org.testKey,
+      rawBody: "external_reference=r1&party=provider",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(response.status).toBe(415);
+    expect(response.body).toMatchObject({ code: "unsupported_media_type" });
+  });
+
   it("titles it in French too", async () => {
     const org = await createOrganization();
     const response = await callJson("/v1/webhook-endpoints", { key: org.testKey, rawBody: "url=x", headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "fr" } });
