@@ -1,4 +1,5 @@
 import { ApiError } from "../errors/api-error.ts";
+import { hasEmptyLabel } from "../lib/host-names.ts";
 import { isLoopbackHost } from "../middleware/https-only.ts";
 
 export const MAX_RETURN_ORIGINS = 20;
@@ -19,6 +20,7 @@ export function normaliseReturnOrigin(value: string, index: number): string {
   } catch {
     throw refuse("Not a URL.");
   }
+  if (hasEmptyLabel(url.hostname)) throw refuse("A host name has no empty label.");
   const secure = url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
   if (!secure) throw refuse("Origins use https (http only on loopback hosts).");
   if (url.username !== "" || url.password !== "" || value.includes("@")) {

@@ -1,5 +1,6 @@
 import { parse } from "tldts";
 import { ApiError } from "../errors/api-error.ts";
+import { hasEmptyLabel } from "../lib/host-names.ts";
 
 /** Special-use names (RFC 6761 and later) that never reach a public host, though some sit under public suffixes. */
 const SPECIAL_USE = ["arpa", "local", "localhost", "internal", "lan", "home", "corp", "test", "invalid", "onion", "alt", "example"];
@@ -25,8 +26,7 @@ export function checkWebhookUrl(value: string): URL {
   const port = url.port === "" ? 443 : Number(url.port);
   if (port !== 443 && port <= 1023) throw fail("Port 443 or above 1023.");
   const host = url.hostname;
-  // `https://.example.com` parses, but a name with an empty label resolves nowhere (RFC 1035).
-  if (host.replace(/\.$/, "").split(".").includes("")) throw fail("A domain name has no empty label.");
+  if (hasEmptyLabel(host)) throw fail("A domain name has no empty label.");
   if (host.startsWith("[") || /^[0-9.]+$/.test(host) || /^0x/i.test(host)) throw fail("A domain name, not an IP address.");
   const topLevel = host.replace(/\.$/, "").split(".").pop()?.toLowerCase() ?? "";
   if (SPECIAL_USE.includes(topLevel)) throw fail("A public domain name (not a special-use name such as .local or .home.arpa).");

@@ -49,6 +49,8 @@ describe("settings", () => {
       "shop.example",
       "nope",
       "",
+      "https://.example.com",
+      "https://shop..example",
     ];
     for (const origin of bad) {
       const response = await patch(org.testKey, ["https://fine.example", origin]);
