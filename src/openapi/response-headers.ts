@@ -52,6 +52,9 @@ function headersOf(operation: Operation, status: string): HeaderName[] {
   const withApiKey = (operation.security ?? []).some((requirement) => "apiKey" in requirement);
   // Every answer past authentication carries the key's rate; a 401 has no key to count against.
   if (withApiKey && status !== "401") names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
+  // A public route limited per client address (it declares 429) reports that rate on its answers.
+  const addressLimited = !withApiKey && "429" in (operation.responses ?? {});
+  if (addressLimited && status.startsWith("2")) names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
   const idempotent = (operation.parameters ?? []).some((parameter) => parameter.in === "header" && parameter.name === "Idempotency-Key");
   if (status === "429" || status === "503" || (idempotent && status === "409")) names.push("Retry-After");
   if (idempotent && status.startsWith("2")) names.push("Idempotent-Replayed");

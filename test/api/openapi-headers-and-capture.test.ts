@@ -37,6 +37,13 @@ describe("response headers in /openapi.json", () => {
     expect(Object.keys(body.components.headers).sort()).toEqual(["Idempotent-Replayed", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Request-Id", "Retry-After"]);
   });
 
+  it("declares the RateLimit headers on the answers of a public route limited per client address", async () => {
+    const { body } = await callJson("/openapi.json");
+    const verify = body.paths["/v1/public/verify"].post;
+    expect(headerNames(verify.responses["200"])).toEqual(expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
+    expect(headerNames(body.paths["/v1/public/proofs/{id}"].get.responses["200"])).not.toContain("RateLimit-Limit");
+  });
+
   it("declares Idempotent-Replayed on idempotent creates, and the Idempotency-Key pattern the middleware applies", async () => {
     const { body } = await callJson("/openapi.json");
     const create = body.paths["/v1/capture-sessions"].post;

@@ -99,6 +99,8 @@ describe("public verification", () => {
     await read.body?.cancel();
     expect(read.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(read.headers.get("Access-Control-Expose-Headers")).toContain("ETag");
+    // A page calling verify can read how many verifications it has left.
+    expect(read.headers.get("Access-Control-Expose-Headers")).toContain("RateLimit-Remaining");
     await new Promise((done) => setTimeout(done, 50));
     const fromEdgeCache = await call(`/v1/public/proofs/${proofId}`, { headers: { Origin: "https://verifier.example" } });
     await fromEdgeCache.body?.cancel();
