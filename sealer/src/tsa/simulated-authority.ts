@@ -41,9 +41,13 @@ export function simulatedAuthority(pkiDir: string, name: keyof typeof TSA_POLICI
       })
         .toSchema()
         .toBER();
+      const encapsulated = new pkijs.EncapsulatedContentInfo({ eContentType: pkijs.id_eContentType_TSTInfo });
+      // Set after construction: pkijs's constructor turns it into a constructed (chunked) OCTET STRING,
+      // which c2pa-rs cannot read ("timestamp response had no TstInfo"); DER wants it primitive.
+      encapsulated.eContent = new asn1js.OctetString({ valueHex: content });
       const signedData = new pkijs.SignedData({
         version: 3,
-        encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: pkijs.id_eContentType_TSTInfo, eContent: new asn1js.OctetString({ valueHex: content }) }),
+        encapContentInfo: encapsulated,
         signerInfos: [
           new pkijs.SignerInfo({
             version: 1,
