@@ -1,4 +1,5 @@
 import type { Env } from "./env.ts";
+import { workerContext, type WorkerContext } from "./domain/context.ts";
 import { expireCaptureSessions } from "./sweeps/expire-capture-sessions.ts";
 import { resumeStalledSealing } from "./sweeps/resume-stalled-sealing.ts";
 import { publishUndispatchedEvents } from "./sweeps/publish-undispatched-events.ts";
@@ -7,23 +8,24 @@ import { deleteWebhookDeliveryBodies } from "./sweeps/delete-webhook-delivery-bo
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
 
 /** A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. */
-export type Sweep = (env: Env, now: Date) => Promise<void>;
+export type Sweep = (worker: WorkerContext, now: Date) => Promise<void>;
 
 /** The sweeps, in the order they run. Each resource adds its own here. */
 const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
-  { name: "expire-capture-sessions", run: async (env, now) => void (await expireCaptureSessions(env, now)) },
-  { name: "resume-stalled-sealing", run: async (env, now) => void (await resumeStalledSealing(env, now)) },
+  { name: "expire-capture-sessions", run: async ({ env }, now) => void (await expireCaptureSessions(env, now)) },
+  { name: "resume-stalled-sealing", run: async ({ env }, now) => void (await resumeStalledSealing(env, now)) },
   { name: "publish-undispatched-events", run: publishUndispatchedEvents },
   // Retention (src/retention.ts): data past its period is deleted a little every minute.
-  { name: "delete-unused-capture-sessions", run: async (env, now) => void (await deleteUnusedCaptureSessions(env, now)) },
-  { name: "delete-webhook-delivery-bodies", run: async (env, now) => void (await deleteWebhookDeliveryBodies(env, now)) },
-  { name: "requeue-overdue-deliveries", run: async (env, now) => void (await requeueOverdueDeliveries(env, now)) },
+  { name: "delete-unused-capture-sessions", run: async ({ env }, now) => void (await deleteUnusedCaptureSessions(env, now)) },
+  { name: "delete-webhook-delivery-bodies", run: async ({ env }, now) => void (await deleteWebhookDeliveryBodies(env, now)) },
+  { name: "requeue-overdue-deliveries", run: async ({ env }, now) => void (await requeueOverdueDeliveries(env, now)) },
 ];
 
 export async function runScheduledSweeps(env: Env, now: Date): Promise<void> {
+  const worker = workerContext(env);
   for (const sweep of SWEEPS) {
     try {
-      await sweep.run(env, now);
+      await sweep.run(worker, now);
     } catch (error) {
       // One failing sweep must not stop the others; the next minute retries it.
       console.error(JSON.stringify({ level: "error", sweep: sweep.name, message: (error as Error).message }));

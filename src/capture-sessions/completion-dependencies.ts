@@ -19,6 +19,6 @@ export function completionDependencies({ env, db, now }: Pick<DomainContext, "en
     enqueueSealing: async (proofId) => {
       await env.SEALING_QUEUE.send({ proof_id: proofId });
     },
-    publishEvents: (eventIds) => publishEvents(env, eventIds),
+    publishEvents: (eventIds) => publishEvents({ env, db }, eventIds),
   };
 }

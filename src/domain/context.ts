@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { Database } from "../db/client.ts";
+import { database, type Database } from "../db/client.ts";
 import type { ApiCaller, Env, HonoEnv } from "../env.ts";
 
 /**
@@ -12,6 +12,14 @@ export interface DomainContext {
   caller: ApiCaller;
   /** One clock reading per request: every timestamp an operation writes is this one. */
   now: Date;
+}
+
+/** What a queue or cron handler passes down: the platform bindings and the invocation's one database client. */
+export type WorkerContext = Pick<DomainContext, "env" | "db">;
+
+/** Built once per queue batch or cron run (requests get theirs from src/middleware/database.ts). */
+export function workerContext(env: Env): WorkerContext {
+  return { env, db: database(env.DB) };
 }
 
 /** The context of an API-key route (its middleware has set the caller). */

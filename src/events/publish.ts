@@ -1,5 +1,5 @@
-import type { Env } from "../env.ts";
-import { database, type Database } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
 import { chunks } from "../lib/batches.ts";
 import { eventsAndTheirEndpoints, insertDeliveries, markEventsDispatched, unsentDeliveryIds } from "../storage/webhook-publishing.ts";
@@ -17,8 +17,7 @@ type Enqueue = (deliveryIds: string[]) => Promise<unknown>;
  * Called right after the batch that recorded the events; the cron sweep catches whatever a crash left.
  * Set-based, in rounds of events: a few queries per round, never one per event or per delivery.
  */
-export async function publishEvents(env: Env, eventIds: string[], now = new Date(), enqueue: Enqueue = (ids) => queueDeliveries(env, ids)): Promise<void> {
-  const db = database(env.DB);
+export async function publishEvents({ env, db }: WorkerContext, eventIds: string[], now = new Date(), enqueue: Enqueue = (ids) => queueDeliveries(env, ids)): Promise<void> {
   for (const round of chunks(eventIds, EVENTS_PER_ROUND)) await publishRound(db, round, now, enqueue);
 }
 

@@ -1,4 +1,4 @@
-import type { Env } from "../env.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { failProof, sealProof, type SealingDependencies } from "./seal-proof.ts";
 import { sealingRetryDelay } from "./retry-schedule.ts";
 import { loadProofForSealing } from "../storage/proof-sealing.ts";
@@ -42,6 +42,6 @@ export async function consumeSealingMessages(messages: readonly Message<unknown>
   );
 }
 
-export function sealingQueueConsumer(dependencies: (env: Env) => SealingDependencies) {
-  return (batch: MessageBatch<unknown>, env: Env) => consumeSealingMessages(batch.messages, dependencies(env));
+export function sealingQueueConsumer(dependencies: (worker: WorkerContext) => SealingDependencies) {
+  return (batch: MessageBatch<unknown>, worker: WorkerContext) => consumeSealingMessages(batch.messages, dependencies(worker));
 }

@@ -1,5 +1,4 @@
-import type { Env } from "../env.ts";
-import { database } from "../db/client.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
 import { callSealer } from "./sealer-client.ts";
 import { publishEvents } from "../events/publish.ts";
@@ -8,9 +7,10 @@ import type { SealingDependencies } from "./seal-proof.ts";
 /** Long enough for the sealer to fetch and write large videos; a retry gets fresh URLs. */
 const SEALER_URL_LIFETIME_SECONDS = 30 * 60;
 
-export function sealingDependencies(env: Env): SealingDependencies {
+export function sealingDependencies(worker: WorkerContext): SealingDependencies {
+  const { env, db } = worker;
   return {
-    db: database(env.DB),
+    db,
     files: env.FILES,
     downloadUrl: async (key) => {
       const signed = await issueDownloadUrl(env, key, SEALER_URL_LIFETIME_SECONDS);
@@ -25,6 +25,6 @@ export function sealingDependencies(env: Env): SealingDependencies {
       return { url: signed.url, method: signed.method, headers: signed.headers };
     },
     seal: (job) => callSealer(env, job),
-    publishEvents: (eventIds) => publishEvents(env, eventIds),
+    publishEvents: (eventIds) => publishEvents(worker, eventIds),
   };
 }

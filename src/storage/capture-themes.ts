@@ -1,6 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { database, type Database } from "../db/client.ts";
-import type { Env } from "../env.ts";
+import type { Database } from "../db/client.ts";
 import { captureThemes } from "../db/schema/index.ts";
 import { keysetPage } from "./keyset-page.ts";
 
@@ -102,14 +101,14 @@ export async function makeDefaultTheme(db: Database, organizationId: string, id:
  * the theme has no logo. The caller decides who may read it (the capture link's theme) and must serve it
  * with `X-Content-Type-Options: nosniff` and a sandboxing CSP, since an SVG is a document.
  */
-export async function readThemeLogo(env: Pick<Env, "DB" | "FILES">, themeId: string): Promise<{ body: ReadableStream; contentType: string; size: number } | null> {
-  const row = await database(env.DB)
+export async function readThemeLogo(db: Database, files: R2Bucket, themeId: string): Promise<{ body: ReadableStream; contentType: string; size: number } | null> {
+  const row = await db
     .select({ key: captureThemes.logoKey, contentType: captureThemes.logoContentType })
     .from(captureThemes)
     .where(eq(captureThemes.id, themeId))
     .get();
   if (!row?.key) return null;
-  const object = await env.FILES.get(row.key);
+  const object = await files.get(row.key);
   if (object === null) return null;
   return { body: object.body, contentType: row.contentType ?? object.httpMetadata?.contentType ?? "application/octet-stream", size: object.size };
 }

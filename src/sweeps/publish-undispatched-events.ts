@@ -1,5 +1,4 @@
-import type { Env } from "../env.ts";
-import { database } from "../db/client.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { undispatchedEventIds } from "../storage/webhook-publishing.ts";
 import { publishEvents } from "../events/publish.ts";
 
@@ -9,7 +8,7 @@ const UNPUBLISHED_AFTER_MS = 30_000;
 const SWEEP_EVENTS_PER_RUN = 200;
 
 /** Cron sweep: events older than 30 s that nobody published (a Worker died between commit and publish), oldest first. */
-export async function publishUndispatchedEvents(env: Env, now: Date): Promise<void> {
-  const stale = await undispatchedEventIds(database(env.DB), new Date(now.getTime() - UNPUBLISHED_AFTER_MS), SWEEP_EVENTS_PER_RUN);
-  await publishEvents(env, stale, now);
+export async function publishUndispatchedEvents(worker: WorkerContext, now: Date): Promise<void> {
+  const stale = await undispatchedEventIds(worker.db, new Date(now.getTime() - UNPUBLISHED_AFTER_MS), SWEEP_EVENTS_PER_RUN);
+  await publishEvents(worker, stale, now);
 }

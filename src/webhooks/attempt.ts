@@ -1,5 +1,4 @@
-import type { Env } from "../env.ts";
-import { database } from "../db/client.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
 import { setNextAttempt } from "../storage/webhook-publishing.ts";
 import { isActiveSecret, secretsOf } from "../storage/webhooks.ts";
@@ -17,8 +16,7 @@ export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: n
  * until the fifth retry fails and the delivery is abandoned. Deleted or disabled endpoints receive
  * nothing: the delivery is abandoned with that reason (re-enabling does not replay it; use retry).
  */
-export async function attemptDelivery(env: Env, deliveryId: string, now = new Date()): Promise<AttemptOutcome> {
-  const db = database(env.DB);
+export async function attemptDelivery({ env, db }: WorkerContext, deliveryId: string, now = new Date()): Promise<AttemptOutcome> {
   const delivery = await findDelivery(db, deliveryId);
   if (!delivery || delivery.status === "succeeded" || delivery.status === "abandoned") return { kind: "done" };
   const endpoint = await findEndpointById(db, delivery.endpointId);

@@ -1,4 +1,4 @@
-import type { Env } from "../env.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { attemptDelivery } from "./attempt.ts";
 import { deliveryMessage, type DeliveryMessage } from "./delivery-message.ts";
 
@@ -10,12 +10,12 @@ import { deliveryMessage, type DeliveryMessage } from "./delivery-message.ts";
  */
 export async function consumeWebhookMessages(
   messages: readonly Message<unknown>[],
-  env: Env,
-  sendLater: (deliveryId: string, delaySeconds: number) => Promise<unknown> = (id, delaySeconds) => env.WEBHOOK_QUEUE.send(deliveryMessage(id), { delaySeconds }),
+  worker: WorkerContext,
+  sendLater: (deliveryId: string, delaySeconds: number) => Promise<unknown> = (id, delaySeconds) => worker.env.WEBHOOK_QUEUE.send(deliveryMessage(id), { delaySeconds }),
 ): Promise<void> {
   for (const message of messages) {
     const { delivery_id: deliveryId } = message.body as DeliveryMessage;
-    const outcome = await attemptDelivery(env, deliveryId);
+    const outcome = await attemptDelivery(worker, deliveryId);
     if (outcome.kind === "retry") await sendLater(deliveryId, outcome.delaySeconds);
     message.ack();
   }

@@ -1,5 +1,4 @@
-import type { Env } from "../env.ts";
-import { database } from "../db/client.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { findDelivery, recordDeadLetteredAttempt } from "../storage/webhook-attempts.ts";
 import { newId } from "../lib/ids.ts";
 import { webhookRetryDelay } from "./retry-schedule.ts";
@@ -15,8 +14,7 @@ export const DEAD_LETTER_FAILURE = "not attempted: the delivery's message failed
  * the overdue-delivery sweep queues it again when that next attempt falls due, and a delivery that keeps
  * failing this way is abandoned like any other instead of circling for ever.
  */
-export async function consumeDeadLetters(messages: readonly Message<unknown>[], env: Env, now = new Date()): Promise<void> {
-  const db = database(env.DB);
+export async function consumeDeadLetters(messages: readonly Message<unknown>[], { env, db }: WorkerContext, now = new Date()): Promise<void> {
   for (const message of messages) {
     const { delivery_id: deliveryId } = message.body as DeliveryMessage;
     const delivery = await findDelivery(db, deliveryId);

@@ -1,5 +1,4 @@
-import type { Env } from "../env.ts";
-import { database } from "../db/client.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { makeDueNow } from "../storage/webhook-attempts.ts";
 import { deliveryMessage } from "./delivery-message.ts";
 
@@ -13,8 +12,8 @@ export const RETRYABLE_DELIVERY_STATUSES = ["abandoned", "retrying"] as const;
  * Sends an abandoned or failing delivery again now (the delivery log's retry). Conditional on its status,
  * so that two concurrent retries queue it once; false when it was not in a retryable status.
  */
-export async function retryDeliveryNow(env: Env, deliveryId: string, now = new Date()): Promise<boolean> {
-  if (!(await makeDueNow(database(env.DB), deliveryId, RETRYABLE_DELIVERY_STATUSES, now))) return false;
+export async function retryDeliveryNow({ env, db }: WorkerContext, deliveryId: string, now = new Date()): Promise<boolean> {
+  if (!(await makeDueNow(db, deliveryId, RETRYABLE_DELIVERY_STATUSES, now))) return false;
   await env.WEBHOOK_QUEUE.send(deliveryMessage(deliveryId));
   return true;
 }

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { call, callJson } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
 import { readThemeLogo } from "../../src/storage/capture-themes.ts";
+import { database } from "../../src/db/client.ts";
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
@@ -169,10 +170,10 @@ describe("capture themes", () => {
   it("exposes the stored logo to the capture page through readThemeLogo", async () => {
     const org = await createOrganization();
     const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "A", primary_color: "#000000", locale: "en" } });
-    expect(await readThemeLogo(env, theme.body.id)).toBeNull();
+    expect(await readThemeLogo(database(env.DB), env.FILES, theme.body.id)).toBeNull();
     const uploaded = await putLogo(org.testKey, theme.body.id, PNG as unknown as string, "image/png");
     await uploaded.body?.cancel();
-    const logo = await readThemeLogo(env, theme.body.id);
+    const logo = await readThemeLogo(database(env.DB), env.FILES, theme.body.id);
     expect(logo?.contentType).toBe("image/png");
     expect(new Uint8Array(await new Response(logo!.body).arrayBuffer())).toEqual(PNG);
   });

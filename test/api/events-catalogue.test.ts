@@ -99,7 +99,7 @@ describe("the event catalogue", () => {
     const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
     await fresh.record.eventInsert(fresh.db, event as never, eventId);
     const queued: string[] = [];
-    await fresh.publish.publishEvents(env, [eventId], new Date(), async (ids) => queued.push(...ids));
+    await fresh.publish.publishEvents({ env, db: fresh.db }, [eventId], new Date(), async (ids) => queued.push(...ids));
     expect(queued).toHaveLength(1);
     const delivered = await fresh.call(`/v1/webhook-deliveries/${queued[0]}`, org.testKey);
     expect(delivered.body.request_body).toBe(`{"event":"fictitious.happened","thing_id":"fic_1","count":7,"happened_at":"${createdAt}"}`);

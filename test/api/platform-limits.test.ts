@@ -10,6 +10,7 @@ import { eventInsert } from "../../src/storage/events.ts";
 import { sampleEvent } from "./support/events.ts";
 import { publishUndispatchedEvents } from "../../src/sweeps/publish-undispatched-events.ts";
 import { resumeStalledSealing } from "../../src/sweeps/resume-stalled-sealing.ts";
+import { workerContext } from "../../src/domain/context.ts";
 
 /** A queue producer that records what it is sent, behind production's limits (nothing reaches a consumer). */
 function recordingQueue() {
@@ -137,7 +138,7 @@ describe("sweeps over backlogs, within production's limits", () => {
     const runs: number[] = [];
     for (let minute = 1; minute <= 5 && (await undispatched()) > 0; minute++) {
       const before = bodies.length;
-      await inOneInvocation(() => publishUndispatchedEvents({ ...env, WEBHOOK_QUEUE: queue }, new Date(start + minute * 60_000)));
+      await inOneInvocation(() => publishUndispatchedEvents(workerContext({ ...env, WEBHOOK_QUEUE: queue }), new Date(start + minute * 60_000)));
       runs.push(bodies.length - before);
     }
     expect(await undispatched()).toBe(0);
@@ -149,7 +150,7 @@ describe("sweeps over backlogs, within production's limits", () => {
     const made = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id LIKE 'evt_backlog_%' AND status = 'pending'").first<{ n: number }>();
     expect(made!.n).toBe(expectedDeliveries);
 
-    await publishUndispatchedEvents({ ...env, WEBHOOK_QUEUE: queue }, new Date(start + 10 * 60_000));
+    await publishUndispatchedEvents(workerContext({ ...env, WEBHOOK_QUEUE: queue }), new Date(start + 10 * 60_000));
     expect(bodies).toHaveLength(expectedDeliveries);
   });
 

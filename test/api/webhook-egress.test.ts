@@ -9,6 +9,7 @@ import { isPublicAddress } from "../../src/webhooks/public-address.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/storage/events.ts";
 import { sampleEvent } from "./support/events.ts";
+import { workerContext } from "../../src/domain/context.ts";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -19,7 +20,7 @@ async function deliveryTo(host: string, key?: string) {
   expect(endpoint.status).toBe(201);
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
   await eventInsert(database(env.DB), sampleEvent({ organizationId: org.id, mode: "test", createdAt: new Date().toISOString() }, "proof.sealed", { proof_id: "prf_egress" }), eventId);
-  await publishEvents(env, [eventId], new Date(), async () => undefined);
+  await publishEvents(workerContext(env), [eventId], new Date(), async () => undefined);
   const row = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<{ id: string }>();
   return { org, endpointId: endpoint.body.id as string, deliveryId: row!.id };
 }
@@ -60,7 +61,7 @@ describe("webhook egress", () => {
       }, { [host]: addresses });
       vi.stubGlobal("fetch", dns.fetch);
       const { org, deliveryId } = await deliveryTo(host);
-      expect(await attemptDelivery(env, deliveryId)).toEqual({ kind: "retry", delaySeconds: 60 });
+      expect(await attemptDelivery(workerContext(env), deliveryId)).toEqual({ kind: "retry", delaySeconds: 60 });
       expect(sent, host).toEqual([]);
       expect(dns.questions).toEqual(expect.arrayContaining([`${host} A`, `${host} AAAA`]));
       const log = await callJson(`/v1/webhook-deliveries/${deliveryId}`, { key: org.testKey });
@@ -79,10 +80,10 @@ describe("webhook egress", () => {
       return new Response("ok");
     }, { [missing]: null }).fetch);
     const refused = await deliveryTo(missing);
-    await attemptDelivery(env, refused.deliveryId);
+    await attemptDelivery(workerContext(env), refused.deliveryId);
     expect((await callJson(`/v1/webhook-deliveries/${refused.deliveryId}`, { key: refused.org.testKey })).body.failure_reason).toBe(`refused: ${missing} has no address in DNS`);
     const delivered = await deliveryTo(good);
-    expect(await attemptDelivery(env, delivered.deliveryId)).toEqual({ kind: "done" });
+    expect(await attemptDelivery(workerContext(env), delivered.deliveryId)).toEqual({ kind: "done" });
     expect(sent).toEqual([`https://${good}/hook`]);
   });
 
@@ -93,11 +94,11 @@ describe("webhook egress", () => {
     const first = await deliveryTo(host);
     const second = await deliveryTo(host);
     const now = Date.now();
-    await attemptDelivery(env, first.deliveryId, new Date(now));
-    await attemptDelivery(env, second.deliveryId, new Date(now + 119_000));
+    await attemptDelivery(workerContext(env), first.deliveryId, new Date(now));
+    await attemptDelivery(workerContext(env), second.deliveryId, new Date(now + 119_000));
     expect(dns.questions).toEqual([`${host} A`, `${host} AAAA`]);
     const third = await deliveryTo(host);
-    await attemptDelivery(env, third.deliveryId, new Date(now + 121_000));
+    await attemptDelivery(workerContext(env), third.deliveryId, new Date(now + 121_000));
     expect(dns.questions).toHaveLength(4);
   });
 
@@ -113,11 +114,11 @@ describe("webhook egress", () => {
       !resolverUp && new Request(input).url.startsWith("https://cloudflare-dns.com/") ? new Response("busy", { status: 503 }) : dns.fetch(input, init),
     );
     const { org, deliveryId } = await deliveryTo(host);
-    expect((await attemptDelivery(env, deliveryId)).kind).toBe("retry");
+    expect((await attemptDelivery(workerContext(env), deliveryId)).kind).toBe("retry");
     expect((await callJson(`/v1/webhook-deliveries/${deliveryId}`, { key: org.testKey })).body.failure_reason).toBe(`DNS resolution failed for ${host}: resolver answered HTTP 503`);
     expect(sent).toEqual([]);
     resolverUp = true;
-    expect(await attemptDelivery(env, deliveryId)).toEqual({ kind: "done" });
+    expect(await attemptDelivery(workerContext(env), deliveryId)).toEqual({ kind: "done" });
     expect(sent).toEqual([`https://${host}/hook`]);
   });
 
@@ -133,7 +134,7 @@ describe("webhook egress", () => {
       return new Response("ok");
     });
     const { org, deliveryId } = await deliveryTo(host);
-    await attemptDelivery({ ...env, WEBHOOK_DNS_RESOLVER_URL: "https://dns.internal-resolver.example/resolve" }, deliveryId);
+    await attemptDelivery(workerContext({ ...env, WEBHOOK_DNS_RESOLVER_URL: "https://dns.internal-resolver.example/resolve" }), deliveryId);
     expect(asked.sort()).toEqual(["A", "AAAA"]);
     expect((await callJson(`/v1/webhook-deliveries/${deliveryId}`, { key: org.testKey })).body.failure_reason).toMatch(/resolves to 10\.9\.9\.9/);
   });
@@ -147,7 +148,7 @@ describe("webhook egress", () => {
     const sent: string[] = [];
     vi.stubGlobal("fetch", dns.fetch);
     const { deliveryId } = await deliveryTo(host);
-    expect(await attemptDelivery({ ...env, WEBHOOK_RESOLVE: `${host}:443=127.0.0.1:9999` }, deliveryId)).toEqual({ kind: "done" });
+    expect(await attemptDelivery(workerContext({ ...env, WEBHOOK_RESOLVE: `${host}:443=127.0.0.1:9999` }), deliveryId)).toEqual({ kind: "done" });
     expect(dns.questions).toEqual([]);
     expect(sent).toEqual(["http://127.0.0.1:9999/hook"]);
   });

@@ -14,6 +14,7 @@ import { DEAD_LETTER_FAILURE, consumeDeadLetters } from "../../src/webhooks/dead
 import worker from "../../src/index.ts";
 import { OVERDUE_AFTER_MS, requeueOverdueDeliveries } from "../../src/sweeps/requeue-overdue-deliveries.ts";
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from "../../src/webhooks/retry-schedule.ts";
+import { workerContext } from "../../src/domain/context.ts";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -39,7 +40,7 @@ async function lostDelivery(organizationId: string, type: "proof.sealed" | "capt
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
   const createdAt = new Date();
   await eventInsert(database(env.DB), sampleEvent({ organizationId, mode: "test", createdAt: createdAt.toISOString() }, type, { session_id: sessionId }), eventId);
-  await publishEvents(env, [eventId], createdAt, async () => undefined);
+  await publishEvents(workerContext(env), [eventId], createdAt, async () => undefined);
   const row = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<{ id: string }>();
   return { deliveryId: row!.id, createdAt };
 }
@@ -69,9 +70,9 @@ describe("deliveries whose message was lost", () => {
     const { deliveryId: sealed } = await lostDelivery(org.id, "proof.sealed", sessionId);
     vi.stubGlobal("fetch", async () => new Response("down", { status: 503 }));
     const attempted = at(createdAt, 1_000);
-    expect(await attemptDelivery(env, completed, attempted)).toEqual({ kind: "retry", delaySeconds: WEBHOOK_RETRY_DELAYS_SECONDS[0] });
+    expect(await attemptDelivery(workerContext(env), completed, attempted)).toEqual({ kind: "retry", delaySeconds: WEBHOOK_RETRY_DELAYS_SECONDS[0] });
     // proof.sealed waits for the completed event's next attempt, and says so.
-    const waiting = await attemptDelivery(env, sealed, attempted);
+    const waiting = await attemptDelivery(workerContext(env), sealed, attempted);
     expect(waiting.kind).toBe("retry");
     expect((await delivery(sealed)).next_attempt_at).toBe(at(attempted, (waiting as { delaySeconds: number }).delaySeconds * 1000).toISOString());
 
@@ -111,7 +112,7 @@ describe("the webhook queue's dead-letter queue", () => {
     const { deliveryId, createdAt } = await deliveryWithLostMessage();
     const deadLetter = async (now: Date) => {
       const batch = createMessageBatch("webhook-delivery-dlq", [{ id: `m-${now.getTime()}`, timestamp: now, attempts: 11, body: { delivery_id: deliveryId } }]);
-      await consumeDeadLetters(batch.messages, env, now);
+      await consumeDeadLetters(batch.messages, workerContext(env), now);
       return (await getQueueResult(batch, createExecutionContext())).explicitAcks;
     };
     const { queue, sent } = recordingQueue();

@@ -12,6 +12,7 @@ import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/storage/events.ts";
 import { dnsStandIn } from "./support/dns-stand-in.ts";
 import { sampleEvent } from "./support/events.ts";
+import { workerContext } from "../../src/domain/context.ts";
 
 const endpointBody = (extra: Record<string, unknown> = {}) => ({ url: "https://hooks.example.com/proofs", events: ["proof.sealed", "capture_session.completed"], ...extra });
 
@@ -120,10 +121,10 @@ describe("webhook delivery", () => {
       return new Response("ok", { status: 200 });
     }).fetch);
     const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_1", session_id: "cps_1" }, new Date("2026-11-23T06:00:00.000Z"));
-    await publishEvents(env, [eventId], new Date(), queued);
+    await publishEvents(workerContext(env), [eventId], new Date(), queued);
     const deliveries = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE event_id = ?").bind(eventId).all<any>();
     expect(deliveries.results).toHaveLength(1);
-    expect(await attemptDelivery(env, deliveries.results[0].id)).toEqual({ kind: "done" });
+    expect(await attemptDelivery(workerContext(env), deliveries.results[0].id)).toEqual({ kind: "done" });
     expect(sent).toHaveLength(1);
     const body = await sent[0]!.text();
     expect(body).toBe(
@@ -145,11 +146,11 @@ describe("webhook delivery", () => {
     const org = await createOrganization();
     await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
     const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_orphan" });
-    await expect(publishEvents(env, [eventId], new Date(), async () => Promise.reject(new Error("the Worker died here")))).rejects.toThrow();
+    await expect(publishEvents(workerContext(env), [eventId], new Date(), async () => Promise.reject(new Error("the Worker died here")))).rejects.toThrow();
     const made = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).all<any>();
     expect(made.results).toHaveLength(1);
     const sent: string[][] = [];
-    await publishEvents(env, [eventId], new Date(), async (ids) => sent.push(ids));
+    await publishEvents(workerContext(env), [eventId], new Date(), async (ids) => sent.push(ids));
     expect(sent).toEqual([[made.results[0].id]]);
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).n).toBe(1);
   });
@@ -160,18 +161,18 @@ describe("webhook delivery", () => {
     vi.stubGlobal("fetch", dnsStandIn(async () => new Response("down", { status: 503 })).fetch);
     const completed = await recordEvent(org.id, "test", "capture_session.completed", { session_id: "cps_wait", proof_id: "prf_wait" });
     const sealed = await recordEvent(org.id, "test", "proof.sealed", { session_id: "cps_wait", proof_id: "prf_wait" });
-    await publishEvents(env, [completed, sealed], new Date(), queued);
+    await publishEvents(workerContext(env), [completed, sealed], new Date(), queued);
     const delivery = async (eventId: string) => (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).id as string;
     const now = new Date();
-    expect(await attemptDelivery(env, await delivery(completed), now)).toEqual({ kind: "retry", delaySeconds: WEBHOOK_RETRY_DELAYS_SECONDS[0] });
-    const waiting = await attemptDelivery(env, await delivery(sealed), now);
+    expect(await attemptDelivery(workerContext(env), await delivery(completed), now)).toEqual({ kind: "retry", delaySeconds: WEBHOOK_RETRY_DELAYS_SECONDS[0] });
+    const waiting = await attemptDelivery(workerContext(env), await delivery(sealed), now);
     expect(waiting.kind).toBe("retry");
     expect(waiting.kind === "retry" && waiting.delaySeconds).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_SECONDS[0]);
 
     // The consumer sends a fresh delayed message and acknowledges this one: no message.retry to run out of.
     const batch = createMessageBatch("webhook-delivery", [{ id: "w1", timestamp: new Date(), attempts: 1, body: { delivery_id: await delivery(sealed) } }]);
     const later: [string, number][] = [];
-    await consumeWebhookMessages(batch.messages, env, async (id, delaySeconds) => later.push([id, delaySeconds]));
+    await consumeWebhookMessages(batch.messages, workerContext(env), async (id, delaySeconds) => later.push([id, delaySeconds]));
     const result = await getQueueResult(batch, createExecutionContext());
     expect(result.retryMessages).toEqual([]);
     expect(result.explicitAcks).toEqual(["w1"]);
@@ -194,9 +195,9 @@ describe("webhook delivery", () => {
     });
     vi.stubGlobal("fetch", dnsStandIn(async () => new Response(endless, { status: 202 })).fetch);
     const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_endless" });
-    await publishEvents(env, [eventId], new Date(), queued);
+    await publishEvents(workerContext(env), [eventId], new Date(), queued);
     const delivery = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>();
-    expect(await attemptDelivery(env, delivery.id)).toEqual({ kind: "done" });
+    expect(await attemptDelivery(workerContext(env), delivery.id)).toEqual({ kind: "done" });
     const log = await callJson(`/v1/webhook-deliveries/${delivery.id}`, { key: org.testKey });
     expect(log.body).toMatchObject({ status: "succeeded", response_status: 202 });
     expect(log.body.response_body_start).toBe("x".repeat(1024));
@@ -209,10 +210,10 @@ describe("webhook delivery", () => {
     await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
     vi.stubGlobal("fetch", dnsStandIn(async () => new Response("nope", { status: 500 })).fetch);
     const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_2" });
-    await publishEvents(env, [eventId], new Date(), queued);
+    await publishEvents(workerContext(env), [eventId], new Date(), queued);
     const delivery = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>();
     const outcomes = [];
-    for (let i = 0; i < 6; i++) outcomes.push(await attemptDelivery(env, delivery.id));
+    for (let i = 0; i < 6; i++) outcomes.push(await attemptDelivery(workerContext(env), delivery.id));
     expect(outcomes).toEqual([...WEBHOOK_RETRY_DELAYS_SECONDS.map((delaySeconds) => ({ kind: "retry", delaySeconds })), { kind: "done" }]);
     expect(WEBHOOK_RETRY_DELAYS_SECONDS).toEqual([60, 300, 1800, 7200, 43200]);
     const log = await callJson(`/v1/webhook-deliveries/${delivery.id}`, { key: org.testKey });
@@ -231,17 +232,17 @@ describe("webhook delivery", () => {
     }).fetch);
     const completed = await recordEvent(org.id, "test", "capture_session.completed", { session_id: "cps_9", proof_id: "prf_9" });
     const sealed = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_9", session_id: "cps_9" });
-    await publishEvents(env, [completed, sealed], new Date(), queued);
+    await publishEvents(workerContext(env), [completed, sealed], new Date(), queued);
     const idOf = async (eventId: string) => (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).id;
-    expect(await attemptDelivery(env, await idOf(sealed))).toEqual({ kind: "retry", delaySeconds: 5 });
+    expect(await attemptDelivery(workerContext(env), await idOf(sealed))).toEqual({ kind: "retry", delaySeconds: 5 });
     expect(sent).toEqual([]);
-    await attemptDelivery(env, await idOf(completed));
-    await attemptDelivery(env, await idOf(sealed));
+    await attemptDelivery(workerContext(env), await idOf(completed));
+    await attemptDelivery(workerContext(env), await idOf(sealed));
     expect(sent.map((body) => JSON.parse(body).event)).toEqual(["capture_session.completed", "proof.sealed"]);
 
     await callJson(`/v1/webhook-endpoints/${endpoint.body.id}`, { key: org.testKey, method: "PATCH", body: { status: "disabled" } });
     const later = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_10" });
-    await publishEvents(env, [later], new Date(), queued);
+    await publishEvents(workerContext(env), [later], new Date(), queued);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(later).first<any>()).toEqual({ n: 0 });
     expect(sent).toHaveLength(2);
   });

@@ -39,7 +39,7 @@ export function registerRetryDelivery(app: App) {
     if (!limit.allowed) {
       throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) }, detail: `At most ${MANUAL_RETRIES_PER_HOUR} manual retries per endpoint per hour.` });
     }
-    if (!(await retryDeliveryNow(c.env, row.id))) throw notRetryable();
+    if (!(await retryDeliveryNow(ctx, row.id))) throw notRetryable();
     return c.json(presentDeliverySummary(await deliveryOrThrow({ ctx, input: { id: row.id } })), 202);
   });
 }
