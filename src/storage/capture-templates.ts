@@ -86,6 +86,10 @@ export async function updateTemplate(db: Database, id: string, changes: Partial<
   await db.update(captureTemplates).set(changes).where(eq(captureTemplates.id, id));
 }
 
+/** The organization's templates in this mode that are not archived. */
+const activeTemplatesOf = (organizationId: string, mode: Mode) =>
+  and(eq(captureTemplates.organizationId, organizationId), eq(captureTemplates.mode, mode), isNull(captureTemplates.archivedAt));
+
 /**
  * The active template for `stage` and `category`, most specific first: both match, then stage only,
  * then category only. A template with neither is never chosen here (only when named).
@@ -97,9 +101,7 @@ export async function findMatchingTemplate(db: Database, organizationId: string,
     .from(captureTemplates)
     .where(
       and(
-        eq(captureTemplates.organizationId, organizationId),
-        eq(captureTemplates.mode, mode),
-        isNull(captureTemplates.archivedAt),
+        activeTemplatesOf(organizationId, mode),
         sql`(${captureTemplates.stage} IS NOT NULL OR ${captureTemplates.category} IS NOT NULL)`,
       ),
     )
@@ -134,9 +136,7 @@ export async function findActiveTemplateWithMatch(db: Database, organizationId: 
     .from(captureTemplates)
     .where(
       and(
-        eq(captureTemplates.organizationId, organizationId),
-        eq(captureTemplates.mode, mode),
-        isNull(captureTemplates.archivedAt),
+        activeTemplatesOf(organizationId, mode),
         stage === null ? isNull(captureTemplates.stage) : eq(captureTemplates.stage, stage),
         category === null ? isNull(captureTemplates.category) : eq(captureTemplates.category, category),
       ),

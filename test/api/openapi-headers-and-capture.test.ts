@@ -5,17 +5,9 @@ import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { captureCall, randomJpeg, tokenOf } from "./support/capture.ts";
 import { translateDocument } from "../../src/openapi/translations.ts";
+import { operations } from "./support/openapi-operations.ts";
 import { IDEMPOTENCY_KEY_PATTERN } from "../../src/lib/patterns.ts";
 
-const METHODS = ["get", "post", "put", "patch", "delete"] as const;
-
-function operations(document: any) {
-  const out: { method: string; path: string; operation: any }[] = [];
-  for (const [path, item] of Object.entries<any>(document.paths)) {
-    for (const method of METHODS) if (item[method]) out.push({ method, path, operation: item[method] });
-  }
-  return out;
-}
 
 const headerNames = (response: any) => Object.keys(response.headers ?? {});
 

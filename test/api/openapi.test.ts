@@ -2,16 +2,8 @@ import { describe, expect, it } from "vitest";
 import { call, callJson } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
 import { translateDocument } from "../../src/openapi/translations.ts";
+import { operations } from "./support/openapi-operations.ts";
 
-const METHODS = ["get", "post", "put", "patch", "delete"] as const;
-
-function operations(document: any) {
-  const out: { method: string; path: string; operation: any }[] = [];
-  for (const [path, item] of Object.entries<any>(document.paths)) {
-    for (const method of METHODS) if (item[method]) out.push({ method, path, operation: item[method] });
-  }
-  return out;
-}
 
 /** Everything but the human texts: what must be identical between languages. */
 function identifiers(value: unknown, key?: string): unknown {
