@@ -203,3 +203,44 @@ test("each signal code: dimensions, duration, device time, location accuracy (no
   const exact = await seal("photo.jpg", "image/jpeg", { ...camera, geolocation: { latitude: 1, longitude: 2, accuracy_m: 0 } });
   assert.deepEqual(exact.file.signals.map((s) => s.code), ["location_accuracy_zero"]);
 });
+
+test("decoded sizes for every accepted format: WebP (VP8X, VP8L, VP8), HEIC's primary ispe, the MP4/MOV video track's tkhd", () => {
+  const size = (name: string, type: string) => {
+    const { width, height } = mediaFacts(fixture(name), type);
+    return { width, height };
+  };
+  assert.deepEqual(size("photo.webp", "image/webp"), { width: 64, height: 48 });
+  assert.deepEqual(size("photo.heic", "image/heic"), { width: 320, height: 240 });
+  assert.deepEqual(size("clip.mp4", "video/mp4"), { width: 320, height: 240 });
+  assert.deepEqual(size("clip.mov", "video/quicktime"), { width: 320, height: 240 });
+  // Simple WebPs: only the headers the parser reads (RIFF, chunk type, size, then the bitstream's first bytes).
+  const webp = (chunk: string, head: number[]) => new Uint8Array([...new TextEncoder().encode(`RIFF\0\0\0\0WEBP${chunk}`), 0, 0, 0, 0, ...head, 0, 0]);
+  const lossless = (99 | (49 << 14)) >>> 0;
+  const vp8l = mediaFacts(webp("VP8L", [0x2f, lossless & 0xff, (lossless >> 8) & 0xff, (lossless >> 16) & 0xff, lossless >>> 24]), "image/webp");
+  assert.deepEqual([vp8l.width, vp8l.height], [100, 50]);
+  const lossy = mediaFacts(webp("VP8 ", [0, 0, 0, 0x9d, 0x01, 0x2a, 200, 0, 150, 0]), "image/webp");
+  assert.deepEqual([lossy.width, lossy.height], [200, 150]);
+});
+
+test("a video declared with other dimensions is flagged; a fragmented MediaRecorder MP4 with its own size is not", async () => {
+  const { file, captureAssertion } = await seal("clip.mp4", "video/mp4", { ...camera, width: 1920, height: 1080 });
+  assert.deepEqual(file.signals.map((s) => s.code), ["dimensions_mismatch"]);
+  assert.match(file.signals[0]!.detail, /decoded 320×240/);
+  assert.deepEqual(captureAssertion.observed && (captureAssertion.observed as { decoded: unknown }).decoded, { width: 320, height: 240, duration_ms: file.decoded.duration_ms });
+  const mov = await seal("clip.mov", "video/quicktime", { ...camera, width: 640, height: 480 });
+  assert.deepEqual(mov.file.signals.map((s) => s.code), ["dimensions_mismatch"]);
+  // The fixture is fragmented (moof boxes); with a movie header duration of 0, as MediaRecorder writes it.
+  const fragmented = fixture("clip.mp4");
+  assert.ok(Buffer.from(fragmented).includes("moof"));
+  const mvhd = Buffer.from(fragmented).indexOf("mvhd");
+  fragmented.set([0, 0, 0, 0], mvhd + 4 + (fragmented[mvhd + 4] === 1 ? 28 : 16));
+  for (const [width, height] of [[320, 240], [240, 320]]) {
+    const recorded = await seal("recording.mp4", "video/mp4", { ...camera, width, height, duration_ms: 1200 }, fragmented);
+    assert.deepEqual(recorded.file.signals, []);
+    assert.deepEqual(recorded.file.decoded, { width: 320, height: 240, duration_ms: null });
+  }
+  const heic = await seal("photo.heic", "image/heic", { ...camera, width: 4032, height: 3024 });
+  assert.deepEqual(heic.file.signals.map((s) => s.code), ["dimensions_mismatch"]);
+  const webp = await seal("photo.webp", "image/webp", { ...camera, width: 64, height: 48 });
+  assert.deepEqual(webp.file.signals, []);
+});

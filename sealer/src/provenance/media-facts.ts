@@ -1,6 +1,7 @@
 /**
  * What the sealer reads from the bytes themselves, to compare with what the device reported: the
- * decoded dimensions (JPEG, PNG), a video's duration (MP4/QuickTime `mvhd`), and the EXIF fields a
+ * decoded dimensions (JPEG, PNG, WebP, HEIC `ispe`, MP4/QuickTime video track `tkhd`), a video's duration
+ * (MP4/QuickTime `mvhd`), and the EXIF fields a
  * camera or gallery file carries and a capture page's still does not (maker, model, original date).
  * Parsers read only what they need and give up quietly on anything unexpected: a fact not found is null.
  */
@@ -24,7 +25,9 @@ export function mediaFacts(bytes: Uint8Array, type: string): MediaFacts {
   try {
     if (type === "image/jpeg") return { ...none, ...jpegFacts(bytes) };
     if (type === "image/png" && bytes.length >= 24) return { ...none, width: u32(bytes, 16), height: u32(bytes, 20) };
-    if (type === "video/mp4" || type === "video/quicktime") return { ...none, duration_ms: bmffDuration(bytes) };
+    if (type === "image/webp") return { ...none, ...webpSize(bytes) };
+    if (type === "image/heic" || type === "image/heif") return { ...none, ...heifSize(bytes) };
+    if (type === "video/mp4" || type === "video/quicktime") return { ...none, ...bmffVideoSize(bytes), duration_ms: bmffDuration(bytes) };
   } catch {
     // A structure the parser does not expect: no fact, never a failure (the file was already verified).
   }
@@ -76,29 +79,98 @@ function readExif(tiff: Uint8Array): MediaFacts["exif"] {
   return { make: text(ifd0.get(0x010f)), model: text(ifd0.get(0x0110)), date_time_original: text(sub.get(0x9003)) };
 }
 
-/** The movie header's duration over its timescale, found by walking top-level boxes to `moov`/`mvhd`. */
-function bmffDuration(bytes: Uint8Array): number | null {
-  const find = (start: number, end: number, name: string): [number, number] | null => {
-    let offset = start;
-    while (offset + 8 <= end) {
-      let size = u32(bytes, offset);
-      let header = 8;
-      if (size === 1) {
-        size = Number((BigInt(u32(bytes, offset + 8)) << 32n) | BigInt(u32(bytes, offset + 12)));
-        header = 16;
-      } else if (size === 0) size = end - offset;
-      if (size < header) return null;
-      if (ascii(bytes, offset + 4, 4) === name) return [offset + header, offset + size];
-      offset += size;
+type Size = Pick<MediaFacts, "width" | "height">;
+const NO_SIZE: Size = { width: null, height: null };
+
+/** WebP's canvas size: VP8X (extended) stores it minus one in 24 bits, VP8L in 14 bits, VP8 (lossy) in its key frame header. */
+function webpSize(bytes: Uint8Array): Size {
+  const chunk = ascii(bytes, 12, 4);
+  const u24 = (at: number) => bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
+  if (chunk === "VP8X" && bytes.length >= 30) return { width: u24(24) + 1, height: u24(27) + 1 };
+  if (chunk === "VP8L" && bytes.length >= 25 && bytes[20] === 0x2f) {
+    const bits = u32(bytes, 21, true);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+  }
+  if (chunk === "VP8 " && bytes.length >= 30 && bytes[23] === 0x9d && bytes[24] === 0x01 && bytes[25] === 0x2a) {
+    return { width: u16(bytes, 26, true) & 0x3fff, height: u16(bytes, 28, true) & 0x3fff };
+  }
+  return NO_SIZE;
+}
+
+/** Each box inside [start, end) of an ISO base media file (MP4, QuickTime, HEIF): its type and its payload range. */
+function* boxes(bytes: Uint8Array, start: number, end: number): Generator<{ type: string; start: number; end: number }> {
+  let offset = start;
+  while (offset + 8 <= end) {
+    let size = u32(bytes, offset);
+    let header = 8;
+    if (size === 1) {
+      size = Number((BigInt(u32(bytes, offset + 8)) << 32n) | BigInt(u32(bytes, offset + 12)));
+      header = 16;
+    } else if (size === 0) size = end - offset;
+    if (size < header) return;
+    yield { type: ascii(bytes, offset + 4, 4), start: offset + header, end: Math.min(offset + size, end) };
+    offset += size;
+  }
+}
+
+const child = (bytes: Uint8Array, parent: { start: number; end: number } | null | undefined, type: string) =>
+  parent ? ([...boxes(bytes, parent.start, parent.end)].find((box) => box.type === type) ?? null) : null;
+
+/**
+ * The video track's size: the `tkhd` of the `trak` whose `mdia/hdlr` handler is `vide`, as 16.16 fixed point.
+ * A fragmented MP4 (MediaRecorder's) keeps its track headers in `moov` too. Zero means the muxer left it unset.
+ */
+function bmffVideoSize(bytes: Uint8Array): Size {
+  const moov = child(bytes, { start: 0, end: bytes.length }, "moov");
+  for (const trak of moov ? boxes(bytes, moov.start, moov.end) : []) {
+    if (trak.type !== "trak") continue;
+    const hdlr = child(bytes, child(bytes, trak, "mdia"), "hdlr");
+    const tkhd = child(bytes, trak, "tkhd");
+    if (!hdlr || !tkhd || ascii(bytes, hdlr.start + 8, 4) !== "vide") continue;
+    const at = tkhd.start + (bytes[tkhd.start] === 1 ? 88 : 76);
+    const width = Math.round(u32(bytes, at) / 65536);
+    const height = Math.round(u32(bytes, at + 4) / 65536);
+    return width > 0 && height > 0 ? { width, height } : NO_SIZE;
+  }
+  return NO_SIZE;
+}
+
+/** HEIF's primary image size: the `ispe` property that `meta/iprp/ipma` associates with the `pitm` item (thumbnails and grid tiles have their own). */
+function heifSize(bytes: Uint8Array): Size {
+  const meta = child(bytes, { start: 0, end: bytes.length }, "meta");
+  if (!meta) return NO_SIZE;
+  const payload = { start: meta.start + 4, end: meta.end }; // `meta` is a full box: version and flags first.
+  const pitm = child(bytes, payload, "pitm");
+  const iprp = child(bytes, payload, "iprp");
+  const ipco = child(bytes, iprp, "ipco");
+  const ipma = child(bytes, iprp, "ipma");
+  if (!pitm || !ipco || !ipma) return NO_SIZE;
+  const primary = bytes[pitm.start] === 0 ? u16(bytes, pitm.start + 4) : u32(bytes, pitm.start + 4);
+  const properties = [...boxes(bytes, ipco.start, ipco.end)];
+  const version = bytes[ipma.start]!;
+  const wideIndex = (bytes[ipma.start + 3]! & 1) === 1;
+  let at = ipma.start + 8;
+  for (let entry = u32(bytes, ipma.start + 4); entry > 0; entry--) {
+    const item = version < 1 ? u16(bytes, at) : u32(bytes, at);
+    at += version < 1 ? 2 : 4;
+    const count = bytes[at++]!;
+    for (let index = 0; index < count; index++, at += wideIndex ? 2 : 1) {
+      // The high bit marks the association as essential; the rest is a 1-based index into `ipco`.
+      const property = wideIndex ? u16(bytes, at) & 0x7fff : bytes[at]! & 0x7f;
+      const box = properties[property - 1];
+      if (item === primary && box?.type === "ispe") return { width: u32(bytes, box.start + 4), height: u32(bytes, box.start + 8) };
     }
-    return null;
-  };
-  const moov = find(0, bytes.length, "moov");
-  const mvhd = moov && find(moov[0], moov[1], "mvhd");
+  }
+  return NO_SIZE;
+}
+
+/** The movie header's duration over its timescale, found in `moov`/`mvhd`. */
+function bmffDuration(bytes: Uint8Array): number | null {
+  const mvhd = child(bytes, child(bytes, { start: 0, end: bytes.length }, "moov"), "mvhd");
   if (!mvhd) return null;
-  const version = bytes[mvhd[0]]!;
-  const timescale = u32(bytes, mvhd[0] + (version === 1 ? 20 : 12));
-  const duration = version === 1 ? Number((BigInt(u32(bytes, mvhd[0] + 24)) << 32n) | BigInt(u32(bytes, mvhd[0] + 28))) : u32(bytes, mvhd[0] + 16);
+  const version = bytes[mvhd.start]!;
+  const timescale = u32(bytes, mvhd.start + (version === 1 ? 20 : 12));
+  const duration = version === 1 ? Number((BigInt(u32(bytes, mvhd.start + 24)) << 32n) | BigInt(u32(bytes, mvhd.start + 28))) : u32(bytes, mvhd.start + 16);
   // A fragmented MP4 (what MediaRecorder writes) leaves the movie header's duration at 0 or all ones: its
   // length is in the fragments, which are not summed here, so it counts as not decoded rather than as 0 s.
   const unknown = duration === 0 || duration === 0xffffffff || duration === Number.MAX_SAFE_INTEGER;
