@@ -9,6 +9,7 @@ import { readC2pa, signWithC2pa } from "../src/c2pa/c2pa.ts";
 import { loadSigningKey } from "../src/c2pa/cose.ts";
 import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
 import { mediaFacts } from "../src/provenance/media-facts.ts";
+import { fileSignals } from "../src/provenance/signals.ts";
 import { fixture, sealContext, sha256 } from "./support.ts";
 import { job, written } from "./storage-stand-in.ts";
 import type { SealedResult } from "../../shared/sealer-protocol.ts";
@@ -204,7 +205,7 @@ test("each signal code: dimensions, duration, device time, location accuracy (no
   assert.deepEqual(exact.file.signals.map((s) => s.code), ["location_accuracy_zero"]);
 });
 
-test("decoded sizes for every accepted format: WebP (VP8X, VP8L, VP8), HEIC's primary ispe, the MP4/MOV video track's tkhd", () => {
+test("decoded sizes for every accepted format: WebP (VP8X, VP8L, VP8), HEIC's primary ispe, the MP4/MOV video track's tkhd, WebM's video track", () => {
   const size = (name: string, type: string) => {
     const { width, height } = mediaFacts(fixture(name), type);
     return { width, height };
@@ -213,6 +214,15 @@ test("decoded sizes for every accepted format: WebP (VP8X, VP8L, VP8), HEIC's pr
   assert.deepEqual(size("photo.heic", "image/heic"), { width: 320, height: 240 });
   assert.deepEqual(size("clip.mp4", "video/mp4"), { width: 320, height: 240 });
   assert.deepEqual(size("clip.mov", "video/quicktime"), { width: 320, height: 240 });
+  // MediaRecorder's WebM: the Segment has an unknown size, the video track says 160×120.
+  assert.deepEqual(size("clip.webm", "video/webm"), { width: 160, height: 120 });
+  assert.deepEqual(size("photo.jpg", "video/webm"), { width: null, height: null });
+  const webmFile = job([{ name: "clip.webm", type: "video/webm" }]).files[0]!;
+  webmFile.capture_context = { ...camera, width: 1280, height: 720 };
+  const webmFacts = mediaFacts(fixture("clip.webm"), "video/webm");
+  assert.deepEqual(fileSignals(webmFile, webmFacts, "none").map((signal) => signal.code), ["dimensions_mismatch"]);
+  webmFile.capture_context = { ...camera, width: 120, height: 160 };
+  assert.deepEqual(fileSignals(webmFile, webmFacts, "none"), []);
   // Simple WebPs: only the headers the parser reads (RIFF, chunk type, size, then the bitstream's first bytes).
   const webp = (chunk: string, head: number[]) => new Uint8Array([...new TextEncoder().encode(`RIFF\0\0\0\0WEBP${chunk}`), 0, 0, 0, 0, ...head, 0, 0]);
   const lossless = (99 | (49 << 14)) >>> 0;

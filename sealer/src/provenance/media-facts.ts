@@ -1,6 +1,8 @@
+import { webmVideoSize } from "./webm-size.ts";
+
 /**
  * What the sealer reads from the bytes themselves, to compare with what the device reported: the
- * decoded dimensions (JPEG, PNG, WebP, HEIC `ispe`, MP4/QuickTime video track `tkhd`), a video's duration
+ * decoded dimensions (JPEG, PNG, WebP, HEIC `ispe`, MP4/QuickTime video track `tkhd`, WebM `PixelWidth`/`PixelHeight`), a video's duration
  * (MP4/QuickTime `mvhd`), and the EXIF fields a
  * camera or gallery file carries and a capture page's still does not (maker, model, original date).
  * Parsers read only what they need and give up quietly on anything unexpected: a fact not found is null.
@@ -28,6 +30,7 @@ export function mediaFacts(bytes: Uint8Array, type: string): MediaFacts {
     if (type === "image/webp") return { ...none, ...webpSize(bytes) };
     if (type === "image/heic" || type === "image/heif") return { ...none, ...heifSize(bytes) };
     if (type === "video/mp4" || type === "video/quicktime") return { ...none, ...bmffVideoSize(bytes), duration_ms: bmffDuration(bytes) };
+    if (type === "video/webm") return { ...none, ...webmVideoSize(bytes) };
   } catch {
     // A structure the parser does not expect: no fact, never a failure (the file was already verified).
   }
