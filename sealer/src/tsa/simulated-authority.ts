@@ -21,7 +21,6 @@ export function simulatedAuthority(pkiDir: string, name: keyof typeof TSA_POLICI
   const certificateDer = der(readFileSync(join(pkiDir, `${name}.pem`), "utf8"));
   const certificate = pkijs.Certificate.fromBER(certificateDer.slice().buffer as ArrayBuffer);
   const key = crypto.subtle.importKey("pkcs8", der(readFileSync(join(pkiDir, `${name}.pk8`), "utf8")), { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
-  const certificateHash = sha256(certificateDer);
   return {
     name: displayName,
     chainPem: readFileSync(join(pkiDir, `${name}-root.pem`), "utf8"),
@@ -29,51 +28,82 @@ export function simulatedAuthority(pkiDir: string, name: keyof typeof TSA_POLICI
     async respond(requestDer, signal) {
       signal?.throwIfAborted();
       const request = pkijs.TimeStampReq.fromBER(requestDer.slice().buffer as ArrayBuffer);
-      const serial = randomBytes(16);
-      serial[0] = (serial[0]! & 0x3f) | 0x40;
-      const content = new pkijs.TSTInfo({
-        version: 1,
+      const serialNumber = randomBytes(16);
+      serialNumber[0] = (serialNumber[0]! & 0x3f) | 0x40;
+      return signTimestampResponse(request, { certificate, certificateDer, key: await key }, {
         policy: TSA_POLICIES[name],
-        messageImprint: request.messageImprint,
-        serialNumber: new asn1js.Integer({ valueHex: serial }),
-        genTime: new Date(),
-        ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
-      })
-        .toSchema()
-        .toBER();
-      const encapsulated = new pkijs.EncapsulatedContentInfo({ eContentType: pkijs.id_eContentType_TSTInfo });
-      // Set after construction: pkijs's constructor turns it into a constructed (chunked) OCTET STRING,
-      // which c2pa-rs cannot read ("timestamp response had no TstInfo"); DER wants it primitive.
-      encapsulated.eContent = new asn1js.OctetString({ valueHex: content });
-      const signedData = new pkijs.SignedData({
-        version: 3,
-        encapContentInfo: encapsulated,
-        signerInfos: [
-          new pkijs.SignerInfo({
-            version: 1,
-            sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
-            signedAttrs: new pkijs.SignedAndUnsignedAttributes({
-              type: 0,
-              attributes: [
-                new pkijs.Attribute({ type: "1.2.840.113549.1.9.3", values: [new asn1js.ObjectIdentifier({ value: pkijs.id_eContentType_TSTInfo })] }),
-                new pkijs.Attribute({ type: "1.2.840.113549.1.9.4", values: [new asn1js.OctetString({ valueHex: await sha256(new Uint8Array(content)) })] }),
-                // SigningCertificateV2 { certs: [ESSCertIDv2 { certHash }] } with the default SHA-256.
-                new pkijs.Attribute({
-                  type: "1.2.840.113549.1.9.16.2.47",
-                  values: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: await certificateHash })] })] })] })],
-                }),
-              ],
-            }),
-          }),
-        ],
-        certificates: request.certReq ? [certificate] : undefined,
+        serialNumber,
+        essCertId: true,
+        includeCertificate: request.certReq === true,
       });
-      await signedData.sign(await key, 0, "SHA-256");
-      const response = new pkijs.TimeStampResp({
-        status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
-        timeStampToken: new pkijs.ContentInfo({ contentType: pkijs.ContentInfo.SIGNED_DATA, content: signedData.toSchema(true) }),
-      });
-      return new Uint8Array(response.toSchema().toBER());
     },
   };
+}
+
+/** The certificate and private key (ECDSA P-256) a token is signed with. */
+export interface TokenSigner {
+  certificate: pkijs.Certificate;
+  certificateDer: Uint8Array;
+  key: CryptoKey;
+}
+
+/**
+ * A granted TimeStampResp answering `request`: a TSTInfo with the request's imprint and nonce, signed
+ * (SHA-256) with the content-type, message-digest and, when `essCertId`, the ESS signing-certificate
+ * attributes. The one place tokens are built, for the simulated authorities and the test's rogue one, so
+ * the encoding c2pa-rs needs is written once.
+ */
+export async function signTimestampResponse(
+  request: pkijs.TimeStampReq,
+  signer: TokenSigner,
+  token: { policy: string; serialNumber: Uint8Array; essCertId: boolean; includeCertificate: boolean },
+): Promise<Uint8Array> {
+  const content = new pkijs.TSTInfo({
+    version: 1,
+    policy: token.policy,
+    messageImprint: request.messageImprint,
+    serialNumber: new asn1js.Integer({ valueHex: token.serialNumber }),
+    genTime: new Date(),
+    ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+  })
+    .toSchema()
+    .toBER();
+  const encapsulated = new pkijs.EncapsulatedContentInfo({ eContentType: pkijs.id_eContentType_TSTInfo });
+  // Set after construction: pkijs's constructor turns it into a constructed (chunked) OCTET STRING,
+  // which c2pa-rs cannot read ("timestamp response had no TstInfo"); DER wants it primitive.
+  encapsulated.eContent = new asn1js.OctetString({ valueHex: content });
+  const { certificate } = signer;
+  const signedData = new pkijs.SignedData({
+    version: 3,
+    encapContentInfo: encapsulated,
+    signerInfos: [
+      new pkijs.SignerInfo({
+        version: 1,
+        sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
+        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+          type: 0,
+          attributes: [
+            new pkijs.Attribute({ type: "1.2.840.113549.1.9.3", values: [new asn1js.ObjectIdentifier({ value: pkijs.id_eContentType_TSTInfo })] }),
+            new pkijs.Attribute({ type: "1.2.840.113549.1.9.4", values: [new asn1js.OctetString({ valueHex: await sha256(new Uint8Array(content)) })] }),
+            // SigningCertificateV2 { certs: [ESSCertIDv2 { certHash }] } with the default SHA-256.
+            ...(token.essCertId
+              ? [
+                  new pkijs.Attribute({
+                    type: "1.2.840.113549.1.9.16.2.47",
+                    values: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: await sha256(signer.certificateDer) })] })] })] })],
+                  }),
+                ]
+              : []),
+          ],
+        }),
+      }),
+    ],
+    certificates: token.includeCertificate ? [certificate] : undefined,
+  });
+  await signedData.sign(signer.key, 0, "SHA-256");
+  const response = new pkijs.TimeStampResp({
+    status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
+    timeStampToken: new pkijs.ContentInfo({ contentType: pkijs.ContentInfo.SIGNED_DATA, content: signedData.toSchema(true) }),
+  });
+  return new Uint8Array(response.toSchema().toBER());
 }
