@@ -12,8 +12,11 @@ import { SEALER_SIGNAL_CODES } from "./integrity-signals.ts";
  * with 400 `unsupported_protocol_version`, the Worker as a transient failure) and the queue's retry
  * gets through once both speak the same one.
  */
-/** 2: each sealed file also carries its earlier Content Credentials, decoded facts and integrity signals. */
-export const SEALER_PROTOCOL_VERSION = 2;
+/**
+ * 2: each sealed file also carries its earlier Content Credentials, decoded facts and integrity signals.
+ * 3: a job may say where to write each file's thumbnail, and the answer says which thumbnail was made.
+ */
+export const SEALER_PROTOCOL_VERSION = 3;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -37,6 +40,11 @@ export const SealJobFileSchema = z.strictObject({
   destination: signedRequest,
   /** Deletes the signed copy: used when the job stops before it ends. */
   discard: signedRequest,
+  /**
+   * Where the sealer writes the file's light thumbnail (made from the signed bytes, never from the phone)
+   * and how it deletes it; absent: no thumbnail is made.
+   */
+  thumbnail: z.strictObject({ destination: signedRequest, discard: signedRequest }).optional(),
 });
 export type SealJobFile = z.infer<typeof SealJobFileSchema>;
 
@@ -78,6 +86,15 @@ const nullableCount = z.number().int().nonnegative().nullable();
 export const DecodedSchema = z.strictObject({ width: nullableCount, height: nullableCount, duration_ms: nullableCount });
 export type DecodedFacts = z.infer<typeof DecodedSchema>;
 
+/** The thumbnail written to the job's `thumbnail.destination`: a WebP of at most 480 px and 100 KB. */
+export const ThumbnailSchema = z.strictObject({
+  content_type: z.literal("image/webp"),
+  width: z.number().int().positive().max(480),
+  height: z.number().int().positive().max(480),
+  size: z.number().int().positive().max(100 * 1024),
+});
+export type Thumbnail = z.infer<typeof ThumbnailSchema>;
+
 /** One integrity signal the sealer computed from the bytes (shared/integrity-signals.ts). */
 export const SignalSchema = z.strictObject({ code: z.enum(SEALER_SIGNAL_CODES), detail: z.string() });
 
@@ -103,6 +120,8 @@ export const SealedResultSchema = z.strictObject({
       /** Decoded from the bytes, to set beside what the device reported (null: not decodable here). */
       decoded: DecodedSchema,
       signals: z.array(SignalSchema),
+      /** null: none was asked for, or the sealer cannot decode the format (a video, HEVC HEIC). */
+      thumbnail: ThumbnailSchema.nullable(),
     }),
   ),
 });

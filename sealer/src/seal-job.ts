@@ -14,7 +14,8 @@ import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./tsa/authority.ts";
 import { FileRejectedError, verifyFile } from "./verify-file.ts";
 import type { ByteBudget } from "./byte-budget.ts";
-import { discard, download, TransientJobError, upload } from "./transfer.ts";
+import { discard, download, TransientJobError } from "./transfer.ts";
+import { storeSignedCopy } from "./store-signed-copy.ts";
 import { jobSignal } from "./job-abort.ts";
 
 export { TransientJobError } from "./transfer.ts";
@@ -129,7 +130,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const signed = await signedCopy(file, original, sniffed, assertions, opensOriginal);
     signal.throwIfAborted();
     written.add(file);
-    await upload(file, signed, signal);
+    const thumbnail = await storeSignedCopy(file, signed, sniffed, job.proof.mode, signal);
     // The CRC-32 the package's ZIP needs, computed here (natively, while the bytes are in memory) so the
     // Worker never has to read a large file to compute it.
     return {
@@ -142,6 +143,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       prior_credentials: prior,
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
       signals,
+      thumbnail,
     };
   };
   let sealedFiles: SealedResult["files"];

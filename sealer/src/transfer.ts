@@ -32,13 +32,18 @@ export async function download(file: SealJobFile, signal: AbortSignal): Promise<
   }
 }
 
+type SignedRequest = SealJobFile["destination"];
+
 /** Writes the signed copy through its signed URL. */
-export async function upload(file: SealJobFile, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+export const upload = (file: SealJobFile, bytes: Uint8Array, signal: AbortSignal) => put(file.destination, bytes, signal, `the signed copy of ${file.id}`);
+
+/** Writes bytes through a signed URL; `what` names them in the error. */
+export async function put(destination: SignedRequest, bytes: Uint8Array, signal: AbortSignal, what: string): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(file.destination.url, {
-      method: file.destination.method,
-      headers: { ...file.destination.headers, "Content-Length": String(bytes.length) },
+    response = await fetch(destination.url, {
+      method: destination.method,
+      headers: { ...destination.headers, "Content-Length": String(bytes.length) },
       body: Buffer.from(bytes),
       signal: transferSignal(signal),
     });
@@ -46,19 +51,27 @@ export async function upload(file: SealJobFile, bytes: Uint8Array, signal: Abort
     throw unreachable(error, signal);
   }
   await response.body?.cancel();
-  if (!response.ok) throw new TransientJobError(`storage refused the signed copy of ${file.id} (${response.status})`);
+  if (!response.ok) throw new TransientJobError(`storage refused ${what} (${response.status})`);
 }
 
 /**
- * Deletes a signed copy this job may have written (deleting a missing object succeeds). Best effort and
- * never thrown: it runs while the job already ends in an error, which must stay the one reported.
+ * Deletes a signed copy this job may have written, and its thumbnail (deleting a missing object
+ * succeeds). Best effort and never thrown: it runs while the job already ends in an error, which must
+ * stay the one reported.
  */
 export async function discard(file: SealJobFile): Promise<void> {
+  await Promise.all([
+    remove(file.discard, `the signed copy of ${file.id}`),
+    ...(file.thumbnail ? [remove(file.thumbnail.discard, `the thumbnail of ${file.id}`)] : []),
+  ]);
+}
+
+async function remove(request: SignedRequest, what: string): Promise<void> {
   try {
-    const response = await fetch(file.discard.url, { method: file.discard.method, headers: file.discard.headers, signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(request.url, { method: request.method, headers: request.headers, signal: AbortSignal.timeout(30_000) });
     await response.body?.cancel();
     if (!response.ok && response.status !== 404) throw new Error(`storage answered ${response.status}`);
   } catch (error) {
-    console.warn(JSON.stringify({ level: "warn", message: `could not discard the signed copy of ${file.id}: ${(error as Error).message}` }));
+    console.warn(JSON.stringify({ level: "warn", message: `could not discard ${what}: ${(error as Error).message}` }));
   }
 }

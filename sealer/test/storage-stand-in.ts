@@ -5,7 +5,7 @@ import { fixture, sha256 } from "./support.ts";
 
 /**
  * A stand-in for storage reached through signed URLs: GET serves sources, PUT records signed copies,
- * DELETE removes them. `onPut` lets a test act once a copy is stored, before storage answers.
+ * DELETE removes them (thumbnails are written under /thumbnails/). `onPut` lets a test act once a copy is stored, before storage answers.
  */
 export const sources = new Map<string, Uint8Array>();
 export const written = new Map<string, Uint8Array>();
@@ -53,6 +53,7 @@ export function job(files: { name: string; type: string; bytes?: Uint8Array; dec
         source: { url: `${base}/src/${fileId}` },
         destination: { url: `${base}/signed/${fileId}`, method: "PUT", headers: {} },
         discard: { url: `${base}/signed/${fileId}`, method: "DELETE", headers: {} },
+        thumbnail: { destination: { url: `${base}/thumbnails/${fileId}`, method: "PUT", headers: {} }, discard: { url: `${base}/thumbnails/${fileId}`, method: "DELETE", headers: {} } },
       };
     }),
     deadline: new Date(Date.now() + 60_000).toISOString(),

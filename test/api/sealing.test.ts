@@ -91,7 +91,7 @@ describe("sealing a proof", () => {
         ...sealedAnswer(job),
         manifest: JSON.stringify({ proof_id: job.proof.id, run }),
         manifest_sha256: runHex("0"),
-        files: job.files.map((file) => ({ id: file.id, signed_sha256: runHex("1"), signed_size: 10, signed_crc32: 1, sniffed_type: "image/jpeg", prior_c2pa: false, prior_credentials: null, decoded: { width: null, height: null, duration_ms: null }, signals: [] })),
+        files: job.files.map((file) => ({ id: file.id, signed_sha256: runHex("1"), signed_size: 10, signed_crc32: 1, sniffed_type: "image/jpeg", prior_c2pa: false, prior_credentials: null, decoded: { width: null, height: null, duration_ms: null }, signals: [], thumbnail: null })),
       };
     });
     const outcomes = await Promise.all([sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId)]);
