@@ -1,9 +1,11 @@
 import type { Env } from "../env.ts";
 import type { Database } from "../db/client.ts";
+import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { recordCompletion, recordRejection } from "../storage/capture-completion.ts";
 import { captureSessionCompleted, captureSessionRejected } from "../events/catalogue.ts";
+import { publishEvents } from "../events/publish.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
 import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
@@ -27,6 +29,27 @@ export interface CompletionDependencies {
   enqueueSealing(proofId: string): Promise<void>;
   /** Hands freshly recorded events to webhook delivery. */
   publishEvents(eventIds: string[]): Promise<void>;
+}
+
+/**
+ * What completing a capture needs, wired to the platform in one place (as sealing's are beside its
+ * consumer, src/sealing/consumer.ts): the before's lock, the sealing queue and webhook publication.
+ */
+export function completionDependencies({ env, db, now }: Pick<DomainContext, "env" | "db" | "now">): CompletionDependencies {
+  const lock = (beforeId: string) => env.PROOF_LINK_LOCK.get(env.PROOF_LINK_LOCK.idFromName(beforeId));
+  return {
+    env,
+    db,
+    now,
+    claimBefore: async (beforeId, sessionId) => (await lock(beforeId).claim(sessionId)).won,
+    releaseBefore: async (beforeId, sessionId) => {
+      await lock(beforeId).release(sessionId);
+    },
+    enqueueSealing: async (proofId) => {
+      await env.SEALING_QUEUE.send({ proof_id: proofId });
+    },
+    publishEvents: (eventIds) => publishEvents({ env, db }, eventIds),
+  };
 }
 
 function redirectUrl(session: SessionRow, proofId: string): string | null {

@@ -4,7 +4,7 @@ import { newId } from "../lib/ids.ts";
 import { chunks } from "../lib/batches.ts";
 import { eventsAndTheirEndpoints, insertDeliveries, markEventsDispatched, unsentDeliveryIds } from "../storage/webhook-publishing.ts";
 import { deliveryBody } from "../webhooks/delivery-body.ts";
-import { queueDeliveries } from "../webhooks/delivery-message.ts";
+import { queueDeliveries } from "../webhooks/attempt.ts";
 
 /** Events handled per round of queries: one bound parameter each, well within D1's 100. */
 const EVENTS_PER_ROUND = 50;

@@ -1,7 +1,10 @@
 import type { WorkerContext } from "../domain/context.ts";
 import { failProof, sealProof, type SealingDependencies } from "./seal-proof.ts";
 import { sealingRetryDelay } from "./retry-schedule.ts";
+import { callSealer } from "./sealer-client.ts";
 import { loadProofForSealing } from "../storage/proof-sealing.ts";
+import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
+import { publishEvents } from "../events/publish.ts";
 
 export interface SealingMessage {
   proof_id: string;
@@ -44,4 +47,30 @@ export async function consumeSealingMessages(messages: readonly Message<unknown>
 
 export function sealingQueueConsumer(dependencies: (worker: WorkerContext) => SealingDependencies) {
   return (batch: MessageBatch<unknown>, worker: WorkerContext) => consumeSealingMessages(batch.messages, dependencies(worker));
+}
+
+/** Long enough for the sealer to fetch and write large videos; a retry gets fresh URLs. */
+const SEALER_URL_LIFETIME_SECONDS = 30 * 60;
+
+/** What sealing needs, wired to the platform in one place: signed storage URLs, the sealer, webhook publication. */
+export function sealingDependencies(worker: WorkerContext): SealingDependencies {
+  const { env, db } = worker;
+  return {
+    db,
+    files: env.FILES,
+    downloadUrl: async (key) => {
+      const signed = await issueDownloadUrl(env, key, SEALER_URL_LIFETIME_SECONDS);
+      return { url: signed.url, headers: signed.headers };
+    },
+    uploadUrl: async (key, contentType) => {
+      const signed = await issueUploadUrl(env, { key, contentType, expiresInSeconds: SEALER_URL_LIFETIME_SECONDS });
+      return { url: signed.url, method: signed.method, headers: signed.headers };
+    },
+    discardUrl: async (key) => {
+      const signed = await issueDeleteUrl(env, key, SEALER_URL_LIFETIME_SECONDS);
+      return { url: signed.url, method: signed.method, headers: signed.headers };
+    },
+    seal: (job) => callSealer(env, job),
+    publishEvents: (eventIds) => publishEvents(worker, eventIds),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Env } from "../env.ts";
 import { claimOverdueDeliveries } from "../storage/webhook-publishing.ts";
-import { queueDeliveries } from "../webhooks/delivery-message.ts";
+import { queueDeliveries } from "../webhooks/attempt.ts";
 
 /**
  * How late past its due time a delivery must be before its message counts as lost. A message on time is

@@ -1,12 +1,51 @@
+import type { Env } from "../env.ts";
 import type { WorkerContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
+import { sendInBatches } from "../lib/batches.ts";
 import { setNextAttempt } from "../storage/webhook-publishing.ts";
 import { isActiveSecret, secretsOf } from "../storage/webhooks.ts";
 import { abandonDelivery, findDelivery, findEndpointById, recordAttempt } from "../storage/webhook-attempts.ts";
 import { decryptSecret } from "./secrets.ts";
 import { webhookRetryDelay } from "./retry-schedule.ts";
 import { orderingWaitSeconds } from "./ordering-wait.ts";
-import { sendDeliveryRequest } from "./send-request.ts";
+import { signatureHeader } from "./signature.ts";
+import { deliveryTarget } from "./resolve-target.ts";
+import { refusedDestination } from "./destination-check.ts";
+import { firstBytesOf } from "./response-start.ts";
+
+// Attempting deliveries, from the queue to the receiver: the webhook queue's message, its consumer, one
+// attempt and its HTTP request. Which deliveries exist is the outbox fan-out's (src/events/publish.ts).
+
+/** A webhook queue message: the delivery's id only; the body and its state are read from the delivery log. */
+export interface DeliveryMessage {
+  delivery_id: string;
+}
+
+export const deliveryMessage = (deliveryId: string): DeliveryMessage => ({ delivery_id: deliveryId });
+
+/** Queues deliveries in as many `sendBatch` calls as Queues' limits (100 messages, 256 KB) require. */
+export async function queueDeliveries(env: Env, deliveryIds: readonly string[]): Promise<void> {
+  await sendInBatches(env.WEBHOOK_QUEUE, deliveryIds.map(deliveryMessage));
+}
+
+/**
+ * Attempts each delivery. A later attempt is a new message sent with its delay, then the current one is
+ * acknowledged: `message.retry` would count against the queue's `max_retries`, which a delivery waiting
+ * for its capture's earlier event, or a long retry schedule, could exhaust, and the queue would then
+ * drop the message and the delivery with it.
+ */
+export async function consumeWebhookMessages(
+  messages: readonly Message<unknown>[],
+  worker: WorkerContext,
+  sendLater: (deliveryId: string, delaySeconds: number) => Promise<unknown> = (id, delaySeconds) => worker.env.WEBHOOK_QUEUE.send(deliveryMessage(id), { delaySeconds }),
+): Promise<void> {
+  for (const message of messages) {
+    const { delivery_id: deliveryId } = message.body as DeliveryMessage;
+    const outcome = await attemptDelivery(worker, deliveryId);
+    if (outcome.kind === "retry") await sendLater(deliveryId, outcome.delaySeconds);
+    message.ack();
+  }
+}
 
 export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: number };
 
@@ -60,4 +99,50 @@ export async function attemptDelivery({ env, db }: WorkerContext, deliveryId: st
     },
   );
   return delay === null ? { kind: "done" } : { kind: "retry", delaySeconds: delay };
+}
+
+const TIMEOUT_MS = 10_000;
+const RESPONSE_START_BYTES = 1024;
+
+interface SentRequest {
+  /** `X-Webhook-Id`: this attempt's own identifier. */
+  webhookId: string;
+  durationMs: number;
+  responseStatus: number | null;
+  responseBodyStart: string | null;
+  /** Why the attempt failed; null for a 2xx answer. */
+  failure: string | null;
+}
+
+/**
+ * The HTTP request of one attempt: the stored body signed with every secret given, 10-second timeout,
+ * redirects not followed. A name that resolves inside a network receives nothing (WEBHOOK_RESOLVE's local
+ * receivers excepted); a non-2xx answer or a network error is a failure.
+ */
+async function sendDeliveryRequest(env: Env, url: string, body: string, eventId: string, secrets: string[], now: Date): Promise<SentRequest> {
+  const webhookId = newId("msg");
+  const target = deliveryTarget(env, url);
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": "proof-sealing-webhooks/1",
+    "X-Signature": await signatureHeader(body, secrets, Math.floor(now.getTime() / 1000)),
+    "X-Webhook-Id": webhookId,
+    "X-Event-Id": eventId,
+  };
+  if (target.host) headers["X-Forwarded-Host"] = target.host;
+  const started = Date.now();
+  let responseStatus: number | null = null;
+  let responseBodyStart: string | null = null;
+  let failure = target.host === null ? await refusedDestination(env, new URL(target.url).hostname, now) : null;
+  if (failure === null) {
+    try {
+      const response = await fetch(target.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+      responseStatus = response.status;
+      responseBodyStart = await firstBytesOf(response, RESPONSE_START_BYTES);
+      if (responseStatus < 200 || responseStatus >= 300) failure = `endpoint answered HTTP ${responseStatus}`;
+    } catch (error) {
+      failure = (error as Error).name === "TimeoutError" ? "timed out after 10 s" : `network error: ${(error as Error).message}`;
+    }
+  }
+  return { webhookId, durationMs: Date.now() - started, responseStatus, responseBodyStart, failure };
 }

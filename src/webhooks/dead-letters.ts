@@ -2,7 +2,7 @@ import type { WorkerContext } from "../domain/context.ts";
 import { findDelivery, recordDeadLetteredAttempt } from "../storage/webhook-attempts.ts";
 import { newId } from "../lib/ids.ts";
 import { webhookRetryDelay } from "./retry-schedule.ts";
-import type { DeliveryMessage } from "./delivery-message.ts";
+import type { DeliveryMessage } from "./attempt.ts";
 
 /** Recorded as the attempt's failure, so the delivery log says why nothing reached the endpoint. */
 export const DEAD_LETTER_FAILURE = "not attempted: the delivery's message failed in the consumer and was dead-lettered";

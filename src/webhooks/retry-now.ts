@@ -1,6 +1,6 @@
 import type { WorkerContext } from "../domain/context.ts";
 import { makeDueNow } from "../storage/webhook-attempts.ts";
-import { deliveryMessage } from "./delivery-message.ts";
+import { deliveryMessage } from "./attempt.ts";
 
 /**
  * A manual retry makes sense for an abandoned delivery, or one waiting for its next retry. A pending one

@@ -4,7 +4,7 @@ import { eventDefinition, type EmittedEvent } from "../events/types.ts";
 import { insertDeliveries } from "../storage/webhook-publishing.ts";
 import type { EndpointRow } from "../storage/rows.ts";
 import { deliveryBody } from "./delivery-body.ts";
-import { deliveryMessage } from "./delivery-message.ts";
+import { deliveryMessage } from "./attempt.ts";
 
 /** The body of a test event: the catalogue's sample of that event (its real fields, sample values), then `"test": true`. */
 export function testEventBody(event: EmittedEvent, now: Date): string {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { attemptDelivery } from "../../src/webhooks/attempt.ts";
-import { consumeWebhookMessages } from "../../src/webhooks/consumer.ts";
+import { consumeWebhookMessages } from "../../src/webhooks/attempt.ts";
 import { publishEvents } from "../../src/events/publish.ts";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from "../../src/webhooks/retry-schedule.ts";

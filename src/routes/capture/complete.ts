@@ -4,8 +4,7 @@ import { t } from "../../openapi/translations.ts";
 import { jsonBody } from "../../openapi/bodies.ts";
 import { captureContext } from "../../domain/context.ts";
 import { findSessionByToken, usableSession } from "../../capture-page/access.ts";
-import { completeCapture } from "../../capture-sessions/complete-capture.ts";
-import { completionDependencies } from "../../capture-sessions/completion-dependencies.ts";
+import { completeCapture, completionDependencies } from "../../capture-sessions/complete-capture.ts";
 import { noStore } from "./no-store.ts";
 import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, CompleteBody, CompletedCaptureSchema, TokenParams, captureAnswer } from "./schema.ts";
 
