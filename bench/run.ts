@@ -16,6 +16,7 @@ import { ensureLocalPki } from "../sealer/src/pki/ensure-local-pki.ts";
 import { loadSigningKey } from "../sealer/src/c2pa/cose.ts";
 import { signWithC2pa, initC2pa } from "../sealer/src/c2pa/c2pa.ts";
 import { simulatedAuthority } from "../sealer/src/tsa/simulated-authority.ts";
+import { crlSource } from "../sealer/src/revocation/crl-source.ts";
 import { runSealJob } from "../sealer/src/seal-job.ts";
 import { benchApi, printApiBench, type ApiBench } from "./api.ts";
 import type { SealJob } from "../shared/sealer-protocol.ts";
@@ -87,7 +88,7 @@ const job: SealJob = {
   // Far enough that the bench measures sealing, not the abort.
   deadline: new Date(Date.now() + 30 * 60_000).toISOString(),
 };
-const sealer = await time(() => runSealJob({ key, chainDer, trustAnchorPem: pem("c2pa-root.pem"), authority: simulatedAuthority(pki, "tsa-test", "Simulated") }, job));
+const sealer = await time(() => runSealJob({ key, chainDer, trustAnchorPem: pem("c2pa-root.pem"), authority: simulatedAuthority(pki, "tsa-test", "Simulated"), crls: crlSource({ localPkiDir: pki }) }, job));
 storage.close();
 if (sealer.result.status !== "sealed") throw new Error(`sealer bench failed: ${JSON.stringify(sealer.result)}`);
 

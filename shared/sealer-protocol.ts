@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SEALER_SIGNAL_CODES } from "./integrity-signals.ts";
+import { RevocationEntrySchema } from "./revocation-data.ts";
 
 /**
  * The sealer protocol: the job the Worker sends to the sealer's `POST /seal`, the sealer's answers and
@@ -15,8 +16,9 @@ import { SEALER_SIGNAL_CODES } from "./integrity-signals.ts";
 /**
  * 2: each sealed file also carries its earlier Content Credentials, decoded facts and integrity signals.
  * 3: a job may say where to write each file's thumbnail, and the answer says which thumbnail was made.
+ * 4: the sealed answer carries the revocation data (CRLs) of both chains, captured at sealing.
  */
-export const SEALER_PROTOCOL_VERSION = 3;
+export const SEALER_PROTOCOL_VERSION = 4;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -124,6 +126,8 @@ export const SealedResultSchema = z.strictObject({
       thumbnail: ThumbnailSchema.nullable(),
     }),
   ),
+  /** Revocation data of the authority's and the C2PA signer's chains, captured at sealing (shared/revocation-data.ts). */
+  revocation: z.array(RevocationEntrySchema),
 });
 export type SealedResult = z.infer<typeof SealedResultSchema>;
 

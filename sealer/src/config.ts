@@ -5,6 +5,7 @@ import { loadSigningKey } from "./c2pa/cose.ts";
 import { ensureLocalPki } from "./pki/ensure-local-pki.ts";
 import { httpAuthority, type TimestampAuthority } from "./tsa/authority.ts";
 import { simulatedAuthority } from "./tsa/simulated-authority.ts";
+import { crlSource, type CrlSource } from "./revocation/crl-source.ts";
 import { assertStartupConfiguration, CERTIFICATE_FILES, pemCertificates, readCertificateFile } from "./startup-check.ts";
 
 export interface SealerConfig {
@@ -24,6 +25,11 @@ export interface SealerConfig {
    * file and one for the manifest).
    */
   liveSignatureAuthority: TimestampAuthority;
+  /**
+   * CRLs of both chains captured at sealing: fetched from the URL each certificate names (with a time
+   * limit, kept until their nextUpdate); the local PKI's from PKI_DIR (docs/adr/0022).
+   */
+  crls: CrlSource;
 }
 
 export interface C2paIdentity {
@@ -77,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
     liveSignatureAuthority: env.TSA_SIGNATURE_URL
       ? httpAuthority(env.TSA_SIGNATURE_URL, env.TSA_SIGNATURE_NAME || new URL(env.TSA_SIGNATURE_URL).host, "", "")
       : liveAuthority,
+    crls: crlSource({ localPkiDir: pkiDir }),
   };
 }
 

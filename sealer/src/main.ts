@@ -46,6 +46,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       authority: mode === "live" ? config.liveAuthority : config.testAuthority,
       signatureAuthority: mode === "live" ? config.liveSignatureAuthority : config.testAuthority,
       budget,
+      crls: config.crls,
     }));
   }
   send(res, 404, sealerError("not_found", `No ${req.method} ${path} here.`));

@@ -17,6 +17,9 @@ import type { ByteBudget } from "./byte-budget.ts";
 import { discard, download, TransientJobError } from "./transfer.ts";
 import { storeSignedCopy } from "./store-signed-copy.ts";
 import { jobSignal } from "./job-abort.ts";
+import { captureRevocation, tokenCertificates } from "./revocation/capture-revocation.ts";
+import type { CrlSource } from "./revocation/crl-source.ts";
+import { pemCertificatesDer } from "../../shared/timestamp-check.ts";
 
 export { TransientJobError } from "./transfer.ts";
 
@@ -33,6 +36,8 @@ export interface SealContext {
   signatureAuthority?: TimestampAuthority;
   /** Bytes of originals held at once, shared by every job of the process (none: unbounded). */
   budget?: ByteBudget;
+  /** Where the CRLs of both chains are fetched at sealing, and cached until their nextUpdate (docs/adr/0022). */
+  crls: CrlSource;
 }
 
 /** Files of one proof signed at the same time (memory is bounded separately, by the ByteBudget). */
@@ -100,6 +105,9 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   // The first file that fails stops its siblings too: the job's outcome is decided.
   const firstFailure = new AbortController();
   const signal = AbortSignal.any([aborted, firstFailure.signal]);
+  // The C2PA signer's revocation status, fetched while the files are signed; awaited with the manifest's.
+  const c2paRevocation = captureRevocation(context.crls, "c2pa", context.chainDer[0]!, [...context.chainDer, ...pemCertificatesDer(context.trustAnchorPem)], aborted);
+  c2paRevocation.catch(() => undefined);
   const signer: CoseSigner = {
     key: context.key,
     chainDer: context.chainDer,
@@ -165,7 +173,11 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   }
   const manifest = buildManifest(job, new Map(sealedFiles.map((file) => [file.id, file.signed_sha256])));
   const timestamp = await obtainTimestamp(context.authority, new TextEncoder().encode(manifest.json), aborted);
-  await confirmWithOpenssl(timestamp.response, manifest.sha256, context.authority.chainPem);
+  const tsaPool = [...tokenCertificates(timestamp.token), ...pemCertificatesDer(context.authority.chainPem)];
+  const [, tsaRevocation] = await Promise.all([
+    confirmWithOpenssl(timestamp.response, manifest.sha256, context.authority.chainPem),
+    captureRevocation(context.crls, "tsa", timestamp.signerCertificate, tsaPool, aborted),
+  ]);
   return {
     status: "sealed",
     manifest: manifest.json,
@@ -181,5 +193,6 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       qualified: timestamp.qualified,
     },
     files: sealedFiles,
+    revocation: [...tsaRevocation, ...(await c2paRevocation)],
   };
 }

@@ -6,6 +6,7 @@ import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
 import { loadSigningKey } from "../src/c2pa/cose.ts";
 import { simulatedAuthority } from "../src/tsa/simulated-authority.ts";
 import type { SealContext } from "../src/seal-job.ts";
+import { crlSource } from "../src/revocation/crl-source.ts";
 
 export const pkiDir = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "sealer-test-")), "pki"));
 export const fixture = (name: string) => new Uint8Array(readFileSync(join(import.meta.dirname, "fixtures", name)));
@@ -22,5 +23,6 @@ export function sealContext(mode: "test" | "live" = "test"): SealContext {
     chainDer: [new Uint8Array(new X509Certificate(pem(`${name}-signer.pem`)).raw)],
     trustAnchorPem: pem(`${name}-root.pem`),
     authority: mode === "test" ? simulatedAuthority(pkiDir, "tsa-test", "Simulated TSA") : simulatedAuthority(pkiDir, "tsa-live", "Local Timestamp Authority"),
+    crls: crlSource({ localPkiDir: pkiDir }),
   };
 }

@@ -6,10 +6,17 @@
  * value") and a second authority standing in for a real one in local live mode. Production takes the
  * C2PA key from a secret, a real authority's URL from configuration, and their public chains from
  * files of the image (sealer/certs/README.md).
+ *
+ * Each root is the issuing CA of its signer and publishes a CRL, as a real CA does: the signer's certificate
+ * carries a CRL distribution point, `http://localhost/pki/<root>.crl` (LOCAL_CRL_BASE), which the sealer
+ * resolves to this folder's `<root>.crl` instead of the network (sealer/src/revocation/crl-source.ts), so
+ * revocation data is captured at sealing in development and tests exactly as for a real authority. The
+ * roots keep an `openssl ca` database (`<root>-index.txt`) so that a certificate can be revoked locally
+ * (in the folder: `openssl ca -config <root>-ca.cnf -revoke <cert>.pem`; `localCrl` then issues the next CRL).
  * Usage: node sealer/src/pki/ensure-local-pki.ts <dir>
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const openssl = (args: string[], cwd: string) => execFileSync("openssl", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -34,6 +41,29 @@ extendedKeyUsage = critical, timeStamping
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
 `;
+
+/** Where the local roots publish their CRLs; never fetched over the network (`localhost`, no port). */
+export const LOCAL_CRL_BASE = "http://localhost/pki/";
+export const localCrlUrl = (issuer: string) => `${LOCAL_CRL_BASE}${issuer}.crl`;
+
+/** How long a local CRL is current, like a real CA's weekly CRL; `localCrl` issues the next one when it lapses. */
+const CRL_DAYS = 7;
+
+/** The minimal `openssl ca` configuration a root needs to revoke certificates and issue CRLs (run in the folder). */
+function caConfig(root: string): string {
+  return `[ca]
+default_ca = ${root}
+
+[${root}]
+database = ${root}-index.txt
+crlnumber = ${root}-crlnumber
+certificate = ${root}.pem
+private_key = ${root}.key
+default_md = sha256
+default_crl_days = ${CRL_DAYS}
+unique_subject = no
+`;
+}
 
 function tsaConfig(dir: string, name: string, policy: string): string {
   return `
@@ -60,26 +90,68 @@ ess_cert_id_alg = sha256
 }
 
 function issue(dir: string, name: string, subject: string, issuer: string | null, extension: string, days: number) {
-  // A folder made before a certificate was added gets the missing one without losing the others.
-  if (existsSync(join(dir, `${name}.pem`))) return;
-  openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], dir);
-  openssl(["pkcs8", "-topk8", "-nocrypt", "-in", `${name}.key`, "-out", `${name}.pk8`], dir);
+  // A folder made before a certificate was added gets the missing one without losing the others; a signer
+  // made before CRLs were published is issued again from its own key, with the distribution point.
+  if (existsSync(join(dir, `${name}.pem`)) && (issuer === null || publishesCrl(dir, name, issuer))) return;
+  if (!existsSync(join(dir, `${name}.key`))) {
+    openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], dir);
+    openssl(["pkcs8", "-topk8", "-nocrypt", "-in", `${name}.key`, "-out", `${name}.pk8`], dir);
+  }
   if (issuer === null) {
     openssl(["req", "-new", "-x509", "-key", `${name}.key`, "-subj", subject, "-days", String(days), "-sha256", "-config", "extensions.cnf", "-extensions", extension, "-out", `${name}.pem`], dir);
     return;
   }
+  writeFileSync(join(dir, `${name}.ext`), `${sectionOf(extension)}crlDistributionPoints = URI:${localCrlUrl(issuer)}\n`);
   openssl(["req", "-new", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`, "-config", "extensions.cnf"], dir);
   openssl(
-    ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.pem`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-days", String(days), "-sha256", "-extfile", "extensions.cnf", "-extensions", extension, "-out", `${name}.pem`],
+    ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.pem`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-days", String(days), "-sha256", "-extfile", `${name}.ext`, "-out", `${name}.pem`],
     dir,
   );
+  // The root's CA database knows its signer, so `openssl ca -revoke` can list it on the next CRL.
+  openssl(["ca", "-config", `${issuer}-ca.cnf`, "-valid", `${name}.pem`], dir);
+}
+
+/** One section of EXTENSIONS, as the body of an -extfile. */
+function sectionOf(extension: string): string {
+  const body = EXTENSIONS.split(`[${extension}]\n`)[1]!;
+  return body.slice(0, body.search(/\n\[|$/) + 1);
+}
+
+function publishesCrl(dir: string, name: string, issuer: string): boolean {
+  return openssl(["x509", "-in", `${name}.pem`, "-noout", "-ext", "crlDistributionPoints"], dir).toString().includes(localCrlUrl(issuer));
+}
+
+/** A root ready to issue CRLs: its `openssl ca` configuration, database and CRL number. */
+function prepareCa(dir: string, root: string) {
+  writeFileSync(join(dir, `${root}-ca.cnf`), caConfig(root));
+  if (!existsSync(join(dir, `${root}-index.txt`))) writeFileSync(join(dir, `${root}-index.txt`), "");
+  if (!existsSync(join(dir, `${root}-crlnumber`))) writeFileSync(join(dir, `${root}-crlnumber`), "01\n");
+}
+
+/** The local roots, each the issuing CA of one signer. */
+export const LOCAL_CAS = ["c2pa-root", "c2pa-test-root", "tsa-test-root", "tsa-live-root"] as const;
+
+/**
+ * The current CRL of a local root (DER, as a CRL distribution point serves it): the one in the folder while
+ * it is current and the root's database has not changed since, else a new one issued by `openssl ca
+ * -gencrl` (lastUpdate now, nextUpdate in CRL_DAYS) listing whatever the database says is revoked.
+ */
+export function localCrl(dir: string, root: string, now: Date = new Date()): Uint8Array {
+  const file = join(dir, `${root}.crl`);
+  if (existsSync(file) && statSync(file).mtimeMs >= statSync(join(dir, `${root}-index.txt`)).mtimeMs) {
+    const nextUpdate = openssl(["crl", "-inform", "DER", "-in", file, "-noout", "-nextupdate"], dir).toString().trim().replace(/^nextUpdate=/, "");
+    if (Date.parse(nextUpdate) > now.getTime()) return new Uint8Array(readFileSync(file));
+  }
+  openssl(["ca", "-config", `${root}-ca.cnf`, "-gencrl", "-out", `${root}.crl.pem`], dir);
+  openssl(["crl", "-in", `${root}.crl.pem`, "-outform", "DER", "-out", `${root}.crl`], dir);
+  return new Uint8Array(readFileSync(file));
 }
 
 /** The policy each simulated authority's tokens name (openssl's configuration and the in-process one alike). */
 export const TSA_POLICIES = { "tsa-test": "1.3.6.1.4.1.99999.1.1", "tsa-live": "1.3.6.1.4.1.99999.1.2" } as const;
 
-/** Named after what the folder holds: a folder made before the test C2PA identity existed is completed. */
-const READY = "ready-with-test-c2pa";
+/** Named after what the folder holds: a folder made before its CRLs were published is completed. */
+const READY = "ready-with-crls";
 
 /** Subjects that say, to anyone reading the certificate in a C2PA reader, that it signs only tests. */
 export const TEST_C2PA_ROOT_SUBJECT = "/C=FR/O=Proof Sealing Test (no legal value)/CN=Test C2PA Root - TEST ONLY - NO LEGAL VALUE";
@@ -90,6 +162,7 @@ export function ensureLocalPki(target: string): string {
   if (existsSync(join(dir, READY))) return dir;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "extensions.cnf"), `[req]\ndistinguished_name = dn\n[dn]\n${EXTENSIONS}`);
+  for (const root of LOCAL_CAS) prepareCa(dir, root);
   issue(dir, "c2pa-root", "/C=FR/O=Proof Sealing Local/CN=Local C2PA Root", null, "root", 365 * 30);
   issue(dir, "c2pa-signer", "/C=FR/O=Proof Sealing Local/CN=Local C2PA Claim Signer", "c2pa-root", "c2pa_signer", 365 * 10);
   issue(dir, "c2pa-test-root", TEST_C2PA_ROOT_SUBJECT, null, "root", 365 * 30);
@@ -103,6 +176,7 @@ export function ensureLocalPki(target: string): string {
   // Serials go on from where an older folder left them: a reissued serial would repeat a token's.
   if (!existsSync(join(dir, "tsa-test-serial"))) writeFileSync(join(dir, "tsa-test-serial"), "01\n");
   if (!existsSync(join(dir, "tsa-live-serial"))) writeFileSync(join(dir, "tsa-live-serial"), "01\n");
+  for (const root of LOCAL_CAS) localCrl(dir, root);
   writeFileSync(join(dir, READY), new Date().toISOString());
   return dir;
 }

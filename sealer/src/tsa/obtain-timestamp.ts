@@ -14,6 +14,8 @@ export interface CheckedTimestamp {
   policy: string;
   authority: string;
   qualified: boolean;
+  /** The authority's signing certificate (DER): its revocation status is captured at sealing. */
+  signerCertificate: Uint8Array;
 }
 
 const SHA256_OID = "2.16.840.1.101.3.4.2.1";
@@ -68,5 +70,6 @@ export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8
     authority: authority.name,
     // Only an authority configured with qualified certificates can yield a qualified token.
     qualified: pemCertificatesDer(authority.qualifiedCertsPem).some((der) => hex(der) === signer),
+    signerCertificate: check.signerCertificate!,
   };
 }

@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/**
+ * Revocation data captured at sealing (issue 14 point 5, docs/adr/0022): for each certificate of the
+ * timestamp authority's chain (`tsa`, the manifest's token) and of the C2PA signer's chain (`c2pa`) below
+ * its root, the CRL its issuer published, as the sealer fetched it from the certificate's CRL distribution
+ * point, or why none could be had. The sealer answers with these entries; the Worker stores them beside the
+ * token and puts them in the package under the names below, which stay stable (an evidence record covers
+ * them); the offline verifier reads them back.
+ */
+export const REVOCATION_CHAINS = ["tsa", "c2pa"] as const;
+export type RevocationChain = (typeof REVOCATION_CHAINS)[number];
+
+const instant = z.iso.datetime({ offset: true });
+
+/** What one entry says about one certificate, without the bytes (the package's `revocation/index.json`). */
+const revocationFacts = {
+  chain: z.enum(REVOCATION_CHAINS),
+  /** 1: the signer's certificate; 2: the intermediate that issued it, and so on up to (not including) the root. */
+  position: z.number().int().positive(),
+  subject: z.string(),
+  /** Upper-case hex, as `openssl crl -text` lists revoked serials. */
+  serial: z.string().regex(/^[0-9A-F]+$/),
+  /** `captured`: the issuer's CRL, its signature checked, not listing the certificate. `unavailable`: see `reason`. */
+  status: z.enum(["captured", "unavailable"]),
+  /** The CRL distribution point the certificate names (where the CRL was fetched); null when it names none. */
+  source: z.string().nullable(),
+  /** When the sealer fetched the CRL (or from its cache, until the CRL's nextUpdate), or gave up. */
+  captured_at: instant,
+  this_update: instant.nullable(),
+  next_update: instant.nullable(),
+  /** Why no CRL was captured (unreachable, none published, not signed by the issuer); null when captured. */
+  reason: z.string().nullable(),
+};
+
+/** One entry of the sealer's answer: the facts plus the certificate and the CRL, DER in base64. */
+export const RevocationEntrySchema = z.strictObject({
+  ...revocationFacts,
+  certificate_base64: z.base64().min(1),
+  crl_base64: z.base64().nullable(),
+});
+export type RevocationEntry = z.infer<typeof RevocationEntrySchema>;
+
+/** One entry of `revocation/index.json`: the facts, and the package's file names of the certificate and its CRL. */
+export const RevocationIndexEntrySchema = z.strictObject({
+  ...revocationFacts,
+  certificate: z.string(),
+  crl: z.string().nullable(),
+});
+export type RevocationIndexEntry = z.infer<typeof RevocationIndexEntrySchema>;
+export const RevocationIndexSchema = z.array(RevocationIndexEntrySchema);
+
+/** The package's (and storage's, under the run's prefix) index of the revocation data. */
+export const REVOCATION_INDEX = "revocation/index.json";
+
+/**
+ * Stable names: `revocation/tsa-1.pem` is the authority's signing certificate and `revocation/tsa-1.crl` the
+ * CRL (DER) of its issuer that covers it; `c2pa-1.*` the same for the C2PA signing certificate; `-2` for
+ * the intermediate above, if any.
+ */
+export const revocationNames = (entry: Pick<RevocationEntry, "chain" | "position">) => ({
+  certificate: `revocation/${entry.chain}-${entry.position}.pem`,
+  crl: `revocation/${entry.chain}-${entry.position}.crl`,
+});
+
+/** The index the Worker stores and packages for the sealer's entries. */
+export function revocationIndex(entries: RevocationEntry[]): RevocationIndexEntry[] {
+  return entries.map(({ certificate_base64: _certificate, crl_base64, ...facts }) => ({
+    ...facts,
+    certificate: revocationNames(facts).certificate,
+    crl: crl_base64 === null ? null : revocationNames(facts).crl,
+  }));
+}
+
+/** A DER certificate as PEM, the form `openssl verify` reads. */
+export function certificatePem(base64: string): string {
+  return `-----BEGIN CERTIFICATE-----\n${base64.replace(/.{64}/g, "$&\n").replace(/\n$/, "")}\n-----END CERTIFICATE-----\n`;
+}
