@@ -1,15 +1,14 @@
 import type { App } from "../../app.ts";
-import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { optionalBodyValue, optionalJsonBody } from "../../openapi/bodies.ts";
 import { captureContext } from "../../domain/context.ts";
 import { usableSessionFile } from "../../capture-page/access.ts";
 import { completeMultipart } from "../../capture-page/complete-multipart.ts";
 import { noStore } from "./no-store.ts";
-import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, CompletedFileSchema, CompleteFileBody, FileParams, captureAnswer } from "./schema.ts";
+import { captureLinkRoute, CompletedFileSchema, CompleteFileBody, FileParams, captureAnswer } from "./schema.ts";
 
-const route = publicRoute([...CAPTURE_LINK_ERRORS, "capture_file_not_found", "upload_incomplete", "upload_size_mismatch", "upload_checksum_mismatch"], {
-  method: "post", path: "/c/{token}/files/{fileId}/complete", operationId: "completeCaptureFile", tags: CAPTURE_PAGE_TAGS,
+const route = captureLinkRoute(["capture_file_not_found", "upload_incomplete", "upload_size_mismatch", "upload_checksum_mismatch"], {
+  method: "post", path: "/c/{token}/files/{fileId}/complete", operationId: "completeCaptureFile",
   summary: t("Assemble a multipart upload", "Assembler un envoi en plusieurs parties"),
   description: t(
     "Assembles the parts from the ETags the phone reports, then checks the whole file's size and SHA-256.",

@@ -1,15 +1,14 @@
 import type { App } from "../../app.ts";
-import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { jsonBody } from "../../openapi/bodies.ts";
 import { captureContext } from "../../domain/context.ts";
 import { findSessionByToken, usableSession } from "../../capture-page/access.ts";
 import { completeCapture, completionDependencies } from "../../capture-sessions/complete-capture.ts";
 import { noStore } from "./no-store.ts";
-import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, CompleteBody, CompletedCaptureSchema, TokenParams, captureAnswer } from "./schema.ts";
+import { captureLinkRoute, CompleteBody, CompletedCaptureSchema, TokenParams, captureAnswer } from "./schema.ts";
 
-const route = publicRoute([...CAPTURE_LINK_ERRORS, "compare_to_already_used", "missing_required_steps", "upload_incomplete"], {
-  method: "post", path: "/c/{token}/complete", operationId: "completeCapture", tags: CAPTURE_PAGE_TAGS,
+const route = captureLinkRoute(["compare_to_already_used", "missing_required_steps", "upload_incomplete"], {
+  method: "post", path: "/c/{token}/complete", operationId: "completeCapture",
   summary: t("Finish the capture", "Terminer la capture"),
   description: t("Finishes the capture and starts sealing; completing again gives the same answer.", "Termine la capture et lance le scellement ; terminer de nouveau donne la même réponse."),
   request: { params: TokenParams, body: jsonBody(CompleteBody) },

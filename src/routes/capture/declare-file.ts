@@ -1,15 +1,14 @@
 import type { App } from "../../app.ts";
-import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { jsonBody } from "../../openapi/bodies.ts";
 import { captureContext } from "../../domain/context.ts";
 import { usableSession } from "../../capture-page/access.ts";
 import { declareFile } from "../../capture-page/declare-file.ts";
 import { noStore } from "./no-store.ts";
-import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, DeclaredFileSchema, DeclareFileBody, TokenParams, captureAnswer } from "./schema.ts";
+import { captureLinkRoute, DeclaredFileSchema, DeclareFileBody, TokenParams, captureAnswer } from "./schema.ts";
 
-const route = publicRoute([...CAPTURE_LINK_ERRORS, "step_not_found", "content_type_not_allowed", "file_too_large", "too_many_files"], {
-  method: "post", path: "/c/{token}/files", operationId: "declareCaptureFile", tags: CAPTURE_PAGE_TAGS,
+const route = captureLinkRoute(["step_not_found", "content_type_not_allowed", "file_too_large", "too_many_files"], {
+  method: "post", path: "/c/{token}/files", operationId: "declareCaptureFile",
   summary: t("Declare a shot", "Déclarer une prise"),
   description: t(
     "Declares one shot before its upload and answers with signed URLs that write exactly these bytes (several parts above 32 MiB).",

@@ -1,14 +1,13 @@
 import type { App } from "../../app.ts";
-import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { captureContext } from "../../domain/context.ts";
 import { usableSessionFile } from "../../capture-page/access.ts";
 import { uploadInstructions } from "../../capture-page/declare-file.ts";
 import { noStore } from "./no-store.ts";
-import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, FileParams, ReissuedUploadSchema, captureAnswer } from "./schema.ts";
+import { captureLinkRoute, FileParams, ReissuedUploadSchema, captureAnswer } from "./schema.ts";
 
-const route = publicRoute([...CAPTURE_LINK_ERRORS, "capture_file_not_found"], {
-  method: "post", path: "/c/{token}/files/{fileId}/upload", operationId: "reissueCaptureUpload", tags: CAPTURE_PAGE_TAGS,
+const route = captureLinkRoute(["capture_file_not_found"], {
+  method: "post", path: "/c/{token}/files/{fileId}/upload", operationId: "reissueCaptureUpload",
   summary: t("Renew a file's upload URLs", "Renouveler les URL d'envoi d'un fichier"),
   description: t("New signed URLs for a declared file whose URLs expired, with the parts storage already holds.", "De nouvelles URL signées pour un fichier déclaré dont les URL ont expiré, avec les parties déjà stockées."),
   request: { params: FileParams },

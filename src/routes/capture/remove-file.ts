@@ -1,14 +1,13 @@
 import type { App } from "../../app.ts";
-import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { captureContext } from "../../domain/context.ts";
 import { usableSessionFile } from "../../capture-page/access.ts";
 import { removeCaptureFile } from "../../capture-page/remove-file.ts";
 import { noStore } from "./no-store.ts";
-import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, FileParams } from "./schema.ts";
+import { captureLinkRoute, FileParams } from "./schema.ts";
 
-const route = publicRoute([...CAPTURE_LINK_ERRORS, "capture_file_not_found"], {
-  method: "delete", path: "/c/{token}/files/{fileId}", operationId: "removeCaptureFile", tags: CAPTURE_PAGE_TAGS,
+const route = captureLinkRoute(["capture_file_not_found"], {
+  method: "delete", path: "/c/{token}/files/{fileId}", operationId: "removeCaptureFile",
   summary: t("Remove a declared file", "Retirer un fichier déclaré"),
   description: t("The shot was deleted or retaken: its bytes go and its upload URLs write nothing more.", "La prise a été supprimée ou refaite : ses octets disparaissent et ses URL d'envoi n'écrivent plus rien."),
   request: { params: FileParams },

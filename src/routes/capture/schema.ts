@@ -1,13 +1,21 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteConfig } from "@hono/zod-openapi";
+import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 
 // The capture page's JSON routes (capture host, authorised by the token in the path), documented in their
 // own document, /openapi-capture.json (docs/capture-page-protocol.md): integrators never call them.
 
-export const CAPTURE_PAGE_TAGS = ["Capture page"];
+const CAPTURE_PAGE_TAGS = ["Capture page"];
 /** What every route behind a capture link may answer about the link itself. */
-export const CAPTURE_LINK_ERRORS = ["capture_link_not_found", "capture_link_used", "capture_link_expired"] as const satisfies readonly ErrorCode[];
+const CAPTURE_LINK_ERRORS = ["capture_link_not_found", "capture_link_used", "capture_link_expired"] as const satisfies readonly ErrorCode[];
+
+/** A JSON route behind a capture link: the link's own errors and the capture page's tag come with it. */
+export function captureLinkRoute<const R extends RouteConfig>(errors: readonly ErrorCode[], route: R) {
+  // The tag right after the operation's id, where the document has always had it.
+  const { method, path, operationId, ...rest } = route;
+  return publicRoute([...CAPTURE_LINK_ERRORS, ...errors], { method, path, operationId, tags: CAPTURE_PAGE_TAGS, ...rest });
+}
 
 /** A JSON answer of the capture page's routes. */
 export const captureAnswer = <T extends z.ZodType>(en: string, fr: string, schema: T) => ({ description: t(en, fr), content: { "application/json": { schema } } });

@@ -1,14 +1,13 @@
 import type { App } from "../../app.ts";
-import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { captureContext } from "../../domain/context.ts";
 import { usableSession } from "../../capture-page/access.ts";
 import { captureSessionView } from "../../capture-page/session-view.ts";
 import { noStore } from "./no-store.ts";
-import { CAPTURE_LINK_ERRORS, CAPTURE_PAGE_TAGS, CaptureSessionViewSchema, TokenParams, captureAnswer } from "./schema.ts";
+import { captureLinkRoute, CaptureSessionViewSchema, TokenParams, captureAnswer } from "./schema.ts";
 
-const route = publicRoute(CAPTURE_LINK_ERRORS, {
-  method: "get", path: "/c/{token}/session", operationId: "getCapturePageSession", tags: CAPTURE_PAGE_TAGS,
+const route = captureLinkRoute([], {
+  method: "get", path: "/c/{token}/session", operationId: "getCapturePageSession",
   summary: t("Read the capture session", "Lire la session de capture"),
   description: t("The session as the page shows it: texts in its language, steps, theme, files declared so far.", "La session telle que la page l'affiche : textes dans sa langue, étapes, thème, fichiers déjà déclarés."),
   request: { params: TokenParams },
