@@ -2,7 +2,8 @@
  * `npm run dev`: the whole service on this machine — D1 migrations applied locally, the sealer as a Node
  * process, `wrangler dev` (local D1, R2, Durable Objects, Queues, cron), a seeded demo organization.
  * Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), DEV_LOCAL_DIR (default .local),
- * WEBHOOK_RESOLVE, WEBHOOK_RETRY_SCALE and WEBHOOK_DNS_RESOLVER_URL (local webhook receivers, see README), DEV_SWEEP_INTERVAL_SECONDS
+ * WEBHOOK_RESOLVE, WEBHOOK_RETRY_SCALE and WEBHOOK_DNS_RESOLVER_URL (local webhook receivers, see README), EVIDENCE_FIRST_STAMP_WITHIN_MINUTES
+ * (evidence records, docs/adr/0022), DEV_SWEEP_INTERVAL_SECONDS
  * (how often the cron sweeps run, default 60 as in production).
  */
 import { execSync } from "node:child_process";
@@ -56,7 +57,7 @@ async function main() {
     CAPTURE_BASE_URL: captureBaseUrl,
     BUILD_COMMIT: gitCommit(),
   };
-  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE", "WEBHOOK_DNS_RESOLVER_URL"]) if (process.env[name]) vars[name] = process.env[name]!;
+  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE", "WEBHOOK_DNS_RESOLVER_URL", "EVIDENCE_FIRST_STAMP_WITHIN_MINUTES"]) if (process.env[name]) vars[name] = process.env[name]!;
 
   const sealerMain = join(root, "sealer/src/main.ts");
   if (existsSync(sealerMain)) {

@@ -27,6 +27,18 @@ export interface TimestampCheck {
   rootCertificate: Uint8Array | null;
   /** The TimeStampToken exactly as the authority encoded it (C2PA's sigTst2 carries it). */
   token: Uint8Array | null;
+  /** When the signer's certificate expires (ISO), to know when a renewal is due (RFC 4998). */
+  signerNotAfter: string | null;
+}
+
+/**
+ * `imprint`: the value the token must cover is given already hashed (an RFC 4998 hash tree's root), so
+ * `data` is ignored. `at`: evaluate the chain at this instant instead of the token's `genTime` (an archive
+ * timestamp proves the token existed then: RFC 4998 §5.3).
+ */
+export interface TimestampCheckOptions {
+  imprint?: Uint8Array;
+  at?: Date;
 }
 
 const SHA1_OID = "1.3.14.3.2.26";
@@ -119,7 +131,7 @@ const selfSigned = (cert: pkijs.Certificate) => cert.subject.isEqual(cert.issuer
  * Chains are evaluated at the token's own `genTime` (a certificate that expired since does not invalidate
  * an old proof).
  */
-export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem: string): Promise<TimestampCheck> {
+export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem: string, options: TimestampCheckOptions = {}): Promise<TimestampCheck> {
   const result: TimestampCheck = {
     granted: false,
     signatureValid: false,
@@ -134,14 +146,17 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     signerCertificate: null,
     rootCertificate: null,
     token: null,
+    signerNotAfter: null,
   };
   try {
     const outer = asn1js.fromBER(buffer(tsr));
-    const response = new pkijs.TimeStampResp({ schema: outer.result });
-    const token = response.timeStampToken;
-    if ((response.status.status !== 0 && response.status.status !== 1) || !token) return result;
+    // A bare TimeStampToken (a ContentInfo: its first element is an OID), as an archive timestamp holds it.
+    const bare = (outer.result as asn1js.Sequence).valueBlock.value[0] instanceof asn1js.ObjectIdentifier;
+    const response = bare ? null : new pkijs.TimeStampResp({ schema: outer.result });
+    const token = bare ? new pkijs.ContentInfo({ schema: outer.result }) : response!.timeStampToken;
+    if ((response && response.status.status !== 0 && response.status.status !== 1) || !token) return result;
     result.granted = true;
-    result.token = new Uint8Array((outer.result as asn1js.Sequence).valueBlock.value[1]!.valueBeforeDecodeView);
+    result.token = bare ? tsr.slice() : new Uint8Array((outer.result as asn1js.Sequence).valueBlock.value[1]!.valueBeforeDecodeView);
     const signedData = new pkijs.SignedData({ schema: token.content });
     const content = signedData.encapContentInfo.eContent;
     if (!content) return result;
@@ -155,7 +170,7 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     result.imprintMatches =
       imprintHash !== undefined &&
       imprintHash !== "SHA-1" &&
-      hex(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView) === hex(await crypto.subtle.digest(imprintHash, buffer(data)));
+      hex(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView) === hex(options.imprint ?? (await crypto.subtle.digest(imprintHash, buffer(data))));
 
     const carried = (signedData.certificates ?? []).filter((cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate);
     const supplied = pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der)));
@@ -166,12 +181,13 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     result.signerCertificate = new Uint8Array(signer.toSchema().toBER());
     result.signerCertifiedForTimestamping = certifiedForTimestamping(signer);
     result.signerCertificateBound = await bindsCertificate(signerInfo, result.signerCertificate);
+    result.signerNotAfter = signer.notAfter.value.toISOString();
     const engine = new pkijs.CertificateChainValidationEngine({
       // Only self-signed certificates are anchors: an intermediate or the signer in chain.pem is not trusted by being there.
       trustedCerts: supplied.filter(selfSigned),
       // The chain is built from the last certificate: the signer's, whatever order the token lists them in.
       certs: [...[...carried, ...supplied.filter((cert) => !selfSigned(cert))].filter((cert) => cert !== signer), signer],
-      checkDate: tstInfo.genTime,
+      checkDate: options.at ?? tstInfo.genTime,
     });
     const chain = await engine.verify();
     result.chainTrusted = chain.result === true;

@@ -6,6 +6,7 @@ import { publishUndispatchedEvents } from "./sweeps/publish-undispatched-events.
 import { deleteUnusedCaptureSessions } from "./sweeps/delete-unused-capture-sessions.ts";
 import { deleteWebhookDeliveryBodies } from "./sweeps/delete-webhook-delivery-bodies.ts";
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
+import { renewEvidenceRecords } from "./sweeps/renew-evidence-records.ts";
 
 /** A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. */
 export type Sweep = (worker: WorkerContext, now: Date) => Promise<void>;
@@ -19,6 +20,8 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   { name: "delete-unused-capture-sessions", run: async ({ env }, now) => void (await deleteUnusedCaptureSessions(env, now)) },
   { name: "delete-webhook-delivery-bodies", run: async ({ env }, now) => void (await deleteWebhookDeliveryBodies(env, now)) },
   { name: "requeue-overdue-deliveries", run: async ({ env }, now) => void (await requeueOverdueDeliveries(env, now)) },
+  // RFC 4998 evidence records: archive timestamps over batches of sealed proofs (docs/adr/0022).
+  { name: "renew-evidence-records", run: async (worker, now) => void (await renewEvidenceRecords(worker, now)) },
 ];
 
 export async function runScheduledSweeps(env: Env, now: Date): Promise<void> {

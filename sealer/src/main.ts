@@ -1,5 +1,6 @@
 /**
- * The sealer: `POST /seal` (bearer SEALER_SECRET) seals one proof; `GET /health`; `GET /health/tsa` (bearer SEALER_SECRET)
+ * The sealer: `POST /seal` (bearer SEALER_SECRET) seals one proof; `POST /archive-timestamp` (same bearer) timestamps
+ * the root of the evidence-record renewal's hash tree (docs/adr/0022); `GET /health`; `GET /health/tsa` (bearer SEALER_SECRET)
  * checks the live authority with a real request at most every few minutes; `POST /tsa` is the local stand-in authority (development only,
  * when no TSA_URL is configured). See sealer/README.md.
  */
@@ -9,6 +10,7 @@ import { loadConfig, signingKey } from "./config.ts";
 import { initC2pa } from "./c2pa/c2pa.ts";
 import { ByteBudget } from "./byte-budget.ts";
 import { serveSealJob } from "./seal-endpoint.ts";
+import { serveArchiveTimestamp } from "./archive-timestamp-endpoint.ts";
 import { readBody, send } from "./http.ts";
 import { sealerError } from "../../shared/sealer-protocol.ts";
 import { tsaHealthCheck } from "./tsa/health-check.ts";
@@ -48,6 +50,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       budget,
       crls: config.crls,
     }));
+  }
+  if (req.method === "POST" && path === "/archive-timestamp") {
+    if (!authorised(req)) return send(res, 401, sealerError("unauthenticated", "Bearer SEALER_SECRET required."));
+    return serveArchiveTimestamp(req, res, (mode) => (mode === "live" ? config.liveAuthority : config.testAuthority));
   }
   send(res, 404, sealerError("not_found", `No ${req.method} ${path} here.`));
 }

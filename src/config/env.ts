@@ -68,6 +68,12 @@ export const SettingsSchema = z.object({
   TSA_SIGNATURE_URL: optional(httpUrl),
   TSA_SIGNATURE_NAME: optional(text("is not text")),
   SEALER_MEMORY_BUDGET_MB: optional(positiveInteger),
+  /** Evidence records (docs/adr/0022): a sealed proof gets its first archive timestamp within this many minutes (default 60; 0: the next sweep). */
+  EVIDENCE_FIRST_STAMP_WITHIN_MINUTES: optional(text("is not a whole number").regex(/^(0|[1-9][0-9]*)$/, "is not a whole number")),
+  /** A timestamp renewal is due this many days before the latest archive timestamp's authority certificate expires (default 180). */
+  EVIDENCE_RENEWAL_MARGIN_DAYS: optional(positiveInteger),
+  /** The digest algorithm of new archive timestamps (default SHA-256); changing it makes every record due for a hash-tree renewal. */
+  EVIDENCE_HASH_ALGORITHM: optional(z.enum(["SHA-256", "SHA-384", "SHA-512"], { error: "is not SHA-256, SHA-384 or SHA-512" })),
 });
 
 /** The settings' types; wrangler.toml's variables are also in worker-configuration.d.ts, with the same type. */

@@ -16,19 +16,22 @@ export interface CheckedTimestamp {
   qualified: boolean;
   /** The authority's signing certificate (DER): its revocation status is captured at sealing. */
   signerCertificate: Uint8Array;
+  /** When the authority's signing certificate expires (an archive timestamp is renewed before it). */
+  signerNotAfter: string;
 }
 
-const SHA256_OID = "2.16.840.1.101.3.4.2.1";
+const HASH_OIDS = { "SHA-256": "2.16.840.1.101.3.4.2.1", "SHA-384": "2.16.840.1.101.3.4.2.2", "SHA-512": "2.16.840.1.101.3.4.2.3" } as const;
+export type ImprintHash = keyof typeof HASH_OIDS;
 
-/** An RFC 3161 TimeStampReq over the SHA-256 of `data`, with a random 62-bit nonce and `certReq`. */
-function timeStampRequest(digest: Uint8Array): { der: Uint8Array; nonce: Uint8Array } {
+/** An RFC 3161 TimeStampReq over a digest, with a random 62-bit nonce and `certReq`. */
+function timeStampRequest(hash: ImprintHash, digest: Uint8Array): { der: Uint8Array; nonce: Uint8Array } {
   const nonce = randomBytes(8);
   // 0x40..0x7f in the first byte: a positive INTEGER in minimal DER, 8 bytes long.
   nonce[0] = (nonce[0]! & 0x3f) | 0x40;
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
-      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256_OID }),
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: HASH_OIDS[hash] }),
       hashedMessage: new asn1js.OctetString({ valueHex: digest }),
     }),
     nonce: new asn1js.Integer({ valueHex: nonce }),
@@ -46,10 +49,14 @@ function timeStampRequest(digest: Uint8Array): { der: Uint8Array; nonce: Uint8Ar
  * `openssl ts -verify` (`confirmWithOpenssl`).
  */
 export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8Array, signal?: AbortSignal): Promise<CheckedTimestamp> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data.slice()));
-  const request = timeStampRequest(digest);
+  return obtainTimestampOfDigest(authority, "SHA-256", new Uint8Array(await crypto.subtle.digest("SHA-256", data.slice())), signal);
+}
+
+/** The same over a value already hashed: an RFC 4998 hash tree's root is the imprint itself. */
+export async function obtainTimestampOfDigest(authority: TimestampAuthority, hash: ImprintHash, digest: Uint8Array, signal?: AbortSignal): Promise<CheckedTimestamp> {
+  const request = timeStampRequest(hash, digest);
   const response = await authority.respond(request.der, signal);
-  const check = await checkTimestamp(response, data, authority.chainPem);
+  const check = await checkTimestamp(response, new Uint8Array(), authority.chainPem, { imprint: digest });
   const refusal = [
     [!check.granted, "not granted"],
     [!check.imprintMatches, "message imprint differs from the request"],
@@ -71,5 +78,6 @@ export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8
     // Only an authority configured with qualified certificates can yield a qualified token.
     qualified: pemCertificatesDer(authority.qualifiedCertsPem).some((der) => hex(der) === signer),
     signerCertificate: check.signerCertificate!,
+    signerNotAfter: check.signerNotAfter!,
   };
 }

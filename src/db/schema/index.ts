@@ -7,3 +7,4 @@ export * from "./capture-templates.ts";
 export * from "./webhooks.ts";
 export * from "./template-snapshots.ts";
 export * from "./trust-anchors.ts";
+export * from "./evidence-records.ts";

@@ -1,0 +1,38 @@
+import type { Env } from "../env.ts";
+import type { HashName } from "../../shared/evidence-record.ts";
+import { ARCHIVE_HASHES } from "../../shared/archive-timestamp-protocol.ts";
+
+/** The renewal policy (docs/adr/0022), from the settings of src/config/env.ts. */
+export interface EvidenceSettings {
+  /** The digest algorithm new archive timestamps use; a record on another one is due for a hash-tree renewal. */
+  hash: HashName;
+  otherHashes: HashName[];
+  /** A batch is timestamped when this many proofs are due, or when the oldest has waited `firstStampWithinMs`. */
+  batchSize: number;
+  firstStampWithinMs: number;
+  renewalMarginMs: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Proofs per archive timestamp and sweep run: each costs a few R2 reads (its manifest, token and revocation
+ * files on the first stamp, its record later) and one write, well within a cron invocation's 1,000 subrequests.
+ */
+export const EVIDENCE_BATCH_SIZE = 100;
+
+export function evidenceSettings(env: Env): EvidenceSettings {
+  const hash = env.EVIDENCE_HASH_ALGORITHM ?? "SHA-256";
+  return {
+    hash,
+    otherHashes: ARCHIVE_HASHES.filter((one) => one !== hash),
+    batchSize: EVIDENCE_BATCH_SIZE,
+    firstStampWithinMs: Number(env.EVIDENCE_FIRST_STAMP_WITHIN_MINUTES ?? "60") * 60_000,
+    renewalMarginMs: Number(env.EVIDENCE_RENEWAL_MARGIN_DAYS ?? "180") * DAY_MS,
+  };
+}
+
+/** The next renewal: a margin before the authority's certificate expires, and never sooner than a day from now. */
+export function nextRenewalDue(settings: EvidenceSettings, authorityExpiresAt: string, now: Date): string {
+  return new Date(Math.max(Date.parse(authorityExpiresAt) - settings.renewalMarginMs, now.getTime() + DAY_MS)).toISOString();
+}

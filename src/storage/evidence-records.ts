@@ -1,0 +1,114 @@
+import { chunks } from "../lib/batches.ts";
+import { proofArtifactKeys } from "./proof-artifacts.ts";
+
+/**
+ * The evidence-record renewal's rows (migration 0015, docs/adr/0022). Raw statements, set-based: a claim
+ * is one `UPDATE … RETURNING`, the outcome one statement per round of rows, within D1's 100 parameters.
+ */
+
+export type EvidenceMode = "test" | "live";
+
+/**
+ * The record's name in the package, and in storage beside the proof's manifest.json (under its sealing
+ * run): the only artifact of a sealed proof that changes, rewritten by each renewal.
+ */
+export const EVIDENCE_RECORD_NAME = "evidence-record.ers";
+
+export interface DueEvidence {
+  mode: EvidenceMode;
+  due: number;
+  oldestDueAt: string;
+}
+
+/** Rows due now (their date passed, or their latest chain uses one of `otherHashes`), not claimed, per mode. */
+export async function dueEvidenceByMode(d1: D1Database, now: string, otherHashes: readonly string[]): Promise<DueEvidence[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT mode, COUNT(*) AS due, MIN(due_at) AS oldest FROM evidence_records WHERE ${dueCondition(otherHashes)} AND (claimed_until IS NULL OR claimed_until <= ?) GROUP BY mode`,
+    )
+    .bind(now, ...otherHashes, now)
+    .all<{ mode: EvidenceMode; due: number; oldest: string }>();
+  return rows.results.map((row) => ({ mode: row.mode, due: row.due, oldestDueAt: row.oldest }));
+}
+
+const dueCondition = (otherHashes: readonly string[]) =>
+  otherHashes.length === 0 ? "due_at <= ?" : `(due_at <= ? OR hash_algorithm IN (${otherHashes.map(() => "?").join(", ")}))`;
+
+export interface ClaimedEvidence {
+  proofId: string;
+  recordKey: string | null;
+  /** Where the record is written: beside the proof's artifacts, under its sealing run. */
+  targetKey: string;
+  /** The prefix of the proof's artifacts (manifest.json, proof.tsr, revocation/…). */
+  artifactPrefix: string;
+}
+
+/**
+ * Claims up to `limit` due rows of one mode in one statement (oldest first), marking them with `claim`
+ * until `until`: a concurrent sweep finds them claimed and a crashed one's rows come back after `until`.
+ */
+export async function claimDueEvidence(
+  d1: D1Database,
+  input: { mode: EvidenceMode; now: string; until: string; claim: string; limit: number; otherHashes: readonly string[] },
+): Promise<ClaimedEvidence[]> {
+  const claimed = await d1
+    .prepare(
+      `UPDATE evidence_records SET claimed_until = ?, claim = ? WHERE proof_id IN (SELECT proof_id FROM evidence_records WHERE mode = ? AND ${dueCondition(input.otherHashes)} AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY due_at LIMIT ${input.limit}) RETURNING proof_id, record_key`,
+    )
+    .bind(input.until, input.claim, input.mode, input.now, ...input.otherHashes, input.now)
+    .all<{ proof_id: string; record_key: string | null }>();
+  const runs = new Map<string, string | null>();
+  for (const ids of chunks(claimed.results.map((row) => row.proof_id), 90)) {
+    const found = await d1
+      .prepare(`SELECT id, sealing_run FROM proofs WHERE id IN (${ids.map(() => "?").join(", ")})`)
+      .bind(...ids)
+      .all<{ id: string; sealing_run: string | null }>();
+    for (const row of found.results) runs.set(row.id, row.sealing_run);
+  }
+  return claimed.results.map((row) => {
+    const keys = proofArtifactKeys(row.proof_id, runs.get(row.proof_id) ?? null);
+    const artifactPrefix = keys.manifest.slice(0, -"manifest.json".length);
+    return { proofId: row.proof_id, recordKey: row.record_key, targetKey: `${artifactPrefix}${EVIDENCE_RECORD_NAME}`, artifactPrefix };
+  });
+}
+
+/** Proofs per statement when recording renewals: two bound parameters each, plus the shared values. */
+const RENEWALS_PER_STATEMENT = 40;
+
+/**
+ * Records the new archive timestamp of every renewed proof and releases its claim, only where the row is
+ * still ours (`claim`): a sweep whose claim lapsed and was taken by another one does not overwrite it.
+ */
+export async function recordRenewals(
+  d1: D1Database,
+  input: { claim: string; renewed: { proofId: string; recordKey: string }[]; hash: string; renewedAt: string; authorityExpiresAt: string; dueAt: string },
+): Promise<void> {
+  const statements = chunks(input.renewed, RENEWALS_PER_STATEMENT).map((slice) =>
+    d1
+      .prepare(
+        `WITH done (proof_id, record_key) AS (VALUES ${slice.map(() => "(?, ?)").join(", ")})
+         UPDATE evidence_records SET record_key = (SELECT record_key FROM done WHERE done.proof_id = evidence_records.proof_id),
+           archive_timestamps = archive_timestamps + 1, hash_algorithm = ?, renewed_at = ?, authority_expires_at = ?, due_at = ?, claimed_until = NULL, claim = NULL
+         WHERE proof_id IN (SELECT proof_id FROM done) AND claim = ?`,
+      )
+      .bind(...slice.flatMap((one) => [one.proofId, one.recordKey]), input.hash, input.renewedAt, input.authorityExpiresAt, input.dueAt, input.claim),
+  );
+  if (statements.length > 0) await d1.batch(statements);
+}
+
+export interface EvidenceState {
+  recordKey: string;
+  archiveTimestamps: number;
+  renewedAt: string;
+  authorityExpiresAt: string | null;
+  dueAt: string;
+}
+
+/** A proof's evidence record, once it has one (null before its first archive timestamp). */
+export async function evidenceState(d1: D1Database, proofId: string): Promise<EvidenceState | null> {
+  const row = await d1
+    .prepare("SELECT record_key, archive_timestamps, renewed_at, authority_expires_at, due_at FROM evidence_records WHERE proof_id = ? AND record_key IS NOT NULL")
+    .bind(proofId)
+    .first<{ record_key: string; archive_timestamps: number; renewed_at: string; authority_expires_at: string | null; due_at: string }>();
+  return row && { recordKey: row.record_key, archiveTimestamps: row.archive_timestamps, renewedAt: row.renewed_at, authorityExpiresAt: row.authority_expires_at, dueAt: row.due_at };
+}

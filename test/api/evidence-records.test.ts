@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { workerContext } from "../../src/domain/context.ts";
+import { renewEvidenceRecords } from "../../src/sweeps/renew-evidence-records.ts";
+import type { ArchiveTimestamper } from "../../src/evidence/archive-timestamp-client.ts";
+import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { buildHashTree, decodeEvidenceRecord, digest, encodeEvidenceRecord, evidenceGroup, rootOfReducedTree, timestampRenewalLeaf } from "../../shared/evidence-record.ts";
+import { checkTimestamp, hex } from "../../shared/timestamp-check.ts";
+import { createOrganization } from "./support/factories.ts";
+import { insertPendingProof } from "./support/proof-factory.ts";
+import { FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
+import { SEALER_PROTOCOL_VERSION } from "../../shared/sealer-protocol.ts";
+
+const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+const TOKEN = (await checkTimestamp(bytes(FIXTURE_TSR_BASE64), new Uint8Array(), "")).token!;
+const NOT_AFTER = "2036-11-20T15:36:41.000Z";
+
+/** Proofs sealed the way sealing leaves them (pending, then one UPDATE to sealed), with their artifacts in R2. */
+async function sealedProofs(count: number, mode: "test" | "live" = "test", sealedAt = new Date().toISOString()) {
+  const org = await createOrganization({ balance: count });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { proofId } = await insertPendingProof(org.id, mode, 0);
+    const run = `run_${proofId}`;
+    const keys = proofArtifactKeys(proofId, run);
+    await env.FILES.put(keys.manifest, `{"proof_id":"${proofId}"}`);
+    await env.FILES.put(keys.timestampResponse, `token of ${proofId}`);
+    ids.push(proofId);
+    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealing_run = ?, sealed_at = ?, updated_at = ? WHERE id = ?").bind(run, sealedAt, sealedAt, proofId).run();
+  }
+  return ids;
+}
+
+/** A stand-in for the sealer's `/archive-timestamp`: records each call, answers with a real token. */
+function fakeAuthority(delayMs = 0) {
+  const calls: { root: string; leaves: number; mode: string }[] = [];
+  const timestamper: ArchiveTimestamper = async (request) => {
+    calls.push({ root: request.root, leaves: request.leaves, mode: request.mode });
+    if (delayMs) await new Promise((done) => setTimeout(done, delayMs));
+    return { protocol_version: SEALER_PROTOCOL_VERSION, token_base64: btoa(String.fromCharCode(...TOKEN)), gen_time: new Date().toISOString(), authority: "Fake", signer_not_after: NOT_AFTER };
+  };
+  return { calls, timestamper };
+}
+
+const row = (proofId: string) => env.DB.prepare("SELECT * FROM evidence_records WHERE proof_id = ?").bind(proofId).first<any>();
+const record = async (key: string) => decodeEvidenceRecord(new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer()));
+/** Past every pending batch of this shared database: only rows due by then are taken. */
+const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+
+describe("evidence records (RFC 4998) renewed by the sweep", () => {
+  it("enrols a proof when it is sealed, and not before", async () => {
+    const org = await createOrganization({ balance: 1 });
+    const { proofId } = await insertPendingProof(org.id, "test", 0);
+    const keys = proofArtifactKeys(proofId, null);
+    await Promise.all([env.FILES.put(keys.manifest, "{}"), env.FILES.put(keys.timestampResponse, "token")]);
+    expect(await row(proofId)).toBeNull();
+    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealed_at = ?, updated_at = ? WHERE id = ?").bind("2026-11-23T10:00:00.000Z", "2026-11-23T10:00:00.000Z", proofId).run();
+    expect(await row(proofId)).toMatchObject({ mode: "test", due_at: "2026-11-23T10:00:00.000Z", record_key: null, archive_timestamps: 0 });
+  });
+
+  it("gives 150 due proofs (more than D1's 100 parameters) their first archive timestamp with one authority call per batch of 100, each record's reduced tree leading to the timestamped root", async () => {
+    const ids = await sealedProofs(150);
+    const { calls, timestamper } = fakeAuthority();
+    const worker = workerContext(env);
+    let renewed = 0;
+    for (let run = 0; run < 3; run++) renewed += await renewEvidenceRecords(worker, later(90), timestamper);
+    expect(renewed).toBeGreaterThanOrEqual(150);
+    // Batches of at most 100 proofs: 150 proofs (and what other tests left due) in a few calls, never one per proof.
+    expect(calls.length).toBeLessThanOrEqual(Math.ceil(renewed / 100));
+    expect(calls.every((call) => call.leaves <= 100)).toBe(true);
+    for (const proofId of ids) {
+      const state = await row(proofId);
+      expect(state).toMatchObject({ archive_timestamps: 1, hash_algorithm: "SHA-256", authority_expires_at: NOT_AFTER, claimed_until: null });
+      // Renewed 180 days before the authority's certificate expires.
+      expect(state.due_at).toBe(new Date(Date.parse(NOT_AFTER) - 180 * 86_400_000).toISOString());
+      const keys = proofArtifactKeys(proofId, `run_${proofId}`);
+      expect(state.record_key).toBe(keys.manifest.replace("manifest.json", "evidence-record.ers"));
+    }
+    // The record covers the proof's manifest.json and proof.tsr: its first list is their hashes, its root the timestamped one.
+    const sample = ids[42]!;
+    const er = await record((await row(sample)).record_key);
+    expect(er.chains).toHaveLength(1);
+    expect(er.chains[0]).toHaveLength(1);
+    const stamp = er.chains[0]![0]!;
+    expect(stamp.timeStamp).toEqual(TOKEN);
+    const keys = proofArtifactKeys(sample, `run_${sample}`);
+    const objects = await Promise.all([keys.manifest, keys.timestampResponse].map(async (key) => new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer())));
+    expect(stamp.reducedHashtree![0]!.map(hex).sort()).toEqual((await evidenceGroup("SHA-256", objects)).map(hex).sort());
+    expect(calls.map((call) => call.root)).toContain(hex(await rootOfReducedTree("SHA-256", stamp.reducedHashtree!)));
+  }, 60_000);
+
+  it("waits to gather a batch: a lone proof sealed a minute ago is not stamped yet, one due for an hour is", async () => {
+    const [fresh] = await sealedProofs(1, "live", later(-1).toISOString());
+    const { calls, timestamper } = fakeAuthority();
+    await renewEvidenceRecords(workerContext(env), new Date(), timestamper);
+    expect((await row(fresh!)).archive_timestamps).toBe(0);
+    await renewEvidenceRecords(workerContext(env), later(61), timestamper);
+    expect((await row(fresh!)).archive_timestamps).toBe(1);
+    expect(calls.filter((call) => call.mode === "live")).toHaveLength(1);
+  });
+
+  it("two sweeps at once renew each proof once: the second finds the rows claimed", async () => {
+    const ids = await sealedProofs(30);
+    const first = fakeAuthority(50);
+    const second = fakeAuthority(50);
+    const now = later(200);
+    await Promise.all([renewEvidenceRecords(workerContext(env), now, first.timestamper), renewEvidenceRecords(workerContext(env), now, second.timestamper)]);
+    // Renewed by both, a proof would hold 2 archive timestamps (and have been in both trees).
+    for (const proofId of ids) expect((await row(proofId)).archive_timestamps).toBe(1);
+    expect(first.calls.length + second.calls.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("renews before the authority's certificate expires: the new archive timestamp covers the previous one's timeStamp", async () => {
+    const [proofId] = await sealedProofs(1);
+    const { timestamper } = fakeAuthority();
+    await renewEvidenceRecords(workerContext(env), later(300), timestamper);
+    const first = await row(proofId!);
+    expect(first.archive_timestamps).toBe(1);
+    // Not due again until 180 days before the certificate's expiry.
+    await renewEvidenceRecords(workerContext(env), new Date(Date.parse(first.due_at) - 60_000), timestamper);
+    expect((await row(proofId!)).archive_timestamps).toBe(1);
+    const { calls, timestamper: renewal } = fakeAuthority();
+    // Every proof of this file is due then too: the sweep takes 100 a run, as many runs as it needs.
+    for (let run = 0; run < 10 && (await row(proofId!)).archive_timestamps < 2; run++) {
+      await renewEvidenceRecords(workerContext(env), new Date(Date.parse(first.due_at) + 61 * 60_000), renewal);
+    }
+    expect((await row(proofId!)).archive_timestamps).toBe(2);
+    const er = await record(first.record_key);
+    expect(er.chains[0]).toHaveLength(2);
+    const [previous, latest] = er.chains[0]!;
+    expect(latest!.reducedHashtree![0]).toEqual(await timestampRenewalLeaf(previous!));
+    expect(calls.map((call) => call.root)).toContain(hex(await rootOfReducedTree("SHA-256", latest!.reducedHashtree!)));
+  }, 60_000);
+});
+
+describe("the RFC 4998 hash tree and its DER", () => {
+  const h = (text: string) => digest("SHA-256", new TextEncoder().encode(text));
+
+  it("sorts each list in binary ascending order before hashing, so the order of siblings does not matter", async () => {
+    const [a, b] = [await h("a"), await h("b")];
+    const [low, high] = [a, b].sort((x, y) => hex(x).localeCompare(hex(y)));
+    const expected = await digest("SHA-256", low!, high!);
+    expect(hex((await buildHashTree("SHA-256", [[a], [b]])).root)).toBe(hex(expected));
+    expect(hex((await buildHashTree("SHA-256", [[b], [a]])).root)).toBe(hex(expected));
+    // Not the unsorted concatenation when it differs.
+    expect(hex(expected)).not.toBe(hex(await digest("SHA-256", high!, low!)));
+  });
+
+  it("gives every leaf of a tree of 7 a reduced tree that leads to the root, and none that leads there from another leaf", async () => {
+    const groups = await Promise.all(Array.from({ length: 7 }, async (_, i) => [await h(`manifest ${i}`), await h(`token ${i}`)]));
+    const tree = await buildHashTree("SHA-256", groups);
+    for (const reduced of tree.reduced) expect(hex(await rootOfReducedTree("SHA-256", reduced))).toBe(hex(tree.root));
+    const forged = [[await h("manifest X"), await h("token 0")], ...tree.reduced[0]!.slice(1)];
+    expect(hex(await rootOfReducedTree("SHA-256", forged))).not.toBe(hex(tree.root));
+  });
+
+  it("round-trips an EvidenceRecord through DER, chains and algorithms included", async () => {
+    const tree = await buildHashTree("SHA-256", [[await h("m"), await h("t")], [await h("x")]]);
+    const original = {
+      chains: [
+        [
+          { digestAlgorithm: "SHA-256" as const, reducedHashtree: tree.reduced[0]!, timeStamp: TOKEN },
+          { digestAlgorithm: "SHA-256" as const, reducedHashtree: [[await h("previous")]], timeStamp: TOKEN },
+        ],
+        [{ digestAlgorithm: "SHA-512" as const, reducedHashtree: [[await digest("SHA-512", new Uint8Array([1]))]], timeStamp: TOKEN }],
+      ],
+    };
+    const der = encodeEvidenceRecord(original);
+    expect(decodeEvidenceRecord(der)).toEqual(original);
+    // EvidenceRecord ::= SEQUENCE { version 1, digestAlgorithms, archiveTimeStampSequence }: starts with SEQUENCE, INTEGER 1.
+    expect([...der.subarray(0, 1)]).toEqual([0x30]);
+    expect(hex(encodeEvidenceRecord(decodeEvidenceRecord(der)))).toBe(hex(der));
+    expect(() => decodeEvidenceRecord(der.subarray(0, der.length - 1))).toThrow();
+  });
+});
