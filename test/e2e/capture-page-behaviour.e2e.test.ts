@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { startStack, type Stack } from "./support/stack.ts";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { request } from "./support/http.ts";
-import { launchChromium } from "./support/chromium.ts";
+import { useStackAndChromium } from "./support/stack-and-chromium.ts";
 import { allUploaded, captureSession, phone, viewfinderReady } from "./support/phone.ts";
 
 /** The capture page's own rules (issue 11), in a phone-sized Chromium: refusals, recordings, languages, location. */
-let stack: Stack;
-let browser: Browser | null;
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndChromium();
 
 async function template(body: Record<string, unknown>): Promise<string> {
-  const created = await request(`${stack.baseUrl}/v1/capture-templates`, { token: stack.testKey, body: { name: `tpl-${Date.now()}`, welcome: { title: "Photos" }, ...body } });
+  const created = await request(`${e2e.stack.baseUrl}/v1/capture-templates`, { token: e2e.stack.testKey, body: { name: `tpl-${Date.now()}`, welcome: { title: "Photos" }, ...body } });
   if (created.status !== 201) throw new Error(`template: ${JSON.stringify(created.body)}`);
   return created.body.id;
 }
@@ -47,9 +37,9 @@ function emptyRecorder() {
 
 describe("the capture page's own rules", () => {
   it("shows a shot the server refuses at once, in the person's language, on its thumbnail, and never loops on Finish", async ({ skip }) => {
-    if (!browser) return skip();
-    const created = await captureSession(stack, { external_reference: `refused-${Date.now()}`, party: "provider", locale: "fr" });
-    const context = await phone(browser, stack);
+    if (!e2e.browser) return skip();
+    const created = await captureSession(e2e.stack, { external_reference: `refused-${Date.now()}`, party: "provider", locale: "fr" });
+    const context = await phone(e2e.browser, e2e.stack);
     const page = await context.newPage();
     const errors = watchErrors(page);
     let completions = 0;
@@ -87,10 +77,10 @@ describe("the capture page's own rules", () => {
   });
 
   it("refuses an empty recording on the phone, before declaring it", async ({ skip }) => {
-    if (!browser) return skip();
+    if (!e2e.browser) return skip();
     const templateId = await template({ steps: [{ id: "walk", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] });
-    const created = await captureSession(stack, { external_reference: `empty-video-${Date.now()}`, party: "provider", locale: "en", template_id: templateId });
-    const context = await phone(browser, stack, { microphone: true });
+    const created = await captureSession(e2e.stack, { external_reference: `empty-video-${Date.now()}`, party: "provider", locale: "en", template_id: templateId });
+    const context = await phone(e2e.browser, e2e.stack, { microphone: true });
     await context.addInitScript(emptyRecorder);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -112,10 +102,10 @@ describe("the capture page's own rules", () => {
   });
 
   it("speaks the template's default language when the session's has no table, and says so in <html lang>", async ({ skip }) => {
-    if (!browser) return skip();
+    if (!e2e.browser) return skip();
     const templateId = await template({ default_locale: "de", welcome: { title: "Fotos der Übergabe" }, steps: [{ id: "front", label: "Vorne", instruction: "Die Vorderseite" }] });
-    const created = await captureSession(stack, { external_reference: `lang-${Date.now()}`, party: "provider", locale: "ja", template_id: templateId });
-    const context = await phone(browser, stack, { locale: "en-US" });
+    const created = await captureSession(e2e.stack, { external_reference: `lang-${Date.now()}`, party: "provider", locale: "ja", template_id: templateId });
+    const context = await phone(e2e.browser, e2e.stack, { locale: "en-US" });
     const page = await context.newPage();
     await page.goto(created.capture_url);
     await expect.poll(() => page.getByTestId("start").textContent(), { timeout: 10_000 }).toBe("Starten");
@@ -130,10 +120,10 @@ describe("the capture page's own rules", () => {
   });
 
   it("asks for the location in context and goes on without it when the phone never answers", async ({ skip }) => {
-    if (!browser) return skip();
+    if (!e2e.browser) return skip();
     const templateId = await template({ ask_location: true, steps: [{ id: "front", label: "Front", instruction: "The front" }] });
-    const created = await captureSession(stack, { external_reference: `location-${Date.now()}`, party: "provider", locale: "en", template_id: templateId });
-    const context = await phone(browser, stack);
+    const created = await captureSession(e2e.stack, { external_reference: `location-${Date.now()}`, party: "provider", locale: "en", template_id: templateId });
+    const context = await phone(e2e.browser, e2e.stack);
     // A permission prompt nobody answers: the position never comes, nor any error.
     await context.addInitScript(() => {
       navigator.geolocation.getCurrentPosition = () => undefined;
@@ -145,7 +135,7 @@ describe("the capture page's own rules", () => {
     await page.getByText("Waiting for your location").waitFor();
     await page.getByTestId("shutter").waitFor({ timeout: 25_000 });
 
-    const again = await captureSession(stack, { external_reference: `location-skip-${Date.now()}`, party: "provider", locale: "en", template_id: templateId });
+    const again = await captureSession(e2e.stack, { external_reference: `location-skip-${Date.now()}`, party: "provider", locale: "en", template_id: templateId });
     await page.goto(again.capture_url);
     await page.getByTestId("start").click();
     await page.getByTestId("location-yes").click();

@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
-import { launchChromium } from "./support/chromium.ts";
+import { useStackAndChromium } from "./support/stack-and-chromium.ts";
 import { waitForProof } from "./support/capture.ts";
 import { allUploaded, captureSession, phone, viewfinderReady } from "./support/phone.ts";
 import { readC2pa } from "../../sealer/src/c2pa/c2pa.ts";
 
-let stack: Stack;
-let browser: Browser | null;
 const screenshots = resolve(import.meta.dirname, "../../test-results");
 
+const e2e = useStackAndChromium();
 beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchChromium();
   mkdirSync(screenshots, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
 });
 
 const texts = {
@@ -32,17 +23,17 @@ const texts = {
 describe("the capture page in a phone-sized headless Chromium", () => {
   for (const locale of ["en", "fr"] as const) {
     it(`captures from the (fake) camera, uploads, completes and lands on the return URL (${locale})`, async ({ skip }) => {
-      if (!browser) return skip();
-      await request(`${stack.baseUrl}/v1/settings`, { method: "PATCH", token: stack.testKey, body: { allowed_return_origins: [stack.baseUrl] } });
-      const created = await captureSession(stack, { external_reference: `browser-${locale}-${Date.now()}`, party: "recipient", locale, return_url: `${stack.baseUrl}/health` });
-      const context = await phone(browser, stack);
+      if (!e2e.browser) return skip();
+      await request(`${e2e.stack.baseUrl}/v1/settings`, { method: "PATCH", token: e2e.stack.testKey, body: { allowed_return_origins: [e2e.stack.baseUrl] } });
+      const created = await captureSession(e2e.stack, { external_reference: `browser-${locale}-${Date.now()}`, party: "recipient", locale, return_url: `${e2e.stack.baseUrl}/health` });
+      const context = await phone(e2e.browser, e2e.stack);
       const page = await context.newPage();
       const failedRequests: string[] = [];
       page.on("requestfailed", (req) => failedRequests.push(req.url()));
       page.on("request", (req) => {
         if (/^(blob|data):/.test(req.url())) return;
         const host = new URL(req.url()).host;
-        if (host !== new URL(stack.captureBaseUrl).host && host !== new URL(stack.baseUrl).host) failedRequests.push(`third-party ${req.url()}`);
+        if (host !== new URL(e2e.stack.captureBaseUrl).host && host !== new URL(e2e.stack.baseUrl).host) failedRequests.push(`third-party ${req.url()}`);
       });
       const response = await page.goto(created.capture_url);
       expect(response?.status()).toBe(200);
@@ -68,7 +59,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       await page.waitForURL(/\/health\?proof_id=prf_[a-z0-9]+&session_id=cps_[a-z0-9]+$/, { timeout: 15_000 });
       const landed = new URL(page.url());
       expect(landed.searchParams.get("session_id")).toBe(created.id);
-      const proof = await waitForProof(stack, stack.testKey, landed.searchParams.get("proof_id")!, (p) => p.status !== "pending");
+      const proof = await waitForProof(e2e.stack, e2e.stack.testKey, landed.searchParams.get("proof_id")!, (p) => p.status !== "pending");
       expect(proof.status).toBe("sealed");
       expect(proof.files).toHaveLength(2);
       expect(failedRequests.filter((url) => !url.includes("/health")), failedRequests.join("\n")).toEqual([]);
@@ -77,9 +68,9 @@ describe("the capture page in a phone-sized headless Chromium", () => {
   }
 
   it("keeps shots whose uploads fail through a reload, and sends them once the network is back", async ({ skip }) => {
-    if (!browser) return skip();
-    const created = await captureSession(stack, { external_reference: `browser-offline-${Date.now()}`, party: "provider", locale: "en" });
-    const context = await phone(browser, stack);
+    if (!e2e.browser) return skip();
+    const created = await captureSession(e2e.stack, { external_reference: `browser-offline-${Date.now()}`, party: "provider", locale: "en" });
+    const context = await phone(e2e.browser, e2e.stack);
     const page = await context.newPage();
     await page.goto(created.capture_url);
     await page.getByTestId("start").click();
@@ -109,18 +100,18 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     expect(orphan.status).toBe(201);
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
-    const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
+    const session = await request(`${e2e.stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: e2e.stack.testKey });
+    const proof = await waitForProof(e2e.stack, e2e.stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
     expect(proof).toMatchObject({ status: "sealed" });
     expect(proof.files).toHaveLength(2);
     await context.close();
   });
 
   it("retries a completion whose answer was lost, and shows the one proof it made", async ({ skip }) => {
-    if (!browser) return skip();
+    if (!e2e.browser) return skip();
     const reference = `browser-lost-answer-${Date.now()}`;
-    const created = await captureSession(stack, { external_reference: reference, party: "provider", locale: "fr" });
-    const context = await phone(browser, stack);
+    const created = await captureSession(e2e.stack, { external_reference: reference, party: "provider", locale: "fr" });
+    const context = await phone(e2e.browser, e2e.stack);
     const page = await context.newPage();
     await page.goto(created.capture_url);
     await page.getByTestId("start").click();
@@ -137,17 +128,17 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     expect(lost).toBe(2);
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
+    const session = await request(`${e2e.stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: e2e.stack.testKey });
     expect(session.body).toMatchObject({ status: "completed", proof_id: expect.stringMatching(/^prf_/) });
-    const proofs = await request(`${stack.baseUrl}/v1/proofs?external_reference=${reference}`, { token: stack.testKey });
+    const proofs = await request(`${e2e.stack.baseUrl}/v1/proofs?external_reference=${reference}`, { token: e2e.stack.testKey });
     expect(proofs.body.data.map((proof: { id: string }) => proof.id)).toEqual([session.body.proof_id]);
     await context.close();
   });
 
   it("falls back to choosing a file when the camera cannot be opened, and the signed file says so in its C2PA capture assertion", async ({ skip }) => {
-    if (!browser) return skip();
-    const created = await captureSession(stack, { external_reference: `browser-no-camera-${Date.now()}`, party: "recipient", locale: "es" });
-    const context = await phone(browser, stack, { camera: "refused" });
+    if (!e2e.browser) return skip();
+    const created = await captureSession(e2e.stack, { external_reference: `browser-no-camera-${Date.now()}`, party: "recipient", locale: "es" });
+    const context = await phone(e2e.browser, e2e.stack, { camera: "refused" });
     const page = await context.newPage();
     await page.goto(created.capture_url);
     await page.getByTestId("start").click();
@@ -158,10 +149,10 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     await context.close();
 
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
-    const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
+    const session = await request(`${e2e.stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: e2e.stack.testKey });
+    const proof = await waitForProof(e2e.stack, e2e.stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
     expect(proof.status).toBe("sealed");
-    const publicProof = await request(`${stack.baseUrl}/v1/public/proofs/${proof.id}`);
+    const publicProof = await request(`${e2e.stack.baseUrl}/v1/public/proofs/${proof.id}`);
     const signed = new Uint8Array(await (await fetch(publicProof.body.files[0].url)).arrayBuffer());
     const reading = await readC2pa(signed, "image/jpeg");
     const assertions = (reading.activeManifest?.assertions ?? []) as { label: string; data: Record<string, any> }[];
@@ -178,13 +169,13 @@ describe("the capture page in a phone-sized headless Chromium", () => {
   });
 
   it("records a clip with MediaRecorder for a video step, and the recording is sealed", async ({ skip }) => {
-    if (!browser) return skip();
-    const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
-      token: stack.testKey,
+    if (!e2e.browser) return skip();
+    const template = await request(`${e2e.stack.baseUrl}/v1/capture-templates`, {
+      token: e2e.stack.testKey,
       body: { name: "Walk-around", welcome: { title: "Video" }, steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] },
     });
-    const created = await captureSession(stack, { external_reference: `browser-video-${Date.now()}`, party: "provider", template_id: template.body.id });
-    const context = await phone(browser, stack, { microphone: true });
+    const created = await captureSession(e2e.stack, { external_reference: `browser-video-${Date.now()}`, party: "provider", template_id: template.body.id });
+    const context = await phone(e2e.browser, e2e.stack, { microphone: true });
     const page = await context.newPage();
     await page.goto(created.capture_url);
     await page.getByTestId("start").click();
@@ -197,25 +188,25 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     await context.close();
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
-    const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
+    const session = await request(`${e2e.stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: e2e.stack.testKey });
+    const proof = await waitForProof(e2e.stack, e2e.stack.testKey, session.body.proof_id, (p) => p.status !== "pending");
     expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
     expect(proof.files[0]).toMatchObject({ kind: "video", content_type: expect.stringMatching(/^video\/(mp4|webm)$/) });
     if (proof.files[0].content_type === "video/mp4") {
       // What Chromium's MediaRecorder writes is C2PA-signed like any MP4 and read back valid by c2pa-rs.
-      const publicProof = await request(`${stack.baseUrl}/v1/public/proofs/${proof.id}`);
+      const publicProof = await request(`${e2e.stack.baseUrl}/v1/public/proofs/${proof.id}`);
       const signed = new Uint8Array(await (await fetch(publicProof.body.files[0].url)).arrayBuffer());
       expect((await readC2pa(signed, "video/mp4")).state).toBe("Valid");
     }
   });
 
   it("uploads a video above 32 MiB in parts and, after a dropped part, resumes without sending stored parts again", async ({ skip }) => {
-    if (!browser) return skip();
-    const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
-      token: stack.testKey,
+    if (!e2e.browser) return skip();
+    const template = await request(`${e2e.stack.baseUrl}/v1/capture-templates`, {
+      token: e2e.stack.testKey,
       body: { name: "Long video", welcome: { title: "Video" }, steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] },
     });
-    const created = await captureSession(stack, { external_reference: `browser-long-video-${Date.now()}`, party: "provider", template_id: template.body.id });
+    const created = await captureSession(e2e.stack, { external_reference: `browser-long-video-${Date.now()}`, party: "provider", template_id: template.body.id });
     // A real MP4 grown to 40 MiB by a trailing `free` box (still a well-formed file).
     const clip = readFileSync(resolve(import.meta.dirname, "../../sealer/test/fixtures/clip.mp4"));
     const padding = Buffer.alloc(40 * 1024 * 1024 - clip.length);
@@ -224,7 +215,7 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     const video = join(mkdtempSync(join(tmpdir(), "long-video-")), "walkaround.mp4");
     writeFileSync(video, Buffer.concat([clip, padding]));
 
-    const context = await phone(browser, stack, { camera: "refused" });
+    const context = await phone(e2e.browser, e2e.stack, { camera: "refused" });
     const page = await context.newPage();
     const partsSent: number[] = [];
     let dropped = false;
@@ -246,17 +237,17 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     await context.close();
-    const session = await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey });
-    const proof = await waitForProof(stack, stack.testKey, session.body.proof_id, (p) => p.status !== "pending", 60_000);
+    const session = await request(`${e2e.stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: e2e.stack.testKey });
+    const proof = await waitForProof(e2e.stack, e2e.stack.testKey, session.body.proof_id, (p) => p.status !== "pending", 60_000);
     expect(proof, JSON.stringify(proof.failure)).toMatchObject({ status: "sealed" });
     expect(proof.files[0]).toMatchObject({ kind: "video", size: 40 * 1024 * 1024 });
   });
 
   it("explains an unknown link in the person's language", async ({ skip }) => {
-    if (!browser) return skip();
-    const context = await phone(browser, stack, { locale: "de-DE" });
+    if (!e2e.browser) return skip();
+    const context = await phone(e2e.browser, e2e.stack, { locale: "de-DE" });
     const page = await context.newPage();
-    const response = await page.goto(`${stack.captureBaseUrl}/c/${"z".repeat(43)}`);
+    const response = await page.goto(`${e2e.stack.captureBaseUrl}/c/${"z".repeat(43)}`);
     expect(response?.status()).toBe(404);
     await expect.poll(() => page.getByTestId("error").textContent(), { timeout: 10_000 }).toContain("ungültig");
     await context.close();

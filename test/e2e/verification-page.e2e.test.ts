@@ -1,39 +1,30 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { startStack, type Stack } from "./support/stack.ts";
-import { launchChromium } from "./support/chromium.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStackAndChromium } from "./support/stack-and-chromium.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
 import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
 
 const RESULTS = join(import.meta.dirname, "../../test-results");
 const PHOTOS = 10;
 
-let stack: Stack;
-let browser: Browser | null;
+const e2e = useStackAndChromium();
 let proof: any;
 beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchChromium();
   mkdirSync(RESULTS, { recursive: true });
   const shots = Array.from({ length: PHOTOS }, () => ({ file: "photo.jpg", type: "image/jpeg" }));
-  const { completed } = await captureOverHttp(stack, stack.testKey, { external_reference: `page-${Date.now()}`, party: "recipient" }, shots);
-  proof = await waitForProof(stack, stack.testKey, completed.body.proof_id, (p) => p.status !== "pending", 60_000);
+  const { completed } = await captureOverHttp(e2e.stack, e2e.stack.testKey, { external_reference: `page-${Date.now()}`, party: "recipient" }, shots);
+  proof = await waitForProof(e2e.stack, e2e.stack.testKey, completed.body.proof_id, (p) => p.status !== "pending", 60_000);
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 describe("the verification page as a reader sees it (issue 13)", () => {
   it("reads on a phone in French and German: verdict, certified time in the reader's zone beside UTC, checks as sentences, no sideways scroll", async ({ skip }) => {
-    if (!browser) return skip();
+    if (!e2e.browser) return skip();
     expect(proof.status).toBe("sealed");
     for (const [lang, locale] of [["fr", "fr-FR"], ["de", "de-DE"]] as const) {
       for (const width of [360, 390]) {
-        const context = await browser.newContext({ viewport: { width, height: 800 }, locale, timezoneId: "Europe/Paris" });
+        const context = await e2e.browser.newContext({ viewport: { width, height: 800 }, locale, timezoneId: "Europe/Paris" });
         const page = await context.newPage();
         await page.goto(proof.verification_url);
         expect(await page.getByTestId("verdict").textContent()).toBe(PAGE_MESSAGES[lang].testValid);
@@ -59,8 +50,8 @@ describe("the verification page as a reader sees it (issue 13)", () => {
   });
 
   it(`transfers under 1.5 MB for a ${PHOTOS}-photo proof and loads no full file until one is opened`, async ({ skip }) => {
-    if (!browser) return skip();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "fr-FR" });
+    if (!e2e.browser) return skip();
+    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 }, locale: "fr-FR" });
     const page = await context.newPage();
     const sizes: Promise<number>[] = [];
     const urls: string[] = [];
@@ -79,12 +70,12 @@ describe("the verification page as a reader sees it (issue 13)", () => {
   });
 
   it("prints to a clean A4 PDF holding the verdict, the reference, every hash and the page's address as a QR code", async ({ skip }) => {
-    if (!browser) return skip();
+    if (!e2e.browser) return skip();
     if (!existsSync("/usr/bin/pdftotext")) {
       console.warn("poppler-utils not installed: the printed page is not checked. Run `apt-get install poppler-utils`.");
       return skip();
     }
-    const context = await browser.newContext({ locale: "fr-FR" });
+    const context = await e2e.browser.newContext({ locale: "fr-FR" });
     const page = await context.newPage();
     await page.goto(proof.verification_url);
     const pdf = join(RESULTS, "verification-page-fr.pdf");
