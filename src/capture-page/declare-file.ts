@@ -100,6 +100,6 @@ export async function declareFile({
     capturedAt: null,
   };
   await insertFile(db, row);
-  const stored = { ...row, signedKey: null, signedSha256: null, signedSize: null, signedCrc32: null, sniffedType: null, priorC2pa: null, priorCredentials: null, decoded: null, signals: null };
+  const stored = { ...row, signedKey: null, signedSha256: null, signedSize: null, signedCrc32: null, sniffedType: null, priorC2pa: null, priorCredentials: null, decoded: null, signals: null, thumbnail: null };
   return { file_id: id, upload: await uploadInstructions(env, stored, env.CAPTURE_BASE_URL, token) };
 }

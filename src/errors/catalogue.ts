@@ -259,6 +259,14 @@ export const ERROR_CATALOGUE = {
     title: { en: "Capture file not found", fr: "Fichier de capture introuvable" },
     description: { en: "No such file in this capture.", fr: "Aucun fichier de ce nom dans cette capture." },
   },
+  thumbnail_not_found: {
+    status: 404,
+    title: { en: "Thumbnail not found", fr: "Vignette introuvable" },
+    description: {
+      en: "This file has no thumbnail: the service makes one at sealing only for photos it can decode (JPEG, PNG, WebP), never for a video or a HEIC photo. Open the signed file instead.",
+      fr: "Ce fichier n'a pas de vignette : le service n'en fait une au scellement que pour les photos qu'il sait décoder (JPEG, PNG, WebP), jamais pour une vidéo ni une photo HEIC. Ouvrez plutôt le fichier signé.",
+    },
+  },
   step_not_found: {
     status: 422,
     title: { en: "Step not found", fr: "Étape introuvable" },

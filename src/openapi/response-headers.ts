@@ -33,11 +33,22 @@ const HEADERS = {
     ),
     schema: { type: "string", enum: ["true"] },
   },
+  "Proof-Mode": {
+    description: t(
+      "`test` or `live`: the mode of the proof these bytes belong to. A test proof's timestamp is simulated and proves nothing, even when its file is taken out of the page.",
+      "`test` ou `live` : le mode de la preuve à laquelle appartiennent ces octets. L'horodatage d'une preuve de test est simulé et ne prouve rien, même quand son fichier est sorti de la page.",
+    ),
+    schema: { type: "string", enum: ["test", "live"] },
+  },
 } as const;
+
+/** The public downloads of a proof's bytes, which say the proof's mode (a test file never passes for a live one). */
+const PROOF_BYTES_OPERATIONS = new Set(["getPublicProofFile", "getPublicProofThumbnail", "getPublicProofPackage"]);
 
 type HeaderName = keyof typeof HEADERS;
 
 interface Operation {
+  operationId?: string;
   security?: Record<string, string[]>[];
   parameters?: { in?: string; name?: string; $ref?: string }[];
   responses?: Record<string, { headers?: Record<string, unknown> }>;
@@ -58,6 +69,7 @@ function headersOf(operation: Operation, status: string): HeaderName[] {
   const idempotent = (operation.parameters ?? []).some((parameter) => parameter.in === "header" && parameter.name === "Idempotency-Key");
   if (status === "429" || status === "503" || (idempotent && status === "409")) names.push("Retry-After");
   if (idempotent && status.startsWith("2")) names.push("Idempotent-Replayed");
+  if (status === "200" && PROOF_BYTES_OPERATIONS.has(operation.operationId ?? "")) names.push("Proof-Mode");
   return names;
 }
 

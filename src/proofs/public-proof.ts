@@ -10,7 +10,10 @@ import { packageRoots } from "../verification/package-roots.ts";
 export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
   const roots = proof.status === "sealed" ? await packageRoots(env.FILES, proof) : null;
-  const presented = files.map((file) => ({ ...presentFile(file, publicSignals), url: `${base}/v1/public/proofs/${proof.id}/files/${file.id}` }));
+  const presented = files.map((file) => {
+    const url = `${base}/v1/public/proofs/${proof.id}/files/${file.id}`;
+    return { ...presentFile(file, publicSignals), url, thumbnail_url: proof.status === "sealed" && file.thumbnail ? `${url}/thumbnail` : null };
+  });
   return {
     id: proof.id,
     status: proof.status,

@@ -3,7 +3,7 @@ import { newId } from "../lib/ids.ts";
 import { eventInsertWhere } from "../storage/events.ts";
 import { proofFailed, proofSealed } from "../events/catalogue.ts";
 import { nowIso } from "../lib/time.ts";
-import { proofArtifactKeys, signedFileKey } from "../storage/proof-artifacts.ts";
+import { proofArtifactKeys, signedFileKey, thumbnailKey } from "../storage/proof-artifacts.ts";
 import {
   consumeReservationStatement,
   countSealAttempt,
@@ -72,7 +72,10 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
 
 async function discardRun(bucket: R2Bucket, proof: ProofRow, files: FileRow[], run: string): Promise<void> {
   const artifacts = Object.values(proofArtifactKeys(proof.id, run));
-  await bucket.delete([...artifacts, ...files.map((file) => signedFileKey(proof.id, run, file.id, file.contentType))]);
+  await bucket.delete([
+    ...artifacts,
+    ...files.flatMap((file) => [signedFileKey(proof.id, run, file.id, file.contentType), thumbnailKey(proof.id, run, file.id)]),
+  ]);
 }
 
 async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileRow[], run: string): Promise<SealJob> {
@@ -104,6 +107,11 @@ async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileR
         source: await deps.downloadUrl(file.originalKey),
         destination: await deps.uploadUrl(signedFileKey(proof.id, run, file.id, file.contentType), file.contentType),
         discard: await deps.discardUrl(signedFileKey(proof.id, run, file.id, file.contentType)),
+        // Made by the sealer from the signed bytes; the phone never supplies one (docs/adr/0021).
+        thumbnail: {
+          destination: await deps.uploadUrl(thumbnailKey(proof.id, run, file.id), "image/webp"),
+          discard: await deps.discardUrl(thumbnailKey(proof.id, run, file.id)),
+        },
       })),
     ),
   };
@@ -159,6 +167,7 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
         priorCredentials: file.prior_credentials,
         decoded: file.decoded,
         signals: signals.get(file.id) ?? [],
+        thumbnail: file.thumbnail && { ...file.thumbnail, key: thumbnailKey(proof.id, run, file.id) },
       }),
     ),
     // Published at GET /v1/public/trust-anchors so that verifiers can pin them (issue 14).

@@ -1,6 +1,9 @@
 /** Each sealing run writes under its own prefix; the proof records the run that sealed it (`sealing_run`). */
 const runPrefix = (proofId: string, run: string | null) => (run === null ? `proofs/${proofId}` : `proofs/${proofId}/runs/${run}`);
 
+/** An artifact stored under the name it has in the package (`revocation/tsa-1.crl`, …), beside manifest.json. */
+export const packagedArtifactKey = (proofId: string, run: string | null, name: string) => `${runPrefix(proofId, run)}/${name}`;
+
 /**
  * Where a sealed proof's artifacts live in R2. Written once by a sealing run, read by the public
  * verification routes and the package; never modified after sealing.
@@ -32,6 +35,11 @@ const EXTENSIONS: Record<string, string> = {
 
 export function fileExtension(contentType: string): string {
   return EXTENSIONS[contentType] ?? "bin";
+}
+
+/** A sealed photo's thumbnail, made by the sealer from the signed bytes (served publicly, not in the package). */
+export function thumbnailKey(proofId: string, run: string, fileId: string): string {
+  return `${runPrefix(proofId, run)}/thumbnails/${fileId}.webp`;
 }
 
 /** The C2PA-signed copy of a file, as served publicly and put in the package under `files/`. */

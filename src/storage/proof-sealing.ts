@@ -47,7 +47,7 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
 
 export function signedFileUpdate(
   db: Database,
-  file: Pick<FileRow, "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa" | "priorCredentials" | "decoded" | "signals"> & {
+  file: Pick<FileRow, "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa" | "priorCredentials" | "decoded" | "signals" | "thumbnail"> & {
     proofId: string;
   },
 ) {
@@ -63,6 +63,7 @@ export function signedFileUpdate(
       priorCredentials: file.priorCredentials,
       decoded: file.decoded,
       signals: file.signals,
+      thumbnail: file.thumbnail,
     })
     .where(and(eq(files.id, file.id), whilePending(file.proofId)));
 }

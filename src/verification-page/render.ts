@@ -5,6 +5,7 @@ import type { PageStep } from "./step-labels.ts";
 import { CLAIM_TEXTS, type ClaimCode } from "../verification/claims.ts";
 import { certifiedTimeUtc, readableSize } from "./certified-time.ts";
 import { qrSvg } from "./qr-code.ts";
+import { opensslFingerprint } from "../../shared/trust-anchors.ts";
 
 interface PageFile {
   id: string;
@@ -15,6 +16,7 @@ interface PageFile {
   sha256: string;
   signed_sha256: string | null;
   url: string;
+  thumbnail_url: string | null;
   observed: { received_at: string; decoded: { width: number | null; height: number | null; duration_ms: number | null } | null };
   reported_by_device: { method: string; device_time: string | null; geolocation: { latitude: number; longitude: number; accuracy_m: number } | null };
   earlier_content_credentials: { claim_generator: string | null; digital_source_types: string[] } | null;
@@ -33,6 +35,7 @@ export interface PageProof {
   files: PageFile[];
   timestamp: { gen_time: string; qualified: boolean; authority: string } | null;
   manifest_sha256: string | null;
+  trust_anchors: { timestamp_authority_root_sha256: string | null; c2pa_root_sha256: string | null } | null;
   package_url: string;
   verification_url: string;
   verification: Verification;
@@ -62,15 +65,38 @@ function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<s
 /** A time in the page language, in UTC and saying so; with `local`, local-time.js adds the reader's own time beside it. */
 const timeOf = (iso: string, lang: PageLanguage, local = false) => `<time datetime="${e(iso)}"${local ? " data-local" : ""}>${e(certifiedTimeUtc(iso, lang))}</time>`;
 
+/** A video's duration as the sealer decoded it from the sealed bytes (m:ss); null: not decoded. */
+function durationOf(file: PageFile): string | null {
+  const duration = file.observed.decoded?.duration_ms;
+  if (duration === null || duration === undefined) return null;
+  const seconds = Math.round(duration / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
 /** What the sealer decoded from the sealed bytes: a photo's pixels, a video's duration (m:ss). */
 function decodedFacts(file: PageFile): string[] {
   const decoded = file.observed.decoded;
   if (!decoded) return [];
-  if (decoded.duration_ms !== null) {
-    const seconds = Math.round(decoded.duration_ms / 1000);
-    return [`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`];
-  }
+  const duration = durationOf(file);
+  if (duration !== null) return [duration];
   return decoded.width && decoded.height ? [`${decoded.width}\u00a0×\u00a0${decoded.height}`] : [];
+}
+
+/** The short name of a file's format (HEIC, MP4…), from its content type. */
+const formatName = (contentType: string) => (contentType.split("/")[1] ?? contentType).replace(/^quicktime$/, "mov").toUpperCase();
+
+/**
+ * The file's picture: the thumbnail the sealer made from the signed bytes (lazy, a few tens of kB, and a
+ * tap on it opens the full file; the text link below is the accessible way there), or, when there is none
+ * (a video, a HEIC photo libvips cannot decode), a tile that says what the file is instead of a picture.
+ */
+function preview(file: PageFile, m: Record<string, string>): string {
+  if (file.thumbnail_url) {
+    return `<a class="preview" href="${e(file.url)}" tabindex="-1" aria-hidden="true"><img src="${e(file.thumbnail_url)}" alt="" loading="lazy" decoding="async" data-testid="thumbnail-${e(file.id)}"></a>`;
+  }
+  const duration = file.kind === "video" ? durationOf(file) : null;
+  const text = file.kind === "video" ? m.videoTile! : m.noPreview!.replace("{format}", formatName(file.content_type));
+  return `<p class="preview no-preview no-preview-${e(file.kind)}" data-testid="no-preview-${e(file.id)}"><span class="format">${e(formatName(file.content_type))}${duration ? ` · ${e(duration)}` : ""}</span><span>${e(text)}</span></p>`;
 }
 
 /**
@@ -80,7 +106,7 @@ function decodedFacts(file: PageFile): string[] {
 function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage): string {
   return `<ul class="files">${files
     .map(
-      (file) => `<li class="tile" data-file="${e(file.id)}"><p class="tile-head"><span class="kind kind-${e(file.kind)}" aria-hidden="true"></span><span>${e([m[`kind_${file.kind}`] ?? file.kind, file.content_type, ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
+      (file) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m)}<p class="tile-head"><span>${e([m[`kind_${file.kind}`] ?? file.kind, file.content_type, ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
 ${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>` : ""}${fileFacts(file, m, lang)}</li>`,
     )
     .join("")}</ul>`;
@@ -131,7 +157,20 @@ function technicalDetails(proof: PageProof, m: Record<string, string>): string {
   const checks = proof.verification.checks.map((check) => `<li><code>${e(check.name)}</code>: <code>${check.result}</code></li>`).join("");
   return `<details class="technical" data-testid="technical"><summary>${e(m.technical!)}</summary>
 <dl>${copyable("proof-id", m.proofId!, proof.id, m)}${proof.manifest_sha256 ? copyable("manifest-sha256", m.manifest!, proof.manifest_sha256, m) : ""}</dl>
-<h3>${e(m.fingerprints!)}</h3>${files}${checks ? `<h3>${e(m.checks!)}</h3><ul>${checks}</ul>` : ""}</details>`;
+${rootFingerprints(proof, m)}<h3>${e(m.fingerprints!)}</h3>${files}${checks ? `<h3>${e(m.checks!)}</h3><ul>${checks}</ul>` : ""}</details>`;
+}
+
+/**
+ * The roots the proof's timestamp and C2PA signatures chain to, as `openssl x509 -fingerprint -sha256`
+ * prints them: the same source as the public JSON and VERIFY.md (the package's chains). They prove
+ * something only once compared with a source independent of this page, which the text says.
+ */
+function rootFingerprints(proof: PageProof, m: Record<string, string>): string {
+  const roots = proof.trust_anchors;
+  if (!roots || (!roots.timestamp_authority_root_sha256 && !roots.c2pa_root_sha256)) return "";
+  const published = new URL("/v1/public/trust-anchors", proof.package_url).href;
+  return `<h3>${e(m.rootFingerprints!)}</h3><p>${e(m.rootsHelp!)} <a href="${e(published)}">${e(m.publishedRoots!)}</a></p>
+<dl data-testid="root-fingerprints">${roots.timestamp_authority_root_sha256 ? copyable("root-tsa", m.rootTsa!, opensslFingerprint(roots.timestamp_authority_root_sha256), m) : ""}${roots.c2pa_root_sha256 ? copyable("root-c2pa", m.rootC2pa!, opensslFingerprint(roots.c2pa_root_sha256), m) : ""}</dl>`;
 }
 
 /** The human verification page, server-rendered; no inline script or style (strict CSP). */

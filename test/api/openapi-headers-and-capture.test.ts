@@ -26,7 +26,7 @@ describe("response headers in /openapi.json", () => {
         }
       }
     }
-    expect(Object.keys(body.components.headers).sort()).toEqual(["Idempotent-Replayed", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Request-Id", "Retry-After"]);
+    expect(Object.keys(body.components.headers).sort()).toEqual(["Idempotent-Replayed", "Proof-Mode", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Request-Id", "Retry-After"]);
   });
 
   it("declares the RateLimit headers on the answers of a public route limited per client address", async () => {

@@ -5,6 +5,9 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { setSessionSnapshot } from "./support/template-snapshots.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { opensslFingerprint } from "../../shared/trust-anchors.ts";
+import { FIXTURE_CHAIN_PEM, OTHER_ROOT_PEM } from "./fixtures/sealed-proof.ts";
 
 const SNAPSHOT = JSON.stringify({
   default_locale: "en",
@@ -34,6 +37,9 @@ async function sealedProof(organizationId: string) {
   await env.FILES.put(`proofs/${inserted.proofId}/verification.json`, JSON.stringify({ status: "valid", test_mode: true, checks }));
   return inserted;
 }
+
+/** A text as the page escapes it. */
+const escaped = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 
 async function page(path: string, headers: Record<string, string> = {}) {
   const response = await call(path, { headers });
@@ -91,12 +97,60 @@ describe("the verification page /p/{id}", () => {
       expect(technical).toContain('data-copy="manifest-sha256"');
       expect(html).not.toContain("<img");
       // Each tile says what the file is and how heavy, with what the sealer decoded (pixels, a video's duration).
-      expect(html).toMatch(new RegExp(`data-file="${fileIds[0]}"><p class="tile-head">.*<span>${PAGE_MESSAGES[lang].kind_photo} · image/jpeg · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`));
-      expect(html).toMatch(new RegExp(`data-file="${fileIds[1]}"><p class="tile-head">.*<span>${PAGE_MESSAGES[lang].kind_video} · video/mp4 · 1:05 · `));
+      // (Its preview comes first in the tile, tested below.)
+      expect(html).toMatch(new RegExp(`data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_photo} · image/jpeg · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`));
+      expect(html).toMatch(new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_video} · video/mp4 · 1:05 · `));
       expect(html).toContain(`href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files/${fileIds[0]}"`);
     }
   });
 
+
+  it("shows each photo's thumbnail made at sealing (never the full file), and for a video or a HEIC photo a tile naming its format", async () => {
+    const org = await createOrganization();
+    const { proofId, fileIds } = await sealedProof(org.id);
+    const thumbnail = { key: "k", content_type: "image/webp", width: 480, height: 360, size: 20_000 };
+    await env.DB.prepare("UPDATE files SET thumbnail = ? WHERE id = ?").bind(JSON.stringify(thumbnail), fileIds[0]).run();
+    const files = `${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files`;
+    for (const lang of PAGE_LANGUAGES) {
+      const { html } = await page(`/p/${proofId}?lang=${lang}`);
+      const images = [...html.matchAll(/<img [^>]*>/g)].map(([tag]) => tag);
+      expect(images, lang).toHaveLength(1);
+      expect(images[0]).toContain(`src="${files}/${fileIds[0]}/thumbnail"`);
+      expect(images[0]).toContain('loading="lazy"');
+      // A tap on the picture opens the full file; the text link is the one assistive technology meets.
+      expect(html).toContain(`<a class="preview" href="${files}/${fileIds[0]}" tabindex="-1" aria-hidden="true">`);
+      // The video: no picture, its format and decoded duration, and what to do.
+      expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">MP4 · 1:05</span><span>${escaped(PAGE_MESSAGES[lang].videoTile!)}</span>`);
+    }
+    await env.DB.prepare("UPDATE files SET kind = 'photo', content_type = 'image/heic', decoded = NULL WHERE id = ?").bind(fileIds[1]).run();
+    for (const lang of PAGE_LANGUAGES) {
+      const { html } = await page(`/p/${proofId}?lang=${lang}`);
+      expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">HEIC</span><span>${escaped(PAGE_MESSAGES[lang].noPreview!.replace("{format}", "HEIC"))}</span>`);
+    }
+  });
+
+  it("gives both roots' SHA-256 fingerprints in the technical details with copy buttons, from the same source as the public JSON and VERIFY.md", async () => {
+    const org = await createOrganization();
+    const { proofId } = await sealedProof(org.id);
+    const keys = proofArtifactKeys(proofId, null);
+    await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);
+    await env.FILES.put(keys.c2paTrustAnchor, OTHER_ROOT_PEM);
+    const { body } = await callJson(`/v1/public/proofs/${proofId}`);
+    const { timestamp_authority_root_sha256: tsa, c2pa_root_sha256: c2pa } = body.trust_anchors;
+    expect(tsa).toMatch(/^[0-9a-f]{64}$/);
+    expect(c2pa).toMatch(/^[0-9a-f]{64}$/);
+    expect(c2pa).not.toBe(tsa);
+    for (const lang of PAGE_LANGUAGES) {
+      const m = PAGE_MESSAGES[lang];
+      const { html } = await page(`/p/${proofId}?lang=${lang}`);
+      const technical = html.slice(html.indexOf('<details class="technical"'), html.indexOf("</details>"));
+      for (const [id, label, sha256] of [["root-tsa", m.rootTsa!, tsa], ["root-c2pa", m.rootC2pa!, c2pa]] as const) {
+        // As `openssl x509 -fingerprint -sha256` prints it, which VERIFY.md asks the reader to compare.
+        expect(technical, `${lang} ${id}`).toContain(`<dt id="${id}-label">${escaped(label)}</dt><dd><code id="${id}">${opensslFingerprint(sha256)}</code> <button type="button" class="copy" data-copy="${id}"`);
+      }
+      expect(technical).toContain(`<h3>${escaped(m.rootFingerprints!)}</h3><p>${escaped(m.rootsHelp!)} <a href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/trust-anchors">`);
+    }
+  });
 
   it("labels each step in the reader's language, in the template's order, with strict headers", async () => {
     const org = await createOrganization();

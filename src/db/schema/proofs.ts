@@ -1,7 +1,7 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { modeColumn, timestamps } from "./columns.ts";
 import { organizations } from "./organizations.ts";
-import type { DecodedFacts, PriorCredentials } from "../../../shared/sealer-protocol.ts";
+import type { DecodedFacts, PriorCredentials, Thumbnail } from "../../../shared/sealer-protocol.ts";
 import type { StoredSignal } from "../../../shared/integrity-signals.ts";
 
 export const proofs = sqliteTable("proofs", {
@@ -65,6 +65,8 @@ export const files = sqliteTable("files", {
   decoded: text("decoded", { mode: "json" }).$type<DecodedFacts | null>(),
   /** Integrity signals, each with its stable code (migration 0013); null for files sealed before it. */
   signals: text("signals", { mode: "json" }).$type<StoredSignal[] | null>(),
+  /** The thumbnail the sealer made from the signed bytes and where it is in R2 (migration 0016); null: none. */
+  thumbnail: text("thumbnail", { mode: "json" }).$type<(Thumbnail & { key: string }) | null>(),
   createdAt: text("created_at").notNull(),
   capturedAt: text("captured_at"),
 });

@@ -35,6 +35,7 @@ export function registerGetPublicProofFile(app: App) {
     c.header("Content-Length", String(object.size));
     c.header("Content-Disposition", `inline; filename="${file.id}.${fileExtension(file.contentType)}"`);
     c.header("X-Content-Type-Options", "nosniff");
+    c.header("Proof-Mode", proof.mode);
     return c.body(object.body, 200) as never;
   });
 }

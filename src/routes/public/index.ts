@@ -1,6 +1,7 @@
 import type { App } from "../../app.ts";
 import { registerGetPublicProof } from "./get.ts";
 import { registerGetPublicProofFile } from "./file.ts";
+import { registerGetPublicProofThumbnail } from "./thumbnail.ts";
 import { registerGetPublicProofPackage } from "./package.ts";
 import { registerPublicVerify } from "./verify.ts";
 import { registerListTrustAnchors } from "./trust-anchors.ts";
@@ -9,6 +10,7 @@ import { registerListTrustAnchors } from "./trust-anchors.ts";
 export function registerPublicRoutes(app: App) {
   registerGetPublicProof(app);
   registerGetPublicProofFile(app);
+  registerGetPublicProofThumbnail(app);
   registerGetPublicProofPackage(app);
   registerPublicVerify(app);
   registerListTrustAnchors(app);

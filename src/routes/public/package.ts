@@ -32,6 +32,7 @@ export function registerGetPublicProofPackage(app: App) {
     if (notModified) return notModified as never;
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);
+    c.header("Proof-Mode", proof.mode);
     return c.body(verificationPackage({ ctx: { env: c.env }, input: { proof, files } }), 200) as never;
   });
 }

@@ -38,7 +38,17 @@ export const PublicProofSchema = z
     category: z.string().nullable(),
     compare_to: z.string().nullable(),
     compared_by: z.string().nullable(),
-    files: z.array(ProofFileSchema.extend({ url: z.string().openapi({ description: t("The signed file.", "Le fichier signé.") }) })),
+    files: z.array(
+      ProofFileSchema.extend({
+        url: z.string().openapi({ description: t("The signed file.", "Le fichier signé.") }),
+        thumbnail_url: z.string().nullable().openapi({
+          description: t(
+            "A light thumbnail the service made from the signed file at sealing (WebP, at most 480 px and 100 KB); null for videos, HEIC photos and proofs not sealed.",
+            "Une vignette légère que le service a faite à partir du fichier signé au scellement (WebP, au plus 480 px et 100 Ko) ; null pour les vidéos, les photos HEIC et les preuves non scellées.",
+          ),
+        }),
+      }),
+    ),
     timestamp: TimestampSchema.nullable(),
     manifest_sha256: z.string().nullable(),
     trust_anchors: z

@@ -1,0 +1,45 @@
+import type { App } from "../../app.ts";
+import { publicRoute } from "../../openapi/route.ts";
+import { t } from "../../openapi/translations.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
+import { immutableOrNotModified } from "./caching.ts";
+import { BinarySchema, PublicFileParams } from "./schema.ts";
+
+const route = publicRoute(["proof_not_found", "capture_file_not_found", "thumbnail_not_found"], {
+  method: "get",
+  path: "/v1/public/proofs/{id}/files/{file_id}/thumbnail",
+  operationId: "getPublicProofThumbnail",
+  tags: ["Public verification"],
+  summary: t("Download a photo's thumbnail", "Télécharger la vignette d'une photo"),
+  description: t(
+    "A light WebP (at most 480 px on its long side and 100 KB) that the service made at sealing from the signed file's own bytes, never supplied by the phone; without metadata, and on a test proof with a TEST band. For seeing, not for proving: only the signed file is in the manifest. None for videos and HEIC photos (404 `thumbnail_not_found`).",
+    "Un WebP léger (au plus 480 px de grand côté et 100 Ko) que le service a fait au scellement à partir des octets du fichier signé lui-même, jamais fourni par le téléphone ; sans métadonnées, et sur une preuve de test avec un bandeau TEST. Pour voir, pas pour prouver : seul le fichier signé figure dans le manifeste. Aucune pour les vidéos et les photos HEIC (404 `thumbnail_not_found`).",
+  ),
+  request: { params: PublicFileParams },
+  responses: {
+    200: { description: t("The thumbnail.", "La vignette."), content: { "image/webp": { schema: BinarySchema } } },
+    304: { description: t("Not modified.", "Non modifiée.") },
+  },
+});
+
+export function registerGetPublicProofThumbnail(app: App) {
+  app.openapi(route, async (c) => {
+    const { id, file_id } = c.req.valid("param");
+    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: { id } });
+    const file = files.find((candidate) => candidate.id === file_id);
+    if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");
+    if (file.thumbnail === null) throw new ApiError("thumbnail_not_found");
+    // Made once at sealing and never again: it is immutable like the signed file it comes from.
+    const notModified = immutableOrNotModified(c, true, `thumb-${file.signedSha256}`);
+    if (notModified) return notModified as never;
+    const object = await c.env.FILES.get(file.thumbnail.key);
+    if (object === null) throw new ApiError("thumbnail_not_found");
+    c.header("Content-Type", file.thumbnail.content_type);
+    c.header("Content-Length", String(object.size));
+    c.header("Content-Disposition", `inline; filename="${file.id}-thumbnail.webp"`);
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Proof-Mode", proof.mode);
+    return c.body(object.body, 200) as never;
+  });
+}
