@@ -5,17 +5,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useStackAndChromium } from "./support/stack-and-chromium.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
 import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+import { opensslFingerprint } from "../../shared/trust-anchors.ts";
 
 const RESULTS = join(import.meta.dirname, "../../test-results");
 const PHOTOS = 10;
 
 const e2e = useStackAndChromium();
 let proof: any;
+/** Its public JSON: the thumbnails' addresses and the roots' fingerprints. */
+let publicProof: any;
 beforeAll(async () => {
   mkdirSync(RESULTS, { recursive: true });
   const shots = Array.from({ length: PHOTOS }, () => ({ file: "photo.jpg", type: "image/jpeg" }));
   const { completed } = await captureOverHttp(e2e.stack, e2e.stack.testKey, { external_reference: `page-${Date.now()}`, party: "recipient" }, shots);
   proof = await waitForProof(e2e.stack, e2e.stack.testKey, completed.body.proof_id, (p) => p.status !== "pending", 60_000);
+  publicProof = await (await fetch(`${e2e.stack.baseUrl}/v1/public/proofs/${proof.id}`)).json();
 }, 120_000);
 
 describe("the verification page as a reader sees it (issue 13)", () => {
@@ -49,27 +53,47 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     }
   });
 
-  it(`transfers under 1.5 MB for a ${PHOTOS}-photo proof and loads no full file until one is opened`, async ({ skip }) => {
+  it(`transfers under 1.5 MB for a ${PHOTOS}-photo proof, each photo shown by the thumbnail made at sealing (under 100 KB), no full file until one is opened`, async ({ skip }) => {
     if (!e2e.browser) return skip();
     const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 }, locale: "fr-FR" });
     const page = await context.newPage();
-    const sizes: Promise<number>[] = [];
-    const urls: string[] = [];
+    const finished: { url: string; body: Promise<number>; total: Promise<number>; type: Promise<string | undefined> }[] = [];
     page.on("requestfinished", (request) => {
-      urls.push(request.url());
-      sizes.push(request.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
+      const sizes = request.sizes();
+      finished.push({
+        url: request.url(),
+        body: sizes.then((s) => s.responseBodySize),
+        total: sizes.then((s) => s.responseBodySize + s.responseHeadersSize),
+        type: request.response().then((response) => response?.headers()["content-type"]),
+      });
     });
     await page.goto(proof.verification_url, { waitUntil: "networkidle" });
-    await page.mouse.wheel(0, 20_000);
+    // Thumbnails load lazily: bring each into view, as a reader scrolling the whole page does.
+    for (const image of await page.locator("img").all()) await image.scrollIntoViewIfNeeded();
     await page.waitForLoadState("networkidle");
-    const total = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
+    const total = (await Promise.all(finished.map((request) => request.total))).reduce((sum, size) => sum + size, 0);
     expect(total).toBeLessThan(1.5 * 1024 * 1024);
-    expect(urls.filter((url) => url.includes("/files/"))).toEqual([]);
+    const path = (url: string) => new URL(url).pathname;
+    expect(finished.filter((request) => /\/files\/[^/]+$/.test(path(request.url))).map((request) => request.url)).toEqual([]);
+    const thumbnails = finished.filter((request) => path(request.url).endsWith("/thumbnail"));
+    expect(thumbnails.map((request) => request.url).sort()).toEqual(publicProof.files.map((file: { thumbnail_url: string }) => file.thumbnail_url).sort());
+    for (const thumbnail of thumbnails) {
+      expect(await thumbnail.body, thumbnail.url).toBeLessThan(100 * 1024);
+      expect(await thumbnail.type).toBe("image/webp");
+    }
+    // Each picture drawn, from the thumbnail, at most 480 px: not the full file scaled down by the browser.
+    const drawn = await page.locator("img").evaluateAll((images) => images.map((image) => ({ src: (image as HTMLImageElement).currentSrc, width: (image as HTMLImageElement).naturalWidth })));
+    expect(drawn).toHaveLength(PHOTOS);
+    for (const image of drawn) {
+      expect(image.src).toMatch(/\/thumbnail$/);
+      expect(image.width).toBeGreaterThan(0);
+      expect(image.width).toBeLessThanOrEqual(480);
+    }
     expect(await page.locator(".open-file").count()).toBe(PHOTOS);
     await context.close();
   });
 
-  it("prints to a clean A4 PDF holding the verdict, the reference, every hash and the page's address as a QR code", async ({ skip }) => {
+  it("prints to a clean A4 PDF holding the verdict, the reference, every hash, both roots' fingerprints, every thumbnail and the page's address as a QR code", async ({ skip }) => {
     if (!e2e.browser) return skip();
     if (!existsSync("/usr/bin/pdftotext")) {
       console.warn("poppler-utils not installed: the printed page is not checked. Run `apt-get install poppler-utils`.");
@@ -89,6 +113,12 @@ describe("the verification page as a reader sees it (issue 13)", () => {
       expect(text.replace(/ /g, "")).toContain(file.signed_sha256);
     }
     expect(text).not.toContain(PAGE_MESSAGES.fr.checkTitle);
+    // Both roots' fingerprints, as openssl prints them, and every photo's thumbnail.
+    for (const root of [publicProof.trust_anchors.timestamp_authority_root_sha256, publicProof.trust_anchors.c2pa_root_sha256]) {
+      expect(text.replace(/ /g, "")).toContain(opensslFingerprint(root));
+    }
+    const images = execFileSync("pdfimages", ["-list", pdf]).toString().trim().split("\n").slice(2);
+    expect(images.length).toBeGreaterThanOrEqual(PHOTOS);
     execFileSync("pdftoppm", ["-png", "-r", "110", "-f", "1", "-l", "1", pdf, join(RESULTS, "verification-page-fr-print")]);
     if (existsSync("/usr/bin/zbarimg")) {
       const decoded = execFileSync("zbarimg", ["-q", "--raw", join(RESULTS, "verification-page-fr-print-1.png")]).toString().trim();
