@@ -42,8 +42,11 @@ export interface EvidenceRecord {
 }
 
 export async function digest(hash: HashName, ...parts: Uint8Array[]): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest(hash, concat(parts).slice().buffer as ArrayBuffer));
+  return new Uint8Array(await crypto.subtle.digest(hash, arrayBuffer(concat(parts))));
 }
+
+/** A copy of exactly these bytes (a Node Buffer's `.buffer` is its whole pool, `slice` does not copy it). */
+const arrayBuffer = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer as ArrayBuffer;
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
@@ -138,13 +141,13 @@ const context = (tagNumber: number, value: asn1js.AsnType[]) => new asn1js.Const
 const algorithm = (hash: HashName) => new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: HASH_OIDS[hash] })] });
 
 function archiveTimeStampSchema(stamp: ArchiveTimeStamp): asn1js.Sequence {
-  const token = asn1js.fromBER(stamp.timeStamp.slice().buffer as ArrayBuffer);
+  const token = asn1js.fromBER(arrayBuffer(stamp.timeStamp));
   if (token.offset === -1) throw new EvidenceRecordFormatError("the timestamp token is not DER");
   return new asn1js.Sequence({
     value: [
       context(0, [new asn1js.ObjectIdentifier({ value: HASH_OIDS[stamp.digestAlgorithm] })]),
       ...(stamp.reducedHashtree
-        ? [context(2, stamp.reducedHashtree.map((list) => new asn1js.Sequence({ value: list.map((value) => new asn1js.OctetString({ valueHex: value.slice().buffer as ArrayBuffer })) })))]
+        ? [context(2, stamp.reducedHashtree.map((list) => new asn1js.Sequence({ value: list.map((value) => new asn1js.OctetString({ valueHex: arrayBuffer(value) })) })))]
         : []),
       token.result,
     ],
@@ -196,7 +199,7 @@ function readArchiveTimeStamp(node: asn1js.AsnType, defaultHash: HashName): Arch
 
 /** Reads a DER EvidenceRecord (throws EvidenceRecordFormatError when it is not one). */
 export function decodeEvidenceRecord(der: Uint8Array): EvidenceRecord {
-  const parsed = asn1js.fromBER(der.slice().buffer as ArrayBuffer);
+  const parsed = asn1js.fromBER(arrayBuffer(der));
   if (parsed.offset === -1 || parsed.offset !== der.length) throw new EvidenceRecordFormatError("not a single DER value");
   const parts = children(parsed.result, "EvidenceRecord");
   const version = parts[0];

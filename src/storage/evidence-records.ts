@@ -14,6 +14,8 @@ export type EvidenceMode = "test" | "live";
  */
 export const EVIDENCE_RECORD_NAME = "evidence-record.ers";
 
+export const evidenceRecordKey = (proofId: string, run: string | null) => proofArtifactKeys(proofId, run).manifest.replace(/manifest\.json$/, EVIDENCE_RECORD_NAME);
+
 export interface DueEvidence {
   mode: EvidenceMode;
   due: number;
@@ -66,9 +68,9 @@ export async function claimDueEvidence(
     for (const row of found.results) runs.set(row.id, row.sealing_run);
   }
   return claimed.results.map((row) => {
-    const keys = proofArtifactKeys(row.proof_id, runs.get(row.proof_id) ?? null);
-    const artifactPrefix = keys.manifest.slice(0, -"manifest.json".length);
-    return { proofId: row.proof_id, recordKey: row.record_key, targetKey: `${artifactPrefix}${EVIDENCE_RECORD_NAME}`, artifactPrefix };
+    const run = runs.get(row.proof_id) ?? null;
+    const artifactPrefix = proofArtifactKeys(row.proof_id, run).manifest.slice(0, -"manifest.json".length);
+    return { proofId: row.proof_id, recordKey: row.record_key, targetKey: evidenceRecordKey(row.proof_id, run), artifactPrefix };
   });
 }
 

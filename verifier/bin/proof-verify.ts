@@ -2,12 +2,15 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { verifyPackage } from "../src/verify-package.ts";
+import { renewalLine } from "../src/verify-evidence-record.ts";
 
 const usage = `Usage: proof-verify <package.zip> [--tsa-root-sha256 <hex>] [--c2pa-root-sha256 <hex>] [--json]
 
 Verifies a verification package offline. Without pins the roots come from the package itself, which
 proves nothing by itself: pin the SHA-256 of the authority's root and of the C2PA root obtained elsewhere
 (the authority's publication, the EU Trusted List, the service's /v1/public/trust-anchors, docs/trust-anchors.md).
+The evidence record (evidence-record.ers, RFC 4998), when present, keeps the proof checkable after its
+certificates expire: each archive timestamp is checked at the time the next one proves it existed.
 Exit code 0 only when every check holds; 1 when one fails; 2 on bad usage.`;
 
 const { values, positionals } = parseArgs({
@@ -29,6 +32,12 @@ if (values.json) {
   console.log(`authority root SHA-256 ${report.tsa_root_sha256 ?? "?"}${report.pinned.tsa ? " (pinned)" : " (NOT pinned)"}`);
   console.log(`C2PA root SHA-256      ${report.c2pa_root_sha256 ?? "?"}${report.pinned.c2pa ? " (pinned)" : " (NOT pinned)"}\n`);
   for (const check of report.checks) console.log(`${check.ok ? "ok  " : "FAIL"}  ${check.name}: ${check.detail}`);
+  const evidence = report.evidence_record;
+  console.log(
+    evidence
+      ? `\nEvidence record (RFC 4998): ${evidence.archive_timestamps} archive timestamp(s) in ${evidence.chains} chain(s), first ${evidence.first_gen_time}, latest ${evidence.latest_gen_time}.\n${renewalLine(evidence)}`
+      : "\nNo evidence record (evidence-record.ers) in this package: nothing here proves the token existed before its certificates expire or are revoked. A package downloaded an hour or more after sealing carries one.",
+  );
   if (!report.pinned.tsa || !report.pinned.c2pa) console.log("\nA root not pinned was taken from the package itself: that proves nothing by itself (--help).");
   console.log(`\n${report.ok ? "VERIFIED" : "NOT VERIFIED"}`);
 }

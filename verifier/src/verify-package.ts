@@ -4,6 +4,7 @@ import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { jpegWithoutApp11 } from "./jpeg-original.ts";
 import { c2paState } from "./read-c2pa.ts";
 import { readZip } from "./read-zip.ts";
+import { verifyEvidenceRecord, type EvidenceSummary } from "./verify-evidence-record.ts";
 
 export interface Check {
   name: string;
@@ -19,6 +20,8 @@ export interface Report {
   tsa_root_sha256: string | null;
   c2pa_root_sha256: string | null;
   pinned: { tsa: boolean; c2pa: boolean };
+  /** The RFC 4998 evidence record's archive timestamps; null when the package carries none (yet). */
+  evidence_record: EvidenceSummary | null;
   checks: Check[];
 }
 
@@ -38,10 +41,10 @@ const C2PA_FORMATS = new Set(["image/jpeg", "image/png", "image/heic", "image/he
  * signer bound by ESS, chain at gen_time), the roots against the pins, each signed file against the manifest,
  * each file's C2PA manifest with c2pa-rs trusting only the package's roots, and JPEG originals against `sha256`.
  */
-export async function verifyPackage(zip: Uint8Array, pins: { tsaRootSha256?: string; c2paRootSha256?: string }): Promise<Report> {
+export async function verifyPackage(zip: Uint8Array, pins: { tsaRootSha256?: string; c2paRootSha256?: string }, now: Date = new Date()): Promise<Report> {
   const checks: Check[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
-  const report: Report = { ok: false, proof_id: null, gen_time: null, manifest_sha256: null, tsa_root_sha256: null, c2pa_root_sha256: null, pinned: { tsa: !!pins.tsaRootSha256, c2pa: !!pins.c2paRootSha256 }, checks };
+  const report: Report = { ok: false, proof_id: null, gen_time: null, manifest_sha256: null, tsa_root_sha256: null, c2pa_root_sha256: null, pinned: { tsa: !!pins.tsaRootSha256, c2pa: !!pins.c2paRootSha256 }, evidence_record: null, checks };
   let entries: Map<string, Uint8Array>;
   try {
     entries = readZip(zip);
@@ -69,6 +72,11 @@ export async function verifyPackage(zip: Uint8Array, pins: { tsaRootSha256?: str
     const ok = report.tsa_root_sha256 === pins.tsaRootSha256.toLowerCase();
     check("tsa_root_pinned", ok, ok ? "the authority's root is the pinned one" : `the authority's root ${report.tsa_root_sha256 ?? "(none)"} is not the pinned ${pins.tsaRootSha256}`);
   }
+
+  // The evidence record (RFC 4998): archive timestamps that keep the token provable once certificates expire.
+  const evidence = await verifyEvidenceRecord(entries, text("chain.pem"), { tsr, manifest: manifestBytes, genTime: stamp.genTime }, pins, now);
+  checks.push(...evidence.checks);
+  report.evidence_record = evidence.summary;
 
   const c2paRoots = await rootFingerprints(text("c2pa-trust-anchor.pem"));
   report.c2pa_root_sha256 = c2paRoots[0]?.sha256 ?? null;
