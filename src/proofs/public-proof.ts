@@ -5,11 +5,12 @@ import { proofVerification } from "../verification/verify-proof.ts";
 import { publicSignals } from "./file-facts.ts";
 import { proofClaims, publicClaims } from "../verification/claims.ts";
 import { packageRoots } from "../verification/package-roots.ts";
+import { readRevocationIndex } from "../storage/proof-revocation.ts";
 
 /** The public face of a proof: nothing about the organization, keys or capture links. */
 export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
-  const roots = proof.status === "sealed" ? await packageRoots(env.FILES, proof) : null;
+  const [roots, revocation] = proof.status === "sealed" ? await Promise.all([packageRoots(env.FILES, proof), readRevocationIndex(env.FILES, proof)]) : [null, null];
   const presented = files.map((file) => {
     const url = `${base}/v1/public/proofs/${proof.id}/files/${file.id}`;
     return { ...presentFile(file, publicSignals), url, thumbnail_url: proof.status === "sealed" && file.thumbnail ? `${url}/thumbnail` : null };
@@ -29,6 +30,8 @@ export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
     manifest_sha256: proof.manifestSha256,
     // Fingerprints to compare elsewhere (GET /v1/public/trust-anchors, the authority's own publication): the package's chains prove nothing by themselves.
     trust_anchors: roots && { timestamp_authority_root_sha256: roots.tsa?.sha256 ?? null, c2pa_root_sha256: roots.c2pa?.sha256 ?? null },
+    // What the package's revocation/ holds, as captured at sealing (null: not sealed, or sealed before it was captured).
+    revocation,
     sealed_at: proof.sealedAt,
     ...proofUrls(env.API_BASE_URL, proof.id),
     verification: await proofVerification(env, proof, files),

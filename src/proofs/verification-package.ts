@@ -1,16 +1,21 @@
 import type { DomainContext } from "../domain/context.ts";
 import { zipStream, type ZipEntry } from "../lib/zip/zip-stream.ts";
-import { proofArtifactKeys, fileExtension } from "../storage/proof-artifacts.ts";
+import { packagedArtifactKey, proofArtifactKeys, fileExtension } from "../storage/proof-artifacts.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { verifyMarkdown } from "../verification/verify-md.ts";
 import { packageRoots } from "../verification/package-roots.ts";
+import { readRevocationIndex, revocationFileNames } from "../storage/proof-revocation.ts";
+import { REVOCATION_INDEX } from "../../shared/revocation-data.ts";
 
 /**
  * The verification package of a sealed proof, streamed as a ZIP: manifest.json, proof.tsr, chain.pem, the
- * C2PA trust anchor, the signed files and VERIFY.md, everything needed to verify it offline.
+ * C2PA trust anchor, the revocation data captured at sealing (`revocation/`, when the proof has it), the
+ * signed files and VERIFY.md, everything needed to verify it offline.
  */
-export function verificationPackage({ ctx, input }: { ctx: Pick<DomainContext, "env">; input: { proof: ProofRow; files: FileRow[] } }): ReadableStream<Uint8Array> {
+export async function verificationPackage({ ctx, input }: { ctx: Pick<DomainContext, "env">; input: { proof: ProofRow; files: FileRow[] } }): Promise<ReadableStream<Uint8Array>> {
   const { proof, files } = input;
+  // The index names the revocation files, and VERIFY.md gives a command for each.
+  const [roots, revocation] = await Promise.all([packageRoots(ctx.env.FILES, proof), readRevocationIndex(ctx.env.FILES, proof)]);
   const keys = proofArtifactKeys(proof.id, proof.sealingRun);
   // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
   // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
@@ -25,8 +30,9 @@ export function verificationPackage({ ctx, input }: { ctx: Pick<DomainContext, "
     { name: "proof.tsr", body: fromStorage(keys.timestampResponse) },
     { name: "chain.pem", body: fromStorage(keys.timestampChain) },
     { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },
+    ...(revocation === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(revocation)]).map((name) => ({ name, body: fromStorage(packagedArtifactKey(proof.id, proof.sealingRun, name)) })),
     ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
-    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, await packageRoots(ctx.env.FILES, proof)) },
+    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation) },
   ];
   return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
 }

@@ -20,6 +20,7 @@ import { SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
 import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
+import { deleteRevocation, storeRevocation } from "../storage/proof-revocation.ts";
 
 export interface SealingDependencies {
   db: Database;
@@ -66,7 +67,10 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
   await storeArtifacts(deps.files, proofId, run, result);
   const outcome = await recordSealed(deps, loaded.proof, loaded.files, result, run);
   // Another run sealed the proof first: this run's copies are published nowhere.
-  if (outcome === "already_done") await discardRun(deps.files, loaded.proof, loaded.files, run);
+  if (outcome === "already_done") {
+    await discardRun(deps.files, loaded.proof, loaded.files, run);
+    await deleteRevocation(deps.files, proofId, run, result.revocation);
+  }
   return outcome;
 }
 
@@ -125,6 +129,8 @@ async function storeArtifacts(bucket: R2Bucket, proofId: string, run: string, re
     bucket.put(keys.timestampResponse, tsr, { httpMetadata: { contentType: "application/timestamp-reply" } }),
     bucket.put(keys.timestampChain, result.chain_pem, { httpMetadata: { contentType: "application/x-pem-file" } }),
     bucket.put(keys.c2paTrustAnchor, result.c2pa_trust_anchor_pem, { httpMetadata: { contentType: "application/x-pem-file" } }),
+    // Beside the token, with the package's names (docs/adr/0022).
+    storeRevocation(bucket, proofId, run, result.revocation),
   ]);
 }
 

@@ -2,6 +2,7 @@ import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { reportedByDevice, publicSignals } from "../proofs/file-facts.ts";
 import { CLAIM_TEXTS, proofClaims, type ClaimCode, type ProofClaims } from "./claims.ts";
 import { type PackageRoots, verifySteps } from "./verify-steps.ts";
+import type { RevocationIndexEntry } from "../../shared/revocation-data.ts";
 
 const HEADINGS = {
   en: { proven: "What this proof proves", reported_by_device: "What only the device reported", not_proven: "What this proof does not prove", signals: "Signals to weigh, per file", earlier: "earlier Content Credentials" },
@@ -26,9 +27,9 @@ function claimsSection(claims: ProofClaims, files: FileRow[], lang: "en" | "fr")
 }
 
 /**
- * The offline instructions put in every package, in English and French. `roots`: the fingerprints of the package's authority and C2PA roots (`verificationPackage` reads them from chain.pem and c2pa-trust-anchor.pem).
+ * The offline instructions put in every package, in English and French. `roots`: the fingerprints of the package's authority and C2PA roots (`verificationPackage` reads them from chain.pem and c2pa-trust-anchor.pem); `revocation`: the index of the revocation data captured at sealing (null: sealed before it was captured).
  */
-export function verifyMarkdown(proof: ProofRow, files: FileRow[], roots: PackageRoots = { tsa: null, c2pa: null }): string {
+export function verifyMarkdown(proof: ProofRow, files: FileRow[], roots: PackageRoots = { tsa: null, c2pa: null }, revocation: RevocationIndexEntry[] | null = null): string {
   const claims = proofClaims(proof, files.map((file) => ({ reported_by_device: reportedByDevice(file) })));
   const testNote =
     proof.mode === "test"
@@ -43,12 +44,12 @@ c2pa_root_sha256: \`${roots.c2pa?.sha256 ?? "—"}\`
 
 ## English
 
-${verifySteps(proof, files, roots, "en")}
+${verifySteps(proof, files, roots, "en", revocation)}
 
 ${claimsSection(claims, files, "en")}
 ## Français
 
-${verifySteps(proof, files, roots, "fr")}
+${verifySteps(proof, files, roots, "fr", revocation)}
 
 ${claimsSection(claims, files, "fr")}`;
 }

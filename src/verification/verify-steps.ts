@@ -1,4 +1,5 @@
 import type { RootFingerprint } from "../../shared/trust-anchors.ts";
+import type { RevocationIndexEntry } from "../../shared/revocation-data.ts";
 import { fileExtension } from "../storage/proof-artifacts.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 
@@ -38,7 +39,7 @@ const TEXT = {
     s3v: "Save the root you obtained and compared as `tsa-root.pem`, then verify the token against it (the package's chain only supplies the intermediate certificates). It must print `Verification: OK`:",
     s3a: (epoch: number) =>
       `openssl checks the certificates at today's date. Once the authority's certificate has expired, check them at \`gen_time\` (${epoch} seconds since 1970) instead:`,
-    s3l: "Limits of `-attime`: it checks no revocation, so it would also accept a back-dated token made with a key that leaked after its certificate expired; it cannot help once a root itself is withdrawn, or once SHA-256 or the authority's signature algorithm is no longer considered secure. Keep this package unchanged: a later archive timestamp over it (RFC 4998) is what keeps such a proof checkable for decades.",
+    s3l: "Limits of `-attime`: it checks no revocation, so it would also accept a back-dated token made with a key that leaked after its certificate expired; it cannot help once a root itself is withdrawn, or once SHA-256 or the authority's signature algorithm is no longer considered secure. Keep this package unchanged: a later archive timestamp over it (RFC 4998) is what keeps such a proof checkable for decades. Step 7 checks the revocation data captured at sealing.",
     s4: "4. The files are the ones listed in the manifest",
     s4t: "Each must print `OK` (each file's hash is its `signed_sha256` in `manifest.json`):",
     s5: "5. Each file's C2PA signature (optional, needs c2patool)",
@@ -49,6 +50,10 @@ const TEXT = {
     s6t: "The manifest also gives the SHA-256 of what the device sent (`sha256`). For a JPEG, removing the APP11 segments (where C2PA stores its manifest) gives those bytes back exactly; each must print `OK`:",
     s6o: "For the other formats the signed file cannot be turned back into the original byte for byte: PNG gets a `caBX` chunk and MP4 or HEIC a C2PA box with their offsets rewritten. Their original is proven by the `sha256` in the timestamped manifest, and the C2PA manifest of the signed file binds its content (`c2pa.hash.data` or `c2pa.hash.bmff`).",
     none: "No JPEG in this proof.",
+    s7: "7. Revocation at gen_time: the data captured at sealing",
+    s7t: "When the proof was sealed, the service fetched the CRL that the issuer of each certificate publishes (at the address written in the certificate) and put it in `revocation/` beside the certificate it covers; `revocation/index.json` says which, from where and when. For each one: the first command checks that the CRL is signed by the certificate's issuer (`verify OK`) and prints its dates (`lastUpdate` at or just after `gen_time`, `nextUpdate` after it); the second checks the certificate against it at `gen_time`, or at the CRL's `lastUpdate` when it was issued just after the token (openssl refuses a CRL issued after the time it checks at), and must print `OK`. `certificate revoked` means the CRL lists it: the token can then be trusted only if it was revoked after `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` gives the revocation and invalidity dates).",
+    s7u: "No revocation data could be captured at sealing for these certificates, so it is not in the package:",
+    s7n: "This proof was sealed before the service captured revocation data: the package holds none.",
   },
   fr: {
     intro: "Tout ce qui suit s'exécute hors ligne dans ce dossier (le paquet décompressé), avec `sha256sum`, `openssl` et `python3` ; l'étape 5 demande aussi `c2patool`, un outil optionnel qui n'est pas standard. Chaque commande s'exécute telle qu'elle est écrite.",
@@ -62,7 +67,7 @@ const TEXT = {
     s3v: "Enregistrez la racine obtenue et comparée sous le nom `tsa-root.pem`, puis vérifiez le jeton avec elle (la chaîne du paquet ne fournit que les certificats intermédiaires). La commande doit afficher `Verification: OK` :",
     s3a: (epoch: number) =>
       `openssl vérifie les certificats à la date du jour. Une fois le certificat de l'autorité expiré, vérifiez-les plutôt à \`gen_time\` (${epoch} secondes depuis 1970) :`,
-    s3l: "Limites de `-attime` : aucune révocation n'est vérifiée, donc un jeton antidaté fait avec une clé divulguée après l'expiration de son certificat serait accepté aussi ; cela ne sert plus une fois la racine elle-même retirée, ni quand SHA-256 ou l'algorithme de signature de l'autorité ne sont plus jugés sûrs. Gardez ce paquet intact : c'est un horodatage d'archive ultérieur qui le couvre (RFC 4998) qui permet de vérifier une telle preuve pendant des décennies.",
+    s3l: "Limites de `-attime` : aucune révocation n'est vérifiée, donc un jeton antidaté fait avec une clé divulguée après l'expiration de son certificat serait accepté aussi ; cela ne sert plus une fois la racine elle-même retirée, ni quand SHA-256 ou l'algorithme de signature de l'autorité ne sont plus jugés sûrs. Gardez ce paquet intact : c'est un horodatage d'archive ultérieur qui le couvre (RFC 4998) qui permet de vérifier une telle preuve pendant des décennies. L'étape 7 vérifie les données de révocation recueillies au scellement.",
     s4: "4. Les fichiers sont ceux du manifeste",
     s4t: "Chaque ligne doit afficher `OK` (l'empreinte de chaque fichier est son `signed_sha256` dans `manifest.json`) :",
     s5: "5. La signature C2PA de chaque fichier (optionnel, demande c2patool)",
@@ -73,11 +78,43 @@ const TEXT = {
     s6t: "Le manifeste donne aussi l'empreinte SHA-256 de ce que l'appareil a envoyé (`sha256`). Pour un JPEG, retirer les segments APP11 (où C2PA range son manifeste) redonne exactement ces octets ; chaque ligne doit afficher `OK` :",
     s6o: "Pour les autres formats, le fichier signé ne peut pas redevenir l'original octet pour octet : le PNG reçoit un bloc `caBX`, le MP4 ou le HEIC une boîte C2PA et leurs décalages sont réécrits. Leur original est prouvé par le `sha256` du manifeste horodaté, et le manifeste C2PA du fichier signé lie son contenu (`c2pa.hash.data` ou `c2pa.hash.bmff`).",
     none: "Aucun JPEG dans cette preuve.",
+    s7: "7. Révocation à gen_time : les données recueillies au scellement",
+    s7t: "Au scellement, le service a récupéré la CRL que publie l'émetteur de chaque certificat (à l'adresse inscrite dans le certificat) et l'a placée dans `revocation/` à côté du certificat qu'elle couvre ; `revocation/index.json` dit lequel, d'où et quand. Pour chacun : la première commande vérifie que la CRL est signée par l'émetteur du certificat (`verify OK`) et affiche ses dates (`lastUpdate` avant ou juste après `gen_time`, `nextUpdate` après) ; la seconde vérifie le certificat avec elle à `gen_time`, ou au `lastUpdate` de la CRL quand elle a été émise juste après le jeton (openssl refuse une CRL émise après l'instant où il vérifie), et doit afficher `OK`. `certificate revoked` signifie que la CRL le liste : le jeton n'est alors digne de confiance que si la révocation est postérieure à `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` donne les dates de révocation et d'invalidité).",
+    s7u: "Aucune donnée de révocation n'a pu être recueillie au scellement pour ces certificats ; elle n'est donc pas dans le paquet :",
+    s7n: "Cette preuve a été scellée avant que le service ne recueille les données de révocation : le paquet n'en contient pas.",
   },
 } as const;
 
+/**
+ * Step 7's commands for each captured CRL: its signature by the issuer (the next certificate up, or the
+ * root), then the certificate checked against it with openssl's own chain building, at gen_time or at the
+ * CRL's lastUpdate when that is later (openssl calls a CRL issued after -attime "not yet valid").
+ */
+function revocationCommands(entries: RevocationIndexEntry[], genEpoch: number): string[] {
+  const root = { tsa: "tsa-root.pem", c2pa: "c2pa-trust-anchor.pem" } as const;
+  return entries.flatMap((entry) => {
+    if (entry.crl === null) return [];
+    const above = entries.filter((other) => other.chain === entry.chain && other.position > entry.position);
+    const issuer = above.find((other) => other.position === entry.position + 1)?.certificate ?? root[entry.chain];
+    const untrusted = [...(entry.chain === "tsa" ? ["chain.pem"] : []), ...above.map((other) => other.certificate)].map((file) => ` -untrusted ${file}`).join("");
+    const at = Math.max(genEpoch, Math.ceil(Date.parse(entry.this_update ?? "") / 1000) || 0);
+    return [
+      `openssl crl -inform DER -in ${entry.crl} -CAfile ${issuer} -noout -lastupdate -nextupdate`,
+      `openssl verify -crl_check -CRLfile ${entry.crl} -CAfile ${root[entry.chain]}${untrusted} -attime ${at} ${entry.certificate}`,
+    ];
+  });
+}
+
+function revocationStep(revocation: RevocationIndexEntry[] | null, genEpoch: number, lang: Lang): string[] {
+  const t = TEXT[lang];
+  if (revocation === null) return [`### ${t.s7}`, t.s7n];
+  const commands = revocationCommands(revocation, genEpoch);
+  const missing = revocation.filter((entry) => entry.status === "unavailable").map((entry) => `- \`${entry.certificate}\` (${entry.subject}): ${entry.reason}`);
+  return [`### ${t.s7}`, t.s7t, ...(commands.length === 0 ? [] : [sh(...commands)]), ...(missing.length === 0 ? [] : [t.s7u, missing.join("\n")])];
+}
+
 /** The numbered offline steps of VERIFY.md in one language: both languages print the very same commands. */
-export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoots, lang: Lang): string {
+export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoots, lang: Lang, revocation: RevocationIndexEntry[] | null = null): string {
   const t = TEXT[lang];
   const epoch = proof.timestampGenTime ? Math.floor(Date.parse(proof.timestampGenTime) / 1000) : 0;
   const name = (file: FileRow) => `files/${file.id}.${fileExtension(file.contentType)}`;
@@ -111,5 +148,6 @@ export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoo
     jpegs.length === 0 ? t.none : t.s6t,
     ...(jpegs.length === 0 ? [] : [sh(...jpegs.flatMap((file) => [`${JPEG_ORIGINAL} ${name(file)} original-${file.id}.jpg`, `echo "${file.sha256}  original-${file.id}.jpg" | sha256sum -c`]))]),
     t.s6o,
+    ...revocationStep(revocation, epoch, lang),
   ].join("\n\n");
 }

@@ -33,6 +33,6 @@ export function registerGetPublicProofPackage(app: App) {
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);
     c.header("Proof-Mode", proof.mode);
-    return c.body(verificationPackage({ ctx: { env: c.env }, input: { proof, files } }), 200) as never;
+    return c.body(await verificationPackage({ ctx: { env: c.env }, input: { proof, files } }), 200) as never;
   });
 }

@@ -60,6 +60,30 @@ export const PublicProofSchema = z
           "SHA-256 des racines auxquelles remontent l'horodatage et les signatures C2PA de la preuve (null avant le scellement). Comparez-les avec une source indépendante du paquet : GET /v1/public/trust-anchors, la publication de l'autorité elle-même, la liste de confiance de l'UE.",
         ),
       }),
+    revocation: z
+      .array(
+        z.strictObject({
+          chain: z.enum(["tsa", "c2pa"]),
+          position: z.number().int(),
+          subject: z.string(),
+          serial: z.string(),
+          status: z.enum(["captured", "unavailable"]),
+          source: z.string().nullable(),
+          captured_at: z.string(),
+          this_update: z.string().nullable(),
+          next_update: z.string().nullable(),
+          reason: z.string().nullable(),
+          certificate: z.string(),
+          crl: z.string().nullable(),
+        }),
+      )
+      .nullable()
+      .openapi({
+        description: t(
+          "The revocation data the package holds (revocation/index.json), captured at sealing: for the timestamp authority's certificate (tsa) and the C2PA signing certificate (c2pa), position 1 being the signer's and 2 an intermediate's, the CRL its issuer published at `source`, fetched at `captured_at`, with its thisUpdate and nextUpdate, and the package's file names of the certificate and the CRL; `unavailable` with its `reason` when none could be captured, never as if it held. null: not sealed, or sealed before revocation data was captured.",
+          "Les données de révocation que contient le paquet (revocation/index.json), recueillies au scellement : pour le certificat de l'autorité d'horodatage (tsa) et le certificat de signature C2PA (c2pa), la position 1 étant celui du signataire et 2 celui d'un intermédiaire, la CRL que son émetteur publiait à `source`, récupérée à `captured_at`, avec son thisUpdate et son nextUpdate, et les noms dans le paquet du certificat et de la CRL ; `unavailable` avec sa raison (`reason`) quand aucune n'a pu être recueillie, jamais comme si elle tenait. null : pas encore scellée, ou scellée avant que les données de révocation ne soient recueillies.",
+        ),
+      }),
     sealed_at: z.string().nullable(),
     package_url: z.string(),
     verification_url: z.string(),

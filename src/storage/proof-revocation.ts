@@ -1,0 +1,51 @@
+import { certificatePem, REVOCATION_INDEX, RevocationIndexSchema, revocationIndex, revocationNames, type RevocationEntry, type RevocationIndexEntry } from "../../shared/revocation-data.ts";
+import { packagedArtifactKey } from "./proof-artifacts.ts";
+
+/**
+ * A sealed proof's revocation data in R2 (docs/adr/0022), beside its token under the run's prefix and
+ * with the package's own names (shared/revocation-data.ts): `revocation/index.json`, and for each
+ * certificate `revocation/<chain>-<position>.pem` and, when captured, `.crl` (DER). Written once at
+ * sealing, never modified; an evidence record covers these bytes as they are.
+ */
+
+const bytes = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+
+interface StoredObject {
+  key: string;
+  body: string | Uint8Array;
+  contentType: string;
+}
+
+/** Every object of `entries` with its key, body and type (the index first). */
+function revocationObjects(proofId: string, run: string, entries: RevocationEntry[]): StoredObject[] {
+  const key = (name: string) => packagedArtifactKey(proofId, run, name);
+  return [
+    { key: key(REVOCATION_INDEX), body: JSON.stringify(revocationIndex(entries), null, 2), contentType: "application/json" },
+    ...entries.flatMap((entry): StoredObject[] => {
+      const names = revocationNames(entry);
+      return [
+        { key: key(names.certificate), body: certificatePem(entry.certificate_base64), contentType: "application/x-pem-file" },
+        ...(entry.crl_base64 === null ? [] : [{ key: key(names.crl), body: bytes(entry.crl_base64), contentType: "application/pkix-crl" }]),
+      ];
+    }),
+  ];
+}
+
+export async function storeRevocation(bucket: R2Bucket, proofId: string, run: string, entries: RevocationEntry[]): Promise<void> {
+  await Promise.all(revocationObjects(proofId, run, entries).map((object) => bucket.put(object.key, object.body, { httpMetadata: { contentType: object.contentType } })));
+}
+
+/** What storeRevocation wrote, for a run whose copies are published nowhere. */
+export async function deleteRevocation(bucket: R2Bucket, proofId: string, run: string, entries: RevocationEntry[]): Promise<void> {
+  await bucket.delete(revocationObjects(proofId, run, entries).map((object) => object.key));
+}
+
+/** The index of a sealed proof's revocation data; null for a proof sealed before it was captured. */
+export async function readRevocationIndex(bucket: R2Bucket, proof: { id: string; sealingRun: string | null }): Promise<RevocationIndexEntry[] | null> {
+  const object = await bucket.get(packagedArtifactKey(proof.id, proof.sealingRun, REVOCATION_INDEX));
+  if (object === null) return null;
+  return RevocationIndexSchema.parse(JSON.parse(await object.text()));
+}
+
+/** The package names of the revocation files the index lists (beside `revocation/index.json` itself). */
+export const revocationFileNames = (index: RevocationIndexEntry[]) => index.flatMap((entry) => (entry.crl === null ? [entry.certificate] : [entry.certificate, entry.crl]));

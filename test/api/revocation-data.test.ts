@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { sealProof } from "../../src/sealing/seal-proof.ts";
+import { packagedArtifactKey } from "../../src/storage/proof-artifacts.ts";
+import type { RevocationEntry } from "../../shared/revocation-data.ts";
+import { call, callJson } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { insertPendingProof } from "./support/proof-factory.ts";
+import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { C2PA_REVOCATION, TSA_REVOCATION } from "./fixtures/revocation.ts";
+
+const der = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+
+/** The entries of a stored (uncompressed) ZIP by name, read from its central directory. */
+function zipEntries(zip: Uint8Array): Map<string, Uint8Array> {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const end = zip.length - 22;
+  const entries = new Map<string, Uint8Array>();
+  let offset = view.getUint32(end + 16, true);
+  for (let index = 0; index < view.getUint16(end + 10, true); index++) {
+    const nameLength = view.getUint16(offset + 28, true);
+    const name = new TextDecoder().decode(zip.subarray(offset + 46, offset + 46 + nameLength));
+    const local = view.getUint32(offset + 42, true);
+    const dataStart = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    entries.set(name, zip.subarray(dataStart, dataStart + view.getUint32(offset + 24, true)));
+    offset += 46 + nameLength + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
+  }
+  return entries;
+}
+
+async function sealedWith(revocation: RevocationEntry[]) {
+  const org = await createOrganization();
+  const { proofId } = await insertPendingProof(org.id, "test", 1);
+  const { deps } = dependencies(async (job) => ({ ...sealedAnswer(job), revocation }));
+  expect(await sealProof(deps, proofId)).toBe("sealed");
+  const run = (await env.DB.prepare("SELECT sealing_run FROM proofs WHERE id = ?").bind(proofId).first<{ sealing_run: string }>())!.sealing_run;
+  // The stand-in sealer uploads nothing: the package needs the signed copy's bytes.
+  const signed = await env.DB.prepare("SELECT signed_key FROM files WHERE proof_id = ?").bind(proofId).all<{ signed_key: string }>();
+  for (const file of signed.results) await env.FILES.put(file.signed_key, "signed bytes");
+  return { proofId, run };
+}
+
+async function packageOf(proofId: string) {
+  const response = await call(`/v1/public/proofs/${proofId}/package`);
+  expect(response.status).toBe(200);
+  return zipEntries(new Uint8Array(await response.arrayBuffer()));
+}
+
+describe("revocation data captured at sealing, in storage, the package and the public JSON", () => {
+  it("stores both chains' CRLs beside the token and puts them in the package under stable names, with VERIFY.md's openssl commands", async () => {
+    const { proofId, run } = await sealedWith([TSA_REVOCATION, C2PA_REVOCATION]);
+    const stored = await env.FILES.get(packagedArtifactKey(proofId, run, "revocation/tsa-1.crl"));
+    expect(new Uint8Array(await stored!.arrayBuffer())).toEqual(der(TSA_REVOCATION.crl_base64!));
+
+    const entries = await packageOf(proofId);
+    expect([...entries.keys()].filter((name) => name.startsWith("revocation/")).sort()).toEqual([
+      "revocation/c2pa-1.crl",
+      "revocation/c2pa-1.pem",
+      "revocation/index.json",
+      "revocation/tsa-1.crl",
+      "revocation/tsa-1.pem",
+    ]);
+    expect(entries.get("revocation/tsa-1.crl")).toEqual(der(TSA_REVOCATION.crl_base64!));
+    expect(entries.get("revocation/c2pa-1.crl")).toEqual(der(C2PA_REVOCATION.crl_base64!));
+    expect(new TextDecoder().decode(entries.get("revocation/tsa-1.pem"))).toContain(TSA_REVOCATION.certificate_base64.slice(0, 64));
+    const index = JSON.parse(new TextDecoder().decode(entries.get("revocation/index.json")));
+    expect(index.map((entry: { chain: string; status: string; crl: string; certificate: string }) => [entry.chain, entry.status, entry.certificate, entry.crl])).toEqual([
+      ["tsa", "captured", "revocation/tsa-1.pem", "revocation/tsa-1.crl"],
+      ["c2pa", "captured", "revocation/c2pa-1.pem", "revocation/c2pa-1.crl"],
+    ]);
+
+    const markdown = new TextDecoder().decode(entries.get("VERIFY.md"));
+    for (const chain of ["tsa", "c2pa"]) {
+      expect(markdown).toContain(`openssl crl -inform DER -in revocation/${chain}-1.crl`);
+      expect(markdown).toMatch(new RegExp(`openssl verify -crl_check -CRLfile revocation/${chain}-1.crl .* -attime \\d+ revocation/${chain}-1.pem`));
+    }
+
+    const published = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(published.body.revocation).toEqual(index);
+    expect(published.body.revocation[0]).toMatchObject({ chain: "tsa", status: "captured", source: TSA_REVOCATION.source, captured_at: TSA_REVOCATION.captured_at, this_update: TSA_REVOCATION.this_update });
+  });
+
+  it("says honestly what could not be captured: no CRL in the package for it, its reason in the index, the public JSON and VERIFY.md", async () => {
+    const unavailable: RevocationEntry = { ...C2PA_REVOCATION, status: "unavailable", crl_base64: null, this_update: null, next_update: null, reason: "http://crl.example/root.crl unreachable: timeout" };
+    const { proofId } = await sealedWith([TSA_REVOCATION, unavailable]);
+    const entries = await packageOf(proofId);
+    expect(entries.has("revocation/c2pa-1.crl")).toBe(false);
+    expect(entries.has("revocation/c2pa-1.pem")).toBe(true);
+    const published = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(published.body.revocation[1]).toMatchObject({ chain: "c2pa", status: "unavailable", crl: null, reason: unavailable.reason });
+    const markdown = new TextDecoder().decode(entries.get("VERIFY.md"));
+    expect(markdown).toContain(unavailable.reason);
+    expect(markdown).not.toContain("-CRLfile revocation/c2pa-1.crl");
+  });
+
+  it("a proof sealed before revocation data was captured: none in the package, null in the public JSON, and VERIFY.md says so", async () => {
+    const { proofId, run } = await sealedWith([]);
+    await env.FILES.delete(packagedArtifactKey(proofId, run, "revocation/index.json"));
+    const entries = await packageOf(proofId);
+    expect([...entries.keys()].some((name) => name.startsWith("revocation/"))).toBe(false);
+    expect((await callJson(`/v1/public/proofs/${proofId}`)).body.revocation).toBeNull();
+    expect(new TextDecoder().decode(entries.get("VERIFY.md"))).toContain("sealed before the service captured revocation data");
+  });
+});
