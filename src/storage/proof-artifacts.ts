@@ -4,9 +4,6 @@ const runPrefix = (proofId: string, run: string | null) => (run === null ? `proo
 /** An artifact stored under the name it has in the package (`revocation/tsa-1.crl`, …), beside manifest.json. */
 export const packagedArtifactKey = (proofId: string, run: string | null, name: string) => `${runPrefix(proofId, run)}/${name}`;
 
-/** An artifact stored under the name it has in the package (`revocation/tsa-1.crl`, …), beside manifest.json. */
-export const packagedArtifactKey = (proofId: string, run: string | null, name: string) => `${runPrefix(proofId, run)}/${name}`;
-
 /**
  * Where a sealed proof's artifacts live in R2. Written once by a sealing run, read by the public
  * verification routes and the package; never modified after sealing.
