@@ -15,18 +15,20 @@ interface ManifestView {
   signature_info?: { issuer?: string; common_name?: string };
 }
 
+const JUMD = Buffer.from("jumd");
+const C2PA_LABEL = Buffer.from("c2pa\0");
+
 /**
  * Whether the bytes hold a C2PA JUMBF block (a `jumd` description box labelled `c2pa`), readable or not:
  * a block c2pa-rs cannot read is still an earlier manifest, damaged or forged, and worth a signal.
  */
 export function carriesC2paBlock(bytes: Uint8Array): boolean {
-  const [j, u, m, d] = [0x6a, 0x75, 0x6d, 0x64];
-  const label = [0x63, 0x32, 0x70, 0x61, 0x00];
-  for (let index = 0; index + 4 < bytes.length; index++) {
-    if (bytes[index] !== j || bytes[index + 1] !== u || bytes[index + 2] !== m || bytes[index + 3] !== d) continue;
-    // jumd: 16-byte type UUID, 1 toggles byte, then the null-terminated label.
-    const start = index + 4 + 17;
-    if (label.every((byte, offset) => bytes[start + offset] === byte)) return true;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // jumd: 16-byte type UUID, 1 toggles byte, then the null-terminated label. Searched natively: a byte
+  // loop in JavaScript cost 15 ms per 4 MB.
+  for (let index = view.indexOf(JUMD); index !== -1; index = view.indexOf(JUMD, index + 1)) {
+    const start = index + JUMD.length + 17;
+    if (view.subarray(start, start + C2PA_LABEL.length).equals(C2PA_LABEL)) return true;
   }
   return false;
 }
