@@ -4,7 +4,7 @@ import { workerContext } from "../../src/domain/context.ts";
 import { renewEvidenceRecords } from "../../src/sweeps/renew-evidence-records.ts";
 import type { ArchiveTimestamper } from "../../src/evidence/archive-timestamp-client.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
-import { buildHashTree, decodeEvidenceRecord, digest, encodeEvidenceRecord, evidenceGroup, rootOfReducedTree, timestampRenewalLeaf } from "../../shared/evidence-record.ts";
+import { buildHashTree, decodeEvidenceRecord, digest, encodeEvidenceRecord, evidenceGroup, hashTreeRenewalGroup, rootOfReducedTree, timestampRenewalLeaf } from "../../shared/evidence-record.ts";
 import { checkTimestamp, hex } from "../../shared/timestamp-check.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
@@ -105,9 +105,9 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     const second = fakeAuthority(50);
     const now = later(200);
     await Promise.all([renewEvidenceRecords(workerContext(env), now, first.timestamper), renewEvidenceRecords(workerContext(env), now, second.timestamper)]);
-    // Renewed by both, a proof would hold 2 archive timestamps (and have been in both trees).
     for (const proofId of ids) expect((await row(proofId)).archive_timestamps).toBe(1);
-    expect(first.calls.length + second.calls.length).toBeGreaterThanOrEqual(1);
+    // Each proof was in one tree only: without the claim both sweeps would have bought a timestamp for all 30.
+    expect([...first.calls, ...second.calls].reduce((total, call) => total + call.leaves, 0)).toBe(30);
   });
 
   it("renews before the authority's certificate expires: the new archive timestamp covers the previous one's timeStamp", async () => {
@@ -130,6 +130,31 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     const [previous, latest] = er.chains[0]!;
     expect(latest!.reducedHashtree![0]).toEqual(await timestampRenewalLeaf(previous!));
     expect(calls.map((call) => call.root)).toContain(hex(await rootOfReducedTree("SHA-256", latest!.reducedHashtree!)));
+  }, 60_000);
+});
+
+describe("hash-tree renewal when the digest algorithm is replaced", () => {
+  it("with EVIDENCE_HASH_ALGORITHM set to SHA-512, every SHA-256 record is due at once and gets a new chain over its objects and the earlier chains", async () => {
+    const [proofId] = await sealedProofs(1);
+    const { timestamper } = fakeAuthority();
+    await renewEvidenceRecords(workerContext(env), later(400), timestamper);
+    const before = await row(proofId!);
+    expect(before).toMatchObject({ archive_timestamps: 1, hash_algorithm: "SHA-256" });
+    // Not due by date: only the algorithm makes it due. Other proofs of this file become due too; runs until this one is renewed.
+    const replaced = workerContext({ ...env, EVIDENCE_HASH_ALGORITHM: "SHA-512" });
+    const { calls, timestamper: sha512 } = fakeAuthority();
+    for (let run = 0; run < 10 && (await row(proofId!)).hash_algorithm !== "SHA-512"; run++) await renewEvidenceRecords(replaced, later(461), sha512);
+    expect(await row(proofId!)).toMatchObject({ archive_timestamps: 2, hash_algorithm: "SHA-512" });
+    expect(calls.every((call) => call.root.length === 128)).toBe(true);
+    const er = await record(before.record_key);
+    expect(er.chains.map((chain) => chain.map((stamp) => stamp.digestAlgorithm))).toEqual([["SHA-256"], ["SHA-512"]]);
+    const keys = proofArtifactKeys(proofId!, `run_${proofId}`);
+    const objects = await Promise.all([keys.manifest, keys.timestampResponse].map(async (key) => new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer())));
+    const expected = await hashTreeRenewalGroup("SHA-512", objects, [er.chains[0]!]);
+    expect(er.chains[1]![0]!.reducedHashtree![0]!.map(hex).sort()).toEqual(expected.map(hex).sort());
+    // The same proof is not due again under SHA-512 until its date.
+    await renewEvidenceRecords(replaced, later(600), fakeAuthority().timestamper);
+    expect((await row(proofId!)).archive_timestamps).toBe(2);
   }, 60_000);
 });
 
