@@ -1,5 +1,6 @@
 import type { SealJobFile } from "../../shared/sealer-protocol.ts";
 import { FileRejectedError } from "./verify-file.ts";
+import { storageGet, storageSend } from "./storage-request.ts";
 
 /** Storage or the network failed in a way that may pass: the Worker retries the whole job later. */
 export class TransientJobError extends Error {}
@@ -17,19 +18,15 @@ function unreachable(error: unknown, job: AbortSignal): unknown {
 
 /** Reads the original through its signed URL. */
 export async function download(file: SealJobFile, signal: AbortSignal): Promise<Uint8Array> {
-  let response: Response;
+  let response: Awaited<ReturnType<typeof storageGet>>;
   try {
-    response = await fetch(file.source.url, { headers: file.source.headers, signal: transferSignal(signal) });
+    response = await storageGet(file.source.url, file.source.headers, transferSignal(signal));
   } catch (error) {
     throw unreachable(error, signal);
   }
   if (response.status === 404) throw new FileRejectedError("file_missing", file.id, "The file is not in storage.");
-  if (!response.ok) throw new TransientJobError(`storage answered ${response.status} for ${file.id}`);
-  try {
-    return new Uint8Array(await response.arrayBuffer());
-  } catch (error) {
-    throw unreachable(error, signal);
-  }
+  if (response.status < 200 || response.status > 299) throw new TransientJobError(`storage answered ${response.status} for ${file.id}`);
+  return response.body;
 }
 
 type SignedRequest = SealJobFile["destination"];
@@ -39,19 +36,13 @@ export const upload = (file: SealJobFile, bytes: Uint8Array, signal: AbortSignal
 
 /** Writes bytes through a signed URL; `what` names them in the error. */
 export async function put(destination: SignedRequest, bytes: Uint8Array, signal: AbortSignal, what: string): Promise<void> {
-  let response: Response;
+  let status: number;
   try {
-    response = await fetch(destination.url, {
-      method: destination.method,
-      headers: { ...destination.headers, "Content-Length": String(bytes.length) },
-      body: Buffer.from(bytes),
-      signal: transferSignal(signal),
-    });
+    status = await storageSend(destination.url, destination.method, destination.headers, bytes, transferSignal(signal));
   } catch (error) {
     throw unreachable(error, signal);
   }
-  await response.body?.cancel();
-  if (!response.ok) throw new TransientJobError(`storage refused ${what} (${response.status})`);
+  if (status < 200 || status > 299) throw new TransientJobError(`storage refused ${what} (${status})`);
 }
 
 /**
@@ -68,9 +59,8 @@ export async function discard(file: SealJobFile): Promise<void> {
 
 async function remove(request: SignedRequest, what: string): Promise<void> {
   try {
-    const response = await fetch(request.url, { method: request.method, headers: request.headers, signal: AbortSignal.timeout(30_000) });
-    await response.body?.cancel();
-    if (!response.ok && response.status !== 404) throw new Error(`storage answered ${response.status}`);
+    const status = await storageSend(request.url, request.method, request.headers, null, AbortSignal.timeout(30_000));
+    if ((status < 200 || status > 299) && status !== 404) throw new Error(`storage answered ${status}`);
   } catch (error) {
     console.warn(JSON.stringify({ level: "warn", message: `could not discard ${what}: ${(error as Error).message}` }));
   }
