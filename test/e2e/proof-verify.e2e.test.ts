@@ -1,23 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ensureLocalPki } from "../../sealer/src/pki/ensure-local-pki.ts";
+import { ensureLocalPki, localCrl } from "../../sealer/src/pki/ensure-local-pki.ts";
 import { startStack, type Stack } from "./support/stack.ts";
 import { sealedPackage } from "./support/sealed-package.ts";
 
 const root = resolve(import.meta.dirname, "../..");
+/** The stack's own folder, so that its local PKI (the CAs that issued the package's certificates) can be reached. */
+const stateDir = mkdtempSync(join(tmpdir(), "proof-verify-stack-"));
 let stack: Stack;
 let genuine: Awaited<ReturnType<typeof sealedPackage>>;
 let other: Awaited<ReturnType<typeof sealedPackage>>;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ stateDir });
   genuine = await sealedPackage(stack);
   other = await sealedPackage(stack);
 }, 240_000);
 afterAll(async () => {
   await stack?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
 });
 
 /** The verifier exactly as a stranger runs it from a clone: its own bin, no Worker and no sealer code. */
@@ -34,7 +37,7 @@ function tampered(change: (dir: string) => void): string {
   cpSync(genuine.folder, folder, { recursive: true });
   change(folder);
   const zip = join(dir, "package.zip");
-  execFileSync("zip", ["-qr", zip, "manifest.json", "proof.tsr", "chain.pem", "c2pa-trust-anchor.pem", "files", "VERIFY.md"], { cwd: folder });
+  execFileSync("zip", ["-qr", zip, "manifest.json", "proof.tsr", "chain.pem", "c2pa-trust-anchor.pem", "revocation", "files", "VERIFY.md"], { cwd: folder });
   return zip;
 }
 
@@ -56,10 +59,14 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     expect(names.filter((name: string) => name.startsWith("file "))).toHaveLength(3);
     expect(names.filter((name: string) => name.startsWith("c2pa "))).toHaveLength(3);
     expect(names.filter((name: string) => name.startsWith("original "))).toHaveLength(1);
+    // Revocation at gen_time from the CRLs captured at sealing, for both chains.
+    expect(names).toEqual(expect.arrayContaining(["revocation tsa-1", "revocation c2pa-1"]));
+    expect(report.revocation).toMatchObject({ tsa: { status: "checked" }, c2pa: { status: "checked" } });
     const readable = proofVerify(genuine.zip, ...pins);
     expect(readable.status).toBe(0);
     expect(readable.stdout).toContain("VERIFIED");
     expect(readable.stdout).toContain("(pinned)");
+    expect(readable.stdout).toContain("authority (tsa): checked");
   });
 
   it("fails on an edited manifest, a swapped token and a replaced file", () => {
@@ -99,6 +106,33 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     const pinned = proofVerify(forged, ...pins, "--json");
     expect(pinned.status).toBe(1);
     expect(failed(pinned.report)).toContain("tsa_root_pinned");
+  });
+
+  it("checks the revocation data: a CRL listing the authority's certificate as revoked before gen_time fails, revoked after it passes, a forged CRL fails", () => {
+    const pins = pinnedRoots(genuine.zip);
+    const genEpoch = Math.floor(Date.parse(genuine.proof.timestamp.gen_time) / 1000);
+    /** The stack's authority CA, copied, revoking the package's authority certificate at `at` (epoch seconds, through faketime). */
+    const revokedCrl = (at: number, reason: string) => {
+      const ca = join(mkdtempSync(join(tmpdir(), "ca-")), "pki");
+      cpSync(join(stateDir, "local", "pki"), ca, { recursive: true });
+      execFileSync("faketime", [`@${at}`, "openssl", "ca", "-config", "tsa-test-root-ca.cnf", "-revoke", join(genuine.folder, "revocation", "tsa-1.pem"), "-crl_reason", reason], { cwd: ca, stdio: "pipe" });
+      return localCrl(ca, "tsa-test-root");
+    };
+    const before = proofVerify(tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch - 3600, "keyCompromise"))), ...pins, "--json");
+    expect(before.status).toBe(1);
+    expect(failed(before.report)).toEqual(["revocation tsa-1"]);
+    expect(before.report.checks.find((check: { name: string }) => check.name === "revocation tsa-1").detail).toMatch(/revoked .*keyCompromise: before gen_time/);
+
+    const after = proofVerify(tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch + 60, "superseded"))), ...pins, "--json");
+    expect(failed(after.report)).toEqual([]);
+    expect(after.report.checks.find((check: { name: string }) => check.name === "revocation tsa-1").detail).toMatch(/after gen_time/);
+
+    // A CA of the same name but another key (what a forger has): its CRL is not the issuer's.
+    const forger = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "crl-forger-")), "pki"));
+    const forged = proofVerify(tampered((dir) => writeFileSync(join(dir, "revocation", "c2pa-1.crl"), localCrl(forger, "c2pa-test-root"))), ...pins, "--json");
+    expect(forged.status).toBe(1);
+    expect(failed(forged.report)).toEqual(["revocation c2pa-1"]);
+    expect(forged.report.checks.find((check: { name: string }) => check.name === "revocation c2pa-1").detail).toMatch(/not signed by the CA/);
   });
 
   it("refuses bad usage with exit 2", () => {

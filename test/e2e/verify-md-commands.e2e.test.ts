@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { sealedPackage } from "./support/sealed-package.ts";
+import { ensureLocalPki, localCrl } from "../../sealer/src/pki/ensure-local-pki.ts";
 
 let stack: Stack;
 let sealed: Awaited<ReturnType<typeof sealedPackage>>;
@@ -71,6 +72,10 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     const jpeg = manifest.files.find((file: { id: string; content_type?: string }) => all.includes(`original-${file.id}.jpg: OK`));
     expect(jpeg).toBeDefined();
     expect(sha256(readFileSync(join(sealed.folder, `original-${jpeg.id}.jpg`)))).toBe(jpeg.sha256);
+    // Step 7: both chains' certificates checked against the CRLs captured at sealing, at gen_time.
+    expect(all).toContain("revocation/tsa-1.pem: OK");
+    expect(all).toContain("revocation/c2pa-1.pem: OK");
+    expect(all).toMatch(/^lastUpdate=.+\nnextUpdate=.+$/m);
   });
 
   it("prints the same root fingerprints as the public JSON and the public list of roots", async () => {
@@ -104,5 +109,13 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     const forged = copy();
     execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "k.pem", "-out", "tsa-root.pem", "-subj", "/CN=Forged", "-days", "2"], { cwd: forged, stdio: "pipe" });
     expect(run(verify, forged).status).not.toBe(0);
+    // A CRL by a CA of the same name but another key, in place of the one captured at sealing.
+    const [genuineCrl, forgedCrl] = [copy(), copy()];
+    for (const folder of [genuineCrl, forgedCrl]) await saveIndependentRoot(folder, markdown);
+    const forger = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "crl-forger-")), "pki"));
+    writeFileSync(join(forgedCrl, "revocation", "tsa-1.crl"), localCrl(forger, "tsa-test-root"));
+    const revocationBlock = en.find((block) => block.includes("-crl_check"))!;
+    expect(run(revocationBlock, genuineCrl).status).toBe(0);
+    expect(run(revocationBlock, forgedCrl).status).not.toBe(0);
   });
 });

@@ -38,6 +38,11 @@ if (values.json) {
       ? `\nEvidence record (RFC 4998): ${evidence.archive_timestamps} archive timestamp(s) in ${evidence.chains} chain(s), first ${evidence.first_gen_time}, latest ${evidence.latest_gen_time}.\n${renewalLine(evidence)}`
       : "\nNo evidence record (evidence-record.ers) in this package: nothing here proves the token existed before its certificates expire or are revoked. A package downloaded an hour or more after sealing carries one.",
   );
+  const revocation = report.revocation;
+  if (revocation) {
+    console.log("\nRevocation data captured at sealing (each CRL is a check above):");
+    console.log(`  authority (tsa): ${revocation.tsa.status}, ${revocation.tsa.detail}\n  C2PA signer (c2pa): ${revocation.c2pa.status}, ${revocation.c2pa.detail}`);
+  }
   if (!report.pinned.tsa || !report.pinned.c2pa) console.log("\nA root not pinned was taken from the package itself: that proves nothing by itself (--help).");
   console.log(`\n${report.ok ? "VERIFIED" : "NOT VERIFIED"}`);
 }

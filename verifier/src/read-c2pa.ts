@@ -16,13 +16,25 @@ function initC2pa(): void {
   ready = true;
 }
 
-/** The file's C2PA validation state with c2pa-rs, trusting only `anchorsPem`; no manifest or a broken one is `Invalid`. */
-export async function c2paState(bytes: Uint8Array, format: string, anchorsPem: string): Promise<{ state: string; failures: string[] }> {
+/**
+ * The file's C2PA validation state with c2pa-rs, trusting only `anchorsPem`; no manifest or a broken one is
+ * `Invalid`. `signerSerial`: the serial number (decimal) of the certificate that signed the active manifest.
+ */
+export async function c2paState(bytes: Uint8Array, format: string, anchorsPem: string): Promise<{ state: string; failures: string[]; signerSerial?: string }> {
   initC2pa();
   try {
     const reader = await WasmReader.fromBytes(format, bytes, JSON.stringify({ trust: { trust_anchors: anchorsPem }, verify: { verify_trust: true } }));
-    const store = reader.manifestStore() as { validation_state?: string; validation_results?: { activeManifest?: { failure?: { code: string }[] } } };
-    return { state: store.validation_state ?? "Invalid", failures: (store.validation_results?.activeManifest?.failure ?? []).map((entry) => entry.code) };
+    const store = reader.manifestStore() as {
+      validation_state?: string;
+      validation_results?: { activeManifest?: { failure?: { code: string }[] } };
+      active_manifest?: string;
+      manifests?: Record<string, { signature_info?: { cert_serial_number?: string } }>;
+    };
+    return {
+      state: store.validation_state ?? "Invalid",
+      failures: (store.validation_results?.activeManifest?.failure ?? []).map((entry) => entry.code),
+      signerSerial: store.manifests?.[store.active_manifest ?? ""]?.signature_info?.cert_serial_number,
+    };
   } catch (error) {
     return { state: "Invalid", failures: [String((error as Error).message ?? error).slice(0, 200)] };
   }

@@ -4,6 +4,8 @@ import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { jpegWithoutApp11 } from "./jpeg-original.ts";
 import { c2paState } from "./read-c2pa.ts";
 import { readZip } from "./read-zip.ts";
+import { checkRevocation, type RevocationSummary } from "./check-revocation.ts";
+import { pemCertificatesDer } from "../../shared/timestamp-check.ts";
 import { verifyEvidenceRecord, type EvidenceSummary } from "./verify-evidence-record.ts";
 
 export interface Check {
@@ -22,6 +24,8 @@ export interface Report {
   pinned: { tsa: boolean; c2pa: boolean };
   /** The RFC 4998 evidence record's archive timestamps; null when the package carries none (yet). */
   evidence_record: EvidenceSummary | null;
+  /** The revocation data captured at sealing (revocation/), per chain: checked, not captured (why), or absent. */
+  revocation: RevocationSummary | null;
   checks: Check[];
 }
 
@@ -44,7 +48,7 @@ const C2PA_FORMATS = new Set(["image/jpeg", "image/png", "image/heic", "image/he
 export async function verifyPackage(zip: Uint8Array, pins: { tsaRootSha256?: string; c2paRootSha256?: string }, now: Date = new Date()): Promise<Report> {
   const checks: Check[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
-  const report: Report = { ok: false, proof_id: null, gen_time: null, manifest_sha256: null, tsa_root_sha256: null, c2pa_root_sha256: null, pinned: { tsa: !!pins.tsaRootSha256, c2pa: !!pins.c2paRootSha256 }, evidence_record: null, checks };
+  const report: Report = { ok: false, proof_id: null, gen_time: null, manifest_sha256: null, tsa_root_sha256: null, c2pa_root_sha256: null, pinned: { tsa: !!pins.tsaRootSha256, c2pa: !!pins.c2paRootSha256 }, evidence_record: null, revocation: null, checks };
   let entries: Map<string, Uint8Array>;
   try {
     entries = readZip(zip);
@@ -99,6 +103,7 @@ export async function verifyPackage(zip: Uint8Array, pins: { tsaRootSha256?: str
   check("files_listed", packaged.length === listed.length && listed.every((file) => byId.has(file.id)), `${listed.length} files in the manifest, ${packaged.length} in files/`);
   // The timestamp root signs the C2PA timestamps (sigTst2): c2pa-rs needs it beside the signing root.
   const anchors = `${text("c2pa-trust-anchor.pem")}\n${stamp.rootCertificate ? (await rootFingerprints(text("chain.pem"))).find((root) => root.sha256 === report.tsa_root_sha256)?.pem ?? "" : ""}`;
+  const c2paSignerSerials: string[] = [];
   for (const file of listed) {
     const name = byId.get(file.id);
     const bytes = name ? entries.get(name)! : null;
@@ -107,6 +112,7 @@ export async function verifyPackage(zip: Uint8Array, pins: { tsaRootSha256?: str
     if (!bytes) continue;
     if (C2PA_FORMATS.has(file.content_type)) {
       const reading = await c2paState(bytes, file.content_type, anchors);
+      if (reading.signerSerial) c2paSignerSerials.push(reading.signerSerial);
       check(`c2pa ${file.id}`, reading.state === "Trusted", `c2pa-rs: ${reading.state}${reading.failures.length ? ` (${reading.failures.join(", ")})` : ""}`);
     } else {
       check(`c2pa ${file.id}`, file.sha256 === file.signed_sha256, `${file.content_type} cannot carry C2PA: kept as received, proven by the manifest alone`);
@@ -116,6 +122,16 @@ export async function verifyPackage(zip: Uint8Array, pins: { tsaRootSha256?: str
       check(`original ${file.id}`, original === file.sha256, original === file.sha256 ? "without its C2PA segments it is the original the device sent" : "without its C2PA segments it is not the manifest's original");
     }
   }
+  // Revocation at gen_time, from the CRLs captured at sealing (docs/adr/0022).
+  const revocation = await checkRevocation(entries, {
+    genTime: stamp.genTime,
+    tsaSigner: stamp.signerCertificate,
+    tsaRoot: stamp.rootCertificate,
+    c2paRoots: pemCertificatesDer(text("c2pa-trust-anchor.pem")),
+    c2paSignerSerials,
+  });
+  checks.push(...revocation.checks);
+  report.revocation = revocation.summary;
   report.ok = checks.every((c) => c.ok);
   return report;
 }

@@ -1,0 +1,99 @@
+import { inspectCrl, parseCertificate } from "../../shared/crl-check.ts";
+import { REVOCATION_CHAINS, REVOCATION_INDEX, RevocationIndexSchema, type RevocationChain, type RevocationIndexEntry } from "../../shared/revocation-data.ts";
+import { pemCertificatesDer } from "../../shared/timestamp-check.ts";
+import type { Check } from "./verify-package.ts";
+
+/** Per chain: every certificate's CRL checked, some not captured at sealing (said why), or no data in the package. */
+export type ChainRevocation = { status: "checked" | "unavailable" | "absent"; detail: string };
+export type RevocationSummary = Record<RevocationChain, ChainRevocation>;
+
+export interface RevocationInput {
+  genTime: string | null;
+  /** The token's signer certificate, and the trusted root its chain ended at (checkTimestamp). */
+  tsaSigner: Uint8Array | null;
+  tsaRoot: Uint8Array | null;
+  /** The package's C2PA roots (c2pa-trust-anchor.pem). */
+  c2paRoots: Uint8Array[];
+  /** The serial numbers of the certificates that signed the files' C2PA manifests (c2pa-rs), in decimal. */
+  c2paSignerSerials: string[];
+}
+
+/** A CRL issued this long after gen_time still describes it: a seal takes minutes at most (docs/adr/0022). */
+const ISSUED_AFTER_GEN_TIME_MS = 3600_000;
+const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, index) => byte === b[index]);
+
+/**
+ * Checks the revocation data the package holds (`revocation/`, captured at sealing), trusting nothing in it:
+ * each CRL signed by the CA that issued the certificate (the next certificate up, or the root the chain was
+ * validated to), current at gen_time, about the certificate actually used (the token's signer; the files'
+ * C2PA signer), which it does not list as revoked before gen_time (revocation or invalidity date). What
+ * could not be captured at sealing, or a package without revocation data, is reported, not failed.
+ */
+export async function checkRevocation(entries: Map<string, Uint8Array>, input: RevocationInput): Promise<{ checks: Check[]; summary: RevocationSummary }> {
+  const checks: Check[] = [];
+  const absent = (chain: RevocationChain): ChainRevocation => ({ status: "absent", detail: `no revocation data for the ${chain} chain in this package` });
+  const summary: RevocationSummary = { tsa: absent("tsa"), c2pa: absent("c2pa") };
+  const indexBytes = entries.get(REVOCATION_INDEX);
+  if (!indexBytes) return { checks, summary };
+  const parsed = RevocationIndexSchema.safeParse(JSON.parse(new TextDecoder().decode(indexBytes)));
+  if (!parsed.success) {
+    checks.push({ name: "revocation_index", ok: false, detail: `${REVOCATION_INDEX} cannot be read` });
+    return { checks, summary };
+  }
+  for (const chain of REVOCATION_CHAINS) {
+    const ofChain = parsed.data.filter((entry) => entry.chain === chain).sort((a, b) => a.position - b.position);
+    if (ofChain.length === 0) continue;
+    for (const entry of ofChain) {
+      if (entry.status === "captured") checks.push(await checkEntry(entries, entry, ofChain, input));
+    }
+    const missing = ofChain.filter((entry) => entry.status === "unavailable");
+    summary[chain] =
+      missing.length === 0
+        ? { status: "checked", detail: `CRLs of ${ofChain.map((entry) => entry.subject).join(" / ")} captured at sealing` }
+        : { status: "unavailable", detail: missing.map((entry) => `${entry.subject}: not captured at sealing (${entry.reason})`).join("; ") };
+  }
+  return { checks, summary };
+}
+
+async function checkEntry(entries: Map<string, Uint8Array>, entry: RevocationIndexEntry, chain: RevocationIndexEntry[], input: RevocationInput): Promise<Check> {
+  const name = `revocation ${entry.chain}-${entry.position}`;
+  const fail = (detail: string): Check => ({ name, ok: false, detail });
+  const certificate = pemCertificatesDer(new TextDecoder().decode(entries.get(entry.certificate) ?? new Uint8Array()))[0];
+  const crl = entry.crl === null ? undefined : entries.get(entry.crl);
+  if (!certificate || !crl) return fail(`${entry.certificate} or ${entry.crl} is missing`);
+  const cert = parseCertificate(certificate);
+
+  // The certificate covered must be the one relied on, or the CRL proves nothing about this proof.
+  const below = chain.find((other) => other.position === entry.position - 1);
+  const belowDer = below ? pemCertificatesDer(new TextDecoder().decode(entries.get(below.certificate) ?? new Uint8Array()))[0] : undefined;
+  const serial = BigInt(`0x${entry.serial}`);
+  if (entry.position === 1 && entry.chain === "tsa" && !(input.tsaSigner && equal(certificate, input.tsaSigner))) return fail(`${entry.certificate} is not the token's signer`);
+  if (entry.position === 1 && entry.chain === "c2pa" && input.c2paSignerSerials.some((signer) => BigInt(signer) !== serial)) return fail(`${entry.certificate} is not the certificate that signed the files' C2PA manifests`);
+  if (entry.position > 1 && !(belowDer && parseCertificate(belowDer).issuer.isEqual(cert.subject))) return fail(`${entry.certificate} did not issue ${below?.certificate ?? "the certificate below it"}`);
+
+  const above = chain.find((other) => other.position === entry.position + 1);
+  const aboveDer = above ? pemCertificatesDer(new TextDecoder().decode(entries.get(above.certificate) ?? new Uint8Array()))[0] : undefined;
+  const roots = entry.chain === "tsa" ? (input.tsaRoot ? [input.tsaRoot] : []) : input.c2paRoots;
+  const issuer = aboveDer ?? roots.find((root) => parseCertificate(root).subject.isEqual(cert.issuer));
+  if (!issuer) return fail(`the CA that issued ${entry.subject} is not in the package (or the chain did not validate)`);
+
+  let inspection: Awaited<ReturnType<typeof inspectCrl>>;
+  try {
+    inspection = await inspectCrl(crl, certificate, issuer);
+  } catch {
+    return fail(`${entry.crl} is not a CRL`);
+  }
+  if (!inspection.signedByIssuer) return fail(`${entry.crl} is not signed by the CA that issued ${entry.subject}`);
+  const genTime = Date.parse(input.genTime ?? "");
+  if (Number.isNaN(genTime)) return fail("no gen_time to check the CRL at");
+  const current = Date.parse(inspection.thisUpdate!) <= genTime + ISSUED_AFTER_GEN_TIME_MS && (inspection.nextUpdate === null || Date.parse(inspection.nextUpdate) >= genTime);
+  if (!current) return fail(`${entry.crl} (thisUpdate ${inspection.thisUpdate}, nextUpdate ${inspection.nextUpdate}) was not current at gen_time ${input.genTime}`);
+  const dates = `thisUpdate ${inspection.thisUpdate}, nextUpdate ${inspection.nextUpdate ?? "none"}, fetched ${entry.captured_at} from ${entry.source}`;
+  if (inspection.revoked) {
+    const since = Math.min(Date.parse(inspection.revoked.revokedAt), Date.parse(inspection.revoked.invalidSince ?? inspection.revoked.revokedAt));
+    const what = `${entry.subject} is listed as revoked on ${inspection.revoked.revokedAt}${inspection.revoked.invalidSince ? ` (key invalid since ${inspection.revoked.invalidSince})` : ""}, ${inspection.revoked.reason ?? "no reason given"}`;
+    if (since <= genTime) return fail(`${what}: before gen_time ${input.genTime}`);
+    return { name, ok: true, detail: `${what}: after gen_time, which the proof predates (${dates})` };
+  }
+  return { name, ok: true, detail: `the issuing CA's CRL does not list ${entry.subject} (${dates})` };
+}
