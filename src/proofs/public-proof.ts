@@ -5,10 +5,11 @@ import { proofVerification } from "../verification/verify-proof.ts";
 import { publicSignals } from "./file-facts.ts";
 import { proofClaims, publicClaims } from "../verification/claims.ts";
 import { packageRoots } from "../verification/package-roots.ts";
+import type { PublicEvidenceRecord } from "../evidence/evidence-state.ts";
 import { readRevocationIndex } from "../storage/proof-revocation.ts";
 
 /** The public face of a proof: nothing about the organization, keys or capture links. */
-export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
+export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
   const [roots, revocation] = proof.status === "sealed" ? await Promise.all([packageRoots(env.FILES, proof), readRevocationIndex(env.FILES, proof)]) : [null, null];
   const presented = files.map((file) => {
@@ -32,6 +33,8 @@ export async function publicProof(env: Env, proof: ProofRow, files: FileRow[]) {
     trust_anchors: roots && { timestamp_authority_root_sha256: roots.tsa?.sha256 ?? null, c2pa_root_sha256: roots.c2pa?.sha256 ?? null },
     // What the package's revocation/ holds, as captured at sealing (null: not sealed, or sealed before it was captured).
     revocation,
+    // The RFC 4998 evidence record the package carries, and when the sweep last renewed it (docs/adr/0022).
+    evidence_record: evidence,
     sealed_at: proof.sealedAt,
     ...proofUrls(env.API_BASE_URL, proof.id),
     verification: await proofVerification(env, proof, files),

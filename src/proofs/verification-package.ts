@@ -6,6 +6,7 @@ import { verifyMarkdown } from "../verification/verify-md.ts";
 import { packageRoots } from "../verification/package-roots.ts";
 import { readRevocationIndex, revocationFileNames } from "../storage/proof-revocation.ts";
 import { REVOCATION_INDEX } from "../../shared/revocation-data.ts";
+import { EVIDENCE_RECORD_NAME, evidenceRecordKey } from "../storage/evidence-records.ts";
 
 /**
  * The verification package of a sealed proof, streamed as a ZIP: manifest.json, proof.tsr, chain.pem, the
@@ -15,8 +16,10 @@ import { REVOCATION_INDEX } from "../../shared/revocation-data.ts";
 export async function verificationPackage({ ctx, input }: { ctx: Pick<DomainContext, "env">; input: { proof: ProofRow; files: FileRow[] } }): Promise<ReadableStream<Uint8Array>> {
   const { proof, files } = input;
   // The index names the revocation files, and VERIFY.md gives a command for each.
-  const [roots, revocation] = await Promise.all([packageRoots(ctx.env.FILES, proof), readRevocationIndex(ctx.env.FILES, proof)]);
   const keys = proofArtifactKeys(proof.id, proof.sealingRun);
+  const evidenceKey = evidenceRecordKey(proof.id, proof.sealingRun);
+  // The evidence record exists once the renewal sweep gave the proof its first archive timestamp (docs/adr/0022).
+  const [roots, revocation, evidence] = await Promise.all([packageRoots(ctx.env.FILES, proof), readRevocationIndex(ctx.env.FILES, proof), ctx.env.FILES.head(evidenceKey)]);
   // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
   // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
   // sealer recorded it (NULL), are CRC'd on the way.
@@ -31,6 +34,7 @@ export async function verificationPackage({ ctx, input }: { ctx: Pick<DomainCont
     { name: "chain.pem", body: fromStorage(keys.timestampChain) },
     { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },
     ...(revocation === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(revocation)]).map((name) => ({ name, body: fromStorage(packagedArtifactKey(proof.id, proof.sealingRun, name)) })),
+    ...(evidence === null ? [] : [{ name: EVIDENCE_RECORD_NAME, body: fromStorage(evidenceKey) }]),
     ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
     { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation) },
   ];

@@ -61,7 +61,7 @@ async function renewBatch(worker: WorkerContext, settings: EvidenceSettings, mod
       const record = withArchiveTimeStamp(previous, { digestAlgorithm: settings.hash, reducedHashtree: tree.reduced[index]!, timeStamp: token });
       return env.FILES.put(proof.targetKey, encodeEvidenceRecord(record), {
         httpMetadata: { contentType: "application/octet-stream" },
-        customMetadata: { renewed_at: stamp.gen_time, archive_timestamps: String(record.chains.flat().length) },
+        customMetadata: { renewed_at: stamp.gen_time, archive_timestamps: String(record.chains.flat().length), authority: stamp.authority },
       });
     }),
   );

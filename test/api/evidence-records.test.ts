@@ -8,7 +8,8 @@ import { buildHashTree, decodeEvidenceRecord, digest, encodeEvidenceRecord, evid
 import { checkTimestamp, hex } from "../../shared/timestamp-check.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
+import { FIXTURE_CHAIN_PEM, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
+import { call, callJson } from "./support/client.ts";
 import { SEALER_PROTOCOL_VERSION } from "../../shared/sealer-protocol.ts";
 
 const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -25,8 +26,10 @@ async function sealedProofs(count: number, mode: "test" | "live" = "test", seale
     const keys = proofArtifactKeys(proofId, run);
     await env.FILES.put(keys.manifest, `{"proof_id":"${proofId}"}`);
     await env.FILES.put(keys.timestampResponse, `token of ${proofId}`);
+    await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);
+    await env.FILES.put(keys.c2paTrustAnchor, FIXTURE_CHAIN_PEM);
     ids.push(proofId);
-    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealing_run = ?, sealed_at = ?, updated_at = ? WHERE id = ?").bind(run, sealedAt, sealedAt, proofId).run();
+    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealing_run = ?, manifest_sha256 = ?, sealed_at = ?, updated_at = ? WHERE id = ?").bind(run, "c".repeat(64), sealedAt, sealedAt, proofId).run();
   }
   return ids;
 }
@@ -130,6 +133,32 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     const [previous, latest] = er.chains[0]!;
     expect(latest!.reducedHashtree![0]).toEqual(await timestampRenewalLeaf(previous!));
     expect(calls.map((call) => call.root)).toContain(hex(await rootOfReducedTree("SHA-256", latest!.reducedHashtree!)));
+  }, 60_000);
+});
+
+describe("the public JSON and the package carry the evidence record", () => {
+  it("says when the evidence was last renewed and by whom, and the package holds evidence-record.ers; both ETags change with the renewal", async () => {
+    const [proofId] = await sealedProofs(1);
+    const before = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(before.body.evidence_record).toBeNull();
+    expect(before.headers.get("ETag")).toBe(`"${"c".repeat(64)}"`);
+    // No longer immutable: a renewal rewrites the record.
+    expect(before.headers.get("Cache-Control")).toBe("public, max-age=300");
+    const packageBefore = await call(`/v1/public/proofs/${proofId}/package`);
+    const zipBefore = new TextDecoder("latin1").decode(await packageBefore.arrayBuffer());
+    expect(zipBefore).not.toContain("evidence-record.ers");
+
+    await renewEvidenceRecords(workerContext(env), later(700), fakeAuthority().timestamper);
+
+    const after = await callJson(`/v1/public/proofs/${proofId}`, { headers: { "If-None-Match": before.headers.get("ETag")! } });
+    expect(after.status).toBe(200);
+    expect(after.body.evidence_record).toEqual({ file: "evidence-record.ers", archive_timestamps: 1, last_renewed_at: expect.any(String), authority: "Fake" });
+    expect(after.body.evidence_record.last_renewed_at).toBe((await row(proofId!)).renewed_at);
+    expect(after.headers.get("ETag")).toBe(`"${"c".repeat(64)}.er1"`);
+    const packageAfter = await call(`/v1/public/proofs/${proofId}/package`, { headers: { "If-None-Match": packageBefore.headers.get("ETag")! } });
+    expect(packageAfter.status).toBe(200);
+    expect(packageAfter.headers.get("ETag")).toBe(`"pkg-${"c".repeat(64)}.er1"`);
+    expect(new TextDecoder("latin1").decode(await packageAfter.arrayBuffer())).toContain("evidence-record.ers");
   }, 60_000);
 });
 

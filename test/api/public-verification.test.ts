@@ -32,7 +32,8 @@ describe("public verification", () => {
     expect(failed).toEqual(expect.arrayContaining(["manifest_hash", "timestamp_imprint"]));
     for (const unrelated of ["timestamp_signature", "timestamp_signer", "timestamp_chain"]) expect(failed).not.toContain(unrelated);
     expect(headers.get("ETag")).toBe(`"${FIXTURE_MANIFEST_SHA256}"`);
-    expect(headers.get("Cache-Control")).toContain("immutable");
+    // Not immutable since evidence records (issue 14 point 5): a renewal rewrites what the answer says.
+    expect(headers.get("Cache-Control")).toBe("public, max-age=300");
     expect(JSON.stringify(body)).not.toMatch(/org_|sk_(test|live)_|\/c\/|capture_url|session_id/);
   });
 

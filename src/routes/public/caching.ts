@@ -18,12 +18,27 @@ export function immutableOrNotModified(c: Context<HonoEnv>, sealed: boolean, eta
 }
 
 /**
- * Serves a sealed proof's public answer from the edge cache when it is there, and stores it there
- * otherwise: it never changes, so every location can keep it for as long as it likes.
+ * A sealed proof's answer that still changes when its evidence record is renewed (docs/adr/0022): the
+ * public JSON and the package. Browsers keep it a few minutes and revalidate with the ETag, which names
+ * the renewal (`evidenceVersion`), so a renewed record is never hidden behind a 304.
  */
-export async function fromEdgeCache(c: Context<HonoEnv>, sealed: boolean, produce: () => Promise<Response>): Promise<Response> {
+export function renewableOrNotModified(c: Context<HonoEnv>, sealed: boolean, etag: string | null): Response | null {
+  if (!sealed || etag === null) return immutableOrNotModified(c, false, null);
+  const quoted = `"${etag}"`;
+  c.header("ETag", quoted);
+  c.header("Cache-Control", "public, max-age=300");
+  if (c.req.header("If-None-Match")?.split(",").some((tag) => tag.trim() === quoted)) return c.body(null, 304);
+  return null;
+}
+
+/**
+ * Serves a sealed proof's public answer from the edge cache when it is there, and stores it there
+ * otherwise: the same `version` (the proof's evidence renewal) never changes, so every location can keep
+ * it for as long as it likes; a renewal is a new key.
+ */
+export async function fromEdgeCache(c: Context<HonoEnv>, sealed: boolean, produce: () => Promise<Response>, version = ""): Promise<Response> {
   if (!sealed || c.req.header("If-None-Match")) return produce();
-  const key = new Request(c.req.url, { method: "GET" });
+  const key = new Request(version === "" ? c.req.url : `${c.req.url}${c.req.url.includes("?") ? "&" : "?"}evidence=${encodeURIComponent(version)}`, { method: "GET" });
   const hit = await caches.default.match(key);
   if (hit) return hit;
   const response = await produce();

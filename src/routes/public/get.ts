@@ -3,7 +3,8 @@ import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { publicProof } from "../../proofs/public-proof.ts";
 import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
-import { fromEdgeCache, immutableOrNotModified } from "./caching.ts";
+import { fromEdgeCache, renewableOrNotModified } from "./caching.ts";
+import { evidenceVersion, publicEvidenceRecord } from "../../evidence/evidence-state.ts";
 import { PublicProofParams, PublicProofSchema } from "./schema.ts";
 
 const route = publicRoute(["proof_not_found"], {
@@ -26,8 +27,10 @@ const route = publicRoute(["proof_not_found"], {
 export function registerGetPublicProof(app: App) {
   app.openapi(route, async (c) => {
     const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
-    const notModified = immutableOrNotModified(c, proof.status === "sealed", proof.manifestSha256);
+    // The answer says when the evidence was last renewed: its ETag and edge-cache key change with each renewal.
+    const evidence = await publicEvidenceRecord(c.env.FILES, proof);
+    const notModified = renewableOrNotModified(c, proof.status === "sealed", proof.manifestSha256 && `${proof.manifestSha256}${evidenceVersion(evidence)}`);
     if (notModified) return notModified as never;
-    return (await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files), 200))) as never;
+    return (await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files, evidence), 200), evidenceVersion(evidence))) as never;
   });
 }

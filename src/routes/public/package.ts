@@ -4,7 +4,8 @@ import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
 import { verificationPackage } from "../../proofs/verification-package.ts";
-import { immutableOrNotModified } from "./caching.ts";
+import { renewableOrNotModified } from "./caching.ts";
+import { evidenceVersion, publicEvidenceRecord } from "../../evidence/evidence-state.ts";
 import { BinarySchema, PublicProofParams } from "./schema.ts";
 
 const route = publicRoute(["proof_not_found"], {
@@ -14,8 +15,8 @@ const route = publicRoute(["proof_not_found"], {
   tags: ["Public verification"],
   summary: t("Download the verification package", "Télécharger le paquet de vérification"),
   description: t(
-    "A ZIP with manifest.json, proof.tsr, chain.pem, the signed files, the C2PA trust anchor and VERIFY.md: everything needed to verify offline with sha256sum, openssl and a C2PA reader.",
-    "Un ZIP avec manifest.json, proof.tsr, chain.pem, les fichiers signés, l'ancre de confiance C2PA et VERIFY.md : tout ce qu'il faut pour vérifier hors ligne avec sha256sum, openssl et un lecteur C2PA.",
+    "A ZIP with manifest.json, proof.tsr, chain.pem, the signed files, the C2PA trust anchor and VERIFY.md: everything needed to verify offline with sha256sum, openssl and a C2PA reader. From its first archive timestamp (about an hour after sealing) it also holds the RFC 4998 evidence record evidence-record.ers, which each renewal rewrites (the ETag changes with it); the offline verifier proof-verify checks it.",
+    "Un ZIP avec manifest.json, proof.tsr, chain.pem, les fichiers signés, l'ancre de confiance C2PA et VERIFY.md : tout ce qu'il faut pour vérifier hors ligne avec sha256sum, openssl et un lecteur C2PA. Dès son premier horodatage d'archive (environ une heure après le scellement), il contient aussi l'enregistrement de preuve RFC 4998 evidence-record.ers, que chaque renouvellement réécrit (l'ETag change avec lui) ; le vérificateur hors ligne proof-verify le contrôle.",
   ),
   request: { params: PublicProofParams },
   responses: {
@@ -28,7 +29,8 @@ export function registerGetPublicProofPackage(app: App) {
   app.openapi(route, async (c) => {
     const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
     if (proof.status !== "sealed") throw new ApiError("proof_not_found", { detail: "The proof is not sealed yet." });
-    const notModified = immutableOrNotModified(c, true, `pkg-${proof.manifestSha256}`);
+    // The package carries the evidence record, rewritten by each renewal: the ETag names the renewal.
+    const notModified = renewableOrNotModified(c, true, `pkg-${proof.manifestSha256}${evidenceVersion(await publicEvidenceRecord(c.env.FILES, proof))}`);
     if (notModified) return notModified as never;
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);

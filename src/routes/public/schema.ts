@@ -84,6 +84,15 @@ export const PublicProofSchema = z
           "Les données de révocation que contient le paquet (revocation/index.json), recueillies au scellement : pour le certificat de l'autorité d'horodatage (tsa) et le certificat de signature C2PA (c2pa), la position 1 étant celui du signataire et 2 celui d'un intermédiaire, la CRL que son émetteur publiait à `source`, récupérée à `captured_at`, avec son thisUpdate et son nextUpdate, et les noms dans le paquet du certificat et de la CRL ; `unavailable` avec sa raison (`reason`) quand aucune n'a pu être recueillie, jamais comme si elle tenait. null : pas encore scellée, ou scellée avant que les données de révocation ne soient recueillies.",
         ),
       }),
+    evidence_record: z
+      .strictObject({ file: z.literal("evidence-record.ers"), archive_timestamps: z.number().int(), last_renewed_at: z.string(), authority: z.string() })
+      .nullable()
+      .openapi({
+        description: t(
+          "The RFC 4998 evidence record the package carries (evidence-record.ers): archive timestamps over the manifest, the token and the revocation data, batched over many proofs and renewed before each authority certificate expires, so the proof stays checkable after its certificates expire. `last_renewed_at` is the latest archive timestamp's time, `authority` who made it (a test proof's is the simulated test authority). null: not sealed, or before its first archive timestamp (within about an hour of sealing).",
+          "L'enregistrement de preuve RFC 4998 que contient le paquet (evidence-record.ers) : des horodatages d'archive sur le manifeste, le jeton et les données de révocation, groupés sur de nombreuses preuves et renouvelés avant l'expiration de chaque certificat d'autorité, pour que la preuve reste vérifiable après l'expiration de ses certificats. `last_renewed_at` est l'heure du dernier horodatage d'archive, `authority` qui l'a fait (pour une preuve de test, l'autorité de test simulée). null : pas encore scellée, ou avant son premier horodatage d'archive (dans l'heure environ qui suit le scellement).",
+        ),
+      }),
     sealed_at: z.string().nullable(),
     package_url: z.string(),
     verification_url: z.string(),
