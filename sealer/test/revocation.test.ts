@@ -136,6 +136,19 @@ test("a network CRL: retried once after a failure, kept until its nextUpdate, fe
   }
 });
 
+test("a CRL served as PEM is kept as DER", async () => {
+  let pki: ReturnType<typeof pkiWithCrlAt>;
+  const server = await crlServer(() => ({ status: 200, body: new TextEncoder().encode(readFileSync(join(pki.dir, "root.crl.pem"), "utf8")) }));
+  pki = pkiWithCrlAt(server.url);
+  try {
+    const [entry] = await captureRevocation(crlSource({ localPkiDir: pkiDir }), "tsa", pki.leaf, [pki.root]);
+    assert.equal(entry!.status, "captured");
+    assert.deepEqual(new Uint8Array(Buffer.from(entry!.crl_base64!, "base64")), pki.crl("root"));
+  } finally {
+    server.close();
+  }
+});
+
 test("a CRL that its certificate's issuer did not sign is recorded as unavailable, not as captured", async () => {
   let pki: ReturnType<typeof pkiWithCrlAt>;
   const server = await crlServer(() => ({ status: 200, body: pki.crl("other") }));

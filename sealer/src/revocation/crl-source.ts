@@ -89,7 +89,7 @@ async function fromNetwork(url: string, { timeoutMs, attempts, signal }: { timeo
       }
       const bytes = new Uint8Array(await response.arrayBuffer());
       if (bytes.length > MAX_CRL_BYTES) throw new CrlUnavailableError(`${url}: the CRL is larger than ${MAX_CRL_BYTES} bytes`);
-      return bytes;
+      return derOfCrl(bytes);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof CrlUnavailableError) throw error;
@@ -97,4 +97,11 @@ async function fromNetwork(url: string, { timeoutMs, attempts, signal }: { timeo
     }
   }
   throw new CrlUnavailableError(problem);
+}
+
+/** RFC 5280 says DER; a few CAs serve PEM: kept as DER either way (what the package and openssl -inform DER take). */
+function derOfCrl(bytes: Uint8Array): Uint8Array {
+  const text = new TextDecoder().decode(bytes.subarray(0, 64));
+  if (!text.startsWith("-----BEGIN X509 CRL-----")) return bytes;
+  return new Uint8Array(Buffer.from(new TextDecoder().decode(bytes).replace(/-----(BEGIN|END) X509 CRL-----|\s+/g, ""), "base64"));
 }
