@@ -17,8 +17,9 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  * 2: each sealed file also carries its earlier Content Credentials, decoded facts and integrity signals.
  * 3: a job may say where to write each file's thumbnail, and the answer says which thumbnail was made.
  * 4: the sealed answer carries the revocation data (CRLs) of both chains, captured at sealing.
+ * 5: the sealed answer may say where the job's time went (timings).
  */
-export const SEALER_PROTOCOL_VERSION = 4;
+export const SEALER_PROTOCOL_VERSION = 5;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -100,6 +101,28 @@ export type Thumbnail = z.infer<typeof ThumbnailSchema>;
 /** One integrity signal the sealer computed from the bytes (shared/integrity-signals.ts). */
 export const SignalSchema = z.strictObject({ code: z.enum(SEALER_SIGNAL_CODES), detail: z.string() });
 
+/**
+ * The steps of a job whose time the sealer reports: fetching originals; checking them (hashes, type,
+ * container, earlier credentials, decoded facts); C2PA signing, without the wait for its timestamp;
+ * timestamps (each file's sigTst2, the manifest's token, their checks and the revocation data of both
+ * chains); writing the signed copies (and their thumbnails, made meanwhile).
+ */
+export const SEALING_PHASES = ["download", "verification", "signing", "timestamps", "upload"] as const;
+export type SealingPhase = (typeof SEALING_PHASES)[number];
+
+const milliseconds = z.number().nonnegative();
+/**
+ * Where a job's time went (sealer/src/phase-clock.ts): per phase, the wall time during which at least
+ * one file was in it and the sum over files (files run concurrently); and how many requests it made to
+ * timestamp authorities. Diagnostics: the Worker logs them, nothing stores or shows them.
+ */
+export const SealTimingsSchema = z.strictObject({
+  total_ms: milliseconds,
+  phases: z.partialRecord(z.enum(SEALING_PHASES), z.strictObject({ wall_ms: milliseconds, file_ms: milliseconds })),
+  authority_calls: z.number().int().nonnegative(),
+});
+export type SealTimings = z.infer<typeof SealTimingsSchema>;
+
 export const SealedResultSchema = z.strictObject({
   status: z.literal("sealed"),
   manifest: z.string().min(1),
@@ -128,6 +151,8 @@ export const SealedResultSchema = z.strictObject({
   ),
   /** Revocation data of the authority's and the C2PA signer's chains, captured at sealing (shared/revocation-data.ts). */
   revocation: z.array(RevocationEntrySchema),
+  /** Where the job's time went, for the Worker's log; optional (an answer without it is complete). */
+  timings: SealTimingsSchema.optional(),
 });
 export type SealedResult = z.infer<typeof SealedResultSchema>;
 

@@ -17,6 +17,7 @@ import type { ByteBudget } from "./byte-budget.ts";
 import { discard, download, TransientJobError } from "./transfer.ts";
 import { storeSignedCopy } from "./store-signed-copy.ts";
 import { jobSignal } from "./job-abort.ts";
+import { PhaseClock } from "./phase-clock.ts";
 import { captureRevocation, tokenCertificates } from "./revocation/capture-revocation.ts";
 import type { CrlSource } from "./revocation/crl-source.ts";
 import { pemCertificatesDer } from "../../shared/timestamp-check.ts";
@@ -108,28 +109,46 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   // The C2PA signer's revocation status, fetched while the files are signed; awaited with the manifest's.
   const c2paRevocation = captureRevocation(context.crls, "c2pa", context.chainDer[0]!, [...context.chainDer, ...pemCertificatesDer(context.trustAnchorPem)], aborted);
   c2paRevocation.catch(() => undefined);
-  const signer: CoseSigner = {
-    key: context.key,
-    chainDer: context.chainDer,
-    timestamp: async (message) => (await obtainTimestamp(context.signatureAuthority ?? context.authority, message, signal)).token,
+  const clock = new PhaseClock();
+  const timestamp = (authority: TimestampAuthority, data: Uint8Array, under: AbortSignal) => {
+    clock.countAuthorityCall();
+    return clock.time("timestamps", () => obtainTimestamp(authority, data, under));
   };
   const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: { label: string; data: unknown }[], opensOriginal: boolean): Promise<Uint8Array> => {
     if (!canCarryC2pa(format)) return original;
+    // The wait for the signature's timestamp counts as timestamps, not as signing.
+    let signingSince = performance.now();
+    const signer: CoseSigner = {
+      key: context.key,
+      chainDer: context.chainDer,
+      timestamp: async (message) => {
+        clock.record("signing", signingSince);
+        try {
+          return (await timestamp(context.signatureAuthority ?? context.authority, message, signal)).token;
+        } finally {
+          signingSince = performance.now();
+        }
+      },
+    };
     try {
       return await signWithC2pa(original, { title: file.id, format, assertions, parentLabel: opensOriginal ? ORIGINAL_INGREDIENT : undefined }, signer);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
       throw new FileRejectedError("file_corrupt", file.id, `The ${format} file cannot carry a C2PA manifest: ${(error as Error).message}`);
+    } finally {
+      clock.record("signing", signingSince);
     }
   };
   const sealFile = async (file: SealJobFile) => {
-    const original = await download(file, signal);
+    const original = await clock.time("download", () => download(file, signal));
+    const verificationStarted = performance.now();
     const sniffed = verifyFile(file, original, sha256(original));
     const prior = canCarryC2pa(sniffed) ? await readPriorCredentials(original, sniffed) : null;
     const priorState = prior !== null ? "readable" : carriesC2paBlock(original) ? "unreadable" : "none";
     const facts = mediaFacts(original, sniffed);
     const signals = fileSignals(file, facts, priorState);
+    clock.record("verification", verificationStarted);
     const { actions, opensOriginal } = captureActions(file, priorState !== "none");
     const assertions = [
       { label: "c2pa.actions", data: { actions } },
@@ -138,7 +157,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const signed = await signedCopy(file, original, sniffed, assertions, opensOriginal);
     signal.throwIfAborted();
     written.add(file);
-    const thumbnail = await storeSignedCopy(file, signed, sniffed, job.proof.mode, signal);
+    const thumbnail = await clock.time("upload", () => storeSignedCopy(file, signed, sniffed, job.proof.mode, signal));
     // The CRC-32 the package's ZIP needs, computed here (natively, while the bytes are in memory) so the
     // Worker never has to read a large file to compute it.
     return {
@@ -172,27 +191,31 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     throw error;
   }
   const manifest = buildManifest(job, new Map(sealedFiles.map((file) => [file.id, file.signed_sha256])));
-  const timestamp = await obtainTimestamp(context.authority, new TextEncoder().encode(manifest.json), aborted);
-  const tsaPool = [...tokenCertificates(timestamp.token), ...pemCertificatesDer(context.authority.chainPem)];
-  const [, tsaRevocation] = await Promise.all([
-    confirmWithOpenssl(timestamp.response, manifest.sha256, context.authority.chainPem),
-    captureRevocation(context.crls, "tsa", timestamp.signerCertificate, tsaPool, aborted),
-  ]);
+  const proofTimestamp = await timestamp(context.authority, new TextEncoder().encode(manifest.json), aborted);
+  const tsaPool = [...tokenCertificates(proofTimestamp.token), ...pemCertificatesDer(context.authority.chainPem)];
+  const [, tsaRevocation, c2paRevocationEntries] = await clock.time("timestamps", () =>
+    Promise.all([
+      confirmWithOpenssl(proofTimestamp.response, manifest.sha256, context.authority.chainPem),
+      captureRevocation(context.crls, "tsa", proofTimestamp.signerCertificate, tsaPool, aborted),
+      c2paRevocation,
+    ]),
+  );
   return {
     status: "sealed",
     manifest: manifest.json,
     manifest_sha256: manifest.sha256,
-    tsr_base64: Buffer.from(timestamp.response).toString("base64"),
+    tsr_base64: Buffer.from(proofTimestamp.response).toString("base64"),
     chain_pem: context.authority.chainPem,
     c2pa_trust_anchor_pem: context.trustAnchorPem,
     timestamp: {
-      gen_time: timestamp.genTime,
-      serial: timestamp.serial,
-      policy: timestamp.policy,
-      authority: timestamp.authority,
-      qualified: timestamp.qualified,
+      gen_time: proofTimestamp.genTime,
+      serial: proofTimestamp.serial,
+      policy: proofTimestamp.policy,
+      authority: proofTimestamp.authority,
+      qualified: proofTimestamp.qualified,
     },
     files: sealedFiles,
-    revocation: [...tsaRevocation, ...(await c2paRevocation)],
+    revocation: [...tsaRevocation, ...c2paRevocationEntries],
+    timings: clock.timings(),
   };
 }

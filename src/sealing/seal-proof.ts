@@ -16,6 +16,7 @@ import {
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import type { SealedResult, SealFailureCode, SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
+import { logSealingTimes } from "./sealing-times.ts";
 import { SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals.ts";
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
 import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
@@ -52,8 +53,10 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
   await countSealAttempt(deps.db, proofId);
   const run = newId("run");
   let result: SealResult;
+  const job = await buildJob(deps, loaded.proof, loaded.files, run);
+  const sealerCalledAt = Date.now();
   try {
-    result = await deps.seal(await buildJob(deps, loaded.proof, loaded.files, run));
+    result = await deps.seal(job);
   } catch (error) {
     // The sealer deletes what a run it abandons wrote, but a sealer that died mid-run cannot: the next
     // attempt is a new run, so this one's copies would stay unpublished in storage for ever.
@@ -64,8 +67,10 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
     await discardRun(deps.files, loaded.proof, loaded.files, run);
     return failProof(deps, loaded.proof, result);
   }
+  const sealerAnsweredAt = Date.now();
   await storeArtifacts(deps.files, proofId, run, result);
   const outcome = await recordSealed(deps, loaded.proof, loaded.files, result, run);
+  if (outcome === "sealed") logSealingTimes(proofId, result, { completedAt: loaded.proof.createdAt, sealerCalledAt, sealerAnsweredAt, recordedAt: Date.now() });
   // Another run sealed the proof first: this run's copies are published nowhere.
   if (outcome === "already_done") {
     await discardRun(deps.files, loaded.proof, loaded.files, run);
