@@ -19,3 +19,7 @@ for (const button of document.querySelectorAll("[data-copy]")) {
   });
 }
 document.querySelector("[data-print]")?.addEventListener("click", () => window.print());
+// A long proof's later thumbnails load as the reader scrolls: a printed record needs every one.
+addEventListener("beforeprint", () => {
+  for (const image of document.querySelectorAll('img[loading="lazy"]')) /** @type {HTMLImageElement} */ (image).loading = "eager";
+});

@@ -47,9 +47,10 @@ function fileFacts(file: PageFile, m: Record<string, string>, lang: PageLanguage
   const reported = file.reported_by_device;
   const place = reported.geolocation ? `${reported.geolocation.latitude}, ${reported.geolocation.longitude} (${m.accuracy} ${reported.geolocation.accuracy_m} m)` : "—";
   const earlier = file.earlier_content_credentials;
-  return `<dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd>${timeOf(file.observed.received_at, lang)}</dd></dl>
+  // Closed on screen so that ten photos stay a gallery; printed open (style.css). The signals stay in sight.
+  return `<details class="file-facts"><summary>${e(m.captureFacts!)}</summary><dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd>${timeOf(file.observed.received_at, lang)}</dd></dl>
 <dl class="reported" data-testid="reported-${e(file.id)}"><dt>${e(m.reportedByDevice!)} · ${e(m.method!)}</dt><dd>${e(m[reported.method] ?? reported.method)}</dd><dt>${e(m.deviceTime!)}</dt><dd>${reported.device_time ? timeOf(reported.device_time, lang) : "—"}</dd><dt>${e(m.location!)}</dt><dd>${e(place)}</dd></dl>
-${earlier ? `<p class="earlier" data-testid="earlier-${e(file.id)}">${e(m.earlierCredentials!)}: ${e(earlier.claim_generator ?? "?")} (${e(earlier.digital_source_types.join(", ") || "—")})</p>` : ""}
+${earlier ? `<p class="earlier" data-testid="earlier-${e(file.id)}">${e(m.earlierCredentials!)}: ${e(earlier.claim_generator ?? "?")} (${e(earlier.digital_source_types.join(", ") || "—")})</p>` : ""}</details>
 ${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.id)}" aria-label="${e(m.signals!)}">${file.signals.map((signal) => `<li data-code="${e(signal.code)}">${e(signal.detail)}</li>`).join("")}</ul>` : ""}`;
 }
 
@@ -82,6 +83,15 @@ function decodedFacts(file: PageFile): string[] {
   return decoded.width && decoded.height ? [`${decoded.width}\u00a0×\u00a0${decoded.height}`] : [];
 }
 
+/**
+ * Thumbnails loaded with the page: a typical proof's all (so that Print, and Chromium's page.pdf(), which
+ * does not wait for lazy images, shows every photo), a long proof's first only, the others as the reader
+ * scrolls (check.js loads them too before printing). 12 × at most 100 KB keeps the page far under 1.5 MB.
+ */
+const EAGER_THUMBNAILS = 12;
+const eagerThumbnails = (files: PageFile[]): ReadonlySet<string> =>
+  new Set(files.filter((file) => file.thumbnail_url).slice(0, EAGER_THUMBNAILS).map((file) => file.id));
+
 /** The short name of a file's format (HEIC, MP4…), from its content type. */
 const formatName = (contentType: string) => (contentType.split("/")[1] ?? contentType).replace(/^quicktime$/, "mov").toUpperCase();
 
@@ -90,9 +100,10 @@ const formatName = (contentType: string) => (contentType.split("/")[1] ?? conten
  * tap on it opens the full file; the text link below is the accessible way there), or, when there is none
  * (a video, a HEIC photo libvips cannot decode), a tile that says what the file is instead of a picture.
  */
-function preview(file: PageFile, m: Record<string, string>): string {
+function preview(file: PageFile, m: Record<string, string>, eager: ReadonlySet<string>): string {
   if (file.thumbnail_url) {
-    return `<a class="preview" href="${e(file.url)}" tabindex="-1" aria-hidden="true"><img src="${e(file.thumbnail_url)}" alt="" loading="lazy" decoding="async" data-testid="thumbnail-${e(file.id)}"></a>`;
+    const loading = eager.has(file.id) ? "eager" : "lazy";
+    return `<a class="preview" href="${e(file.url)}" tabindex="-1" aria-hidden="true"><img src="${e(file.thumbnail_url)}" alt="" loading="${loading}" decoding="async" data-testid="thumbnail-${e(file.id)}"></a>`;
   }
   const duration = file.kind === "video" ? durationOf(file) : null;
   const text = file.kind === "video" ? m.videoTile! : m.noPreview!.replace("{format}", formatName(file.content_type));
@@ -103,10 +114,10 @@ function preview(file: PageFile, m: Record<string, string>): string {
  * Files as tiles: what each is and how heavy, the full signed file only when the reader opens it (a phone
  * must not download several MB per photo to read the page), and what was observed and reported beside it.
  */
-function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage): string {
+function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>): string {
   return `<ul class="files">${files
     .map(
-      (file) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m)}<p class="tile-head"><span>${e([m[`kind_${file.kind}`] ?? file.kind, file.content_type, ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
+      (file) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m, eager)}<p class="tile-head"><span>${e([m[`kind_${file.kind}`] ?? file.kind, formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
 ${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>` : ""}${fileFacts(file, m, lang)}</li>`,
     )
     .join("")}</ul>`;
@@ -115,16 +126,16 @@ ${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testi
 const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => `<a href="/p/${e(proof.id)}?lang=${lang}">${e(heading)} · <code>${e(proof.id)}</code></a>`;
 
 /** One proof: its files step by step. */
-function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage): string {
+function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>): string {
   return `<h2>${e(m.files!)}</h2>${steps
-    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang)}</section>`)
+    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang, eager)}</section>`)
     .join("")}`;
 }
 
 /** A before/after pair: for each step, the before's files beside the after's, each side linking to its proof. */
-function pairedProofs(before: PageProof, after: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage): string {
+function pairedProofs(before: PageProof, after: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>): string {
   const side = (proof: PageProof, heading: string, name: string, step: PageStep) =>
-    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang)}</div>`;
+    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang, eager)}</div>`;
   return `<h2>${e(m.before!)} / ${e(m.after!)}</h2>${steps
     .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3><div class="pair">${side(before, m.before!, "before", step)}${side(after, m.after!, "after", step)}</div></section>`)
     .join("")}`;
@@ -143,9 +154,9 @@ function checkList(proof: PageProof, m: Record<string, string>): string {
     .join("")}</ul>`;
 }
 
-/** One identifier with its copy button (check.js). */
-const copyable = (id: string, label: string, value: string, m: Record<string, string>) =>
-  `<dt id="${id}-label">${e(label)}</dt><dd><code id="${id}">${e(value)}</code> <button type="button" class="copy" data-copy="${id}" aria-describedby="${id}-label">${e(m.copy!)}</button></dd>`;
+/** One identifier with its copy button (check.js); `breakAfter`: where a long value may wrap (copied without it). */
+const copyable = (id: string, label: string, value: string, m: Record<string, string>, breakAfter?: string) =>
+  `<dt id="${id}-label">${e(label)}</dt><dd><code id="${id}">${breakAfter ? e(value).replaceAll(breakAfter, `${breakAfter}<wbr>`) : e(value)}</code> <button type="button" class="copy" data-copy="${id}" aria-describedby="${id}-label">${e(m.copy!)}</button></dd>`;
 
 /** Identifiers and hashes for the people who check by hand; closed on screen, printed in full (style.css). */
 function technicalDetails(proof: PageProof, m: Record<string, string>): string {
@@ -169,8 +180,8 @@ function rootFingerprints(proof: PageProof, m: Record<string, string>): string {
   const roots = proof.trust_anchors;
   if (!roots || (!roots.timestamp_authority_root_sha256 && !roots.c2pa_root_sha256)) return "";
   const published = new URL("/v1/public/trust-anchors", proof.package_url).href;
-  return `<h3>${e(m.rootFingerprints!)}</h3><p>${e(m.rootsHelp!)} <a href="${e(published)}">${e(m.publishedRoots!)}</a></p>
-<dl data-testid="root-fingerprints">${roots.timestamp_authority_root_sha256 ? copyable("root-tsa", m.rootTsa!, opensslFingerprint(roots.timestamp_authority_root_sha256), m) : ""}${roots.c2pa_root_sha256 ? copyable("root-c2pa", m.rootC2pa!, opensslFingerprint(roots.c2pa_root_sha256), m) : ""}</dl>`;
+  return `<h3>${e(m.rootFingerprints!)}</h3><p>${e(m.rootsHelp!)}</p><p><a class="published-roots" href="${e(published)}">${e(m.publishedRoots!)}</a></p>
+<dl class="roots" data-testid="root-fingerprints">${roots.timestamp_authority_root_sha256 ? copyable("root-tsa", m.rootTsa!, opensslFingerprint(roots.timestamp_authority_root_sha256), m, ":") : ""}${roots.c2pa_root_sha256 ? copyable("root-c2pa", m.rootC2pa!, opensslFingerprint(roots.c2pa_root_sha256), m, ":") : ""}</dl>`;
 }
 
 /** The human verification page, server-rendered; no inline script or style (strict CSP). */
@@ -178,8 +189,13 @@ export function renderVerificationPage(proof: PageProof, partner: PageProof | nu
   const m = PAGE_MESSAGES[lang];
   const command = proof.manifest_sha256 ? `openssl ts -verify -digest ${proof.manifest_sha256} -in proof.tsr -CAfile chain.pem` : "";
   const hashes = proof.files.flatMap((file) => [file.sha256, file.signed_sha256]).filter(Boolean).join(" ");
+  const eager = eagerThumbnails([...proof.files, ...(partner?.files ?? [])]);
   const files =
-    partner === null ? singleProof(proof, steps, m, lang) : proof.compare_to ? pairedProofs(partner, proof, steps, m, lang) : pairedProofs(proof, partner, steps, m, lang);
+    partner === null
+      ? singleProof(proof, steps, m, lang, eager)
+      : proof.compare_to
+        ? pairedProofs(partner, proof, steps, m, lang, eager)
+        : pairedProofs(proof, partner, steps, m, lang, eager);
   // Our simulated authority is named in the reader's language; a real one keeps its own name.
   const authority = proof.timestamp ? (proof.mode === "test" ? m.testAuthority! : proof.timestamp.authority) : "";
   return `<!doctype html>

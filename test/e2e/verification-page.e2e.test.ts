@@ -45,8 +45,14 @@ describe("the verification page as a reader sees it (issue 13)", () => {
             .map((element) => element.tagName),
         );
         expect(breaking).toEqual([]);
+        // Opened as a reader would (a file's capture facts, the technical details with the roots' long fingerprints), still nothing sideways.
+        await page.locator(".file-facts summary").first().click();
+        await page.locator("details.technical summary").click();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${lang} at ${width} px`).toBeLessThanOrEqual(0);
+        // The screenshots show the thumbnails as a reader scrolling sees them (they load lazily).
+        for (const image of await page.locator("img").all()) await image.scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => [...document.images].every((image) => image.complete && image.naturalWidth > 0));
         await page.screenshot({ path: join(RESULTS, `verification-page-${lang}-${width}.png`), fullPage: true });
         await context.close();
       }
