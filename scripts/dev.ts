@@ -3,7 +3,7 @@
  * process, `wrangler dev` (local D1, R2, Durable Objects, Queues, cron), a seeded demo organization.
  * Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), DEV_LOCAL_DIR (default .local),
  * WEBHOOK_RESOLVE, WEBHOOK_RETRY_SCALE and WEBHOOK_DNS_RESOLVER_URL (local webhook receivers, see README), EVIDENCE_FIRST_STAMP_WITHIN_MINUTES
- * (evidence records, docs/adr/0022), DEV_SWEEP_INTERVAL_SECONDS
+ * and EVIDENCE_HASH_ALGORITHM (evidence records, docs/adr/0022), DEV_SWEEP_INTERVAL_SECONDS
  * (how often the cron sweeps run, default 60 as in production).
  */
 import { execSync } from "node:child_process";
@@ -57,7 +57,7 @@ async function main() {
     CAPTURE_BASE_URL: captureBaseUrl,
     BUILD_COMMIT: gitCommit(),
   };
-  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE", "WEBHOOK_DNS_RESOLVER_URL", "EVIDENCE_FIRST_STAMP_WITHIN_MINUTES"]) if (process.env[name]) vars[name] = process.env[name]!;
+  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE", "WEBHOOK_DNS_RESOLVER_URL", "EVIDENCE_FIRST_STAMP_WITHIN_MINUTES", "EVIDENCE_HASH_ALGORITHM"]) if (process.env[name]) vars[name] = process.env[name]!;
 
   const sealerMain = join(root, "sealer/src/main.ts");
   if (existsSync(sealerMain)) {

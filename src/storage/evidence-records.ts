@@ -19,18 +19,21 @@ export const evidenceRecordKey = (proofId: string, run: string | null) => proofA
 export interface DueEvidence {
   mode: EvidenceMode;
   due: number;
-  oldestDueAt: string;
+  /** Of the proofs still waiting for their first archive timestamp (null: none is). */
+  oldestFirstDueAt: string | null;
+  /** Records due for a timestamp or hash-tree renewal. */
+  renewals: number;
 }
 
 /** Rows due now (their date passed, or their latest chain uses one of `otherHashes`), not claimed, per mode. */
 export async function dueEvidenceByMode(d1: D1Database, now: string, otherHashes: readonly string[]): Promise<DueEvidence[]> {
   const rows = await d1
     .prepare(
-      `SELECT mode, COUNT(*) AS due, MIN(due_at) AS oldest FROM evidence_records WHERE ${dueCondition(otherHashes)} AND (claimed_until IS NULL OR claimed_until <= ?) GROUP BY mode`,
+      `SELECT mode, COUNT(*) AS due, MIN(CASE WHEN record_key IS NULL THEN due_at END) AS oldest_first, SUM(record_key IS NOT NULL) AS renewals FROM evidence_records WHERE ${dueCondition(otherHashes)} AND (claimed_until IS NULL OR claimed_until <= ?) GROUP BY mode`,
     )
     .bind(now, ...otherHashes, now)
-    .all<{ mode: EvidenceMode; due: number; oldest: string }>();
-  return rows.results.map((row) => ({ mode: row.mode, due: row.due, oldestDueAt: row.oldest }));
+    .all<{ mode: EvidenceMode; due: number; oldest_first: string | null; renewals: number }>();
+  return rows.results.map((row) => ({ mode: row.mode, due: row.due, oldestFirstDueAt: row.oldest_first, renewals: row.renewals }));
 }
 
 const dueCondition = (otherHashes: readonly string[]) =>

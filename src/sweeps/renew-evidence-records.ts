@@ -14,16 +14,19 @@ const CLAIM_MS = 10 * 60_000;
  * timestamp renewal before the latest authority certificate expires, or a hash-tree renewal when the
  * configured digest algorithm changed) are gathered per mode into batches; each batch gets ONE timestamp
  * from the sealer over the root of a hash tree of their leaves, and each proof's record gains that
- * archive timestamp with its reduced hash tree. A mode is worked when a full batch is due or its oldest
- * due proof has waited the first-stamp delay, so a quiet service still pays one call per delay, not per proof.
+ * archive timestamp with its reduced hash tree. A mode's first stamps are worked when a full batch is due
+ * or the oldest has waited the first-stamp delay, so a quiet service still pays one call per delay, not per
+ * proof; renewals as soon as they are due.
  */
 export async function renewEvidenceRecords(worker: WorkerContext, now: Date, timestamper: ArchiveTimestamper = sealerArchiveTimestamper(worker.env)): Promise<number> {
   const settings = evidenceSettings(worker.env);
   const nowIso = now.toISOString();
   let renewed = 0;
   for (const due of await dueEvidenceByMode(worker.env.DB, nowIso, settings.otherHashes)) {
-    const waited = now.getTime() - Date.parse(due.oldestDueAt);
-    if (due.due < settings.batchSize && waited < settings.firstStampWithinMs) continue;
+    // First stamps wait to gather a batch; renewals are due together already (a batch shares its due date),
+    // and a hash-tree renewal is due at once.
+    const waited = due.oldestFirstDueAt === null ? 0 : now.getTime() - Date.parse(due.oldestFirstDueAt);
+    if (due.renewals === 0 && due.due < settings.batchSize && waited < settings.firstStampWithinMs) continue;
     renewed += await renewBatch(worker, settings, due.mode, now, timestamper);
   }
   return renewed;

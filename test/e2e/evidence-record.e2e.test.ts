@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startStack, type Stack } from "./support/stack.ts";
+import { sealedPackage } from "./support/sealed-package.ts";
+import { decodeEvidenceRecord } from "../../shared/evidence-record.ts";
+
+/**
+ * Issue 14 point 5, judged: an evidence record renewed by the sweep verifies with the offline verifier,
+ * and with faketime set after every certificate's expiry the verifier still validates the unmodified
+ * package from its evidence record (docs/adr/0022). One stack; the sweeps run only when this file calls
+ * /__scheduled, so both proofs land in one batch, under one archive timestamp.
+ */
+const root = resolve(import.meta.dirname, "../..");
+const stateDir = mkdtempSync(join(tmpdir(), "evidence-stack-"));
+let stack: Stack;
+let genuine: Awaited<ReturnType<typeof sealedPackage>>;
+let other: Awaited<ReturnType<typeof sealedPackage>>;
+
+const sweep = async () => {
+  const response = await fetch(`${stack.baseUrl}/__scheduled`);
+  await response.text();
+  expect(response.ok).toBe(true);
+};
+
+/** The proof's package as it is now, unzipped. */
+async function download(packageUrl: string) {
+  const dir = mkdtempSync(join(tmpdir(), "evidence-package-"));
+  const zip = join(dir, "proof.zip");
+  writeFileSync(zip, Buffer.from(await (await fetch(packageUrl)).arrayBuffer()));
+  const folder = join(dir, "unzipped");
+  execFileSync("unzip", ["-q", zip, "-d", folder]);
+  return { zip, folder };
+}
+
+/** Sets every evidence record's next renewal in the past, in the stack's local D1, as time passing would. */
+function makeRenewalsDue() {
+  execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "d1", "execute", "DB", "--local", "--persist-to", join(stateDir, "state"), "--command", "UPDATE evidence_records SET due_at = '2000-01-01T00:00:00.000Z'"], {
+    cwd: root,
+    stdio: "pipe",
+  });
+}
+
+beforeAll(async () => {
+  stack = await startStack({ stateDir, env: { EVIDENCE_FIRST_STAMP_WITHIN_MINUTES: "0", DEV_SWEEP_INTERVAL_SECONDS: "86400" } });
+  genuine = await sealedPackage(stack);
+  other = await sealedPackage(stack);
+  // The first archive timestamp, over both proofs at once.
+  await sweep();
+  // Then a renewal: archive timestamp 2 covers archive timestamp 1 (RFC 4998 §5.2).
+  makeRenewalsDue();
+  await sweep();
+  genuine = { ...genuine, ...(await download(genuine.proof.package_url)) };
+  other = { ...other, ...(await download(other.proof.package_url)) };
+}, 300_000);
+
+/** The same stack restarted with SHA-512 as the archive timestamps' algorithm: the sweep's hash-tree renewal (RFC 4998 §5.2). */
+async function hashTreeRenewed() {
+  await stack.stop();
+  stack = await startStack({ stateDir, env: { EVIDENCE_FIRST_STAMP_WITHIN_MINUTES: "0", DEV_SWEEP_INTERVAL_SECONDS: "86400", EVIDENCE_HASH_ALGORITHM: "SHA-512" } });
+  await sweep();
+  return download(`${stack.baseUrl}/v1/public/proofs/${genuine.proof.id}/package`);
+}
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** The verifier as a stranger runs it, optionally under faketime. */
+function proofVerify(args: string[], fakeTime?: string) {
+  const command = fakeTime ? ["faketime", [fakeTime, process.execPath, join(root, "verifier/bin/proof-verify.ts"), ...args]] : [process.execPath, [join(root, "verifier/bin/proof-verify.ts"), ...args]];
+  const result = spawnSync(command[0] as string, command[1] as string[], { encoding: "utf8", cwd: tmpdir() });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, report: args.includes("--json") ? JSON.parse(result.stdout) : null };
+}
+const failed = (report: { checks: { name: string; ok: boolean }[] }) => report.checks.filter((check) => !check.ok).map((check) => check.name);
+const pins = (zip: string) => {
+  const report = proofVerify([zip, "--json"]).report;
+  return ["--tsa-root-sha256", report.tsa_root_sha256, "--c2pa-root-sha256", report.c2pa_root_sha256];
+};
+
+/** A copy of the genuine package's folder, changed by `change`, zipped again with every entry. */
+function tampered(change: (dir: string) => void): string {
+  const dir = mkdtempSync(join(tmpdir(), "evidence-tampered-"));
+  const folder = join(dir, "package");
+  cpSync(genuine.folder, folder, { recursive: true });
+  change(folder);
+  const zip = join(dir, "package.zip");
+  execFileSync("zip", ["-qr", zip, ...readdirSync(folder)], { cwd: folder });
+  return zip;
+}
+
+/** The latest notAfter of every certificate the package holds (chain.pem, the C2PA anchor, the tokens' and files' signers, revocation/). */
+function latestCertificateExpiry(folder: string): number {
+  const pems = [join(folder, "chain.pem"), join(folder, "c2pa-trust-anchor.pem"), ...readdirSync(join(folder, "revocation")).filter((name) => name.endsWith(".pem")).map((name) => join(folder, "revocation", name))];
+  const fromPem = pems.flatMap((file) => {
+    const blocks = readFileSync(file, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    return blocks.map((block) => execFileSync("openssl", ["x509", "-noout", "-enddate"], { input: block }).toString());
+  });
+  const fromToken = execFileSync("openssl", ["pkcs7", "-inform", "DER", "-print_certs", "-text"], { input: execFileSync("openssl", ["ts", "-reply", "-in", join(folder, "proof.tsr"), "-token_out"]) })
+    .toString()
+    .match(/Not After : .+/g)!;
+  const dates = [...fromPem.map((line) => line.replace("notAfter=", "")), ...fromToken.map((line) => line.replace("Not After : ", ""))].map((text) => Date.parse(text.trim()));
+  expect(dates.every((date) => Number.isFinite(date))).toBe(true);
+  return Math.max(...dates);
+}
+
+describe("evidence records (RFC 4998) in the package, verified offline", () => {
+  it("the sweep gave both proofs one archive timestamp (one authority call for the batch), then renewed it", () => {
+    const mine = decodeEvidenceRecord(readFileSync(join(genuine.folder, "evidence-record.ers")));
+    const theirs = decodeEvidenceRecord(readFileSync(join(other.folder, "evidence-record.ers")));
+    expect(mine.chains).toHaveLength(1);
+    expect(mine.chains[0]).toHaveLength(2);
+    // The same token over one hash tree's root, different reduced trees.
+    expect(Buffer.from(mine.chains[0]![0]!.timeStamp).equals(Buffer.from(theirs.chains[0]![0]!.timeStamp))).toBe(true);
+    expect(mine.chains[0]![0]!.reducedHashtree).not.toEqual(theirs.chains[0]![0]!.reducedHashtree);
+  });
+
+  it("an evidence record renewed by the sweep verifies with proof-verify: every check holds, roots pinned, exit 0", () => {
+    const { status, report, stdout } = proofVerify([genuine.zip, ...pins(genuine.zip), "--json"]);
+    expect(failed(report)).toEqual([]);
+    expect(status).toBe(0);
+    expect(report.evidence_record).toMatchObject({ archive_timestamps: 2, chains: 1, renewal_overdue: false });
+    const names = report.checks.map((check: { name: string }) => check.name);
+    expect(names).toEqual(expect.arrayContaining(["evidence 1 covers", "evidence 1 timestamp", "evidence 1 chain", "evidence 1 root pinned", "evidence 2 covers", "evidence 2 chain", "timestamp_chain_when_archived"]));
+    expect(report.checks.find((check: { name: string }) => check.name === "evidence 1 covers").detail).toContain("revocation/");
+    expect(stdout).not.toContain("FAIL");
+    const readable = proofVerify([genuine.zip, ...pins(genuine.zip)]);
+    expect(readable.stdout).toContain("Evidence record (RFC 4998): 2 archive timestamp(s)");
+    expect(readable.stdout).toMatch(/renewal is due before then/);
+  });
+
+  it("with faketime after every certificate's expiry, the unmodified package still verifies from its evidence record, saying renewal is overdue", () => {
+    const after = new Date(latestCertificateExpiry(genuine.folder) + 86_400_000);
+    // An absolute date: the clock starts there (faketime's "@" form is not parsed by this faketime).
+    const fakeTime = after.toISOString().slice(0, 19).replace("T", " ");
+    // faketime really moves the clock the verifier reads.
+    expect(spawnSync("faketime", [fakeTime, process.execPath, "-e", "console.log(new Date().getFullYear())"], { encoding: "utf8" }).stdout.trim()).toBe(String(after.getUTCFullYear()));
+    // Plain openssl, today's way, fails then: the certificates have expired.
+    const openssl = spawnSync("faketime", [fakeTime, "openssl", "ts", "-verify", "-in", "proof.tsr", "-data", "manifest.json", "-CAfile", "chain.pem"], { cwd: genuine.folder, encoding: "utf8" });
+    expect(openssl.status).not.toBe(0);
+    const { status, report } = proofVerify([genuine.zip, ...pins(genuine.zip), "--json"], fakeTime);
+    expect(failed(report)).toEqual([]);
+    expect(status).toBe(0);
+    expect(report.evidence_record).toMatchObject({ archive_timestamps: 2, renewal_overdue: true });
+    const readable = proofVerify([genuine.zip, ...pins(genuine.zip)], fakeTime);
+    expect(readable.stdout).toMatch(/expired on .*overdue for renewal/);
+    expect(readable.stdout).toContain("VERIFIED");
+  });
+
+  it("after SHA-512 replaces SHA-256, the sweep's hash-tree renewal starts a new chain that still verifies, under faketime too", async () => {
+    const renewed = await hashTreeRenewed();
+    const er = decodeEvidenceRecord(readFileSync(join(renewed.folder, "evidence-record.ers")));
+    expect(er.chains.map((chain) => chain.map((stamp) => stamp.digestAlgorithm))).toEqual([["SHA-256", "SHA-256"], ["SHA-512"]]);
+    const pinned = pins(renewed.zip);
+    const { status, report } = proofVerify([renewed.zip, ...pinned, "--json"]);
+    expect(failed(report)).toEqual([]);
+    expect(status).toBe(0);
+    expect(report.evidence_record).toMatchObject({ archive_timestamps: 3, chains: 2 });
+    expect(report.checks.find((check: { name: string }) => check.name === "evidence 3 covers").detail).toContain("hash-tree renewal");
+    const fakeTime = new Date(latestCertificateExpiry(renewed.folder) + 86_400_000).toISOString().slice(0, 19).replace("T", " ");
+    const late = proofVerify([renewed.zip, ...pinned, "--json"], fakeTime);
+    expect(failed(late.report)).toEqual([]);
+    expect(late.status).toBe(0);
+  }, 120_000);
+
+  it("fails on an evidence record of another proof, and on a tampered manifest", () => {
+    const swapped = tampered((dir) => cpSync(join(other.folder, "evidence-record.ers"), join(dir, "evidence-record.ers")));
+    const a = proofVerify([swapped, "--json"]);
+    expect(a.status).toBe(1);
+    expect(failed(a.report)).toEqual(["evidence 1 covers"]);
+
+    const edited = tampered((dir) => writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X')));
+    const b = proofVerify([edited, "--json"]);
+    expect(b.status).toBe(1);
+    expect(failed(b.report)).toEqual(expect.arrayContaining(["timestamp_imprint", "evidence 1 covers"]));
+
+    const dropped = tampered((dir) => rmSync(join(dir, "revocation", readdirSync(join(dir, "revocation")).find((name) => name.endsWith(".crl"))!)));
+    expect(failed(proofVerify([dropped, "--json"]).report)).toContain("evidence 1 covers");
+  });
+});
