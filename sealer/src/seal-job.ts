@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { KeyObject } from "node:crypto";
 import type { SealedResult, SealJob, SealJobFile, SealResult } from "../../shared/sealer-protocol.ts";
-import { canCarryC2pa, signWithC2pa } from "./c2pa/c2pa.ts";
-import type { CoseSigner } from "./c2pa/cose.ts";
+import { canCarryC2pa } from "./c2pa/c2pa.ts";
+import { SigningFailedError, signingPool, SigningThreadError, type SignedCopy } from "./c2pa/signing-pool.ts";
 import { buildManifest } from "./manifest.ts";
 import { mediaFacts } from "./provenance/media-facts.ts";
 import { carriesC2paBlock, readPriorCredentials } from "./provenance/prior-credentials.ts";
@@ -11,7 +11,7 @@ import { fileSignals } from "./provenance/signals.ts";
 import { captureActions, captureAssertion, ORIGINAL_INGREDIENT } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
-import { TimestampUnavailableError, type TimestampAuthority } from "./tsa/authority.ts";
+import type { TimestampAuthority } from "./tsa/authority.ts";
 import { FileRejectedError, verifyFile } from "./verify-file.ts";
 import type { ByteBudget } from "./byte-budget.ts";
 import { discard, download, TransientJobError } from "./transfer.ts";
@@ -114,28 +114,27 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     clock.countAuthorityCall();
     return clock.time("timestamps", () => obtainTimestamp(authority, data, under));
   };
-  const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: { label: string; data: unknown }[], opensOriginal: boolean): Promise<Uint8Array> => {
-    if (!canCarryC2pa(format)) return original;
+  /** The signed copy, made on a signing thread; `original` is handed over to it. */
+  const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: { label: string; data: unknown }[], opensOriginal: boolean): Promise<SignedCopy> => {
+    if (!canCarryC2pa(format)) return { bytes: original, sha256: sha256(original), crc32: crc32(original) };
     // The wait for the signature's timestamp counts as timestamps, not as signing.
     let signingSince = performance.now();
-    const signer: CoseSigner = {
-      key: context.key,
-      chainDer: context.chainDer,
-      timestamp: async (message) => {
-        clock.record("signing", signingSince);
-        try {
-          return (await timestamp(context.signatureAuthority ?? context.authority, message, signal)).token;
-        } finally {
-          signingSince = performance.now();
-        }
-      },
+    const signatureTimestamp = async (message: Uint8Array) => {
+      clock.record("signing", signingSince);
+      try {
+        return (await timestamp(context.signatureAuthority ?? context.authority, message, signal)).token;
+      } finally {
+        signingSince = performance.now();
+      }
     };
+    const definition = { title: file.id, format, assertions, parentLabel: opensOriginal ? ORIGINAL_INGREDIENT : undefined };
     try {
-      return await signWithC2pa(original, { title: file.id, format, assertions, parentLabel: opensOriginal ? ORIGINAL_INGREDIENT : undefined }, signer);
+      return await signingPool().sign({ bytes: original, definition, key: context.key, chainDer: context.chainDer, timestamp: signatureTimestamp }, signal);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      if (error instanceof TransientJobError || error instanceof TimestampUnavailableError) throw error;
-      throw new FileRejectedError("file_corrupt", file.id, `The ${format} file cannot carry a C2PA manifest: ${(error as Error).message}`);
+      if (error instanceof SigningThreadError) throw new TransientJobError(error.message);
+      if (!(error instanceof SigningFailedError)) throw error;
+      throw new FileRejectedError("file_corrupt", file.id, `The ${format} file cannot carry a C2PA manifest: ${error.message}`);
     } finally {
       clock.record("signing", signingSince);
     }
@@ -157,14 +156,14 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const signed = await signedCopy(file, original, sniffed, assertions, opensOriginal);
     signal.throwIfAborted();
     written.add(file);
-    const thumbnail = await clock.time("upload", () => storeSignedCopy(file, signed, sniffed, job.proof.mode, signal));
-    // The CRC-32 the package's ZIP needs, computed here (natively, while the bytes are in memory) so the
-    // Worker never has to read a large file to compute it.
+    const thumbnail = await clock.time("upload", () => storeSignedCopy(file, signed.bytes, sniffed, job.proof.mode, signal));
+    // The CRC-32 the package's ZIP needs, computed by the sealer (natively, while the bytes are in
+    // memory) so the Worker never has to read a large file to compute it.
     return {
       id: file.id,
-      signed_sha256: sha256(signed),
-      signed_size: signed.length,
-      signed_crc32: crc32(signed),
+      signed_sha256: signed.sha256,
+      signed_size: signed.bytes.length,
+      signed_crc32: signed.crc32,
       sniffed_type: sniffed,
       prior_c2pa: prior !== null,
       prior_credentials: prior,
