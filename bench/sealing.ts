@@ -98,6 +98,8 @@ function benchJob(base: string): SealJob {
       source: { url: `${base}/src/${i}` },
       destination: { url: `${base}/dst/${i}`, method: "PUT", headers: {} },
       discard: { url: `${base}/dst/${i}`, method: "DELETE", headers: {} },
+      // As the Worker asks for every photo (the verification page shows them).
+      thumbnail: { destination: { url: `${base}/thumbnails/${i}`, method: "PUT", headers: {} }, discard: { url: `${base}/thumbnails/${i}`, method: "DELETE", headers: {} } },
     })),
     // Far enough that the bench measures sealing, not the abort.
     deadline: new Date(Date.now() + 30 * 60_000).toISOString(),
@@ -133,12 +135,15 @@ async function sealerJob(identity: ReturnType<typeof signingIdentity>) {
   }
 }
 
-/** The Worker's `sealing times` log line of a proof (src/sealing/seal-proof.ts). */
-function workerTimes(stack: Stack, proofId: string): Breakdown {
-  const line = stack
-    .output()
-    .split("\n")
-    .find((candidate) => candidate.includes('"sealing times"') && candidate.includes(proofId));
+/** The Worker's `sealing times` log line of a proof (src/sealing/sealing-times.ts), which reaches the stack's output soon after the proof reads sealed. */
+async function workerTimes(stack: Stack, proofId: string): Promise<Breakdown> {
+  const find = () =>
+    stack
+      .output()
+      .split("\n")
+      .find((candidate) => candidate.includes('"sealing times"') && candidate.includes(proofId));
+  for (let waited = 0; !find() && waited < 10_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
+  const line = find();
   if (!line) throw new Error(`no "sealing times" line for ${proofId} in the stack's output`);
   const logged = JSON.parse(line.slice(line.indexOf("{"))) as { queue_handover_ms: number; sealer_call_ms: number; sealer: SealTimings | null; storing_ms: number };
   if (!logged.sealer) throw new Error("the sealer reported no timings");
@@ -169,7 +174,7 @@ export async function benchEndToEnd(stack: Stack) {
     const proof = await waitForProof(stack, key.body.key, completed.body.proof_id, (p) => p.status !== "pending", 120_000, 10);
     const ms = performance.now() - started;
     if (proof.status !== "sealed") throw new Error(`end-to-end proof ${proof.status}: ${JSON.stringify(proof.failure)}`);
-    runs.push({ ms, breakdown: workerTimes(stack, proof.id) });
+    runs.push({ ms, breakdown: await workerTimes(stack, proof.id) });
   }
   return medianRun(runs);
 }
