@@ -36,7 +36,7 @@ export async function verificationPackage({ ctx, input }: { ctx: Pick<DomainCont
     ...(revocation === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(revocation)]).map((name) => ({ name, body: fromStorage(packagedArtifactKey(proof.id, proof.sealingRun, name)) })),
     ...(evidence === null ? [] : [{ name: EVIDENCE_RECORD_NAME, body: fromStorage(evidenceKey) }]),
     ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
-    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation) },
+    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation, evidence !== null) },
   ];
   return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
 }

@@ -27,9 +27,9 @@ function claimsSection(claims: ProofClaims, files: FileRow[], lang: "en" | "fr")
 }
 
 /**
- * The offline instructions put in every package, in English and French. `roots`: the fingerprints of the package's authority and C2PA roots (`verificationPackage` reads them from chain.pem and c2pa-trust-anchor.pem); `revocation`: the index of the revocation data captured at sealing (null: sealed before it was captured).
+ * The offline instructions put in every package, in English and French. `roots`: the fingerprints of the package's authority and C2PA roots (`verificationPackage` reads them from chain.pem and c2pa-trust-anchor.pem); `revocation`: the index of the revocation data captured at sealing (null: sealed before it was captured); `hasEvidenceRecord`: the package carries evidence-record.ers (step 8).
  */
-export function verifyMarkdown(proof: ProofRow, files: FileRow[], roots: PackageRoots = { tsa: null, c2pa: null }, revocation: RevocationIndexEntry[] | null = null): string {
+export function verifyMarkdown(proof: ProofRow, files: FileRow[], roots: PackageRoots = { tsa: null, c2pa: null }, revocation: RevocationIndexEntry[] | null = null, hasEvidenceRecord = false): string {
   const claims = proofClaims(proof, files.map((file) => ({ reported_by_device: reportedByDevice(file) })));
   const testNote =
     proof.mode === "test"
@@ -44,12 +44,12 @@ c2pa_root_sha256: \`${roots.c2pa?.sha256 ?? "—"}\`
 
 ## English
 
-${verifySteps(proof, files, roots, "en", revocation)}
+${verifySteps(proof, files, roots, "en", revocation, hasEvidenceRecord)}
 
 ${claimsSection(claims, files, "en")}
 ## Français
 
-${verifySteps(proof, files, roots, "fr", revocation)}
+${verifySteps(proof, files, roots, "fr", revocation, hasEvidenceRecord)}
 
 ${claimsSection(claims, files, "fr")}`;
 }

@@ -54,6 +54,10 @@ const TEXT = {
     s7t: "When the proof was sealed, the service fetched the CRL that the issuer of each certificate publishes (at the address written in the certificate) and put it in `revocation/` beside the certificate it covers; `revocation/index.json` says which, from where and when. For each one: the first command checks that the CRL is signed by the certificate's issuer, and must print `verify OK` (openssl still exits with 0 when it prints `verify failure`), then its dates: `lastUpdate` before `gen_time` or at most an hour after it, `nextUpdate` after it; the second checks the certificate against it at `gen_time`, or at the CRL's `lastUpdate` when it was issued just after the token (openssl refuses a CRL issued after the time it checks at), and must print `OK`. `certificate revoked` means the CRL lists it: the token can then be trusted only if it was revoked after `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` gives the revocation and invalidity dates).",
     s7u: "No revocation data could be captured at sealing for these certificates, so it is not in the package:",
     s7n: "This proof was sealed before the service captured revocation data: the package holds none.",
+    s8: "8. Once certificates have expired: the evidence record",
+    s8t: "Certificates expire, keys may leak years later, algorithms weaken. Step 3's `-attime` then only shows what the certificates were worth at `gen_time`, not that the token was made before they expired or were revoked. That is what `evidence-record.ers` is for (RFC 4998, added about an hour after sealing): archive timestamps over `manifest.json`, `proof.tsr` and `revocation/`, made over many proofs at once through a hash tree and renewed by the service before each authority certificate expires (and with a new hash algorithm when SHA-256 is to be replaced). Each archive timestamp shows that what came before it existed while its certificates were still valid. **openssl cannot check an evidence record by itself**: it has no command for its hash trees; it can only show that the file holds RFC 3161 tokens (the first command counts them).",
+    s8v: "Check the record with `proof-verify`, the offline verifier in the service's repository (`verifier/`, Node 24, no network; `npm link` in that folder puts it on your PATH, or use `npm exec --prefix <repository>/verifier proof-verify --` instead of `proof-verify`). Run in this folder with the two fingerprints you compared in steps 3 and 5, it must end with `VERIFIED`; it also names the latest renewal and says when its authority certificate expires, or that it has expired and the record is overdue for renewal (download the package again for the latest renewals):",
+    s8n: "This package holds no evidence record yet: it is added about an hour after sealing. Download the package again then; meanwhile `proof-verify` checks everything else:",
   },
   fr: {
     intro: "Tout ce qui suit s'exécute hors ligne dans ce dossier (le paquet décompressé), avec `sha256sum`, `openssl` et `python3` ; l'étape 5 demande aussi `c2patool`, un outil optionnel qui n'est pas standard. Chaque commande s'exécute telle qu'elle est écrite.",
@@ -82,6 +86,10 @@ const TEXT = {
     s7t: "Au scellement, le service a récupéré la CRL que publie l'émetteur de chaque certificat (à l'adresse inscrite dans le certificat) et l'a placée dans `revocation/` à côté du certificat qu'elle couvre ; `revocation/index.json` dit lequel, d'où et quand. Pour chacun : la première commande vérifie que la CRL est signée par l'émetteur du certificat, et doit afficher `verify OK` (openssl termine quand même avec 0 quand il affiche `verify failure`), puis ses dates : `lastUpdate` avant `gen_time` ou au plus une heure après, `nextUpdate` après ; la seconde vérifie le certificat avec elle à `gen_time`, ou au `lastUpdate` de la CRL quand elle a été émise juste après le jeton (openssl refuse une CRL émise après l'instant où il vérifie), et doit afficher `OK`. `certificate revoked` signifie que la CRL le liste : le jeton n'est alors digne de confiance que si la révocation est postérieure à `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` donne les dates de révocation et d'invalidité).",
     s7u: "Aucune donnée de révocation n'a pu être recueillie au scellement pour ces certificats ; elle n'est donc pas dans le paquet :",
     s7n: "Cette preuve a été scellée avant que le service ne recueille les données de révocation : le paquet n'en contient pas.",
+    s8: "8. Une fois les certificats expirés : l'enregistrement de preuve",
+    s8t: "Les certificats expirent, des clés peuvent être divulguées des années plus tard, les algorithmes s'affaiblissent. Le `-attime` de l'étape 3 ne montre alors que ce que valaient les certificats à `gen_time`, pas que le jeton a été fait avant leur expiration ou leur révocation. C'est le rôle de `evidence-record.ers` (RFC 4998, ajouté environ une heure après le scellement) : des horodatages d'archive sur `manifest.json`, `proof.tsr` et `revocation/`, faits sur de nombreuses preuves à la fois grâce à un arbre de hachage et renouvelés par le service avant l'expiration de chaque certificat d'autorité (et avec un nouvel algorithme de hachage quand SHA-256 doit être remplacé). Chaque horodatage d'archive montre que ce qui le précède existait tant que ses certificats étaient encore valides. **openssl ne sait pas vérifier seul un enregistrement de preuve** : il n'a aucune commande pour ses arbres de hachage ; il peut seulement montrer que le fichier contient des jetons RFC 3161 (la première commande les compte).",
+    s8v: "Vérifiez l'enregistrement avec `proof-verify`, le vérificateur hors ligne du dépôt du service (`verifier/`, Node 24, sans réseau ; `npm link` dans ce dossier le met dans votre PATH, ou utilisez `npm exec --prefix <dépôt>/verifier proof-verify --` au lieu de `proof-verify`). Lancé dans ce dossier avec les deux empreintes comparées aux étapes 3 et 5, il doit finir par `VERIFIED` ; il nomme aussi le dernier renouvellement et dit quand expire son certificat d'autorité, ou qu'il a expiré et que le renouvellement est en retard (téléchargez de nouveau le paquet pour avoir les derniers renouvellements) :",
+    s8n: "Ce paquet ne contient pas encore d'enregistrement de preuve : il est ajouté environ une heure après le scellement. Téléchargez de nouveau le paquet à ce moment-là ; en attendant, `proof-verify` vérifie tout le reste :",
   },
 } as const;
 
@@ -113,8 +121,19 @@ function revocationStep(revocation: RevocationIndexEntry[] | null, genEpoch: num
   return [`### ${t.s7}`, t.s7t, ...(commands.length === 0 ? [] : [sh(...commands)]), ...(missing.length === 0 ? [] : [t.s7u, missing.join("\n")])];
 }
 
+/**
+ * Step 8: the evidence record (RFC 4998), which openssl cannot check; `proof-verify` can, run in this
+ * folder with the package's root fingerprints (test/e2e/evidence-record.e2e.test.ts runs these commands).
+ */
+function evidenceStep(roots: PackageRoots, hasEvidenceRecord: boolean, lang: Lang): string[] {
+  const t = TEXT[lang];
+  const verify = `proof-verify . --tsa-root-sha256 ${roots.tsa?.sha256 ?? "<hex>"} --c2pa-root-sha256 ${roots.c2pa?.sha256 ?? "<hex>"}`;
+  if (!hasEvidenceRecord) return [`### ${t.s8}`, t.s8n, sh(verify)];
+  return [`### ${t.s8}`, t.s8t, sh("openssl asn1parse -inform DER -in evidence-record.ers | grep -c :pkcs7-signedData"), t.s8v, sh(verify)];
+}
+
 /** The numbered offline steps of VERIFY.md in one language: both languages print the very same commands. */
-export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoots, lang: Lang, revocation: RevocationIndexEntry[] | null = null): string {
+export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoots, lang: Lang, revocation: RevocationIndexEntry[] | null = null, hasEvidenceRecord = false): string {
   const t = TEXT[lang];
   const epoch = proof.timestampGenTime ? Math.floor(Date.parse(proof.timestampGenTime) / 1000) : 0;
   const name = (file: FileRow) => `files/${file.id}.${fileExtension(file.contentType)}`;
@@ -149,5 +168,6 @@ export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoo
     ...(jpegs.length === 0 ? [] : [sh(...jpegs.flatMap((file) => [`${JPEG_ORIGINAL} ${name(file)} original-${file.id}.jpg`, `echo "${file.sha256}  original-${file.id}.jpg" | sha256sum -c`]))]),
     t.s6o,
     ...revocationStep(revocation, epoch, lang),
+    ...evidenceStep(roots, hasEvidenceRecord, lang),
   ].join("\n\n");
 }

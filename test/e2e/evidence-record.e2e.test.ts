@@ -5,13 +5,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { sealedPackage } from "./support/sealed-package.ts";
+import { pathWithProofVerify } from "./support/proof-verify-on-path.ts";
 import { decodeEvidenceRecord } from "../../shared/evidence-record.ts";
 
 /**
  * Issue 14 point 5, judged: an evidence record renewed by the sweep verifies with the offline verifier,
  * and with faketime set after every certificate's expiry the verifier still validates the unmodified
- * package from its evidence record (docs/adr/0022). One stack; the sweeps run only when this file calls
- * /__scheduled, so both proofs land in one batch, under one archive timestamp.
+ * package from its evidence record (docs/adr/0022). One stack's state, restarted twice (a renewal made due,
+ * then another hash algorithm); the sweeps run only when this file calls /__scheduled, so both proofs land
+ * in one batch, under one archive timestamp.
  */
 const root = resolve(import.meta.dirname, "../..");
 const stateDir = mkdtempSync(join(tmpdir(), "evidence-stack-"));
@@ -19,11 +21,24 @@ let stack: Stack;
 let genuine: Awaited<ReturnType<typeof sealedPackage>>;
 let other: Awaited<ReturnType<typeof sealedPackage>>;
 
-const sweep = async () => {
-  const response = await fetch(`${stack.baseUrl}/__scheduled`);
+/**
+ * Runs the cron sweeps once and waits until both proofs' records hold `archiveTimestamps` (the scheduled
+ * handler runs the sweeps in waitUntil: /__scheduled answers before they end). Read from the public JSON.
+ */
+async function sweep(archiveTimestamps: number) {
+  const response = await fetch(`${stack.baseUrl}/__scheduled?time=${Date.now()}`);
   await response.text();
   expect(response.ok).toBe(true);
-};
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const counts = await Promise.all(
+      [genuine, other].map(async (sealed) => ((await (await fetch(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`)).json()) as { evidence_record: { archive_timestamps: number } | null }).evidence_record?.archive_timestamps ?? 0),
+    );
+    if (counts.every((count) => count === archiveTimestamps)) return;
+    if (Date.now() > deadline) throw new Error(`evidence records hold ${counts.join(", ")} archive timestamps, not ${archiveTimestamps}:\n${stack.output().slice(-3000)}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
+}
 
 /** The proof's package as it is now, unzipped. */
 async function download(packageUrl: string) {
@@ -35,33 +50,43 @@ async function download(packageUrl: string) {
   return { zip, folder };
 }
 
-/** Sets every evidence record's next renewal in the past, in the stack's local D1, as time passing would. */
-function makeRenewalsDue() {
+const STACK_ENV = { EVIDENCE_FIRST_STAMP_WITHIN_MINUTES: "0", DEV_SWEEP_INTERVAL_SECONDS: "86400" };
+
+/**
+ * Sets every evidence record's next renewal in the past, as time passing would: in the stack's local D1,
+ * written while the stack is stopped (a running local D1 does not reliably see another process's write),
+ * then the same stack started again on the same state.
+ */
+async function makeRenewalsDue() {
+  await stack.stop();
   execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "d1", "execute", "DB", "--local", "--persist-to", join(stateDir, "state"), "--command", "UPDATE evidence_records SET due_at = '2000-01-01T00:00:00.000Z'"], {
     cwd: root,
     stdio: "pipe",
   });
+  stack = await startStack({ stateDir, env: STACK_ENV });
 }
 
+const packageUrl = (proofId: string) => `${stack.baseUrl}/v1/public/proofs/${proofId}/package`;
+
 beforeAll(async () => {
-  stack = await startStack({ stateDir, env: { EVIDENCE_FIRST_STAMP_WITHIN_MINUTES: "0", DEV_SWEEP_INTERVAL_SECONDS: "86400" } });
+  stack = await startStack({ stateDir, env: STACK_ENV });
   genuine = await sealedPackage(stack);
   other = await sealedPackage(stack);
   // The first archive timestamp, over both proofs at once.
-  await sweep();
+  await sweep(1);
   // Then a renewal: archive timestamp 2 covers archive timestamp 1 (RFC 4998 §5.2).
-  makeRenewalsDue();
-  await sweep();
-  genuine = { ...genuine, ...(await download(genuine.proof.package_url)) };
-  other = { ...other, ...(await download(other.proof.package_url)) };
+  await makeRenewalsDue();
+  await sweep(2);
+  genuine = { ...genuine, ...(await download(packageUrl(genuine.proof.id))) };
+  other = { ...other, ...(await download(packageUrl(other.proof.id))) };
 }, 300_000);
 
 /** The same stack restarted with SHA-512 as the archive timestamps' algorithm: the sweep's hash-tree renewal (RFC 4998 §5.2). */
 async function hashTreeRenewed() {
   await stack.stop();
-  stack = await startStack({ stateDir, env: { EVIDENCE_FIRST_STAMP_WITHIN_MINUTES: "0", DEV_SWEEP_INTERVAL_SECONDS: "86400", EVIDENCE_HASH_ALGORITHM: "SHA-512" } });
-  await sweep();
-  return download(`${stack.baseUrl}/v1/public/proofs/${genuine.proof.id}/package`);
+  stack = await startStack({ stateDir, env: { ...STACK_ENV, EVIDENCE_HASH_ALGORITHM: "SHA-512" } });
+  await sweep(3);
+  return download(packageUrl(genuine.proof.id));
 }
 afterAll(async () => {
   await stack?.stop();
@@ -164,6 +189,25 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     expect(failed(late.report)).toEqual([]);
     expect(late.status).toBe(0);
   }, 120_000);
+
+  it("VERIFY.md's step 8 runs as written in the unzipped package: openssl counts the archive timestamps, proof-verify checks them (English and French alike)", () => {
+    const markdown = readFileSync(join(genuine.folder, "VERIFY.md"), "utf8");
+    const step8 = (heading: string) => {
+      const language = markdown.split(/^## /m).find((part) => part.startsWith(heading))!;
+      return [...language.slice(language.search(/^### 8\. /m)).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    };
+    expect(step8("English")).toHaveLength(2);
+    expect(step8("Français")).toEqual(step8("English"));
+    expect(markdown).toContain("openssl cannot check an evidence record by itself");
+    expect(markdown).toContain("openssl ne sait pas vérifier seul un enregistrement de preuve");
+    const PATH = pathWithProofVerify();
+    const [count, verify] = step8("English").map((block) => spawnSync("bash", ["-e", "-o", "pipefail", "-c", block], { cwd: genuine.folder, encoding: "utf8", env: { ...process.env, PATH } }));
+    expect(count!.status).toBe(0);
+    expect(count!.stdout.trim()).toBe("2");
+    expect(verify!.status, verify!.stdout).toBe(0);
+    expect(verify!.stdout).toContain("Evidence record (RFC 4998): 2 archive timestamp(s)");
+    expect(verify!.stdout).toMatch(/\nVERIFIED\n/);
+  });
 
   it("fails on an evidence record of another proof, and on a tampered manifest", () => {
     const swapped = tampered((dir) => cpSync(join(other.folder, "evidence-record.ers"), join(dir, "evidence-record.ers")));

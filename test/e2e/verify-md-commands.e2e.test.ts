@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { sealedPackage } from "./support/sealed-package.ts";
+import { pathWithProofVerify } from "./support/proof-verify-on-path.ts";
 import { ensureLocalPki, localCrl } from "../../sealer/src/pki/ensure-local-pki.ts";
 
 let stack: Stack;
@@ -24,10 +25,12 @@ const section = (markdown: string, heading: string) => markdown.split(/^## /m).f
 const blocks = (markdown: string) => [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
 const hasC2patool = spawnSync("sh", ["-c", "command -v c2patool"]).status === 0;
 
+const PATH = pathWithProofVerify();
+
 /** Runs a block of VERIFY.md as written, in the package's folder; c2patool lines only when the tool is there (optional). */
 function run(block: string, cwd: string) {
   const script = hasC2patool ? block : block.split("\n").filter((line) => !line.startsWith("c2patool ")).join("\n");
-  return spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, encoding: "utf8" });
+  return spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, encoding: "utf8", env: { ...process.env, PATH } });
 }
 
 /** The verifier's own copy of the authority's root: here taken from the service's public list by the fingerprint VERIFY.md prints. */
@@ -76,6 +79,9 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     expect(all).toContain("revocation/tsa-1.pem: OK");
     expect(all).toContain("revocation/c2pa-1.pem: OK");
     expect(all).toMatch(/^lastUpdate=.+\nnextUpdate=.+$/m);
+    // Step 8: proof-verify in this folder, the roots pinned (no evidence record yet, a minute after sealing).
+    expect(all).toContain("No evidence record (evidence-record.ers) in this package");
+    expect(all).toMatch(/\nVERIFIED\n/);
   });
 
   it("prints the same root fingerprints as the public JSON and the public list of roots", async () => {

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { verifyPackage } from "../src/verify-package.ts";
 import { renewalLine } from "../src/verify-evidence-record.ts";
+import { readFolder } from "../src/read-folder.ts";
 
-const usage = `Usage: proof-verify <package.zip> [--tsa-root-sha256 <hex>] [--c2pa-root-sha256 <hex>] [--json]
+const usage = `Usage: proof-verify <package.zip | unzipped folder> [--tsa-root-sha256 <hex>] [--c2pa-root-sha256 <hex>] [--json]
 
 Verifies a verification package offline. Without pins the roots come from the package itself, which
 proves nothing by itself: pin the SHA-256 of the authority's root and of the C2PA root obtained elsewhere
@@ -23,7 +24,9 @@ if (values.help || positionals.length !== 1 || [values["tsa-root-sha256"], value
   process.exit(values.help ? 0 : 2);
 }
 
-const report = await verifyPackage(new Uint8Array(readFileSync(positionals[0]!)), { tsaRootSha256: values["tsa-root-sha256"], c2paRootSha256: values["c2pa-root-sha256"] });
+// The ZIP, or the folder it was unzipped into (where VERIFY.md's steps run).
+const input = statSync(positionals[0]!, { throwIfNoEntry: false })?.isDirectory() ? readFolder(positionals[0]!) : new Uint8Array(readFileSync(positionals[0]!));
+const report = await verifyPackage(input, { tsaRootSha256: values["tsa-root-sha256"], c2paRootSha256: values["c2pa-root-sha256"] });
 if (values.json) {
   console.log(JSON.stringify(report, null, 2));
 } else {

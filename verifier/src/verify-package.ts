@@ -45,13 +45,14 @@ const C2PA_FORMATS = new Set(["image/jpeg", "image/png", "image/heic", "image/he
  * signer bound by ESS, chain at gen_time), the roots against the pins, each signed file against the manifest,
  * each file's C2PA manifest with c2pa-rs trusting only the package's roots, and JPEG originals against `sha256`.
  */
-export async function verifyPackage(zip: Uint8Array, pins: { tsaRootSha256?: string; c2paRootSha256?: string }, now: Date = new Date()): Promise<Report> {
+export async function verifyPackage(zip: Uint8Array | Map<string, Uint8Array>, pins: { tsaRootSha256?: string; c2paRootSha256?: string }, now: Date = new Date()): Promise<Report> {
   const checks: Check[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
   const report: Report = { ok: false, proof_id: null, gen_time: null, manifest_sha256: null, tsa_root_sha256: null, c2pa_root_sha256: null, pinned: { tsa: !!pins.tsaRootSha256, c2pa: !!pins.c2paRootSha256 }, evidence_record: null, revocation: null, checks };
   let entries: Map<string, Uint8Array>;
   try {
-    entries = readZip(zip);
+    // A ZIP, or the entries of an unzipped package (readFolder).
+    entries = zip instanceof Map ? zip : readZip(zip);
   } catch (error) {
     check("package_readable", false, (error as Error).message);
     return report;
