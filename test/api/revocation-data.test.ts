@@ -93,6 +93,16 @@ describe("revocation data captured at sealing, in storage, the package and the p
     expect(markdown).not.toContain("-CRLfile revocation/c2pa-1.crl");
   });
 
+  it("an intermediate in a chain: VERIFY.md checks the signer's CRL with the intermediate and the intermediate's with the root", async () => {
+    const intermediate: RevocationEntry = { ...TSA_REVOCATION, position: 2, subject: "C=FR, CN=Some Intermediate CA" };
+    const { proofId } = await sealedWith([TSA_REVOCATION, intermediate, C2PA_REVOCATION]);
+    const markdown = new TextDecoder().decode((await packageOf(proofId)).get("VERIFY.md"));
+    expect(markdown).toContain("openssl crl -inform DER -in revocation/tsa-1.crl -CAfile revocation/tsa-2.pem -noout");
+    expect(markdown).toMatch(/openssl verify -crl_check -CRLfile revocation\/tsa-1\.crl -CAfile tsa-root\.pem -untrusted chain\.pem -untrusted revocation\/tsa-2\.pem -attime \d+ revocation\/tsa-1\.pem/);
+    expect(markdown).toContain("openssl crl -inform DER -in revocation/tsa-2.crl -CAfile tsa-root.pem -noout");
+    expect(markdown).toMatch(/openssl verify -crl_check -CRLfile revocation\/tsa-2\.crl -CAfile tsa-root\.pem -untrusted chain\.pem -attime \d+ revocation\/tsa-2\.pem/);
+  });
+
   it("a proof sealed before revocation data was captured: none in the package, null in the public JSON, and VERIFY.md says so", async () => {
     const { proofId, run } = await sealedWith([]);
     await env.FILES.delete(packagedArtifactKey(proofId, run, "revocation/index.json"));
