@@ -7,9 +7,8 @@ import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isLoopbackHost } from "../middleware/https-only.ts";
 import { isReturnUrlAllowed } from "../settings/return-origins.ts";
 import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
-import { findDefaultTheme } from "../storage/capture-themes.ts";
 import { getAllowedReturnOrigins } from "../storage/settings.ts";
-import { insertSessionWithinBalance, type NewSessionRow } from "../storage/capture-sessions.ts";
+import { insertSessionWithinBalance, type SessionToInsert } from "../storage/capture-sessions.ts";
 import { beforeTemplateForAfter } from "./comparison.ts";
 
 export const CAPTURE_LINK_LIFETIME_MS = 30 * 60 * 1000;
@@ -60,13 +59,12 @@ export async function createCaptureSession({ ctx, input }: { ctx: SessionContext
           stage: input.stage,
           category: input.category,
         });
-  const locale = input.locale ?? (await findDefaultTheme(db, caller.organizationId))?.locale ?? "en";
   const token = randomToken(32);
   const snapshotJson = canonicalJson(snapshot);
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + CAPTURE_LINK_LIFETIME_MS).toISOString();
   const id = newId("cps");
-  const session: NewSessionRow = {
+  const session: SessionToInsert = {
     id,
     organizationId: caller.organizationId,
     mode: caller.mode,
@@ -79,7 +77,7 @@ export async function createCaptureSession({ ctx, input }: { ctx: SessionContext
     templateId: snapshot.id,
     templateSnapshotJson: snapshotJson,
     templateSha256: await sha256Hex(snapshotJson),
-    locale,
+    locale: input.locale ?? null,
     locationReference: input.location_reference ?? null,
     returnUrl: input.return_url ?? null,
     compareTo: input.compare_to ?? null,
@@ -88,6 +86,7 @@ export async function createCaptureSession({ ctx, input }: { ctx: SessionContext
     updatedAt: createdAt,
     expiresAt,
   };
-  if (!(await insertSessionWithinBalance(ctx.env.DB, session))) throw new ApiError("insufficient_balance");
-  return { session, token };
+  const inserted = await insertSessionWithinBalance(ctx.env.DB, session);
+  if (inserted === null) throw new ApiError("insufficient_balance");
+  return { session: { ...session, locale: inserted.locale }, token };
 }

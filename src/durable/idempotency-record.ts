@@ -35,6 +35,8 @@ interface Row extends Record<string, SqlStorageValue> {
  */
 export class IdempotencyRecord extends DurableObject {
   private tableReady = false;
+  /** Whether this instance has set the expiry alarm, or found it set. */
+  private expiryScheduled = false;
 
   /** The object's SQLite, its table made on first use. */
   private get sql(): SqlStorage {
@@ -93,17 +95,29 @@ export class IdempotencyRecord extends DurableObject {
     return row !== undefined && nowMs - row.started_at < RETENTION_MS ? row : null;
   }
 
-  /** The alarm rings when the oldest record's 24 hours are over. */
+  /**
+   * The alarm rings when the oldest record's 24 hours are over. Once this instance knows an alarm is set
+   * it does not ask storage again until that alarm has rung (every creation begins here).
+   */
   private async scheduleExpiry(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) !== null) return;
-    const oldest = this.sql.exec<{ started_at: number }>("SELECT MIN(started_at) AS started_at FROM records").toArray()[0]?.started_at;
-    if (oldest !== null && oldest !== undefined) await this.ctx.storage.setAlarm(oldest + RETENTION_MS);
+    if (this.expiryScheduled) return;
+    this.expiryScheduled = true;
+    try {
+      if ((await this.ctx.storage.getAlarm()) !== null) return;
+      const oldest = this.sql.exec<{ started_at: number }>("SELECT MIN(started_at) AS started_at FROM records").toArray()[0]?.started_at;
+      if (oldest !== null && oldest !== undefined) await this.ctx.storage.setAlarm(oldest + RETENTION_MS);
+      else this.expiryScheduled = false;
+    } catch (error) {
+      this.expiryScheduled = false;
+      throw error;
+    }
   }
 
   override async alarm(): Promise<void> {
     // An object of the former naming (one per key) held its record under this name; its alarm ends it.
     this.ctx.storage.kv.delete("record");
     this.sql.exec("DELETE FROM records WHERE started_at <= ?", Date.now() - RETENTION_MS);
+    this.expiryScheduled = false;
     await this.scheduleExpiry();
   }
 }

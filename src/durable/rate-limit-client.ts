@@ -1,4 +1,5 @@
 import type { RateLimitBucket, RateLimitDecision } from "./rate-limit-bucket.ts";
+import { namedStub } from "./named-stub.ts";
 
 /** A read costs 1, a call that creates something 2 (CONTRACT.md). */
 export type RequestCost = "read" | "write";
@@ -11,6 +12,6 @@ export function takeRateLimit(
   cost: RequestCost,
   windowMs?: number,
 ): Promise<RateLimitDecision> {
-  const stub = namespace.get(namespace.idFromName(bucketName));
+  const stub = namedStub(namespace, bucketName);
   return stub.take(COST_UNITS[cost], limitPerMinute, Date.now(), windowMs) as Promise<RateLimitDecision>;
 }

@@ -5,7 +5,7 @@ import { ApiError } from "../errors/api-error.ts";
 import { modeOfKey } from "../auth/mode.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { findCallerByKeyHash } from "../storage/api-keys.ts";
-import { cachedCaller, rememberCaller } from "../auth/caller-cache.ts";
+import { cachedCaller, rememberCaller, revocationCount } from "../auth/caller-cache.ts";
 import type { Right } from "../auth/rights.ts";
 import { takeRateLimit, type RequestCost } from "../durable/rate-limit-client.ts";
 
@@ -18,11 +18,11 @@ export function bearerToken(header: string | undefined): string | null {
 
 /** Who holds this key: this isolate's recent answer (src/auth/caller-cache.ts) or D1's. */
 async function callerOfKey(c: Context<HonoEnv>, key: string): Promise<ApiCaller | null> {
-  const keyHash = await sha256Hex(key);
-  const cached = cachedCaller(keyHash);
+  const cached = cachedCaller(key);
   if (cached !== null) return cached;
-  const caller = await findCallerByKeyHash(c.var.db, keyHash);
-  if (caller !== null) rememberCaller(keyHash, caller);
+  const revocationsBefore = revocationCount();
+  const caller = await findCallerByKeyHash(c.var.db, await sha256Hex(key));
+  if (caller !== null) rememberCaller(key, caller, revocationsBefore);
   return caller;
 }
 

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from "../lib/patterns.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isJsonMediaType, readBodyWithinLimit } from "./json-body-limit.ts";
 import { settleRateLimit } from "./api-key.ts";
+import { namedStub } from "../durable/named-stub.ts";
 
 const REPLAYED_HEADERS = ["Content-Type", "Location"];
 
@@ -89,7 +90,7 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
     throw error;
   }
   const namespace = c.env.IDEMPOTENCY;
-  const account = namespace.get(namespace.idFromName(idempotencyRecordName(c.get("caller"))));
+  const account = namedStub(namespace, idempotencyRecordName(c.get("caller")));
   // The rate limit (in flight since authentication) and the record in one round trip, not two.
   const [limit, begun] = await Promise.allSettled([settleRateLimit(c), account.begin(key, hash)]);
   if (limit.status === "rejected") {
@@ -110,6 +111,7 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   }
   await next();
   if (!executed(c)) {
+    // Awaited: a corrected retry sent as soon as this refusal arrives must find the key free.
     await account.release(key, decision.attempt);
     return;
   }
@@ -118,5 +120,9 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
     const value = c.res.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  await account.finish(key, decision.attempt, hash, c.res.status, await c.res.clone().text(), headers);
+  const body = await c.res.clone().text();
+  // The answer does not wait for this write (a round trip): the record stays "started" until it lands, so a
+  // request with this key meanwhile gets 409 request_in_progress (Retry-After: 1), never a second run. The
+  // call leaves before the answer does, so a retry sent after the answer normally finds the answer stored.
+  c.executionCtx.waitUntil(account.finish(key, decision.attempt, hash, c.res.status, body, headers));
 });

@@ -16,44 +16,45 @@ const COLUMNS = [
   "created_at", "updated_at", "expires_at",
 ] as const;
 
-function values(row: NewSessionRow): unknown[] {
+/** A session to insert; without a locale of its own it takes its organization's default theme's, else English. */
+export type SessionToInsert = Omit<NewSessionRow, "locale"> & { locale: string | null };
+
+/** The locale column's value: the one asked for, else the default theme's (one indexed read in the same statement). */
+const LOCALE_OR_DEFAULT = "COALESCE(?, (SELECT locale FROM capture_themes WHERE organization_id = ? AND is_default = 1 AND archived_at IS NULL), 'en')";
+
+function values(row: SessionToInsert): unknown[] {
   return [
     row.id, row.organizationId, row.mode, row.status, row.tokenHash, row.externalReference, row.party, row.stage ?? null,
-    row.category ?? null, row.templateId ?? null, row.templateSha256, row.locale, row.locationReference ?? null,
+    row.category ?? null, row.templateId ?? null, row.templateSha256, row.locale, row.organizationId, row.locationReference ?? null,
     row.returnUrl ?? null, row.compareTo ?? null, row.holdsReservation, row.createdAt, row.updatedAt, row.expiresAt,
   ];
 }
 
+const INSERT_SESSION = `INSERT INTO capture_sessions (${COLUMNS.join(", ")}) SELECT ${COLUMNS.map((column) => (column === "locale" ? LOCALE_OR_DEFAULT : "?")).join(", ")}`;
+/** A live session is a promise on the balance: inserted only if the balance covers every promise plus this one. */
+const WITHIN_BALANCE = `WHERE (SELECT balance FROM organizations WHERE id = ?)
+    - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ? AND holds_reservation = 1)
+    - (SELECT COUNT(*) FROM proofs WHERE organization_id = ? AND holds_reservation = 1) >= 1`;
+
 /**
- * Inserts a session. A live session is a promise on the balance, so it is inserted only if the balance
- * still covers every promise plus this one: a single statement, which D1 runs atomically on its one
- * writer, so concurrent creations can never over-promise (ADR 0005). Its template snapshot is stored in
- * the same batch unless that content is already there (the retention sweep, which deletes snapshots no
- * session uses, cannot run between the two). Returns false when refused.
+ * Inserts a session. A live session is inserted only if the balance still covers every promise plus this
+ * one: a single statement, which D1 runs atomically on its one writer, so concurrent creations can never
+ * over-promise (ADR 0005). Its template snapshot is stored in the same batch unless that content is
+ * already there (the retention sweep, which deletes snapshots no session uses, cannot run between the
+ * two), and its locale is settled inside the insert: one round trip for the whole creation. Returns the
+ * locale stored, or null when the balance refused it.
  */
-export async function insertSessionWithinBalance(d1: D1Database, row: NewSessionRow): Promise<boolean> {
-  const placeholders = COLUMNS.map(() => "?").join(", ");
-  const columns = COLUMNS.join(", ");
+export async function insertSessionWithinBalance(d1: D1Database, row: SessionToInsert): Promise<{ locale: string } | null> {
   const snapshot = d1
     .prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)")
     .bind(row.templateSha256, row.templateSnapshotJson, row.createdAt);
-  if (row.holdsReservation === 0) {
-    await d1.batch([snapshot, d1.prepare(`INSERT INTO capture_sessions (${columns}) VALUES (${placeholders})`).bind(...values(row))]);
-    return true;
-  }
-  const [, result] = await d1.batch([
-    snapshot,
-    d1
-      .prepare(
-        `INSERT INTO capture_sessions (${columns})
-         SELECT ${placeholders}
-         WHERE (SELECT balance FROM organizations WHERE id = ?)
-             - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ? AND holds_reservation = 1)
-             - (SELECT COUNT(*) FROM proofs WHERE organization_id = ? AND holds_reservation = 1) >= 1`,
-      )
-      .bind(...values(row), row.organizationId, row.organizationId, row.organizationId),
-  ]);
-  return result!.meta.changes === 1;
+  const insert =
+    row.holdsReservation === 0
+      ? d1.prepare(`${INSERT_SESSION} RETURNING locale`).bind(...values(row))
+      : d1.prepare(`${INSERT_SESSION} ${WITHIN_BALANCE} RETURNING locale`).bind(...values(row), row.organizationId, row.organizationId, row.organizationId);
+  const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insert]);
+  const stored = inserted!.results[0];
+  return stored === undefined ? null : { locale: stored.locale };
 }
 
 /** Sessions with their snapshot; every session has one, written in the batch that inserted it. */

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { admin, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
-import { CALLER_CACHE_TTL_MS } from "../../src/auth/caller-cache.ts";
+import { CALLER_CACHE_TTL_MS, cachedCaller, forgetCallerKey, rememberCaller, revocationCount } from "../../src/auth/caller-cache.ts";
+import type { ApiCaller } from "../../src/env.ts";
 
 /** Verified keys are cached in the isolate for a bounded time that revocation honours (src/auth/caller-cache.ts). */
 describe("API key cache", () => {
@@ -29,11 +30,38 @@ describe("API key cache", () => {
     // What another isolate's revocation leaves behind: the row revoked, this isolate's cache untouched.
     await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date(start).toISOString(), org.testKeyId).run();
     clock.mockReturnValue(start + CALLER_CACHE_TTL_MS - 1);
-    expect((await callJson("/v1/me", { key: org.testKey })).status).toBe(200);
+    const within = await Promise.all(Array.from({ length: 8 }, () => callJson("/v1/me", { key: org.testKey })));
+    expect(within.map((r) => r.status)).toEqual(Array(8).fill(200));
     clock.mockReturnValue(start + CALLER_CACHE_TTL_MS);
-    const refused = await callJson("/v1/me", { key: org.testKey });
-    expect(refused.status).toBe(401);
-    expect(refused.body.code).toBe("unauthenticated");
+    const after = await Promise.all(Array.from({ length: 8 }, () => callJson("/v1/me", { key: org.testKey })));
+    for (const refused of after) {
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe("unauthenticated");
+    }
+  });
+
+  it("a key revoked while requests with it are in flight stops working once the revocation has answered", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    // Requests not yet cached race the revocation: whichever way they interleave, none may leave it cached.
+    await Promise.all([
+      ...Array.from({ length: 8 }, () => callJson("/v1/me", { key: org.testKey })),
+      admin(`/admin/v1/api-keys/${org.testKeyId}`, undefined, "DELETE"),
+      ...Array.from({ length: 8 }, () => callJson("/v1/me", { key: org.testKey })),
+    ]);
+    const after = await Promise.all(Array.from({ length: 4 }, () => callJson("/v1/me", { key: org.testKey })));
+    expect(after.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+  });
+
+  it("never remembers a D1 answer read before a revocation this isolate made", () => {
+    const key = `sk_test_${crypto.randomUUID()}`;
+    const caller = { keyId: `key_${crypto.randomUUID()}` } as ApiCaller;
+    const before = revocationCount();
+    // The lookup's D1 read happened here; the key is revoked (and forgotten) before its answer is kept.
+    forgetCallerKey(caller.keyId);
+    rememberCaller(key, caller, before);
+    expect(cachedCaller(key)).toBeNull();
+    rememberCaller(key, caller, revocationCount());
+    expect(cachedCaller(key)).toBe(caller);
   });
 
   it("an unknown key is never cached: a key created a moment after a refused attempt works at once", async () => {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { callJson } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
-import type { RateLimitBucket } from "../../src/durable/rate-limit-bucket.ts";
+import { PERSIST_DELAY_MS, RateLimitBucket } from "../../src/durable/rate-limit-bucket.ts";
 
 describe("rate limit per key", () => {
   it("lets 60 reads through in a minute and refuses the 61st with Retry-After", async () => {
@@ -55,6 +55,23 @@ describe("rate limit per key", () => {
       expect(bucket.take(2, 5, start + 2)).toMatchObject({ allowed: false, remaining: 1, resetSeconds: 60 });
       expect(bucket.take(1, 5, start + 3)).toMatchObject({ allowed: true, remaining: 0 });
       expect(bucket.take(2, 5, start + 60_000)).toMatchObject({ allowed: true, remaining: 3, resetSeconds: 60 });
+    });
+  });
+
+  it("writes its count once for the requests of a moment, and a restarted object counts on from it", async () => {
+    const stub = env.RATE_LIMIT_BUCKET.get(env.RATE_LIMIT_BUCKET.idFromName(`persist-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (bucket: RateLimitBucket, state) => {
+      const start = Date.now();
+      expect(bucket.take(2, 10, start)).toMatchObject({ allowed: true, remaining: 8 });
+      expect(bucket.take(3, 10, start + 1)).toMatchObject({ allowed: true, remaining: 5 });
+      // No write per request: the count is written once the moment has passed.
+      expect(state.storage.kv.get("used")).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, PERSIST_DELAY_MS + 200));
+      expect(state.storage.kv.get("used")).toBe(5);
+      // What a restart sees: a new instance over the same storage.
+      const restarted = new RateLimitBucket(state, env);
+      expect(restarted.take(5, 10, start + 2)).toMatchObject({ allowed: true, remaining: 0 });
+      expect(restarted.take(1, 10, start + 3)).toMatchObject({ allowed: false, remaining: 0 });
     });
   });
 });

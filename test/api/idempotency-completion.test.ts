@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { createOrganization } from "./support/factories.ts";
+import { baseSession, createSession } from "./support/sessions.ts";
+
+const sessionsOf = async (reference: string) =>
+  (await env.DB.prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE external_reference = ?").bind(reference).first<{ n: number }>())!.n;
+
+/**
+ * Holds every `finish` (the write of a creation's answer into its Idempotency-Key record) until released,
+ * by wrapping the IDEMPOTENCY binding the Worker's handlers read from the shared `env`.
+ */
+function holdRecordWrites() {
+  const bindings = env as unknown as Record<string, unknown>;
+  const saved = env.IDEMPOTENCY;
+  let open!: () => void;
+  const released = new Promise<void>((resolve) => (open = resolve));
+  const held: Promise<unknown>[] = [];
+  bindings.IDEMPOTENCY = {
+    idFromName: (name: string) => saved.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const stub = saved.get(id);
+      return {
+        begin: (...args: Parameters<typeof stub.begin>) => stub.begin(...args),
+        release: (...args: Parameters<typeof stub.release>) => stub.release(...args),
+        finish: (...args: Parameters<typeof stub.finish>) => {
+          const write = released.then(() => stub.finish(...args));
+          held.push(write);
+          return write;
+        },
+      };
+    },
+  };
+  return {
+    heldWrites: () => held.length,
+    release: async () => {
+      open();
+      await Promise.all(held);
+    },
+    restore: () => {
+      bindings.IDEMPOTENCY = saved;
+    },
+  };
+}
+
+describe("a creation's answer and its Idempotency-Key record", () => {
+  it("answers without waiting for the record's write; meanwhile the same key gets 409 (concurrently too), then the stored answer", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const body = baseSession();
+    const key = `held-${crypto.randomUUID()}`;
+    const hold = holdRecordWrites();
+    let first: Awaited<ReturnType<typeof createSession>>;
+    try {
+      // Were the answer held for the write, this call would never return (the write is held until released).
+      first = await createSession(org.testKey, body, key);
+      expect(first.status).toBe(201);
+      expect(hold.heldWrites()).toBe(1);
+      const meanwhile = await Promise.all(Array.from({ length: 5 }, () => createSession(org.testKey, body, key)));
+      for (const response of meanwhile) {
+        expect(response.status).toBe(409);
+        expect(response.body.code).toBe("request_in_progress");
+        expect(response.headers.get("Retry-After")).toBe("1");
+      }
+      await hold.release();
+    } finally {
+      hold.restore();
+    }
+    const replayed = await Promise.all(Array.from({ length: 5 }, () => createSession(org.testKey, body, key)));
+    for (const response of replayed) {
+      expect(response.status).toBe(201);
+      expect(response.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(response.body).toEqual(first.body);
+    }
+    expect(await sessionsOf(body.external_reference)).toBe(1);
+  });
+
+  it("the same key sent twice at once runs the creation once, and both callers end with the same session", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const body = baseSession();
+    const key = `twice-${crypto.randomUUID()}`;
+    const [a, b] = await Promise.all([createSession(org.testKey, body, key), createSession(org.testKey, body, key)]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const created = a.status === 201 ? a : b;
+    const retried = await createSession(org.testKey, body, key);
+    expect(retried.status).toBe(201);
+    expect(retried.body).toEqual(created.body);
+    expect(await sessionsOf(body.external_reference)).toBe(1);
+  });
+});
