@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: sealing speed, as ratios to baselines measured in the same run on the same machine.
- *   - baselines: SHA-256 of the same 40 MB, and a bare C2PA sign of one 4 MB file;
+ *   - baselines: SHA-256 of the same 40 MB, a bare C2PA sign of one 4 MB file, and ten bare signs in a row
+ *     measured just before each sealer job (the ratio is taken run by run);
  *   - the sealer alone: one job of 10 photos of 4 MB, storage in another process;
  *   - end to end: completion of a capture of the same photos (test mode) until the proof is sealed;
  *   - for both, where the time goes (bench/sealing.ts);
