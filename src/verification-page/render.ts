@@ -105,9 +105,10 @@ function preview(file: PageFile, m: Record<string, string>, eager: ReadonlySet<s
     const loading = eager.has(file.id) ? "eager" : "lazy";
     return `<a class="preview" href="${e(file.url)}" tabindex="-1" aria-hidden="true"><img src="${e(file.thumbnail_url)}" alt="" loading="${loading}" decoding="async" data-testid="thumbnail-${e(file.id)}"></a>`;
   }
-  const duration = file.kind === "video" ? durationOf(file) : null;
-  const text = file.kind === "video" ? m.videoTile! : m.noPreview!.replace("{format}", formatName(file.content_type));
-  return `<p class="preview no-preview no-preview-${e(file.kind)}" data-testid="no-preview-${e(file.id)}"><span class="format">${e(formatName(file.content_type))}${duration ? ` · ${e(duration)}` : ""}</span><span>${e(text)}</span></p>`;
+  // Short enough for a 150 px tile: the link below says how to see the file.
+  const format = formatName(file.content_type);
+  const [big, small] = file.kind === "video" ? [durationOf(file) ?? format, `${m.kind_video} · ${format}`] : [format, m.noPreview!];
+  return `<p class="preview no-preview no-preview-${e(file.kind)}" data-testid="no-preview-${e(file.id)}"><span class="format">${e(big)}</span><span>${e(small)}</span></p>`;
 }
 
 /**

@@ -120,14 +120,18 @@ describe("the verification page /p/{id}", () => {
       expect(images[0]).toContain('loading="eager"');
       // A tap on the picture opens the full file; the text link is the one assistive technology meets.
       expect(html).toContain(`<a class="preview" href="${files}/${fileIds[0]}" tabindex="-1" aria-hidden="true">`);
-      // The video: no picture, its format and decoded duration, and what to do.
-      expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">MP4 · 1:05</span><span>${escaped(PAGE_MESSAGES[lang].videoTile!)}</span>`);
+      // The video: no picture, its decoded duration and its format.
+      expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">1:05</span><span>${escaped(PAGE_MESSAGES[lang].kind_video!)} · MP4</span>`);
     }
     await env.DB.prepare("UPDATE files SET kind = 'photo', content_type = 'image/heic', decoded = NULL WHERE id = ?").bind(fileIds[1]).run();
     for (const lang of PAGE_LANGUAGES) {
       const { html } = await page(`/p/${proofId}?lang=${lang}`);
-      expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">HEIC</span><span>${escaped(PAGE_MESSAGES[lang].noPreview!.replace("{format}", "HEIC"))}</span>`);
+      expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">HEIC</span><span>${escaped(PAGE_MESSAGES[lang].noPreview!)}</span>`);
     }
+    // A recording whose duration the sealer could not decode: its format, never a made-up duration.
+    await env.DB.prepare("UPDATE files SET kind = 'video', content_type = 'video/webm', decoded = NULL WHERE id = ?").bind(fileIds[1]).run();
+    const { html } = await page(`/p/${proofId}?lang=de`);
+    expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">WEBM</span><span>Video · WEBM</span>`);
   });
 
   it("loads a long proof's first 12 thumbnails with the page and the others as the reader scrolls", async () => {
