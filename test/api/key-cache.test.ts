@@ -9,8 +9,12 @@ import type { ApiCaller } from "../../src/env.ts";
 describe("API key cache", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it("is bounded to 10 seconds", () => {
+  it("is bounded to 10 seconds, the delay the OpenAPI document gives for a revocation (English and French)", async () => {
     expect(CALLER_CACHE_TTL_MS).toBe(10_000);
+    const english = (await callJson("/openapi.json")).body.components.securitySchemes.apiKey.description;
+    const french = (await callJson("/openapi.json?lang=fr")).body.components.securitySchemes.apiKey.description;
+    expect(english).toContain("A revoked key is refused (401) within 10 seconds");
+    expect(french).toContain("Une clé révoquée est refusée (401) dans les 10 secondes");
   });
 
   it("a key revoked through the operator API stops working at once in the isolate that revoked it", async () => {

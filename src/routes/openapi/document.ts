@@ -1,6 +1,7 @@
 import type { App } from "../../app.ts";
 import { t, translateDocument } from "../../openapi/translations.ts";
 import { declareResponseHeaders } from "../../openapi/response-headers.ts";
+import { CALLER_CACHE_TTL_MS } from "../../auth/caller-cache.ts";
 
 const TAGS = [
   { name: "Capture sessions", description: t("Links sent to the person who captures.", "Liens envoyés à la personne qui capture.") },
@@ -21,14 +22,17 @@ const API_DESCRIPTION = t(
   "Transforme les photos et vidéos prises lors d'une transaction en preuves scellées : chaque fichier est signé C2PA et l'ensemble est horodaté (RFC 3161), afin que chacun puisse le vérifier de façon indépendante. Les erreurs suivent le format problème RFC 9457 avec un `code` stable ; `field`, quand il est présent, est un pointeur JSON (RFC 6901) vers l'entrée fautive : `/external_reference` ou `/steps/0/label` dans le corps, `/query/limit`, `/path/id` et `/header/Idempotency-Key` pour les paramètres.",
 );
 
+/** How long a revoked key may still be accepted somewhere: the isolates' caller cache (src/auth/caller-cache.ts). */
+const REVOCATION_DELAY_SECONDS = CALLER_CACHE_TTL_MS / 1000;
+
 /** Declares the two bearer schemes once, when the routes are mounted. */
 export function registerSecuritySchemes(app: App) {
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "http",
     scheme: "bearer",
     description: t(
-      "API key: `sk_test_…` for sandbox, `sk_live_…` for production.",
-      "Clé d'API : `sk_test_…` pour le bac à sable, `sk_live_…` pour la production.",
+      `API key: \`sk_test_…\` for sandbox, \`sk_live_…\` for production. A revoked key is refused (401) within ${REVOCATION_DELAY_SECONDS} seconds: each server instance trusts a verified key that long.`,
+      `Clé d'API : \`sk_test_…\` pour le bac à sable, \`sk_live_…\` pour la production. Une clé révoquée est refusée (401) dans les ${REVOCATION_DELAY_SECONDS} secondes : chaque instance du serveur fait confiance à une clé vérifiée pendant ce temps.`,
     ),
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "supervisionToken", {
