@@ -216,7 +216,10 @@ function printBreakdown(title: string, breakdown: Breakdown): void {
   row("    timestamps", phase("timestamps"));
   row("    upload", phase("upload"));
   if (breakdown.storingMs !== undefined) row("  storing (Worker: artifacts, sealed batch)", ms(breakdown.storingMs));
-  row("  authority calls per proof", `${breakdown.sealer.authority_calls}`.padStart(7));
+  const calls = breakdown.sealer.authority_calls;
+  row("  timestamp requests per proof", `${calls.proof_authority + calls.signature_authority}`.padStart(7));
+  row("    to the proof's authority (live: the qualified one, paid)", `${calls.proof_authority}`.padStart(7));
+  row("    to the signatures' authority (TSA_SIGNATURE_URL)", `${calls.signature_authority}`.padStart(7));
 }
 
 export function printSealingBench(result: SealingBench): void {

@@ -113,13 +113,15 @@ export type SealingPhase = (typeof SEALING_PHASES)[number];
 const milliseconds = z.number().nonnegative();
 /**
  * Where a job's time went (sealer/src/phase-clock.ts): per phase, the wall time during which at least
- * one file was in it and the sum over files (files run concurrently); and how many requests it made to
- * timestamp authorities. Diagnostics: the Worker logs them, nothing stores or shows them.
+ * one file was in it and the sum over files (files run concurrently); and the requests it made to each
+ * timestamp authority: the proof's (the qualified one for live proofs, paid per request) and, when one is
+ * configured apart, the signatures' (docs/adr/0020). Diagnostics: the Worker logs them, nothing stores
+ * or shows them.
  */
 export const SealTimingsSchema = z.strictObject({
   total_ms: milliseconds,
   phases: z.partialRecord(z.enum(SEALING_PHASES), z.strictObject({ wall_ms: milliseconds, file_ms: milliseconds })),
-  authority_calls: z.number().int().nonnegative(),
+  authority_calls: z.strictObject({ proof_authority: z.number().int().nonnegative(), signature_authority: z.number().int().nonnegative() }),
 });
 export type SealTimings = z.infer<typeof SealTimingsSchema>;
 

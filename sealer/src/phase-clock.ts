@@ -9,7 +9,7 @@ import type { SealingPhase, SealTimings } from "../../shared/sealer-protocol.ts"
 export class PhaseClock {
   private readonly started = performance.now();
   private readonly intervals = new Map<SealingPhase, [number, number][]>();
-  private authorityCalls = 0;
+  private readonly authorityCalls: SealTimings["authority_calls"] = { proof_authority: 0, signature_authority: 0 };
 
   /** Runs `work` as part of `phase`. */
   async time<T>(phase: SealingPhase, work: () => T | Promise<T>): Promise<T> {
@@ -28,15 +28,15 @@ export class PhaseClock {
     this.intervals.set(phase, list);
   }
 
-  /** One request to a timestamp authority (either one): what a qualified authority would charge. */
-  countAuthorityCall(): void {
-    this.authorityCalls++;
+  /** One request to the proof's authority (what a qualified authority charges) or to a separate signatures' one. */
+  countAuthorityCall(authority: keyof SealTimings["authority_calls"]): void {
+    this.authorityCalls[authority]++;
   }
 
   timings(): SealTimings {
     const phases: SealTimings["phases"] = {};
     for (const [phase, list] of this.intervals) phases[phase] = { wall_ms: round(unionLength(list)), file_ms: round(list.reduce((sum, [a, b]) => sum + (b - a), 0)) };
-    return { total_ms: round(performance.now() - this.started), phases, authority_calls: this.authorityCalls };
+    return { total_ms: round(performance.now() - this.started), phases, authority_calls: { ...this.authorityCalls } };
   }
 }
 

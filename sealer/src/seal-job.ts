@@ -111,7 +111,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   c2paRevocation.catch(() => undefined);
   const clock = new PhaseClock();
   const timestamp = (authority: TimestampAuthority, data: Uint8Array, under: AbortSignal) => {
-    clock.countAuthorityCall();
+    clock.countAuthorityCall(authority === context.authority ? "proof_authority" : "signature_authority");
     return clock.time("timestamps", () => obtainTimestamp(authority, data, under));
   };
   /** The signed copy, made on a signing thread; `original` is handed over to it. */

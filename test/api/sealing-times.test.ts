@@ -8,7 +8,7 @@ import { dependencies, sealedAnswer } from "./support/sealing.ts";
 const timings: SealTimings = {
   total_ms: 420,
   phases: { download: { wall_ms: 80, file_ms: 150 }, signing: { wall_ms: 200, file_ms: 260 }, timestamps: { wall_ms: 90, file_ms: 120 } },
-  authority_calls: 3,
+  authority_calls: { proof_authority: 1, signature_authority: 2 },
 };
 
 function loggedTimes(log: { mock: { calls: unknown[][] } }) {
