@@ -51,7 +51,17 @@ function fileFacts(file: PageFile, m: Record<string, string>, lang: PageLanguage
   return `<details class="file-facts"><summary>${e(m.captureFacts!)}</summary><dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd>${timeOf(file.observed.received_at, lang)}</dd></dl>
 <dl class="reported" data-testid="reported-${e(file.id)}"><dt>${e(m.reportedByDevice!)} · ${e(m.method!)}</dt><dd>${e(m[reported.method] ?? reported.method)}</dd><dt>${e(m.deviceTime!)}</dt><dd>${reported.device_time ? timeOf(reported.device_time, lang) : "—"}</dd><dt>${e(m.location!)}</dt><dd>${e(place)}</dd></dl>
 ${earlier ? `<p class="earlier" data-testid="earlier-${e(file.id)}">${e(m.earlierCredentials!)}: ${e(earlier.claim_generator ?? "?")} (${e(earlier.digital_source_types.join(", ") || "—")})</p>` : ""}</details>
-${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.id)}" aria-label="${e(m.signals!)}">${file.signals.map((signal) => `<li data-code="${e(signal.code)}">${e(signal.detail)}</li>`).join("")}</ul>` : ""}`;
+${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.id)}" aria-label="${e(m.signals!)}">${file.signals.map((signal) => signalItem(signal, m)).join("")}</ul>` : ""}`;
+}
+
+/** Signals whose detail carries the sealer's figures (sizes, dates, EXIF names); the others' detail only repeats the sentence. */
+const SIGNALS_WITH_FIGURES = new Set(["camera_shot_has_camera_exif", "camera_shot_original_date_far", "dimensions_mismatch", "duration_mismatch", "device_time_far"]);
+
+/** A signal as a sentence in the reader's language, with the sealer's figures beside it as it wrote them (in English). */
+function signalItem(signal: { code: string; detail: string }, m: Record<string, string>): string {
+  const sentence = m[`signal_${signal.code}`] ?? signal.detail;
+  const figures = SIGNALS_WITH_FIGURES.has(signal.code) ? ` <span class="signal-detail" lang="en">(${e(signal.detail)})</span>` : "";
+  return `<li data-code="${e(signal.code)}">${e(sentence)}${figures}</li>`;
 }
 
 /** The three lists of claims in the reader's language, from the codes the public JSON carries. */

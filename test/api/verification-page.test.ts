@@ -8,6 +8,7 @@ import { PAGE_LANGUAGES, PAGE_MESSAGES } from "../../src/verification-page/messa
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
 import { opensslFingerprint } from "../../shared/trust-anchors.ts";
 import { FIXTURE_CHAIN_PEM, OTHER_ROOT_PEM } from "./fixtures/sealed-proof.ts";
+import { SIGNAL_CODES } from "../../shared/integrity-signals.ts";
 
 const SNAPSHOT = JSON.stringify({
   default_locale: "en",
@@ -132,6 +133,23 @@ describe("the verification page /p/{id}", () => {
     await env.DB.prepare("UPDATE files SET kind = 'video', content_type = 'video/webm', decoded = NULL WHERE id = ?").bind(fileIds[1]).run();
     const { html } = await page(`/p/${proofId}?lang=de`);
     expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">WEBM</span><span>Video · WEBM</span>`);
+  });
+
+  it("says each integrity signal in the reader's language, beside the file it concerns, with the sealer's figures marked as English", async () => {
+    for (const code of SIGNAL_CODES) expect(PAGE_MESSAGES.en[`signal_${code}`], code).toBeDefined();
+    const org = await createOrganization();
+    const { proofId, fileIds } = await sealedProof(org.id);
+    const signals = [
+      { code: "dimensions_mismatch", detail: "Reported 4000×3000, decoded 320×240." },
+      { code: "prior_content_credentials", detail: "The file came with C2PA Content Credentials of its own." },
+    ];
+    await env.DB.prepare("UPDATE files SET signals = ? WHERE id = ?").bind(JSON.stringify(signals), fileIds[0]).run();
+    for (const lang of PAGE_LANGUAGES) {
+      const { html } = await page(`/p/${proofId}?lang=${lang}`);
+      const tile = html.slice(html.indexOf(`data-file="${fileIds[0]}"`), html.indexOf("</ul>", html.indexOf(`data-testid="signals-${fileIds[0]}"`)));
+      expect(tile, lang).toContain(`<li data-code="dimensions_mismatch">${escaped(PAGE_MESSAGES[lang].signal_dimensions_mismatch!)} <span class="signal-detail" lang="en">(Reported 4000×3000, decoded 320×240.)</span></li>`);
+      expect(tile, lang).toContain(`<li data-code="prior_content_credentials">${escaped(PAGE_MESSAGES[lang].signal_prior_content_credentials!)}</li>`);
+    }
   });
 
   it("loads a long proof's first 12 thumbnails with the page and the others as the reader scrolls", async () => {
