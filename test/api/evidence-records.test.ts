@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { workerContext } from "../../src/domain/context.ts";
 import { renewEvidenceRecords } from "../../src/sweeps/renew-evidence-records.ts";
 import type { ArchiveTimestamper } from "../../src/evidence/archive-timestamp-client.ts";
+import { EVIDENCE_BATCH_SIZE } from "../../src/evidence/evidence-settings.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
 import { buildHashTree, decodeEvidenceRecord, digest, encodeEvidenceRecord, evidenceGroup, hashTreeRenewalGroup, rootOfReducedTree, timestampRenewalLeaf } from "../../shared/evidence-record.ts";
 import { checkTimestamp, hex } from "../../shared/timestamp-check.ts";
@@ -61,16 +62,16 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     expect(await row(proofId)).toMatchObject({ mode: "test", due_at: "2026-11-23T10:00:00.000Z", record_key: null, archive_timestamps: 0 });
   });
 
-  it("gives 150 due proofs (more than D1's 100 parameters) their first archive timestamp with one authority call per batch of 100, each record's reduced tree leading to the timestamped root", async () => {
+  it("gives 150 due proofs (more than D1's 100 parameters) their first archive timestamp with one authority call per batch, each record's reduced tree leading to the timestamped root", async () => {
     const ids = await sealedProofs(150);
     const { calls, timestamper } = fakeAuthority();
     const worker = workerContext(env);
     let renewed = 0;
-    for (let run = 0; run < 3; run++) renewed += await renewEvidenceRecords(worker, later(90), timestamper);
+    for (let run = 0; run < 4; run++) renewed += await renewEvidenceRecords(worker, later(90), timestamper);
     expect(renewed).toBeGreaterThanOrEqual(150);
-    // Batches of at most 100 proofs: 150 proofs (and what other tests left due) in a few calls, never one per proof.
-    expect(calls.length).toBeLessThanOrEqual(Math.ceil(renewed / 100));
-    expect(calls.every((call) => call.leaves <= 100)).toBe(true);
+    // Batches of at most EVIDENCE_BATCH_SIZE (80) proofs: 150 proofs (and what other tests left due) in a few calls, never one per proof.
+    expect(calls.length).toBeLessThanOrEqual(Math.ceil(renewed / EVIDENCE_BATCH_SIZE));
+    expect(calls.every((call) => call.leaves <= EVIDENCE_BATCH_SIZE)).toBe(true);
     for (const proofId of ids) {
       const state = await row(proofId);
       expect(state).toMatchObject({ archive_timestamps: 1, hash_algorithm: "SHA-256", authority_expires_at: NOT_AFTER, claimed_until: null });
@@ -123,7 +124,7 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     await renewEvidenceRecords(workerContext(env), new Date(Date.parse(first.due_at) - 60_000), timestamper);
     expect((await row(proofId!)).archive_timestamps).toBe(1);
     const { calls, timestamper: renewal } = fakeAuthority();
-    // Every proof of this file is due then too: the sweep takes 100 a run, as many runs as it needs.
+    // Every proof of this file is due then too: the sweep takes a batch a run, as many runs as it needs.
     for (let run = 0; run < 10 && (await row(proofId!)).archive_timestamps < 2; run++) {
       await renewEvidenceRecords(workerContext(env), new Date(Date.parse(first.due_at) + 61 * 60_000), renewal);
     }
