@@ -134,7 +134,11 @@ ${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testi
     .join("")}</ul>`;
 }
 
-const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => `<a href="/p/${e(proof.id)}?lang=${lang}">${e(heading)} · <code>${e(proof.id)}</code></a>`;
+/** A link to the other proof of a pair, named by its side and the day it was certified (its id is a technical detail). */
+const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => {
+  const day = proof.timestamp ? new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(proof.timestamp.gen_time)) : null;
+  return `<a href="/p/${e(proof.id)}?lang=${lang}">${e(heading)}${day ? ` · ${e(day)}` : ""}</a>`;
+};
 
 /** One proof: its files step by step. */
 function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>): string {

@@ -221,6 +221,8 @@ describe("the verification page /p/{id}", () => {
       expect(front.slice(afterSide)).toContain(after.fileIds[0]);
       const partner = viewed === before.proofId ? after.proofId : before.proofId;
       expect(html).toMatch(new RegExp(`data-testid="compared-with"><a href="/p/${partner}\\?lang=en">`));
+      // Each side is named by its role (and day once certified), its identifier staying a technical detail.
+      expect(front.replace(/ (href|data-[a-z-]+)="[^"]*"/g, ""), "visible text").not.toContain("prf_");
     }
   });
 

@@ -146,7 +146,9 @@ describe("a real capture sealed on npm run dev", () => {
       await page.screenshot({ path: join(import.meta.dirname, "../../test-results/verify-pair-de.png"), fullPage: true });
       await page.getByTestId("compared-with").locator("a").click();
       await page.waitForURL(new RegExp(`/p/${sealedTestProof.id}`));
-      expect(await page.getByTestId("compared-with").textContent()).toContain(after.id);
+      // The link back names the other side and its day; its identifier is in the address, not the text (issue 13).
+      expect(await page.getByTestId("compared-with").locator("a").getAttribute("href")).toContain(`/p/${after.id}`);
+      expect(await page.getByTestId("compared-with").textContent()).toMatch(/^Nachher · \d{2}\.\d{2}\.\d{4}$/);
       await context.close();
     } finally {
       await browser.close();
