@@ -218,8 +218,8 @@ function printBreakdown(title: string, breakdown: Breakdown): void {
   if (breakdown.storingMs !== undefined) row("  storing (Worker: artifacts, sealed batch)", ms(breakdown.storingMs));
   const calls = breakdown.sealer.authority_calls;
   row("  timestamp requests per proof", `${calls.proof_authority + calls.signature_authority}`.padStart(7));
-  row("    to the proof's authority (live: the qualified one, paid)", `${calls.proof_authority}`.padStart(7));
-  row("    to the signatures' authority (TSA_SIGNATURE_URL)", `${calls.signature_authority}`.padStart(7));
+  row("    to the proof's authority (the qualified one when live)", `${calls.proof_authority}`.padStart(7));
+  row("    to a separate signatures' authority", `${calls.signature_authority}`.padStart(7));
 }
 
 export function printSealingBench(result: SealingBench): void {
