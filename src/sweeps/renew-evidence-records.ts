@@ -22,13 +22,20 @@ export async function renewEvidenceRecords(worker: WorkerContext, now: Date, tim
   const settings = evidenceSettings(worker.env);
   const nowIso = now.toISOString();
   let renewed = 0;
+  let failure: unknown = null;
   for (const due of await dueEvidenceByMode(worker.env.DB, nowIso, settings.otherHashes)) {
     // First stamps wait to gather a batch; renewals are due together already (a batch shares its due date),
     // and a hash-tree renewal is due at once.
     const waited = due.oldestFirstDueAt === null ? 0 : now.getTime() - Date.parse(due.oldestFirstDueAt);
     if (due.renewals === 0 && due.due < settings.batchSize && waited < settings.firstStampWithinMs) continue;
-    renewed += await renewBatch(worker, settings, due.mode, now, timestamper);
+    // One mode's failure (its authority unreachable) does not hold the other's batch back; its proofs stay claimed.
+    try {
+      renewed += await renewBatch(worker, settings, due.mode, now, timestamper);
+    } catch (error) {
+      failure ??= error;
+    }
   }
+  if (failure !== null) throw failure;
   return renewed;
 }
 

@@ -114,6 +114,26 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     expect([...first.calls, ...second.calls].reduce((total, call) => total + call.leaves, 0)).toBe(30);
   });
 
+  it("an authority call that fails writes nothing and leaves the claimed proofs alone for 10 minutes, then they are retried", async () => {
+    const [proofId] = await sealedProofs(1, "live");
+    const failing: ArchiveTimestamper = async () => {
+      throw new Error("sealer answered 503 to /archive-timestamp");
+    };
+    const at = later(800);
+    await expect(renewEvidenceRecords(workerContext(env), at, failing)).rejects.toThrow("503");
+    const claimed = await row(proofId!);
+    expect(claimed).toMatchObject({ archive_timestamps: 0, record_key: null });
+    expect(claimed.claimed_until).toBe(new Date(at.getTime() + 10 * 60_000).toISOString());
+    const keys = proofArtifactKeys(proofId!, `run_${proofId}`);
+    expect(await env.FILES.head(keys.manifest.replace("manifest.json", "evidence-record.ers"))).toBeNull();
+    const { calls, timestamper } = fakeAuthority();
+    await renewEvidenceRecords(workerContext(env), new Date(at.getTime() + 9 * 60_000), timestamper);
+    expect((await row(proofId!)).archive_timestamps).toBe(0);
+    await renewEvidenceRecords(workerContext(env), new Date(at.getTime() + 11 * 60_000), timestamper);
+    expect((await row(proofId!)).archive_timestamps).toBe(1);
+    expect(calls.filter((call) => call.mode === "live")).toHaveLength(1);
+  });
+
   it("renews before the authority's certificate expires: the new archive timestamp covers the previous one's timeStamp", async () => {
     const [proofId] = await sealedProofs(1);
     const { timestamper } = fakeAuthority();

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import * as pkijs from "pkijs";
 import {
   decodeEvidenceRecord,
   digest,
@@ -22,6 +23,8 @@ export interface EvidenceSummary {
   chains: number;
   first_gen_time: string | null;
   latest_gen_time: string | null;
+  /** Who made the latest archive timestamp (its signer's common name: a test proof's says it is simulated). */
+  latest_authority: string | null;
   /** When the latest archive timestamp's authority certificate expires (expired: renewal overdue). */
   latest_authority_expires: string | null;
   renewal_overdue: boolean;
@@ -136,6 +139,7 @@ export async function verifyEvidenceRecord(
     chains: record.chains.length,
     first_gen_time: firstGenTime,
     latest_gen_time: latest?.genTime ?? null,
+    latest_authority: latest?.signerCertificate ? commonName(latest.signerCertificate) : null,
     latest_authority_expires: expires,
     renewal_overdue: expires !== null && Date.parse(expires) <= now.getTime(),
   };
@@ -144,6 +148,14 @@ export async function verifyEvidenceRecord(
 
 async function genTimeOf(stamp: ArchiveTimeStamp): Promise<string | null> {
   return (await checkTimestamp(stamp.timeStamp, new Uint8Array(), "")).genTime;
+}
+
+const COMMON_NAME_OID = "2.5.4.3";
+
+function commonName(certificateDer: Uint8Array): string | null {
+  const subject = pkijs.Certificate.fromBER(new Uint8Array(certificateDer).buffer).subject;
+  const value = subject.typesAndValues.find((one) => one.type === COMMON_NAME_OID)?.value.valueBlock.value;
+  return typeof value === "string" ? value : null;
 }
 
 function describe(inspection: TimestampCheck): string {
@@ -156,7 +168,8 @@ function describe(inspection: TimestampCheck): string {
 /** A line for the human report about the latest renewal. */
 export function renewalLine(summary: EvidenceSummary): string {
   const expires = summary.latest_authority_expires ?? "?";
+  const latest = `The latest renewal (${summary.latest_gen_time}, by ${summary.latest_authority ?? "?"})`;
   return summary.renewal_overdue
-    ? `The latest renewal (${summary.latest_gen_time}) rests on an authority certificate that expired on ${expires}: it was valid when that timestamp was made, but the record is overdue for renewal (a new archive timestamp from the service).`
-    : `The latest renewal (${summary.latest_gen_time}) rests on an authority certificate that expires on ${expires}; renewal is due before then.`;
+    ? `${latest} rests on an authority certificate that expired on ${expires}: it was valid when that timestamp was made, but the record is overdue for renewal (a new archive timestamp from the service).`
+    : `${latest} rests on an authority certificate that expires on ${expires}; renewal is due before then.`;
 }
