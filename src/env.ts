@@ -2,7 +2,8 @@ import type { Right } from "./auth/rights.ts";
 import type { Mode } from "./auth/mode.ts";
 import type { Database } from "./db/client.ts";
 import type { Settings } from "./config/env.ts";
-import type { RateLimitDecision } from "./durable/rate-limit-bucket.ts";
+import type { RateLimitDecision } from "./durable/fixed-window.ts";
+import type { RateLimitCharge } from "./durable/api-account.ts";
 
 /**
  * What the Worker receives: the bindings and variables of wrangler.toml, typed by worker-configuration.d.ts
@@ -31,5 +32,7 @@ export interface HonoEnv {
     db: Database;
     /** The rate-limit decision in flight, awaited by `settleRateLimit` (src/middleware/api-key.ts). */
     rateLimit: Promise<RateLimitDecision> | undefined;
+    /** On an idempotent route, the rate-limit charge the idempotency middleware makes with its record (one call). */
+    rateLimitCharge: RateLimitCharge | undefined;
   };
 }

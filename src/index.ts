@@ -8,7 +8,7 @@ import { runScheduledSweeps } from "./scheduled.ts";
 import { misconfiguredResponse, startupProblems } from "./startup-check.ts";
 
 export { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
-export { IdempotencyRecord } from "./durable/idempotency-record.ts";
+export { ApiAccount } from "./durable/api-account.ts";
 export { ProofLinkLock } from "./durable/proof-link-lock.ts";
 export { SealerContainer } from "./sealing/sealer-container.ts";
 

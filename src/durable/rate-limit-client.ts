@@ -5,6 +5,10 @@ import { namedStub } from "./named-stub.ts";
 export type RequestCost = "read" | "write";
 const COST_UNITS: Record<RequestCost, number> = { read: 1, write: 2 };
 
+export function costUnits(cost: RequestCost): number {
+  return COST_UNITS[cost];
+}
+
 export function takeRateLimit(
   namespace: DurableObjectNamespace<RateLimitBucket>,
   bucketName: string,

@@ -7,7 +7,10 @@ import { sha256Hex } from "../lib/crypto.ts";
 import { findCallerByKeyHash } from "../storage/api-keys.ts";
 import { cachedCaller, rememberCaller, revocationCount } from "../auth/caller-cache.ts";
 import type { Right } from "../auth/rights.ts";
-import { takeRateLimit, type RequestCost } from "../durable/rate-limit-client.ts";
+import { costUnits, type RequestCost } from "../durable/rate-limit-client.ts";
+import { apiAccountName, type ApiAccount, type RateLimitCharge } from "../durable/api-account.ts";
+import type { RateLimitDecision } from "../durable/fixed-window.ts";
+import { namedStub } from "../durable/named-stub.ts";
 
 const KEY_PATTERN = /^sk_(test|live)_[A-Za-z0-9_-]{16,128}$/;
 
@@ -40,24 +43,41 @@ async function identifyCaller(c: Context<HonoEnv>): Promise<ApiCaller> {
   return caller;
 }
 
-/**
- * Waits for the rate-limit decision taken by the API-key middleware, sets the `RateLimit-*` headers (on
- * every authenticated response, errors included) and refuses with 429. A later middleware that has a
- * Durable Object call of its own (idempotency) awaits both together: one round trip instead of two.
- */
-export async function settleRateLimit(c: Context<HonoEnv>): Promise<void> {
-  const pending = c.get("rateLimit");
-  if (pending === undefined) return;
-  c.set("rateLimit", undefined);
-  const limit = await pending;
+/** The account's Durable Object: its keys' rate limits and its Idempotency-Keys (src/durable/api-account.ts). */
+export function apiAccountOf(c: Context<HonoEnv>, caller: ApiCaller): DurableObjectStub<ApiAccount> {
+  return namedStub(c.env.API_ACCOUNT, apiAccountName(caller));
+}
+
+export function rateLimitCharge(caller: ApiCaller, cost: RequestCost): RateLimitCharge {
+  return { keyId: caller.keyId, units: costUnits(cost), limitPerMinute: caller.rateLimitPerMinute };
+}
+
+/** Sets the `RateLimit-*` headers (on every authenticated response, errors included) and refuses with 429. */
+export function applyRateLimit(c: Context<HonoEnv>, limit: RateLimitDecision): void {
   c.header("RateLimit-Limit", String(limit.limit));
   c.header("RateLimit-Remaining", String(limit.remaining));
   c.header("RateLimit-Reset", String(limit.resetSeconds));
   if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
 }
 
+/**
+ * Applies the request's rate limit if it is not applied yet: the decision in flight, or the charge an
+ * idempotent route left for its record's call (made alone here, when the request is refused before it).
+ */
+export async function settleRateLimit(c: Context<HonoEnv>): Promise<void> {
+  const charge = c.get("rateLimitCharge");
+  if (charge !== undefined) {
+    c.set("rateLimitCharge", undefined);
+    c.set("rateLimit", apiAccountOf(c, c.get("caller")).take(charge) as Promise<RateLimitDecision>);
+  }
+  const pending = c.get("rateLimit");
+  if (pending === undefined) return;
+  c.set("rateLimit", undefined);
+  applyRateLimit(c, await pending);
+}
+
 function startRateLimit(c: Context<HonoEnv>, caller: ApiCaller, cost: RequestCost): void {
-  c.set("rateLimit", takeRateLimit(c.env.RATE_LIMIT_BUCKET, caller.keyId, caller.rateLimitPerMinute, cost));
+  c.set("rateLimit", apiAccountOf(c, caller).take(rateLimitCharge(caller, cost)) as Promise<RateLimitDecision>);
 }
 
 /** Authenticates the API key (401) and applies its rate limit (429). Returns the caller. */
@@ -70,17 +90,20 @@ export async function authenticateApiKey(c: Context<HonoEnv>, cost: RequestCost)
 
 /**
  * Authenticates the API key and applies the key's rate limit, then checks the route's right (403).
- * Declared once per route by `apiRoute`. With `deferRateLimit` (idempotent routes) the rate-limit call
- * is left in flight for the idempotency middleware, which must call `settleRateLimit`.
+ * Declared once per route by `apiRoute`. With `deferRateLimit` (idempotent routes) the charge is left to
+ * the idempotency middleware, which makes it in the same Durable Object call as its record's (one round
+ * trip) and must call `settleRateLimit` if it refuses first.
  */
 export function apiKeyAuth(right: Right | null, cost: RequestCost, deferRateLimit = false) {
   return createMiddleware<HonoEnv>(async (c, next) => {
     const caller = await identifyCaller(c);
-    startRateLimit(c, caller, cost);
-    if (!deferRateLimit || (right !== null && !caller.rights.includes(right))) await settleRateLimit(c);
-    if (right !== null && !caller.rights.includes(right)) {
-      throw new ApiError("insufficient_scope", { detail: `This route needs the right \`${right}\`.` });
+    const missingRight = right !== null && !caller.rights.includes(right);
+    if (deferRateLimit && !missingRight) c.set("rateLimitCharge", rateLimitCharge(caller, cost));
+    else {
+      startRateLimit(c, caller, cost);
+      await settleRateLimit(c);
     }
+    if (missingRight) throw new ApiError("insufficient_scope", { detail: `This route needs the right \`${right}\`.` });
     await next();
   });
 }

@@ -1,14 +1,13 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { ApiCaller, HonoEnv } from "../env.ts";
+import type { HonoEnv } from "../env.ts";
 import { ApiError } from "../errors/api-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/patterns.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isJsonMediaType, readBodyWithinLimit } from "./json-body-limit.ts";
-import { settleRateLimit } from "./api-key.ts";
-import { namedStub } from "../durable/named-stub.ts";
+import { apiAccountOf, applyRateLimit, settleRateLimit } from "./api-key.ts";
 
 const REPLAYED_HEADERS = ["Content-Type", "Location"];
 
@@ -28,14 +27,6 @@ const REFUSED_BEFORE_EXECUTION: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "insufficient_scope",
   "rate_limited",
 ]);
-
-/**
- * Keys are scoped like Stripe's, per account: every key of one organization and mode shares them, in the
- * one Durable Object of that account (src/durable/idempotency-record.ts).
- */
-export function idempotencyRecordName(caller: Pick<ApiCaller, "organizationId" | "mode">): string {
-  return `${caller.organizationId}:${caller.mode}`;
-}
 
 /**
  * The body the key is bound to. Only JSON is read (the route takes nothing else: anything else is 415
@@ -89,17 +80,16 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
     await settleRateLimit(c);
     throw error;
   }
-  const namespace = c.env.IDEMPOTENCY;
-  const account = namedStub(namespace, idempotencyRecordName(c.get("caller")));
-  // The rate limit (in flight since authentication) and the record in one round trip, not two.
-  const [limit, begun] = await Promise.allSettled([settleRateLimit(c), account.begin(key, hash)]);
-  if (limit.status === "rejected") {
-    // Refused before it ran: the key stays free for the retry (a round trip only on this rare path).
-    if (begun.status === "fulfilled" && begun.value.kind === "run") await account.release(key, begun.value.attempt);
-    throw limit.reason;
-  }
-  if (begun.status === "rejected") throw begun.reason;
-  const decision = begun.value;
+  // Keys are scoped like Stripe's, per account: every key of one organization and mode shares them, in
+  // the account's Durable Object, which also holds the keys' rate limits: both in one call (one round trip).
+  const account = apiAccountOf(c, c.get("caller"));
+  const charge = c.get("rateLimitCharge") ?? null;
+  c.set("rateLimitCharge", undefined);
+  const begun = await account.begin(key, hash, charge);
+  // A request the rate limit refuses made no record: the key stays free for its retry.
+  if (begun.limit !== null) applyRateLimit(c, begun.limit);
+  const decision = begun.decision;
+  if (decision === null) throw new Error("An allowed request always gets an idempotency decision");
   if (decision.kind === "mismatch") throw new ApiError("idempotency_key_reused", { field: "/header/Idempotency-Key" });
   if (decision.kind === "in_progress") {
     throw new ApiError("request_in_progress", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });

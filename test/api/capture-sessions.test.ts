@@ -6,8 +6,7 @@ import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { sessionSnapshot } from "./support/template-snapshots.ts";
-import { idempotencyRecordName } from "../../src/middleware/idempotency.ts";
-import { RETENTION_MS } from "../../src/durable/idempotency-record.ts";
+import { apiAccountName, RETENTION_MS } from "../../src/durable/api-account.ts";
 
 describe("POST /v1/capture-sessions", () => {
   it("creates a single-use link on the capture host, valid 30 minutes", async () => {
@@ -180,7 +179,7 @@ describe("idempotency", () => {
     const created = Date.now();
     await createSession(org.testKey, baseSession(), "key-expiring-0001");
     // The account's records live in one Durable Object whose alarm rings when the oldest one's 24 hours are over.
-    const stub = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(idempotencyRecordName({ organizationId: org.id, mode: "test" })));
+    const stub = env.API_ACCOUNT.get(env.API_ACCOUNT.idFromName(apiAccountName({ organizationId: org.id, mode: "test" })));
     vi.spyOn(Date, "now").mockReturnValue(created + RETENTION_MS + 1_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM records").one().n)).toBe(0);

@@ -8,19 +8,20 @@ const sessionsOf = async (reference: string) =>
 
 /**
  * Holds every `finish` (the write of a creation's answer into its Idempotency-Key record) until released,
- * by wrapping the IDEMPOTENCY binding the Worker's handlers read from the shared `env`.
+ * by wrapping the API_ACCOUNT binding the Worker's handlers read from the shared `env`.
  */
 function holdRecordWrites() {
   const bindings = env as unknown as Record<string, unknown>;
-  const saved = env.IDEMPOTENCY;
+  const saved = env.API_ACCOUNT;
   let open!: () => void;
   const released = new Promise<void>((resolve) => (open = resolve));
   const held: Promise<unknown>[] = [];
-  bindings.IDEMPOTENCY = {
+  bindings.API_ACCOUNT = {
     idFromName: (name: string) => saved.idFromName(name),
     get: (id: DurableObjectId) => {
       const stub = saved.get(id);
       return {
+        take: (...args: Parameters<typeof stub.take>) => stub.take(...args),
         begin: (...args: Parameters<typeof stub.begin>) => stub.begin(...args),
         release: (...args: Parameters<typeof stub.release>) => stub.release(...args),
         finish: (...args: Parameters<typeof stub.finish>) => {
@@ -38,7 +39,7 @@ function holdRecordWrites() {
       await Promise.all(held);
     },
     restore: () => {
-      bindings.IDEMPOTENCY = saved;
+      bindings.API_ACCOUNT = saved;
     },
   };
 }

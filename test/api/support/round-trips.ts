@@ -16,7 +16,7 @@ export interface RoundTrips {
   r2Operations: number;
   /** Steps where the request waited for storage with nothing else in flight. */
   sequential: number;
-  /** Each round trip in order, e.g. `d1`, `d1 batch(3)`, `do RATE_LIMIT_BUCKET.take`, `r2 put`. */
+  /** Each round trip in order, e.g. `d1`, `d1 batch(3)`, `do API_ACCOUNT.take`, `r2 put`. */
   log: string[];
 }
 
@@ -93,7 +93,7 @@ function countedBucket(tracker: Tracker, bucket: R2Bucket): R2Bucket {
   });
 }
 
-const DURABLE_OBJECTS = ["RATE_LIMIT_BUCKET", "IDEMPOTENCY", "PROOF_LINK_LOCK"] as const;
+const DURABLE_OBJECTS = ["RATE_LIMIT_BUCKET", "API_ACCOUNT", "PROOF_LINK_LOCK"] as const;
 
 /** Runs `work` (usually one call to the Worker) with every storage binding counted; returns its result and the count. */
 export async function countRoundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips: RoundTrips }> {

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { FixedWindow, type RateLimitDecision } from "./fixed-window.ts";
 
 /** What a request needs to know about an earlier one with the same Idempotency-Key in its organization and mode. */
 export type IdempotencyDecision =
@@ -12,6 +13,20 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A request still "started" after this long belongs to a Worker that died: let a retry run it. */
 const STALE_START_MS = 60_000;
 
+/** What one API-key request costs its key: `units` of its `limitPerMinute` (CONTRACT.md: a read 1, a creation 2). */
+export interface RateLimitCharge {
+  keyId: string;
+  units: number;
+  limitPerMinute: number;
+}
+
+const MINUTE_MS = 60_000;
+
+/** The object of an organization's keys in one mode: every key of it shares its Idempotency-Keys (Stripe scopes them per account). */
+export function apiAccountName(caller: { organizationId: string; mode: string }): string {
+  return `${caller.organizationId}:${caller.mode}`;
+}
+
 interface Row extends Record<string, SqlStorageValue> {
   state: "started" | "done";
   attempt: string | null;
@@ -23,20 +38,26 @@ interface Row extends Record<string, SqlStorageValue> {
 }
 
 /**
- * One instance per organization and mode, holding the records of its Idempotency-Keys (one row each). A
- * Durable Object serialises concurrent requests, so exactly one runs the operation; the others wait for
- * its stored answer or get `request_in_progress`. Each run is an `attempt`: only the attempt that holds
- * the record may store or forget it, so a Worker that outlived its stale record cannot overwrite the
- * retry that replaced it.
+ * One instance per API account (organization and mode): the rate-limit windows of its keys and the
+ * records of its Idempotency-Keys, so that a creation checks both in one call (one round trip).
  *
- * Why per organization and mode rather than per key: a new Durable Object per request is the slowest
- * Durable Object call there is (it is created, and placed, first), and every creation used a new key; an
- * account's object is warm after its first request (README, "What a request costs").
+ * Rate limits: each key has its own exact fixed window, counted in memory (one instance at a time) and
+ * written at most once a second (src/durable/fixed-window.ts, docs/adr/0002). An account's requests all
+ * pass through its one object, which answers an in-memory count in microseconds: far more requests than
+ * the per-key limits allow a normal account.
+ *
+ * Idempotency: a Durable Object serialises concurrent requests, so exactly one runs the operation; the
+ * others wait for its stored answer or get `request_in_progress`. Each run is an `attempt`: only the
+ * attempt that holds the record may store or forget it, so a Worker that outlived its stale record cannot
+ * overwrite the retry that replaced it. Records are per account rather than per key because a new
+ * Durable Object per request is the slowest Durable Object call there is, and every creation used a new
+ * key; an account's object is warm after its first request (docs/adr/0004).
  */
-export class IdempotencyRecord extends DurableObject {
+export class ApiAccount extends DurableObject {
   private tableReady = false;
   /** Whether this instance has set the expiry alarm, or found it set. */
   private expiryScheduled = false;
+  private readonly windows = new Map<string, FixedWindow>();
 
   /** The object's SQLite, its table made on first use. */
   private get sql(): SqlStorage {
@@ -51,7 +72,30 @@ export class IdempotencyRecord extends DurableObject {
     return sql;
   }
 
-  begin(key: string, bodyHash: string, nowMs: number = Date.now()): IdempotencyDecision {
+  /** Charges a request to its key's rate limit. */
+  take(charge: RateLimitCharge, nowMs: number = Date.now()): RateLimitDecision {
+    let window = this.windows.get(charge.keyId);
+    if (window === undefined) {
+      const storageKey = `rate:${charge.keyId}`;
+      window = new FixedWindow(
+        () => this.ctx.storage.kv.get(storageKey),
+        (state) => void this.ctx.storage.put(storageKey, state, { allowUnconfirmed: true }),
+      );
+      this.windows.set(charge.keyId, window);
+    }
+    return window.take(charge.units, charge.limitPerMinute, nowMs, MINUTE_MS);
+  }
+
+  /**
+   * An idempotent request: its rate limit, then (if allowed) its record. A request the rate limit refuses
+   * touches no record, so the key stays free for its retry.
+   */
+  begin(key: string, bodyHash: string, charge: RateLimitCharge | null, nowMs: number = Date.now()): { limit: RateLimitDecision | null; decision: IdempotencyDecision | null } {
+    const limit = charge === null ? null : this.take(charge, nowMs);
+    return { limit, decision: limit === null || limit.allowed ? this.beginRecord(key, bodyHash, nowMs) : null };
+  }
+
+  private beginRecord(key: string, bodyHash: string, nowMs: number): IdempotencyDecision {
     const stored = this.live(key, nowMs);
     if (stored?.state === "done") {
       if (stored.body_hash !== bodyHash) return { kind: "mismatch" };
