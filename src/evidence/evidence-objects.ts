@@ -1,20 +1,19 @@
+import { REVOCATION_INDEX } from "../../shared/revocation-data.ts";
+import { packagedArtifactKey } from "../storage/proof-artifacts.ts";
+import { readRevocationIndex, revocationFileNames } from "../storage/proof-revocation.ts";
+
 /**
- * The data objects a proof's evidence record covers (docs/adr/0022), by their names in the package:
- * manifest.json, proof.tsr and every file of revocation/ (the CRLs captured at sealing and their index),
- * read from the proof's artifacts in storage, where they have the same names under the run's prefix.
- * The offline verifier hashes the package's entries of the same names.
+ * The data objects a proof's evidence record covers (docs/adr/0022): manifest.json, proof.tsr and the
+ * revocation data captured at sealing (revocation/index.json and the files it lists), read from storage
+ * under the names, and from the same index, that the package uses (src/proofs/verification-package.ts):
+ * the offline verifier hashes the package's entries of those names.
  */
-export async function evidenceObjects(bucket: R2Bucket, artifactPrefix: string): Promise<Uint8Array[]> {
-  const revocation: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix: `${artifactPrefix}revocation/`, cursor });
-    revocation.push(...page.objects.map((object) => object.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
-  const keys = [`${artifactPrefix}manifest.json`, `${artifactPrefix}proof.tsr`, ...revocation];
+export async function evidenceObjects(bucket: R2Bucket, proof: { id: string; sealingRun: string | null }): Promise<Uint8Array[]> {
+  const index = await readRevocationIndex(bucket, proof);
+  const names = ["manifest.json", "proof.tsr", ...(index === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(index)])];
   return Promise.all(
-    keys.map(async (key) => {
+    names.map(async (name) => {
+      const key = packagedArtifactKey(proof.id, proof.sealingRun, name);
       const object = await bucket.get(key);
       if (object === null) throw new Error(`missing artifact ${key}`);
       return new Uint8Array(await object.arrayBuffer());

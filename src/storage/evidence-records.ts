@@ -1,5 +1,5 @@
 import { chunks } from "../lib/batches.ts";
-import { proofArtifactKeys } from "./proof-artifacts.ts";
+import { packagedArtifactKey } from "./proof-artifacts.ts";
 
 /**
  * The evidence-record renewal's rows (migration 0015, docs/adr/0022). Raw statements, set-based: a claim
@@ -14,7 +14,7 @@ export type EvidenceMode = "test" | "live";
  */
 export const EVIDENCE_RECORD_NAME = "evidence-record.ers";
 
-export const evidenceRecordKey = (proofId: string, run: string | null) => proofArtifactKeys(proofId, run).manifest.replace(/manifest\.json$/, EVIDENCE_RECORD_NAME);
+export const evidenceRecordKey = (proofId: string, run: string | null) => packagedArtifactKey(proofId, run, EVIDENCE_RECORD_NAME);
 
 export interface DueEvidence {
   mode: EvidenceMode;
@@ -44,8 +44,8 @@ export interface ClaimedEvidence {
   recordKey: string | null;
   /** Where the record is written: beside the proof's artifacts, under its sealing run. */
   targetKey: string;
-  /** The prefix of the proof's artifacts (manifest.json, proof.tsr, revocation/…). */
-  artifactPrefix: string;
+  /** The run whose artifacts the proof publishes (manifest.json, proof.tsr, revocation/…). */
+  sealingRun: string | null;
 }
 
 /**
@@ -72,8 +72,7 @@ export async function claimDueEvidence(
   }
   return claimed.results.map((row) => {
     const run = runs.get(row.proof_id) ?? null;
-    const artifactPrefix = proofArtifactKeys(row.proof_id, run).manifest.slice(0, -"manifest.json".length);
-    return { proofId: row.proof_id, recordKey: row.record_key, targetKey: evidenceRecordKey(row.proof_id, run), artifactPrefix };
+    return { proofId: row.proof_id, recordKey: row.record_key, targetKey: evidenceRecordKey(row.proof_id, run), sealingRun: run };
   });
 }
 

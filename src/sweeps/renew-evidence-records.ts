@@ -54,7 +54,7 @@ async function renewBatch(worker: WorkerContext, settings: EvidenceSettings, mod
   const prepared = await Promise.allSettled(
     claimed.map(async (proof) => {
       const record = await currentRecord(env.FILES, proof);
-      return { proof, record, leaf: await nextLeaf(record, settings.hash, () => evidenceObjects(env.FILES, proof.artifactPrefix)) };
+      return { proof, record, leaf: await nextLeaf(record, settings.hash, () => evidenceObjects(env.FILES, { id: proof.proofId, sealingRun: proof.sealingRun })) };
     }),
   );
   const ready = prepared.flatMap((outcome, index) => {
