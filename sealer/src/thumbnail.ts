@@ -11,6 +11,33 @@ const DECODABLE = new Set(["image/jpeg", "image/png", "image/webp"]);
 /** Each step down is tried only when a picture of noise-like detail would still weigh over 100 KB. */
 const QUALITIES = [70, 50, 30];
 
+/**
+ * A JPEG is decoded at ⅛ scale (shrink-on-load), so any size sharp accepts stays small in memory; a PNG or a
+ * WebP is decoded whole, and a small file can hold a huge picture (a 177 KB PNG of 56 Mpx): beyond 64 Mpx
+ * (256 MB decoded), no thumbnail. And at most two pictures are decoded at once in the process, whatever the
+ * number of jobs, since the originals' memory budget counts file bytes, not pixels.
+ */
+const MAX_WHOLE_DECODE_PIXELS = 64_000_000;
+const DECODING_AT_ONCE = 2;
+let decoding = 0;
+const waitingToDecode: (() => void)[] = [];
+
+/** How many pictures are being decoded now (for the test of the bound). */
+export const decodingNow = () => decoding;
+
+async function withDecodingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (decoding < DECODING_AT_ONCE) decoding++;
+  else await new Promise<void>((resume) => waitingToDecode.push(resume));
+  try {
+    return await work();
+  } finally {
+    // The slot passes straight to the next in line, so that a newcomer never makes a third.
+    const next = waitingToDecode.shift();
+    if (next) next();
+    else decoding--;
+  }
+}
+
 // The sealer reads each file once: libvips' operation cache would only hold memory.
 sharp.cache(false);
 
@@ -19,12 +46,20 @@ sharp.cache(false);
  * sent alongside): turned upright by its EXIF orientation, at most 480 px on its long side, stripped of
  * every metadata (a reader of the page sees no location the full file may carry). A test proof's
  * thumbnail carries a TEST band, so it never looks like a live one even taken out of the page.
- * null: the format cannot be decoded here (a video, HEIC), or no quality fits within 100 KB.
+ * null: the format cannot be decoded here (a video, HEIC), the picture is too large to decode whole, or no
+ * quality fits within 100 KB.
  */
 export async function makeThumbnail(signed: Uint8Array, sniffedType: string, mode: "test" | "live"): Promise<{ bytes: Uint8Array; meta: Thumbnail } | null> {
   if (!DECODABLE.has(sniffedType)) return null;
+  return withDecodingSlot(() => encode(signed, sniffedType, mode));
+}
+
+async function encode(signed: Uint8Array, sniffedType: string, mode: "test" | "live"): Promise<{ bytes: Uint8Array; meta: Thumbnail } | null> {
+  const limitInputPixels = sniffedType === "image/jpeg" ? undefined : MAX_WHOLE_DECODE_PIXELS;
+  const { width: fullWidth = 0, height: fullHeight = 0 } = await sharp(signed).metadata();
+  if (limitInputPixels !== undefined && fullWidth * fullHeight > limitInputPixels) return null;
   // JPEG shrink-on-load: libvips decodes at 1/2, 1/4 or 1/8 scale when the target is that much smaller.
-  const resized = await sharp(signed, { failOn: "none" })
+  const resized = await sharp(signed, { failOn: "none", limitInputPixels })
     .autoOrient()
     .resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: "inside", withoutEnlargement: true })
     .raw()

@@ -2,7 +2,7 @@ import { test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import { runSealJob } from "../src/seal-job.ts";
-import { makeThumbnail, THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_PX } from "../src/thumbnail.ts";
+import { decodingNow, makeThumbnail, THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_PX } from "../src/thumbnail.ts";
 import { sealContext } from "./support.ts";
 import { deleted, job, storageHooks, written } from "./storage-stand-in.ts";
 
@@ -82,6 +82,27 @@ test("no thumbnail for what libvips cannot decode here (HEVC HEIC, videos): null
     assert.equal(file.thumbnail, null, file.sniffed_type);
     assert.equal(written.has(`/thumbnails/${file.id}`), false);
   }
+});
+
+test("a PNG that decodes to more than 64 Mpx gets no thumbnail (a small file can be a huge picture); the seal stands", async () => {
+  const bomb = new Uint8Array(await sharp({ create: { width: 8000, height: 8200, channels: 3, background: "#2a7" } }).png({ compressionLevel: 9 }).toBuffer());
+  assert.ok(bomb.length < 300_000, `${bomb.length} bytes`);
+  assert.equal(await makeThumbnail(bomb, "image/png", "live"), null);
+  const result = await runSealJob(sealContext(), job([{ name: "bomb.png", type: "image/png", bytes: bomb }]));
+  assert.equal(result.status === "sealed" && result.files[0]!.thumbnail, null);
+});
+
+test("at most two pictures are decoded at once, however many thumbnails are asked for", async () => {
+  const photo = await largePhoto();
+  let most = 0;
+  const sampler = setInterval(() => {
+    most = Math.max(most, decodingNow());
+  }, 1);
+  const made = await Promise.all(Array.from({ length: 6 }, () => makeThumbnail(photo, "image/jpeg", "live")));
+  clearInterval(sampler);
+  assert.ok(made.every((thumbnail) => thumbnail !== null));
+  assert.equal(most, 2);
+  assert.equal(decodingNow(), 0);
 });
 
 test("a job that asks for no thumbnail gets none", async () => {
