@@ -2,14 +2,18 @@
  * The API's fixed cost, as an integrator sees it: p50 latency of `GET /v1/me` (an authenticated read) and
  * `POST /v1/capture-sessions` (a creation) at 16 concurrent clients, as ratios to `GET /health` (no
  * authentication, no storage) measured in the same run against the same `npm run dev` stack.
+ * `npm run bench` runs it after the sealing bench; `npm run bench:api` runs it alone on a stack of its own.
  */
-import type { Stack } from "../test/e2e/support/stack.ts";
+import { startStack, type Stack } from "../test/e2e/support/stack.ts";
 import { request } from "../test/e2e/support/http.ts";
 
 const CLIENTS = 16;
 const REQUESTS = 320;
-/** Each measure is split in rounds taken in turn, so a slow moment of the machine weighs on all three alike. */
-const ROUNDS = 4;
+/**
+ * Each measure is split in rounds taken in turn (20 requests of each route, 16 times), so that a slow
+ * moment of the machine, shared with other work, weighs on all three alike.
+ */
+const ROUNDS = 16;
 
 export interface ApiBench {
   p50Ms: { health: number; me: number; create: number };
@@ -83,4 +87,13 @@ export function printApiBench(result: ApiBench): void {
   console.log(`POST /v1/capture-sessions                                  ${result.p50Ms.create.toFixed(1).padStart(7)} ms`);
   console.log(`GET /v1/me / GET /health                                   ${result.meRatio.toFixed(2)} × (target ≤ 1.3 ×)`);
   console.log(`POST /v1/capture-sessions / GET /health                    ${result.createRatio.toFixed(2)} × (target ≤ 2.5 ×)`);
+}
+
+if (import.meta.main) {
+  const stack = await startStack();
+  try {
+    printApiBench(await benchApi(stack));
+  } finally {
+    await stack.stop();
+  }
 }

@@ -10,6 +10,7 @@ import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
 import { getAllowedReturnOrigins } from "../storage/settings.ts";
 import { insertSessionWithinBalance, type SessionToInsert } from "../storage/capture-sessions.ts";
 import { beforeTemplateForAfter } from "./comparison.ts";
+import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 
 export const CAPTURE_LINK_LIFETIME_MS = 30 * 60 * 1000;
 
@@ -40,6 +41,22 @@ async function checkReturnUrl(db: DomainContext["db"], caller: ApiCaller, return
 }
 
 /**
+ * The snapshot as stored (canonical JSON) and its SHA-256, kept for the snapshot object itself: the
+ * built-in template, which most sessions copy, is the same object every time.
+ */
+const storedForms = new WeakMap<TemplateSnapshot, { json: string; sha256: string }>();
+
+async function storedForm(snapshot: TemplateSnapshot): Promise<{ json: string; sha256: string }> {
+  let stored = storedForms.get(snapshot);
+  if (stored === undefined) {
+    const json = canonicalJson(snapshot);
+    stored = { json, sha256: await sha256Hex(json) };
+    storedForms.set(snapshot, stored);
+  }
+  return stored;
+}
+
+/**
  * Creates a capture session and its single-use link; a live one reserves one unit of balance. Answers the
  * session with its token, which is known only now (only its hash is stored).
  */
@@ -60,7 +77,7 @@ export async function createCaptureSession({ ctx, input }: { ctx: SessionContext
           category: input.category,
         });
   const token = randomToken(32);
-  const snapshotJson = canonicalJson(snapshot);
+  const { json: snapshotJson, sha256: snapshotSha256 } = await storedForm(snapshot);
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + CAPTURE_LINK_LIFETIME_MS).toISOString();
   const id = newId("cps");
@@ -76,7 +93,7 @@ export async function createCaptureSession({ ctx, input }: { ctx: SessionContext
     category: input.category ?? null,
     templateId: snapshot.id,
     templateSnapshotJson: snapshotJson,
-    templateSha256: await sha256Hex(snapshotJson),
+    templateSha256: snapshotSha256,
     locale: input.locale ?? null,
     locationReference: input.location_reference ?? null,
     returnUrl: input.return_url ?? null,

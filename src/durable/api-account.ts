@@ -21,6 +21,18 @@ export interface RateLimitCharge {
 }
 
 const MINUTE_MS = 60_000;
+/** How long an answer waits for others to be written with it (after the caller's answer left: nobody waits). */
+const ANSWER_WRITE_DELAY_MS = 10;
+
+interface PendingAnswer {
+  key: string;
+  attempt: string;
+  bodyHash: string;
+  status: number;
+  body: string;
+  headers: string;
+  written: () => void;
+}
 
 /** The object of an organization's keys in one mode: every key of it shares its Idempotency-Keys (Stripe scopes them per account). */
 export function apiAccountName(caller: { organizationId: string; mode: string }): string {
@@ -58,6 +70,7 @@ export class ApiAccount extends DurableObject {
   /** Whether this instance has set the expiry alarm, or found it set. */
   private expiryScheduled = false;
   private readonly windows = new Map<string, FixedWindow>();
+  private pendingAnswers: PendingAnswer[] = [];
 
   /** The object's SQLite, its table made on first use. */
   private get sql(): SqlStorage {
@@ -96,6 +109,7 @@ export class ApiAccount extends DurableObject {
   }
 
   private beginRecord(key: string, bodyHash: string, nowMs: number): IdempotencyDecision {
+    this.writePendingAnswers();
     const stored = this.live(key, nowMs);
     if (stored?.state === "done") {
       if (stored.body_hash !== bodyHash) return { kind: "mismatch" };
@@ -115,17 +129,35 @@ export class ApiAccount extends DurableObject {
     return { kind: "run", attempt };
   }
 
-  /** The operation ran: its answer is what every later request with this key gets. */
-  finish(key: string, attempt: string, bodyHash: string, status: number, body: string, headers: Record<string, string>): void {
-    this.sql.exec(
-      "UPDATE records SET state = 'done', attempt = NULL, body_hash = ?, status = ?, body = ?, headers = ? WHERE key = ? AND state = 'started' AND attempt = ?",
-      bodyHash,
-      status,
-      body,
-      JSON.stringify(headers),
-      key,
-      attempt,
-    );
+  /**
+   * The operation ran: its answer is what every later request with this key gets. Answers arriving
+   * together are written together, `ANSWER_WRITE_DELAY_MS` later, in one transaction: a commit per
+   * answer was as costly as the call itself. Each call still returns only once its answer is committed
+   * (the output gate), and a `begin` writes every pending answer before it reads, so a request with the
+   * key never misses an answer that has arrived.
+   */
+  finish(key: string, attempt: string, bodyHash: string, status: number, body: string, headers: Record<string, string>): Promise<void> {
+    return new Promise((written) => {
+      this.pendingAnswers.push({ key, attempt, bodyHash, status, body, headers: JSON.stringify(headers), written });
+      if (this.pendingAnswers.length === 1) setTimeout(() => this.writePendingAnswers(), ANSWER_WRITE_DELAY_MS);
+    });
+  }
+
+  private writePendingAnswers(): void {
+    const answers = this.pendingAnswers;
+    this.pendingAnswers = [];
+    for (const answer of answers) {
+      this.sql.exec(
+        "UPDATE records SET state = 'done', attempt = NULL, body_hash = ?, status = ?, body = ?, headers = ? WHERE key = ? AND state = 'started' AND attempt = ?",
+        answer.bodyHash,
+        answer.status,
+        answer.body,
+        answer.headers,
+        answer.key,
+        answer.attempt,
+      );
+    }
+    for (const answer of answers) answer.written();
   }
 
   /** The operation did not run (refused before it) or failed unexpectedly (5xx): a retry may run it. */

@@ -30,13 +30,18 @@ const REFUSED_BEFORE_EXECUTION: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 
 /**
  * The body the key is bound to. Only JSON is read (the route takes nothing else: anything else is 415
- * before a byte is read), and never beyond the JSON size limit.
+ * before a byte is read), and never beyond the JSON size limit: a JSON body through Hono's cached text,
+ * which the JSON body limit (src/middleware/json-body-limit.ts) has bounded and the route's validator
+ * then reuses (read once); a body without a type from a bounded clone, only to tell whether it is empty.
  */
-async function bodyHash(request: Request): Promise<string> {
-  const contentType = request.headers.get("Content-Type");
-  if (contentType !== null && !isJsonMediaType(contentType)) throw new ApiError("unsupported_media_type");
-  const text = await readBodyWithinLimit(request);
-  if (contentType === null && text !== "") throw new ApiError("unsupported_media_type");
+async function bodyHash(c: Context<HonoEnv>): Promise<string> {
+  const contentType = c.req.header("Content-Type");
+  if (contentType !== undefined && !isJsonMediaType(contentType)) throw new ApiError("unsupported_media_type");
+  if (contentType === undefined) {
+    if ((await readBodyWithinLimit(c.req.raw)) !== "") throw new ApiError("unsupported_media_type");
+    return sha256Hex("");
+  }
+  const text = await c.req.text();
   try {
     return sha256Hex(canonicalJson(JSON.parse(text)));
   } catch {
@@ -73,7 +78,7 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   let hash: string;
   try {
     // The media type first: a body that can never be accepted says so (415) before a missing key does.
-    hash = await bodyHash(c.req.raw);
+    hash = await bodyHash(c);
     key = requiredIdempotencyKey(c.req.header("Idempotency-Key"));
   } catch (error) {
     // The rate limit answers first, as it would had it been checked before this middleware.

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import type { ApiAccount } from "../../src/durable/api-account.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 
@@ -86,5 +88,22 @@ describe("a creation's answer and its Idempotency-Key record", () => {
     expect(retried.status).toBe(201);
     expect(retried.body).toEqual(created.body);
     expect(await sessionsOf(body.external_reference)).toBe(1);
+  });
+
+  it("answers written together: a request arriving before their write still finds each one, and each caller of finish waits for its write", async () => {
+    const stub = env.API_ACCOUNT.get(env.API_ACCOUNT.idFromName(`unit-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (account: ApiAccount) => {
+      const keys = ["together-0001", "together-0002", "together-0003"];
+      const attempts = keys.map((key) => account.begin(key, "hash", null).decision);
+      const writes = keys.map((key, i) => {
+        const attempt = attempts[i]!;
+        if (attempt.kind !== "run") throw new Error(`expected run, got ${attempt.kind}`);
+        return account.finish(key, attempt.attempt, "hash", 201, `{"n":${i}}`, { "Content-Type": "application/json" });
+      });
+      // Before the batch is written: a request with the second key gets its answer, not 409.
+      expect(account.begin("together-0002", "hash", null).decision).toEqual({ kind: "replay", status: 201, body: '{"n":1}', headers: { "Content-Type": "application/json" } });
+      await Promise.all(writes);
+      expect(account.begin("together-0003", "other-hash", null).decision).toEqual({ kind: "mismatch" });
+    });
   });
 });
