@@ -143,8 +143,14 @@ export class SigningPool {
 
 let shared: SigningPool | null = null;
 
-/** The process's pool: one thread per core (2 on the production container), started on first use. */
+/**
+ * A bound for machines with many cores (a developer's): the production container has 2 vCPU, and each
+ * idle thread holds about 45 MB (c2pa-rs loaded).
+ */
+const MAX_THREADS = 4;
+
+/** The process's pool: one thread per core (2 on the production container), at most MAX_THREADS. */
 export function signingPool(): SigningPool {
-  shared ??= new SigningPool(availableParallelism());
+  shared ??= new SigningPool(Math.min(availableParallelism(), MAX_THREADS));
   return shared;
 }
