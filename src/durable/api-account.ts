@@ -71,6 +71,7 @@ export class ApiAccount extends DurableObject {
   private expiryScheduled = false;
   private readonly windows = new Map<string, FixedWindow>();
   private pendingAnswers: PendingAnswer[] = [];
+  private readonly pendingStarts = new Map<string, { attempt: string; bodyHash: string; startedAt: number; written: () => void }>();
 
   /** The object's SQLite, its table made on first use. */
   private get sql(): SqlStorage {
@@ -103,13 +104,25 @@ export class ApiAccount extends DurableObject {
    * An idempotent request: its rate limit, then (if allowed) its record. A request the rate limit refuses
    * touches no record, so the key stays free for its retry.
    */
-  begin(key: string, bodyHash: string, charge: RateLimitCharge | null, nowMs: number = Date.now()): { limit: RateLimitDecision | null; decision: IdempotencyDecision | null } {
+  async begin(
+    key: string,
+    bodyHash: string,
+    charge: RateLimitCharge | null,
+    nowMs: number = Date.now(),
+  ): Promise<{ limit: RateLimitDecision | null; decision: IdempotencyDecision | null }> {
     const limit = charge === null ? null : this.take(charge, nowMs);
-    return { limit, decision: limit === null || limit.allowed ? this.beginRecord(key, bodyHash, nowMs) : null };
+    return { limit, decision: limit === null || limit.allowed ? await this.beginRecord(key, bodyHash, nowMs) : null };
   }
 
-  private beginRecord(key: string, bodyHash: string, nowMs: number): IdempotencyDecision {
+  /**
+   * Decided at once, in this serialised step; a "run" is answered only once its "started" record is
+   * committed, so that no restart can forget a creation about to run. Records begun together are
+   * written together, in one transaction (a commit each was as costly as the call); meanwhile the same key
+   * is `in_progress` from memory.
+   */
+  private beginRecord(key: string, bodyHash: string, nowMs: number): IdempotencyDecision | Promise<IdempotencyDecision> {
     this.writePendingAnswers();
+    if (this.pendingStarts.has(key)) return { kind: "in_progress", retryAfterSeconds: 1 };
     const stored = this.live(key, nowMs);
     if (stored?.state === "done") {
       if (stored.body_hash !== bodyHash) return { kind: "mismatch" };
@@ -118,15 +131,26 @@ export class ApiAccount extends DurableObject {
     // Whatever its body, a request still running may yet be refused and forgotten: the caller retries later.
     if (stored?.state === "started" && nowMs - stored.started_at < STALE_START_MS) return { kind: "in_progress", retryAfterSeconds: 1 };
     const attempt = crypto.randomUUID();
-    this.sql.exec(
-      "INSERT OR REPLACE INTO records (key, state, attempt, body_hash, started_at, status, body, headers) VALUES (?, 'started', ?, ?, ?, NULL, NULL, NULL)",
-      key,
-      attempt,
-      bodyHash,
-      nowMs,
-    );
+    return new Promise((answer) => {
+      this.pendingStarts.set(key, { attempt, bodyHash, startedAt: nowMs, written: () => answer({ kind: "run", attempt }) });
+      if (this.pendingStarts.size === 1) setTimeout(() => this.writePendingStarts(), 0);
+    });
+  }
+
+  private writePendingStarts(): void {
+    const starts = [...this.pendingStarts];
+    this.pendingStarts.clear();
+    for (const [key, start] of starts) {
+      this.sql.exec(
+        "INSERT OR REPLACE INTO records (key, state, attempt, body_hash, started_at, status, body, headers) VALUES (?, 'started', ?, ?, ?, NULL, NULL, NULL)",
+        key,
+        start.attempt,
+        start.bodyHash,
+        start.startedAt,
+      );
+    }
     void this.scheduleExpiry();
-    return { kind: "run", attempt };
+    for (const [, start] of starts) start.written();
   }
 
   /**

@@ -94,16 +94,30 @@ describe("a creation's answer and its Idempotency-Key record", () => {
     const stub = env.API_ACCOUNT.get(env.API_ACCOUNT.idFromName(`unit-${crypto.randomUUID()}`));
     await runInDurableObject(stub, async (account: ApiAccount) => {
       const keys = ["together-0001", "together-0002", "together-0003"];
-      const attempts = keys.map((key) => account.begin(key, "hash", null).decision);
+      const attempts = await Promise.all(keys.map(async (key) => (await account.begin(key, "hash", null)).decision));
       const writes = keys.map((key, i) => {
         const attempt = attempts[i]!;
         if (attempt.kind !== "run") throw new Error(`expected run, got ${attempt.kind}`);
         return account.finish(key, attempt.attempt, "hash", 201, `{"n":${i}}`, { "Content-Type": "application/json" });
       });
       // Before the batch is written: a request with the second key gets its answer, not 409.
-      expect(account.begin("together-0002", "hash", null).decision).toEqual({ kind: "replay", status: 201, body: '{"n":1}', headers: { "Content-Type": "application/json" } });
+      expect((await account.begin("together-0002", "hash", null)).decision).toEqual({ kind: "replay", status: 201, body: '{"n":1}', headers: { "Content-Type": "application/json" } });
       await Promise.all(writes);
-      expect(account.begin("together-0003", "other-hash", null).decision).toEqual({ kind: "mismatch" });
+      expect((await account.begin("together-0003", "other-hash", null)).decision).toEqual({ kind: "mismatch" });
+    });
+  });
+
+  it("records begun together are written together: the same key meanwhile is in progress, and a run is answered once its record is written", async () => {
+    const stub = env.API_ACCOUNT.get(env.API_ACCOUNT.idFromName(`unit-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (account: ApiAccount, state) => {
+      const first = account.begin("begun-0001", "hash", null);
+      const sameKey = account.begin("begun-0001", "hash", null);
+      const otherKey = account.begin("begun-0002", "hash", null);
+      expect((await sameKey).decision).toEqual({ kind: "in_progress", retryAfterSeconds: 1 });
+      expect((await first).decision).toMatchObject({ kind: "run" });
+      const started = state.storage.sql.exec<{ key: string }>("SELECT key FROM records WHERE state = 'started' ORDER BY key").toArray();
+      expect(started.map((row) => row.key)).toEqual(["begun-0001", "begun-0002"]);
+      expect((await otherKey).decision).toMatchObject({ kind: "run" });
     });
   });
 });
