@@ -122,13 +122,31 @@ function preview(file: PageFile, m: Record<string, string>, eager: ReadonlySet<s
 }
 
 /**
+ * The page's own files in the order the gallery shows them (step by step), each numbered from 1: the tile and
+ * the technical details (printed beside each other in the record) name a file alike, "Photo 3", so that a
+ * reader can tell which hashes belong to which picture. A pair's other proof is numbered on its own page.
+ */
+function numberedFiles(proof: PageProof, steps: PageStep[]): Map<string, { file: PageFile; number: number; step: PageStep }> {
+  const ordered = steps.flatMap((step) => proof.files.filter((file) => file.step_id === step.id).map((file) => ({ file, step })));
+  return new Map(ordered.map(({ file, step }, i) => [file.id, { file, number: i + 1, step }]));
+}
+
+type Numbering = ReadonlyMap<string, { number: number }>;
+
+/** "Photo 3": what the file is, with its number on this page when it is one of the page's own. */
+const fileName = (file: PageFile, m: Record<string, string>, numbering: Numbering) => {
+  const number = numbering.get(file.id)?.number;
+  return `${m[`kind_${file.kind}`] ?? file.kind}${number ? ` ${number}` : ""}`;
+};
+
+/**
  * Files as tiles: what each is and how heavy, the full signed file only when the reader opens it (a phone
  * must not download several MB per photo to read the page), and what was observed and reported beside it.
  */
-function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>): string {
+function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>, numbering: Numbering): string {
   return `<ul class="files">${files
     .map(
-      (file) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m, eager)}<p class="tile-head"><span>${e([m[`kind_${file.kind}`] ?? file.kind, formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
+      (file) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m, eager)}<p class="tile-head"><span>${e([fileName(file, m, numbering), formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
 ${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>` : ""}${fileFacts(file, m, lang)}</li>`,
     )
     .join("")}</ul>`;
@@ -141,16 +159,16 @@ const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => {
 };
 
 /** One proof: its files step by step. */
-function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>): string {
+function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>, numbering: Numbering): string {
   return `<h2>${e(m.files!)}</h2>${steps
-    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang, eager)}</section>`)
+    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang, eager, numbering)}</section>`)
     .join("")}`;
 }
 
 /** A before/after pair: for each step, the before's files beside the after's, each side linking to its proof. */
-function pairedProofs(before: PageProof, after: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>): string {
+function pairedProofs(before: PageProof, after: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>, numbering: Numbering): string {
   const side = (proof: PageProof, heading: string, name: string, step: PageStep) =>
-    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang, eager)}</div>`;
+    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang, eager, numbering)}</div>`;
   return `<h2>${e(m.before!)} / ${e(m.after!)}</h2>${steps
     .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3><div class="pair">${side(before, m.before!, "before", step)}${side(after, m.after!, "after", step)}</div></section>`)
     .join("")}`;
@@ -174,10 +192,10 @@ const copyable = (id: string, label: string, value: string, m: Record<string, st
   `<dt id="${id}-label">${e(label)}</dt><dd><code id="${id}">${breakAfter ? e(value).replaceAll(breakAfter, `${breakAfter}<wbr>`) : e(value)}</code> <button type="button" class="copy" data-copy="${id}" aria-describedby="${id}-label">${e(m.copy!)}</button></dd>`;
 
 /** Identifiers and hashes for the people who check by hand; closed on screen, printed in full (style.css). */
-function technicalDetails(proof: PageProof, m: Record<string, string>): string {
-  const files = proof.files
+function technicalDetails(proof: PageProof, m: Record<string, string>, numbering: ReturnType<typeof numberedFiles>): string {
+  const files = [...numbering.values()]
     .map(
-      (file, i) => `<h4>${e(m[`kind_${file.kind}`] ?? file.kind)} ${i + 1}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
+      ({ file, step }, i) => `<h4>${e(fileName(file, m, numbering))} · ${e(step.label)}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
     )
     .join("");
   const checks = proof.verification.checks.map((check) => `<li><code>${e(check.name)}</code>: <code>${check.result}</code></li>`).join("");
@@ -205,12 +223,13 @@ export function renderVerificationPage(proof: PageProof, partner: PageProof | nu
   const command = proof.manifest_sha256 ? `openssl ts -verify -digest ${proof.manifest_sha256} -in proof.tsr -CAfile chain.pem` : "";
   const hashes = proof.files.flatMap((file) => [file.sha256, file.signed_sha256]).filter(Boolean).join(" ");
   const eager = eagerThumbnails([...proof.files, ...(partner?.files ?? [])]);
+  const numbering = numberedFiles(proof, steps);
   const files =
     partner === null
-      ? singleProof(proof, steps, m, lang, eager)
+      ? singleProof(proof, steps, m, lang, eager, numbering)
       : proof.compare_to
-        ? pairedProofs(partner, proof, steps, m, lang, eager)
-        : pairedProofs(proof, partner, steps, m, lang, eager);
+        ? pairedProofs(partner, proof, steps, m, lang, eager, numbering)
+        : pairedProofs(proof, partner, steps, m, lang, eager, numbering);
   // Our simulated authority is named in the reader's language; a real one keeps its own name.
   const authority = proof.timestamp ? (proof.mode === "test" ? m.testAuthority! : proof.timestamp.authority) : "";
   return `<!doctype html>
@@ -238,7 +257,7 @@ ${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(pr
 ${files}
 ${proof.status === "sealed" ? `<p class="screen-only"><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
 <h2 id="command-title">${e(m.command!)}</h2><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command" class="screen-only">${e(m.copy!)}</button>` : ""}
-${technicalDetails(proof, m)}
+${technicalDetails(proof, m, numbering)}
 <section class="screen-only"><h2 id="check-title">${e(m.checkTitle!)}</h2><p id="check-help">${e(m.checkHelp!)}</p>
 <input type="file" id="check-file" data-hashes="${e(hashes)}" aria-labelledby="check-title" aria-describedby="check-help check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p></section>
 </main></body></html>`;

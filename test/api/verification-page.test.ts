@@ -99,12 +99,28 @@ describe("the verification page /p/{id}", () => {
       expect(html).not.toContain("<img");
       // Each tile says what the file is and how heavy, with what the sealer decoded (pixels, a video's duration).
       // (Its preview comes first in the tile, tested below; the format by its name, not its media type.)
-      expect(html).toMatch(new RegExp(`data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_photo} · JPEG · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`));
-      expect(html).toMatch(new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_video} · MP4 · 1:05 · `));
+      expect(html).toMatch(new RegExp(`data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_photo} 1 · JPEG · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`));
+      expect(html).toMatch(new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_video} 2 · MP4 · 1:05 · `));
       expect(html).toContain(`href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files/${fileIds[0]}"`);
     }
   });
 
+  it("numbers each file alike in its tile and in the technical details, in the gallery's order, so that a reader knows whose hashes are whose", async () => {
+    const org = await createOrganization();
+    const { proofId, fileIds } = await sealedProof(org.id);
+    // The gallery goes step by step ("front" before "photos"): here the proof's second file comes first.
+    await env.DB.prepare("UPDATE files SET step_id = CASE id WHEN ? THEN 'photos' ELSE 'front' END WHERE proof_id = ?").bind(fileIds[0], proofId).run();
+    const front = { en: "Front of the car", fr: "Avant du véhicule", es: "Front of the car", de: "Fahrzeugfront" };
+    for (const lang of PAGE_LANGUAGES) {
+      const m = PAGE_MESSAGES[lang];
+      const { html } = await page(`/p/${proofId}?lang=${lang}`);
+      expect(html, lang).toMatch(new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${m.kind_video} 1 · MP4 · `));
+      expect(html, lang).toMatch(new RegExp(`data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${m.kind_photo} 2 · JPEG · `));
+      const technical = html.slice(html.indexOf('<details class="technical"'));
+      expect(technical).toContain(`<h4>${escaped(`${m.kind_video} 1 · ${front[lang]}`)}</h4><dl><dt id="file-0-label">${escaped(m.fileId!)}</dt><dd><code id="file-0">${fileIds[1]}</code>`);
+      expect(technical).toContain(`<h4>${escaped(`${m.kind_photo} 2 · Interior`)}</h4><dl><dt id="file-1-label">${escaped(m.fileId!)}</dt><dd><code id="file-1">${fileIds[0]}</code>`);
+    }
+  });
 
   it("shows each photo's thumbnail made at sealing (never the full file), and for a video or a HEIC photo a tile naming its format", async () => {
     const org = await createOrganization();
