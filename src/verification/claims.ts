@@ -7,22 +7,22 @@ import type { PageLanguage } from "../verification-page/messages.ts";
  */
 export const CLAIM_TEXTS = {
   bytes_unchanged: {
-    en: "These files are unchanged since the timestamp's time (gen_time): their hashes are in the timestamped manifest.",
-    fr: "Ces fichiers sont inchangés depuis l'heure de l'horodatage (gen_time) : leurs empreintes figurent dans le manifeste horodaté.",
-    es: "Estos archivos no han cambiado desde la hora del sello de tiempo (gen_time): sus huellas figuran en el manifiesto sellado.",
-    de: "Diese Dateien sind seit dem Zeitpunkt des Zeitstempels (gen_time) unverändert: ihre Hashwerte stehen im zeitgestempelten Manifest.",
+    en: "These files are unchanged since the certified time: their fingerprints are in the list of sealed files (the manifest) that the timestamp certifies.",
+    fr: "Ces fichiers sont inchangés depuis l'heure certifiée : leurs empreintes figurent dans la liste des fichiers scellés (le manifeste) que l'horodatage certifie.",
+    es: "Estos archivos no han cambiado desde la hora certificada: sus huellas figuran en la lista de archivos sellados (el manifiesto) que certifica el sello de tiempo.",
+    de: "Diese Dateien sind seit dem zertifizierten Zeitpunkt unverändert: ihre Fingerabdrücke stehen in der Liste der versiegelten Dateien (dem Manifest), die der Zeitstempel bescheinigt.",
   },
   existed_by_timestamp: {
-    en: "These files existed no later than gen_time, as certified by the timestamp authority.",
-    fr: "Ces fichiers existaient au plus tard à gen_time, comme le certifie l'autorité d'horodatage.",
-    es: "Estos archivos existían a más tardar en gen_time, según certifica la autoridad de sellado de tiempo.",
-    de: "Diese Dateien existierten spätestens zum Zeitpunkt gen_time, wie die Zeitstempelstelle bescheinigt.",
+    en: "These files existed no later than the certified time, as the timestamp authority attests.",
+    fr: "Ces fichiers existaient au plus tard à l'heure certifiée, comme l'atteste l'autorité d'horodatage.",
+    es: "Estos archivos existían a más tardar a la hora certificada, según atestigua la autoridad de sellado de tiempo.",
+    de: "Diese Dateien existierten spätestens zum zertifizierten Zeitpunkt, wie die Zeitstempelstelle bescheinigt.",
   },
   received_at: {
-    en: "The service received each file at its received_at, by its own clock.",
-    fr: "Le service a reçu chaque fichier à son received_at, selon sa propre horloge.",
-    es: "El servicio recibió cada archivo en su received_at, según su propio reloj.",
-    de: "Der Dienst hat jede Datei zu ihrem received_at nach seiner eigenen Uhr empfangen.",
+    en: "The service received each file at the time it recorded for it, by its own clock.",
+    fr: "Le service a reçu chaque fichier à l'heure qu'il a relevée pour lui, selon sa propre horloge.",
+    es: "El servicio recibió cada archivo a la hora que registró para él, según su propio reloj.",
+    de: "Der Dienst hat jede Datei zu dem Zeitpunkt empfangen, den er für sie festhielt, nach seiner eigenen Uhr.",
   },
   capture_method: {
     en: "Whether each file was shot with the camera or chosen from the device's files, as the capture page reported it.",

@@ -127,4 +127,10 @@ describe("what a seal claims, in the API and the public JSON", () => {
   it("has each claim's text in every page language", () => {
     for (const texts of Object.values(CLAIM_TEXTS)) for (const lang of ["en", "fr", "es", "de"] as const) expect(texts[lang].length).toBeGreaterThan(10);
   });
+
+  it("says each claim in plain words: no field name (gen_time, received_at) in a sentence a reader of the page meets", () => {
+    for (const [code, texts] of Object.entries(CLAIM_TEXTS)) {
+      for (const lang of ["en", "fr", "es", "de"] as const) expect(texts[lang], `${code} ${lang}`).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+    }
+  });
 });
