@@ -39,6 +39,58 @@ export interface TimestampCheck {
 export interface TimestampCheckOptions {
   imprint?: Uint8Array;
   at?: Date;
+  /** What a caller checking many tokens of the same authorities may reuse from one check to the next. */
+  reuse?: TimestampCheckReuse;
+}
+
+/** Entries kept per map: a process meets a handful of authorities; anything beyond is dropped and rebuilt. */
+const REUSE_LIMIT = 64;
+
+/**
+ * What checking many tokens of the same authorities can reuse (the sealer checks 11 per proof, and parsing
+ * the chain file and validating the chain again cost more than the rest of a check): the chain file's
+ * certificates parsed once, each signer's public key imported once, and each chain found trusted, with
+ * the validity period of every certificate on it. A chain's trust depends on the token's genTime only
+ * through those periods (building and checking the path does not look at dates), so a token whose genTime
+ * falls outside one is validated afresh. Every token's own signature, imprint, signer and binding are
+ * still checked.
+ */
+export class TimestampCheckReuse {
+  readonly #certificates = new Map<string, pkijs.Certificate[]>();
+  readonly #publicKeys = new Map<string, Promise<CryptoKey>>();
+  readonly #trustedChains = new Map<string, { periods: [Date, Date][]; root: Uint8Array }>();
+
+  certificates(chainPem: string): pkijs.Certificate[] {
+    return remembered(this.#certificates, chainPem, () => pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der))));
+  }
+
+  publicKey(key: string, importKey: () => Promise<CryptoKey>): Promise<CryptoKey> {
+    return remembered(this.#publicKeys, key, () => {
+      const imported = importKey();
+      // A key that failed to import is not kept: the next check tries again.
+      imported.catch(() => this.#publicKeys.delete(key));
+      return imported;
+    });
+  }
+
+  /** The root of a chain found trusted before, when `at` falls within every certificate's validity period on it. */
+  trustedRoot(key: string, at: Date): Uint8Array | null {
+    const chain = this.#trustedChains.get(key);
+    return chain?.periods.every(([notBefore, notAfter]) => notBefore <= at && at <= notAfter) ? chain.root : null;
+  }
+
+  rememberTrusted(key: string, path: pkijs.Certificate[], root: Uint8Array): void {
+    remembered(this.#trustedChains, key, () => ({ periods: path.map((cert) => [cert.notBefore.value, cert.notAfter.value] as [Date, Date]), root }));
+  }
+}
+
+function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  if (map.size >= REUSE_LIMIT) map.clear();
+  const value = make();
+  map.set(key, value);
+  return value;
 }
 
 const SHA1_OID = "1.3.14.3.2.26";
@@ -51,6 +103,7 @@ const SIGNING_CERTIFICATE_V2_OID = "1.2.840.113549.1.9.16.2.47";
 const MESSAGE_DIGEST_OID = "1.2.840.113549.1.9.4";
 const SUBJECT_KEY_IDENTIFIER_OID = "2.5.29.14";
 const RSA_ENCRYPTION_OID = "1.2.840.113549.1.1.1";
+const EC_PUBLIC_KEY_OID = "1.2.840.10045.2.1";
 
 export const hex = (bytes: ArrayBuffer | Uint8Array) => [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
@@ -104,7 +157,7 @@ function namedBy(signerInfo: pkijs.SignerInfo, candidates: pkijs.Certificate[]):
 }
 
 /** CMS signature over the signed attributes, whose message-digest attribute must be the hash of the TSTInfo. */
-async function signatureVerifies(signerInfo: pkijs.SignerInfo, signer: pkijs.Certificate, tstInfoDer: Uint8Array): Promise<boolean> {
+async function signatureVerifies(signerInfo: pkijs.SignerInfo, signer: pkijs.Certificate, signerHex: string, tstInfoDer: Uint8Array, reuse?: TimestampCheckReuse): Promise<boolean> {
   const attributes = signerInfo.signedAttrs;
   const hash = HASHES[signerInfo.digestAlgorithm.algorithmId];
   // RFC 3161 §2.4.2: the token's SignerInfo always carries signed attributes (content type, digest, ESS).
@@ -114,9 +167,18 @@ async function signatureVerifies(signerInfo: pkijs.SignerInfo, signer: pkijs.Cer
   const engine = pkijs.getCrypto(true);
   const rsa = signerInfo.signatureAlgorithm.algorithmId === RSA_ENCRYPTION_OID;
   // `encodedValue` is the attributes' DER re-tagged as a SET, which is what was signed (RFC 5652 §5.4).
-  return rsa
-    ? engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hash)
-    : engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm);
+  if (!reuse || signer.subjectPublicKeyInfo.algorithm.algorithmId !== EC_PUBLIC_KEY_OID) {
+    return rsa
+      ? engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hash)
+      : engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm);
+  }
+  // The same verification as pkijs's for an ECDSA signer, with its key imported once per certificate and algorithm.
+  const key = await reuse.publicKey(`${signerHex} ${signerInfo.signatureAlgorithm.algorithmId}`, () => engine.getPublicKey(signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm));
+  const curve = pkijs.ECNamedCurves.find((key.algorithm as { namedCurve?: string }).namedCurve ?? "");
+  const cms = asn1js.fromBER(signerInfo.signature.valueBlock.valueHexView);
+  if (!curve || cms.offset === -1) return false;
+  const signature = pkijs.createECDSASignatureFromCMS(cms.result, curve.size);
+  return crypto.subtle.verify({ name: "ECDSA", hash: engine.getHashAlgorithm(signerInfo.signatureAlgorithm) }, key, signature, attributes.encodedValue);
 }
 
 const selfSigned = (cert: pkijs.Certificate) => cert.subject.isEqual(cert.issuer);
@@ -173,26 +235,40 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
       hex(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView) === hex(options.imprint ?? (await crypto.subtle.digest(imprintHash, buffer(data))));
 
     const carried = (signedData.certificates ?? []).filter((cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate);
-    const supplied = pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der)));
+    const supplied = options.reuse ? options.reuse.certificates(chainPem) : pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der)));
     const signerInfo = signedData.signerInfos[0];
     const signer = signerInfo ? namedBy(signerInfo, [...carried, ...supplied]) : null;
     if (!signerInfo || !signer) return result;
-    result.signatureValid = await signatureVerifies(signerInfo, signer, tstInfoDer).catch(() => false);
     result.signerCertificate = new Uint8Array(signer.toSchema().toBER());
+    const signerHex = hex(result.signerCertificate);
+    result.signatureValid = await signatureVerifies(signerInfo, signer, signerHex, tstInfoDer, options.reuse).catch(() => false);
     result.signerCertifiedForTimestamping = certifiedForTimestamping(signer);
     result.signerCertificateBound = await bindsCertificate(signerInfo, result.signerCertificate);
     result.signerNotAfter = signer.notAfter.value.toISOString();
+    const checkDate = options.at ?? tstInfo.genTime;
+    // The chain is the same for every token an authority signs with the same certificates: the anchors, the
+    // signer, and what the token carries, all part of the key.
+    const chainKey = [chainPem, signerHex, ...carried.map((cert) => (cert === signer ? signerHex : hex(cert.toSchema().toBER())))].join(" ");
+    const knownRoot = options.reuse?.trustedRoot(chainKey, checkDate) ?? null;
+    if (knownRoot) {
+      result.chainTrusted = true;
+      result.rootCertificate = knownRoot;
+      return result;
+    }
     const engine = new pkijs.CertificateChainValidationEngine({
       // Only self-signed certificates are anchors: an intermediate or the signer in chain.pem is not trusted by being there.
       trustedCerts: supplied.filter(selfSigned),
       // The chain is built from the last certificate: the signer's, whatever order the token lists them in.
       certs: [...[...carried, ...supplied.filter((cert) => !selfSigned(cert))].filter((cert) => cert !== signer), signer],
-      checkDate: options.at ?? tstInfo.genTime,
+      checkDate,
     });
     const chain = await engine.verify();
     result.chainTrusted = chain.result === true;
     const root = chain.certificatePath?.at(-1);
-    if (result.chainTrusted && root) result.rootCertificate = new Uint8Array(root.toSchema().toBER());
+    if (result.chainTrusted && root) {
+      result.rootCertificate = new Uint8Array(root.toSchema().toBER());
+      options.reuse?.rememberTrusted(chainKey, chain.certificatePath!, result.rootCertificate);
+    }
   } catch {
     return result;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTimestamp } from "../../shared/timestamp-check.ts";
+import { checkTimestamp, TimestampCheckReuse } from "../../shared/timestamp-check.ts";
 import identrustRoot from "./fixtures/public-timestamps/identrust-root.pem?raw";
 import identrustTsr from "./fixtures/public-timestamps/identrust-sha512.tsr.base64?raw";
 import sigstageChain from "./fixtures/public-timestamps/sigstage-chain.pem?raw";
@@ -71,6 +71,49 @@ describe("re-checking a timestamp inside the Worker", () => {
       // Without the signer's certificate nothing can be verified, and the signer alone is never a trust anchor.
       expect(await checkTimestamp(noCert, hello, sigstageRoot!)).toMatchObject({ imprintMatches: true, signatureValid: false, chainTrusted: false });
       expect((await checkTimestamp(noCert, hello, sigstageSigner!)).chainTrusted).toBe(false);
+    });
+  });
+
+  describe("checking many tokens with what the previous checks found (TimestampCheckReuse, as the sealer does)", () => {
+    const cases = [
+      { tsr, data: manifest, chain: FIXTURE_CHAIN_PEM },
+      { tsr: fromBase64(sigstageTsr), data: hello, chain: sigstageChain },
+      { tsr: fromBase64(identrustTsr), data: hello, chain: identrustRoot },
+      { tsr: fromBase64(sigstageNoCertTsr), data: hello, chain: sigstageChain },
+    ];
+
+    it("gives every verdict a fresh check gives, the second time as the first", async () => {
+      const reuse = new TimestampCheckReuse();
+      for (const { tsr: token, data, chain } of cases) {
+        const fresh = await checkTimestamp(token, data, chain);
+        expect(fresh).toMatchObject({ ...allButData, imprintMatches: true });
+        for (let round = 0; round < 2; round++) expect(await checkTimestamp(token, data, chain, { reuse })).toEqual(fresh);
+      }
+    });
+
+    it("still checks each token's own signature and imprint, and the chain against the roots given, once the chain is known", async () => {
+      const reuse = new TimestampCheckReuse();
+      expect((await checkTimestamp(tsr, manifest, FIXTURE_CHAIN_PEM, { reuse })).chainTrusted).toBe(true);
+      const tampered = tsr.slice();
+      tampered[tsr.length - 5]! ^= 0x01;
+      expect(await checkTimestamp(tampered, manifest, FIXTURE_CHAIN_PEM, { reuse })).toMatchObject({ signatureValid: false, chainTrusted: true });
+      expect((await checkTimestamp(tsr, new TextEncoder().encode("{}"), FIXTURE_CHAIN_PEM, { reuse })).imprintMatches).toBe(false);
+      expect((await checkTimestamp(tsr, manifest, OTHER_ROOT_PEM, { reuse })).chainTrusted).toBe(false);
+      // The same key's signature over other attributes: the imported key is reused, the signature is not.
+      const sigstage = fromBase64(sigstageTsr);
+      expect((await checkTimestamp(sigstage, hello, sigstageChain, { reuse })).signatureValid).toBe(true);
+      const otherSignature = sigstage.slice();
+      otherSignature[sigstage.length - 5]! ^= 0x01;
+      expect((await checkTimestamp(otherSignature, hello, sigstageChain, { reuse })).signatureValid).toBe(false);
+    });
+
+    it("validates the chain afresh at an instant outside a certificate's validity, where it is not trusted", async () => {
+      const reuse = new TimestampCheckReuse();
+      const sigstage = fromBase64(sigstageTsr);
+      expect((await checkTimestamp(sigstage, hello, sigstageChain, { reuse })).chainTrusted).toBe(true);
+      for (const at of [new Date("2000-01-01T00:00:00Z"), new Date("2200-01-01T00:00:00Z")]) {
+        expect(await checkTimestamp(sigstage, hello, sigstageChain, { reuse, at })).toMatchObject({ signatureValid: true, chainTrusted: false, rootCertificate: null });
+      }
     });
   });
 });

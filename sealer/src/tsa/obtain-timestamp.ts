@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { checkTimestamp, hex, pemCertificatesDer } from "../../../shared/timestamp-check.ts";
+import { checkTimestamp, hex, pemCertificatesDer, TimestampCheckReuse } from "../../../shared/timestamp-check.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./authority.ts";
 
 export interface CheckedTimestamp {
@@ -22,6 +22,9 @@ export interface CheckedTimestamp {
 
 const HASH_OIDS = { "SHA-256": "2.16.840.1.101.3.4.2.1", "SHA-384": "2.16.840.1.101.3.4.2.2", "SHA-512": "2.16.840.1.101.3.4.2.3" } as const;
 export type ImprintHash = keyof typeof HASH_OIDS;
+
+/** The authorities' chains parsed and found trusted once for the process, not again for each of a proof's 11 tokens. */
+const checkReuse = new TimestampCheckReuse();
 
 /** An RFC 3161 TimeStampReq over a digest, with a random 62-bit nonce and `certReq`. */
 function timeStampRequest(hash: ImprintHash, digest: Uint8Array): { der: Uint8Array; nonce: Uint8Array } {
@@ -56,7 +59,7 @@ export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8
 export async function obtainTimestampOfDigest(authority: TimestampAuthority, hash: ImprintHash, digest: Uint8Array, signal?: AbortSignal): Promise<CheckedTimestamp> {
   const request = timeStampRequest(hash, digest);
   const response = await authority.respond(request.der, signal);
-  const check = await checkTimestamp(response, new Uint8Array(), authority.chainPem, { imprint: digest });
+  const check = await checkTimestamp(response, new Uint8Array(), authority.chainPem, { imprint: digest, reuse: checkReuse });
   const refusal = [
     [!check.granted, "not granted"],
     [!check.imprintMatches, "message imprint differs from the request"],
