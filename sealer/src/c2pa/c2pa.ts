@@ -30,8 +30,15 @@ let ready = false;
 export function initC2pa(): void {
   if (ready) return;
   (globalThis as Record<string, unknown>).FileReaderSync = class {
+    /**
+     * c2pa-rs reads the whole file once per sign and copies what it reads into its own memory, never
+     * writing to it: a view of a whole buffer is handed over as it is (a 4 MB copy and its garbage less
+     * per file), a part of one as a copy of its own.
+     */
     readAsArrayBuffer(blob: BytesBlob): ArrayBuffer {
-      return blob.bytes.slice().buffer as ArrayBuffer;
+      const { bytes } = blob;
+      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+      return whole ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
     }
   };
   const wasmPath = createRequire(import.meta.url).resolve("@contentauth/c2pa-wasm/c2pa.wasm");
