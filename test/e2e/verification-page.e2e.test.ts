@@ -123,6 +123,15 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     for (const root of [publicProof.trust_anchors.timestamp_authority_root_sha256, publicProof.trust_anchors.c2pa_root_sha256]) {
       expect(text.replace(/ /g, "")).toContain(opensslFingerprint(root));
     }
+    // Each tile is named as its hashes are in the annex, so that a clerk can tell whose hashes are whose.
+    expect(text).toContain(`${PAGE_MESSAGES.fr.kind_photo} ${PHOTOS} · JPEG`);
+    expect(text).toContain(`${PAGE_MESSAGES.fr.kind_photo} ${PHOTOS} · Photos`);
+    // The technical details are the record's annex: they start a page, never leaving their heading alone at the foot of one.
+    const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [pdf]).toString())![1]);
+    const pageTexts = Array.from({ length: pages }, (_, i) => execFileSync("pdftotext", ["-f", String(i + 1), "-l", String(i + 1), pdf, "-"]).toString().replace(/\s+/g, " ").trim());
+    const annex = pageTexts.find((pageText) => pageText.includes(PAGE_MESSAGES.fr.technical!));
+    expect(annex?.startsWith(PAGE_MESSAGES.fr.technical!), annex?.slice(0, 200)).toBe(true);
+    expect(annex).toContain(PAGE_MESSAGES.fr.proofId);
     const images = execFileSync("pdfimages", ["-list", pdf]).toString().trim().split("\n").slice(2);
     expect(images.length).toBeGreaterThanOrEqual(PHOTOS);
     execFileSync("pdftoppm", ["-png", "-r", "110", "-f", "1", "-l", "1", pdf, join(RESULTS, "verification-page-fr-print")]);
