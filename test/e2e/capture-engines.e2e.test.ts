@@ -4,11 +4,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
-import { waitForProof } from "./support/capture.ts";
+import { captureOverHttp, waitForProof } from "./support/capture.ts";
 import { PHONE, indexedDbStoresBlobs, waitFor, type Engine, type EngineName, type Launched, type PageOptions, type PhonePage } from "./support/engines/engine.ts";
 import { launch as launchChromium } from "./support/engines/chromium.ts";
 import { launch as launchFirefox } from "./support/engines/firefox.ts";
 import { launch as launchWebkit } from "./support/engines/webkit.ts";
+import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
 
 /**
  * The capture page as phones run it: each scenario is written once and runs in Chromium (Android), Firefox (Gecko)
@@ -37,6 +38,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
+
+/** One sealed proof whose verification page every engine opens (sealed once, over HTTP, on first use). */
+let sealedProof: Promise<{ verification_url: string }> | undefined;
+function sealedProofOnce() {
+  sealedProof ??= captureOverHttp(stack, stack.testKey, { external_reference: `engines-page-${Date.now()}`, party: "recipient" }, [{ file: "photo.jpg", type: "image/jpeg" }]).then(({ completed }) =>
+    waitForProof(stack, stack.testKey, completed.body.proof_id, (proof) => proof.status !== "pending", 60_000, 1000),
+  );
+  return sealedProof;
+}
 
 const shotCount = () => document.querySelectorAll('[data-testid="retake"]').length;
 const offlineNotice = /offline|no connection|no network|no internet|connection (is )?lost|not connected/i;
@@ -197,6 +207,25 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
         await captureTwoSteps(page, created.id);
       },
       (engine) => ({ refuseBlobsInIndexedDb: !engine.refusesBlobsNatively }),
+    );
+
+    scenario(
+      "opens a sealed proof's verification page at 360 px: the verdict in sight, nothing scrolls sideways",
+      async (page) => {
+        const proof = await sealedProofOnce();
+        await page.open(`${proof.verification_url}?lang=de`);
+        expect(await page.evaluate(() => window.innerWidth)).toBe(360);
+        await waitFor(page, "the thumbnail", () => [...document.images].every((image) => image.complete && image.naturalWidth > 0));
+        const verdict = await page.evaluate(() => {
+          const element = document.querySelector('[data-testid="verdict"]')!;
+          const box = element.getBoundingClientRect();
+          return { text: element.textContent, visible: box.width > 0 && box.top >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth };
+        });
+        expect(verdict).toEqual({ text: PAGE_MESSAGES.de.testValid, visible: true });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+        await screenshot(page, "verification-page-de-360");
+      },
+      () => ({ width: 360 }),
     );
 
     scenario("offline when a shot is declared: shows an offline notice, then resumes by itself to a sealed proof", async (page) => {

@@ -24,6 +24,8 @@ export interface PhonePage {
 }
 
 export interface PageOptions {
+  /** A narrower phone than PHONE's 390 px (e.g. 360), same height. */
+  width?: number;
   /** Makes IndexedDB refuse Blob values, as WebKit does natively in private and WebDriver sessions. */
   refuseBlobsInIndexedDb?: boolean;
 }

@@ -19,7 +19,7 @@ export async function launch(): Promise<Launched> {
     async newPage(options = {}): Promise<PhonePage> {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
-      await page.setViewport(PHONE);
+      await page.setViewport({ ...PHONE, width: options.width ?? PHONE.width });
       await page.evaluateOnNewDocument(collectPageErrors);
       if (options.refuseBlobsInIndexedDb) await page.evaluateOnNewDocument(refuseBlobsInIndexedDb);
       const nativeErrors: string[] = [];

@@ -81,6 +81,7 @@ export async function launch(): Promise<Launched> {
     name: "webkit",
     refusesBlobsNatively: true,
     async newPage(options = {}): Promise<PhonePage> {
+      await driver.manage().window().setRect({ x: 0, y: 0, ...PHONE, width: options.width ?? PHONE.width });
       return {
         engine: "webkit",
         async open(url) {
