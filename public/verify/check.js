@@ -18,8 +18,16 @@ for (const button of document.querySelectorAll("[data-copy]")) {
     button.textContent = document.body.dataset.copied ?? "";
   });
 }
-document.querySelector("[data-print]")?.addEventListener("click", () => window.print());
-// A long proof's later thumbnails load as the reader scrolls: a printed record needs every one.
-addEventListener("beforeprint", () => {
+/** Loads every thumbnail now: a long proof's later ones load only as the reader scrolls, and a printed record needs each. */
+const loadEveryThumbnail = () => {
   for (const image of document.querySelectorAll('img[loading="lazy"]')) /** @type {HTMLImageElement} */ (image).loading = "eager";
+};
+// The print button waits for them (10 s at most), since the browser prints what it has drawn by then; the browser's
+// own Print command cannot wait, beforeprint only starts them loading.
+document.querySelector("[data-print]")?.addEventListener("click", async () => {
+  loadEveryThumbnail();
+  const loaded = Promise.all([...document.images].map((image) => image.decode().catch(() => undefined)));
+  await Promise.race([loaded, new Promise((done) => setTimeout(done, 10_000))]);
+  window.print();
 });
+addEventListener("beforeprint", loadEveryThumbnail);

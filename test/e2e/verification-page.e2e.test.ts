@@ -99,6 +99,26 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     await context.close();
   });
 
+  it("prints a long proof with every thumbnail: the print button waits for those not yet scrolled into view", async ({ skip }) => {
+    if (!e2e.browser) return skip();
+    // More photos than load with the page (12): the later ones are lazy, far below the first screen.
+    const shots = Array.from({ length: 14 }, () => ({ file: "photo.jpg", type: "image/jpeg" }));
+    const { completed } = await captureOverHttp(e2e.stack, e2e.stack.testKey, { external_reference: `long-${Date.now()}`, party: "recipient" }, shots);
+    const long = await waitForProof(e2e.stack, e2e.stack.testKey, completed.body.proof_id, (p) => p.status !== "pending", 60_000);
+    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 }, locale: "fr-FR" });
+    const page = await context.newPage();
+    await page.goto(long.verification_url);
+    expect(await page.locator('img[loading="lazy"]').count()).toBeGreaterThan(0);
+    // What the browser would print: the thumbnails drawn when print() is called.
+    await page.evaluate(() => {
+      window.print = () => void ((window as unknown as { drawnWhenPrinted: boolean[] }).drawnWhenPrinted = [...document.images].map((image) => image.complete && image.naturalWidth > 0));
+    });
+    await page.getByRole("button", { name: PAGE_MESSAGES.fr.print }).click();
+    const drawn = await page.waitForFunction(() => (window as unknown as { drawnWhenPrinted?: boolean[] }).drawnWhenPrinted).then((handle) => handle.jsonValue());
+    expect(drawn).toEqual(Array.from({ length: 14 }, () => true));
+    await context.close();
+  }, 90_000);
+
   it("prints to a clean A4 PDF holding the verdict, the reference, every hash, both roots' fingerprints, every thumbnail and the page's address as a QR code", async ({ skip }) => {
     if (!e2e.browser) return skip();
     if (!existsSync("/usr/bin/pdftotext")) {
