@@ -119,5 +119,29 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   // The answer does not wait for this write (a round trip): the record stays "started" until it lands, so a
   // request with this key meanwhile gets 409 request_in_progress (Retry-After: 1), never a second run. The
   // call leaves before the answer does, so a retry sent after the answer normally finds the answer stored.
-  c.executionCtx.waitUntil(account.finish(key, decision.attempt, hash, c.res.status, body, headers));
+  const status = c.res.status;
+  c.executionCtx.waitUntil(
+    storeAnswer(() => apiAccountOf(c, c.get("caller")).finish(key, decision.attempt, hash, status, body, headers)),
+  );
 });
+
+/** Waits before each new try of an answer's write; all of them end well within `waitUntil`'s 30 seconds. */
+const ANSWER_WRITE_RETRY_DELAYS_MS = [100, 1_000, 5_000];
+
+/**
+ * Writes a creation's answer after the answer left, trying again if a try fails (a reset object, a lost
+ * call). Nobody would see a failure: the record would stay "started", the key answering 409 for a minute
+ * and then letting a retry run the creation a second time. Each try asks a new stub (a stub that threw may
+ * stay broken) and can only fill its own attempt's record, so trying again never overwrites anything.
+ */
+async function storeAnswer(write: () => Promise<void>): Promise<void> {
+  for (const delay of ANSWER_WRITE_RETRY_DELAYS_MS) {
+    try {
+      return await write();
+    } catch (error) {
+      console.warn(JSON.stringify({ level: "warn", message: "Idempotency-Key answer not written; trying again", retry_in: delay, reason: String(error) }));
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+  return write();
+}

@@ -46,6 +46,35 @@ function holdRecordWrites() {
   };
 }
 
+/** Makes the first `failures` writes of a creation's answer fail, as a reset Durable Object or a lost call would. */
+function failRecordWrites(failures: number) {
+  const bindings = env as unknown as Record<string, unknown>;
+  const saved = env.API_ACCOUNT;
+  const calls: Promise<unknown>[] = [];
+  bindings.API_ACCOUNT = {
+    idFromName: (name: string) => saved.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const stub = saved.get(id);
+      return {
+        take: (...args: Parameters<typeof stub.take>) => stub.take(...args),
+        begin: (...args: Parameters<typeof stub.begin>) => stub.begin(...args),
+        release: (...args: Parameters<typeof stub.release>) => stub.release(...args),
+        finish: (...args: Parameters<typeof stub.finish>) => {
+          const call = calls.length < failures ? Promise.reject(new Error("Durable Object reset")) : stub.finish(...args);
+          calls.push(call.catch(() => undefined));
+          return call;
+        },
+      };
+    },
+  };
+  return {
+    calls: () => calls.length,
+    restore: () => {
+      bindings.API_ACCOUNT = saved;
+    },
+  };
+}
+
 describe("a creation's answer and its Idempotency-Key record", () => {
   it("answers without waiting for the record's write; meanwhile the same key gets 409 (concurrently too), then the stored answer", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
@@ -118,6 +147,46 @@ describe("a creation's answer and its Idempotency-Key record", () => {
       const started = state.storage.sql.exec<{ key: string }>("SELECT key FROM records WHERE state = 'started' ORDER BY key").toArray();
       expect(started.map((row) => row.key)).toEqual(["begun-0001", "begun-0002"]);
       expect((await otherKey).decision).toMatchObject({ kind: "run" });
+    });
+  });
+
+  it("a failed write of the answer is tried again: the key replays the creation rather than staying in progress until stale", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const body = baseSession();
+    const key = `lost-${crypto.randomUUID()}`;
+    const failing = failRecordWrites(1);
+    try {
+      const first = await createSession(org.testKey, body, key);
+      expect(first.status).toBe(201);
+      let retried = await createSession(org.testKey, body, key);
+      for (const deadline = Date.now() + 3_000; retried.status === 409 && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        retried = await createSession(org.testKey, body, key);
+      }
+      expect(failing.calls()).toBe(2);
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(retried.body).toEqual(first.body);
+    } finally {
+      failing.restore();
+    }
+    expect(await sessionsOf(body.external_reference)).toBe(1);
+  });
+
+  it("a record left started (its Worker died) is in progress for a minute, then a retry runs; the dead attempt can no longer store or forget it", async () => {
+    const stub = env.API_ACCOUNT.get(env.API_ACCOUNT.idFromName(`unit-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (account: ApiAccount) => {
+      const t0 = Date.now();
+      const dead = (await account.begin("stale-0001", "hash", null, t0)).decision;
+      if (dead?.kind !== "run") throw new Error("expected run");
+      expect((await account.begin("stale-0001", "hash", null, t0 + 59_999)).decision).toEqual({ kind: "in_progress", retryAfterSeconds: 1 });
+      const retry = (await account.begin("stale-0001", "hash", null, t0 + 60_000)).decision;
+      if (retry?.kind !== "run") throw new Error("expected run");
+      expect(retry.attempt).not.toBe(dead.attempt);
+      account.release("stale-0001", dead.attempt);
+      await account.finish("stale-0001", dead.attempt, "hash", 201, '{"dead":true}', {});
+      await account.finish("stale-0001", retry.attempt, "hash", 201, '{"retry":true}', {});
+      expect((await account.begin("stale-0001", "hash", null, t0 + 60_001)).decision).toMatchObject({ kind: "replay", body: '{"retry":true}' });
     });
   });
 });
