@@ -111,7 +111,9 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     expect(await page.locator('img[loading="lazy"]').count()).toBeGreaterThan(0);
     // What the browser would print: the thumbnails drawn when print() is called.
     await page.evaluate(() => {
-      window.print = () => void ((window as unknown as { drawnWhenPrinted: boolean[] }).drawnWhenPrinted = [...document.images].map((image) => image.complete && image.naturalWidth > 0));
+      window.print = () => {
+        (window as unknown as { drawnWhenPrinted: boolean[] }).drawnWhenPrinted = [...document.images].map((image) => image.complete && image.naturalWidth > 0);
+      };
     });
     await page.getByRole("button", { name: PAGE_MESSAGES.fr.print }).click();
     const drawn = await page.waitForFunction(() => (window as unknown as { drawnWhenPrinted?: boolean[] }).drawnWhenPrinted).then((handle) => handle.jsonValue());
