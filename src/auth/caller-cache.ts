@@ -4,7 +4,8 @@ import type { ApiCaller } from "../env.ts";
  * Verified API keys, remembered by this isolate for a few seconds so that an integrator's steady traffic
  * does not pay a D1 round trip (cross-region for most callers) before every request.
  *
- * Staleness is bounded: an entry is trusted for at most `CALLER_CACHE_TTL_MS` after it was read from D1.
+ * Staleness is bounded: an entry is trusted for at most `CALLER_CACHE_TTL_MS` after D1 was asked for it
+ * (not after its answer arrived, which may be long after D1 read the row).
  * A revocation made through the operator API evicts the entry of the isolate that handled it at once;
  * other isolates stop accepting the key within `CALLER_CACHE_TTL_MS` (README, "What a request costs").
  * Unknown and revoked keys are never cached, so a new key works at once and a wrong one always asks D1.
@@ -37,17 +38,18 @@ export function revocationCount(): number {
 }
 
 /**
- * Remembers D1's answer for `key`, unless a revocation happened in this isolate since `revocationsBefore`
- * was taken: that answer may predate it, and remembering it would undo the revocation for 10 seconds.
+ * Remembers D1's answer for `key` until `CALLER_CACHE_TTL_MS` after `askedAtMs` (when D1 was asked),
+ * unless a revocation happened in this isolate since `revocationsBefore` was taken: that answer may
+ * predate it, and remembering it would undo the revocation for 10 seconds.
  */
-export function rememberCaller(key: string, caller: ApiCaller, revocationsBefore: number, nowMs: number = Date.now()): void {
+export function rememberCaller(key: string, caller: ApiCaller, revocationsBefore: number, askedAtMs: number): void {
   if (revocationsBefore !== revocations) return;
   entries.delete(key);
   if (entries.size >= MAX_ENTRIES) {
     const oldest = entries.keys().next().value;
     if (oldest !== undefined) entries.delete(oldest);
   }
-  entries.set(key, { caller, expiresAt: nowMs + CALLER_CACHE_TTL_MS });
+  entries.set(key, { caller, expiresAt: askedAtMs + CALLER_CACHE_TTL_MS });
 }
 
 /** Forgets a key in this isolate (its revocation): the next request with it asks D1. */

@@ -23,9 +23,11 @@ export function bearerToken(header: string | undefined): string | null {
 async function callerOfKey(c: Context<HonoEnv>, key: string): Promise<ApiCaller | null> {
   const cached = cachedCaller(key);
   if (cached !== null) return cached;
+  // Both taken before D1 is asked: its answer may predate a revocation by as long as it takes to arrive.
+  const askedAt = Date.now();
   const revocationsBefore = revocationCount();
   const caller = await findCallerByKeyHash(c.var.db, await sha256Hex(key));
-  if (caller !== null) rememberCaller(key, caller, revocationsBefore);
+  if (caller !== null) rememberCaller(key, caller, revocationsBefore, askedAt);
   return caller;
 }
 

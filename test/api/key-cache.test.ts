@@ -44,6 +44,32 @@ describe("API key cache", () => {
     }
   });
 
+  it("counts the 10 seconds from when D1 was asked, so a slow answer does not stretch them", async () => {
+    const org = await createOrganization();
+    const start = Date.now();
+    const clock = vi.spyOn(Date, "now").mockReturnValue(start);
+    const bindings = env as unknown as Record<string, unknown>;
+    const saved = env.DB;
+    // The key's lookup is answered 4 seconds after it was asked (a far primary under load).
+    bindings.DB = {
+      prepare: (sql: string) => {
+        if (sql.includes("api_keys")) clock.mockReturnValue(start + 4_000);
+        return saved.prepare(sql);
+      },
+      batch: (statements: D1PreparedStatement[]) => saved.batch(statements),
+    };
+    try {
+      expect((await callJson("/v1/me", { key: org.testKey })).status).toBe(200);
+    } finally {
+      bindings.DB = saved;
+    }
+    // Revoked elsewhere right after D1 read the key: 10 seconds later it must be refused here.
+    await saved.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date(start).toISOString(), org.testKeyId).run();
+    clock.mockReturnValue(start + CALLER_CACHE_TTL_MS);
+    const refused = await callJson("/v1/me", { key: org.testKey });
+    expect(refused.status).toBe(401);
+  });
+
   it("a key revoked while requests with it are in flight stops working once the revocation has answered", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
     // Requests not yet cached race the revocation: whichever way they interleave, none may leave it cached.
@@ -62,9 +88,9 @@ describe("API key cache", () => {
     const before = revocationCount();
     // The lookup's D1 read happened here; the key is revoked (and forgotten) before its answer is kept.
     forgetCallerKey(caller.keyId);
-    rememberCaller(key, caller, before);
+    rememberCaller(key, caller, before, Date.now());
     expect(cachedCaller(key)).toBeNull();
-    rememberCaller(key, caller, revocationCount());
+    rememberCaller(key, caller, revocationCount(), Date.now());
     expect(cachedCaller(key)).toBe(caller);
   });
 
