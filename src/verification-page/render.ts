@@ -249,7 +249,7 @@ ${organizationName ? `<dt>${e(m.organization!)}</dt><dd data-testid="organizatio
 <dt>${e(m.party!)}</dt><dd>${e(m[proof.party] ?? proof.party)}</dd>
 ${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
 ${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
-${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)} (${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)})</dd>` : ""}
+${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)}, ${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)}</dd>` : ""}
 </dl>
 <p class="screen-only"><button type="button" data-print>${e(m.print!)}</button></p>
 ${claimLists(proof.claims, lang, m)}

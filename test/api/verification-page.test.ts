@@ -69,7 +69,8 @@ describe("the verification page /p/{id}", () => {
     // gen_time 2026-11-22T10:00:00Z from the stand-in sealer, in French, in UTC and saying so; the browser adds its own zone.
     expect(html).toMatch(/data-testid="certified-time"><time datetime="2026-11-22T10:00:00Z" data-local>22 novembre 2026 (à )?10:00:00 UTC<\/time>/);
     expect(html).toContain('src="/verify/local-time.js"');
-    expect(html).toContain(`data-testid="authority">${PAGE_MESSAGES.fr.testAuthority}`);
+    // One parenthesis at most: the test authority's name carries its own ("(sans valeur légale)"), qualification follows a comma.
+    expect(html).toContain(`data-testid="authority">${escaped(`${PAGE_MESSAGES.fr.testAuthority}, ${PAGE_MESSAGES.fr.notQualified}`)}</dd>`);
     expect(html).not.toContain("Test TSA");
     expect((await page(`/p/${proofId}?lang=de`)).html).toMatch(/22\. November 2026 (um )?10:00:00 UTC/);
   });
