@@ -256,6 +256,12 @@ describe("the verification page /p/{id}", () => {
     expect(failed.response.status).toBe(200);
     expect(failed.html).toContain('class="verdict failed"');
     expect(failed.html).not.toContain('data-testid="download"');
+    // The heading and the tab's title never say "sealed" above a verdict that says it is not: the verdict alone judges.
+    for (const lang of PAGE_LANGUAGES) {
+      const { html } = await page(`/p/${proofId}?lang=${lang}`);
+      const headings = [/<h1>([^<]*)<\/h1>/.exec(html)![1], /<title>([^<]*)<\/title>/.exec(html)![1]];
+      for (const heading of headings) expect(heading, lang).not.toMatch(/seal|scell|sell|versiegel/i);
+    }
   });
 
   it("answers an unknown proof with 404: a translated page for a browser, proof_not_found for a program", async () => {
