@@ -60,6 +60,23 @@ export class TimestampCheckReuse {
   readonly #publicKeys = new Map<string, Promise<CryptoKey>>();
   readonly #trustedChains = new Map<string, { periods: [Date, Date][]; root: Uint8Array }>();
 
+  readonly #parsed = new Map<string, pkijs.Certificate>();
+  readonly #encoded = new WeakMap<pkijs.Certificate, Uint8Array>();
+
+  /** A certificate a token carries, parsed once per distinct DER (pkijs's schema matching is most of a token's parse). */
+  certificate(der: Uint8Array): pkijs.Certificate {
+    return remembered(this.#parsed, hex(der), () => {
+      const certificate = pkijs.Certificate.fromBER(buffer(der));
+      this.#encoded.set(certificate, der.slice());
+      return certificate;
+    });
+  }
+
+  /** The DER of a certificate parsed here or from the chain file, without encoding it again. */
+  encoded(certificate: pkijs.Certificate): Uint8Array {
+    return this.#encoded.get(certificate) ?? new Uint8Array(certificate.toSchema().toBER());
+  }
+
   certificates(chainPem: string): pkijs.Certificate[] {
     return remembered(this.#certificates, chainPem, () => pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der))));
   }
@@ -184,6 +201,25 @@ async function signatureVerifies(signerInfo: pkijs.SignerInfo, signer: pkijs.Cer
 const selfSigned = (cert: pkijs.Certificate) => cert.subject.isEqual(cert.issuer);
 
 /**
+ * A token's SignedData and the certificates it carries. With `reuse`, the certificates (the `[0]` field)
+ * are taken out before pkijs reads the rest and parsed once per distinct DER: the same signer's
+ * certificate comes with every token of an authority.
+ */
+function signedDataOf(content: unknown, reuse?: TimestampCheckReuse): { signedData: pkijs.SignedData; carried: pkijs.Certificate[] } {
+  const fields = content instanceof asn1js.Sequence ? content.valueBlock.value : null;
+  const certificatesAt = fields?.findIndex((field) => field.idBlock.tagClass === 3 && field.idBlock.tagNumber === 0) ?? -1;
+  if (!reuse || !fields || certificatesAt === -1) {
+    const signedData = new pkijs.SignedData({ schema: content });
+    return { signedData, carried: (signedData.certificates ?? []).filter((cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate) };
+  }
+  const choices = (fields[certificatesAt] as asn1js.Constructed).valueBlock.value;
+  // A plain SEQUENCE is a Certificate; the other CertificateChoices (tagged) are not certificates to check with.
+  const carried = choices.filter((choice) => choice instanceof asn1js.Sequence).map((choice) => reuse.certificate(new Uint8Array(choice.valueBeforeDecodeView)));
+  const signedData = new pkijs.SignedData({ schema: new asn1js.Sequence({ value: fields.filter((_, index) => index !== certificatesAt) }) });
+  return { signedData, carried };
+}
+
+/**
  * Inspects an RFC 3161 TimeStampResp against the data it should cover and the roots it should chain to,
  * without trusting anything in it: each property is reported separately, so that the sealer can refuse a
  * bad answer precisely and public verification can name the check that failed. Other data only clears
@@ -219,7 +255,7 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     if ((response && response.status.status !== 0 && response.status.status !== 1) || !token) return result;
     result.granted = true;
     result.token = bare ? tsr.slice() : new Uint8Array((outer.result as asn1js.Sequence).valueBlock.value[1]!.valueBeforeDecodeView);
-    const signedData = new pkijs.SignedData({ schema: token.content });
+    const { signedData, carried } = signedDataOf(token.content, options.reuse);
     const content = signedData.encapContentInfo.eContent;
     if (!content) return result;
     const tstInfoDer = new Uint8Array(content.getValue());
@@ -234,12 +270,11 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
       imprintHash !== "SHA-1" &&
       hex(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView) === hex(options.imprint ?? (await crypto.subtle.digest(imprintHash, buffer(data))));
 
-    const carried = (signedData.certificates ?? []).filter((cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate);
     const supplied = options.reuse ? options.reuse.certificates(chainPem) : pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der)));
     const signerInfo = signedData.signerInfos[0];
     const signer = signerInfo ? namedBy(signerInfo, [...carried, ...supplied]) : null;
     if (!signerInfo || !signer) return result;
-    result.signerCertificate = new Uint8Array(signer.toSchema().toBER());
+    result.signerCertificate = options.reuse ? options.reuse.encoded(signer) : new Uint8Array(signer.toSchema().toBER());
     const signerHex = hex(result.signerCertificate);
     result.signatureValid = await signatureVerifies(signerInfo, signer, signerHex, tstInfoDer, options.reuse).catch(() => false);
     result.signerCertifiedForTimestamping = certifiedForTimestamping(signer);
@@ -248,7 +283,7 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     const checkDate = options.at ?? tstInfo.genTime;
     // The chain is the same for every token an authority signs with the same certificates: the anchors, the
     // signer, and what the token carries, all part of the key.
-    const chainKey = [chainPem, signerHex, ...carried.map((cert) => (cert === signer ? signerHex : hex(cert.toSchema().toBER())))].join(" ");
+    const chainKey = [chainPem, signerHex, ...carried.map((cert) => (cert === signer ? signerHex : hex(options.reuse?.encoded(cert) ?? cert.toSchema().toBER())))].join(" ");
     const knownRoot = options.reuse?.trustedRoot(chainKey, checkDate) ?? null;
     if (knownRoot) {
       result.chainTrusted = true;
