@@ -107,9 +107,14 @@ export async function evidenceGroup(hash: HashName, objects: Uint8Array[]): Prom
   return Promise.all(objects.map((object) => digest(hash, object)));
 }
 
-/** Timestamp renewal (§5.2): the new archive timestamp covers the hash of the previous one's timeStamp. */
-export async function timestampRenewalLeaf(previous: ArchiveTimeStamp): Promise<Uint8Array[]> {
-  return [await digest(previous.digestAlgorithm, previous.timeStamp)];
+/**
+ * Timestamp renewal (§5.2): the new archive timestamp covers the hash of the previous one's timeStamp (§5.3
+ * step 2: its first list MUST contain it), and with it those of every earlier archive timestamp of the chain:
+ * Bouncy Castle (ERSEvidenceRecord.validate, bcpkix 1.72) refuses a chain whose latest does not cover them
+ * all, and a list holding more than the RFC asks still meets it.
+ */
+export async function timestampRenewalLeaf(chain: ArchiveTimeStamp[]): Promise<Uint8Array[]> {
+  return Promise.all(chain.map((stamp) => digest(stamp.digestAlgorithm, stamp.timeStamp)));
 }
 
 /**
@@ -124,8 +129,8 @@ export async function hashTreeRenewalGroup(hash: HashName, objects: Uint8Array[]
 /** The first list a record's next archive timestamp covers, and with which algorithm (`hash`: the one now required). */
 export async function nextLeaf(record: EvidenceRecord | null, hash: HashName, objects: () => Promise<Uint8Array[]>): Promise<Uint8Array[]> {
   if (record === null) return evidenceGroup(hash, await objects());
-  const last = record.chains.at(-1)!.at(-1)!;
-  if (last.digestAlgorithm === hash) return timestampRenewalLeaf(last);
+  const chain = record.chains.at(-1)!;
+  if (chain.at(-1)!.digestAlgorithm === hash) return timestampRenewalLeaf(chain);
   return hashTreeRenewalGroup(hash, await objects(), record.chains);
 }
 

@@ -5,7 +5,7 @@ import { renewEvidenceRecords } from "../../src/sweeps/renew-evidence-records.ts
 import type { ArchiveTimestamper } from "../../src/evidence/archive-timestamp-client.ts";
 import { EVIDENCE_BATCH_SIZE } from "../../src/evidence/evidence-settings.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
-import { buildHashTree, decodeEvidenceRecord, digest, encodeEvidenceRecord, evidenceGroup, hashTreeRenewalGroup, rootOfReducedTree, timestampRenewalLeaf } from "../../shared/evidence-record.ts";
+import { buildHashTree, decodeEvidenceRecord, digest, encodeEvidenceRecord, evidenceGroup, hashTreeRenewalGroup, nextLeaf, rootOfReducedTree, timestampRenewalLeaf } from "../../shared/evidence-record.ts";
 import { checkTimestamp, hex } from "../../shared/timestamp-check.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
@@ -152,7 +152,7 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     const er = await record(first.record_key);
     expect(er.chains[0]).toHaveLength(2);
     const [previous, latest] = er.chains[0]!;
-    expect(latest!.reducedHashtree![0]).toEqual(await timestampRenewalLeaf(previous!));
+    expect(latest!.reducedHashtree![0]).toEqual(await timestampRenewalLeaf([previous!]));
     expect(calls.map((call) => call.root)).toContain(hex(await rootOfReducedTree("SHA-256", latest!.reducedHashtree!)));
   }, 60_000);
 });
@@ -246,5 +246,17 @@ describe("the RFC 4998 hash tree and its DER", () => {
     expect([...der.subarray(0, 1)]).toEqual([0x30]);
     expect(hex(encodeEvidenceRecord(decodeEvidenceRecord(der)))).toBe(hex(der));
     expect(() => decodeEvidenceRecord(der.subarray(0, der.length - 1))).toThrow();
+  });
+
+  it("a timestamp renewal covers the previous archive timestamp's token and every earlier one of its chain, as Bouncy Castle checks", async () => {
+    const tokens = [new Uint8Array([0x30, 1]), new Uint8Array([0x30, 2]), new Uint8Array([0x30, 3])];
+    const stamp = (timeStamp: Uint8Array) => ({ digestAlgorithm: "SHA-256" as const, reducedHashtree: [[new Uint8Array(32)]], timeStamp });
+    const chain = tokens.map(stamp);
+    const leaf = await nextLeaf({ chains: [chain] }, "SHA-256", async () => []);
+    // RFC 4998 §5.3 step 2 needs the previous one's; Bouncy Castle's ERSEvidenceRecord.validate every earlier one of the chain.
+    const hashes = await Promise.all(tokens.map((token) => digest("SHA-256", token)));
+    expect(leaf.map(hex).sort()).toEqual(hashes.map(hex).sort());
+    // A chain's second archive timestamp covers exactly the first.
+    expect((await nextLeaf({ chains: [chain.slice(0, 1)] }, "SHA-256", async () => [])).map(hex)).toEqual([hex(hashes[0]!)]);
   });
 });
