@@ -9,15 +9,12 @@ const sessionsOf = async (reference: string) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE external_reference = ?").bind(reference).first<{ n: number }>())!.n;
 
 /**
- * Holds every `finish` (the write of a creation's answer into its Idempotency-Key record) until released,
- * by wrapping the API_ACCOUNT binding the Worker's handlers read from the shared `env`.
+ * Replaces the API_ACCOUNT binding the Worker's handlers read from the shared `env` by one whose stubs pass
+ * every call through except `finish` (the write of a creation's answer into its Idempotency-Key record).
  */
-function holdRecordWrites() {
+function interceptRecordWrites(finish: (write: () => Promise<unknown>) => Promise<unknown>) {
   const bindings = env as unknown as Record<string, unknown>;
   const saved = env.API_ACCOUNT;
-  let open!: () => void;
-  const released = new Promise<void>((resolve) => (open = resolve));
-  const held: Promise<unknown>[] = [];
   bindings.API_ACCOUNT = {
     idFromName: (name: string) => saved.idFromName(name),
     get: (id: DurableObjectId) => {
@@ -26,53 +23,44 @@ function holdRecordWrites() {
         take: (...args: Parameters<typeof stub.take>) => stub.take(...args),
         begin: (...args: Parameters<typeof stub.begin>) => stub.begin(...args),
         release: (...args: Parameters<typeof stub.release>) => stub.release(...args),
-        finish: (...args: Parameters<typeof stub.finish>) => {
-          const write = released.then(() => stub.finish(...args));
-          held.push(write);
-          return write;
-        },
+        finish: (...args: Parameters<typeof stub.finish>) => finish(() => stub.finish(...args)),
       };
     },
   };
+  return () => {
+    bindings.API_ACCOUNT = saved;
+  };
+}
+
+/** Holds every `finish` until released. */
+function holdRecordWrites() {
+  let open!: () => void;
+  const released = new Promise<void>((resolve) => (open = resolve));
+  const held: Promise<unknown>[] = [];
+  const restore = interceptRecordWrites((write) => {
+    const heldWrite = released.then(write);
+    held.push(heldWrite);
+    return heldWrite;
+  });
   return {
     heldWrites: () => held.length,
     release: async () => {
       open();
       await Promise.all(held);
     },
-    restore: () => {
-      bindings.API_ACCOUNT = saved;
-    },
+    restore,
   };
 }
 
 /** Makes the first `failures` writes of a creation's answer fail, as a reset Durable Object or a lost call would. */
 function failRecordWrites(failures: number) {
-  const bindings = env as unknown as Record<string, unknown>;
-  const saved = env.API_ACCOUNT;
   const calls: Promise<unknown>[] = [];
-  bindings.API_ACCOUNT = {
-    idFromName: (name: string) => saved.idFromName(name),
-    get: (id: DurableObjectId) => {
-      const stub = saved.get(id);
-      return {
-        take: (...args: Parameters<typeof stub.take>) => stub.take(...args),
-        begin: (...args: Parameters<typeof stub.begin>) => stub.begin(...args),
-        release: (...args: Parameters<typeof stub.release>) => stub.release(...args),
-        finish: (...args: Parameters<typeof stub.finish>) => {
-          const call = calls.length < failures ? Promise.reject(new Error("Durable Object reset")) : stub.finish(...args);
-          calls.push(call.catch(() => undefined));
-          return call;
-        },
-      };
-    },
-  };
-  return {
-    calls: () => calls.length,
-    restore: () => {
-      bindings.API_ACCOUNT = saved;
-    },
-  };
+  const restore = interceptRecordWrites((write) => {
+    const call = calls.length < failures ? Promise.reject(new Error("Durable Object reset")) : write();
+    calls.push(call.catch(() => undefined));
+    return call;
+  });
+  return { calls: () => calls.length, restore };
 }
 
 describe("a creation's answer and its Idempotency-Key record", () => {
