@@ -33,6 +33,18 @@ test("the simulated authority's tokens pass openssl ts -verify for their digest 
   assert.equal(stamp.qualified, false);
 });
 
+test("the simulated authority's tokens name it: openssl ts -reply -text prints the signer's subject as TSA", async () => {
+  const stamp = await obtainTimestamp(simulatedAuthority(pkiDir, "tsa-test", "Simulated"), bytes("named"));
+  const dir = mkdtempSync(join(tmpdir(), "text-"));
+  writeFileSync(join(dir, "proof.tsr"), stamp.response);
+  const text = execFileSync("openssl", ["ts", "-reply", "-in", "proof.tsr", "-text"], { cwd: dir, stdio: "pipe" }).toString();
+  // The same one-line form (`/C=…/O=…/CN=…`) openssl uses for the TSA name, taken from the certificate.
+  const subject = execFileSync("openssl", ["x509", "-noout", "-subject", "-nameopt", "compat"], { input: pem("tsa-test.pem") }).toString().trim().replace(/^subject=/, "");
+  assert.match(subject, /CN=Simulated TSA/);
+  assert.ok(text.includes(`TSA: DirName:${subject}\n`), text);
+  assert.doesNotMatch(text, /TSA: unspecified/);
+});
+
 test("a token chaining to another root is refused before use", async () => {
   const wrongChain = { ...simulatedAuthority(pkiDir, "tsa-test", "Simulated"), chainPem: pem("tsa-live-root.pem") };
   await assert.rejects(obtainTimestamp(wrongChain, bytes("x")), TimestampUnavailableError);

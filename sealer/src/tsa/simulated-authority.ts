@@ -48,9 +48,9 @@ export interface TokenSigner {
 }
 
 /**
- * A granted TimeStampResp answering `request`: a TSTInfo with the request's imprint and nonce, signed
- * (SHA-256) with the content-type, message-digest and, when `essCertId`, the ESS signing-certificate
- * attributes. The one place tokens are built, for the simulated authorities and the test's rogue one, so
+ * A granted TimeStampResp answering `request`: a TSTInfo with the request's imprint and nonce and the
+ * signer's subject as its TSA name, signed (SHA-256) with the content-type, message-digest and, when
+ * `essCertId`, the ESS signing-certificate attributes. The one place tokens are built, for the simulated authorities and the test's rogue one, so
  * the encoding c2pa-rs needs is written once.
  */
 export async function signTimestampResponse(
@@ -65,6 +65,9 @@ export async function signTimestampResponse(
     serialNumber: new asn1js.Integer({ valueHex: token.serialNumber }),
     genTime: new Date(),
     ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+    // The optional TSTInfo name (RFC 3161 §2.4.2): without it `openssl ts -reply -text` prints
+    // "TSA: unspecified" and the name is only in the certificate the token may carry.
+    tsa: new pkijs.GeneralName({ type: 4, value: signer.certificate.subject }),
   })
     .toSchema()
     .toBER();
