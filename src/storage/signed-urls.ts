@@ -1,6 +1,7 @@
 import { AwsClient } from "aws4fetch";
 import type { Env } from "../env.ts";
-import { hmacSha256Hex, timingSafeEqualStrings } from "../lib/crypto.ts";
+import { type LocalGrant, localGrantSignature, localGrantUrl, readLocalGrant } from "../../shared/local-storage-grant.ts";
+import { timingSafeEqualStrings } from "../lib/crypto.ts";
 
 /** A request the holder of the URL may make, and nothing else. */
 export interface SignedRequest {
@@ -22,23 +23,7 @@ export interface UploadGrant {
   expiresInSeconds: number;
 }
 
-/** What a local signed URL carries, under its HMAC. */
-export interface LocalGrant {
-  m: "PUT" | "GET" | "DELETE";
-  k: string;
-  s?: string;
-  n?: number;
-  c?: string;
-  f?: string;
-  /** Multipart: upload id and part number. */
-  u?: string;
-  p?: number;
-  e: number;
-}
-
 const hexToBase64 = (hex: string) => btoa(String.fromCharCode(...(hex.match(/../g) ?? []).map((byte) => parseInt(byte, 16))));
-const toBase64Url = (text: string) => btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-const fromBase64Url = (text: string) => atob(text.replaceAll("-", "+").replaceAll("_", "/"));
 
 function s3Client(env: Env): AwsClient | null {
   if (!env.R2_ACCESS_KEY_ID || !env.R2_SECRET_ACCESS_KEY || !env.R2_S3_ENDPOINT) return null;
@@ -56,11 +41,7 @@ function s3ObjectUrl(env: Env, key: string, expiresInSeconds: number): URL {
   return url;
 }
 
-async function signLocal(env: Env, grant: LocalGrant): Promise<string> {
-  const payload = toBase64Url(JSON.stringify(grant));
-  const signature = await hmacSha256Hex(localSigningKey(env), payload);
-  return `${env.CAPTURE_BASE_URL.replace(/\/$/, "")}/u/${payload}.${signature}`;
-}
+const signLocal = (env: Env, grant: LocalGrant) => localGrantUrl(env.CAPTURE_BASE_URL, localSigningKey(env), grant);
 
 function localSigningKey(env: Env): string {
   if (!env.UPLOAD_URL_SIGNING_KEY) throw new Error("UPLOAD_URL_SIGNING_KEY is not configured");
@@ -137,14 +118,10 @@ export type LocalGrantCheck = { ok: true; grant: LocalGrant } | { ok: false; rea
 export async function verifyLocalGrant(env: Env, token: string, method: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<LocalGrantCheck> {
   const [payload, signature] = token.split(".");
   if (!payload || !signature) return { ok: false, reason: "invalid" };
-  const expected = await hmacSha256Hex(localSigningKey(env), payload);
+  const expected = await localGrantSignature(localSigningKey(env), payload);
   if (!(await timingSafeEqualStrings(signature, expected))) return { ok: false, reason: "invalid" };
-  let grant: LocalGrant;
-  try {
-    grant = JSON.parse(fromBase64Url(payload)) as LocalGrant;
-  } catch {
-    return { ok: false, reason: "invalid" };
-  }
+  const grant = readLocalGrant(payload);
+  if (grant === null) return { ok: false, reason: "invalid" };
   if (grant.m !== method) return { ok: false, reason: "invalid" };
   if (grant.e < nowSeconds) return { ok: false, reason: "expired" };
   return { ok: true, grant };
