@@ -9,6 +9,7 @@ import { httpAuthority, TimestampUnavailableError } from "../src/tsa/authority.t
 import { simulatedAuthority } from "../src/tsa/simulated-authority.ts";
 import { pem, pkiDir, sha256 } from "./support.ts";
 import { rogueAuthority } from "./rogue-authority.ts";
+import { generalizedTime, integer } from "../src/tsa/der.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -43,6 +44,15 @@ test("the simulated authority's tokens name it: openssl ts -reply -text prints t
   assert.match(subject, /CN=Simulated TSA/);
   assert.ok(text.includes(`TSA: DirName:${subject}\n`), text);
   assert.doesNotMatch(text, /TSA: unspecified/);
+});
+
+test("genTime is written as RFC 3161 §2.4.2 requires: no trailing zeros in the fraction, none at all when it is zero", () => {
+  const text = (date: Date) => Buffer.from(generalizedTime(date).subarray(2)).toString("latin1");
+  assert.equal(text(new Date("2026-11-23T12:24:56.039Z")), "20261123122456.039Z");
+  assert.equal(text(new Date("2026-11-23T12:24:56.040Z")), "20261123122456.04Z");
+  assert.equal(text(new Date("2026-11-23T12:24:56.000Z")), "20261123122456Z");
+  assert.deepEqual([...integer(new Uint8Array([0, 0, 0x7f]))], [0x02, 0x01, 0x7f]);
+  assert.deepEqual([...integer(new Uint8Array([0, 0x80]))], [0x02, 0x02, 0x00, 0x80]);
 });
 
 test("a token chaining to another root is refused before use", async () => {

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import * as asn1js from "asn1js";
-import * as pkijs from "pkijs";
 import { checkTimestamp, hex, pemCertificatesDer, TimestampCheckReuse } from "../../../shared/timestamp-check.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./authority.ts";
+import { integer, objectIdentifier, octetString, sequence, smallInteger } from "./der.ts";
 
 export interface CheckedTimestamp {
   /** The whole TimeStampResp, as `openssl ts -verify -in` expects it. */
@@ -26,21 +25,14 @@ export type ImprintHash = keyof typeof HASH_OIDS;
 /** The authorities' chains parsed and found trusted once for the process, not again for each of a proof's 11 tokens. */
 const checkReuse = new TimestampCheckReuse();
 
-/** An RFC 3161 TimeStampReq over a digest, with a random 62-bit nonce and `certReq`. */
+/** An RFC 3161 TimeStampReq over a digest, with a random 62-bit nonce and `certReq`, written as DER directly (der.ts). */
 function timeStampRequest(hash: ImprintHash, digest: Uint8Array): { der: Uint8Array; nonce: Uint8Array } {
   const nonce = randomBytes(8);
   // 0x40..0x7f in the first byte: a positive INTEGER in minimal DER, 8 bytes long.
   nonce[0] = (nonce[0]! & 0x3f) | 0x40;
-  const request = new pkijs.TimeStampReq({
-    version: 1,
-    messageImprint: new pkijs.MessageImprint({
-      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: HASH_OIDS[hash] }),
-      hashedMessage: new asn1js.OctetString({ valueHex: digest }),
-    }),
-    nonce: new asn1js.Integer({ valueHex: nonce }),
-    certReq: true,
-  });
-  return { der: new Uint8Array(request.toSchema().toBER()), nonce: new Uint8Array(nonce) };
+  const messageImprint = sequence(sequence(objectIdentifier(HASH_OIDS[hash])), octetString(digest));
+  const certReq = new Uint8Array([0x01, 0x01, 0xff]);
+  return { der: sequence(smallInteger(1), messageImprint, integer(nonce), certReq), nonce: new Uint8Array(nonce) };
 }
 
 /**
