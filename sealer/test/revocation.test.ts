@@ -169,3 +169,22 @@ test("a revoked authority certificate stops the seal: nothing is timestamped und
   const context = { ...sealContext(), authority: simulatedAuthority(copy, "tsa-test", "Simulated TSA"), crls: crlSource({ localPkiDir: copy }) };
   await assert.rejects(runSealJob(context, onePhoto("test")), (error: Error) => error instanceof CertificateRevokedError && /Simulated TSA.*revoked.*keyCompromise/.test(error.message));
 });
+
+test("a CRL's verdict is kept with that CRL only: a certificate revoked in a newer CRL is found revoked", async () => {
+  let pki: ReturnType<typeof pkiWithCrlAt>;
+  let served: "before" | "after" = "before";
+  const server = await crlServer(() => ({ status: 200, body: served === "before" ? pki.crl("root") : new Uint8Array(readFileSync(join(pki.dir, "root-after.crl"))) }));
+  pki = pkiWithCrlAt(server.url);
+  try {
+    const [before] = await captureRevocation(crlSource({ localPkiDir: pkiDir }), "tsa", pki.leaf, [pki.root]);
+    assert.equal(before!.status, "captured");
+    openssl(["ca", "-config", "ca.cnf", "-keyfile", "root.key", "-cert", "root.pem", "-revoke", "leaf.pem", "-crl_reason", "keyCompromise"], pki.dir);
+    openssl(["ca", "-config", "ca.cnf", "-gencrl", "-keyfile", "root.key", "-cert", "root.pem", "-out", "root-after.crl.pem"], pki.dir);
+    openssl(["crl", "-in", "root-after.crl.pem", "-outform", "DER", "-out", "root-after.crl"], pki.dir);
+    served = "after";
+    // A new source, as after the first CRL's nextUpdate: the same certificate and issuer, another CRL.
+    await assert.rejects(captureRevocation(crlSource({ localPkiDir: pkiDir }), "tsa", pki.leaf, [pki.root]), (error: Error) => error instanceof CertificateRevokedError && /keyCompromise/.test(error.message));
+  } finally {
+    server.close();
+  }
+});

@@ -1,5 +1,6 @@
+import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { crlDistributionUrls, inspectCrl, parseCertificate, serialHex } from "../../../shared/crl-check.ts";
+import { crlDistributionUrls, inspectCrl, parseCertificate, serialHex, type CrlInspection } from "../../../shared/crl-check.ts";
 import type { RevocationChain, RevocationEntry } from "../../../shared/revocation-data.ts";
 import { subjectText } from "../../../shared/trust-anchors.ts";
 import { TransientJobError } from "../transfer.ts";
@@ -29,11 +30,62 @@ function pathBelowRoot(leaf: Uint8Array, pool: Uint8Array[]): { der: Uint8Array;
   return path;
 }
 
-/** The certificates an RFC 3161 token carries (the signer's, sometimes its intermediates). */
+/**
+ * The certificates an RFC 3161 token carries (the signer's, sometimes its intermediates): the SignedData's
+ * `[0]` field read with asn1js alone, as pkijs's schema matching of the whole token cost about 5 ms a proof.
+ */
 export function tokenCertificates(token: Uint8Array): Uint8Array[] {
-  const content = pkijs.ContentInfo.fromBER(token.slice().buffer as ArrayBuffer);
-  const signedData = new pkijs.SignedData({ schema: content.content });
-  return (signedData.certificates ?? []).filter((cert) => cert instanceof pkijs.Certificate).map((cert) => new Uint8Array(cert.toSchema().toBER()));
+  const contentInfo = asn1js.fromBER(token.slice().buffer as ArrayBuffer).result;
+  const explicit = contentInfo instanceof asn1js.Sequence ? contentInfo.valueBlock.value[1] : undefined;
+  const signedData = explicit instanceof asn1js.Constructed ? explicit.valueBlock.value[0] : undefined;
+  const fields = signedData instanceof asn1js.Sequence ? signedData.valueBlock.value : [];
+  const certificates = fields.find((field) => field.idBlock.tagClass === 3 && field.idBlock.tagNumber === 0) as asn1js.Constructed | undefined;
+  // A plain SEQUENCE is a Certificate; the other CertificateChoices (tagged) are not certificates.
+  return (certificates?.valueBlock.value ?? []).filter((choice) => choice instanceof asn1js.Sequence).map((choice) => new Uint8Array(choice.valueBeforeDecodeView));
+}
+
+const hexOf = (der: Uint8Array) => Buffer.from(der.buffer, der.byteOffset, der.byteLength).toString("hex");
+
+/** What the path of a chain is, and what each certificate on it says: the same for every proof it signs. */
+interface PathStep {
+  der: Uint8Array;
+  issuer: Uint8Array | null;
+  facts: { subject: string; serial: string; certificate_base64: string };
+  url: string | null;
+}
+
+/** Worked out once per leaf and pool for the process (pkijs parsing was most of a capture's 6-8 ms), bounded. */
+const pathsByChain = new Map<string, PathStep[]>();
+const PATHS_KEPT = 64;
+
+function pathSteps(leaf: Uint8Array, pool: Uint8Array[]): PathStep[] {
+  const key = [leaf, ...pool].map(hexOf).join(" ");
+  let steps = pathsByChain.get(key);
+  if (steps === undefined) {
+    steps = pathBelowRoot(leaf, pool).map(({ der, issuer }) => {
+      const cert = parseCertificate(der);
+      return { der, issuer, facts: { subject: subjectText(cert), serial: serialHex(cert), certificate_base64: base64(der) }, url: crlDistributionUrls(der)[0] ?? null };
+    });
+    if (pathsByChain.size >= PATHS_KEPT) pathsByChain.clear();
+    pathsByChain.set(key, steps);
+  }
+  return steps;
+}
+
+/**
+ * A CRL's verdict on a certificate, kept with the CRL's bytes as the source holds them (until their
+ * nextUpdate): the same bytes, certificate and issuer always give the same verdict, whose signature check
+ * need not run again for each proof. Whether the CRL is out of date is still decided at each capture.
+ */
+const inspections = new WeakMap<Uint8Array, Map<string, Promise<CrlInspection>>>();
+
+function inspection(crlDer: Uint8Array, certificateDer: Uint8Array, issuerDer: Uint8Array): Promise<CrlInspection> {
+  let byCertificate = inspections.get(crlDer);
+  if (byCertificate === undefined) inspections.set(crlDer, (byCertificate = new Map()));
+  const key = `${hexOf(certificateDer)} ${hexOf(issuerDer)}`;
+  let inspected = byCertificate.get(key);
+  if (inspected === undefined) byCertificate.set(key, (inspected = inspectCrl(crlDer, certificateDer, issuerDer)));
+  return inspected;
 }
 
 /**
@@ -46,9 +98,8 @@ export function tokenCertificates(token: Uint8Array): Uint8Array[] {
 export async function captureRevocation(source: CrlSource, chain: RevocationChain, leaf: Uint8Array, pool: Uint8Array[], signal?: AbortSignal): Promise<RevocationEntry[]> {
   const now = new Date();
   return Promise.all(
-    pathBelowRoot(leaf, pool).map(async ({ der, issuer }, index): Promise<RevocationEntry> => {
-      const cert = parseCertificate(der);
-      const facts = { chain, position: index + 1, subject: subjectText(cert), serial: serialHex(cert), certificate_base64: base64(der) };
+    pathSteps(leaf, pool).map(async ({ der, issuer, facts: known, url }, index): Promise<RevocationEntry> => {
+      const facts = { chain, position: index + 1, ...known };
       const unavailable = (source: string | null, reason: string): RevocationEntry => ({
         ...facts,
         status: "unavailable",
@@ -59,7 +110,6 @@ export async function captureRevocation(source: CrlSource, chain: RevocationChai
         crl_base64: null,
         reason,
       });
-      const url = crlDistributionUrls(der)[0] ?? null;
       if (url === null) return unavailable(null, "the certificate names no http CRL distribution point");
       if (issuer === null) return unavailable(url, "the certificate's issuer is not in the chain, so its CRL cannot be checked");
       let fetched: Awaited<ReturnType<CrlSource["fetch"]>>;
@@ -69,9 +119,9 @@ export async function captureRevocation(source: CrlSource, chain: RevocationChai
         if (signal?.aborted) throw signal.reason;
         return unavailable(url, (error as Error).message);
       }
-      let crl: Awaited<ReturnType<typeof inspectCrl>>;
+      let crl: CrlInspection;
       try {
-        crl = await inspectCrl(fetched.der, der, issuer);
+        crl = await inspection(fetched.der, der, issuer);
       } catch (error) {
         return unavailable(url, `the CRL found there cannot be read: ${(error as Error).message}`);
       }
