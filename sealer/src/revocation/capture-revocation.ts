@@ -1,5 +1,5 @@
 import * as asn1js from "asn1js";
-import * as pkijs from "pkijs";
+import type * as pkijs from "pkijs";
 import { crlDistributionUrls, inspectCrl, parseCertificate, serialHex, type CrlInspection } from "../../../shared/crl-check.ts";
 import type { RevocationChain, RevocationEntry } from "../../../shared/revocation-data.ts";
 import { subjectText } from "../../../shared/trust-anchors.ts";
@@ -80,11 +80,11 @@ function pathSteps(leaf: Uint8Array, pool: Uint8Array[]): PathStep[] {
 const inspections = new WeakMap<Uint8Array, Map<string, Promise<CrlInspection>>>();
 
 function inspection(crlDer: Uint8Array, certificateDer: Uint8Array, issuerDer: Uint8Array): Promise<CrlInspection> {
-  let byCertificate = inspections.get(crlDer);
-  if (byCertificate === undefined) inspections.set(crlDer, (byCertificate = new Map()));
+  const byCertificate = inspections.get(crlDer) ?? new Map<string, Promise<CrlInspection>>();
+  inspections.set(crlDer, byCertificate);
   const key = `${hexOf(certificateDer)} ${hexOf(issuerDer)}`;
-  let inspected = byCertificate.get(key);
-  if (inspected === undefined) byCertificate.set(key, (inspected = inspectCrl(crlDer, certificateDer, issuerDer)));
+  const inspected = byCertificate.get(key) ?? inspectCrl(crlDer, certificateDer, issuerDer);
+  byCertificate.set(key, inspected);
   return inspected;
 }
 
