@@ -51,7 +51,7 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
  * new items after a failure, and settles only once every item under way has ended (so nothing of the job
  * is still running, holding memory or writing, when its failure is handled), then throws the first error.
  */
-async function withConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function withConcurrency<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   let failed = false;
@@ -59,7 +59,7 @@ async function withConcurrency<T, R>(items: T[], limit: number, work: (item: T) 
     while (!failed && next < items.length) {
       const index = next++;
       try {
-        results[index] = await work(items[index]!);
+        results[index] = await work(items[index]!, index);
       } catch (error) {
         failed = true;
         throw error;
@@ -70,6 +70,14 @@ async function withConcurrency<T, R>(items: T[], limit: number, work: (item: T) 
   const failure = outcomes.find((outcome) => outcome.status === "rejected");
   if (failure) throw failure.reason;
   return results;
+}
+
+/** Every promise's value once all have settled, or the first (in order) failure. */
+async function allSettledOrFirstError<T>(promises: Promise<T>[]): Promise<T[]> {
+  const outcomes = await Promise.allSettled(promises);
+  const failure = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failure) throw failure.reason;
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }
 
 /**
@@ -114,6 +122,20 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     clock.countAuthorityCall(authority === context.authority ? "proof_authority" : "signature_authority");
     return clock.time("timestamps", () => obtainTimestamp(authority, data, under));
   };
+  /** The manifest's timestamp, confirmed by openssl, and both chains' revocation status. */
+  const timestampManifest = async (manifest: ReturnType<typeof buildManifest>) => {
+    // Under `signal`: once a copy failed to be written, the outcome is decided and nothing more is asked.
+    const proofTimestamp = await timestamp(context.authority, new TextEncoder().encode(manifest.json), signal);
+    const tsaPool = [...tokenCertificates(proofTimestamp.token), ...pemCertificatesDer(context.authority.chainPem)];
+    const [, tsaRevocation, c2paRevocationEntries] = await clock.time("timestamps", () =>
+      Promise.all([
+        confirmWithOpenssl(proofTimestamp.response, manifest.sha256, context.authority.chainPem),
+        captureRevocation(context.crls, "tsa", proofTimestamp.signerCertificate, tsaPool, aborted),
+        c2paRevocation,
+      ]),
+    );
+    return { proofTimestamp, revocation: [...tsaRevocation, ...c2paRevocationEntries] };
+  };
   /** The signed copy, made on a signing thread; `original` is handed over to it. */
   const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: { label: string; data: unknown }[], opensOriginal: boolean): Promise<SignedCopy> => {
     if (!canCarryC2pa(format)) return { bytes: original, sha256: sha256(original), crc32: crc32(original) };
@@ -139,7 +161,13 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       clock.record("signing", signingSince);
     }
   };
-  const sealFile = async (file: SealJobFile) => {
+  type SealedFile = SealedResult["files"][number];
+  /**
+   * A file fetched, verified and signed; what is returned is its result but the thumbnail, and the writing
+   * of its copy and thumbnail, under way: it goes on while the next files are fetched and signed (so the
+   * signing threads do not wait for it), and the job settles only once it has ended.
+   */
+  const sealFile = async (file: SealJobFile): Promise<{ sealed: Omit<SealedFile, "thumbnail">; stored: Promise<SealedFile["thumbnail"]> }> => {
     const original = await clock.time("download", () => download(file, signal));
     const verificationStarted = performance.now();
     const sniffed = verifyFile(file, original, sha256(original));
@@ -156,10 +184,10 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const signed = await signedCopy(file, original, sniffed, assertions, opensOriginal);
     signal.throwIfAborted();
     written.add(file);
-    const thumbnail = await clock.time("upload", () => storeSignedCopy(file, signed.bytes, sniffed, job.proof.mode, signal));
+    const stored = clock.time("upload", () => storeSignedCopy(file, signed.bytes, sniffed, job.proof.mode, signal));
     // The CRC-32 the package's ZIP needs, computed by the sealer (natively, while the bytes are in
     // memory) so the Worker never has to read a large file to compute it.
-    return {
+    const sealed = {
       id: file.id,
       signed_sha256: signed.sha256,
       signed_size: signed.bytes.length,
@@ -169,36 +197,43 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       prior_credentials: prior,
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
       signals,
-      thumbnail,
     };
+    return { sealed, stored };
   };
-  let sealedFiles: SealedResult["files"];
+  // Each file's writing, in the job's order; a failure stops the files not yet signed too.
+  const storing: Promise<SealedFile["thumbnail"]>[] = [];
+  let signedFiles: Omit<SealedFile, "thumbnail">[];
   try {
-    sealedFiles = await withConcurrency(job.files, FILE_CONCURRENCY, async (file) => {
+    signedFiles = await withConcurrency(job.files, FILE_CONCURRENCY, async (file, index) => {
       const release = context.budget ? await context.budget.acquire(file.size, signal) : () => undefined;
       try {
-        return await sealFile(file);
+        const { sealed, stored } = await sealFile(file);
+        // The original's bytes are the budget's: given back once the copy made from them is written.
+        storing[index] = stored.catch((error) => {
+          firstFailure.abort(error);
+          throw error;
+        });
+        storing[index].finally(release).catch(() => undefined);
+        return sealed;
       } catch (error) {
         firstFailure.abort(error);
-        throw error;
-      } finally {
         release();
+        throw error;
       }
     });
   } catch (error) {
+    await Promise.allSettled(storing);
     if (error instanceof FileRejectedError) return { status: "failed", code: error.code, message: error.message, file_id: error.fileId };
     throw error;
   }
-  const manifest = buildManifest(job, new Map(sealedFiles.map((file) => [file.id, file.signed_sha256])));
-  const proofTimestamp = await timestamp(context.authority, new TextEncoder().encode(manifest.json), aborted);
-  const tsaPool = [...tokenCertificates(proofTimestamp.token), ...pemCertificatesDer(context.authority.chainPem)];
-  const [, tsaRevocation, c2paRevocationEntries] = await clock.time("timestamps", () =>
-    Promise.all([
-      confirmWithOpenssl(proofTimestamp.response, manifest.sha256, context.authority.chainPem),
-      captureRevocation(context.crls, "tsa", proofTimestamp.signerCertificate, tsaPool, aborted),
-      c2paRevocation,
-    ]),
-  );
+  // Every file is signed, so the manifest is known: it is timestamped and confirmed while the last copies
+  // are still being written (their failure, rare, then costs one timestamp the retry asks again).
+  const manifest = buildManifest(job, new Map(signedFiles.map((file) => [file.id, file.signed_sha256])));
+  const [thumbnails, timestamped] = await Promise.allSettled([allSettledOrFirstError(storing), timestampManifest(manifest)]);
+  if (thumbnails.status === "rejected") throw thumbnails.reason;
+  if (timestamped.status === "rejected") throw timestamped.reason;
+  const { proofTimestamp, revocation } = timestamped.value;
+  const sealedFiles = signedFiles.map((file, index) => ({ ...file, thumbnail: thumbnails.value[index]! }));
   return {
     status: "sealed",
     manifest: manifest.json,
@@ -214,7 +249,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       qualified: proofTimestamp.qualified,
     },
     files: sealedFiles,
-    revocation: [...tsaRevocation, ...c2paRevocationEntries],
+    revocation,
     timings: clock.timings(),
   };
 }

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { crc32 } from "node:zlib";
+import { createServer } from "node:http";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,6 +84,38 @@ test("an authority that is down during a file's signature is a transient error, 
   const context = sealContext();
   const down = { ...context, authority: { ...context.authority, respond: async () => Promise.reject(new TimestampUnavailableError("authority unreachable")) } };
   await assert.rejects(runSealJob(down, job([{ name: "photo.jpg", type: "image/jpeg" }])), TimestampUnavailableError);
+});
+
+test("the manifest is timestamped while the last copy is still being written, and a copy that then fails to be written still fails the job", async () => {
+  const context = sealContext();
+  let manifestAsked: () => void = () => {};
+  const manifestTimestamped = new Promise<void>((done) => (manifestAsked = done));
+  const order: string[] = [];
+  // The files' signatures from their own authority, so that a request to `authority` is the manifest's.
+  const proofAuthority = {
+    ...context.authority,
+    respond: (request: Uint8Array, signal?: AbortSignal) => {
+      order.push("manifest timestamped");
+      manifestAsked();
+      return context.authority.respond(request, signal);
+    },
+  };
+  const refusing = createServer(async (req, res) => {
+    for await (const _chunk of req);
+    // Held until the manifest is timestamped (2 s at most: a job that waited for its copies would never ask).
+    await Promise.race([manifestTimestamped, new Promise((done) => setTimeout(done, 2000))]);
+    order.push("copy refused");
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((done) => refusing.listen(0, "127.0.0.1", done));
+  try {
+    const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }]);
+    sealJob.files[0]!.destination.url = `http://127.0.0.1:${(refusing.address() as { port: number }).port}/signed`;
+    await assert.rejects(runSealJob({ ...context, authority: proofAuthority, signatureAuthority: context.authority }, sealJob), TransientJobError);
+    assert.deepEqual(order, ["manifest timestamped", "copy refused"]);
+  } finally {
+    refusing.close();
+  }
 });
 
 test("under a memory budget smaller than any file, files are sealed one at a time and every byte is given back", async () => {
