@@ -1,6 +1,7 @@
 /**
- * The sealing half of `npm run bench`: baselines, one sealer job run in this process against storage in
- * another, and proofs sealed end to end by a `npm run dev` stack, each with where its time went.
+ * The sealing half of `npm run bench`: baselines in this process, one sealer job run in a sealer process
+ * of its own (bench/sealer-process.ts, the container's V8 options) against storage in another, and proofs
+ * sealed end to end by a `npm run dev` stack, each with where its time went.
  */
 import { fork } from "node:child_process";
 import { createHash, X509Certificate } from "node:crypto";
@@ -12,9 +13,8 @@ import { request } from "../test/e2e/support/http.ts";
 import { ensureLocalPki } from "../sealer/src/pki/ensure-local-pki.ts";
 import { loadSigningKey } from "../sealer/src/c2pa/cose.ts";
 import { signWithC2pa, initC2pa } from "../sealer/src/c2pa/c2pa.ts";
-import { simulatedAuthority } from "../sealer/src/tsa/simulated-authority.ts";
-import { runSealJob } from "../sealer/src/seal-job.ts";
-import { crlSource } from "../sealer/src/revocation/crl-source.ts";
+import { SEALER_NODE_FLAGS } from "../sealer/src/node-flags.ts";
+import type { JobRun } from "./sealer-process.ts";
 import type { SealJob, SealTimings } from "../shared/sealer-protocol.ts";
 import { benchPhotos, PHOTOS } from "./photos.ts";
 import { stackStorageJobs } from "./stack-storage.ts";
@@ -44,7 +44,7 @@ export interface SealingBench {
   shaMs: number;
   bareSignMs: number;
   /**
-   * `cpuMs`: the CPU time of every thread of the process during the job (storage excluded);
+   * `cpuMs`: the CPU time of every thread of the bench's sealer process during the job (storage excluded);
    * `tenSignsMs`: ten bare signs of the same photos in a row, measured just before each job; `ratio`:
    * the median of each run's job / ten bare signs.
    */
@@ -120,28 +120,40 @@ function benchJob(base: string): SealJob {
 /** The run whose total is the median, with its breakdown. */
 const medianRun = <T extends { ms: number }>(runs: T[]) => runs.find((run) => run.ms === median(runs.map((r) => r.ms)))!;
 
-/** Sealer jobs in this process, each made by `nextJob` (storage must hold the bench photos). */
-async function sealerJobs(identity: ReturnType<typeof signingIdentity>, nextJob: () => Promise<SealJob>) {
-  const sealContext = {
-    key: identity.key,
-    chainDer: identity.chainDer,
-    trustAnchorPem: identity.pem("c2pa-root.pem"),
-    authority: simulatedAuthority(identity.pki, "tsa-test", "Simulated"),
-    crls: crlSource({ localPkiDir: identity.pki }),
-  };
-  const runs: { ms: number; cpuMs: number; tenSignsMs: number; breakdown: Breakdown }[] = [];
-  // One run first, not counted: a sealer serves jobs warm (its threads and c2pa-rs loaded at start).
-  for (let i = -1; i < JOB_RUNS; i++) {
-    // The baseline of each run just before it, so that the ratio holds while the shared machine's speed drifts.
-    const tenSigns = await time(async () => {
-      for (const photo of photos) await bareSign(identity, photo);
+/** The bench's sealer process (bench/sealer-process.ts), started with the sealer's V8 options. */
+async function startSealerProcess(identity: ReturnType<typeof signingIdentity>) {
+  const child = fork(join(import.meta.dirname, "sealer-process.ts"), [identity.pki], { stdio: "inherit", execArgv: SEALER_NODE_FLAGS });
+  await new Promise((ready) => child.once("message", ready));
+  const run = (job: SealJob) =>
+    new Promise<JobRun>((done, fail) => {
+      const exited = (code: number | null) => fail(new Error(`the bench's sealer process exited (${code})`));
+      child.once("exit", exited);
+      child.once("message", (answer: JobRun) => {
+        child.off("exit", exited);
+        done(answer);
+      });
+      child.send(job);
     });
-    const sealJob = await nextJob();
-    const cpu = process.cpuUsage();
-    const { ms, result } = await time(() => runSealJob(sealContext, sealJob));
-    const used = process.cpuUsage(cpu);
-    if (result.status !== "sealed" || !result.timings) throw new Error(`sealer bench failed: ${JSON.stringify(result)}`);
-    if (i >= 0) runs.push({ ms, cpuMs: (used.user + used.system) / 1000, tenSignsMs: tenSigns.ms, breakdown: { sealer: result.timings } });
+  return { run, stop: () => child.kill() };
+}
+
+/** Sealer jobs in the bench's sealer process, each made by `nextJob` (storage must hold the bench photos). */
+async function sealerJobs(identity: ReturnType<typeof signingIdentity>, nextJob: () => Promise<SealJob>) {
+  const sealer = await startSealerProcess(identity);
+  const runs: { ms: number; cpuMs: number; tenSignsMs: number; breakdown: Breakdown }[] = [];
+  try {
+    // One run first, not counted: a sealer serves jobs warm (its threads and c2pa-rs loaded at start).
+    for (let i = -1; i < JOB_RUNS; i++) {
+      // The baseline of each run just before it, so that the ratio holds while the shared machine's speed drifts.
+      const tenSigns = await time(async () => {
+        for (const photo of photos) await bareSign(identity, photo);
+      });
+      const { ms, cpuMs, result } = await sealer.run(await nextJob());
+      if (result.status !== "sealed" || !result.timings) throw new Error(`sealer bench failed: ${JSON.stringify(result)}`);
+      if (i >= 0) runs.push({ ms, cpuMs, tenSignsMs: tenSigns.ms, breakdown: { sealer: result.timings } });
+    }
+  } finally {
+    sealer.stop();
   }
   return { ...medianRun(runs), tenSignsMs: median(runs.map((run) => run.tenSignsMs)), ratio: median(runs.map((run) => run.ms / run.tenSignsMs)) };
 }
