@@ -6,7 +6,7 @@ import { canCarryC2pa } from "./c2pa/c2pa.ts";
 import { SigningFailedError, signingPool, SigningThreadError, type SignedCopy } from "./c2pa/signing-pool.ts";
 import { buildManifest } from "./manifest.ts";
 import { mediaFacts } from "./provenance/media-facts.ts";
-import { carriesC2paBlock, readPriorCredentials } from "./provenance/prior-credentials.ts";
+import { carriesC2paBlock, mayNameRemoteManifest, readPriorCredentials } from "./provenance/prior-credentials.ts";
 import { fileSignals } from "./provenance/signals.ts";
 import { captureActions, captureAssertion, ORIGINAL_INGREDIENT } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
@@ -171,8 +171,11 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const original = await clock.time("download", () => download(file, signal));
     const verificationStarted = performance.now();
     const sniffed = verifyFile(file, original, sha256(original));
-    const prior = canCarryC2pa(sniffed) ? await readPriorCredentials(original, sniffed) : null;
-    const priorState = prior !== null ? "readable" : carriesC2paBlock(original) ? "unreadable" : "none";
+    const carriesBlock = carriesC2paBlock(original);
+    // c2pa-rs finds an earlier manifest only in a C2PA block or through a remote reference: without either
+    // there is nothing to read, and reading would copy the whole file into c2pa-rs on the event loop.
+    const prior = canCarryC2pa(sniffed) && (carriesBlock || mayNameRemoteManifest(original)) ? await readPriorCredentials(original, sniffed) : null;
+    const priorState = prior !== null ? "readable" : carriesBlock ? "unreadable" : "none";
     const facts = mediaFacts(original, sniffed);
     const signals = fileSignals(file, facts, priorState);
     clock.record("verification", verificationStarted);

@@ -10,6 +10,7 @@ import { loadSigningKey } from "../src/c2pa/cose.ts";
 import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
 import { mediaFacts } from "../src/provenance/media-facts.ts";
 import { fileSignals } from "../src/provenance/signals.ts";
+import { carriesC2paBlock, mayNameRemoteManifest } from "../src/provenance/prior-credentials.ts";
 import { fixture, sealContext, sha256 } from "./support.ts";
 import { job, written } from "./storage-stand-in.ts";
 import type { SealedResult } from "../../shared/sealer-protocol.ts";
@@ -253,4 +254,11 @@ test("a video declared with other dimensions is flagged; a fragmented MediaRecor
   assert.deepEqual(heic.file.signals.map((s) => s.code), ["dimensions_mismatch"]);
   const webp = await seal("photo.webp", "image/webp", { ...camera, width: 64, height: 48 });
   assert.deepEqual(webp.file.signals, []);
+});
+
+test("c2pa-rs is asked for earlier credentials only when a file could have some: a C2PA block, or an XMP remote manifest reference", () => {
+  assert.equal(carriesC2paBlock(fixture("photo.jpg")) || mayNameRemoteManifest(fixture("photo.jpg")), false);
+  const xmp = new TextEncoder().encode('<rdf:Description xmlns:dcterms="http://purl.org/dc/terms/" dcterms:provenance="https://example.com/manifest.c2pa"/>');
+  const photo = fixture("photo.jpg");
+  assert.equal(mayNameRemoteManifest(new Uint8Array([...photo.subarray(0, 20), ...xmp, ...photo.subarray(20)])), true);
 });

@@ -33,6 +33,16 @@ export function carriesC2paBlock(bytes: Uint8Array): boolean {
   return false;
 }
 
+const PROVENANCE = Buffer.from("provenance");
+
+/**
+ * Whether the bytes could point to a manifest stored elsewhere: an XMP `dcterms:provenance` (C2PA's
+ * remote manifest reference), whatever prefix the XMP binds to that namespace.
+ */
+export function mayNameRemoteManifest(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(PROVENANCE);
+}
+
 /** The earlier manifest's claims, or null when the bytes carry none (or one c2pa-rs cannot read at all). */
 export async function readPriorCredentials(bytes: Uint8Array, format: string): Promise<PriorCredentials | null> {
   const reading = await readC2pa(bytes, format);
