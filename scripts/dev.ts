@@ -10,6 +10,7 @@ import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { SEALER_NODE_FLAGS } from "../sealer/src/node-flags.ts";
 import { AdminClient } from "./lib/admin-client.ts";
 import { Children, run } from "./lib/children.ts";
 import { ensureDemoOrganization } from "./lib/demo-organization.ts";
@@ -62,7 +63,8 @@ async function main() {
   const sealerMain = join(root, "sealer/src/main.ts");
   if (existsSync(sealerMain)) {
     const sealerPort = await freePort();
-    const sealer = children.start("sealer", process.execPath, [sealerMain], {
+    // With the V8 options the container starts it with (sealer/src/node-flags.ts).
+    const sealer = children.start("sealer", process.execPath, [...SEALER_NODE_FLAGS, sealerMain], {
       cwd: root,
       env: { ...process.env, SEALER_PORT: String(sealerPort), SEALER_SECRET: secrets.SEALER_SECRET ?? "", PKI_DIR: pkiDir },
     });

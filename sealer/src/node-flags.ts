@@ -1,6 +1,7 @@
 /**
- * The V8 options the sealer process runs with (sealer/Dockerfile's CMD, and the bench's sealer process,
- * bench/sealer-process.ts; sealer/test/node-flags.test.ts keeps the Dockerfile in step).
+ * The V8 options the sealer process runs with (sealer/Dockerfile's CMD, `npm run dev`'s sealer in
+ * scripts/dev.ts, and the bench's sealer process, bench/sealer-process.ts; sealer/test/node-flags.test.ts
+ * keeps the Dockerfile in step).
  *
  * `--initial-old-space-size`: each job passes some 80 MB of 4 MB buffers through the event loop's heap
  * while its JavaScript objects stay about 15 MB. With V8's default, small old-generation limit the main
