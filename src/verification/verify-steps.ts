@@ -32,7 +32,7 @@ const TEXT = {
     s1: "1. The manifest is the one that was timestamped",
     s1t: "It must print `manifest.json: OK`.",
     s2: "2. Which authority timestamped it, and when",
-    s2t: "Read the time (`Time stamp:`, this is `gen_time`) and the authority (`TSA:`) from the token itself, not from this file:",
+    s2t: "Read the time (`Time stamp:`, this is `gen_time`) and the authority (`TSA:`; an authority may leave it `unspecified`, its name is then the subject of the certificate that signed the token, among those step 3 lists) from the token itself, not from this file:",
     s3: "3. The timestamp is genuine: check the authority's root yourself",
     s3t: (root: string) =>
       `**A \`chain.pem\` taken from this package proves nothing by itself**: anyone can make a root and an authority with the same names. What makes the check meaningful is a root you obtained elsewhere. The authority's root for this proof has the SHA-256 fingerprint ${root}. Compare it with the authority's own published root (for a qualified authority, its entry in the EU Trusted List, https://eidas.ec.europa.eu/efda/tl-browser/), and with the list of roots the service publishes (\`GET /v1/public/trust-anchors\`, and \`docs/trust-anchors.md\` in its repository). The certificates of \`chain.pem\` and their fingerprints:`,
@@ -64,7 +64,7 @@ const TEXT = {
     s1: "1. Le manifeste est bien celui qui a été horodaté",
     s1t: "Elle doit afficher `manifest.json: OK`.",
     s2: "2. Quelle autorité l'a horodaté, et quand",
-    s2t: "Lisez l'heure (`Time stamp:`, c'est `gen_time`) et l'autorité (`TSA:`) dans le jeton lui-même, pas dans ce fichier :",
+    s2t: "Lisez l'heure (`Time stamp:`, c'est `gen_time`) et l'autorité (`TSA:` ; une autorité peut la laisser `unspecified`, son nom est alors le sujet du certificat qui a signé le jeton, parmi ceux que liste l'étape 3) dans le jeton lui-même, pas dans ce fichier :",
     s3: "3. L'horodatage est authentique : vérifiez vous-même la racine de l'autorité",
     s3t: (root: string) =>
       `**Un \`chain.pem\` pris dans ce paquet ne prouve rien à lui seul** : n'importe qui peut fabriquer une racine et une autorité portant les mêmes noms. Ce qui donne son sens à la vérification, c'est une racine obtenue ailleurs. La racine de l'autorité de cette preuve a pour empreinte SHA-256 ${root}. Comparez-la avec la racine publiée par l'autorité elle-même (pour une autorité qualifiée, son entrée dans la liste de confiance de l'UE, https://eidas.ec.europa.eu/efda/tl-browser/), et avec la liste des racines que publie le service (\`GET /v1/public/trust-anchors\`, et \`docs/trust-anchors.md\` dans son dépôt). Les certificats de \`chain.pem\` et leurs empreintes :`,
