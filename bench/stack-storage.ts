@@ -7,8 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import { resolve } from "node:path";
+import { parseDevVars } from "../scripts/lib/dev-vars.ts";
 import { type LocalGrant, localGrantUrl } from "../shared/local-storage-grant.ts";
 import type { SealJob } from "../shared/sealer-protocol.ts";
 import type { Stack } from "../test/e2e/support/stack.ts";
@@ -19,27 +19,13 @@ const root = resolve(import.meta.dirname, "..");
 
 /** A URL for one request, signed as the stack's Worker signs it (its key is in the checkout's .dev.vars, written by `npm run dev`). */
 function stackUrlSigner(stack: Stack) {
-  const line = readFileSync(resolve(root, ".dev.vars"), "utf8")
-    .split("\n")
-    .find((candidate) => candidate.startsWith("UPLOAD_URL_SIGNING_KEY="));
-  if (!line) throw new Error(".dev.vars has no UPLOAD_URL_SIGNING_KEY");
-  const signingKey = line.slice(line.indexOf("=") + 1).trim();
+  const signingKey = parseDevVars(readFileSync(resolve(root, ".dev.vars"), "utf8")).UPLOAD_URL_SIGNING_KEY;
+  if (!signingKey) throw new Error(".dev.vars has no UPLOAD_URL_SIGNING_KEY");
   return async (grant: Omit<LocalGrant, "e">) => {
     const url = await localGrantUrl(stack.captureBaseUrl, signingKey, { ...grant, e: Math.floor(Date.now() / 1000) + LIFETIME_SECONDS });
     const headers: Record<string, string> = grant.c ? { "Content-Type": grant.c } : {};
     return { url, method: grant.m, headers };
   };
-}
-
-function put(url: string, headers: Record<string, string>, body: Buffer): Promise<void> {
-  return new Promise((done, fail) => {
-    const sent = httpRequest(url, { method: "PUT", headers: { ...headers, "Content-Length": String(body.length) } }, (answer) => {
-      answer.resume();
-      answer.on("end", () => (answer.statusCode === 200 ? done() : fail(new Error(`bench upload: ${answer.statusCode}`))));
-    });
-    sent.on("error", fail);
-    sent.end(body);
-  });
 }
 
 /** Stores the bench photos in the stack's R2 once; returns a maker of jobs reading them, each writing under its own keys. */
@@ -51,7 +37,8 @@ export async function stackStorageJobs(stack: Stack): Promise<(template: SealJob
     photos.map(async (photo, i) => {
       const sha256 = createHash("sha256").update(photo).digest("hex");
       const upload = await sign({ m: "PUT", k: `${prefix}/originals/${i}`, s: sha256, n: photo.length, c: "image/jpeg" });
-      await put(upload.url, upload.headers, photo);
+      const stored = await fetch(upload.url, { method: "PUT", headers: upload.headers, body: new Uint8Array(photo) });
+      if (stored.status !== 200) throw new Error(`bench upload: ${stored.status} ${await stored.text()}`);
     }),
   );
   let run = 0;

@@ -4,6 +4,8 @@
  * host. The Worker signs and checks them (src/storage/signed-urls.ts); `npm run bench` signs them too, to
  * run a sealer job against a local stack's storage exactly as the Worker would hand it over.
  */
+import { hmacSha256Hex } from "./hmac-sha256.ts";
+
 export interface LocalGrant {
   m: "PUT" | "GET" | "DELETE";
   k: string;
@@ -17,19 +19,12 @@ export interface LocalGrant {
   e: number;
 }
 
-const encoder = new TextEncoder();
-
 const toBase64Url = (text: string) => btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 const fromBase64Url = (text: string) => atob(text.replaceAll("-", "+").replaceAll("_", "/"));
 
-export async function localGrantSignature(signingKey: string, payload: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(signingKey), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return Array.from(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(payload))), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 export async function localGrantUrl(baseUrl: string, signingKey: string, grant: LocalGrant): Promise<string> {
   const payload = toBase64Url(JSON.stringify(grant));
-  return `${baseUrl.replace(/\/$/, "")}/u/${payload}.${await localGrantSignature(signingKey, payload)}`;
+  return `${baseUrl.replace(/\/$/, "")}/u/${payload}.${await hmacSha256Hex(signingKey, payload)}`;
 }
 
 /** The grant a token's payload carries, or null when it is not one (the signature is checked apart). */

@@ -26,8 +26,3 @@ export async function timingSafeEqualStrings(a: string, b: string): Promise<bool
   ]);
   return crypto.subtle.timingSafeEqual(ha, hb);
 }
-
-export async function hmacSha256Hex(key: string, message: string): Promise<string> {
-  const cryptoKey = await crypto.subtle.importKey("raw", encoder.encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return toHex(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
-}

@@ -1,6 +1,7 @@
 import { AwsClient } from "aws4fetch";
 import type { Env } from "../env.ts";
-import { type LocalGrant, localGrantSignature, localGrantUrl, readLocalGrant } from "../../shared/local-storage-grant.ts";
+import { hmacSha256Hex } from "../../shared/hmac-sha256.ts";
+import { type LocalGrant, localGrantUrl, readLocalGrant } from "../../shared/local-storage-grant.ts";
 import { timingSafeEqualStrings } from "../lib/crypto.ts";
 
 /** A request the holder of the URL may make, and nothing else. */
@@ -118,7 +119,7 @@ export type LocalGrantCheck = { ok: true; grant: LocalGrant } | { ok: false; rea
 export async function verifyLocalGrant(env: Env, token: string, method: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<LocalGrantCheck> {
   const [payload, signature] = token.split(".");
   if (!payload || !signature) return { ok: false, reason: "invalid" };
-  const expected = await localGrantSignature(localSigningKey(env), payload);
+  const expected = await hmacSha256Hex(localSigningKey(env), payload);
   if (!(await timingSafeEqualStrings(signature, expected))) return { ok: false, reason: "invalid" };
   const grant = readLocalGrant(payload);
   if (grant === null) return { ok: false, reason: "invalid" };

@@ -7,7 +7,7 @@ import { consumeWebhookMessages } from "../../src/webhooks/attempt.ts";
 import { publishEvents } from "../../src/events/publish.ts";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from "../../src/webhooks/retry-schedule.ts";
-import { hmacSha256Hex } from "../../src/lib/crypto.ts";
+import { hmacSha256Hex } from "../../shared/hmac-sha256.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/storage/events.ts";
 import { dnsStandIn } from "./support/dns-stand-in.ts";
