@@ -97,6 +97,54 @@ describe("thumbnails made at sealing", () => {
     }
   });
 
+  it("serves it and the signed file alike: inline under the file's id, their own length and ETag, 304 when the client has it", async () => {
+    const { proofId, fileIds } = await sealedWithThumbnail("live");
+    const { body: proof } = await callJson(`/v1/public/proofs/${proofId}`);
+    const signedSha256 = proof.files.find((file: { id: string }) => file.id === fileIds[0]).signed_sha256;
+    const cases = [
+      { path: `/v1/public/proofs/${proofId}/files/${fileIds[0]}`, bytes: new TextEncoder().encode("signed bytes"), type: "image/jpeg", name: `${fileIds[0]}.jpg`, etag: `"${signedSha256}"` },
+      { path: thumbnailPath(proofId, fileIds[0]!), bytes: WEBP, type: "image/webp", name: `${fileIds[0]}-thumbnail.webp`, etag: `"thumb-${signedSha256}"` },
+    ];
+    for (const { path, bytes, type, name, etag } of cases) {
+      const response = await call(path);
+      expect(response.status, path).toBe(200);
+      expect(new Uint8Array(await response.arrayBuffer()), path).toEqual(bytes);
+      expect(response.headers.get("Content-Type"), path).toBe(type);
+      expect(response.headers.get("Content-Length"), path).toBe(String(bytes.length));
+      expect(response.headers.get("Content-Disposition"), path).toBe(`inline; filename="${name}"`);
+      expect(response.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+      expect(response.headers.get("Proof-Mode"), path).toBe("live");
+      expect(response.headers.get("ETag"), path).toBe(etag);
+      expect(response.headers.get("Cache-Control"), path).toBe("public, max-age=31536000, immutable");
+      const again = await call(path, { headers: { "If-None-Match": `"other", ${etag}` } });
+      expect(again.status, path).toBe(304);
+      expect(again.headers.get("ETag"), path).toBe(etag);
+      await again.arrayBuffer();
+    }
+  });
+
+  it("answers the problem format for a signed file of an unknown proof, an unknown file, a proof not sealed, and a stored object gone", async () => {
+    const { proofId, fileIds, job } = await sealedWithThumbnail("test");
+    const org = await createOrganization();
+    const pending = await insertPendingProof(org.id, "test");
+    const filePath = (proof: string, file: string) => `/v1/public/proofs/${proof}/files/${file}`;
+    await env.FILES.delete(new URL(job.files.find((file) => file.id === fileIds[0])!.thumbnail!.destination.url).pathname.slice(1));
+    const cases: [string, string][] = [
+      [filePath("prf_unknown", fileIds[0]!), "proof_not_found"],
+      [filePath(proofId, "med_unknown"), "capture_file_not_found"],
+      [filePath(pending.proofId, pending.fileIds[0]!), "capture_file_not_found"],
+      // The sealer stand-in wrote no signed copy of the second file, and the first one's thumbnail is deleted.
+      [filePath(proofId, fileIds[1]!), "capture_file_not_found"],
+      [thumbnailPath(proofId, fileIds[0]!), "thumbnail_not_found"],
+    ];
+    for (const [path, code] of cases) {
+      const { status, body, headers } = await callJson(path);
+      expect(status, path).toBe(404);
+      expect(headers.get("Content-Type"), path).toContain("application/problem+json");
+      expect(body.code, path).toBe(code);
+    }
+  });
+
   it("is documented in /openapi.json with its content type, its errors and the Proof-Mode header", async () => {
     const { body } = await callJson("/openapi.json");
     const operation = body.paths["/v1/public/proofs/{id}/files/{file_id}/thumbnail"].get;

@@ -1,11 +1,9 @@
 import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { ApiError } from "../../errors/api-error.ts";
-import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
 import { fileExtension } from "../../storage/proof-artifacts.ts";
-import { immutableOrNotModified } from "./caching.ts";
 import { BinarySchema, PublicFileParams } from "./schema.ts";
+import { serveSealedObject } from "./sealed-object.ts";
 
 const route = publicRoute(["proof_not_found", "capture_file_not_found"], {
   method: "get",
@@ -24,18 +22,13 @@ const route = publicRoute(["proof_not_found", "capture_file_not_found"], {
 export function registerGetPublicProofFile(app: App) {
   app.openapi(route, async (c) => {
     const { id, file_id } = c.req.valid("param");
-    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: { id } });
-    const file = files.find((candidate) => candidate.id === file_id);
-    if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");
-    const notModified = immutableOrNotModified(c, true, file.signedSha256);
-    if (notModified) return notModified as never;
-    const object = await c.env.FILES.get(file.signedKey);
-    if (object === null) throw new ApiError("capture_file_not_found");
-    c.header("Content-Type", file.contentType);
-    c.header("Content-Length", String(object.size));
-    c.header("Content-Disposition", `inline; filename="${file.id}.${fileExtension(file.contentType)}"`);
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Proof-Mode", proof.mode);
-    return c.body(object.body, 200) as never;
+    const served = await serveSealedObject(c, { id, fileId: file_id }, (file) => ({
+      key: file.signedKey,
+      contentType: file.contentType,
+      filename: `${file.id}.${fileExtension(file.contentType)}`,
+      etag: file.signedSha256,
+      missing: "capture_file_not_found",
+    }));
+    return served as never;
   });
 }

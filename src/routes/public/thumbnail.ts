@@ -2,9 +2,8 @@ import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
-import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
-import { immutableOrNotModified } from "./caching.ts";
 import { BinarySchema, PublicFileParams } from "./schema.ts";
+import { serveSealedObject } from "./sealed-object.ts";
 
 const route = publicRoute(["proof_not_found", "capture_file_not_found", "thumbnail_not_found"], {
   method: "get",
@@ -26,20 +25,11 @@ const route = publicRoute(["proof_not_found", "capture_file_not_found", "thumbna
 export function registerGetPublicProofThumbnail(app: App) {
   app.openapi(route, async (c) => {
     const { id, file_id } = c.req.valid("param");
-    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: { id } });
-    const file = files.find((candidate) => candidate.id === file_id);
-    if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");
-    if (file.thumbnail === null) throw new ApiError("thumbnail_not_found");
-    // Made once at sealing and never again: it is immutable like the signed file it comes from.
-    const notModified = immutableOrNotModified(c, true, `thumb-${file.signedSha256}`);
-    if (notModified) return notModified as never;
-    const object = await c.env.FILES.get(file.thumbnail.key);
-    if (object === null) throw new ApiError("thumbnail_not_found");
-    c.header("Content-Type", file.thumbnail.content_type);
-    c.header("Content-Length", String(object.size));
-    c.header("Content-Disposition", `inline; filename="${file.id}-thumbnail.webp"`);
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Proof-Mode", proof.mode);
-    return c.body(object.body, 200) as never;
+    const served = await serveSealedObject(c, { id, fileId: file_id }, (file) => {
+      if (file.thumbnail === null) throw new ApiError("thumbnail_not_found");
+      // Made once at sealing and never again: it is immutable like the signed file it comes from.
+      return { key: file.thumbnail.key, contentType: file.thumbnail.content_type, filename: `${file.id}-thumbnail.webp`, etag: `thumb-${file.signedSha256}`, missing: "thumbnail_not_found" };
+    });
+    return served as never;
   });
 }

@@ -1,0 +1,45 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../env.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import type { ErrorCode } from "../../errors/catalogue.ts";
+import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
+import type { FileRow } from "../../storage/rows.ts";
+import { immutableOrNotModified } from "./caching.ts";
+
+/** A file of a sealed proof: its signed copy is stored. */
+export type SealedFile = FileRow & { signedKey: string };
+
+/** One object stored for a sealed file (the signed copy, the thumbnail), as a public route serves it. */
+export interface SealedObject {
+  key: string;
+  contentType: string;
+  /** The name a browser saves it under. */
+  filename: string;
+  /** Its strong ETag, unquoted: made at sealing, the object never changes. */
+  etag: string | null;
+  /** The problem answered when the object is not in storage. */
+  missing: ErrorCode;
+}
+
+/**
+ * Serves an object stored for a file of a sealed proof, the same way on every public route:
+ * `capture_file_not_found` unless the proof is sealed and has that file with its signed copy; immutable under
+ * its ETag (304 when the client has it); streamed inline with its type and length, never sniffed, saying the
+ * proof's mode. `select` names the file's object, or throws the route's own problem when the file has none.
+ */
+export async function serveSealedObject(c: Context<HonoEnv>, ids: { id: string; fileId: string }, select: (file: SealedFile) => SealedObject): Promise<Response> {
+  const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: { id: ids.id } });
+  const file = files.find((candidate) => candidate.id === ids.fileId);
+  if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");
+  const object = select({ ...file, signedKey: file.signedKey });
+  const notModified = immutableOrNotModified(c, true, object.etag);
+  if (notModified) return notModified;
+  const stored = await c.env.FILES.get(object.key);
+  if (stored === null) throw new ApiError(object.missing);
+  c.header("Content-Type", object.contentType);
+  c.header("Content-Length", String(stored.size));
+  c.header("Content-Disposition", `inline; filename="${object.filename}"`);
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Proof-Mode", proof.mode);
+  return c.body(stored.body, 200);
+}
