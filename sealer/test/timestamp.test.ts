@@ -95,7 +95,8 @@ test("a validly signed token is still refused when its signer is not certified f
   const control = await obtainTimestamp(rogueAuthority(pem("tsa-test.pem"), pem("tsa-test.pk8"), pem("tsa-test-root.pem")), bytes("x"));
   assert.match(opensslVerify(control.response, sha256("x"), pem("tsa-test-root.pem")), /Verification: OK/);
   const rogue = rogueAuthority(pem("c2pa-signer.pem"), pem("c2pa-signer.pk8"), pem("c2pa-root.pem"));
-  await assert.rejects(obtainTimestamp(rogue, bytes("x")), /not certified for timestamping/);
+  // Twice: the second check finds that signer's chain already known, and must still look at its usage.
+  for (let round = 0; round < 2; round++) await assert.rejects(obtainTimestamp(rogue, bytes("x")), /not certified for timestamping/);
 });
 
 test("a token signed by the right kind of certificate but the wrong key is refused", async () => {

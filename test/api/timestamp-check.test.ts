@@ -107,6 +107,19 @@ describe("re-checking a timestamp inside the Worker", () => {
       expect((await checkTimestamp(otherSignature, hello, sigstageChain, { reuse })).signatureValid).toBe(false);
     });
 
+    it("still binds each token's TSTInfo to its signature once the chain is known: a changed genTime is a bad signature", async () => {
+      const reuse = new TimestampCheckReuse();
+      for (const { tsr: token, data, chain } of cases.slice(0, 2)) {
+        expect((await checkTimestamp(token, data, chain, { reuse })).chainTrusted).toBe(true);
+        // The genTime's last digit, inside the signed TSTInfo (GeneralizedTime: tag 0x18, length, "2…", "Z").
+        const tag = token.findIndex((byte, i) => byte === 0x18 && token[i + 2] === 0x32 && token[i + 1 + token[i + 1]!] === 0x5a);
+        const lastDigit = tag + token[tag + 1]!;
+        const moved = token.slice();
+        moved[lastDigit] = moved[lastDigit] === 0x30 ? 0x31 : 0x30;
+        expect(await checkTimestamp(moved, data, chain, { reuse })).toMatchObject({ granted: true, signatureValid: false, imprintMatches: true });
+      }
+    });
+
     it("validates the chain afresh at an instant outside a certificate's validity, where it is not trusted", async () => {
       const reuse = new TimestampCheckReuse();
       const sigstage = fromBase64(sigstageTsr);
