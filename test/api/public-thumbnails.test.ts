@@ -142,6 +142,9 @@ describe("thumbnails made at sealing", () => {
       expect(status, path).toBe(404);
       expect(headers.get("Content-Type"), path).toContain("application/problem+json");
       expect(body.code, path).toBe(code);
+      // A 404 is never kept for a year: the object may be restored, and the ETag is the object's, not the problem's.
+      expect(headers.get("Cache-Control") ?? "no-store", path).not.toContain("immutable");
+      expect(headers.get("ETag"), path).toBeNull();
     }
   });
 

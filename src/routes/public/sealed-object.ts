@@ -35,7 +35,12 @@ export async function serveSealedObject(c: Context<HonoEnv>, ids: { id: string; 
   const notModified = immutableOrNotModified(c, true, object.etag);
   if (notModified) return notModified;
   const stored = await c.env.FILES.get(object.key);
-  if (stored === null) throw new ApiError(object.missing);
+  if (stored === null) {
+    // Its 404 must not be kept a year under the object's ETag: the object may be restored from a backup.
+    c.header("ETag", undefined);
+    c.header("Cache-Control", "no-store");
+    throw new ApiError(object.missing);
+  }
   c.header("Content-Type", object.contentType);
   c.header("Content-Length", String(stored.size));
   c.header("Content-Disposition", `inline; filename="${object.filename}"`);
