@@ -10,6 +10,7 @@ import { loadSigningKey } from "../sealer/src/c2pa/cose.ts";
 import { signingPool } from "../sealer/src/c2pa/signing-pool.ts";
 import { crlSource } from "../sealer/src/revocation/crl-source.ts";
 import { runSealJob } from "../sealer/src/seal-job.ts";
+import { warmOpenssl } from "../sealer/src/tsa/confirm-with-openssl.ts";
 import { simulatedAuthority } from "../sealer/src/tsa/simulated-authority.ts";
 import type { SealJob, SealResult } from "../shared/sealer-protocol.ts";
 
@@ -28,8 +29,9 @@ const context = {
   authority: simulatedAuthority(pki, "tsa-test", "Simulated"),
   crls: crlSource({ localPkiDir: pki }),
 };
-// As the sealer does at start (main.ts): its signing threads loaded before the first job.
+// As the sealer does at start (main.ts): its signing threads loaded and its openssl runner started before the first job.
 signingPool().warm();
+warmOpenssl();
 
 process.on("message", async (job: SealJob) => {
   const cpu = process.cpuUsage();

@@ -9,6 +9,7 @@ import { timingSafeEqual } from "node:crypto";
 import { loadConfig, signingKey } from "./config.ts";
 import { initC2pa } from "./c2pa/c2pa.ts";
 import { signingPool } from "./c2pa/signing-pool.ts";
+import { warmOpenssl } from "./tsa/confirm-with-openssl.ts";
 import { ByteBudget } from "./byte-budget.ts";
 import { serveSealJob } from "./seal-endpoint.ts";
 import { serveArchiveTimestamp } from "./archive-timestamp-endpoint.ts";
@@ -61,6 +62,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 
 initC2pa();
 signingPool().warm();
+warmOpenssl();
 const server = createServer((req, res) => {
   handle(req, res).catch((error: Error) => {
     console.error(JSON.stringify({ level: "error", message: error.message, stack: error.stack }));

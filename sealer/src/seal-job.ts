@@ -10,7 +10,7 @@ import { carriesC2paBlock, mayNameRemoteManifest, readPriorCredentials } from ".
 import { fileSignals } from "./provenance/signals.ts";
 import { captureActions, captureAssertion, ORIGINAL_INGREDIENT } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
-import { startOpensslConfirmation, type OpensslConfirmation } from "./tsa/confirm-with-openssl.ts";
+import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
 import type { TimestampAuthority } from "./tsa/authority.ts";
 import { FileRejectedError, verifyFile } from "./verify-file.ts";
 import type { ByteBudget } from "./byte-budget.ts";
@@ -95,10 +95,8 @@ async function allSettledOrFirstError<T>(promises: Promise<T>[]): Promise<T[]> {
 export async function runSealJob(context: SealContext, job: SealJob, caller?: AbortSignal): Promise<SealResult> {
   const { signal, dispose } = jobSignal(job.deadline, caller);
   const written = new Set<SealJobFile>();
-  // Started now, while nothing is signed yet, so that its start is not in the job's tail.
-  const openssl = startOpensslConfirmation(context.authority.chainPem);
   try {
-    const result = await sealFiles(context, job, signal, written, openssl);
+    const result = await sealFiles(context, job, signal, written);
     // A caller that left would never receive the answer, and its retry makes another run.
     signal.throwIfAborted();
     if (result.status === "failed") await Promise.all([...written].map(discard));
@@ -107,13 +105,12 @@ export async function runSealJob(context: SealContext, job: SealJob, caller?: Ab
     await Promise.all([...written].map(discard));
     throw error;
   } finally {
-    void openssl.cancel();
     dispose();
   }
 }
 
-/** The work of one job under `aborted`; `written` collects every signed copy it starts to write; `openssl` confirms its token. */
-async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSignal, written: Set<SealJobFile>, openssl: OpensslConfirmation): Promise<SealResult> {
+/** The work of one job under `aborted`; `written` collects every signed copy it starts to write. */
+async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSignal, written: Set<SealJobFile>): Promise<SealResult> {
   // The first file that fails stops its siblings too: the job's outcome is decided.
   const firstFailure = new AbortController();
   const signal = AbortSignal.any([aborted, firstFailure.signal]);
@@ -133,7 +130,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const tsaPool = [...tokenCertificates(proofTimestamp.token), ...pemCertificatesDer(context.authority.chainPem)];
     const [, tsaRevocation, c2paRevocationEntries] = await clock.time("timestamps", () =>
       Promise.all([
-        openssl.confirm(proofTimestamp.response, manifestBytes),
+        confirmWithOpenssl(proofTimestamp.response, manifestBytes, context.authority.chainPem),
         captureRevocation(context.crls, "tsa", proofTimestamp.signerCertificate, tsaPool, aborted),
         c2paRevocation,
       ]),
