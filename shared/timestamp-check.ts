@@ -424,7 +424,7 @@ function element(bytes: Uint8Array, at: number, limit: number, tag: number): Ele
 }
 
 /** Reads a constructed element's children in order, each of the tag asked for (or skips an optional one). */
-class Reader {
+export class Reader {
   readonly bytes: Uint8Array;
   readonly parent: Element;
   #at: number;
@@ -452,21 +452,20 @@ class Reader {
   children = (found: Element) => new Reader(this.bytes, found);
 }
 
-const SEQUENCE = 0x30;
-const SET = 0x31;
-const INTEGER = 0x02;
-const OCTET_STRING = 0x04;
-const OID = 0x06;
-const BOOLEAN = 0x01;
-const GENERALIZED_TIME = 0x18;
-const CONTEXT_0 = 0xa0;
-const CONTEXT_1 = 0xa1;
+/** The DER tags the readers here meet. */
+export const TAG = { BOOLEAN: 0x01, INTEGER: 0x02, OCTET_STRING: 0x04, OID: 0x06, GENERALIZED_TIME: 0x18, SEQUENCE: 0x30, SET: 0x31, CONTEXT_0: 0xa0, CONTEXT_1: 0xa1 } as const;
+const { BOOLEAN, INTEGER, OCTET_STRING, OID, GENERALIZED_TIME, SEQUENCE, SET, CONTEXT_0, CONTEXT_1 } = TAG;
+
+/** The children of `der`, which must be one SEQUENCE and nothing after it. */
+export function sequenceReader(der: Uint8Array): Reader {
+  const whole = element(der, 0, der.length, SEQUENCE);
+  if (whole.end !== der.length) throw new RangeError("bytes after the SEQUENCE");
+  return new Reader(der, whole);
+}
 
 /** A granted TimeStampResp's token, read field by field (RFC 3161 §2.4.2, RFC 5652 §5). */
 function tokenFields(tsr: Uint8Array): TokenFields {
-  const whole = element(tsr, 0, tsr.length, SEQUENCE);
-  if (whole.end !== tsr.length) throw new RangeError("bytes after the response");
-  const response = new Reader(tsr, whole);
+  const response = sequenceReader(tsr);
   const status = response.children(response.next(SEQUENCE));
   const granted = status.contents(status.next(INTEGER));
   if (granted.length !== 1 || granted[0]! > 1) throw new RangeError("not granted");
@@ -501,9 +500,7 @@ function tokenFields(tsr: Uint8Array): TokenFields {
 }
 
 function tstInfoFields(der: Uint8Array): TokenFields["tstInfo"] {
-  const whole = element(der, 0, der.length, SEQUENCE);
-  if (whole.end !== der.length) throw new RangeError("bytes after the TSTInfo");
-  const fields = new Reader(der, whole);
+  const fields = sequenceReader(der);
   fields.next(INTEGER);
   const policy = fields.oid(fields.next(OID));
   const messageImprint = fields.children(fields.next(SEQUENCE));
@@ -602,9 +599,7 @@ const withoutLeadingZeros = (bytes: Uint8Array) => {
 /** An ECDSA-Sig-Value (DER) as WebCrypto wants it: r and s, each `size` bytes; null when either is longer. */
 function ecdsaSignatureP1363(der: Uint8Array, size: number): Uint8Array | null {
   try {
-    const whole = element(der, 0, der.length, SEQUENCE);
-    if (whole.end !== der.length) return null;
-    const values = new Reader(der, whole);
+    const values = sequenceReader(der);
     const [r, s] = [values.contents(values.next(INTEGER)), values.contents(values.next(INTEGER))].map(withoutLeadingZeros);
     values.done();
     if (r!.length > size || s!.length > size) return null;

@@ -1,7 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import * as pkijs from "pkijs";
 import type { TimestampAuthority } from "../src/tsa/authority.ts";
-import { signTimestampResponse } from "../src/tsa/simulated-authority.ts";
+import { signTimestampResponse, timeStampRequestFields } from "../src/tsa/simulated-authority.ts";
 
 const der = (pem: string) => new Uint8Array(Buffer.from(pem.replace(/-----(BEGIN|END) [A-Z ]+-----|\s+/g, ""), "base64"));
 
@@ -16,7 +16,7 @@ export function rogueAuthority(certPem: string, keyPk8Pem: string, chainPem: str
     chainPem,
     qualifiedCertsPem: "",
     async respond(requestDer) {
-      const request = pkijs.TimeStampReq.fromBER(requestDer.slice().buffer as ArrayBuffer);
+      const request = timeStampRequestFields(requestDer);
       const certificateDer = der(certPem);
       return signTimestampResponse(request, { certificate: pkijs.Certificate.fromBER(certificateDer), certificateDer, key: createPrivateKey(keyPk8Pem) }, {
         policy: "1.2.3.4",

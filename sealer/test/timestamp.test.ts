@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { obtainTimestamp } from "../src/tsa/obtain-timestamp.ts";
 import { httpAuthority, TimestampUnavailableError } from "../src/tsa/authority.ts";
-import { simulatedAuthority } from "../src/tsa/simulated-authority.ts";
+import * as pkijs from "pkijs";
+import { simulatedAuthority, timeStampRequestFields } from "../src/tsa/simulated-authority.ts";
 import { pem, pkiDir, sha256 } from "./support.ts";
 import { rogueAuthority } from "./rogue-authority.ts";
 import { generalizedTime, integer } from "../src/tsa/der.ts";
@@ -165,4 +166,18 @@ test("the live path: a real TSA (the simulated one behind HTTP) is requested, ch
     server.close();
   }
   await assert.rejects(obtainTimestamp(httpAuthority(`http://127.0.0.1:${port}/tsa`, "gone", "", ""), bytes("m")), TimestampUnavailableError);
+});
+
+test("the simulated authority reads a request as pkijs does, and refuses one with bytes after it", () => {
+  const dir = mkdtempSync(join(tmpdir(), "query-"));
+  writeFileSync(join(dir, "data"), "request me");
+  for (const options of [["-cert"], ["-no_nonce"], ["-cert", "-tspolicy", "1.2.3.4"]]) {
+    const der = new Uint8Array(execFileSync("openssl", ["ts", "-query", "-data", "data", "-sha256", ...options], { cwd: dir }));
+    const expected = pkijs.TimeStampReq.fromBER(der.slice().buffer);
+    const read = timeStampRequestFields(der);
+    assert.deepEqual(read.messageImprint, new Uint8Array(expected.messageImprint.toSchema().toBER()));
+    assert.deepEqual(read.nonce, expected.nonce ? new Uint8Array(expected.nonce.valueBlock.valueHexView) : null);
+    assert.equal(read.certReq, expected.certReq === true);
+    assert.throws(() => timeStampRequestFields(new Uint8Array([...der, 0])));
+  }
 });

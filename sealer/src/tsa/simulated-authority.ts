@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as pkijs from "pkijs";
 import { TSA_POLICIES } from "../pki/ensure-local-pki.ts";
 import type { TimestampAuthority } from "./authority.ts";
+import { sequenceReader, TAG } from "../../../shared/timestamp-check.ts";
 import { context, generalizedTime, integer, objectIdentifier, octetString, sequence, set, smallInteger, tlv } from "./der.ts";
 
 const der = (pem: string) => new Uint8Array(Buffer.from(pem.replace(/-----(BEGIN|END) [A-Z ]+-----|\s+/g, ""), "base64"));
@@ -30,17 +31,42 @@ export function simulatedAuthority(pkiDir: string, name: keyof typeof TSA_POLICI
     qualifiedCertsPem: "",
     async respond(requestDer, signal) {
       signal?.throwIfAborted();
-      const request = pkijs.TimeStampReq.fromBER(requestDer.slice().buffer as ArrayBuffer);
+      const request = timeStampRequestFields(requestDer);
       const serialNumber = randomBytes(16);
       serialNumber[0] = (serialNumber[0]! & 0x3f) | 0x40;
       return signTimestampResponse(request, signer, {
         policy: TSA_POLICIES[name],
         serialNumber,
         essCertId: true,
-        includeCertificate: request.certReq === true,
+        includeCertificate: request.certReq,
       });
     },
   };
+}
+
+/** What a token answering a TimeStampReq takes from it. */
+export interface TimeStampRequestFields {
+  /** The MessageImprint's DER, copied into the TSTInfo as it is. */
+  messageImprint: Uint8Array;
+  /** The nonce INTEGER's content bytes, echoed byte for byte. */
+  nonce: Uint8Array | null;
+  certReq: boolean;
+}
+
+/**
+ * A TimeStampReq (RFC 3161 §2.4.1) read with the strict DER reader the timestamp checks use rather than
+ * pkijs, whose reading cost 0.4 ms of the event loop for each of a proof's 11 requests.
+ */
+export function timeStampRequestFields(der: Uint8Array): TimeStampRequestFields {
+  const request = sequenceReader(der);
+  request.next(TAG.INTEGER);
+  const imprint = request.next(TAG.SEQUENCE);
+  request.optional(TAG.OID);
+  const nonce = request.optional(TAG.INTEGER);
+  const certReq = request.optional(TAG.BOOLEAN);
+  request.optional(TAG.CONTEXT_0);
+  request.done();
+  return { messageImprint: der.subarray(imprint.start, imprint.end), nonce: nonce ? request.contents(nonce) : null, certReq: certReq !== null && request.contents(certReq)[0] !== 0 };
 }
 
 /** The certificate and private key (ECDSA P-256) a token is signed with. */
@@ -95,7 +121,7 @@ function signerParts(signer: TokenSigner): SignerParts {
  * it: the eContent a primitive OCTET STRING, which c2pa-rs requires: "timestamp response had no TstInfo").
  */
 export function signTimestampResponse(
-  request: pkijs.TimeStampReq,
+  request: TimeStampRequestFields,
   signer: TokenSigner,
   token: { policy: string; serialNumber: Uint8Array; essCertId: boolean; includeCertificate: boolean; genTime?: Date },
 ): Uint8Array {
@@ -103,11 +129,11 @@ export function signTimestampResponse(
   const tstInfo = sequence(
     smallInteger(1),
     objectIdentifier(token.policy),
-    new Uint8Array(request.messageImprint.toSchema().toBER()),
+    request.messageImprint,
     integer(token.serialNumber),
     generalizedTime(token.genTime ?? new Date()),
     // The nonce echoed byte for byte, as the requester compares it.
-    ...(request.nonce === undefined ? [] : [tlv(0x02, request.nonce.valueBlock.valueHexView)]),
+    ...(request.nonce === null ? [] : [tlv(0x02, request.nonce)]),
     parts.tsaName,
   );
   const signedAttributes = [CONTENT_TYPE_TST_INFO, attribute("1.2.840.113549.1.9.4", octetString(sha256(tstInfo))), ...(token.essCertId ? [parts.essAttribute] : [])];
