@@ -39,15 +39,30 @@ export function apiAccountName(caller: { organizationId: string; mode: string })
   return `${caller.organizationId}:${caller.mode}`;
 }
 
+interface PendingStart {
+  key: string;
+  bodyHash: string;
+  startedAt: number;
+  decided: (decision: IdempotencyDecision) => void;
+}
+
 interface Row extends Record<string, SqlStorageValue> {
   state: "started" | "done";
-  attempt: string | null;
   body_hash: string;
-  started_at: number;
   status: number | null;
   body: string | null;
   headers: string | null;
 }
+
+/**
+ * Claims a key for a new attempt (?1 key, ?2 attempt, ?3 body hash, ?4 now, ?5 retention, ?6 stale start):
+ * inserted, or written over a record whose 24 hours are over or whose start is stale; returns a row only
+ * then. A record that is still live (a stored answer, a recent start) is left untouched.
+ */
+const CLAIM_RECORD = `INSERT INTO records (key, state, attempt, body_hash, started_at, status, body, headers) VALUES (?1, 'started', ?2, ?3, ?4, NULL, NULL, NULL)
+  ON CONFLICT (key) DO UPDATE SET state = 'started', attempt = excluded.attempt, body_hash = excluded.body_hash, started_at = excluded.started_at, status = NULL, body = NULL, headers = NULL
+  WHERE ?4 - records.started_at >= ?5 OR (records.state = 'started' AND ?4 - records.started_at >= ?6)
+  RETURNING 1`;
 
 /**
  * One instance per API account (organization and mode): the rate-limit windows of its keys and the
@@ -71,7 +86,7 @@ export class ApiAccount extends DurableObject {
   private expiryScheduled = false;
   private readonly windows = new Map<string, FixedWindow>();
   private pendingAnswers: PendingAnswer[] = [];
-  private readonly pendingStarts = new Map<string, { attempt: string; bodyHash: string; startedAt: number; written: () => void }>();
+  private pendingStarts: PendingStart[] = [];
 
   /** The object's SQLite, its table made on first use. */
   private get sql(): SqlStorage {
@@ -115,50 +130,48 @@ export class ApiAccount extends DurableObject {
   }
 
   /**
-   * Decided at once, in this serialised step; a "run" is answered only once its "started" record is
-   * committed, so that no restart can forget a creation about to run. Records begun together are
-   * written together, in one transaction (a commit each was as costly as the call); meanwhile the same key
-   * is `in_progress` from memory.
+   * Decided, in arrival order, with the records begun together, which are written in one transaction (a
+   * commit each was as costly as the call). A "run" is answered only once its "started" record is
+   * committed (the output gate holds the answer), so that no restart can forget a creation about to run.
    */
-  private beginRecord(key: string, bodyHash: string, nowMs: number): IdempotencyDecision | Promise<IdempotencyDecision> {
-    this.writePendingAnswers();
-    if (this.pendingStarts.has(key)) return { kind: "in_progress", retryAfterSeconds: 1 };
-    const stored = this.live(key, nowMs);
-    if (stored?.state === "done") {
-      if (stored.body_hash !== bodyHash) return { kind: "mismatch" };
-      return { kind: "replay", status: stored.status ?? 500, body: stored.body ?? "", headers: JSON.parse(stored.headers ?? "{}") };
-    }
-    // Whatever its body, a request still running may yet be refused and forgotten: the caller retries later.
-    if (stored?.state === "started" && nowMs - stored.started_at < STALE_START_MS) return { kind: "in_progress", retryAfterSeconds: 1 };
-    const attempt = crypto.randomUUID();
-    return new Promise((answer) => {
-      this.pendingStarts.set(key, { attempt, bodyHash, startedAt: nowMs, written: () => answer({ kind: "run", attempt }) });
-      if (this.pendingStarts.size === 1) setTimeout(() => this.writePendingStarts(), 0);
+  private beginRecord(key: string, bodyHash: string, nowMs: number): Promise<IdempotencyDecision> {
+    return new Promise((decided) => {
+      this.pendingStarts.push({ key, bodyHash, startedAt: nowMs, decided });
+      if (this.pendingStarts.length === 1) setTimeout(() => this.writePendingStarts(), 0);
     });
   }
 
+  /**
+   * Each pending start claims its key in one statement, which reads the existing record only when there
+   * is one: a new key, an expired record or a stale start is (re)written as "started" and runs; otherwise
+   * the record stays as it is and decides (replay, mismatch or in progress: a start claimed just before,
+   * with the same key, is one). Pending answers are written first, so that a start never misses an answer
+   * that has arrived.
+   */
   private writePendingStarts(): void {
-    const starts = [...this.pendingStarts];
-    this.pendingStarts.clear();
-    for (const [key, start] of starts) {
-      this.sql.exec(
-        "INSERT OR REPLACE INTO records (key, state, attempt, body_hash, started_at, status, body, headers) VALUES (?, 'started', ?, ?, ?, NULL, NULL, NULL)",
-        key,
-        start.attempt,
-        start.bodyHash,
-        start.startedAt,
-      );
-    }
+    this.writePendingAnswers();
+    const starts = this.pendingStarts;
+    this.pendingStarts = [];
+    for (const start of starts) start.decided(this.claim(start.key, start.bodyHash, start.startedAt));
     void this.scheduleExpiry();
-    for (const [, start] of starts) start.written();
+  }
+
+  private claim(key: string, bodyHash: string, nowMs: number): IdempotencyDecision {
+    const attempt = crypto.randomUUID();
+    const claimed = this.sql.exec(CLAIM_RECORD, key, attempt, bodyHash, nowMs, RETENTION_MS, STALE_START_MS).toArray().length === 1;
+    if (claimed) return { kind: "run", attempt };
+    const stored = this.sql.exec<Row>("SELECT state, body_hash, status, body, headers FROM records WHERE key = ?", key).one();
+    if (stored.state === "started") return { kind: "in_progress", retryAfterSeconds: 1 };
+    if (stored.body_hash !== bodyHash) return { kind: "mismatch" };
+    return { kind: "replay", status: stored.status ?? 500, body: stored.body ?? "", headers: JSON.parse(stored.headers ?? "{}") };
   }
 
   /**
    * The operation ran: its answer is what every later request with this key gets. Answers arriving
    * together are written together, `ANSWER_WRITE_DELAY_MS` later, in one transaction: a commit per
    * answer was as costly as the call itself. Each call still returns only once its answer is committed
-   * (the output gate), and a `begin` writes every pending answer before it reads, so a request with the
-   * key never misses an answer that has arrived.
+   * (the output gate), and begun records are claimed only after every pending answer is written, so a
+   * request with the key never misses an answer that has arrived.
    */
   finish(key: string, attempt: string, bodyHash: string, status: number, body: string, headers: Record<string, string>): Promise<void> {
     return new Promise((written) => {
@@ -187,12 +200,6 @@ export class ApiAccount extends DurableObject {
   /** The operation did not run (refused before it) or failed unexpectedly (5xx): a retry may run it. */
   release(key: string, attempt: string): void {
     this.sql.exec("DELETE FROM records WHERE key = ? AND state = 'started' AND attempt = ?", key, attempt);
-  }
-
-  /** The record of `key`, unless its 24 hours are over (then it no longer exists, whether or not the alarm ran). */
-  private live(key: string, nowMs: number): Row | null {
-    const row = this.sql.exec<Row>("SELECT state, attempt, body_hash, started_at, status, body, headers FROM records WHERE key = ?", key).toArray()[0];
-    return row !== undefined && nowMs - row.started_at < RETENTION_MS ? row : null;
   }
 
   /**

@@ -32,32 +32,63 @@ function values(row: SessionToInsert): unknown[] {
 
 const INSERT_SESSION = `INSERT INTO capture_sessions (${COLUMNS.join(", ")}) SELECT ${COLUMNS.map((column) => (column === "locale" ? LOCALE_OR_DEFAULT : "?")).join(", ")}`;
 /** A live session is a promise on the balance: inserted only if the balance covers every promise plus this one. */
-const WITHIN_BALANCE = `WHERE (SELECT balance FROM organizations WHERE id = ?)
+const WITHIN_BALANCE = `(SELECT balance FROM organizations WHERE id = ?)
     - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ? AND holds_reservation = 1)
     - (SELECT COUNT(*) FROM proofs WHERE organization_id = ? AND holds_reservation = 1) >= 1`;
+
+/** The insert goes ahead only if its snapshot is stored (?: its SHA-256). */
+const SNAPSHOT_STORED = "EXISTS (SELECT 1 FROM template_snapshots WHERE sha256 = ?)";
+
+/**
+ * Snapshots this isolate has stored or seen stored, by SHA-256: the next session copying one is inserted
+ * alone, on condition that the snapshot is still there, rather than with the snapshot's content (most
+ * sessions copy one of a few templates). A hint only: when the insert finds nothing, the full batch runs.
+ */
+const MAX_KNOWN_SNAPSHOTS = 1_000;
+const knownSnapshots = new Set<string>();
+
+/** The session's insert, returning its locale; with `snapshotMustBeStored`, made only if its snapshot is there. */
+function insertSession(d1: D1Database, row: SessionToInsert, snapshotMustBeStored: boolean): D1PreparedStatement {
+  const conditions: string[] = [];
+  const parameters = values(row);
+  if (snapshotMustBeStored) {
+    conditions.push(SNAPSHOT_STORED);
+    parameters.push(row.templateSha256);
+  }
+  if (row.holdsReservation !== 0) {
+    conditions.push(WITHIN_BALANCE);
+    parameters.push(row.organizationId, row.organizationId, row.organizationId);
+  }
+  const where = conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`;
+  return d1.prepare(`${INSERT_SESSION}${where} RETURNING locale`).bind(...parameters);
+}
 
 /**
  * Inserts a session. A live session is inserted only if the balance still covers every promise plus this
  * one: a single statement, which D1 runs atomically on its one writer, so concurrent creations can never
- * over-promise (ADR 0005). Its template snapshot is stored in the same batch unless that content is
- * already there (the retention sweep, which deletes snapshots no session uses, cannot run between the
- * two), and its locale is settled inside the insert: one round trip for the whole creation. Returns the
- * locale stored, or null when the balance refused it.
+ * over-promise (ADR 0005). Its locale is settled inside the insert. When this isolate knows the template
+ * snapshot is stored, the insert alone is sent, on condition that the snapshot still is (the retention
+ * sweep deletes snapshots no session uses); otherwise, or when that insert finds nothing (the snapshot was
+ * deleted, or the balance refused), the snapshot is stored in the same batch unless that content is
+ * already there. One round trip for the whole creation, two only then. Returns the locale stored, or null
+ * when the balance refused it.
  */
 export async function insertSessionWithinBalance(d1: D1Database, row: SessionToInsert): Promise<{ locale: string } | null> {
+  if (knownSnapshots.has(row.templateSha256)) {
+    const inserted = await insertSession(d1, row, true).first<{ locale: string }>();
+    if (inserted !== null) return { locale: inserted.locale };
+  }
   const snapshot = d1
     .prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)")
     .bind(row.templateSha256, row.templateSnapshotJson, row.createdAt);
-  const insert =
-    row.holdsReservation === 0
-      ? d1.prepare(`${INSERT_SESSION} RETURNING locale`).bind(...values(row))
-      : d1.prepare(`${INSERT_SESSION} ${WITHIN_BALANCE} RETURNING locale`).bind(...values(row), row.organizationId, row.organizationId, row.organizationId);
-  const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insert]);
+  const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insertSession(d1, row, false)]);
+  if (knownSnapshots.size >= MAX_KNOWN_SNAPSHOTS) knownSnapshots.clear();
+  knownSnapshots.add(row.templateSha256);
   const stored = inserted!.results[0];
   return stored === undefined ? null : { locale: stored.locale };
 }
 
-/** Sessions with their snapshot; every session has one, written in the batch that inserted it. */
+/** Sessions with their snapshot; every session has one, stored before its insert or in the same batch. */
 async function selectSession(db: Database, where: SQL | undefined): Promise<SessionRow | null> {
   const row = await db
     .select({ session: captureSessions, templateSnapshot: templateSnapshots.content })

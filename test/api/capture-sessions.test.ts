@@ -131,6 +131,22 @@ describe("templates at session creation", () => {
     const named = await createSession(org.testKey, { ...baseSession(), template_id: stageOnly.body.id, stage: "other" });
     expect((await snapshotOf(named.body.id)).id).toBe(stageOnly.body.id);
   });
+
+  it("stores a template's snapshot again when the retention sweep deleted it after this isolate stored it", async () => {
+    const org = await createOrganization();
+    const own = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ name: "swept" }) });
+    const first = await createSession(org.testKey, { ...baseSession(), template_id: own.body.id });
+    const snapshot = await sessionSnapshot(first.body.id);
+    // What the sweep does once no session uses the snapshot any more.
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM capture_sessions WHERE id = ?").bind(first.body.id),
+      env.DB.prepare("DELETE FROM template_snapshots WHERE sha256 = ?").bind(await sha256Hex(snapshot)),
+    ]);
+    const second = await createSession(org.testKey, { ...baseSession(), template_id: own.body.id });
+    expect(second.status).toBe(201);
+    expect(await sessionSnapshot(second.body.id)).toBe(snapshot);
+    expect((await callJson(`/v1/capture-sessions/${second.body.id}`, { key: org.testKey })).status).toBe(200);
+  });
 });
 
 describe("balance", () => {

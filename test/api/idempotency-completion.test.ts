@@ -138,6 +138,17 @@ describe("a creation's answer and its Idempotency-Key record", () => {
     });
   });
 
+  it("requests begun together with the key of a stored answer all get that answer", async () => {
+    const stub = env.API_ACCOUNT.get(env.API_ACCOUNT.idFromName(`unit-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (account: ApiAccount) => {
+      const run = (await account.begin("stored-0001", "hash", null)).decision;
+      if (run?.kind !== "run") throw new Error("expected run");
+      await account.finish("stored-0001", run.attempt, "hash", 201, '{"stored":true}', {});
+      const together = await Promise.all(Array.from({ length: 3 }, () => account.begin("stored-0001", "hash", null)));
+      for (const { decision } of together) expect(decision).toEqual({ kind: "replay", status: 201, body: '{"stored":true}', headers: {} });
+    });
+  });
+
   it("a failed write of the answer is tried again: the key replays the creation rather than staying in progress until stale", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
     const body = baseSession();
