@@ -56,12 +56,19 @@ const REUSE_LIMIT = 64;
  * still checked.
  */
 export class TimestampCheckReuse {
+  /** What the known-shape reading hashes and verifies with (WebCrypto unless the caller gives its own). */
+  readonly primitives: CheckPrimitives;
   readonly #certificates = new Map<string, pkijs.Certificate[]>();
   readonly #publicKeys = new Map<string, Promise<CryptoKey>>();
   readonly #trustedChains = new Map<string, { periods: [Date, Date][]; root: Uint8Array }>();
 
   readonly #parsed = new Map<string, pkijs.Certificate>();
   readonly #encoded = new WeakMap<pkijs.Certificate, Uint8Array>();
+  readonly #publicKeyInfos = new WeakMap<pkijs.Certificate, Uint8Array>();
+
+  constructor(primitives: CheckPrimitives = webCryptoPrimitives) {
+    this.primitives = primitives;
+  }
 
   /** A certificate a token carries, parsed once per distinct DER (pkijs's schema matching is most of a token's parse). */
   certificate(der: Uint8Array): pkijs.Certificate {
@@ -70,6 +77,16 @@ export class TimestampCheckReuse {
       this.#encoded.set(certificate, der.slice());
       return certificate;
     });
+  }
+
+  /** A certificate's SubjectPublicKeyInfo (DER), encoded once. */
+  publicKeyInfo(certificate: pkijs.Certificate): Uint8Array {
+    let spki = this.#publicKeyInfos.get(certificate);
+    if (spki === undefined) {
+      spki = new Uint8Array(certificate.subjectPublicKeyInfo.toSchema().toBER());
+      this.#publicKeyInfos.set(certificate, spki);
+    }
+    return spki;
   }
 
   /** The DER of a certificate parsed here or from the chain file, without encoding it again. */
@@ -100,6 +117,36 @@ export class TimestampCheckReuse {
     remembered(this.#trustedChains, key, () => ({ periods: path.map((cert) => [cert.notBefore.value, cert.notAfter.value] as [Date, Date]), root }));
   }
 }
+
+/**
+ * Digest and ECDSA verification for the known-shape reading. In Node, WebCrypto runs each call on libuv's
+ * thread pool, where it waits behind whatever else is queued there (the sealer's thumbnails): a caller
+ * may give synchronous ones (the sealer gives node:crypto's).
+ */
+export interface CheckPrimitives {
+  /** `hash`: SHA-1, SHA-256, SHA-384 or SHA-512. */
+  digest(hash: string, data: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /** Whether `signature` (an ECDSA-Sig-Value, DER, as CMS carries it) signs `data` under the key of `spki` (DER). */
+  verifyEcdsa(spki: Uint8Array, hash: string, signature: Uint8Array, data: Uint8Array): boolean | Promise<boolean>;
+}
+
+const webCryptoKeys = new Map<string, Promise<CryptoKey | null>>();
+
+const webCryptoPrimitives: CheckPrimitives = {
+  digest: async (hash, data) => new Uint8Array(await crypto.subtle.digest(hash, buffer(data))),
+  async verifyEcdsa(spki, hash, signature, data) {
+    const key = await remembered(webCryptoKeys, hex(spki), async () => {
+      const info = new pkijs.PublicKeyInfo({ schema: asn1js.fromBER(buffer(spki)).result });
+      const curve = CURVE_NAMES[(info.algorithm.algorithmParams as asn1js.ObjectIdentifier | undefined)?.valueBlock.toString() ?? ""];
+      return curve ? crypto.subtle.importKey("spki", buffer(spki), { name: "ECDSA", namedCurve: curve }, false, ["verify"]) : null;
+    });
+    const size = CURVE_SIZES[(key?.algorithm as { namedCurve?: string } | undefined)?.namedCurve ?? ""];
+    const raw = size ? ecdsaSignatureP1363(signature, size) : null;
+    return key !== null && raw !== null && crypto.subtle.verify({ name: "ECDSA", hash }, key, buffer(raw), buffer(data));
+  },
+};
+
+const CURVE_NAMES: Record<string, string> = { "1.2.840.10045.3.1.7": "P-256", "1.3.132.0.34": "P-384", "1.3.132.0.35": "P-521" };
 
 function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
   const known = map.get(key);
@@ -247,7 +294,8 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     signerNotAfter: null,
   };
   try {
-    const known = options.reuse ? await knownShapeCheck(tsr, data, chainPem, options, options.reuse) : null;
+    // Whatever the known-shape reading cannot settle, even by failing, the full check below decides.
+    const known = options.reuse ? await knownShapeCheck(tsr, data, chainPem, options, options.reuse).catch(() => null) : null;
     if (known) return known;
     const outer = asn1js.fromBER(buffer(tsr));
     // A bare TimeStampToken (a ContentInfo: its first element is an OID), as an archive timestamp holds it.
@@ -333,7 +381,8 @@ async function knownShapeCheck(tsr: Uint8Array, data: Uint8Array, chainPem: stri
   const digestHash = HASHES[signerInfo.digestAlgorithm];
   const verifyHash = ECDSA_HASHES[signerInfo.signatureAlgorithm];
   if (!imprintHash || imprintHash === "SHA-1" || !digestHash || !verifyHash) return null;
-  const expected = options.imprint ?? new Uint8Array(await crypto.subtle.digest(imprintHash, buffer(data)));
+  const { digest, verifyEcdsa } = reuse.primitives;
+  const expected = options.imprint ?? (await digest(imprintHash, data));
   if (!bytesEqual(tstInfo.imprint, expected)) return null;
   const carried = token.certificates.map((der) => reuse.certificate(der));
   const signer = [...carried, ...reuse.certificates(chainPem)].find(
@@ -346,13 +395,10 @@ async function knownShapeCheck(tsr: Uint8Array, data: Uint8Array, chainPem: stri
   const root = reuse.trustedRoot(chainKey, options.at ?? tstInfo.genTime);
   if (!root) return null;
   const essHash = HASHES[signerInfo.essAlgorithm ?? ""];
-  if (!essHash || !signerInfo.essCertHash || !bytesEqual(signerInfo.essCertHash, new Uint8Array(await crypto.subtle.digest(essHash, buffer(signerDer))))) return null;
-  if (!signerInfo.messageDigest || !bytesEqual(signerInfo.messageDigest, new Uint8Array(await crypto.subtle.digest(digestHash, buffer(tstInfo.der))))) return null;
-  const algorithm = new pkijs.AlgorithmIdentifier({ algorithmId: signerInfo.signatureAlgorithm });
-  const key = await reuse.publicKey(`${signerHex} ${signerInfo.signatureAlgorithm}`, () => pkijs.getCrypto(true).getPublicKey(signer.subjectPublicKeyInfo, algorithm));
-  const size = CURVE_SIZES[(key.algorithm as { namedCurve?: string }).namedCurve ?? ""];
-  const signature = size ? ecdsaSignatureP1363(signerInfo.signature, size) : null;
-  if (!signature || !(await crypto.subtle.verify({ name: "ECDSA", hash: verifyHash }, key, buffer(signature), buffer(signerInfo.signedAttributes)))) return null;
+  if (!essHash || !signerInfo.essCertHash || !bytesEqual(signerInfo.essCertHash, await digest(essHash, signerDer))) return null;
+  if (!signerInfo.messageDigest || !bytesEqual(signerInfo.messageDigest, await digest(digestHash, tstInfo.der))) return null;
+  const spki = reuse.publicKeyInfo(signer);
+  if (!(await verifyEcdsa(spki, verifyHash, signerInfo.signature, signerInfo.signedAttributes))) return null;
   return {
     granted: true,
     signatureValid: true,

@@ -181,3 +181,20 @@ test("the simulated authority reads a request as pkijs does, and refuses one wit
     assert.throws(() => timeStampRequestFields(new Uint8Array([...der, 0])));
   }
 });
+
+test("once an authority's chain is known, a token whose TSTInfo changed after signing is still refused", async () => {
+  const authority = simulatedAuthority(pkiDir, "tsa-test", "Simulated");
+  await obtainTimestamp(authority, bytes("known"));
+  const moved = {
+    ...authority,
+    async respond(request: Uint8Array, signal?: AbortSignal) {
+      const response = (await authority.respond(request, signal)).slice();
+      // The genTime's last digit (GeneralizedTime: tag 0x18, length, "2…", "Z"), inside the signed TSTInfo.
+      const tag = response.findIndex((byte, i) => byte === 0x18 && response[i + 2] === 0x32 && response[i + 1 + response[i + 1]!] === 0x5a);
+      const lastDigit = tag + response[tag + 1]!;
+      response[lastDigit] = response[lastDigit] === 0x30 ? 0x31 : 0x30;
+      return response;
+    },
+  };
+  await assert.rejects(obtainTimestamp(moved, bytes("x")), /signature invalid/);
+});

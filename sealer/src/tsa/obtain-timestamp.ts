@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { checkTimestamp, hex, pemCertificatesDer, TimestampCheckReuse } from "../../../shared/timestamp-check.ts";
+import { createHash, createPublicKey, type KeyObject, randomBytes, verify } from "node:crypto";
+import { type CheckPrimitives, checkTimestamp, hex, pemCertificatesDer, TimestampCheckReuse } from "../../../shared/timestamp-check.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./authority.ts";
 import { integer, objectIdentifier, octetString, sequence, smallInteger } from "./der.ts";
 
@@ -22,8 +22,30 @@ export interface CheckedTimestamp {
 const HASH_OIDS = { "SHA-256": "2.16.840.1.101.3.4.2.1", "SHA-384": "2.16.840.1.101.3.4.2.2", "SHA-512": "2.16.840.1.101.3.4.2.3" } as const;
 export type ImprintHash = keyof typeof HASH_OIDS;
 
+const NODE_HASHES: Record<string, string> = { "SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" };
+const publicKeys = new Map<string, KeyObject>();
+
+/**
+ * node:crypto's digest and verification, synchronous: WebCrypto's run on libuv's thread pool, where they
+ * waited behind the thumbnails being made, 4 times a token, while a signing thread waited for it.
+ */
+const nodePrimitives: CheckPrimitives = {
+  digest: (hash, data) => new Uint8Array(createHash(NODE_HASHES[hash]!).update(data).digest()),
+  verifyEcdsa(spki, hash, signature, data) {
+    const id = hex(spki);
+    let key = publicKeys.get(id);
+    if (key === undefined) {
+      key = createPublicKey({ key: Buffer.from(spki), format: "der", type: "spki" });
+      // A process meets a handful of authorities.
+      if (publicKeys.size >= 64) publicKeys.clear();
+      publicKeys.set(id, key);
+    }
+    return key.asymmetricKeyType === "ec" && verify(NODE_HASHES[hash]!, data, { key, dsaEncoding: "der" }, signature);
+  },
+};
+
 /** The authorities' chains parsed and found trusted once for the process, not again for each of a proof's 11 tokens. */
-const checkReuse = new TimestampCheckReuse();
+const checkReuse = new TimestampCheckReuse(nodePrimitives);
 
 /** An RFC 3161 TimeStampReq over a digest, with a random 62-bit nonce and `certReq`, written as DER directly (der.ts). */
 function timeStampRequest(hash: ImprintHash, digest: Uint8Array): { der: Uint8Array; nonce: Uint8Array } {
@@ -44,7 +66,7 @@ function timeStampRequest(hash: ImprintHash, digest: Uint8Array): { der: Uint8Ar
  * `openssl ts -verify` (`confirmWithOpenssl`).
  */
 export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8Array, signal?: AbortSignal): Promise<CheckedTimestamp> {
-  return obtainTimestampOfDigest(authority, "SHA-256", new Uint8Array(await crypto.subtle.digest("SHA-256", data.slice())), signal);
+  return obtainTimestampOfDigest(authority, "SHA-256", nodePrimitives.digest("SHA-256", data) as Uint8Array, signal);
 }
 
 /** The same over a value already hashed: an RFC 4998 hash tree's root is the imprint itself. */
