@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import type { Socket } from "node:net";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -85,15 +85,19 @@ export const warmOpenssl = () => runner.warm();
  * docs/trust-anchors.md), in a folder of its own, removed afterwards.
  */
 export async function confirmWithOpenssl(response: Uint8Array, manifest: Uint8Array, chainPem: string): Promise<void> {
-  const folder = await mkdtemp(join(tmpdir(), "sealer-"));
+  // Written and read synchronously: a few KB each, where libuv's thread pool, which the asynchronous calls
+  // would wait for, is busy with the last thumbnails when the proof's token comes (the job's tail).
+  const folder = mkdtempSync(join(tmpdir(), "sealer-"));
   try {
-    await Promise.all([writeFile(join(folder, "proof.tsr"), response), writeFile(join(folder, "manifest.json"), manifest), writeFile(join(folder, "chain.pem"), chainPem)]);
+    writeFileSync(join(folder, "proof.tsr"), response);
+    writeFileSync(join(folder, "manifest.json"), manifest);
+    writeFileSync(join(folder, "chain.pem"), chainPem);
     const code = await runner.run(folder);
-    const verdict = await readFile(join(folder, "verdict"), "utf8");
+    const verdict = readFileSync(join(folder, "verdict"), "utf8");
     if (code !== 0 || !verdict.includes("Verification: OK")) {
       throw new TimestampUnavailableError(`timestamp response refused by openssl: ${verdict.trim().split("\n").slice(-3).join(" ")}`);
     }
   } finally {
-    await rm(folder, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
   }
 }
