@@ -178,11 +178,8 @@ export function pemCertificatesDer(pem: string): Uint8Array[] {
   return blocks.map((block) => Uint8Array.from(atob(block.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, "")), (c) => c.charCodeAt(0)));
 }
 
-function serialText(serial: asn1js.Integer): string {
-  let bytes = serial.valueBlock.valueHexView;
-  while (bytes.length > 1 && bytes[0] === 0) bytes = bytes.subarray(1);
-  return `0x${hex(bytes).toUpperCase()}`;
-}
+/** An INTEGER's content bytes as `openssl ts -reply -text` prints a serial. */
+const serialText = (serial: Uint8Array) => `0x${hex(withoutLeadingZeros(serial)).toUpperCase()}`;
 
 function certifiedForTimestamping(certificate: pkijs.Certificate): boolean {
   const usage = certificate.extensions?.find((extension) => extension.extnID === EXTENDED_KEY_USAGE_OID);
@@ -311,7 +308,7 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     const tstInfoDer = new Uint8Array(content.getValue());
     const tstInfo = pkijs.TSTInfo.fromBER(buffer(tstInfoDer));
     result.genTime = tstInfo.genTime.toISOString();
-    result.serial = serialText(tstInfo.serialNumber);
+    result.serial = serialText(tstInfo.serialNumber.valueBlock.valueHexView);
     result.policy = tstInfo.policy;
     result.nonceHex = tstInfo.nonce ? hex(tstInfo.nonce.valueBlock.valueHexView) : null;
     const imprintHash = HASHES[tstInfo.messageImprint.hashAlgorithm.algorithmId];
@@ -407,7 +404,7 @@ async function knownShapeCheck(tsr: Uint8Array, data: Uint8Array, chainPem: stri
     signerCertifiedForTimestamping: true,
     signerCertificateBound: true,
     genTime: tstInfo.genTime.toISOString(),
-    serial: `0x${hex(withoutLeadingZeros(tstInfo.serial)).toUpperCase()}`,
+    serial: serialText(tstInfo.serial),
     policy: tstInfo.policy,
     nonceHex: tstInfo.nonce ? hex(tstInfo.nonce) : null,
     signerCertificate: signerDer,
@@ -636,11 +633,11 @@ function oidText(bytes: Uint8Array): string {
   return [first, arcs[0]! - first * 40, ...arcs.slice(1)].join(".");
 }
 
-const withoutLeadingZeros = (bytes: Uint8Array) => {
+function withoutLeadingZeros(bytes: Uint8Array): Uint8Array {
   let start = 0;
   while (start < bytes.length - 1 && bytes[start] === 0) start++;
   return bytes.subarray(start);
-};
+}
 
 /** An ECDSA-Sig-Value (DER) as WebCrypto wants it: r and s, each `size` bytes; null when either is longer. */
 function ecdsaSignatureP1363(der: Uint8Array, size: number): Uint8Array | null {
