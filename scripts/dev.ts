@@ -91,7 +91,7 @@ async function main() {
     // Wrangler's experimental local trace recorder writes every Worker, Durable Object and D1 call to a SQLite
     // database on disk, which production does not do and which doubled an API call's CPU (docs/adr/0026).
     // X_LOCAL_OBSERVABILITY=true turns it back on for the local explorer's traces.
-    { cwd: root, env: { ...process.env, CI: "true", X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false" } },
+    { cwd: root, env: { ...process.env, CI: "true", X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY || "false" } },
   );
   await waitForHttp(`${apiBaseUrl}/health`, 120_000, () => children.isAlive(worker));
   triggerSweeps(apiBaseUrl, sweepIntervalSeconds, CRON);

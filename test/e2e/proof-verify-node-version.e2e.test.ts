@@ -46,6 +46,16 @@ describe.skipIf(older === undefined)(`proof-verify on an older Node.js (${older?
     expect(result.stderr).toContain("Usage: proof-verify");
   });
 
+  it("quotes the arguments of that command so that sh hands them back as given, $, quotes and spaces included", () => {
+    const name = `it's $HOME "a".zip`;
+    const { stderr } = run(older!.path, [entry, name]);
+    const command = stderr.split("\n").find((line) => line.startsWith("  npm exec"));
+    // The verifier gets the name untouched: it says that this very file does not exist.
+    const result = run("sh", ["-c", command!]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`'${name}'`);
+  });
+
   it("without the repository's Node.js 24 beside it, gives no such command, only how to install one", () => {
     const bin = join(scratch, "verifier/bin");
     mkdirSync(bin, { recursive: true });

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The command's entry. proof-verify is TypeScript, which Node.js runs as it is only from version 24; an older
+// The command's entry. proof-verify is TypeScript, made for and tested on Node.js 24 (its `engines`); an older
 // Node.js stops on the .ts file with ERR_UNKNOWN_FILE_EXTENSION, which tells a verifier nothing. Verifiers run
 // this years after sealing on whatever Node.js they have, so this file is plain JavaScript that any Node.js
-// since 12 parses (no `?.`, `??`, top-level await or `node:` imports) and says what is needed.
+// since 12.17 runs as a module (no `?.`, `??`, top-level await or `node:` imports) and says what is needed.
 import { existsSync } from "fs";
 import { fileURLToPath } from "url";
 
@@ -10,12 +10,14 @@ const requiredMajor = 24;
 
 /** An argument as a shell (sh or Windows') gets it back: in double quotes when it holds more than a path or a pin. */
 function shellWord(argument) {
-  return /^[\w./\\:=@%+,-]+$/.test(argument) ? argument : `"${argument}"`;
+  if (/^[\w./\\:=@%+,-]+$/.test(argument)) return argument;
+  // sh expands $, ` and \ inside double quotes and stops at a ": such an argument is single-quoted (sh's way).
+  return /[$`"\\!]/.test(argument) ? `'${argument.replace(/'/g, "'\\''")}'` : `"${argument}"`;
 }
 
 if (Number(process.versions.node.split(".")[0]) < requiredMajor) {
   const lines = [
-    `proof-verify needs Node.js ${requiredMajor} or later (this is v${process.versions.node}): it is written in TypeScript, which Node.js runs as it is from version ${requiredMajor}.`,
+    `proof-verify needs Node.js ${requiredMajor} or later (this is v${process.versions.node}): it is written in TypeScript and made for Node.js ${requiredMajor}.`,
     `Install Node.js ${requiredMajor} or later from https://nodejs.org (or with a version manager: nvm install ${requiredMajor}, fnm install ${requiredMajor}, volta install node@${requiredMajor}).`,
   ];
   // A clone where `npm install` ran holds Node.js 24 already (the repository's `node` devDependency).
