@@ -363,8 +363,11 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
  * whose token's DER is read here field by field, from an ECDSA signer named by issuer and serial number
  * whose certificate and chain an earlier check of `reuse` already parsed and found trusted at this
  * genTime. It answers only when every property holds; anything else (another shape, a failed property,
- * a chain not yet known) answers null and the full check above decides, so no verdict it gives can be
- * laxer than that check's.
+ * a chain not yet known) answers null and the full check above decides. Its reading must therefore refuse
+ * whatever pkijs and asn1js refuse in the fields it reads (versions, algorithm parameters, the
+ * digestAlgorithms SET, the PKIStatusInfo, OIDs as asn1js reads them): a field skipped or read more
+ * loosely than theirs is a token accepted here and refused there. Being stricter only costs the full
+ * check (bytes after the response, for one, which the full check ignores).
  */
 async function knownShapeCheck(tsr: Uint8Array, data: Uint8Array, chainPem: string, options: TimestampCheckOptions, reuse: TimestampCheckReuse): Promise<TimestampCheck | null> {
   let token: TokenFields;
@@ -484,8 +487,12 @@ export class Reader {
     this.#at = found.end;
     return found;
   }
+  /** Whether the next field has this tag. */
+  nextIs(tag: number): boolean {
+    return this.more() && this.bytes[this.#at] === tag;
+  }
   optional(tag: number): Element | null {
-    return this.more() && this.bytes[this.#at] === tag ? this.next(tag) : null;
+    return this.nextIs(tag) ? this.next(tag) : null;
   }
   done(): void {
     if (this.#at !== this.parent.end) throw new RangeError("unexpected DER after the last field");
@@ -496,8 +503,23 @@ export class Reader {
 }
 
 /** The DER tags the readers here meet. */
-export const TAG = { BOOLEAN: 0x01, INTEGER: 0x02, OCTET_STRING: 0x04, OID: 0x06, GENERALIZED_TIME: 0x18, SEQUENCE: 0x30, SET: 0x31, CONTEXT_0: 0xa0, CONTEXT_1: 0xa1 } as const;
-const { BOOLEAN, INTEGER, OCTET_STRING, OID, GENERALIZED_TIME, SEQUENCE, SET, CONTEXT_0, CONTEXT_1 } = TAG;
+export const TAG = {
+  BOOLEAN: 0x01,
+  INTEGER: 0x02,
+  BIT_STRING: 0x03,
+  OCTET_STRING: 0x04,
+  NULL: 0x05,
+  OID: 0x06,
+  UTF8_STRING: 0x0c,
+  GENERALIZED_TIME: 0x18,
+  SEQUENCE: 0x30,
+  SET: 0x31,
+  IMPLICIT_0: 0x80,
+  IMPLICIT_1: 0x81,
+  CONTEXT_0: 0xa0,
+  CONTEXT_1: 0xa1,
+} as const;
+const { BOOLEAN, INTEGER, BIT_STRING, OCTET_STRING, NULL, OID, UTF8_STRING, GENERALIZED_TIME, SEQUENCE, SET, IMPLICIT_0, IMPLICIT_1, CONTEXT_0, CONTEXT_1 } = TAG;
 
 /** The children of `der`, which must be one SEQUENCE and nothing after it. */
 export function sequenceReader(der: Uint8Array): Reader {
@@ -510,8 +532,15 @@ export function sequenceReader(der: Uint8Array): Reader {
 function tokenFields(tsr: Uint8Array): TokenFields {
   const response = sequenceReader(tsr);
   const status = response.children(response.next(SEQUENCE));
+  // PKIStatusInfo: granted (0) or grantedWithMods (1), as the full check counts them; then the optional
+  // statusString (UTF8Strings) and failInfo.
   const granted = status.contents(status.next(INTEGER));
   if (granted.length !== 1 || granted[0]! > 1) throw new RangeError("not granted");
+  const statusString = status.optional(SEQUENCE);
+  const texts = statusString ? status.children(statusString) : null;
+  while (texts?.more()) texts.next(UTF8_STRING);
+  status.optional(BIT_STRING);
+  status.done();
   const tokenElement = response.next(SEQUENCE);
   response.done();
   const token = response.children(tokenElement);
@@ -520,8 +549,11 @@ function tokenFields(tsr: Uint8Array): TokenFields {
   token.done();
   const signedData = explicit.children(explicit.next(SEQUENCE));
   explicit.done();
-  signedData.next(INTEGER);
-  signedData.next(SET);
+  // Version 3: RFC 5652 §5.1 for an eContentType other than id-data with only X.509 certificates (the only kind read here).
+  version(signedData, 3);
+  const digestAlgorithmSet = signedData.children(signedData.next(SET));
+  const digestAlgorithms: string[] = [];
+  while (digestAlgorithmSet.more()) digestAlgorithms.push(algorithmOid(digestAlgorithmSet));
   const encapsulated = signedData.children(signedData.next(SEQUENCE));
   if (encapsulated.oid(encapsulated.next(OID)) !== TST_INFO_OID) throw new RangeError("not a TSTInfo");
   const eContent = encapsulated.children(encapsulated.next(CONTEXT_0));
@@ -539,21 +571,29 @@ function tokenFields(tsr: Uint8Array): TokenFields {
   signedData.done();
   const signerInfo = signerInfos.children(signerInfos.next(SEQUENCE));
   signerInfos.done();
-  return { start: tokenElement.start, end: tokenElement.end, certificates, tstInfo: tstInfoFields(tsr.subarray(tstInfoElement.contentStart, tstInfoElement.end)), signer: signerFields(tsr, signerInfo) };
+  const signer = signerFields(tsr, signerInfo);
+  if (!digestAlgorithms.includes(signer.digestAlgorithm)) throw new RangeError("the signer's digest algorithm is not among the SignedData's");
+  return { start: tokenElement.start, end: tokenElement.end, certificates, tstInfo: tstInfoFields(tsr.subarray(tstInfoElement.contentStart, tstInfoElement.end)), signer };
 }
 
 function tstInfoFields(der: Uint8Array): TokenFields["tstInfo"] {
   const fields = sequenceReader(der);
-  fields.next(INTEGER);
+  version(fields, 1);
   const policy = fields.oid(fields.next(OID));
   const messageImprint = fields.children(fields.next(SEQUENCE));
-  const imprintAlgorithm = messageImprint.children(messageImprint.next(SEQUENCE));
-  const imprintAlgorithmOid = imprintAlgorithm.oid(imprintAlgorithm.next(OID));
+  const imprintAlgorithmOid = algorithmOid(messageImprint);
   const imprint = messageImprint.contents(messageImprint.next(OCTET_STRING));
   messageImprint.done();
   const serial = fields.contents(fields.next(INTEGER));
   const genTime = generalizedTime(fields.contents(fields.next(GENERALIZED_TIME)));
-  fields.optional(SEQUENCE);
+  const accuracyElement = fields.optional(SEQUENCE);
+  if (accuracyElement) {
+    const accuracy = fields.children(accuracyElement);
+    accuracy.optional(INTEGER);
+    accuracy.optional(IMPLICIT_0);
+    accuracy.optional(IMPLICIT_1);
+    accuracy.done();
+  }
   fields.optional(BOOLEAN);
   const nonce = fields.optional(INTEGER);
   fields.optional(CONTEXT_0);
@@ -563,14 +603,15 @@ function tstInfoFields(der: Uint8Array): TokenFields["tstInfo"] {
 }
 
 function signerFields(tsr: Uint8Array, signerInfo: Reader): TokenFields["signer"] {
-  signerInfo.next(INTEGER);
+  // Version 1 goes with a signer named by issuer and serial number (RFC 5652 §5.3), the only sid read here.
+  version(signerInfo, 1);
   const sid = signerInfo.children(signerInfo.next(SEQUENCE));
   const issuer = sid.next(SEQUENCE);
   const serial = sid.contents(sid.next(INTEGER));
   sid.done();
-  const digestAlgorithm = signerInfo.children(signerInfo.next(SEQUENCE));
+  const digestAlgorithm = algorithmOid(signerInfo);
   const attributesElement = signerInfo.next(CONTEXT_0);
-  const signatureAlgorithm = signerInfo.children(signerInfo.next(SEQUENCE));
+  const signatureAlgorithm = algorithmOid(signerInfo);
   const signature = signerInfo.contents(signerInfo.next(OCTET_STRING));
   signerInfo.done();
   const signedAttributes = tsr.slice(attributesElement.start, attributesElement.end);
@@ -578,12 +619,12 @@ function signerFields(tsr: Uint8Array, signerInfo: Reader): TokenFields["signer"
   const fields: TokenFields["signer"] = {
     issuer: tsr.subarray(issuer.start, issuer.end),
     serial,
-    digestAlgorithm: digestAlgorithm.oid(digestAlgorithm.next(OID)),
+    digestAlgorithm,
     signedAttributes,
     messageDigest: null,
     essAlgorithm: null,
     essCertHash: null,
-    signatureAlgorithm: signatureAlgorithm.oid(signatureAlgorithm.next(OID)),
+    signatureAlgorithm,
     signature,
   };
   const attributes = signerInfo.children(attributesElement);
@@ -602,8 +643,8 @@ function signerFields(tsr: Uint8Array, signerInfo: Reader): TokenFields["signer"
       const signingCertificate = values.children(values.next(SEQUENCE));
       const certs = signingCertificate.children(signingCertificate.next(SEQUENCE));
       const first = certs.children(certs.next(SEQUENCE));
-      const algorithm = type === SIGNING_CERTIFICATE_V2_OID ? first.optional(SEQUENCE) : null;
-      fields.essAlgorithm = type === SIGNING_CERTIFICATE_OID ? SHA1_OID : algorithm ? first.children(algorithm).oid(first.children(algorithm).next(OID)) : SHA256_OID;
+      const algorithm = type === SIGNING_CERTIFICATE_V2_OID && first.nextIs(SEQUENCE) ? algorithmOid(first) : null;
+      fields.essAlgorithm = type === SIGNING_CERTIFICATE_OID ? SHA1_OID : (algorithm ?? SHA256_OID);
       fields.essCertHash = first.contents(first.next(OCTET_STRING));
     }
   }
@@ -619,12 +660,33 @@ function generalizedTime(bytes: Uint8Array): Date {
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, Number((parts[7] ?? "").padEnd(3, "0"))));
 }
 
+/** An INTEGER version field that must be `expected`; another (even a valid one) is left to the full check. */
+function version(fields: Reader, expected: number): void {
+  const value = fields.contents(fields.next(INTEGER));
+  if (value.length !== 1 || value[0] !== expected) throw new RangeError("unexpected version");
+}
+
+/** The next field, an AlgorithmIdentifier: its OID, with parameters absent or NULL (anything else is left to the full check). */
+function algorithmOid(fields: Reader): string {
+  const algorithm = fields.children(fields.next(SEQUENCE));
+  const oid = algorithm.oid(algorithm.next(OID));
+  const parameters = algorithm.optional(NULL);
+  if (parameters && parameters.end !== parameters.contentStart) throw new RangeError("NULL with contents");
+  algorithm.done();
+  return oid;
+}
+
+/** Strict, as asn1js: no empty OID, no arc padded with a leading 0x80, no last arc left unfinished. */
 function oidText(bytes: Uint8Array): string {
+  if (bytes.length === 0 || bytes[bytes.length - 1]! & 0x80) throw new RangeError("unfinished OID");
   const arcs: number[] = [];
   let value = 0;
+  let arcStart = true;
   for (const byte of bytes) {
+    if (arcStart && byte === 0x80) throw new RangeError("OID arc padded with 0x80");
     value = value * 128 + (byte & 0x7f);
-    if (!(byte & 0x80)) {
+    arcStart = !(byte & 0x80);
+    if (arcStart) {
       arcs.push(value);
       value = 0;
     }

@@ -11,6 +11,7 @@ import { simulatedAuthority, timeStampRequestFields } from "../src/tsa/simulated
 import { pem, pkiDir, sha256 } from "./support.ts";
 import { rogueAuthority } from "./rogue-authority.ts";
 import { generalizedTime, integer } from "../src/tsa/der.ts";
+import { checkTimestamp, TimestampCheckReuse } from "../../shared/timestamp-check.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -197,4 +198,21 @@ test("once an authority's chain is known, a token whose TSTInfo changed after si
     },
   };
   await assert.rejects(obtainTimestamp(moved, bytes("x")), /signature invalid/);
+});
+
+test("once an authority's chain is known, a validly signed token with a SHA-1 imprint is refused as the full check refuses it", async () => {
+  const authority = simulatedAuthority(pkiDir, "tsa-test", "Simulated");
+  const dir = mkdtempSync(join(tmpdir(), "sha1-"));
+  writeFileSync(join(dir, "data"), "old hash");
+  const data = bytes("old hash");
+  const stamp = async (hash: string) => authority.respond(new Uint8Array(execFileSync("openssl", ["ts", "-query", "-data", "data", hash, "-cert"], { cwd: dir })));
+  const reuse = new TimestampCheckReuse();
+  assert.equal((await checkTimestamp(await stamp("-sha256"), data, authority.chainPem, { reuse })).chainTrusted, true);
+  const sha1 = await stamp("-sha1");
+  const fresh = await checkTimestamp(sha1, data, authority.chainPem);
+  assert.deepEqual(
+    [fresh.granted, fresh.signatureValid, fresh.chainTrusted, fresh.signerCertifiedForTimestamping, fresh.signerCertificateBound, fresh.imprintMatches],
+    [true, true, true, true, true, false],
+  );
+  assert.deepEqual(await checkTimestamp(sha1, data, authority.chainPem, { reuse }), fresh);
 });

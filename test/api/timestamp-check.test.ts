@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTimestamp, TimestampCheckReuse } from "../../shared/timestamp-check.ts";
+import { checkTimestamp, sequenceReader, TAG, TimestampCheckReuse } from "../../shared/timestamp-check.ts";
 import identrustRoot from "./fixtures/public-timestamps/identrust-root.pem?raw";
 import identrustTsr from "./fixtures/public-timestamps/identrust-sha512.tsr.base64?raw";
 import sigstageChain from "./fixtures/public-timestamps/sigstage-chain.pem?raw";
@@ -120,6 +120,30 @@ describe("re-checking a timestamp inside the Worker", () => {
       }
     });
 
+    it("refuses once the chain is known exactly what a fresh check refuses: unreadable digest algorithms or parameters, a response not granted", async () => {
+      for (const { tsr: token, data, chain } of cases.slice(0, 2)) {
+        const reuse = new TimestampCheckReuse();
+        expect((await checkTimestamp(token, data, chain, { reuse })).chainTrusted).toBe(true);
+        // The SignedData's digestAlgorithms SET follows its version 3 (INTEGER 3, then SET): its contents, 0xff byte for byte.
+        const set = token.findIndex((byte, i) => byte === 0x02 && token[i + 1] === 0x01 && token[i + 2] === 0x03 && token[i + 3] === 0x31) + 3;
+        const garbage = token.slice();
+        garbage.fill(0xff, set + 2, set + 2 + token[set + 1]!);
+        // PKIStatus 2 (rejection), the token still attached: the status INTEGER opens the response's first SEQUENCE.
+        const rejected = token.slice();
+        rejected[token.findIndex((byte, i) => byte === 0x30 && token[i + 1] === 0x03 && token[i + 2] === 0x02 && token[i + 3] === 0x01) + 4] = 2;
+        // Parameters other than NULL in the SignerInfo's digestAlgorithm (unsigned): its NULL, when it has one, made 0xff 0xff.
+        const sha256WithNull = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00];
+        const signerDigest = token.findLastIndex((_, i) => sha256WithNull.every((byte, j) => token[i + j] === byte));
+        const parameters = token.slice();
+        parameters.fill(0xff, signerDigest + 11, signerDigest + 13);
+        for (const changed of signerDigest === -1 ? [garbage, rejected] : [garbage, rejected, parameters]) {
+          const fresh = await checkTimestamp(changed, data, chain);
+          expect(fresh.granted && fresh.signatureValid).toBe(false);
+          expect(await checkTimestamp(changed, data, chain, { reuse })).toEqual(fresh);
+        }
+      }
+    });
+
     it("validates the chain afresh at an instant outside a certificate's validity, where it is not trusted", async () => {
       const reuse = new TimestampCheckReuse();
       const sigstage = fromBase64(sigstageTsr);
@@ -128,5 +152,17 @@ describe("re-checking a timestamp inside the Worker", () => {
         expect(await checkTimestamp(sigstage, hello, sigstageChain, { reuse, at })).toMatchObject({ signatureValid: true, chainTrusted: false, rootCertificate: null });
       }
     });
+  });
+
+  it("reads an OBJECT IDENTIFIER as asn1js does: an unfinished last arc, an arc padded with 0x80 or no arcs at all are refused", () => {
+    const oid = (...contents: number[]) => {
+      const reader = sequenceReader(new Uint8Array([TAG.SEQUENCE, contents.length + 2, TAG.OID, contents.length, ...contents]));
+      return reader.oid(reader.next(TAG.OID));
+    };
+    expect(oid(0x2a, 0x86, 0x48)).toBe("1.2.840");
+    expect(() => oid(0x2a, 0x86)).toThrow();
+    expect(() => oid(0x2a, 0x80)).toThrow();
+    expect(() => oid(0x2a, 0x80, 0x01)).toThrow();
+    expect(() => oid()).toThrow();
   });
 });
