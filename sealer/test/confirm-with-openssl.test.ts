@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { confirmWithOpenssl, warmOpenssl } from "../src/tsa/confirm-with-openssl.ts";
@@ -34,6 +34,31 @@ function runnerShell(): number {
   return shells[0]!;
 }
 
+/** Waits until this process has seen its child `pid` end (and so its `exit`). */
+async function ended(pid: number): Promise<void> {
+  while (childrenOf(process.pid).includes(pid)) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Kills the runner's shell and waits until it has ended, so that the next confirmation starts a new one. */
+async function stopRunnerShell(): Promise<void> {
+  warmOpenssl();
+  const shell = runnerShell();
+  process.kill(shell, "SIGKILL");
+  await ended(shell);
+}
+
+/** Runs `work` with the environment variable `name` set to `value`. */
+async function withEnvironment(name: string, value: string, work: () => Promise<void>): Promise<void> {
+  const previous = process.env[name];
+  process.env[name] = value;
+  try {
+    await work();
+  } finally {
+    if (previous === undefined) delete process.env[name];
+    else process.env[name] = previous;
+  }
+}
+
 test("openssl confirms tokens over their manifests, several at once through the one runner", async () => {
   const manifests = ["first", "second", "third"].map(bytes);
   const stamps = await Promise.all(manifests.map((manifest) => obtainTimestamp(authority, manifest)));
@@ -63,6 +88,8 @@ test("when the runner's shell stops, the confirmation under way fails as transie
 
 test("an openssl already started when its shell stops still answers its confirmation", { timeout: 20_000 }, async () => {
   const stamp = await obtainTimestamp(authority, bytes("the manifest"));
+  // A new shell, so that its only child is the confirmation's process (not an earlier one ending).
+  await stopRunnerShell();
   warmOpenssl();
   const shell = runnerShell();
   const confirmation = confirmWithOpenssl(stamp.response, bytes("the manifest"), authority.chainPem);
@@ -70,22 +97,32 @@ test("an openssl already started when its shell stops still answers its confirma
   while (childrenOf(shell).length === 0) await new Promise((resolve) => setImmediate(resolve));
   process.kill(shell, "SIGKILL");
   await confirmation;
+  await ended(shell);
 });
 
 test("the runner works in a temporary directory whose path has a backslash and a newline", { timeout: 20_000 }, async () => {
   const stamp = await obtainTimestamp(authority, bytes("the manifest"));
   const directory = join(mkdtempSync(join(tmpdir(), "sealer-test-")), "a\\b\nc");
   mkdirSync(directory);
-  warmOpenssl();
-  const shell = runnerShell();
-  process.kill(shell, "SIGKILL");
-  while (childrenOf(process.pid).includes(shell)) await new Promise((resolve) => setImmediate(resolve));
-  const previous = process.env.TMPDIR;
-  process.env.TMPDIR = directory;
-  try {
-    await confirmWithOpenssl(stamp.response, bytes("the manifest"), authority.chainPem);
-  } finally {
-    if (previous === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = previous;
-  }
+  await stopRunnerShell();
+  await withEnvironment("TMPDIR", directory, () => confirmWithOpenssl(stamp.response, bytes("the manifest"), authority.chainPem));
+});
+
+test("a hung openssl fails its confirmation as transient once the time is up, and is stopped with its shell", { timeout: 20_000 }, async () => {
+  const stamp = await obtainTimestamp(authority, bytes("the manifest"));
+  const bin = mkdtempSync(join(tmpdir(), "sealer-test-"));
+  const pidFile = join(bin, "hung.pid");
+  writeFileSync(join(bin, "openssl"), `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 30\n`);
+  chmodSync(join(bin, "openssl"), 0o755);
+  await stopRunnerShell();
+  await withEnvironment("PATH", `${bin}:${process.env.PATH}`, async () => {
+    const started = Date.now();
+    await assert.rejects(confirmWithOpenssl(stamp.response, bytes("the manifest"), authority.chainPem, 300), TimestampUnavailableError);
+    assert.ok(Date.now() - started < 5_000);
+  });
+  const hung = Number(readFileSync(pidFile, "utf8"));
+  const running = () => existsSync(`/proc/${hung}`) && !readFileSync(`/proc/${hung}/stat`, "utf8").includes(") Z ");
+  while (running()) await new Promise((resolve) => setTimeout(resolve, 10));
+  // The next confirmation runs in a new shell, with the real openssl.
+  await confirmWithOpenssl(stamp.response, bytes("the manifest"), authority.chainPem);
 });

@@ -16,6 +16,9 @@ const VERIFY_EACH_FOLDER =
 
 type Waiting = { done: (code: number) => void; failed: (error: Error) => void };
 
+/** openssl answers in about 10 ms; one that has not answered in this long is hung. */
+const DEFAULT_TIMEOUT_MS = 10_000;
+
 /**
  * One shell and the confirmations sent to it. They are its own, so that a shell that stops fails only
  * those; they fail when its output closes, not when it exits, so that answers already in the pipe count.
@@ -28,11 +31,14 @@ class VerifyingShell {
   readonly directory = tmpdir();
   readonly #process: ChildProcessWithoutNullStreams;
   readonly #waiting = new Map<string, Waiting>();
+  readonly #exited: () => void;
   #closed = false;
 
   /** `exited` is called once the shell can take no more folders. */
   constructor(exited: () => void) {
-    const shell = spawn("sh", ["-c", VERIFY_EACH_FOLDER], { cwd: this.directory, stdio: ["pipe", "pipe", "pipe"] });
+    this.#exited = exited;
+    // A process group of its own, so that stopping it stops the openssl processes it started too.
+    const shell = spawn("sh", ["-c", VERIFY_EACH_FOLDER], { cwd: this.directory, detached: true, stdio: ["pipe", "pipe", "pipe"] });
     this.#process = shell;
     shell.stdin.on("error", () => undefined);
     shell.stderr.resume();
@@ -59,17 +65,47 @@ class VerifyingShell {
     this.#hold(false);
   }
 
-  /** openssl's exit code in the folder `name` of `directory`. */
-  run(name: string): Promise<number> {
+  /**
+   * openssl's exit code in the folder `name` of `directory`. One that does not answer within `timeoutMs`
+   * fails, and stops this shell with every process it started (the next confirmation starts a new one).
+   */
+  run(name: string, timeoutMs: number): Promise<number> {
     return new Promise<number>((done, failed) => {
       if (this.#closed) {
         failed(new TimestampUnavailableError("the openssl runner stopped"));
         return;
       }
-      this.#waiting.set(name, { done, failed });
+      const timer = setTimeout(() => {
+        this.#waiting.delete(name);
+        failed(new TimestampUnavailableError(`openssl did not answer within ${timeoutMs} ms`));
+        this.#stop();
+      }, timeoutMs);
+      const settled = () => clearTimeout(timer);
+      this.#waiting.set(name, {
+        done: (code) => {
+          settled();
+          done(code);
+        },
+        failed: (error) => {
+          settled();
+          failed(error);
+        },
+      });
       this.#hold(true);
       this.#process.stdin.write(`${name}\n`);
     });
+  }
+
+  /** Kills the shell's process group (the shell and the openssl processes it started) and takes no more folders. */
+  #stop(): void {
+    this.#exited();
+    const pid = this.#process.pid;
+    if (pid === undefined) return; // never started
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // already ended
+    }
   }
 
   /** The idle shell keeps no process alive; one with a confirmation under way does. */
@@ -113,9 +149,15 @@ export const warmOpenssl = () => {
 /**
  * A second, independent verdict on the token a proof is sealed with: exactly the command a verifier runs
  * on the published package (`openssl ts -verify -data manifest.json -in proof.tsr -CAfile chain.pem`, see
- * docs/trust-anchors.md), in a folder of its own, removed afterwards.
+ * docs/trust-anchors.md), in a folder of its own, removed afterwards. An openssl that has not answered
+ * within `timeoutMs` is hung: the confirmation fails as transient.
  */
-export async function confirmWithOpenssl(response: Uint8Array, manifest: Uint8Array, chainPem: string): Promise<void> {
+export async function confirmWithOpenssl(
+  response: Uint8Array,
+  manifest: Uint8Array,
+  chainPem: string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<void> {
   // Written and read synchronously: a few KB each, where libuv's thread pool, which the asynchronous calls
   // would wait for, is busy with the last thumbnails when the proof's token comes (the job's tail).
   const shell = runner.shell();
@@ -124,7 +166,7 @@ export async function confirmWithOpenssl(response: Uint8Array, manifest: Uint8Ar
     writeFileSync(join(folder, "proof.tsr"), response);
     writeFileSync(join(folder, "manifest.json"), manifest);
     writeFileSync(join(folder, "chain.pem"), chainPem);
-    const code = await shell.run(basename(folder));
+    const code = await shell.run(basename(folder), timeoutMs);
     const verdict = readFileSync(join(folder, "verdict"), "utf8");
     if (code !== 0 || !verdict.includes("Verification: OK")) {
       throw new TimestampUnavailableError(`timestamp response refused by openssl: ${verdict.trim().split("\n").slice(-3).join(" ")}`);
