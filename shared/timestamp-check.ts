@@ -164,7 +164,9 @@ const TIME_STAMPING_OID = "1.3.6.1.5.5.7.3.8";
 const EXTENDED_KEY_USAGE_OID = "2.5.29.37";
 const SIGNING_CERTIFICATE_OID = "1.2.840.113549.1.9.16.2.12";
 const SIGNING_CERTIFICATE_V2_OID = "1.2.840.113549.1.9.16.2.47";
+const CONTENT_TYPE_OID = "1.2.840.113549.1.9.3";
 const MESSAGE_DIGEST_OID = "1.2.840.113549.1.9.4";
+const SIGNING_TIME_OID = "1.2.840.113549.1.9.5";
 const SUBJECT_KEY_IDENTIFIER_OID = "2.5.29.14";
 const RSA_ENCRYPTION_OID = "1.2.840.113549.1.1.1";
 const EC_PUBLIC_KEY_OID = "1.2.840.10045.2.1";
@@ -365,7 +367,8 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
  * genTime. It answers only when every property holds; anything else (another shape, a failed property,
  * a chain not yet known) answers null and the full check above decides. Its reading must therefore refuse
  * whatever pkijs and asn1js refuse in the fields it reads (versions, algorithm parameters, the
- * digestAlgorithms SET, the PKIStatusInfo, OIDs as asn1js reads them): a field skipped or read more
+ * digestAlgorithms SET, the PKIStatusInfo, OIDs as asn1js reads them, the tsa Name and the signed
+ * attributes, those it does not know answering null): a field skipped or read more
  * loosely than theirs is a token accepted here and refused there. Being stricter only costs the full
  * check (bytes after the response, for one, which the full check ignores).
  */
@@ -511,6 +514,7 @@ export const TAG = {
   NULL: 0x05,
   OID: 0x06,
   UTF8_STRING: 0x0c,
+  UTC_TIME: 0x17,
   GENERALIZED_TIME: 0x18,
   SEQUENCE: 0x30,
   SET: 0x31,
@@ -518,8 +522,9 @@ export const TAG = {
   IMPLICIT_1: 0x81,
   CONTEXT_0: 0xa0,
   CONTEXT_1: 0xa1,
+  DIRECTORY_NAME: 0xa4,
 } as const;
-const { BOOLEAN, INTEGER, BIT_STRING, OCTET_STRING, NULL, OID, UTF8_STRING, GENERALIZED_TIME, SEQUENCE, SET, IMPLICIT_0, IMPLICIT_1, CONTEXT_0, CONTEXT_1 } = TAG;
+const { BOOLEAN, INTEGER, BIT_STRING, OCTET_STRING, NULL, OID, UTF8_STRING, UTC_TIME, GENERALIZED_TIME, SEQUENCE, SET, IMPLICIT_0, IMPLICIT_1, CONTEXT_0, CONTEXT_1, DIRECTORY_NAME } = TAG;
 
 /** The children of `der`, which must be one SEQUENCE and nothing after it. */
 export function sequenceReader(der: Uint8Array): Reader {
@@ -576,7 +581,7 @@ function tokenFields(tsr: Uint8Array): TokenFields {
   return { start: tokenElement.start, end: tokenElement.end, certificates, tstInfo: tstInfoFields(tsr.subarray(tstInfoElement.contentStart, tstInfoElement.end)), signer };
 }
 
-function tstInfoFields(der: Uint8Array): TokenFields["tstInfo"] {
+export function tstInfoFields(der: Uint8Array): TokenFields["tstInfo"] {
   const fields = sequenceReader(der);
   version(fields, 1);
   const policy = fields.oid(fields.next(OID));
@@ -596,8 +601,10 @@ function tstInfoFields(der: Uint8Array): TokenFields["tstInfo"] {
   }
   fields.optional(BOOLEAN);
   const nonce = fields.optional(INTEGER);
-  fields.optional(CONTEXT_0);
-  fields.optional(CONTEXT_1);
+  // The tsa only as a directoryName; extensions, whose contents nothing here reads, are left to the full check.
+  const tsa = fields.optional(CONTEXT_0);
+  if (tsa) directoryName(fields.children(tsa));
+  if (fields.nextIs(CONTEXT_1)) throw new RangeError("TSTInfo extensions");
   fields.done();
   return { der, policy, imprintAlgorithm: imprintAlgorithmOid, imprint, serial, genTime, nonce: nonce ? fields.contents(nonce) : null };
 }
@@ -616,18 +623,24 @@ function signerFields(tsr: Uint8Array, signerInfo: Reader): TokenFields["signer"
   signerInfo.done();
   const signedAttributes = tsr.slice(attributesElement.start, attributesElement.end);
   signedAttributes[0] = SET;
-  const fields: TokenFields["signer"] = {
+  return {
     issuer: tsr.subarray(issuer.start, issuer.end),
     serial,
     digestAlgorithm,
     signedAttributes,
-    messageDigest: null,
-    essAlgorithm: null,
-    essCertHash: null,
+    ...signedAttributeFields(signerInfo.children(attributesElement)),
     signatureAlgorithm,
     signature,
   };
-  const attributes = signerInfo.children(attributesElement);
+}
+
+/**
+ * The signed attributes, each read to its end: only the types a timestamp token carries (contentType naming a
+ * TSTInfo, messageDigest, signingTime, one ESS signing-certificate attribute), each with exactly one value.
+ * Any other type, a second value, a repeated type or a field read no further is left to the full check.
+ */
+export function signedAttributeFields(attributes: Reader): Pick<TokenFields["signer"], "messageDigest" | "essAlgorithm" | "essCertHash"> {
+  const fields: ReturnType<typeof signedAttributeFields> = { messageDigest: null, essAlgorithm: null, essCertHash: null };
   const seen = new Set<string>();
   while (attributes.more()) {
     const attribute = attributes.children(attributes.next(SEQUENCE));
@@ -637,18 +650,86 @@ function signerFields(tsr: Uint8Array, signerInfo: Reader): TokenFields["signer"
     // The full check reads the first of each type: a repeated one is left to it.
     if (seen.has(type)) throw new RangeError("repeated attribute");
     seen.add(type);
-    if (type === MESSAGE_DIGEST_OID) fields.messageDigest = values.contents(values.next(OCTET_STRING));
-    if (type === SIGNING_CERTIFICATE_V2_OID || type === SIGNING_CERTIFICATE_OID) {
+    if (type === CONTENT_TYPE_OID) {
+      if (values.oid(values.next(OID)) !== TST_INFO_OID) throw new RangeError("contentType other than the TSTInfo");
+    } else if (type === MESSAGE_DIGEST_OID) {
+      fields.messageDigest = values.contents(values.next(OCTET_STRING));
+    } else if (type === SIGNING_TIME_OID) {
+      if (values.nextIs(UTC_TIME)) utcTime(values.contents(values.next(UTC_TIME)));
+      else generalizedTime(values.contents(values.next(GENERALIZED_TIME)));
+    } else if (type === SIGNING_CERTIFICATE_V2_OID || type === SIGNING_CERTIFICATE_OID) {
       if (fields.essCertHash) throw new RangeError("two signing-certificate attributes");
+      const v2 = type === SIGNING_CERTIFICATE_V2_OID;
       const signingCertificate = values.children(values.next(SEQUENCE));
       const certs = signingCertificate.children(signingCertificate.next(SEQUENCE));
-      const first = certs.children(certs.next(SEQUENCE));
-      const algorithm = type === SIGNING_CERTIFICATE_V2_OID && first.nextIs(SEQUENCE) ? algorithmOid(first) : null;
-      fields.essAlgorithm = type === SIGNING_CERTIFICATE_OID ? SHA1_OID : (algorithm ?? SHA256_OID);
-      fields.essCertHash = first.contents(first.next(OCTET_STRING));
+      // The first names the signer's certificate; further ones (the rest of its chain) are read to their end, not compared.
+      const [first] = essCertIds(certs, v2);
+      if (!first) throw new RangeError("no ESSCertID");
+      fields.essAlgorithm = first.algorithm;
+      fields.essCertHash = first.hash;
+      const policies = signingCertificate.optional(SEQUENCE);
+      const policyList = policies ? signingCertificate.children(policies) : null;
+      while (policyList?.more()) {
+        // PolicyInformation with its identifier only: qualifiers are left to the full check.
+        const policy = policyList.children(policyList.next(SEQUENCE));
+        policy.oid(policy.next(OID));
+        policy.done();
+      }
+      signingCertificate.done();
+    } else {
+      throw new RangeError("a signed attribute not read here");
     }
+    values.done();
   }
   return fields;
+}
+
+/** ESSCertID(v2)s (RFC 2634 §5.4, RFC 5035 §4), each read to its end with its optional issuerSerial. */
+function essCertIds(certs: Reader, v2: boolean): { algorithm: string; hash: Uint8Array }[] {
+  const ids: { algorithm: string; hash: Uint8Array }[] = [];
+  while (certs.more()) {
+    const id = certs.children(certs.next(SEQUENCE));
+    const algorithm = v2 ? (id.nextIs(SEQUENCE) ? algorithmOid(id) : SHA256_OID) : SHA1_OID;
+    const hash = id.contents(id.next(OCTET_STRING));
+    const issuerSerial = id.optional(SEQUENCE);
+    if (issuerSerial) {
+      const fields = id.children(issuerSerial);
+      const names = fields.children(fields.next(SEQUENCE));
+      do directoryName(names);
+      while (names.more());
+      fields.next(INTEGER);
+      fields.done();
+    }
+    id.done();
+    ids.push({ algorithm, hash });
+  }
+  return ids;
+}
+
+/** The next GeneralName, which must be a directoryName [4] holding a Name read to its end; any other form is left to the full check. */
+export function directoryName(fields: Reader): void {
+  const name = fields.children(fields.next(DIRECTORY_NAME));
+  const rdnSequence = name.children(name.next(SEQUENCE));
+  name.done();
+  while (rdnSequence.more()) {
+    const rdn = rdnSequence.children(rdnSequence.next(SET));
+    // RelativeDistinguishedName ::= SET SIZE (1..MAX) OF AttributeTypeAndValue
+    do {
+      const typeAndValue = rdn.children(rdn.next(SEQUENCE));
+      typeAndValue.oid(typeAndValue.next(OID));
+      typeAndValue.next(NAME_STRING_TAGS.find((tag) => typeAndValue.nextIs(tag)) ?? UTF8_STRING);
+      typeAndValue.done();
+    } while (rdn.more());
+  }
+  fields.done();
+}
+
+/** The string types a Name's values are read in here (X.520's DirectoryString, PrintableString and IA5String). */
+const NAME_STRING_TAGS = [0x0c, 0x13, 0x16];
+
+/** `YYMMDDHHMMSSZ`, as RFC 5652 §11.3 writes a signingTime before 2050; its value is not used here. */
+function utcTime(bytes: Uint8Array): void {
+  if (!/^\d{12}Z$/.test(String.fromCharCode(...bytes))) throw new RangeError("unexpected UTCTime");
 }
 
 /** `YYYYMMDDHHMMSS[.fff]Z`, as RFC 3161 §2.4.2 writes it; finer fractions are left to the full check. */

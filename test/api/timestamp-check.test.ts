@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTimestamp, sequenceReader, TAG, TimestampCheckReuse } from "../../shared/timestamp-check.ts";
+import { checkTimestamp, directoryName, sequenceReader, signedAttributeFields, TAG, TimestampCheckReuse, tstInfoFields } from "../../shared/timestamp-check.ts";
 import identrustRoot from "./fixtures/public-timestamps/identrust-root.pem?raw";
 import identrustTsr from "./fixtures/public-timestamps/identrust-sha512.tsr.base64?raw";
 import sigstageChain from "./fixtures/public-timestamps/sigstage-chain.pem?raw";
@@ -164,5 +164,64 @@ describe("re-checking a timestamp inside the Worker", () => {
     expect(() => oid(0x2a, 0x80)).toThrow();
     expect(() => oid(0x2a, 0x80, 0x01)).toThrow();
     expect(() => oid()).toThrow();
+  });
+
+  describe("the known-shape reading leaves to the full check what it does not read to the end (these fields are signed: no altered token reaches them)", () => {
+    /** One DER element (contents under 256 bytes, which these are). */
+    const der = (tag: number, ...contents: number[][]) => {
+      const flat = contents.flat();
+      return [tag, ...(flat.length < 0x80 ? [flat.length] : [0x81, flat.length]), ...flat];
+    };
+    const oid = (...arcs: number[]) => der(TAG.OID, arcs);
+    const commonName = der(TAG.SEQUENCE, oid(0x55, 0x04, 0x03), der(0x0c, [0x54, 0x53, 0x41]));
+    const name = (...rdns: number[][]) => der(TAG.DIRECTORY_NAME, der(TAG.SEQUENCE, ...rdns));
+    /** The children of a SEQUENCE holding `fields`. */
+    const reader = (...fields: number[][]) => sequenceReader(new Uint8Array(der(TAG.SEQUENCE, ...fields)));
+    const readName = (...fields: number[][]) => directoryName(reader(...fields));
+
+    it("reads a GeneralName only as a directoryName whose Name ends where it says", () => {
+      expect(() => readName(name(der(TAG.SET, commonName)))).not.toThrow();
+      // A uniformResourceIdentifier [6], an RDN with nothing in it, bytes after the last AttributeTypeAndValue or after the Name.
+      expect(() => readName(der(0x86, [0x61]))).toThrow();
+      expect(() => readName(name(der(TAG.SET)))).toThrow();
+      expect(() => readName(name(der(TAG.SET, commonName, [TAG.NULL, 0])))).toThrow();
+      expect(() => readName(der(TAG.DIRECTORY_NAME, der(TAG.SEQUENCE, der(TAG.SET, commonName)), [TAG.NULL, 0]))).toThrow();
+      expect(() => readName(name(der(TAG.SET, der(TAG.SEQUENCE, oid(0x55, 0x04, 0x03), der(0x0c, [0x54]), [TAG.NULL, 0]))))).toThrow();
+    });
+
+    it("reads a TSTInfo's tsa only as a directoryName, and leaves a TSTInfo with extensions to the full check", () => {
+      const genTime = der(TAG.GENERALIZED_TIME, [...new TextEncoder().encode("20250509115855Z")]);
+      const imprint = der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01)), der(TAG.OCTET_STRING, [1]));
+      const tstInfo = (...after: number[][]) => tstInfoFields(new Uint8Array(der(TAG.SEQUENCE, der(TAG.INTEGER, [1]), oid(0x2a, 0x03), imprint, der(TAG.INTEGER, [7]), genTime, ...after)));
+      expect(tstInfo(der(TAG.CONTEXT_0, name(der(TAG.SET, commonName))))).toMatchObject({ policy: "1.2.3", serial: new Uint8Array([7]) });
+      expect(() => tstInfo(der(TAG.CONTEXT_0, der(0x86, [0x61])))).toThrow();
+      expect(() => tstInfo(der(TAG.CONTEXT_1, der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x2a, 0x03), der(TAG.OCTET_STRING)))))).toThrow();
+    });
+
+    const contentType = der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03), der(TAG.SET, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x01, 0x04)));
+    const messageDigest = der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x04), der(TAG.SET, der(TAG.OCTET_STRING, [1, 2, 3])));
+    const signingTime = (...values: number[][]) => der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x05), der(TAG.SET, ...values));
+    const utcTime = der(TAG.UTC_TIME, [...new TextEncoder().encode("250509115855Z")]);
+    /** SigningCertificateV2 with one ESSCertIDv2 (default SHA-256), its `rest` after the hash, then `after` the certs. */
+    const essV2 = (rest: number[][], after: number[][] = []) =>
+      der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x02, 0x2f), der(TAG.SET, der(TAG.SEQUENCE, der(TAG.SEQUENCE, der(TAG.SEQUENCE, der(TAG.OCTET_STRING, [9]), ...rest)), ...after)));
+    const issuerSerial = der(TAG.SEQUENCE, der(TAG.SEQUENCE, name(der(TAG.SET, commonName))), der(TAG.INTEGER, [5]));
+    const attributes = (...list: number[][]) => signedAttributeFields(reader(...list));
+
+    it("reads only the signed attributes a timestamp token carries, each with its one value read to its end", () => {
+      expect(attributes(contentType, messageDigest, signingTime(utcTime), essV2([issuerSerial], [der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x2a, 0x03)))]))).toEqual({
+        messageDigest: new Uint8Array([1, 2, 3]),
+        essAlgorithm: "2.16.840.1.101.3.4.2.1",
+        essCertHash: new Uint8Array([9]),
+      });
+      // Another attribute type (1.2.3), contentType other than id-ct-TSTInfo (id-data), two signingTimes or one that is an INTEGER.
+      expect(() => attributes(messageDigest, der(TAG.SEQUENCE, oid(0x2a, 0x03), der(TAG.SET, der(TAG.NULL))))).toThrow();
+      expect(() => attributes(der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03), der(TAG.SET, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01))))).toThrow();
+      expect(() => attributes(signingTime(utcTime, utcTime))).toThrow();
+      expect(() => attributes(signingTime(der(TAG.INTEGER, [1])))).toThrow();
+      // An issuerSerial with bytes after its serial, policies with bytes after them.
+      expect(() => attributes(essV2([der(TAG.SEQUENCE, der(TAG.SEQUENCE, name(der(TAG.SET, commonName))), der(TAG.INTEGER, [5]), [TAG.NULL, 0])]))).toThrow();
+      expect(() => attributes(essV2([], [der(TAG.SEQUENCE), [TAG.NULL, 0]]))).toThrow();
+    });
   });
 });
