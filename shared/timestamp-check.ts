@@ -148,7 +148,8 @@ const webCryptoPrimitives: CheckPrimitives = {
 
 const CURVE_NAMES: Record<string, string> = { "1.2.840.10045.3.1.7": "P-256", "1.3.132.0.34": "P-384", "1.3.132.0.35": "P-521" };
 
-function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
+/** `map`'s value for `key`, made once; a process meets a handful of keys, so the map is emptied beyond `REUSE_LIMIT`. */
+export function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
   const known = map.get(key);
   if (known !== undefined) return known;
   if (map.size >= REUSE_LIMIT) map.clear();
@@ -446,9 +447,8 @@ interface TokenFields {
   };
 }
 
-/** One DER element: its tag, and where its header and contents lie. */
+/** One DER element: where its header and contents lie (its tag is the one asked for). */
 interface Element {
-  tag: number;
   start: number;
   contentStart: number;
   end: number;
@@ -469,7 +469,7 @@ function element(bytes: Uint8Array, at: number, limit: number, tag: number): Ele
   }
   const end = contentStart + length;
   if (end > limit) throw new RangeError("DER past its container");
-  return { tag, start: at, contentStart, end };
+  return { start: at, contentStart, end };
 }
 
 /** Reads a constructed element's children in order, each of the tag asked for (or skips an optional one). */

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, type KeyObject, randomBytes, verify } from "node:crypto";
-import { type CheckPrimitives, checkTimestamp, hex, pemCertificatesDer, TimestampCheckReuse } from "../../../shared/timestamp-check.ts";
+import { type CheckPrimitives, checkTimestamp, hex, pemCertificatesDer, remembered, TimestampCheckReuse } from "../../../shared/timestamp-check.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./authority.ts";
 import { integer, objectIdentifier, octetString, sequence, smallInteger } from "./der.ts";
 
@@ -29,20 +29,13 @@ const publicKeys = new Map<string, KeyObject>();
  * node:crypto's digest and verification, synchronous: WebCrypto's run on libuv's thread pool, where they
  * waited behind the thumbnails being made, 4 times a token, while a signing thread waited for it.
  */
-const nodePrimitives: CheckPrimitives = {
-  digest: (hash, data) => new Uint8Array(createHash(NODE_HASHES[hash]!).update(data).digest()),
-  verifyEcdsa(spki, hash, signature, data) {
-    const id = hex(spki);
-    let key = publicKeys.get(id);
-    if (key === undefined) {
-      key = createPublicKey({ key: Buffer.from(spki), format: "der", type: "spki" });
-      // A process meets a handful of authorities.
-      if (publicKeys.size >= 64) publicKeys.clear();
-      publicKeys.set(id, key);
-    }
+const nodePrimitives = {
+  digest: (hash: string, data: Uint8Array) => new Uint8Array(createHash(NODE_HASHES[hash]!).update(data).digest()),
+  verifyEcdsa(spki: Uint8Array, hash: string, signature: Uint8Array, data: Uint8Array) {
+    const key = remembered(publicKeys, hex(spki), () => createPublicKey({ key: Buffer.from(spki), format: "der", type: "spki" }));
     return key.asymmetricKeyType === "ec" && verify(NODE_HASHES[hash]!, data, { key, dsaEncoding: "der" }, signature);
   },
-};
+} satisfies CheckPrimitives;
 
 /** The authorities' chains parsed and found trusted once for the process, not again for each of a proof's 11 tokens. */
 const checkReuse = new TimestampCheckReuse(nodePrimitives);
@@ -66,7 +59,7 @@ function timeStampRequest(hash: ImprintHash, digest: Uint8Array): { der: Uint8Ar
  * `openssl ts -verify` (`confirmWithOpenssl`).
  */
 export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8Array, signal?: AbortSignal): Promise<CheckedTimestamp> {
-  return obtainTimestampOfDigest(authority, "SHA-256", nodePrimitives.digest("SHA-256", data) as Uint8Array, signal);
+  return obtainTimestampOfDigest(authority, "SHA-256", nodePrimitives.digest("SHA-256", data), signal);
 }
 
 /** The same over a value already hashed: an RFC 4998 hash tree's root is the imprint itself. */
