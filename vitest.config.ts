@@ -4,7 +4,9 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
 function gitCommit(): string {
   try {
-    return execSync("git rev-parse HEAD", { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execSync("git rev-parse HEAD", { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return "unknown";
   }

@@ -56,7 +56,12 @@ export interface SealingBench {
 
 const photos = benchPhotos();
 export const totalMb = photos.reduce((sum, photo) => sum + photo.length, 0) / 1024 / 1024;
-const ACTIONS = [{ label: "c2pa.actions", data: { actions: [{ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture" }] } }];
+const ACTIONS = [
+  {
+    label: "c2pa.actions",
+    data: { actions: [{ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture" }] },
+  },
+];
 
 function signingIdentity() {
   const pki = ensureLocalPki(join(root, ".local/bench-pki"));
@@ -66,7 +71,11 @@ function signingIdentity() {
 
 /** A bare C2PA sign of one photo on this thread: no timestamp, no I/O, no check. */
 const bareSign = (identity: ReturnType<typeof signingIdentity>, photo: Buffer) =>
-  signWithC2pa(new Uint8Array(photo), { title: "bench", format: "image/jpeg", assertions: ACTIONS }, { key: identity.key, chainDer: identity.chainDer, timestamp: null });
+  signWithC2pa(
+    new Uint8Array(photo),
+    { title: "bench", format: "image/jpeg", assertions: ACTIONS },
+    { key: identity.key, chainDer: identity.chainDer, timestamp: null },
+  );
 
 /** SHA-256 of the 40 MB, and a bare C2PA sign of one photo: the median of several. */
 async function baselines(identity: ReturnType<typeof signingIdentity>) {
@@ -96,7 +105,18 @@ async function startStorage() {
 
 function benchJob(base: string): SealJob {
   return {
-    proof: { id: "prf_bench", mode: "test", external_reference: "bench", party: "provider", stage: null, category: null, location_reference: null, session_id: "cps_bench", compare_to: null, template_sha256: "0".repeat(64) },
+    proof: {
+      id: "prf_bench",
+      mode: "test",
+      external_reference: "bench",
+      party: "provider",
+      stage: null,
+      category: null,
+      location_reference: null,
+      session_id: "cps_bench",
+      compare_to: null,
+      template_sha256: "0".repeat(64),
+    },
     files: photos.map((photo, i) => ({
       id: `med_${i}`,
       step_id: "photos",
@@ -110,7 +130,10 @@ function benchJob(base: string): SealJob {
       destination: { url: `${base}/dst/${i}`, method: "PUT", headers: {} },
       discard: { url: `${base}/dst/${i}`, method: "DELETE", headers: {} },
       // As the Worker asks for every photo (the verification page shows them).
-      thumbnail: { destination: { url: `${base}/thumbnails/${i}`, method: "PUT", headers: {} }, discard: { url: `${base}/thumbnails/${i}`, method: "DELETE", headers: {} } },
+      thumbnail: {
+        destination: { url: `${base}/thumbnails/${i}`, method: "PUT", headers: {} },
+        discard: { url: `${base}/thumbnails/${i}`, method: "DELETE", headers: {} },
+      },
     })),
     // Far enough that the bench measures sealing, not the abort.
     deadline: new Date(Date.now() + 30 * 60_000).toISOString(),
@@ -184,9 +207,19 @@ async function workerTimes(stack: Stack, proofId: string): Promise<Breakdown> {
   for (let waited = 0; !find() && waited < 10_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
   const line = find();
   if (!line) throw new Error(`no "sealing times" line for ${proofId} in the stack's output`);
-  const logged = JSON.parse(line.slice(line.indexOf("{"))) as { queue_handover_ms: number; sealer_call_ms: number; sealer: SealTimings | null; storing_ms: number };
+  const logged = JSON.parse(line.slice(line.indexOf("{"))) as {
+    queue_handover_ms: number;
+    sealer_call_ms: number;
+    sealer: SealTimings | null;
+    storing_ms: number;
+  };
   if (!logged.sealer) throw new Error("the sealer reported no timings");
-  return { queueHandoverMs: logged.queue_handover_ms, sealerExchangeMs: logged.sealer_call_ms - logged.sealer.total_ms, storingMs: logged.storing_ms, sealer: logged.sealer };
+  return {
+    queueHandoverMs: logged.queue_handover_ms,
+    sealerExchangeMs: logged.sealer_call_ms - logged.sealer.total_ms,
+    storingMs: logged.storing_ms,
+    sealer: logged.sealer,
+  };
 }
 
 /** Completion → sealed of a capture of the ten photos, as an integrator polling the proof sees it. */

@@ -52,7 +52,12 @@ export async function stackStorageJobs(stack: Stack): Promise<(template: SealJob
       template.files.map(async (file, i) => {
         const source = await sign({ m: "GET", k: `${prefix}/originals/${i}` });
         const signed = await writeTo(`${runPrefix}/signed/${i}`, file.content_type);
-        return { ...file, source: { url: source.url, headers: source.headers }, ...signed, thumbnail: await writeTo(`${runPrefix}/thumbnails/${i}`, "image/webp") };
+        return {
+          ...file,
+          source: { url: source.url, headers: source.headers },
+          ...signed,
+          thumbnail: await writeTo(`${runPrefix}/thumbnails/${i}`, "image/webp"),
+        };
       }),
     );
     return { ...template, files };

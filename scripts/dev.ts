@@ -33,7 +33,9 @@ const children = new Children();
 
 function gitCommit(): string {
   try {
-    return execSync("git rev-parse HEAD", { cwd: root, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execSync("git rev-parse HEAD", { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return "unknown";
   }
@@ -58,7 +60,8 @@ async function main() {
     CAPTURE_BASE_URL: captureBaseUrl,
     BUILD_COMMIT: gitCommit(),
   };
-  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE", "WEBHOOK_DNS_RESOLVER_URL", "EVIDENCE_FIRST_STAMP_WITHIN_MINUTES", "EVIDENCE_HASH_ALGORITHM"]) if (process.env[name]) vars[name] = process.env[name]!;
+  for (const name of ["WEBHOOK_RESOLVE", "WEBHOOK_RETRY_SCALE", "WEBHOOK_DNS_RESOLVER_URL", "EVIDENCE_FIRST_STAMP_WITHIN_MINUTES", "EVIDENCE_HASH_ALGORITHM"])
+    if (process.env[name]) vars[name] = process.env[name]!;
 
   const sealerMain = join(root, "sealer/src/main.ts");
   if (existsSync(sealerMain)) {
@@ -79,10 +82,14 @@ async function main() {
     [
       "dev",
       "--enable-containers=false",
-      "--port", String(port),
-      "--ip", "127.0.0.1",
-      "--inspector-port", String(inspectorPort),
-      "--persist-to", persistDir,
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      persistDir,
       "--show-interactive-dev-session=false",
       // Serves GET /__scheduled, which the sweep timer below calls (wrangler dev has no cron of its own).
       "--test-scheduled",

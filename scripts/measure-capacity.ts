@@ -15,21 +15,44 @@ const FILES_PER_PROOF = Number(process.argv[3] ?? 10);
 const D1_DATABASE_BYTES = 10 * 1000 ** 3;
 
 const db = new DatabaseSync(join(mkdtempSync(join(tmpdir(), "capacity-")), "d1.sqlite"));
-for (const name of readdirSync("migrations").filter((file) => file.endsWith(".sql")).sort()) db.exec(readFileSync(join("migrations", name), "utf8"));
+for (const name of readdirSync("migrations")
+  .filter((file) => file.endsWith(".sql"))
+  .sort())
+  db.exec(readFileSync(join("migrations", name), "utf8"));
 
-const id = (prefix: string) => `${prefix}_${randomBytes(15).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "0").slice(0, 20)}`;
+const id = (prefix: string) =>
+  `${prefix}_${randomBytes(15)
+    .toString("base64url")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "0")
+    .slice(0, 20)}`;
 const hex = () => randomBytes(32).toString("hex");
 const iso = (offsetMs = 0) => new Date(Date.UTC(2026, 10, 23) + offsetMs).toISOString();
 
 // A realistic template snapshot: 8 steps in 4 languages (shared by every session made from it).
 const snapshot = JSON.stringify({
-  id: id("tpl"), name: "Vehicle check-in", default_locale: "en", ask_location: false, stage: "checkin", category: "car", theme_id: null,
+  id: id("tpl"),
+  name: "Vehicle check-in",
+  default_locale: "en",
+  ask_location: false,
+  stage: "checkin",
+  category: "car",
+  theme_id: null,
   welcome: { title: { en: "Check-in", fr: "État des lieux", es: "Entrada", de: "Übergabe" }, body: null },
   completion: { title: { en: "Thank you", fr: "Merci", es: "Gracias", de: "Danke" }, body: null },
   steps: Array.from({ length: 8 }, (_, i) => ({
-    id: `step_${i}`, required: true, kind: "photo", min_count: 1, max_count: 5,
+    id: `step_${i}`,
+    required: true,
+    kind: "photo",
+    min_count: 1,
+    max_count: 5,
     label: { en: `Side ${i}`, fr: `Côté ${i}`, es: `Lado ${i}`, de: `Seite ${i}` },
-    instruction: { en: "Photograph this side from two metres, the whole panel in the frame.".repeat(2), fr: "Photographiez ce côté à deux mètres, tout le panneau dans le cadre.".repeat(2), es: "Fotografíe este lado a dos metros, con todo el panel en el encuadre.".repeat(2), de: "Fotografieren Sie diese Seite aus zwei Metern, die ganze Fläche im Bild.".repeat(2) },
+    instruction: {
+      en: "Photograph this side from two metres, the whole panel in the frame.".repeat(2),
+      fr: "Photographiez ce côté à deux mètres, tout le panneau dans le cadre.".repeat(2),
+      es: "Fotografíe este lado a dos metros, con todo el panel en el encuadre.".repeat(2),
+      de: "Fotografieren Sie diese Seite aus zwei Metern, die ganze Fläche im Bild.".repeat(2),
+    },
   })),
 });
 const templateSha = hex();
@@ -37,18 +60,28 @@ const organization = id("org");
 db.prepare("INSERT INTO organizations (id, name, balance, created_at, updated_at) VALUES (?, 'Acme Rentals', 100000, ?, ?)").run(organization, iso(), iso());
 db.prepare("INSERT INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)").run(templateSha, snapshot, iso());
 
-const insertSession = db.prepare(`INSERT INTO capture_sessions (id, organization_id, mode, status, token_hash, external_reference, party, stage, category, template_id, template_sha256, locale, location_reference, return_url, compare_to, holds_reservation, proof_id, created_at, updated_at, expires_at, completed_at)
+const insertSession =
+  db.prepare(`INSERT INTO capture_sessions (id, organization_id, mode, status, token_hash, external_reference, party, stage, category, template_id, template_sha256, locale, location_reference, return_url, compare_to, holds_reservation, proof_id, created_at, updated_at, expires_at, completed_at)
   VALUES (?, ?, 'live', 'completed', ?, ?, 'provider', 'checkin', 'car', ?, ?, 'fr', NULL, 'https://shop.example/rentals/return', NULL, 0, ?, ?, ?, ?, ?)`);
-const insertProof = db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at)
+const insertProof =
+  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at)
   VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?)`);
 // What the sealer records per file since migrations 0012-0013 (CRC-32, decoded facts, one integrity signal).
-const sealerFacts = { crc32: 3_735_928_559, decoded: '{"width":4032,"height":3024,"duration_s":null}', signals: '[{"code":"clock_offset","detail":"The phone clock was 412 ms off."}]' };
-const insertFile = db.prepare(`INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, capture_context, original_key, signed_key, signed_sha256, signed_size, sniffed_type, prior_c2pa, signed_crc32, prior_credentials, decoded, signals, created_at, captured_at)
+const sealerFacts = {
+  crc32: 3_735_928_559,
+  decoded: '{"width":4032,"height":3024,"duration_s":null}',
+  signals: '[{"code":"clock_offset","detail":"The phone clock was 412 ms off."}]',
+};
+const insertFile =
+  db.prepare(`INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, capture_context, original_key, signed_key, signed_sha256, signed_size, sniffed_type, prior_c2pa, signed_crc32, prior_credentials, decoded, signals, created_at, captured_at)
   VALUES (?, ?, ?, ?, 'photo', 'image/jpeg', 4194304, ?, 'uploaded', ?, ?, ?, ?, 4203311, 'image/jpeg', 0, ?, NULL, ?, ?, ?, ?)`);
 const insertEvent = db.prepare("INSERT INTO events (id, organization_id, mode, type, data, created_at, dispatched_at) VALUES (?, ?, 'live', ?, ?, ?, ?)");
-const insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, organization_id, mode, endpoint_id, event_id, event, session_id, status, attempts, next_attempt_at, request_body, response_status, response_body_start, failure_reason, created_at, updated_at)
+const insertDelivery =
+  db.prepare(`INSERT INTO webhook_deliveries (id, organization_id, mode, endpoint_id, event_id, event, session_id, status, attempts, next_attempt_at, request_body, response_status, response_body_start, failure_reason, created_at, updated_at)
   VALUES (?, ?, 'live', ?, ?, ?, ?, 'succeeded', 1, NULL, ?, 200, ?, NULL, ?, ?)`);
-const insertAttempt = db.prepare("INSERT INTO webhook_attempts (id, delivery_id, attempt, webhook_id, started_at, duration_ms, response_status, response_body_start, failure_reason) VALUES (?, ?, 1, ?, ?, 184, 200, ?, NULL)");
+const insertAttempt = db.prepare(
+  "INSERT INTO webhook_attempts (id, delivery_id, attempt, webhook_id, started_at, duration_ms, response_status, response_body_start, failure_reason) VALUES (?, ?, 1, ?, ?, 184, 200, ?, NULL)",
+);
 
 const endpoint = id("whe");
 db.exec("BEGIN");
@@ -61,15 +94,57 @@ for (let n = 0; n < PROOFS; n++) {
   insertProof.run(proof, organization, session, reference, id("tpl"), templateSha, hex(), at, randomUUID(), randomUUID(), at, at, at);
   for (let f = 0; f < FILES_PER_PROOF; f++) {
     const file = id("med");
-    const context = JSON.stringify({ method: "camera", device_time: at, clock_offset_ms: 412, user_agent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36", location: null });
-    insertFile.run(file, session, proof, `step_${f % 8}`, hex(), context, `captures/${session}/${file}`, `proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`, hex(), sealerFacts.crc32, sealerFacts.decoded, sealerFacts.signals, at, at);
+    const context = JSON.stringify({
+      method: "camera",
+      device_time: at,
+      clock_offset_ms: 412,
+      user_agent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
+      location: null,
+    });
+    insertFile.run(
+      file,
+      session,
+      proof,
+      `step_${f % 8}`,
+      hex(),
+      context,
+      `captures/${session}/${file}`,
+      `proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`,
+      hex(),
+      sealerFacts.crc32,
+      sealerFacts.decoded,
+      sealerFacts.signals,
+      at,
+      at,
+    );
   }
   for (const type of ["capture_session.completed", "proof.sealed"]) {
     const event = id("evt");
-    const data = JSON.stringify({ proof_id: proof, session_id: session, external_reference: reference, party: "provider", stage: "checkin", compare_to: null, manifest_sha256: hex(), timestamp: { gen_time: at, qualified: true }, sealed_at: at });
+    const data = JSON.stringify({
+      proof_id: proof,
+      session_id: session,
+      external_reference: reference,
+      party: "provider",
+      stage: "checkin",
+      compare_to: null,
+      manifest_sha256: hex(),
+      timestamp: { gen_time: at, qualified: true },
+      sealed_at: at,
+    });
     insertEvent.run(event, organization, type, data, at, at);
     const delivery = id("whd");
-    insertDelivery.run(delivery, organization, endpoint, event, type, session, JSON.stringify({ event: type, ...JSON.parse(data) }), '{"received":true}', at, at);
+    insertDelivery.run(
+      delivery,
+      organization,
+      endpoint,
+      event,
+      type,
+      session,
+      JSON.stringify({ event: type, ...JSON.parse(data) }),
+      '{"received":true}',
+      at,
+      at,
+    );
     insertAttempt.run(id("wha"), delivery, randomUUID(), at, '{"received":true}');
   }
 }
@@ -77,7 +152,9 @@ db.exec("COMMIT");
 
 /** Bytes of each table with its indexes, from dbstat (pages actually used, as D1 bills and caps them). */
 function tableBytes(): Map<string, number> {
-  const rows = db.prepare(`SELECT COALESCE(m.tbl_name, s.name) AS tbl, SUM(s.pgsize) AS bytes FROM dbstat s LEFT JOIN sqlite_schema m ON m.name = s.name GROUP BY tbl`).all() as { tbl: string; bytes: number }[];
+  const rows = db
+    .prepare(`SELECT COALESCE(m.tbl_name, s.name) AS tbl, SUM(s.pgsize) AS bytes FROM dbstat s LEFT JOIN sqlite_schema m ON m.name = s.name GROUP BY tbl`)
+    .all() as { tbl: string; bytes: number }[];
   return new Map(rows.map((row) => [row.tbl, row.bytes]));
 }
 const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -91,16 +168,21 @@ const perEvent = per("events");
 const perDelivery = per("webhook_deliveries") + per("webhook_attempts") * (count("webhook_attempts") / count("webhook_deliveries"));
 
 // The same deliveries once the retention sweep has emptied their bodies (30 days), after VACUUM.
-db.exec("UPDATE webhook_attempts SET response_body_start = NULL; UPDATE webhook_deliveries SET request_body = '', response_body_start = NULL, body_deleted_at = created_at; VACUUM;");
+db.exec(
+  "UPDATE webhook_attempts SET response_body_start = NULL; UPDATE webhook_deliveries SET request_body = '', response_body_start = NULL, body_deleted_at = created_at; VACUUM;",
+);
 const purged = tableBytes();
 const perDeliveryPurged =
-  (purged.get("webhook_deliveries") ?? 0) / count("webhook_deliveries") + ((purged.get("webhook_attempts") ?? 0) / count("webhook_attempts")) * (count("webhook_attempts") / count("webhook_deliveries"));
+  (purged.get("webhook_deliveries") ?? 0) / count("webhook_deliveries") +
+  ((purged.get("webhook_attempts") ?? 0) / count("webhook_attempts")) * (count("webhook_attempts") / count("webhook_deliveries"));
 
 const proofTotal = perSession + perProofRow + FILES_PER_PROOF * perFile + 2 * perEvent + 2 * perDelivery;
 const proofTotalAfter30Days = perSession + perProofRow + FILES_PER_PROOF * perFile + 2 * perEvent + 2 * perDeliveryPurged;
 const round = (bytes: number) => Math.round(bytes).toLocaleString("en-US");
 
-console.log(`SQLite ${(db.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v}, page size ${(db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size}, ${PROOFS} proofs of ${FILES_PER_PROOF} files, 1 endpoint`);
+console.log(
+  `SQLite ${(db.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v}, page size ${(db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size}, ${PROOFS} proofs of ${FILES_PER_PROOF} files, 1 endpoint`,
+);
 console.log(`| Row (with its indexes) | Bytes |`);
 console.log(`| --- | ---: |`);
 console.log(`| capture session | ${round(perSession)} |`);
@@ -109,7 +191,11 @@ console.log(`| file | ${round(perFile)} |`);
 console.log(`| event | ${round(perEvent)} |`);
 console.log(`| webhook delivery with its attempt | ${round(perDelivery)} |`);
 console.log(`| webhook delivery after 30 days (bodies emptied) | ${round(perDeliveryPurged)} |`);
-console.log(`| template snapshot (8 steps, 4 languages; once per content) | ${round(measured.get("template_snapshots") ?? 0)} (${snapshot.length} bytes of JSON) |`);
+console.log(
+  `| template snapshot (8 steps, 4 languages; once per content) | ${round(measured.get("template_snapshots") ?? 0)} (${snapshot.length} bytes of JSON) |`,
+);
 console.log(`| **proof** (session + proof + ${FILES_PER_PROOF} files + 2 events + 2 deliveries) | **${round(proofTotal)}** |`);
 console.log(`| **proof after 30 days** | **${round(proofTotalAfter30Days)}** |`);
-console.log(`One 10 GB D1 database: ${round(D1_DATABASE_BYTES / proofTotalAfter30Days)} proofs (${round(D1_DATABASE_BYTES / proofTotal)} if delivery bodies were kept)`);
+console.log(
+  `One 10 GB D1 database: ${round(D1_DATABASE_BYTES / proofTotalAfter30Days)} proofs (${round(D1_DATABASE_BYTES / proofTotal)} if delivery bodies were kept)`,
+);

@@ -14,7 +14,19 @@ export interface CrlInspection {
 const CRL_DISTRIBUTION_POINTS_OID = "2.5.29.31";
 const INVALIDITY_DATE_OID = "2.5.29.24";
 const REASON_CODE_OID = "2.5.29.21";
-const REASONS = ["unspecified", "keyCompromise", "cACompromise", "affiliationChanged", "superseded", "cessationOfOperation", "certificateHold", "", "removeFromCRL", "privilegeWithdrawn", "aACompromise"];
+const REASONS = [
+  "unspecified",
+  "keyCompromise",
+  "cACompromise",
+  "affiliationChanged",
+  "superseded",
+  "cessationOfOperation",
+  "certificateHold",
+  "",
+  "removeFromCRL",
+  "privilegeWithdrawn",
+  "aACompromise",
+];
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
 
 export const parseCertificate = (der: Uint8Array) => pkijs.Certificate.fromBER(buffer(der));
@@ -33,7 +45,10 @@ export function crlDistributionUrls(certificateDer: Uint8Array): string[] {
 export function serialHex(certificate: pkijs.Certificate): string {
   let bytes = certificate.serialNumber.valueBlock.valueHexView;
   while (bytes.length > 1 && bytes[0] === 0) bytes = bytes.subarray(1);
-  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("").toUpperCase();
+  return [...bytes]
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
 }
 
 /**
@@ -46,7 +61,8 @@ export async function inspectCrl(crlDer: Uint8Array, certificateDer: Uint8Array,
   const crl = pkijs.CertificateRevocationList.fromBER(buffer(crlDer));
   const certificate = parseCertificate(certificateDer);
   const issuer = parseCertificate(issuerDer);
-  const signedByIssuer = crl.issuer.isEqual(issuer.subject) && certificate.issuer.isEqual(issuer.subject) && (await crl.verify({ issuerCertificate: issuer }).catch(() => false));
+  const signedByIssuer =
+    crl.issuer.isEqual(issuer.subject) && certificate.issuer.isEqual(issuer.subject) && (await crl.verify({ issuerCertificate: issuer }).catch(() => false));
   const entry = (crl.revokedCertificates ?? []).find((one) => one.userCertificate.isEqual(certificate.serialNumber));
   const extension = (oid: string) => entry?.crlEntryExtensions?.extensions.find((one) => one.extnID === oid);
   const invalidity = extension(INVALIDITY_DATE_OID);
@@ -58,8 +74,12 @@ export async function inspectCrl(crlDer: Uint8Array, certificateDer: Uint8Array,
     revoked: entry
       ? {
           revokedAt: entry.revocationDate.value.toISOString(),
-          invalidSince: invalidity ? (asn1js.fromBER(invalidity.extnValue.valueBlock.valueHexView).result as asn1js.GeneralizedTime).toDate().toISOString() : null,
-          reason: reason ? (REASONS[(asn1js.fromBER(reason.extnValue.valueBlock.valueHexView).result as asn1js.Enumerated).valueBlock.valueDec] ?? "unknown") : null,
+          invalidSince: invalidity
+            ? (asn1js.fromBER(invalidity.extnValue.valueBlock.valueHexView).result as asn1js.GeneralizedTime).toDate().toISOString()
+            : null,
+          reason: reason
+            ? (REASONS[(asn1js.fromBER(reason.extnValue.valueBlock.valueHexView).result as asn1js.Enumerated).valueBlock.valueDec] ?? "unknown")
+            : null,
         }
       : null,
   };

@@ -152,14 +152,22 @@ function archiveTimeStampSchema(stamp: ArchiveTimeStamp): asn1js.Sequence {
     value: [
       context(0, [new asn1js.ObjectIdentifier({ value: HASH_OIDS[stamp.digestAlgorithm] })]),
       ...(stamp.reducedHashtree
-        ? [context(2, stamp.reducedHashtree.map((list) => new asn1js.Sequence({ value: list.map((value) => new asn1js.OctetString({ valueHex: arrayBuffer(value) })) })))]
+        ? [
+            context(
+              2,
+              stamp.reducedHashtree.map(
+                (list) => new asn1js.Sequence({ value: list.map((value) => new asn1js.OctetString({ valueHex: arrayBuffer(value) })) }),
+              ),
+            ),
+          ]
         : []),
       token.result,
     ],
   });
 }
 
-const sequenceSchema = (chains: ArchiveTimeStamp[][]) => new asn1js.Sequence({ value: chains.map((chain) => new asn1js.Sequence({ value: chain.map(archiveTimeStampSchema) })) });
+const sequenceSchema = (chains: ArchiveTimeStamp[][]) =>
+  new asn1js.Sequence({ value: chains.map((chain) => new asn1js.Sequence({ value: chain.map(archiveTimeStampSchema) })) });
 
 /** The DER of an ArchiveTimeStampSequence (chains before a hash-tree renewal are hashed as this, §5.2). */
 export function encodeArchiveTimeStampSequence(chains: ArchiveTimeStamp[][]): Uint8Array {
@@ -169,7 +177,9 @@ export function encodeArchiveTimeStampSequence(chains: ArchiveTimeStamp[][]): Ui
 export function encodeEvidenceRecord(record: EvidenceRecord): Uint8Array {
   const algorithms = [...new Set(record.chains.flat().map((stamp) => stamp.digestAlgorithm))];
   return new Uint8Array(
-    new asn1js.Sequence({ value: [new asn1js.Integer({ value: 1 }), new asn1js.Sequence({ value: algorithms.map(algorithm) }), sequenceSchema(record.chains)] }).toBER(),
+    new asn1js.Sequence({
+      value: [new asn1js.Integer({ value: 1 }), new asn1js.Sequence({ value: algorithms.map(algorithm) }), sequenceSchema(record.chains)],
+    }).toBER(),
   );
 }
 
@@ -194,7 +204,8 @@ function readArchiveTimeStamp(node: asn1js.AsnType, defaultHash: HashName): Arch
       hash = hashOfOid(oid.valueBlock.toString());
     } else if (isContext(part, 2)) {
       reducedHashtree = children(part, "reducedHashtree").map((list) => children(list, "PartialHashtree").map(octets));
-      if (reducedHashtree.length === 0 || reducedHashtree.some((list) => list.length === 0)) throw new EvidenceRecordFormatError("an empty reduced hash tree or list");
+      if (reducedHashtree.length === 0 || reducedHashtree.some((list) => list.length === 0))
+        throw new EvidenceRecordFormatError("an empty reduced hash tree or list");
     }
   }
   const token = parts.at(-1);
@@ -215,7 +226,9 @@ export function decodeEvidenceRecord(der: Uint8Array): EvidenceRecord {
     return hashOfOid(oid.valueBlock.toString());
   });
   const sequence = parts.at(-1);
-  const chains = children(sequence, "ArchiveTimeStampSequence").map((chain) => children(chain, "ArchiveTimeStampChain").map((stamp) => readArchiveTimeStamp(stamp, algorithms[0] ?? "SHA-256")));
+  const chains = children(sequence, "ArchiveTimeStampSequence").map((chain) =>
+    children(chain, "ArchiveTimeStampChain").map((stamp) => readArchiveTimeStamp(stamp, algorithms[0] ?? "SHA-256")),
+  );
   if (chains.length === 0 || chains.some((chain) => chain.length === 0)) throw new EvidenceRecordFormatError("no archive timestamp");
   return { chains };
 }

@@ -94,7 +94,11 @@ export const ThumbnailSchema = z.strictObject({
   content_type: z.literal("image/webp"),
   width: z.number().int().positive().max(480),
   height: z.number().int().positive().max(480),
-  size: z.number().int().positive().max(100 * 1024),
+  size: z
+    .number()
+    .int()
+    .positive()
+    .max(100 * 1024),
 });
 export type Thumbnail = z.infer<typeof ThumbnailSchema>;
 
@@ -159,7 +163,14 @@ export const SealedResultSchema = z.strictObject({
 export type SealedResult = z.infer<typeof SealedResultSchema>;
 
 /** Why a file cannot be sealed: the proof fails for good with this code (no retry helps). */
-export const SEAL_FAILURE_CODES = ["file_missing", "file_size_mismatch", "file_hash_mismatch", "file_type_not_allowed", "file_type_mismatch", "file_corrupt"] as const;
+export const SEAL_FAILURE_CODES = [
+  "file_missing",
+  "file_size_mismatch",
+  "file_hash_mismatch",
+  "file_type_not_allowed",
+  "file_type_mismatch",
+  "file_corrupt",
+] as const;
 export type SealFailureCode = (typeof SEAL_FAILURE_CODES)[number];
 
 export const FailedResultSchema = z.strictObject({

@@ -160,7 +160,12 @@ export function remembered<V>(map: Map<string, V>, key: string, make: () => V): 
 
 const SHA1_OID = "1.3.14.3.2.26";
 const SHA256_OID = "2.16.840.1.101.3.4.2.1";
-const HASHES: Record<string, string> = { [SHA1_OID]: "SHA-1", [SHA256_OID]: "SHA-256", "2.16.840.1.101.3.4.2.2": "SHA-384", "2.16.840.1.101.3.4.2.3": "SHA-512" };
+const HASHES: Record<string, string> = {
+  [SHA1_OID]: "SHA-1",
+  [SHA256_OID]: "SHA-256",
+  "2.16.840.1.101.3.4.2.2": "SHA-384",
+  "2.16.840.1.101.3.4.2.3": "SHA-512",
+};
 const TIME_STAMPING_OID = "1.3.6.1.5.5.7.3.8";
 const EXTENDED_KEY_USAGE_OID = "2.5.29.37";
 const SIGNING_CERTIFICATE_OID = "1.2.840.113549.1.9.16.2.12";
@@ -172,7 +177,8 @@ const SUBJECT_KEY_IDENTIFIER_OID = "2.5.29.14";
 const RSA_ENCRYPTION_OID = "1.2.840.113549.1.1.1";
 const EC_PUBLIC_KEY_OID = "1.2.840.10045.2.1";
 
-export const hex = (bytes: ArrayBuffer | Uint8Array) => [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+export const hex = (bytes: ArrayBuffer | Uint8Array) =>
+  [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
 
 /** The DER of every certificate in a PEM bundle. */
@@ -198,7 +204,11 @@ async function bindsCertificate(signerInfo: pkijs.SignerInfo, certificateDer: Ui
   if (!attribute || !first) return false;
   const parts = first.valueBlock.value;
   const algorithm =
-    attribute.type === SIGNING_CERTIFICATE_OID ? SHA1_OID : parts[0] instanceof asn1js.Sequence ? new pkijs.AlgorithmIdentifier({ schema: parts[0] }).algorithmId : SHA256_OID;
+    attribute.type === SIGNING_CERTIFICATE_OID
+      ? SHA1_OID
+      : parts[0] instanceof asn1js.Sequence
+        ? new pkijs.AlgorithmIdentifier({ schema: parts[0] }).algorithmId
+        : SHA256_OID;
   const certHash = parts.find((part): part is asn1js.OctetString => part instanceof asn1js.OctetString);
   const hash = HASHES[algorithm];
   if (!certHash || !hash) return false;
@@ -221,7 +231,13 @@ function namedBy(signerInfo: pkijs.SignerInfo, candidates: pkijs.Certificate[]):
 }
 
 /** CMS signature over the signed attributes, whose message-digest attribute must be the hash of the TSTInfo. */
-async function signatureVerifies(signerInfo: pkijs.SignerInfo, signer: pkijs.Certificate, signerHex: string, tstInfoDer: Uint8Array, reuse?: TimestampCheckReuse): Promise<boolean> {
+async function signatureVerifies(
+  signerInfo: pkijs.SignerInfo,
+  signer: pkijs.Certificate,
+  signerHex: string,
+  tstInfoDer: Uint8Array,
+  reuse?: TimestampCheckReuse,
+): Promise<boolean> {
   const attributes = signerInfo.signedAttrs;
   const hash = HASHES[signerInfo.digestAlgorithm.algorithmId];
   // RFC 3161 §2.4.2: the token's SignerInfo always carries signed attributes (content type, digest, ESS).
@@ -237,7 +253,9 @@ async function signatureVerifies(signerInfo: pkijs.SignerInfo, signer: pkijs.Cer
       : engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm);
   }
   // The same verification as pkijs's for an ECDSA signer, with its key imported once per certificate and algorithm.
-  const key = await reuse.publicKey(`${signerHex} ${signerInfo.signatureAlgorithm.algorithmId}`, () => engine.getPublicKey(signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm));
+  const key = await reuse.publicKey(`${signerHex} ${signerInfo.signatureAlgorithm.algorithmId}`, () =>
+    engine.getPublicKey(signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm),
+  );
   const curve = pkijs.ECNamedCurves.find((key.algorithm as { namedCurve?: string }).namedCurve ?? "");
   const cms = asn1js.fromBER(signerInfo.signature.valueBlock.valueHexView);
   if (!curve || cms.offset === -1) return false;
@@ -261,7 +279,9 @@ function signedDataOf(content: unknown, reuse?: TimestampCheckReuse): { signedDa
   }
   const choices = (fields[certificatesAt] as asn1js.Constructed).valueBlock.value;
   // A plain SEQUENCE is a Certificate; the other CertificateChoices (tagged) are not certificates to check with.
-  const carried = choices.filter((choice) => choice instanceof asn1js.Sequence).map((choice) => reuse.certificate(new Uint8Array(choice.valueBeforeDecodeView)));
+  const carried = choices
+    .filter((choice) => choice instanceof asn1js.Sequence)
+    .map((choice) => reuse.certificate(new Uint8Array(choice.valueBeforeDecodeView)));
   const signedData = new pkijs.SignedData({ schema: new asn1js.Sequence({ value: fields.filter((_, index) => index !== certificatesAt) }) });
   return { signedData, carried };
 }
@@ -333,7 +353,11 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     const checkDate = options.at ?? tstInfo.genTime;
     // The chain is the same for every token an authority signs with the same certificates: the anchors, the
     // signer, and what the token carries, all part of the key.
-    const chainKey = [chainPem, signerHex, ...carried.map((cert) => (cert === signer ? signerHex : hex(options.reuse?.encoded(cert) ?? cert.toSchema().toBER())))].join(" ");
+    const chainKey = [
+      chainPem,
+      signerHex,
+      ...carried.map((cert) => (cert === signer ? signerHex : hex(options.reuse?.encoded(cert) ?? cert.toSchema().toBER()))),
+    ].join(" ");
     const knownRoot = options.reuse?.trustedRoot(chainKey, checkDate) ?? null;
     if (knownRoot) {
       result.chainTrusted = true;
@@ -373,7 +397,13 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
  * loosely than theirs is a token accepted here and refused there. Being stricter only costs the full
  * check (bytes after the response, for one, which the full check ignores).
  */
-async function knownShapeCheck(tsr: Uint8Array, data: Uint8Array, chainPem: string, options: TimestampCheckOptions, reuse: TimestampCheckReuse): Promise<TimestampCheck | null> {
+async function knownShapeCheck(
+  tsr: Uint8Array,
+  data: Uint8Array,
+  chainPem: string,
+  options: TimestampCheckOptions,
+  reuse: TimestampCheckReuse,
+): Promise<TimestampCheck | null> {
   let token: TokenFields;
   try {
     token = tokenFields(tsr);
@@ -390,7 +420,8 @@ async function knownShapeCheck(tsr: Uint8Array, data: Uint8Array, chainPem: stri
   if (!bytesEqual(tstInfo.imprint, expected)) return null;
   const carried = token.certificates.map((der) => reuse.certificate(der));
   const signer = [...carried, ...reuse.certificates(chainPem)].find(
-    (cert) => bytesEqual(new Uint8Array(cert.issuer.valueBeforeDecode), signerInfo.issuer) && bytesEqual(cert.serialNumber.valueBlock.valueHexView, signerInfo.serial),
+    (cert) =>
+      bytesEqual(new Uint8Array(cert.issuer.valueBeforeDecode), signerInfo.issuer) && bytesEqual(cert.serialNumber.valueBlock.valueHexView, signerInfo.serial),
   );
   if (!signer || signer.subjectPublicKeyInfo.algorithm.algorithmId !== EC_PUBLIC_KEY_OID || !certifiedForTimestamping(signer)) return null;
   const signerDer = reuse.encoded(signer);
@@ -524,7 +555,24 @@ export const TAG = {
   CONTEXT_1: 0xa1,
   DIRECTORY_NAME: 0xa4,
 } as const;
-const { BOOLEAN, INTEGER, BIT_STRING, OCTET_STRING, NULL, OID, UTF8_STRING, UTC_TIME, GENERALIZED_TIME, SEQUENCE, SET, IMPLICIT_0, IMPLICIT_1, CONTEXT_0, CONTEXT_1, DIRECTORY_NAME } = TAG;
+const {
+  BOOLEAN,
+  INTEGER,
+  BIT_STRING,
+  OCTET_STRING,
+  NULL,
+  OID,
+  UTF8_STRING,
+  UTC_TIME,
+  GENERALIZED_TIME,
+  SEQUENCE,
+  SET,
+  IMPLICIT_0,
+  IMPLICIT_1,
+  CONTEXT_0,
+  CONTEXT_1,
+  DIRECTORY_NAME,
+} = TAG;
 
 /** The children of `der`, which must be one SEQUENCE and nothing after it. */
 export function sequenceReader(der: Uint8Array): Reader {
@@ -578,7 +626,13 @@ function tokenFields(tsr: Uint8Array): TokenFields {
   signerInfos.done();
   const signer = signerFields(tsr, signerInfo);
   if (!digestAlgorithms.includes(signer.digestAlgorithm)) throw new RangeError("the signer's digest algorithm is not among the SignedData's");
-  return { start: tokenElement.start, end: tokenElement.end, certificates, tstInfo: tstInfoFields(tsr.subarray(tstInfoElement.contentStart, tstInfoElement.end)), signer };
+  return {
+    start: tokenElement.start,
+    end: tokenElement.end,
+    certificates,
+    tstInfo: tstInfoFields(tsr.subarray(tstInfoElement.contentStart, tstInfoElement.end)),
+    signer,
+  };
 }
 
 export function tstInfoFields(der: Uint8Array): TokenFields["tstInfo"] {

@@ -13,7 +13,8 @@ export interface RootFingerprint {
 const NAMES: Record<string, string> = { "2.5.4.3": "CN", "2.5.4.6": "C", "2.5.4.10": "O", "2.5.4.11": "OU" };
 
 /** A certificate's subject in one line (`C=FR, O=…, CN=…`). */
-export const subjectText = (cert: pkijs.Certificate) => cert.subject.typesAndValues.map((tv) => `${NAMES[tv.type] ?? tv.type}=${tv.value.valueBlock.value}`).join(", ");
+export const subjectText = (cert: pkijs.Certificate) =>
+  cert.subject.typesAndValues.map((tv) => `${NAMES[tv.type] ?? tv.type}=${tv.value.valueBlock.value}`).join(", ");
 
 export const opensslFingerprint = (sha256: string) => sha256.toUpperCase().match(/../g)!.join(":");
 
@@ -29,7 +30,12 @@ export async function rootFingerprints(pem: string): Promise<RootFingerprint[]> 
     const sha256 = hex(await crypto.subtle.digest("SHA-256", der.slice()));
     const subject = subjectText(cert);
     const base64 = btoa(String.fromCharCode(...der)).replace(/.{64}/g, "$&\n");
-    roots.push({ subject, sha256, opensslFingerprint: opensslFingerprint(sha256), pem: `-----BEGIN CERTIFICATE-----\n${base64.replace(/\n$/, "")}\n-----END CERTIFICATE-----\n` });
+    roots.push({
+      subject,
+      sha256,
+      opensslFingerprint: opensslFingerprint(sha256),
+      pem: `-----BEGIN CERTIFICATE-----\n${base64.replace(/\n$/, "")}\n-----END CERTIFICATE-----\n`,
+    });
   }
   return roots;
 }

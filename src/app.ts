@@ -39,7 +39,10 @@ function allowedMethods(app: App, pathname: string): string[] {
   for (const route of app.routes) {
     if (route.method === "ALL") continue;
     const pattern = new RegExp(
-      `^${route.path.replace(/[.+?^$()[\]\\|]/g, "\\$&").replace(/:[A-Za-z0-9_]+(\{[^}]*\})?/g, "[^/]+").replace(/\*/g, ".*")}/?$`,
+      `^${route.path
+        .replace(/[.+?^$()[\]\\|]/g, "\\$&")
+        .replace(/:[A-Za-z0-9_]+(\{[^}]*\})?/g, "[^/]+")
+        .replace(/\*/g, ".*")}/?$`,
     );
     if (pattern.test(pathname)) methods.add(route.method);
   }

@@ -40,7 +40,20 @@ function applyTheme(theme) {
 const stepShots = (stepId) => shots.filter((shot) => shot.stepId === stepId);
 const usable = (stepId) => stepShots(stepId).filter((shot) => shot.state !== "refused");
 const minimumFor = (step) => Math.max(step.required ? step.min_count : 0, session.before_shots?.[step.id] ?? 0);
-const record = (shot) => ({ id: shot.id, token, stepId: shot.stepId, kind: shot.kind, blob: shot.blob, sha256: shot.sha256, capture: shot.capture, fileId: shot.fileId, upload: shot.upload, storedParts: shot.storedParts, state: shot.state, refusal: shot.refusal });
+const record = (shot) => ({
+  id: shot.id,
+  token,
+  stepId: shot.stepId,
+  kind: shot.kind,
+  blob: shot.blob,
+  sha256: shot.sha256,
+  capture: shot.capture,
+  fileId: shot.fileId,
+  upload: shot.upload,
+  storedParts: shot.storedParts,
+  state: shot.state,
+  refusal: shot.refusal,
+});
 
 async function persist(shot) {
   if (shot.removed) return;
@@ -54,7 +67,8 @@ async function persist(shot) {
 function addShot(step, blob, capture) {
   const refusal = refusalOnPhone(step.kind, blob, capture.duration_ms);
   // A recorder that keeps giving empty clips (WebKit without an encoder) must not be a dead end: a file will do.
-  const orFile = refusal === "refusedEmpty" ? button([icon("file"), t("useFile")], { class: "alert-action", "data-testid": "use-file" }, () => $("file").click()) : null;
+  const orFile =
+    refusal === "refusedEmpty" ? button([icon("file"), t("useFile")], { class: "alert-action", "data-testid": "use-file" }, () => $("file").click()) : null;
   if (refusal) return alertOnScreen(t(refusal), undefined, orFile);
   clearAlerts();
   const type = blob.type.split(";")[0];
@@ -146,10 +160,19 @@ function drawShot(shot) {
   const tile = shot.tile;
   if (!tile) return;
   const state = shot.waiting ? "waiting" : shot.state;
-  const percent = Math.round((100 * (shot.state === "uploaded" ? shot.blob.size : shot.sent ?? 0)) / Math.max(1, shot.blob.size));
-  const label = { uploaded: t("stateSent"), refused: t("stateRefused"), waiting: t("stateWaiting"), uploading: `${t("stateSending")} ${percent} %`, declaring: t("stateSending"), preparing: t("statePreparing") }[state];
+  const percent = Math.round((100 * (shot.state === "uploaded" ? shot.blob.size : (shot.sent ?? 0))) / Math.max(1, shot.blob.size));
+  const label = {
+    uploaded: t("stateSent"),
+    refused: t("stateRefused"),
+    waiting: t("stateWaiting"),
+    uploading: `${t("stateSending")} ${percent} %`,
+    declaring: t("stateSending"),
+    preparing: t("statePreparing"),
+  }[state];
   tile.dataset.state = state;
-  tile.querySelector(".badge").replaceChildren(icon(STATE_ICONS[state]), el("span", { class: state === "uploading" ? "" : "sr-only" }, state === "uploading" ? `${percent} %` : label));
+  tile
+    .querySelector(".badge")
+    .replaceChildren(icon(STATE_ICONS[state]), el("span", { class: state === "uploading" ? "" : "sr-only" }, state === "uploading" ? `${percent} %` : label));
   tile.querySelector(".bar").style.setProperty("--done", `${percent}%`);
   tile.querySelector(".badge").setAttribute("title", label);
 }
@@ -164,7 +187,10 @@ function renderShots() {
     ...here.map((shot, index) => {
       shot.url ??= URL.createObjectURL(shot.blob);
       const name = `${t("shotNumber", { n: index + 1 })}`;
-      const preview = shot.kind === "video" ? el("video", { src: shot.url, muted: true, playsinline: true, preload: "metadata", "aria-label": name }) : el("img", { src: shot.url, alt: name });
+      const preview =
+        shot.kind === "video"
+          ? el("video", { src: shot.url, muted: true, playsinline: true, preload: "metadata", "aria-label": name })
+          : el("img", { src: shot.url, alt: name });
       shot.tile = el(
         "li",
         { class: "shot" },
@@ -205,7 +231,13 @@ function updateCounter(step) {
   const missing = minimumFor(step) - taken;
   const word = step.kind === "video" ? "Video" : "Photo";
   const sentence =
-    missing > 0 ? t(missing === 1 ? `more${word}1` : `more${word}N`, { n: missing }) : taken >= step.max_count ? t("stepFull") : taken === 0 ? t("stepOptional") : t("canAdd", { n: step.max_count - taken });
+    missing > 0
+      ? t(missing === 1 ? `more${word}1` : `more${word}N`, { n: missing })
+      : taken >= step.max_count
+        ? t("stepFull")
+        : taken === 0
+          ? t("stepOptional")
+          : t("canAdd", { n: step.max_count - taken });
   const counter = $("counter");
   if (counter) counter.textContent = sentence;
   const next = $("next");
@@ -219,14 +251,17 @@ function updateCounter(step) {
 function updateOverall() {
   const live = shots.filter((shot) => shot.state !== "refused");
   const total = live.reduce((sum, shot) => sum + shot.blob.size, 0);
-  const sent = live.reduce((sum, shot) => sum + (shot.state === "uploaded" ? shot.blob.size : shot.sent ?? 0), 0);
+  const sent = live.reduce((sum, shot) => sum + (shot.state === "uploaded" ? shot.blob.size : (shot.sent ?? 0)), 0);
   const done = live.filter((shot) => shot.state === "uploaded").length;
   overall.hidden = live.length === 0;
   overall.max = Math.max(1, total);
   overall.value = sent;
   showNotices();
   overallLabel.textContent = retryNotice || (live.length === 0 ? "" : done === live.length ? t("uploaded") : t("uploading", { done, total: live.length }));
-  $("sealing-progress")?.replaceChildren(done === live.length ? icon("check") : el("span", { class: "spinner" }), el("span", {}, t("sealingSending", { done, total: live.length })));
+  $("sealing-progress")?.replaceChildren(
+    done === live.length ? icon("check") : el("span", { class: "spinner" }),
+    el("span", {}, t("sealingSending", { done, total: live.length })),
+  );
 }
 
 function showNotices() {
@@ -254,11 +289,20 @@ async function renderStep() {
   const step = session.steps[stepIndex];
   const last = stepIndex === session.steps.length - 1;
   const camera = step.kind === "photo" || canRecord();
-  const video = /** @type {HTMLVideoElement} */ (el("video", { class: "viewfinder", playsinline: true, muted: true, autoplay: true, "aria-label": step.label }));
+  const video = /** @type {HTMLVideoElement} */ (
+    el("video", { class: "viewfinder", playsinline: true, muted: true, autoplay: true, "aria-label": step.label })
+  );
   const frame = el("div", { class: "frame" }, video, el("p", { class: "frame-status", id: "camera-status" }, t("cameraStarting")));
   video.addEventListener("playing", () => $("camera-status")?.remove(), { once: true });
   const fileInput = /** @type {HTMLInputElement} */ (
-    el("input", { type: "file", id: "file", hidden: true, accept: step.kind === "video" ? "video/*" : "image/*", multiple: step.kind === "photo", "aria-label": t("useFile") })
+    el("input", {
+      type: "file",
+      id: "file",
+      hidden: true,
+      accept: step.kind === "video" ? "video/*" : "image/*",
+      multiple: step.kind === "photo",
+      "aria-label": t("useFile"),
+    })
   );
   fileInput.addEventListener(
     "change",
@@ -269,7 +313,18 @@ async function renderStep() {
   );
   let stopRecording = null;
   let timer = 0;
-  const shutter = el("button", { type: "button", id: "shutter", class: `shutter ${step.kind}`, "data-testid": "shutter", "aria-label": step.kind === "video" ? t("record") : t("shutter"), disabled: true }, el("span", { class: "shutter-core" }));
+  const shutter = el(
+    "button",
+    {
+      type: "button",
+      id: "shutter",
+      class: `shutter ${step.kind}`,
+      "data-testid": "shutter",
+      "aria-label": step.kind === "video" ? t("record") : t("shutter"),
+      disabled: true,
+    },
+    el("span", { class: "shutter-core" }),
+  );
   const elapsed = el("span", { class: "elapsed", "aria-live": "off" });
   shutter.addEventListener(
     "click",
@@ -300,7 +355,8 @@ async function renderStep() {
   const next = last
     ? button(t("finish"), { class: "primary", id: "next", "data-testid": "finish" }, finish)
     : button(t("next"), { class: "primary", id: "next", "data-testid": "next-step" }, () => ((stepIndex += 1), renderStep()));
-  const back = stepIndex > 0 ? button([icon("back"), t("back")], { class: "quiet", "data-testid": "back" }, () => ((stepIndex -= 1), renderStep())) : el("span");
+  const back =
+    stepIndex > 0 ? button([icon("back"), t("back")], { class: "quiet", "data-testid": "back" }, () => ((stepIndex -= 1), renderStep())) : el("span");
   show(
     [
       heading(step.label),
@@ -359,7 +415,12 @@ async function finish() {
         { class: "center" },
         el("span", { class: "mark" }, el("span", { class: "spinner big" })),
         heading(t("sealingTitle")),
-        el("ol", { class: "stages" }, el("li", { id: "sealing-progress" }), el("li", { id: "sealing-stage", class: "muted" }, icon("clock"), el("span", {}, t("sealingSealing")))),
+        el(
+          "ol",
+          { class: "stages" },
+          el("li", { id: "sealing-progress" }),
+          el("li", { id: "sealing-stage", class: "muted" }, icon("clock"), el("span", {}, t("sealingSealing"))),
+        ),
         el("p", { class: "muted" }, t("sealingWhy")),
       ),
     ],
@@ -388,7 +449,8 @@ async function finish() {
     const code = codeOf(error);
     if (code === "compare_to_already_used") return showError(t("alreadyUsed"));
     if (error instanceof HttpError && error.status === 410) return linkGone(error);
-    if (code === "missing_required_steps" || code === "upload_incomplete") return showError(t("missingSteps"), [button(t("backToShots"), { class: "primary wide" }, renderStep)]);
+    if (code === "missing_required_steps" || code === "upload_incomplete")
+      return showError(t("missingSteps"), [button(t("backToShots"), { class: "primary wide" }, renderStep)]);
     if (!(error instanceof HttpError)) console.warn(error);
     showError(t("error"), [button(t("tryAgain"), { class: "primary wide", "data-testid": "try-again" }, finish)]);
   }

@@ -32,7 +32,11 @@ export function still(video) {
   canvas.height = video.videoHeight;
   canvas.getContext("2d")?.drawImage(video, 0, 0);
   return new Promise((resolve, reject) =>
-    canvas.toBlob((blob) => (blob && blob.size > 0 ? resolve({ blob, width: canvas.width, height: canvas.height }) : reject(new Error("no image"))), "image/jpeg", 0.92),
+    canvas.toBlob(
+      (blob) => (blob && blob.size > 0 ? resolve({ blob, width: canvas.width, height: canvas.height }) : reject(new Error("no image"))),
+      "image/jpeg",
+      0.92,
+    ),
   );
 }
 

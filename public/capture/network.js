@@ -16,7 +16,8 @@ export class HttpError extends Error {
 
 export class Aborted extends Error {}
 
-export const isPermanent = (error) => error instanceof Aborted || (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429);
+export const isPermanent = (error) =>
+  error instanceof Aborted || (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429);
 
 /** The problem code of a refusal, or null. */
 export const codeOf = (error) => (error instanceof HttpError ? (error.body?.code ?? null) : null);

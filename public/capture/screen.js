@@ -15,7 +15,12 @@ export function onLeavingScreen(stop) {
 }
 
 /** Runs an event handler so that nothing it throws goes unseen (no unhandled rejection, an alert instead). */
-export const safely = (handler) => (...args) => Promise.resolve().then(() => handler(...args)).catch((error) => alertOnScreen(t("error"), error));
+export const safely =
+  (handler) =>
+  (...args) =>
+    Promise.resolve()
+      .then(() => handler(...args))
+      .catch((error) => alertOnScreen(t("error"), error));
 
 export function clearAlerts() {
   const area = $("alerts");
@@ -50,5 +55,16 @@ export const heading = (text) => el("h1", { tabindex: "-1" }, text);
 export const button = (label, attributes, handler) => el("button", { type: "button", ...attributes, onclick: safely(handler) }, label);
 
 export function showError(message, actions = []) {
-  show([el("div", { class: "center" }, el("span", { class: "mark mark-error" }, icon("alert", "icon big")), el("p", { class: "lead", role: "alert", "data-testid": "error" }, message))], actions, { bare: actions.length === 0 });
+  show(
+    [
+      el(
+        "div",
+        { class: "center" },
+        el("span", { class: "mark mark-error" }, icon("alert", "icon big")),
+        el("p", { class: "lead", role: "alert", "data-testid": "error" }, message),
+      ),
+    ],
+    actions,
+    { bare: actions.length === 0 },
+  );
 }

@@ -24,7 +24,11 @@ export function showWelcome(session, minimumFor, start) {
         "section",
         { class: "card", "aria-labelledby": "steps-title" },
         el("h2", { id: "steps-title" }, t("stepsTitle")),
-        el("ol", { class: "step-list" }, ...session.steps.map((step) => el("li", {}, el("span", {}, step.label), el("span", { class: "muted" }, shotsText(step, minimumFor))))),
+        el(
+          "ol",
+          { class: "step-list" },
+          ...session.steps.map((step) => el("li", {}, el("span", {}, step.label), el("span", { class: "muted" }, shotsText(step, minimumFor)))),
+        ),
         el("p", { class: "with-icon muted" }, icon("clock"), el("span", {}, t("duration", { n: Math.ceil(seconds / 60) }))),
       ),
       el("p", { class: "with-icon trust" }, icon("shield"), el("span", {}, t("sealed"))),
@@ -49,8 +53,20 @@ export function askLocation() {
       );
     };
     show(
-      [el("div", { class: "center" }, el("span", { class: "mark" }, icon("pin", "icon big")), heading(t("locationTitle")), el("p", {}, t("locationWhy")), waiting)],
-      [button(t("locationYes"), { class: "primary wide", "data-testid": "location-yes" }, accept), button(t("locationNo"), { class: "wide", "data-testid": "location-no" }, () => finish(null))],
+      [
+        el(
+          "div",
+          { class: "center" },
+          el("span", { class: "mark" }, icon("pin", "icon big")),
+          heading(t("locationTitle")),
+          el("p", {}, t("locationWhy")),
+          waiting,
+        ),
+      ],
+      [
+        button(t("locationYes"), { class: "primary wide", "data-testid": "location-yes" }, accept),
+        button(t("locationNo"), { class: "wide", "data-testid": "location-no" }, () => finish(null)),
+      ],
     );
   });
 }
@@ -86,5 +102,7 @@ export function showCompletion(session, result) {
 
 export function linkGone(error) {
   const code = codeOf(error);
-  showError(code === "capture_link_expired" ? t("expired") : code === "capture_link_used" ? t("used") : code === "capture_link_not_found" ? t("notFound") : t("error"));
+  showError(
+    code === "capture_link_expired" ? t("expired") : code === "capture_link_used" ? t("used") : code === "capture_link_not_found" ? t("notFound") : t("error"),
+  );
 }

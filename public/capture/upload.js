@@ -55,7 +55,9 @@ export async function uploadShot(base, shot, hooks) {
 /** Sends one part with the shot's current URLs; an expired or used-up URL is replaced and the part tried again. */
 async function sendPart(base, shot, number, hooks) {
   const part = shot.upload.parts.find((candidate) => candidate.part_number === number);
-  const before = shot.upload.parts.filter((candidate) => candidate.part_number < number && shot.storedParts[candidate.part_number] !== undefined).reduce((sum, candidate) => sum + candidate.length, 0);
+  const before = shot.upload.parts
+    .filter((candidate) => candidate.part_number < number && shot.storedParts[candidate.part_number] !== undefined)
+    .reduce((sum, candidate) => sum + candidate.length, 0);
   try {
     return await putPart(part, shot.blob, (loaded) => hooks.onProgress(before + loaded));
   } catch (error) {

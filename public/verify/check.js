@@ -8,7 +8,7 @@ input?.addEventListener("change", async () => {
   const digest = await crypto.subtle.digest("SHA-256", await file.arrayBuffer());
   const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
   const known = (input.dataset.hashes ?? "").split(" ");
-  result.textContent = known.includes(hex) ? document.body.dataset.belongs ?? "" : document.body.dataset.notBelongs ?? "";
+  result.textContent = known.includes(hex) ? (document.body.dataset.belongs ?? "") : (document.body.dataset.notBelongs ?? "");
   result.className = known.includes(hex) ? "match" : "no-match";
 });
 for (const button of document.querySelectorAll("[data-copy]")) {

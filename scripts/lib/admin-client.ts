@@ -18,7 +18,9 @@ export class AdminClient {
     const parsed = text ? JSON.parse(text) : null;
     if (!response.ok) {
       const problem = parsed as { code?: string; title?: string; detail?: string; field?: string } | null;
-      throw new Error(`${method} ${path}: ${response.status} ${problem?.code ?? ""} ${problem?.detail ?? problem?.title ?? text}${problem?.field ? ` (${problem.field})` : ""}`);
+      throw new Error(
+        `${method} ${path}: ${response.status} ${problem?.code ?? ""} ${problem?.detail ?? problem?.title ?? text}${problem?.field ? ` (${problem.field})` : ""}`,
+      );
     }
     return parsed as T;
   }

@@ -10,7 +10,11 @@ import { obtainTimestampOfDigest } from "./tsa/obtain-timestamp.ts";
  * renewal sweep's hash tree (RFC 4998, docs/adr/0022), from the authority of the proofs' mode, checked
  * like every token the sealer buys (imprint, nonce, signature, signer, chain) before it is answered.
  */
-export async function serveArchiveTimestamp(req: IncomingMessage, res: ServerResponse, authorityFor: (mode: "test" | "live") => TimestampAuthority): Promise<void> {
+export async function serveArchiveTimestamp(
+  req: IncomingMessage,
+  res: ServerResponse,
+  authorityFor: (mode: "test" | "live") => TimestampAuthority,
+): Promise<void> {
   let body: Buffer;
   try {
     body = await readBody(req, 4096);
@@ -19,7 +23,8 @@ export async function serveArchiveTimestamp(req: IncomingMessage, res: ServerRes
     return send(res, 413, sealerError("job_too_large", "An archive timestamp request is a few hundred bytes."));
   }
   const parsed = parseProtocolMessage(ArchiveTimestampRequestSchema, body.toString("utf8"));
-  if (!parsed.ok) return send(res, 400, sealerError(parsed.wrongVersion ? "unsupported_protocol_version" : "invalid_job", `The request cannot be read: ${parsed.problem}.`));
+  if (!parsed.ok)
+    return send(res, 400, sealerError(parsed.wrongVersion ? "unsupported_protocol_version" : "invalid_job", `The request cannot be read: ${parsed.problem}.`));
   const { mode, hash, root, leaves } = parsed.value;
   try {
     const stamp = await obtainTimestampOfDigest(authorityFor(mode), hash, new Uint8Array(Buffer.from(root, "hex")));

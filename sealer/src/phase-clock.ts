@@ -35,7 +35,8 @@ export class PhaseClock {
 
   timings(): SealTimings {
     const phases: SealTimings["phases"] = {};
-    for (const [phase, list] of this.intervals) phases[phase] = { wall_ms: round(unionLength(list)), file_ms: round(list.reduce((sum, [a, b]) => sum + (b - a), 0)) };
+    for (const [phase, list] of this.intervals)
+      phases[phase] = { wall_ms: round(unionLength(list)), file_ms: round(list.reduce((sum, [a, b]) => sum + (b - a), 0)) };
     return { total_ms: round(performance.now() - this.started), phases, authority_calls: { ...this.authorityCalls } };
   }
 }

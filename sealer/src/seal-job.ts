@@ -115,7 +115,13 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   const firstFailure = new AbortController();
   const signal = AbortSignal.any([aborted, firstFailure.signal]);
   // The C2PA signer's revocation status, fetched while the files are signed; awaited with the manifest's.
-  const c2paRevocation = captureRevocation(context.crls, "c2pa", context.chainDer[0]!, [...context.chainDer, ...pemCertificatesDer(context.trustAnchorPem)], aborted);
+  const c2paRevocation = captureRevocation(
+    context.crls,
+    "c2pa",
+    context.chainDer[0]!,
+    [...context.chainDer, ...pemCertificatesDer(context.trustAnchorPem)],
+    aborted,
+  );
   c2paRevocation.catch(() => undefined);
   const clock = new PhaseClock();
   const timestamp = (authority: TimestampAuthority, data: Uint8Array, under: AbortSignal) => {
@@ -138,7 +144,13 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     return { proofTimestamp, revocation: [...tsaRevocation, ...c2paRevocationEntries] };
   };
   /** The signed copy, made on a signing thread; `original` is handed over to it. */
-  const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: { label: string; data: unknown }[], opensOriginal: boolean): Promise<SignedCopy> => {
+  const signedCopy = async (
+    file: SealJobFile,
+    original: Uint8Array,
+    format: string,
+    assertions: { label: string; data: unknown }[],
+    opensOriginal: boolean,
+  ): Promise<SignedCopy> => {
     if (!canCarryC2pa(format)) return { bytes: original, sha256: sha256(original), crc32: crc32(original) };
     // The wait for the signature's timestamp counts as timestamps, not as signing.
     let signingSince = performance.now();

@@ -8,14 +8,26 @@ import { put, upload } from "./transfer.ts";
  * the job little more than the upload. Both settle before this returns, so nothing of the file is still
  * being written when a failure is handled and its copies are discarded.
  */
-export async function storeSignedCopy(file: SealJobFile, signed: Uint8Array, sniffedType: string, mode: "test" | "live", signal: AbortSignal): Promise<Thumbnail | null> {
+export async function storeSignedCopy(
+  file: SealJobFile,
+  signed: Uint8Array,
+  sniffedType: string,
+  mode: "test" | "live",
+  signal: AbortSignal,
+): Promise<Thumbnail | null> {
   const [copy, thumbnail] = await Promise.allSettled([upload(file, signed, signal), storeThumbnail(file, signed, sniffedType, mode, signal)]);
   if (copy.status === "rejected") throw copy.reason;
   if (thumbnail.status === "rejected") throw thumbnail.reason;
   return thumbnail.value;
 }
 
-async function storeThumbnail(file: SealJobFile, signed: Uint8Array, sniffedType: string, mode: "test" | "live", signal: AbortSignal): Promise<Thumbnail | null> {
+async function storeThumbnail(
+  file: SealJobFile,
+  signed: Uint8Array,
+  sniffedType: string,
+  mode: "test" | "live",
+  signal: AbortSignal,
+): Promise<Thumbnail | null> {
   if (!file.thumbnail) return null;
   let made: Awaited<ReturnType<typeof makeThumbnail>>;
   try {

@@ -124,10 +124,15 @@ const ALLOWED = new Set(["image/jpeg", "image/png", "image/heic", "image/heif", 
  */
 export function verifyFile(file: { id: string; size: number; sha256: string; content_type: string }, bytes: Uint8Array, sha256Hex: string): string {
   if (bytes.length !== file.size) throw new FileRejectedError("file_size_mismatch", file.id, `Expected ${file.size} bytes, found ${bytes.length}.`);
-  if (sha256Hex !== file.sha256.toLowerCase()) throw new FileRejectedError("file_hash_mismatch", file.id, "The stored bytes do not have the SHA-256 declared at upload.");
+  if (sha256Hex !== file.sha256.toLowerCase())
+    throw new FileRejectedError("file_hash_mismatch", file.id, "The stored bytes do not have the SHA-256 declared at upload.");
   const sniffed = sniffType(bytes);
-  if (sniffed === null || !ALLOWED.has(sniffed)) throw new FileRejectedError("file_type_not_allowed", file.id, "The bytes are not a JPEG, PNG, HEIC/HEIF, WebP, MP4, MOV or WebM file.");
-  const compatible = sniffed === file.content_type || (sniffed === "video/mp4" && file.content_type === "video/quicktime") || (sniffed === "image/heic" && file.content_type === "image/heif");
+  if (sniffed === null || !ALLOWED.has(sniffed))
+    throw new FileRejectedError("file_type_not_allowed", file.id, "The bytes are not a JPEG, PNG, HEIC/HEIF, WebP, MP4, MOV or WebM file.");
+  const compatible =
+    sniffed === file.content_type ||
+    (sniffed === "video/mp4" && file.content_type === "video/quicktime") ||
+    (sniffed === "image/heic" && file.content_type === "image/heif");
   if (!compatible) throw new FileRejectedError("file_type_mismatch", file.id, `Declared ${file.content_type} but the bytes are ${sniffed}.`);
   if (!isWellFormed(bytes, sniffed)) throw new FileRejectedError("file_corrupt", file.id, `The ${sniffed} file is truncated or malformed.`);
   return sniffed;

@@ -12,7 +12,10 @@ import { parseProtocolMessage, SEALER_PROTOCOL_VERSION, SealerErrorSchema } from
 import { checkTimestamp, hex } from "../../shared/timestamp-check.ts";
 
 const pkiDir = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "archive-timestamp-")), "pki"));
-const authorities = { test: simulatedAuthority(pkiDir, "tsa-test", "Simulated TSA"), live: simulatedAuthority(pkiDir, "tsa-live", "Local Timestamp Authority") };
+const authorities = {
+  test: simulatedAuthority(pkiDir, "tsa-test", "Simulated TSA"),
+  live: simulatedAuthority(pkiDir, "tsa-live", "Local Timestamp Authority"),
+};
 const asked: string[] = [];
 const endpoint = createServer((req, res) => {
   void serveArchiveTimestamp(req, res, (mode) => {
@@ -47,7 +50,9 @@ test("SHA-512 roots are timestamped with a SHA-512 imprint (a hash-tree renewal'
   assert.equal(response.status, 200);
   const answer = parseProtocolMessage(ArchiveTimestampAnswerSchema, await response.text());
   assert.ok(answer.ok);
-  const check = await checkTimestamp(new Uint8Array(Buffer.from(answer.value.token_base64, "base64")), new Uint8Array(), authorities.test.chainPem, { imprint: Buffer.from(root512, "hex") });
+  const check = await checkTimestamp(new Uint8Array(Buffer.from(answer.value.token_base64, "base64")), new Uint8Array(), authorities.test.chainPem, {
+    imprint: Buffer.from(root512, "hex"),
+  });
   assert.ok(check.imprintMatches && check.chainTrusted);
   assert.equal(asked.at(-1), "test");
 });

@@ -25,7 +25,11 @@ function counted(authority: TimestampAuthority): TimestampAuthority & { calls: n
 }
 
 const threePhotos = () => {
-  const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }, { name: "photo.jpg", type: "image/jpeg" }, { name: "photo.png", type: "image/png" }]);
+  const sealJob = job([
+    { name: "photo.jpg", type: "image/jpeg" },
+    { name: "photo.jpg", type: "image/jpeg" },
+    { name: "photo.png", type: "image/png" },
+  ]);
   return { ...sealJob, proof: { ...sealJob.proof, mode: "live" as const } };
 };
 
@@ -37,7 +41,11 @@ test("with two authorities, the qualified one is asked exactly once per live pro
   if (result.status !== "sealed") return;
   assert.equal(qualified.calls, 1);
   assert.equal(signatures.calls, 3);
-  assert.deepEqual(result.timings?.authority_calls, { proof_authority: 1, signature_authority: 3 }, "what the job reports (npm run bench prints it) is what each authority received");
+  assert.deepEqual(
+    result.timings?.authority_calls,
+    { proof_authority: 1, signature_authority: 3 },
+    "what the job reports (npm run bench prints it) is what each authority received",
+  );
   assert.equal(result.timestamp.authority, "Qualified");
   assert.equal(result.chain_pem, qualified.chainPem, "the proof publishes the chain of its own token's authority");
 });

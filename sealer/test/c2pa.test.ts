@@ -13,7 +13,10 @@ const signer = {
   timestamp: async (message: Uint8Array) => (await obtainTimestamp(context.authority, message)).token,
 };
 const assertions = [
-  { label: "c2pa.actions", data: { actions: [{ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture" }] } },
+  {
+    label: "c2pa.actions",
+    data: { actions: [{ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture" }] },
+  },
   { label: "com.proofseal.capture", data: { proof_id: "prf_test", step_id: "photos" } },
 ];
 

@@ -21,11 +21,21 @@ test("a phase's wall time counts overlapping files once; its file time adds them
 });
 
 test("a sealed job says where its time went, in every phase, and how many timestamps it bought", async () => {
-  const result = await runSealJob(sealContext(), job([{ name: "photo.jpg", type: "image/jpeg" }, { name: "photo.png", type: "image/png" }]));
+  const result = await runSealJob(
+    sealContext(),
+    job([
+      { name: "photo.jpg", type: "image/jpeg" },
+      { name: "photo.png", type: "image/png" },
+    ]),
+  );
   assert.equal(result.status, "sealed");
   if (result.status !== "sealed") return;
   const timings = SealTimingsSchema.parse(result.timings);
   assert.deepEqual(Object.keys(timings.phases).sort(), ["download", "signing", "timestamps", "upload", "verification"]);
-  assert.deepEqual(timings.authority_calls, { proof_authority: 3, signature_authority: 0 }, "one per file's signature and one for the manifest, all to the one authority");
+  assert.deepEqual(
+    timings.authority_calls,
+    { proof_authority: 3, signature_authority: 0 },
+    "one per file's signature and one for the manifest, all to the one authority",
+  );
   for (const figure of Object.values(timings.phases)) assert.ok(figure.wall_ms <= timings.total_ms && figure.wall_ms <= figure.file_ms);
 });

@@ -98,7 +98,10 @@ const chosen = { method: "file", device_time: now, clock_offset_ms: 120 };
 test("a shot from the capture page's camera is c2pa.created with digitalCapture, described as the page's report", async () => {
   const { actions, manifest, file, reading } = await seal("photo.jpg", "image/jpeg", camera);
   assert.equal(reading.state, "Trusted");
-  assert.deepEqual(actions.map((a) => a.action), ["c2pa.created"]);
+  assert.deepEqual(
+    actions.map((a) => a.action),
+    ["c2pa.created"],
+  );
   assert.equal(actions[0]!.digitalSourceType, DIGITAL_CAPTURE);
   assert.match(actions[0]!.description ?? "", /Reported by the capture web page.*cannot attest the camera/);
   assert.equal(manifest.ingredients?.length ?? 0, 0);
@@ -106,13 +109,22 @@ test("a shot from the capture page's camera is c2pa.created with digitalCapture,
   assert.equal(file.prior_credentials, null);
 });
 
-for (const [label, capture] of [["a chosen file", chosen], ["an unknown method", { method: "unknown", clock_offset_ms: null }]] as const) {
+for (const [label, capture] of [
+  ["a chosen file", chosen],
+  ["an unknown method", { method: "unknown", clock_offset_ms: null }],
+] as const) {
   test(`${label} is never digitalCapture: c2pa.opened with the original as its parentOf ingredient`, async () => {
     const { actions, manifest, reading } = await seal("photo.jpg", "image/jpeg", capture);
     assert.equal(reading.state, "Trusted");
-    assert.deepEqual(actions.map((a) => a.action), ["c2pa.opened"]);
+    assert.deepEqual(
+      actions.map((a) => a.action),
+      ["c2pa.opened"],
+    );
     assert.ok(actions.every((a) => a.digitalSourceType === undefined));
-    assert.deepEqual(manifest.ingredients?.map((i) => i.relationship), ["parentOf"]);
+    assert.deepEqual(
+      manifest.ingredients?.map((i) => i.relationship),
+      ["parentOf"],
+    );
   });
 }
 
@@ -120,7 +132,10 @@ for (const capture of [chosen, camera]) {
   test(`an AI-labelled C2PA image (reported ${capture.method}) keeps its manifest as parent ingredient and gets no digitalCapture`, async () => {
     const generated = await aiLabelledJpeg();
     const { actions, manifest, file } = await seal("generated.jpg", "image/jpeg", capture, generated);
-    assert.deepEqual(actions.map((a) => a.action), ["c2pa.opened"]);
+    assert.deepEqual(
+      actions.map((a) => a.action),
+      ["c2pa.opened"],
+    );
     assert.ok(actions.every((a) => a.digitalSourceType !== DIGITAL_CAPTURE));
     const parent = manifest.ingredients?.[0];
     assert.equal(parent?.relationship, "parentOf");
@@ -140,17 +155,29 @@ test("a file whose earlier C2PA block is damaged is still sealed: opened, parent
   assert.equal((await readC2pa(damaged, "image/jpeg")).activeManifest, null);
   for (const capture of [chosen, camera]) {
     const { actions, manifest, file } = await seal("damaged.jpg", "image/jpeg", capture, damaged);
-    assert.deepEqual(actions.map((a) => a.action), ["c2pa.opened"]);
-    assert.deepEqual(manifest.ingredients?.map((i) => i.relationship), ["parentOf"]);
+    assert.deepEqual(
+      actions.map((a) => a.action),
+      ["c2pa.opened"],
+    );
+    assert.deepEqual(
+      manifest.ingredients?.map((i) => i.relationship),
+      ["parentOf"],
+    );
     assert.equal(file.prior_credentials, null);
-    assert.deepEqual(file.signals.map((s) => s.code), ["prior_content_credentials_unreadable"]);
+    assert.deepEqual(
+      file.signals.map((s) => s.code),
+      ["prior_content_credentials_unreadable"],
+    );
   }
 });
 
 test("a file sealed by the service and uploaded again keeps its earlier manifest as ingredient", async () => {
   const first = await seal("photo.jpg", "image/jpeg", camera);
   const again = await seal("sealed.jpg", "image/jpeg", chosen, first.signed);
-  assert.deepEqual(again.actions.map((a) => a.action), ["c2pa.opened"]);
+  assert.deepEqual(
+    again.actions.map((a) => a.action),
+    ["c2pa.opened"],
+  );
   assert.equal(again.manifest.ingredients?.[0]?.relationship, "parentOf");
   assert.deepEqual(again.file.prior_credentials?.digital_source_types, [DIGITAL_CAPTURE]);
   assert.match(again.file.prior_credentials?.signer ?? "", /TEST ONLY/);
@@ -158,7 +185,13 @@ test("a file sealed by the service and uploaded again keeps its earlier manifest
 });
 
 test("the signed assertion keeps what the service observed apart from what the device reported", async () => {
-  const reported = { method: "camera", device_time: "2001-01-01T00:00:00.000Z", width: 7, height: 9, geolocation: { latitude: 48.85, longitude: 2.35, accuracy_m: 0 } };
+  const reported = {
+    method: "camera",
+    device_time: "2001-01-01T00:00:00.000Z",
+    width: 7,
+    height: 9,
+    geolocation: { latitude: 48.85, longitude: 2.35, accuracy_m: 0 },
+  };
   const { captureAssertion, file } = await seal("photo.jpg", "image/jpeg", { ...reported, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234" });
   const observed = captureAssertion.observed as Record<string, unknown>;
   assert.equal(observed.sha256, sha256(fixture("photo.jpg")));
@@ -176,7 +209,10 @@ test("a gallery JPEG declared as a camera shot is flagged by its camera EXIF and
   const gallery = galleryJpeg("Canon", "EOS 5D", "2019:06:01 12:00:00");
   assert.deepEqual(mediaFacts(gallery, "image/jpeg").exif, { make: "Canon", model: "EOS 5D", date_time_original: "2019:06:01 12:00:00" });
   const { file } = await seal("gallery.jpg", "image/jpeg", camera, gallery);
-  assert.deepEqual(file.signals.map((s) => s.code), ["camera_shot_has_camera_exif", "camera_shot_original_date_far"]);
+  assert.deepEqual(
+    file.signals.map((s) => s.code),
+    ["camera_shot_has_camera_exif", "camera_shot_original_date_far"],
+  );
   assert.match(file.signals[0]!.detail, /Canon EOS 5D/);
   const asChosen = await seal("gallery.jpg", "image/jpeg", chosen, gallery);
   assert.deepEqual(asChosen.file.signals, [], "a chosen file may well come from a camera");
@@ -188,11 +224,17 @@ test("each signal code: dimensions, duration, device time, location accuracy (no
   const rotated = await seal("photo.jpg", "image/jpeg", { ...camera, width: facts.height, height: facts.width });
   assert.deepEqual(rotated.file.signals, [], "a rotated report matches");
   const wrong = await seal("photo.jpg", "image/jpeg", { ...camera, width: facts.width! + 10, height: facts.height });
-  assert.deepEqual(wrong.file.signals.map((s) => s.code), ["dimensions_mismatch"]);
+  assert.deepEqual(
+    wrong.file.signals.map((s) => s.code),
+    ["dimensions_mismatch"],
+  );
   const clip = mediaFacts(fixture("clip.mp4"), "video/mp4");
   assert.ok(clip.duration_ms !== null && clip.duration_ms > 0);
   const video = await seal("clip.mp4", "video/mp4", { ...camera, duration_ms: clip.duration_ms! + 60_000 });
-  assert.deepEqual(video.file.signals.map((s) => s.code), ["duration_mismatch"]);
+  assert.deepEqual(
+    video.file.signals.map((s) => s.code),
+    ["duration_mismatch"],
+  );
   const close = await seal("clip.mp4", "video/mp4", { ...camera, duration_ms: clip.duration_ms! + 200 });
   assert.deepEqual(close.file.signals, []);
   // A fragmented recording's movie header says 0: not decoded, so nothing to compare with.
@@ -201,9 +243,15 @@ test("each signal code: dimensions, duration, device time, location accuracy (no
   fragmented.set([0, 0, 0, 0], mvhd + 4 + (fragmented[mvhd + 4] === 1 ? 28 : 16));
   assert.equal(mediaFacts(fragmented, "video/mp4").duration_ms, null);
   const late = await seal("photo.jpg", "image/jpeg", { ...camera, clock_offset_ms: -11 * 60 * 1000 });
-  assert.deepEqual(late.file.signals.map((s) => s.code), ["device_time_far"]);
+  assert.deepEqual(
+    late.file.signals.map((s) => s.code),
+    ["device_time_far"],
+  );
   const exact = await seal("photo.jpg", "image/jpeg", { ...camera, geolocation: { latitude: 1, longitude: 2, accuracy_m: 0 } });
-  assert.deepEqual(exact.file.signals.map((s) => s.code), ["location_accuracy_zero"]);
+  assert.deepEqual(
+    exact.file.signals.map((s) => s.code),
+    ["location_accuracy_zero"],
+  );
 });
 
 test("decoded sizes for every accepted format: WebP (VP8X, VP8L, VP8), HEIC's primary ispe, the MP4/MOV video track's tkhd, WebM's video track", () => {
@@ -221,7 +269,10 @@ test("decoded sizes for every accepted format: WebP (VP8X, VP8L, VP8), HEIC's pr
   const webmFile = job([{ name: "clip.webm", type: "video/webm" }]).files[0]!;
   webmFile.capture_context = { ...camera, width: 1280, height: 720 };
   const webmFacts = mediaFacts(fixture("clip.webm"), "video/webm");
-  assert.deepEqual(fileSignals(webmFile, webmFacts, "none").map((signal) => signal.code), ["dimensions_mismatch"]);
+  assert.deepEqual(
+    fileSignals(webmFile, webmFacts, "none").map((signal) => signal.code),
+    ["dimensions_mismatch"],
+  );
   webmFile.capture_context = { ...camera, width: 120, height: 160 };
   assert.deepEqual(fileSignals(webmFile, webmFacts, "none"), []);
   // Simple WebPs: only the headers the parser reads (RIFF, chunk type, size, then the bitstream's first bytes).
@@ -235,23 +286,39 @@ test("decoded sizes for every accepted format: WebP (VP8X, VP8L, VP8), HEIC's pr
 
 test("a video declared with other dimensions is flagged; a fragmented MediaRecorder MP4 with its own size is not", async () => {
   const { file, captureAssertion } = await seal("clip.mp4", "video/mp4", { ...camera, width: 1920, height: 1080 });
-  assert.deepEqual(file.signals.map((s) => s.code), ["dimensions_mismatch"]);
+  assert.deepEqual(
+    file.signals.map((s) => s.code),
+    ["dimensions_mismatch"],
+  );
   assert.match(file.signals[0]!.detail, /decoded 320×240/);
-  assert.deepEqual(captureAssertion.observed && (captureAssertion.observed as { decoded: unknown }).decoded, { width: 320, height: 240, duration_ms: file.decoded.duration_ms });
+  assert.deepEqual(captureAssertion.observed && (captureAssertion.observed as { decoded: unknown }).decoded, {
+    width: 320,
+    height: 240,
+    duration_ms: file.decoded.duration_ms,
+  });
   const mov = await seal("clip.mov", "video/quicktime", { ...camera, width: 640, height: 480 });
-  assert.deepEqual(mov.file.signals.map((s) => s.code), ["dimensions_mismatch"]);
+  assert.deepEqual(
+    mov.file.signals.map((s) => s.code),
+    ["dimensions_mismatch"],
+  );
   // The fixture is fragmented (moof boxes); with a movie header duration of 0, as MediaRecorder writes it.
   const fragmented = fixture("clip.mp4");
   assert.ok(Buffer.from(fragmented).includes("moof"));
   const mvhd = Buffer.from(fragmented).indexOf("mvhd");
   fragmented.set([0, 0, 0, 0], mvhd + 4 + (fragmented[mvhd + 4] === 1 ? 28 : 16));
-  for (const [width, height] of [[320, 240], [240, 320]]) {
+  for (const [width, height] of [
+    [320, 240],
+    [240, 320],
+  ]) {
     const recorded = await seal("recording.mp4", "video/mp4", { ...camera, width, height, duration_ms: 1200 }, fragmented);
     assert.deepEqual(recorded.file.signals, []);
     assert.deepEqual(recorded.file.decoded, { width: 320, height: 240, duration_ms: null });
   }
   const heic = await seal("photo.heic", "image/heic", { ...camera, width: 4032, height: 3024 });
-  assert.deepEqual(heic.file.signals.map((s) => s.code), ["dimensions_mismatch"]);
+  assert.deepEqual(
+    heic.file.signals.map((s) => s.code),
+    ["dimensions_mismatch"],
+  );
   const webp = await seal("photo.webp", "image/webp", { ...camera, width: 64, height: 48 });
   assert.deepEqual(webp.file.signals, []);
 });

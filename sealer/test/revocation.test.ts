@@ -29,16 +29,48 @@ const onePhoto = (mode: "test" | "live") => {
 /** A root and a leaf whose CRL distribution point is `url`, made with openssl in a fresh folder. */
 function pkiWithCrlAt(url: string) {
   const dir = mkdtempSync(join(tmpdir(), "crl-pki-"));
-  writeFileSync(join(dir, "x.cnf"), `[req]\ndistinguished_name = dn\n[dn]\n[root]\nbasicConstraints = critical, CA:TRUE\nkeyUsage = critical, keyCertSign, cRLSign\n[leaf]\nbasicConstraints = critical, CA:FALSE\ncrlDistributionPoints = URI:${url}\n`);
+  writeFileSync(
+    join(dir, "x.cnf"),
+    `[req]\ndistinguished_name = dn\n[dn]\n[root]\nbasicConstraints = critical, CA:TRUE\nkeyUsage = critical, keyCertSign, cRLSign\n[leaf]\nbasicConstraints = critical, CA:FALSE\ncrlDistributionPoints = URI:${url}\n`,
+  );
   writeFileSync(join(dir, "ca.cnf"), "[ca]\ndefault_ca = x\n[x]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 1\n");
   writeFileSync(join(dir, "index.txt"), "");
   writeFileSync(join(dir, "crlnumber"), "01\n");
-  for (const [name, subject, issuer] of [["root", "/CN=CRL Test Root", null], ["other", "/CN=CRL Test Root", null], ["leaf", "/CN=CRL Test Leaf", "root"]] as const) {
+  for (const [name, subject, issuer] of [
+    ["root", "/CN=CRL Test Root", null],
+    ["other", "/CN=CRL Test Root", null],
+    ["leaf", "/CN=CRL Test Leaf", "root"],
+  ] as const) {
     openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], dir);
-    if (issuer === null) openssl(["req", "-new", "-x509", "-key", `${name}.key`, "-subj", subject, "-days", "2", "-config", "x.cnf", "-extensions", "root", "-out", `${name}.pem`], dir);
+    if (issuer === null)
+      openssl(
+        ["req", "-new", "-x509", "-key", `${name}.key`, "-subj", subject, "-days", "2", "-config", "x.cnf", "-extensions", "root", "-out", `${name}.pem`],
+        dir,
+      );
     else {
       openssl(["req", "-new", "-key", `${name}.key`, "-subj", subject, "-config", "x.cnf", "-out", `${name}.csr`], dir);
-      openssl(["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.pem`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-days", "2", "-extfile", "x.cnf", "-extensions", "leaf", "-out", `${name}.pem`], dir);
+      openssl(
+        [
+          "x509",
+          "-req",
+          "-in",
+          `${name}.csr`,
+          "-CA",
+          `${issuer}.pem`,
+          "-CAkey",
+          `${issuer}.key`,
+          "-CAcreateserial",
+          "-days",
+          "2",
+          "-extfile",
+          "x.cnf",
+          "-extensions",
+          "leaf",
+          "-out",
+          `${name}.pem`,
+        ],
+        dir,
+      );
     }
   }
   // A CRL by the genuine root, and one by another key under the same name (not the issuer's signature).
@@ -61,7 +93,10 @@ async function crlServer(answer: (count: number) => { status: number; body?: Uin
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const port = (server.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}/root.crl`, requests: () => count, close: () => {
+  return {
+    url: `http://127.0.0.1:${port}/root.crl`,
+    requests: () => count,
+    close: () => {
       server.closeAllConnections();
       server.close();
     },
@@ -69,7 +104,12 @@ async function crlServer(answer: (count: number) => { status: number; body?: Uin
 }
 
 test("the local PKI publishes a CRL for each issuing CA: every signer names its root's, which openssl verifies and finds it not revoked", () => {
-  for (const [signer, root] of [["tsa-test", "tsa-test-root"], ["tsa-live", "tsa-live-root"], ["c2pa-signer", "c2pa-root"], ["c2pa-test-signer", "c2pa-test-root"]]) {
+  for (const [signer, root] of [
+    ["tsa-test", "tsa-test-root"],
+    ["tsa-live", "tsa-live-root"],
+    ["c2pa-signer", "c2pa-root"],
+    ["c2pa-test-signer", "c2pa-test-root"],
+  ]) {
     assert.match(openssl(["x509", "-in", `${signer}.pem`, "-noout", "-ext", "crlDistributionPoints"], pkiDir), new RegExp(`URI:${localCrlUrl(root!)}`));
     assert.match(openssl(["crl", "-inform", "DER", "-in", `${root}.crl`, "-CAfile", `${root}.pem`, "-noout"], pkiDir), /verify OK/);
     assert.match(openssl(["verify", "-crl_check", "-CRLfile", `${root}.crl`, "-CAfile", `${root}.pem`, `${signer}.pem`], pkiDir), /: OK/);
@@ -81,16 +121,26 @@ for (const mode of ["test", "live"] as const) {
     const result = await runSealJob(sealContext(mode), onePhoto(mode));
     assert.equal(result.status, "sealed");
     if (result.status !== "sealed") return;
-    const [tsaRoot, c2paRoot, tsaSigner, c2paSigner] = mode === "test" ? ["tsa-test-root", "c2pa-test-root", "tsa-test", "c2pa-test-signer"] : ["tsa-live-root", "c2pa-root", "tsa-live", "c2pa-signer"];
-    assert.deepEqual(result.revocation.map((entry) => `${entry.chain}-${entry.position}:${entry.status}`), ["tsa-1:captured", "c2pa-1:captured"]);
+    const [tsaRoot, c2paRoot, tsaSigner, c2paSigner] =
+      mode === "test" ? ["tsa-test-root", "c2pa-test-root", "tsa-test", "c2pa-test-signer"] : ["tsa-live-root", "c2pa-root", "tsa-live", "c2pa-signer"];
+    assert.deepEqual(
+      result.revocation.map((entry) => `${entry.chain}-${entry.position}:${entry.status}`),
+      ["tsa-1:captured", "c2pa-1:captured"],
+    );
     const dir = mkdtempSync(join(tmpdir(), "captured-"));
-    for (const [entry, root, signer] of [[result.revocation[0]!, tsaRoot, tsaSigner], [result.revocation[1]!, c2paRoot, c2paSigner]] as const) {
+    for (const [entry, root, signer] of [
+      [result.revocation[0]!, tsaRoot, tsaSigner],
+      [result.revocation[1]!, c2paRoot, c2paSigner],
+    ] as const) {
       assert.equal(entry.source, localCrlUrl(root));
       assert.equal(certificatePem(entry.certificate_base64), pem(`${signer}.pem`).replace(/\r/g, ""));
       assert.ok(Date.parse(entry.this_update!) <= Date.now() && Date.parse(entry.next_update!) > Date.parse(result.timestamp.gen_time));
       writeFileSync(join(dir, `${entry.chain}.crl`), Buffer.from(entry.crl_base64!, "base64"));
       writeFileSync(join(dir, `${entry.chain}.pem`), certificatePem(entry.certificate_base64));
-      assert.match(openssl(["verify", "-crl_check", "-CRLfile", `${entry.chain}.crl`, "-CAfile", join(pkiDir, `${root}.pem`), `${entry.chain}.pem`], dir), /: OK/);
+      assert.match(
+        openssl(["verify", "-crl_check", "-CRLfile", `${entry.chain}.crl`, "-CAfile", join(pkiDir, `${root}.pem`), `${entry.chain}.pem`], dir),
+        /: OK/,
+      );
     }
   });
 }
@@ -100,7 +150,13 @@ test("an unreachable CRL is no reason to hold the seal back, and is never record
   const result = await runSealJob({ ...sealContext(), crls: failing }, onePhoto("test"));
   assert.equal(result.status, "sealed");
   if (result.status !== "sealed") return;
-  assert.deepEqual(result.revocation.map((entry) => [entry.chain, entry.status, entry.crl_base64, entry.this_update]), [["tsa", "unavailable", null, null], ["c2pa", "unavailable", null, null]]);
+  assert.deepEqual(
+    result.revocation.map((entry) => [entry.chain, entry.status, entry.crl_base64, entry.this_update]),
+    [
+      ["tsa", "unavailable", null, null],
+      ["c2pa", "unavailable", null, null],
+    ],
+  );
   for (const entry of result.revocation) assert.match(entry.reason!, /unreachable: connect ECONNREFUSED/);
 });
 
@@ -167,13 +223,19 @@ test("a revoked authority certificate stops the seal: nothing is timestamped und
   cpSync(pkiDir, copy, { recursive: true });
   openssl(["ca", "-config", "tsa-test-root-ca.cnf", "-revoke", "tsa-test.pem", "-crl_reason", "keyCompromise"], copy);
   const context = { ...sealContext(), authority: simulatedAuthority(copy, "tsa-test", "Simulated TSA"), crls: crlSource({ localPkiDir: copy }) };
-  await assert.rejects(runSealJob(context, onePhoto("test")), (error: Error) => error instanceof CertificateRevokedError && /Simulated TSA.*revoked.*keyCompromise/.test(error.message));
+  await assert.rejects(
+    runSealJob(context, onePhoto("test")),
+    (error: Error) => error instanceof CertificateRevokedError && /Simulated TSA.*revoked.*keyCompromise/.test(error.message),
+  );
 });
 
 test("a CRL's verdict is kept with that CRL only: a certificate revoked in a newer CRL is found revoked", async () => {
   let pki: ReturnType<typeof pkiWithCrlAt>;
   let served: "before" | "after" = "before";
-  const server = await crlServer(() => ({ status: 200, body: served === "before" ? pki.crl("root") : new Uint8Array(readFileSync(join(pki.dir, "root-after.crl"))) }));
+  const server = await crlServer(() => ({
+    status: 200,
+    body: served === "before" ? pki.crl("root") : new Uint8Array(readFileSync(join(pki.dir, "root-after.crl"))),
+  }));
   pki = pkiWithCrlAt(server.url);
   try {
     const [before] = await captureRevocation(crlSource({ localPkiDir: pkiDir }), "tsa", pki.leaf, [pki.root]);
@@ -183,7 +245,10 @@ test("a CRL's verdict is kept with that CRL only: a certificate revoked in a new
     openssl(["crl", "-in", "root-after.crl.pem", "-outform", "DER", "-out", "root-after.crl"], pki.dir);
     served = "after";
     // A new source, as after the first CRL's nextUpdate: the same certificate and issuer, another CRL.
-    await assert.rejects(captureRevocation(crlSource({ localPkiDir: pkiDir }), "tsa", pki.leaf, [pki.root]), (error: Error) => error instanceof CertificateRevokedError && /keyCompromise/.test(error.message));
+    await assert.rejects(
+      captureRevocation(crlSource({ localPkiDir: pkiDir }), "tsa", pki.leaf, [pki.root]),
+      (error: Error) => error instanceof CertificateRevokedError && /keyCompromise/.test(error.message),
+    );
   } finally {
     server.close();
   }

@@ -18,12 +18,16 @@ export function rogueAuthority(certPem: string, keyPk8Pem: string, chainPem: str
     async respond(requestDer) {
       const request = timeStampRequestFields(requestDer);
       const certificateDer = der(certPem);
-      return signTimestampResponse(request, { certificate: pkijs.Certificate.fromBER(certificateDer), certificateDer, key: createPrivateKey(keyPk8Pem) }, {
-        policy: "1.2.3.4",
-        serialNumber: new Uint8Array([7]),
-        essCertId: options.essCertId !== false,
-        includeCertificate: true,
-      });
+      return signTimestampResponse(
+        request,
+        { certificate: pkijs.Certificate.fromBER(certificateDer), certificateDer, key: createPrivateKey(keyPk8Pem) },
+        {
+          policy: "1.2.3.4",
+          serialNumber: new Uint8Array([7]),
+          essCertId: options.essCertId !== false,
+          includeCertificate: true,
+        },
+      );
     },
   };
 }

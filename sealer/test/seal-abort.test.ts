@@ -99,7 +99,10 @@ test("a job that arrives after its deadline does nothing at all", async () => {
 
 test("a job that ends failed deletes the copies it wrote before the bad file was found", async () => {
   const context = oneFileAtATime();
-  const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }, { name: "photo.png", type: "image/jpeg" }]);
+  const sealJob = job([
+    { name: "photo.jpg", type: "image/jpeg" },
+    { name: "photo.png", type: "image/jpeg" },
+  ]);
   const result = await runSealJob(context, sealJob);
   assert.equal(result.status === "failed" && result.code, "file_type_mismatch");
   assert.ok(deleted.includes(`/signed/${sealJob.files[0]!.id}`));

@@ -15,14 +15,20 @@ import { fixture, sealContext, sha256 } from "./support.ts";
 import { base, job, written } from "./storage-stand-in.ts";
 
 test("seals a proof: signed copies written, manifest hashed, token verified by openssl", async () => {
-  const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }, { name: "clip.mp4", type: "video/mp4" }]);
+  const sealJob = job([
+    { name: "photo.jpg", type: "image/jpeg" },
+    { name: "clip.mp4", type: "video/mp4" },
+  ]);
   const result = await runSealJob(sealContext(), sealJob);
   assert.equal(result.status, "sealed");
   if (result.status !== "sealed") return;
   assert.equal(sha256(result.manifest), result.manifest_sha256);
   const manifest = JSON.parse(result.manifest);
   assert.equal(manifest.proof_id, sealJob.proof.id);
-  assert.deepEqual(manifest.files.map((f: { id: string }) => f.id), sealJob.files.map((f) => f.id));
+  assert.deepEqual(
+    manifest.files.map((f: { id: string }) => f.id),
+    sealJob.files.map((f) => f.id),
+  );
   for (const file of result.files) {
     const signed = written.get(`/signed/${file.id}`)!;
     assert.equal(sha256(signed), file.signed_sha256);
@@ -35,7 +41,9 @@ test("seals a proof: signed copies written, manifest hashed, token verified by o
   writeFileSync(join(dir, "proof.tsr"), Buffer.from(result.tsr_base64, "base64"));
   writeFileSync(join(dir, "chain.pem"), result.chain_pem);
   writeFileSync(join(dir, "manifest.json"), result.manifest);
-  const verdict = execFileSync("openssl", ["ts", "-verify", "-digest", result.manifest_sha256, "-in", "proof.tsr", "-CAfile", "chain.pem"], { cwd: dir }).toString();
+  const verdict = execFileSync("openssl", ["ts", "-verify", "-digest", result.manifest_sha256, "-in", "proof.tsr", "-CAfile", "chain.pem"], {
+    cwd: dir,
+  }).toString();
   assert.match(verdict, /Verification: OK/);
   const byData = execFileSync("openssl", ["ts", "-verify", "-data", "manifest.json", "-in", "proof.tsr", "-CAfile", "chain.pem"], { cwd: dir }).toString();
   assert.match(byData, /Verification: OK/);
@@ -120,14 +128,26 @@ test("the manifest is timestamped while the last copy is still being written, an
 
 test("under a memory budget smaller than any file, files are sealed one at a time and every byte is given back", async () => {
   const budget = new ByteBudget(1);
-  const result = await runSealJob({ ...sealContext(), budget }, job([{ name: "photo.jpg", type: "image/jpeg" }, { name: "photo.png", type: "image/png" }]));
+  const result = await runSealJob(
+    { ...sealContext(), budget },
+    job([
+      { name: "photo.jpg", type: "image/jpeg" },
+      { name: "photo.png", type: "image/png" },
+    ]),
+  );
   assert.equal(result.status, "sealed");
   assert.equal(budget.inUse, 0);
 });
 
 test("a WebM video, which C2PA cannot carry, is sealed by the timestamped manifest alone: its copy is the original", async () => {
   const webm = fixture("clip.webm");
-  const result = await runSealJob(sealContext(), job([{ name: "clip.webm", type: "video/webm" }, { name: "photo.jpg", type: "image/jpeg" }]));
+  const result = await runSealJob(
+    sealContext(),
+    job([
+      { name: "clip.webm", type: "video/webm" },
+      { name: "photo.jpg", type: "image/jpeg" },
+    ]),
+  );
   assert.equal(result.status, "sealed");
   if (result.status !== "sealed") return;
   const [video, photo] = result.files;

@@ -48,7 +48,12 @@ test("a job round-trips: the Worker's request parses, and the answer follows the
 test("a malformed job is refused with 400 invalid_job naming each faulty field, before anything runs", async () => {
   const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }]);
   const faulty = { ...sealJob, proof: { ...sealJob.proof, mode: "demo" }, files: [{ ...sealJob.files[0]!, sha256: "not-a-hash", size: -1 }] };
-  await assertRefused(JSON.stringify({ protocol_version: SEALER_PROTOCOL_VERSION, ...faulty }), 400, "invalid_job", /proof\.mode: .*files\.0\.size: .*files\.0\.sha256: /);
+  await assertRefused(
+    JSON.stringify({ protocol_version: SEALER_PROTOCOL_VERSION, ...faulty }),
+    400,
+    "invalid_job",
+    /proof\.mode: .*files\.0\.size: .*files\.0\.sha256: /,
+  );
 });
 
 test("a job with a field this version does not know, or missing one, is refused rather than half read", async () => {
@@ -60,11 +65,16 @@ test("a job with a field this version does not know, or missing one, is refused 
 
 test("a job of another protocol version, or without one, is refused as such", async () => {
   const sealJob = job([{ name: "photo.jpg", type: "image/jpeg" }]);
-  await assertRefused(JSON.stringify({ ...sealJob, protocol_version: SEALER_PROTOCOL_VERSION + 1 }), 400, "unsupported_protocol_version", new RegExp(`protocol_version ${SEALER_PROTOCOL_VERSION + 1}, expected ${SEALER_PROTOCOL_VERSION}`));
+  await assertRefused(
+    JSON.stringify({ ...sealJob, protocol_version: SEALER_PROTOCOL_VERSION + 1 }),
+    400,
+    "unsupported_protocol_version",
+    new RegExp(`protocol_version ${SEALER_PROTOCOL_VERSION + 1}, expected ${SEALER_PROTOCOL_VERSION}`),
+  );
   await assertRefused(JSON.stringify(sealJob), 400, "unsupported_protocol_version", new RegExp(`protocol_version null, expected ${SEALER_PROTOCOL_VERSION}`));
 });
 
 test("a body that is not JSON is refused with 400, one over the job size limit with 413", async () => {
-  await assertRefused("{\"proof\":", 400, "invalid_job", /not JSON/);
+  await assertRefused('{"proof":', 400, "invalid_job", /not JSON/);
   await assertRefused(JSON.stringify({ padding: "x".repeat(3 * 1024 * 1024) }), 413, "job_too_large", /larger than/);
 });

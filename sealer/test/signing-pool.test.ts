@@ -16,9 +16,20 @@ after(() => pool.close());
 const definition = {
   title: "med_1",
   format: "image/jpeg",
-  assertions: [{ label: "c2pa.actions", data: { actions: [{ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture" }] } }],
+  assertions: [
+    {
+      label: "c2pa.actions",
+      data: { actions: [{ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture" }] },
+    },
+  ],
 };
-const request = (bytes: Uint8Array, timestamp: ((message: Uint8Array) => Promise<Uint8Array>) | null) => ({ bytes, definition, key: context.key, chainDer: context.chainDer, timestamp });
+const request = (bytes: Uint8Array, timestamp: ((message: Uint8Array) => Promise<Uint8Array>) | null) => ({
+  bytes,
+  definition,
+  key: context.key,
+  chainDer: context.chainDer,
+  timestamp,
+});
 const authorityToken = async (message: Uint8Array) => (await obtainTimestamp(context.authority, message)).token;
 const forever = () => new Promise<Uint8Array>(() => undefined);
 
@@ -45,7 +56,13 @@ test("bytes c2pa-rs cannot sign reject with SigningFailedError", async () => {
 
 test("a failed timestamp is reported as its own error, not as c2pa-rs's rendering of it", async () => {
   const down = new TimestampUnavailableError("authority down");
-  await assert.rejects(pool.sign(request(fixture("photo.jpg").slice(), async () => Promise.reject(down)), AbortSignal.timeout(30_000)), (error) => error === down);
+  await assert.rejects(
+    pool.sign(
+      request(fixture("photo.jpg").slice(), async () => Promise.reject(down)),
+      AbortSignal.timeout(30_000),
+    ),
+    (error) => error === down,
+  );
 });
 
 test("an abort while the thread waits for its timestamp rejects at once with the abort's reason, and the pool signs on", async () => {

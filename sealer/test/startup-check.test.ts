@@ -53,7 +53,10 @@ test("the startup check names each missing or empty certificate file and the set
 
 test("the startup check names a former certificate variable still set and a setting over 5 KB", () => {
   const dir = certsDir();
-  const problems = startupProblems({ TSA_CHAIN_PEM: "-----BEGIN CERTIFICATE-----…", TSA_NAME: "x".repeat(MAX_SETTING_BYTES + 1), C2PA_TRUST_ANCHOR_PEM: "" }, dir);
+  const problems = startupProblems(
+    { TSA_CHAIN_PEM: "-----BEGIN CERTIFICATE-----…", TSA_NAME: "x".repeat(MAX_SETTING_BYTES + 1), C2PA_TRUST_ANCHOR_PEM: "" },
+    dir,
+  );
   assert.deepEqual(problems, [
     `TSA_NAME is ${MAX_SETTING_BYTES + 1} bytes, over the ${MAX_SETTING_BYTES} a Worker secret can hold`,
     `TSA_CHAIN_PEM is no longer read: put those certificates in ${join(dir, "tsa-chain.pem")}`,

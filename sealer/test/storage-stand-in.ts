@@ -36,7 +36,18 @@ after(() => storage.close());
 export function job(files: { name: string; type: string; bytes?: Uint8Array; declared?: Partial<{ sha256: string; size: number }> }[]): SealJob {
   const id = `prf_${Math.random().toString(36).slice(2)}`;
   return {
-    proof: { id, mode: "test", external_reference: "ref-1", party: "provider", stage: "checkin", category: null, location_reference: null, session_id: "cps_1", compare_to: null, template_sha256: "0".repeat(64) },
+    proof: {
+      id,
+      mode: "test",
+      external_reference: "ref-1",
+      party: "provider",
+      stage: "checkin",
+      category: null,
+      location_reference: null,
+      session_id: "cps_1",
+      compare_to: null,
+      template_sha256: "0".repeat(64),
+    },
     files: files.map((file, index) => {
       const bytes = file.bytes ?? fixture(file.name);
       const fileId = `med_${id}_${index}`;
@@ -53,13 +64,15 @@ export function job(files: { name: string; type: string; bytes?: Uint8Array; dec
         source: { url: `${base}/src/${fileId}` },
         destination: { url: `${base}/signed/${fileId}`, method: "PUT", headers: {} },
         discard: { url: `${base}/signed/${fileId}`, method: "DELETE", headers: {} },
-        thumbnail: { destination: { url: `${base}/thumbnails/${fileId}`, method: "PUT", headers: {} }, discard: { url: `${base}/thumbnails/${fileId}`, method: "DELETE", headers: {} } },
+        thumbnail: {
+          destination: { url: `${base}/thumbnails/${fileId}`, method: "PUT", headers: {} },
+          discard: { url: `${base}/thumbnails/${fileId}`, method: "DELETE", headers: {} },
+        },
       };
     }),
     deadline: new Date(Date.now() + 60_000).toISOString(),
   };
 }
-
 
 /** The body of `POST /seal` for a job, as the Worker sends it. */
 export const sealRequestBody = (sealJob: SealJob) => JSON.stringify({ protocol_version: SEALER_PROTOCOL_VERSION, ...sealJob } satisfies SealRequest);

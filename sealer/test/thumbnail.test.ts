@@ -17,7 +17,9 @@ async function largePhoto(options: { orientation?: number; gps?: boolean } = {})
   const halves = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width / 2}" height="${height}" fill="#d22"/><rect x="${width / 2}" width="${width / 2}" height="${height}" fill="#22d"/></svg>`,
   );
-  let picture = sharp(halves).composite([{ input: { create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 20 } } }, blend: "soft-light" }]);
+  let picture = sharp(halves).composite([
+    { input: { create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 20 } } }, blend: "soft-light" },
+  ]);
   if (options.orientation) picture = picture.withMetadata({ orientation: options.orientation });
   if (options.gps) picture = picture.withExif({ IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 24/1" } });
   return new Uint8Array(await picture.jpeg({ quality: 90 }).toBuffer());
@@ -45,7 +47,10 @@ test("sealing a large photo writes a WebP thumbnail of at most 480 px and 100 KB
   // Its pictures are the signed copy's: the same halves as the signed copy reduced independently.
   const signed = written.get(`/signed/${file.id}`)!;
   const reduced = new Uint8Array(await sharp(signed).resize(480).png().toBuffer());
-  for (const [x, y] of [[60, 100], [420, 100]] as const) {
+  for (const [x, y] of [
+    [60, 100],
+    [420, 100],
+  ] as const) {
     const [ours, theirs] = [await pixel(thumbnail, x, y), await pixel(reduced, x, y)];
     for (let channel = 0; channel < 3; channel++) assert.ok(Math.abs(ours[channel]! - theirs[channel]!) < 40, `(${x}, ${y}) ${ours} against ${theirs}`);
   }
@@ -63,7 +68,11 @@ test("a thumbnail is upright by the photo's EXIF orientation and carries none of
 });
 
 test("a small photo is not enlarged, and a test proof's thumbnail carries a TEST band that a live one does not", async () => {
-  const photo = new Uint8Array(await sharp({ create: { width: 320, height: 240, channels: 3, background: "#2a7" } }).png().toBuffer());
+  const photo = new Uint8Array(
+    await sharp({ create: { width: 320, height: 240, channels: 3, background: "#2a7" } })
+      .png()
+      .toBuffer(),
+  );
   const live = await makeThumbnail(photo, "image/png", "live");
   const testMode = await makeThumbnail(photo, "image/png", "test");
   assert.deepEqual([live?.meta.width, live?.meta.height], [320, 240]);
@@ -74,7 +83,10 @@ test("a small photo is not enlarged, and a test proof's thumbnail carries a TEST
 });
 
 test("no thumbnail for what libvips cannot decode here (HEVC HEIC, videos): null, nothing written", async () => {
-  const sealJob = job([{ name: "photo.heic", type: "image/heic" }, { name: "clip.mp4", type: "video/mp4" }]);
+  const sealJob = job([
+    { name: "photo.heic", type: "image/heic" },
+    { name: "clip.mp4", type: "video/mp4" },
+  ]);
   const result = await runSealJob(sealContext(), sealJob);
   assert.equal(result.status, "sealed");
   if (result.status !== "sealed") return;
@@ -85,7 +97,11 @@ test("no thumbnail for what libvips cannot decode here (HEVC HEIC, videos): null
 });
 
 test("a PNG that decodes to more than 64 Mpx gets no thumbnail (a small file can be a huge picture); the seal stands", async () => {
-  const bomb = new Uint8Array(await sharp({ create: { width: 8000, height: 8200, channels: 3, background: "#2a7" } }).png({ compressionLevel: 9 }).toBuffer());
+  const bomb = new Uint8Array(
+    await sharp({ create: { width: 8000, height: 8200, channels: 3, background: "#2a7" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer(),
+  );
   assert.ok(bomb.length < 300_000, `${bomb.length} bytes`);
   assert.equal(await makeThumbnail(bomb, "image/png", "live"), null);
   const result = await runSealJob(sealContext(), job([{ name: "bomb.png", type: "image/png", bytes: bomb }]));

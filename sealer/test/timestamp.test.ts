@@ -42,7 +42,10 @@ test("the simulated authority's tokens name it: openssl ts -reply -text prints t
   writeFileSync(join(dir, "proof.tsr"), stamp.response);
   const text = execFileSync("openssl", ["ts", "-reply", "-in", "proof.tsr", "-text"], { cwd: dir, stdio: "pipe" }).toString();
   // The same one-line form (`/C=…/O=…/CN=…`) openssl uses for the TSA name, taken from the certificate.
-  const subject = execFileSync("openssl", ["x509", "-noout", "-subject", "-nameopt", "compat"], { input: pem("tsa-test.pem") }).toString().trim().replace(/^subject=/, "");
+  const subject = execFileSync("openssl", ["x509", "-noout", "-subject", "-nameopt", "compat"], { input: pem("tsa-test.pem") })
+    .toString()
+    .trim()
+    .replace(/^subject=/, "");
   assert.match(subject, /CN=Simulated TSA/);
   assert.ok(text.includes(`TSA: DirName:${subject}\n`), text);
   assert.doesNotMatch(text, /TSA: unspecified/);
@@ -74,7 +77,10 @@ test("a certificate without the timeStamping usage cannot sign accepted tokens",
   const dir = mkdtempSync(join(tmpdir(), "badtsa-"));
   const cnf = join(dir, "bad.cnf");
   writeFileSync(join(dir, "serial"), "01\n");
-  writeFileSync(cnf, `[tsa]\ndefault_tsa = bad\n[bad]\ndir = ${dir}\nserial = $dir/serial\nsigner_cert = ${pkiDir}/c2pa-signer.pem\ncerts = ${pkiDir}/c2pa-signer.pem\nsigner_key = ${pkiDir}/c2pa-signer.key\nsigner_digest = sha256\ndefault_policy = 1.2.3.4\ndigests = sha256\ness_cert_id_alg = sha256\n`);
+  writeFileSync(
+    cnf,
+    `[tsa]\ndefault_tsa = bad\n[bad]\ndir = ${dir}\nserial = $dir/serial\nsigner_cert = ${pkiDir}/c2pa-signer.pem\ncerts = ${pkiDir}/c2pa-signer.pem\nsigner_key = ${pkiDir}/c2pa-signer.key\nsigner_digest = sha256\ndefault_policy = 1.2.3.4\ndigests = sha256\ness_cert_id_alg = sha256\n`,
+  );
   const bad = {
     name: "bad",
     chainPem: pem("c2pa-root.pem"),
@@ -128,9 +134,32 @@ test("a token from an expired authority certificate is refused", async () => {
   );
   run(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "tsa.key"]);
   run(["req", "-new", "-key", "tsa.key", "-subj", "/CN=Expired TSA", "-out", "tsa.csr", "-config", "ca.cnf"]);
-  run(["ca", "-batch", "-config", "ca.cnf", "-cert", join(pkiDir, "tsa-live-root.pem"), "-keyfile", join(pkiDir, "tsa-live-root.key"), "-in", "tsa.csr", "-out", "tsa.pem", "-startdate", "20200101000000Z", "-enddate", "20210101000000Z", "-extensions", "tsa", "-notext"]);
+  run([
+    "ca",
+    "-batch",
+    "-config",
+    "ca.cnf",
+    "-cert",
+    join(pkiDir, "tsa-live-root.pem"),
+    "-keyfile",
+    join(pkiDir, "tsa-live-root.key"),
+    "-in",
+    "tsa.csr",
+    "-out",
+    "tsa.pem",
+    "-startdate",
+    "20200101000000Z",
+    "-enddate",
+    "20210101000000Z",
+    "-extensions",
+    "tsa",
+    "-notext",
+  ]);
   writeFileSync(join(dir, "tsa-serial"), "01\n");
-  writeFileSync(join(dir, "reply.cnf"), `[tsa]\ndefault_tsa = t\n[t]\ndir = ${dir}\nserial = $dir/tsa-serial\nsigner_cert = $dir/tsa.pem\ncerts = $dir/tsa.pem\nsigner_key = $dir/tsa.key\nsigner_digest = sha256\ndefault_policy = 1.2.3.4\ndigests = sha256\ness_cert_id_alg = sha256\n`);
+  writeFileSync(
+    join(dir, "reply.cnf"),
+    `[tsa]\ndefault_tsa = t\n[t]\ndir = ${dir}\nserial = $dir/tsa-serial\nsigner_cert = $dir/tsa.pem\ncerts = $dir/tsa.pem\nsigner_key = $dir/tsa.key\nsigner_digest = sha256\ndefault_policy = 1.2.3.4\ndigests = sha256\ness_cert_id_alg = sha256\n`,
+  );
   const expired = {
     name: "expired",
     chainPem: pem("tsa-live-root.pem"),
@@ -205,7 +234,8 @@ test("once an authority's chain is known, a validly signed token with a SHA-1 im
   const dir = mkdtempSync(join(tmpdir(), "sha1-"));
   writeFileSync(join(dir, "data"), "old hash");
   const data = bytes("old hash");
-  const stamp = async (hash: string) => authority.respond(new Uint8Array(execFileSync("openssl", ["ts", "-query", "-data", "data", hash, "-cert"], { cwd: dir })));
+  const stamp = async (hash: string) =>
+    authority.respond(new Uint8Array(execFileSync("openssl", ["ts", "-query", "-data", "data", hash, "-cert"], { cwd: dir })));
   const reuse = new TimestampCheckReuse();
   assert.equal((await checkTimestamp(await stamp("-sha256"), data, authority.chainPem, { reuse })).chainTrusted, true);
   const sha1 = await stamp("-sha1");

@@ -9,7 +9,11 @@ import type { DomainContext } from "../domain/context.ts";
  * An ETag as the R2 binding names a part: S3's `ETag` header, which the phone reports, quotes it
  * (`"3858f6…"`), the binding's `uploadPart` does not; the quotes are HTTP framing, not part of the tag.
  */
-const bareEtag = (etag: string) => etag.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+const bareEtag = (etag: string) =>
+  etag
+    .trim()
+    .replace(/^W\//, "")
+    .replace(/^"(.*)"$/, "$1");
 
 /**
  * Assembles a multipart upload, then checks the whole object against the size and SHA-256 the phone

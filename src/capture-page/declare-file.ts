@@ -53,7 +53,11 @@ export async function uploadInstructions(env: Env, file: FileRow, captureBaseUrl
     expiresAt = signed.expiresAt;
     parts.push({ part_number: index + 1, method: "PUT" as const, url: signed.url, headers: signed.headers, offset, length });
   }
-  return { parts, complete: { method: "POST" as const, url: `${captureBaseUrl.replace(/\/$/, "")}/c/${token}/files/${file.id}/complete` }, expires_at: expiresAt };
+  return {
+    parts,
+    complete: { method: "POST" as const, url: `${captureBaseUrl.replace(/\/$/, "")}/c/${token}/files/${file.id}/complete` },
+    expires_at: expiresAt,
+  };
 }
 
 /**
@@ -94,12 +98,26 @@ export async function declareFile({
     captureContext: { ...capture, clock_offset_ms: Number.isNaN(deviceTime) ? null : now.getTime() - deviceTime, capture_page_version: env.BUILD_COMMIT },
     originalKey: `captures/${session.id}/${id}`,
     multipartUploadId:
-      input.size > MULTIPART_THRESHOLD ? (await env.FILES.createMultipartUpload(`captures/${session.id}/${id}`, { httpMetadata: { contentType: input.content_type } })).uploadId : null,
+      input.size > MULTIPART_THRESHOLD
+        ? (await env.FILES.createMultipartUpload(`captures/${session.id}/${id}`, { httpMetadata: { contentType: input.content_type } })).uploadId
+        : null,
     uploadedParts: null,
     createdAt: now.toISOString(),
     capturedAt: null,
   };
   await insertFile(db, row);
-  const stored = { ...row, signedKey: null, signedSha256: null, signedSize: null, signedCrc32: null, sniffedType: null, priorC2pa: null, priorCredentials: null, decoded: null, signals: null, thumbnail: null };
+  const stored = {
+    ...row,
+    signedKey: null,
+    signedSha256: null,
+    signedSize: null,
+    signedCrc32: null,
+    sniffedType: null,
+    priorC2pa: null,
+    priorCredentials: null,
+    decoded: null,
+    signals: null,
+    thumbnail: null,
+  };
   return { file_id: id, upload: await uploadInstructions(env, stored, env.CAPTURE_BASE_URL, token) };
 }

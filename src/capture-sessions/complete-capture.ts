@@ -117,7 +117,14 @@ export async function completeCapture({ ctx: deps, input }: { ctx: CompletionDep
       declaredFiles: declared.map((file) => ({ id: file.id, capturedAt: observed.get(file.id) })),
       event: captureSessionCompleted.build(
         { organizationId: session.organizationId, mode: session.mode, createdAt: completedAt },
-        { session_id: session.id, proof_id: proofId, external_reference: session.externalReference, party: session.party, stage: session.stage, completed_at: completedAt },
+        {
+          session_id: session.id,
+          proof_id: proofId,
+          external_reference: session.externalReference,
+          party: session.party,
+          stage: session.stage,
+          completed_at: completedAt,
+        },
       ),
       eventId,
     });

@@ -13,7 +13,10 @@ const text = (message: string) => z.string({ error: (issue) => (issue.input === 
 /** An optional setting left empty (`NAME=` in .dev.vars) is as unset as a missing one, as the code reading it treats it. */
 const optional = <T extends z.ZodType<string>>(schema: T) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
 
-const httpUrl = text("is not an http(s) URL").refine((value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol), "is not an http(s) URL");
+const httpUrl = text("is not an http(s) URL").refine(
+  (value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol),
+  "is not an http(s) URL",
+);
 
 const positiveNumber = text("is not a positive number").refine((value) => Number(value) > 0, "is not a positive number");
 
@@ -29,7 +32,10 @@ const aes256Key = text("is not 32 bytes in base64").refine((value) => {
 }, "is not 32 bytes in base64 (e.g. `openssl rand -base64 32`)");
 
 /** `host:port=127.0.0.1:port` pairs, comma-separated (local development only). */
-const resolveRules = text("is not a list of host:port=127.0.0.1:port").regex(/^[^,=\s]+=[^,=\s]+(,[^,=\s]+=[^,=\s]+)*$/, "is not a list of host:port=127.0.0.1:port");
+const resolveRules = text("is not a list of host:port=127.0.0.1:port").regex(
+  /^[^,=\s]+=[^,=\s]+(,[^,=\s]+=[^,=\s]+)*$/,
+  "is not a list of host:port=127.0.0.1:port",
+);
 
 export const SettingsSchema = z.object({
   API_BASE_URL: httpUrl,

@@ -8,10 +8,7 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
   readonly extra: Record<string, unknown>;
 
-  constructor(
-    code: ErrorCode,
-    options: { detail?: string; field?: string; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
-  ) {
+  constructor(code: ErrorCode, options: { detail?: string; field?: string; headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
     super(options.detail ?? ERROR_CATALOGUE[code].title.en);
     this.code = code;
     this.status = ERROR_CATALOGUE[code].status;

@@ -85,7 +85,7 @@ export const ERROR_CATALOGUE = {
     status: 409,
     title: { en: "Before proof already used", fr: "Preuve « avant » déjà utilisée" },
     description: {
-      en: "Another capture already took the same \"before\" proof.",
+      en: 'Another capture already took the same "before" proof.',
       fr: "Une autre capture a déjà pris la même preuve « avant ».",
     },
   },
@@ -216,26 +216,29 @@ export const ERROR_CATALOGUE = {
   compare_to_not_sealed: {
     status: 422,
     title: { en: "Before proof not sealed", fr: "Preuve « avant » non scellée" },
-    description: { en: "The \"before\" proof must be sealed first.", fr: "La preuve « avant » doit d'abord être scellée." },
+    description: { en: 'The "before" proof must be sealed first.', fr: "La preuve « avant » doit d'abord être scellée." },
   },
   compare_to_mismatch: {
     status: 422,
     title: { en: "Before proof mismatch", fr: "Preuve « avant » incompatible" },
     description: {
-      en: "The \"before\" proof has another `external_reference` or `party`.",
+      en: 'The "before" proof has another `external_reference` or `party`.',
       fr: "La preuve « avant » a un autre `external_reference` ou une autre `party`.",
     },
   },
   compare_to_is_after: {
     status: 422,
     title: { en: "Before proof is an after", fr: "La preuve « avant » est un « après »" },
-    description: { en: "A proof that is itself an \"after\" cannot be compared to.", fr: "Une preuve qui est elle-même un « après » ne peut servir de comparaison." },
+    description: {
+      en: 'A proof that is itself an "after" cannot be compared to.',
+      fr: "Une preuve qui est elle-même un « après » ne peut servir de comparaison.",
+    },
   },
   compare_template_mismatch: {
     status: 422,
     title: { en: "Template differs from the before", fr: "Modèle différent de l'« avant »" },
     description: {
-      en: "The \"after\" uses the template of the \"before\", but `stage` and `category` select another active template.",
+      en: 'The "after" uses the template of the "before", but `stage` and `category` select another active template.',
       fr: "L'« après » utilise le modèle de l'« avant », mais `stage` et `category` désignent un autre modèle actif.",
     },
   },
@@ -284,8 +287,8 @@ export const ERROR_CATALOGUE = {
     status: 413,
     title: { en: "File too large to send", fr: "Fichier trop volumineux pour être envoyé" },
     description: {
-      en: "Verify by file takes at most 100 MB (100,000,000 bytes), the most Cloudflare accepts in a request body; for a larger file send its SHA-256 as JSON `{\"sha256\": \"…\"}`.",
-      fr: "La vérification par fichier prend au plus 100 Mo (100 000 000 octets), le maximum que Cloudflare accepte dans un corps de requête ; pour un fichier plus grand, envoyez son SHA-256 en JSON `{\"sha256\": \"…\"}`.",
+      en: 'Verify by file takes at most 100 MB (100,000,000 bytes), the most Cloudflare accepts in a request body; for a larger file send its SHA-256 as JSON `{"sha256": "…"}`.',
+      fr: 'La vérification par fichier prend au plus 100 Mo (100 000 000 octets), le maximum que Cloudflare accepte dans un corps de requête ; pour un fichier plus grand, envoyez son SHA-256 en JSON `{"sha256": "…"}`.',
     },
   },
   file_too_large: {
@@ -317,7 +320,10 @@ export const ERROR_CATALOGUE = {
   upload_url_invalid: {
     status: 403,
     title: { en: "Invalid upload URL", fr: "URL d'envoi invalide" },
-    description: { en: "The signed URL is not one this service issued for this request.", fr: "L'URL signée n'a pas été émise par ce service pour cette requête." },
+    description: {
+      en: "The signed URL is not one this service issued for this request.",
+      fr: "L'URL signée n'a pas été émise par ce service pour cette requête.",
+    },
   },
   upload_url_expired: {
     status: 410,
@@ -327,7 +333,10 @@ export const ERROR_CATALOGUE = {
   upload_url_used: {
     status: 409,
     title: { en: "Upload URL already used", fr: "URL d'envoi déjà utilisée" },
-    description: { en: "The file was already uploaded; the URL cannot write it again.", fr: "Le fichier a déjà été envoyé ; l'URL ne peut pas l'écrire de nouveau." },
+    description: {
+      en: "The file was already uploaded; the URL cannot write it again.",
+      fr: "Le fichier a déjà été envoyé ; l'URL ne peut pas l'écrire de nouveau.",
+    },
   },
   upload_size_mismatch: {
     status: 422,
@@ -337,7 +346,10 @@ export const ERROR_CATALOGUE = {
   upload_checksum_mismatch: {
     status: 422,
     title: { en: "Upload checksum mismatch", fr: "Empreinte d'envoi incorrecte" },
-    description: { en: "The bytes' SHA-256 differs from the declared one; storage refused them.", fr: "Le SHA-256 des octets diffère de celui déclaré ; le stockage les a refusés." },
+    description: {
+      en: "The bytes' SHA-256 differs from the declared one; storage refused them.",
+      fr: "Le SHA-256 des octets diffère de celui déclaré ; le stockage les a refusés.",
+    },
   },
   invalid_webhook_url: {
     status: 422,

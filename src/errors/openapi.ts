@@ -4,13 +4,22 @@ import { t } from "../openapi/translations.ts";
 
 export const ProblemSchema = z
   .object({
-    type: z.string().url().openapi({ description: t("URL of the page describing the error code.", "URL de la page décrivant le code d'erreur.") }),
+    type: z
+      .string()
+      .url()
+      .openapi({ description: t("URL of the page describing the error code.", "URL de la page décrivant le code d'erreur.") }),
     title: z.string().openapi({ description: t("Human-readable summary; may change.", "Résumé lisible ; peut changer.") }),
-    status: z.number().int().openapi({ description: t("HTTP status code.", "Code de statut HTTP.") }),
+    status: z
+      .number()
+      .int()
+      .openapi({ description: t("HTTP status code.", "Code de statut HTTP.") }),
     code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]).openapi({
       description: t("Stable error code; the field to rely on.", "Code d'erreur stable ; le champ sur lequel s'appuyer."),
     }),
-    detail: z.string().optional().openapi({ description: t("Explanation specific to this occurrence.", "Explication propre à cette occurrence.") }),
+    detail: z
+      .string()
+      .optional()
+      .openapi({ description: t("Explanation specific to this occurrence.", "Explication propre à cette occurrence.") }),
     field: z
       .string()
       .optional()
@@ -20,7 +29,10 @@ export const ProblemSchema = z
           "Pointeur JSON vers l'entrée fautive : `/name` pour un champ du corps, `/query/name`, `/path/name` ou `/header/Name` pour un paramètre.",
         ),
       }),
-    request_id: z.string().optional().openapi({ description: t("Identifier of the request, for support.", "Identifiant de la requête, pour le support.") }),
+    request_id: z
+      .string()
+      .optional()
+      .openapi({ description: t("Identifier of the request, for support.", "Identifiant de la requête, pour le support.") }),
   })
   .openapi("Problem", {
     description: t("An error in the RFC 9457 problem format.", "Une erreur au format problème RFC 9457."),

@@ -11,10 +11,28 @@ import { defineEvent } from "./define.ts";
 // Fields several events open with (the specification's and CONTRACT.md's "Webhook bodies").
 const proofId = z.string().openapi({ description: t("The proof this event is about (`prf_…`).", "La preuve dont parle cet événement (`prf_…`).") });
 const sessionId = z.string().openapi({ description: t("The capture session (`cps_…`).", "La session de capture (`cps_…`).") });
-const externalReference = z.string().openapi({ description: t("Your reference, as given when the session was created.", "Votre référence, telle que donnée à la création de la session.") });
+const externalReference = z
+  .string()
+  .openapi({ description: t("Your reference, as given when the session was created.", "Votre référence, telle que donnée à la création de la session.") });
 const party = z.enum(["provider", "recipient"]).openapi({ description: t("Who captured.", "Qui a capturé.") });
-const stage = z.string().nullable().openapi({ description: t("Stage of the transaction, e.g. `checkin`; null when none was given.", "Étape de la transaction, par ex. `checkin` ; null si aucune n'a été donnée.") });
-const compareTo = z.string().nullable().openapi({ description: t("On an \"after\": the \"before\" proof it is compared with; null otherwise.", "Sur un « après » : la preuve « avant » à laquelle il est comparé ; null sinon.") });
+const stage = z
+  .string()
+  .nullable()
+  .openapi({
+    description: t(
+      "Stage of the transaction, e.g. `checkin`; null when none was given.",
+      "Étape de la transaction, par ex. `checkin` ; null si aucune n'a été donnée.",
+    ),
+  });
+const compareTo = z
+  .string()
+  .nullable()
+  .openapi({
+    description: t(
+      'On an "after": the "before" proof it is compared with; null otherwise.',
+      "Sur un « après » : la preuve « avant » à laquelle il est comparé ; null sinon.",
+    ),
+  });
 const at = (en: string, fr: string) => z.string().openapi({ description: t(en, fr) });
 /** What `proof.sealed` and `proof.failed` open with. */
 const proofFields = { proof_id: proofId, session_id: sessionId, external_reference: externalReference, party, stage };
@@ -37,7 +55,9 @@ export const proofSealed = defineEvent({
   fields: z.object({
     ...proofFields,
     compare_to: compareTo,
-    manifest_sha256: z.string().openapi({ description: t("SHA-256 (hexadecimal) of the manifest the timestamp covers.", "SHA-256 (hexadécimal) du manifeste couvert par l'horodatage.") }),
+    manifest_sha256: z.string().openapi({
+      description: t("SHA-256 (hexadecimal) of the manifest the timestamp covers.", "SHA-256 (hexadécimal) du manifeste couvert par l'horodatage."),
+    }),
     timestamp: z
       .object({
         gen_time: at("Time certified by the timestamp authority (RFC 3161 genTime).", "Heure certifiée par l'autorité d'horodatage (genTime RFC 3161)."),
@@ -52,10 +72,15 @@ export const proofSealed = defineEvent({
 export const proofFailed = defineEvent({
   type: "proof.failed",
   summary: t("Sealing a proof failed", "Le scellement d'une preuve a échoué"),
-  description: t("The proof could not be sealed and never will be; `code` says why.", "La preuve n'a pas pu être scellée et ne le sera jamais ; `code` dit pourquoi."),
+  description: t(
+    "The proof could not be sealed and never will be; `code` says why.",
+    "La preuve n'a pas pu être scellée et ne le sera jamais ; `code` dit pourquoi.",
+  ),
   fields: z.object({
     ...proofFields,
-    code: z.string().openapi({ description: t("Stable code of the failure, e.g. `file_hash_mismatch`.", "Code stable de l'échec, par ex. `file_hash_mismatch`.") }),
+    code: z
+      .string()
+      .openapi({ description: t("Stable code of the failure, e.g. `file_hash_mismatch`.", "Code stable de l'échec, par ex. `file_hash_mismatch`.") }),
     message: z.string().openapi({ description: t("The failure explained, in English.", "L'échec expliqué, en anglais.") }),
     failed_at: at("When sealing failed.", "Quand le scellement a échoué."),
   }),
@@ -77,14 +102,21 @@ export const captureSessionCompleted = defineEvent({
     stage,
     completed_at: at("When the person finished the capture.", "Quand la personne a terminé la capture."),
   }),
-  sample: (now) => ({ session_id: SAMPLE.session_id, proof_id: SAMPLE.proof_id, external_reference: SAMPLE.external_reference, party: SAMPLE.party, stage: SAMPLE.stage, completed_at: now }),
+  sample: (now) => ({
+    session_id: SAMPLE.session_id,
+    proof_id: SAMPLE.proof_id,
+    external_reference: SAMPLE.external_reference,
+    party: SAMPLE.party,
+    stage: SAMPLE.stage,
+    completed_at: now,
+  }),
 });
 
 export const captureSessionRejected = defineEvent({
   type: "capture_session.rejected",
   summary: t("A capture is refused", "Une capture est refusée"),
   description: t(
-    "Finishing the capture failed with `compare_to_already_used`: another \"after\" of the same \"before\" was completed first. No proof, no credit used.",
+    'Finishing the capture failed with `compare_to_already_used`: another "after" of the same "before" was completed first. No proof, no credit used.',
     "Terminer la capture a échoué avec `compare_to_already_used` : un autre « après » du même « avant » a été terminé d'abord. Aucune preuve, aucun crédit utilisé.",
   ),
   fields: z.object({

@@ -18,8 +18,15 @@ const DeliveryHeaders = z.object({
       "`t=<secondes unix>,v1=<signature>`, un `v1` par secret actif : HMAC-SHA256 (hexadécimal minuscule) de `<t>.<corps brut>` avec le secret entier (`whsec_…`) pour clé. Refusez un appel dont `t` est à plus de 300 s.",
     ),
   }),
-  "X-Webhook-Id": z.string().openapi({ description: t("Identifier of this delivery attempt (`msg_…`).", "Identifiant de cette tentative de livraison (`msg_…`).") }),
-  "X-Event-Id": z.string().openapi({ description: t("Identifier of the event (`evt_…`), the same on every attempt: de-duplicate on it.", "Identifiant de l'événement (`evt_…`), le même à chaque tentative : dédupliquez sur lui.") }),
+  "X-Webhook-Id": z
+    .string()
+    .openapi({ description: t("Identifier of this delivery attempt (`msg_…`).", "Identifiant de cette tentative de livraison (`msg_…`).") }),
+  "X-Event-Id": z.string().openapi({
+    description: t(
+      "Identifier of the event (`evt_…`), the same on every attempt: de-duplicate on it.",
+      "Identifiant de l'événement (`evt_…`), le même à chaque tentative : dédupliquez sur lui.",
+    ),
+  }),
 });
 
 /** The body as sent: `event`, the event's fields in their order, and `test` on test events only. */
@@ -28,9 +35,14 @@ function webhookBodySchema(definition: EventDefinition) {
     .object({
       event: z.literal(definition.type).openapi({ description: t("The one event this body reports.", "L'unique événement que rapporte ce corps.") }),
       ...definition.fields.shape,
-      test: z.literal(true).optional().openapi({ description: t("Present, and true, on test events only.", "Présent, et vrai, sur les seuls événements de test.") }),
+      test: z
+        .literal(true)
+        .optional()
+        .openapi({ description: t("Present, and true, on test events only.", "Présent, et vrai, sur les seuls événements de test.") }),
     })
-    .openapi(`${pascalCase(definition.type)}Event`, { description: t(`The body of a \`${definition.type}\` delivery.`, `Le corps d'une livraison \`${definition.type}\`.`) });
+    .openapi(`${pascalCase(definition.type)}Event`, {
+      description: t(`The body of a \`${definition.type}\` delivery.`, `Le corps d'une livraison \`${definition.type}\`.`),
+    });
 }
 
 /**

@@ -17,7 +17,12 @@ type Enqueue = (deliveryIds: string[]) => Promise<unknown>;
  * Called right after the batch that recorded the events; the cron sweep catches whatever a crash left.
  * Set-based, in rounds of events: a few queries per round, never one per event or per delivery.
  */
-export async function publishEvents({ env, db }: WorkerContext, eventIds: string[], now = new Date(), enqueue: Enqueue = (ids) => queueDeliveries(env, ids)): Promise<void> {
+export async function publishEvents(
+  { env, db }: WorkerContext,
+  eventIds: string[],
+  now = new Date(),
+  enqueue: Enqueue = (ids) => queueDeliveries(env, ids),
+): Promise<void> {
   for (const round of chunks(eventIds, EVENTS_PER_ROUND)) await publishRound(db, round, now, enqueue);
 }
 

@@ -21,7 +21,12 @@ export async function publicEvidenceRecord(bucket: R2Bucket, proof: Pick<ProofRo
   const head = await bucket.head(evidenceRecordKey(proof.id, proof.sealingRun));
   const metadata = head?.customMetadata;
   if (!head || !metadata?.renewed_at) return null;
-  return { file: EVIDENCE_RECORD_NAME, archive_timestamps: Number(metadata.archive_timestamps ?? "0"), last_renewed_at: metadata.renewed_at, authority: metadata.authority ?? "" };
+  return {
+    file: EVIDENCE_RECORD_NAME,
+    archive_timestamps: Number(metadata.archive_timestamps ?? "0"),
+    last_renewed_at: metadata.renewed_at,
+    authority: metadata.authority ?? "",
+  };
 }
 
 /** A suffix that changes with each renewal, for ETags and cache keys of what includes the record. */

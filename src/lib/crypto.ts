@@ -15,14 +15,14 @@ export async function sha256Hex(data: string | ArrayBuffer | Uint8Array): Promis
 /** URL-safe random token of `bytes` random bytes (base64url without padding). */
 export function randomToken(bytes = 24): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...raw))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
 
 /** Constant-time comparison of two strings (through their SHA-256, so lengths leak nothing either). */
 export async function timingSafeEqualStrings(a: string, b: string): Promise<boolean> {
-  const [ha, hb] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(a)),
-    crypto.subtle.digest("SHA-256", encoder.encode(b)),
-  ]);
+  const [ha, hb] = await Promise.all([crypto.subtle.digest("SHA-256", encoder.encode(a)), crypto.subtle.digest("SHA-256", encoder.encode(b))]);
   return crypto.subtle.timingSafeEqual(ha, hb);
 }

@@ -41,7 +41,10 @@ export interface Keyset {
 }
 
 function encodeCursor(keyset: Keyset): string {
-  return btoa(JSON.stringify([keyset.createdAt, keyset.id])).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(JSON.stringify([keyset.createdAt, keyset.id]))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
 
 /** The position a cursor names; a cursor this API did not issue is a 422 on `cursor`. */

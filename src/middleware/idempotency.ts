@@ -120,9 +120,7 @@ export const idempotent = createMiddleware<HonoEnv>(async (c, next) => {
   // request with this key meanwhile gets 409 request_in_progress (Retry-After: 1), never a second run. The
   // call leaves before the answer does, so a retry sent after the answer normally finds the answer stored.
   const status = c.res.status;
-  c.executionCtx.waitUntil(
-    storeAnswer(() => apiAccountOf(c, c.get("caller")).finish(key, decision.attempt, hash, status, body, headers)),
-  );
+  c.executionCtx.waitUntil(storeAnswer(() => apiAccountOf(c, c.get("caller")).finish(key, decision.attempt, hash, status, body, headers)));
 });
 
 /** Waits before each new try of an answer's write; all of them end well within `waitUntil`'s 30 seconds. */

@@ -7,11 +7,17 @@ import { t } from "./translations.ts";
  */
 const HEADERS = {
   "Request-Id": {
-    description: t("Identifier of the request, also in problem bodies; quote it to support.", "Identifiant de la requête, aussi dans les corps d'erreur ; à citer au support."),
+    description: t(
+      "Identifier of the request, also in problem bodies; quote it to support.",
+      "Identifiant de la requête, aussi dans les corps d'erreur ; à citer au support.",
+    ),
     schema: { type: "string", pattern: "^req_[a-z0-9]+$" },
   },
   "RateLimit-Limit": {
-    description: t("Units the key may spend per minute (a read costs 1, a creation 2).", "Unités que la clé peut dépenser par minute (une lecture coûte 1, une création 2)."),
+    description: t(
+      "Units the key may spend per minute (a read costs 1, a creation 2).",
+      "Unités que la clé peut dépenser par minute (une lecture coûte 1, une création 2).",
+    ),
     schema: { type: "integer", minimum: 0 },
   },
   "RateLimit-Remaining": {
@@ -19,7 +25,10 @@ const HEADERS = {
     schema: { type: "integer", minimum: 0 },
   },
   "RateLimit-Reset": {
-    description: t("Seconds until the current window ends and the full limit is available again.", "Secondes avant la fin de la fenêtre en cours, quand la limite entière redevient disponible."),
+    description: t(
+      "Seconds until the current window ends and the full limit is available again.",
+      "Secondes avant la fin de la fenêtre en cours, quand la limite entière redevient disponible.",
+    ),
     schema: { type: "integer", minimum: 1 },
   },
   "Retry-After": {

@@ -41,4 +41,6 @@ export const privateSignals = (file: FileRow): StoredSignal[] => file.signals ??
 
 /** Anyone's view: a `sealed_before` says only that the bytes were sealed before, never in which proof. */
 export const publicSignals = (file: FileRow): StoredSignal[] =>
-  privateSignals(file).map((signal) => (signal.code === "sealed_before" ? { code: signal.code, detail: "The same bytes were sealed before, in another proof." } : signal));
+  privateSignals(file).map((signal) =>
+    signal.code === "sealed_before" ? { code: signal.code, detail: "The same bytes were sealed before, in another proof." } : signal,
+  );

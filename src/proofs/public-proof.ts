@@ -11,7 +11,8 @@ import { readRevocationIndex } from "../storage/proof-revocation.ts";
 /** The public face of a proof: nothing about the organization, keys or capture links. */
 export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
-  const [roots, revocation] = proof.status === "sealed" ? await Promise.all([packageRoots(env.FILES, proof), readRevocationIndex(env.FILES, proof)]) : [null, null];
+  const [roots, revocation] =
+    proof.status === "sealed" ? await Promise.all([packageRoots(env.FILES, proof), readRevocationIndex(env.FILES, proof)]) : [null, null];
   const presented = files.map((file) => {
     const url = `${base}/v1/public/proofs/${proof.id}/files/${file.id}`;
     return { ...presentFile(file, publicSignals), url, thumbnail_url: proof.status === "sealed" && file.thumbnail ? `${url}/thumbnail` : null };

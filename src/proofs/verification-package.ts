@@ -13,27 +13,42 @@ import { EVIDENCE_RECORD_NAME, evidenceRecordKey } from "../storage/evidence-rec
  * C2PA trust anchor, the revocation data captured at sealing (`revocation/`, when the proof has it), the
  * signed files and VERIFY.md, everything needed to verify it offline.
  */
-export async function verificationPackage({ ctx, input }: { ctx: Pick<DomainContext, "env">; input: { proof: ProofRow; files: FileRow[] } }): Promise<ReadableStream<Uint8Array>> {
+export async function verificationPackage({
+  ctx,
+  input,
+}: {
+  ctx: Pick<DomainContext, "env">;
+  input: { proof: ProofRow; files: FileRow[] };
+}): Promise<ReadableStream<Uint8Array>> {
   const { proof, files } = input;
   // The index names the revocation files, and VERIFY.md gives a command for each.
   const keys = proofArtifactKeys(proof.id, proof.sealingRun);
   const evidenceKey = evidenceRecordKey(proof.id, proof.sealingRun);
   // The evidence record exists once the renewal sweep gave the proof its first archive timestamp (docs/adr/0022).
-  const [roots, revocation, evidence] = await Promise.all([packageRoots(ctx.env.FILES, proof), readRevocationIndex(ctx.env.FILES, proof), ctx.env.FILES.head(evidenceKey)]);
+  const [roots, revocation, evidence] = await Promise.all([
+    packageRoots(ctx.env.FILES, proof),
+    readRevocationIndex(ctx.env.FILES, proof),
+    ctx.env.FILES.head(evidenceKey),
+  ]);
   // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
   // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
   // sealer recorded it (NULL), are CRC'd on the way.
-  const fromStorage = (key: string, crc32: number | null = null) => async () => {
-    const object = await ctx.env.FILES.get(key);
-    if (object === null) throw new Error(`missing artifact ${key}`);
-    return { stream: object.body, size: object.size, crc32 };
-  };
+  const fromStorage =
+    (key: string, crc32: number | null = null) =>
+    async () => {
+      const object = await ctx.env.FILES.get(key);
+      if (object === null) throw new Error(`missing artifact ${key}`);
+      return { stream: object.body, size: object.size, crc32 };
+    };
   const entries: ZipEntry[] = [
     { name: "manifest.json", body: fromStorage(keys.manifest) },
     { name: "proof.tsr", body: fromStorage(keys.timestampResponse) },
     { name: "chain.pem", body: fromStorage(keys.timestampChain) },
     { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },
-    ...(revocation === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(revocation)]).map((name) => ({ name, body: fromStorage(packagedArtifactKey(proof.id, proof.sealingRun, name)) })),
+    ...(revocation === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(revocation)]).map((name) => ({
+      name,
+      body: fromStorage(packagedArtifactKey(proof.id, proof.sealingRun, name)),
+    })),
     ...(evidence === null ? [] : [{ name: EVIDENCE_RECORD_NAME, body: fromStorage(evidenceKey) }]),
     ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
     { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation, evidence !== null) },

@@ -35,7 +35,16 @@ export function createApiApp(): App {
   registerWebhookDeliveryRoutes(app);
   registerVerificationPage(app);
   // Anyone may verify from anywhere: the public routes need no credential, so any web page may call them.
-  app.use("/v1/public/*", cors({ origin: "*", allowMethods: ["GET", "POST"], allowHeaders: ["Content-Type", "If-None-Match"], exposeHeaders: ["ETag", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Proof-Mode"], maxAge: 86_400 }));
+  app.use(
+    "/v1/public/*",
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "POST"],
+      allowHeaders: ["Content-Type", "If-None-Match"],
+      exposeHeaders: ["ETag", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Proof-Mode"],
+      maxAge: 86_400,
+    }),
+  );
   registerPublicRoutes(app);
   registerGetCaptureSession(app);
   registerCaptureTemplateRoutes(app);

@@ -204,7 +204,11 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
  * uploaded again) are already in another sealed proof of the organization: only the Worker can see that.
  */
 async function signalsWithEarlierSeals(db: Database, proof: ProofRow, files: FileRow[], result: SealedResult): Promise<Map<string, StoredSignal[]>> {
-  const earlier = await earlierProofsByHash(db, proof, files.map((file) => file.sha256));
+  const earlier = await earlierProofsByHash(
+    db,
+    proof,
+    files.map((file) => file.sha256),
+  );
   const originals = new Map(files.map((file) => [file.id, file.sha256.toLowerCase()]));
   return new Map(
     result.files.map((file) => {
@@ -226,7 +230,12 @@ export interface ProofFailure {
 export async function failProof(deps: SealingDependencies, proof: ProofRow, failure: ProofFailure): Promise<SealOutcome> {
   const failedAt = nowIso();
   const eventId = newId("evt");
-  const event = proofFailed.build(proofEventOrigin(proof, failedAt), { ...proofEventFields(proof), code: failure.code, message: failure.message, failed_at: failedAt });
+  const event = proofFailed.build(proofEventOrigin(proof, failedAt), {
+    ...proofEventFields(proof),
+    code: failure.code,
+    message: failure.message,
+    failed_at: failedAt,
+  });
   const [eventInsert] = await deps.db.batch([
     eventInsertWhere(deps.db, event, whilePending(proof.id), eventId),
     markFailedStatement(deps.db, proof.id, { code: failure.code, message: failure.message, failedAt }),

@@ -1,5 +1,13 @@
 import type { Env } from "../env.ts";
-import { parseProtocolMessage, SealAnswerSchema, SEALER_PROTOCOL_VERSION, SealerErrorSchema, type SealJob, type SealRequest, type SealResult } from "../../shared/sealer-protocol.ts";
+import {
+  parseProtocolMessage,
+  SealAnswerSchema,
+  SEALER_PROTOCOL_VERSION,
+  SealerErrorSchema,
+  type SealJob,
+  type SealRequest,
+  type SealResult,
+} from "../../shared/sealer-protocol.ts";
 
 /** The sealer could not finish for a reason that may pass (authority or storage unreachable): retry. */
 export class TransientSealingError extends Error {}

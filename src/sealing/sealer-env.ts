@@ -5,7 +5,15 @@ import type { Env } from "../env.ts";
  * public certificate chains are not among them: they are files of the sealer image (sealer/certs), since
  * a secret holds at most 5 KB.
  */
-export const SEALER_CONFIGURATION = ["C2PA_SIGNING_KEY_PEM", "C2PA_TEST_SIGNING_KEY_PEM", "TSA_URL", "TSA_NAME", "TSA_SIGNATURE_URL", "TSA_SIGNATURE_NAME", "SEALER_MEMORY_BUDGET_MB"] as const;
+export const SEALER_CONFIGURATION = [
+  "C2PA_SIGNING_KEY_PEM",
+  "C2PA_TEST_SIGNING_KEY_PEM",
+  "TSA_URL",
+  "TSA_NAME",
+  "TSA_SIGNATURE_URL",
+  "TSA_SIGNATURE_NAME",
+  "SEALER_MEMORY_BUDGET_MB",
+] as const;
 
 /**
  * The environment the sealer container starts with: its port, the shared secret, and whichever of its

@@ -11,7 +11,14 @@ import type { SessionRow } from "./capture-sessions.ts";
  */
 export async function recordCompletion(
   db: Database,
-  completion: { session: SessionRow; proofId: string; completedAt: string; declaredFiles: readonly { id: string; capturedAt: string | undefined }[]; event: EventToRecord; eventId: string },
+  completion: {
+    session: SessionRow;
+    proofId: string;
+    completedAt: string;
+    declaredFiles: readonly { id: string; capturedAt: string | undefined }[];
+    event: EventToRecord;
+    eventId: string;
+  },
 ): Promise<void> {
   const { session, proofId, completedAt } = completion;
   await db.batch([
@@ -47,7 +54,10 @@ export async function recordCompletion(
  * One batch: the open session rejected (its reservation released) and its event, recorded only when this
  * rejection took effect. True when it did.
  */
-export async function recordRejection(db: Database, rejection: { session: SessionRow; rejectedAt: string; event: EventToRecord; eventId: string }): Promise<boolean> {
+export async function recordRejection(
+  db: Database,
+  rejection: { session: SessionRow; rejectedAt: string; event: EventToRecord; eventId: string },
+): Promise<boolean> {
   const { session, rejectedAt } = rejection;
   const [, recorded] = await db.batch([
     db

@@ -11,9 +11,25 @@ export type SessionRow = CaptureSessionRow & { templateSnapshot: TemplateSnapsho
 export type NewSessionRow = typeof captureSessions.$inferInsert & { holdsReservation: number; templateSnapshotJson: string };
 
 const COLUMNS = [
-  "id", "organization_id", "mode", "status", "token_hash", "external_reference", "party", "stage", "category", "template_id",
-  "template_sha256", "locale", "location_reference", "return_url", "compare_to", "holds_reservation",
-  "created_at", "updated_at", "expires_at",
+  "id",
+  "organization_id",
+  "mode",
+  "status",
+  "token_hash",
+  "external_reference",
+  "party",
+  "stage",
+  "category",
+  "template_id",
+  "template_sha256",
+  "locale",
+  "location_reference",
+  "return_url",
+  "compare_to",
+  "holds_reservation",
+  "created_at",
+  "updated_at",
+  "expires_at",
 ] as const;
 
 /** A session to insert; without a locale of its own it takes its organization's default theme's, else English. */
@@ -24,9 +40,26 @@ const LOCALE_OR_DEFAULT = "COALESCE(?, (SELECT locale FROM capture_themes WHERE 
 
 function values(row: SessionToInsert): unknown[] {
   return [
-    row.id, row.organizationId, row.mode, row.status, row.tokenHash, row.externalReference, row.party, row.stage ?? null,
-    row.category ?? null, row.templateId ?? null, row.templateSha256, row.locale, row.organizationId, row.locationReference ?? null,
-    row.returnUrl ?? null, row.compareTo ?? null, row.holdsReservation, row.createdAt, row.updatedAt, row.expiresAt,
+    row.id,
+    row.organizationId,
+    row.mode,
+    row.status,
+    row.tokenHash,
+    row.externalReference,
+    row.party,
+    row.stage ?? null,
+    row.category ?? null,
+    row.templateId ?? null,
+    row.templateSha256,
+    row.locale,
+    row.organizationId,
+    row.locationReference ?? null,
+    row.returnUrl ?? null,
+    row.compareTo ?? null,
+    row.holdsReservation,
+    row.createdAt,
+    row.updatedAt,
+    row.expiresAt,
   ];
 }
 

@@ -59,7 +59,8 @@ export async function updateEditableTemplate(db: Database, id: string, changes: 
   return result.meta.changes > 0;
 }
 
-const themeIsActive = (themeId: string) => sql`EXISTS (SELECT 1 FROM capture_themes WHERE capture_themes.id = ${themeId} AND capture_themes.archived_at IS NULL)`;
+const themeIsActive = (themeId: string) =>
+  sql`EXISTS (SELECT 1 FROM capture_themes WHERE capture_themes.id = ${themeId} AND capture_themes.archived_at IS NULL)`;
 
 /**
  * Inserts a template whose theme, if any, is still active when the row is written: the INSERT selects its
@@ -77,7 +78,10 @@ export async function insertTemplateWithActiveTheme(db: Database, row: NewTempla
     return value !== null && typeof value === "object" ? JSON.stringify(value) : typeof value === "boolean" ? Number(value) : value;
   });
   const result = await db.run(
-    sql`INSERT INTO capture_templates (${sql.join(names, sql`, `)}) SELECT ${sql.join(values.map((value) => sql`${value}`), sql`, `)} WHERE ${themeIsActive(row.themeId)}`,
+    sql`INSERT INTO capture_templates (${sql.join(names, sql`, `)}) SELECT ${sql.join(
+      values.map((value) => sql`${value}`),
+      sql`, `,
+    )} WHERE ${themeIsActive(row.themeId)}`,
   );
   return result.meta.changes > 0;
 }
@@ -99,12 +103,7 @@ export async function findMatchingTemplate(db: Database, organizationId: string,
   const candidates = await db
     .select()
     .from(captureTemplates)
-    .where(
-      and(
-        activeTemplatesOf(organizationId, mode),
-        sql`(${captureTemplates.stage} IS NOT NULL OR ${captureTemplates.category} IS NOT NULL)`,
-      ),
-    )
+    .where(and(activeTemplatesOf(organizationId, mode), sql`(${captureTemplates.stage} IS NOT NULL OR ${captureTemplates.category} IS NOT NULL)`))
     .orderBy(sql`${captureTemplates.createdAt} DESC`)
     .all();
   const score = (row: TemplateRow) => {

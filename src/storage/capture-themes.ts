@@ -22,10 +22,7 @@ export async function findTheme(db: Database, organizationId: string, id: string
  * carries the API spelling `primary_color` and `has_logo`, so callers that only need the look of the page
  * can ignore the storage columns.
  */
-export async function findDefaultTheme(
-  db: Database,
-  organizationId: string,
-): Promise<(ThemeRow & { primary_color: string; has_logo: boolean }) | null> {
+export async function findDefaultTheme(db: Database, organizationId: string): Promise<(ThemeRow & { primary_color: string; has_logo: boolean }) | null> {
   const row = await db
     .select()
     .from(captureThemes)
@@ -101,7 +98,11 @@ export async function makeDefaultTheme(db: Database, organizationId: string, id:
  * the theme has no logo. The caller decides who may read it (the capture link's theme) and must serve it
  * with `X-Content-Type-Options: nosniff` and a sandboxing CSP, since an SVG is a document.
  */
-export async function readThemeLogo(db: Database, files: R2Bucket, themeId: string): Promise<{ body: ReadableStream; contentType: string; size: number } | null> {
+export async function readThemeLogo(
+  db: Database,
+  files: R2Bucket,
+  themeId: string,
+): Promise<{ body: ReadableStream; contentType: string; size: number } | null> {
   const row = await db
     .select({ key: captureThemes.logoKey, contentType: captureThemes.logoContentType })
     .from(captureThemes)

@@ -22,12 +22,10 @@ export function eventInsert(db: Database, event: EventToRecord, id: string = new
  * update in one batch, the event exists exactly when the update took effect.
  */
 export function eventInsertWhere(db: Database, event: EventToRecord, condition: SQL, id: string = newId("evt")) {
-  return db
-    .insert(events)
-    .select(
-      // Every column in the table's order; dispatched_at starts empty.
-      sql`SELECT ${id}, ${event.organizationId}, ${event.mode}, ${event.type}, ${JSON.stringify(event.data)}, ${event.createdAt}, NULL WHERE ${condition}`,
-    );
+  return db.insert(events).select(
+    // Every column in the table's order; dispatched_at starts empty.
+    sql`SELECT ${id}, ${event.organizationId}, ${event.mode}, ${event.type}, ${JSON.stringify(event.data)}, ${event.createdAt}, NULL WHERE ${condition}`,
+  );
 }
 
 /** A keyset page (`limit + 1` rows, newest first) of the organisation's events in this mode, of one type or all. */

@@ -63,7 +63,10 @@ export async function claimDueEvidence(
     .bind(input.until, input.claim, input.mode, input.now, ...input.otherHashes, input.now)
     .all<{ proof_id: string; record_key: string | null }>();
   const runs = new Map<string, string | null>();
-  for (const ids of chunks(claimed.results.map((row) => row.proof_id), 90)) {
+  for (const ids of chunks(
+    claimed.results.map((row) => row.proof_id),
+    90,
+  )) {
     const found = await d1
       .prepare(`SELECT id, sealing_run FROM proofs WHERE id IN (${ids.map(() => "?").join(", ")})`)
       .bind(...ids)
@@ -111,8 +114,18 @@ export interface EvidenceState {
 /** A proof's evidence record, once it has one (null before its first archive timestamp). */
 export async function evidenceState(d1: D1Database, proofId: string): Promise<EvidenceState | null> {
   const row = await d1
-    .prepare("SELECT record_key, archive_timestamps, renewed_at, authority_expires_at, due_at FROM evidence_records WHERE proof_id = ? AND record_key IS NOT NULL")
+    .prepare(
+      "SELECT record_key, archive_timestamps, renewed_at, authority_expires_at, due_at FROM evidence_records WHERE proof_id = ? AND record_key IS NOT NULL",
+    )
     .bind(proofId)
     .first<{ record_key: string; archive_timestamps: number; renewed_at: string; authority_expires_at: string | null; due_at: string }>();
-  return row && { recordKey: row.record_key, archiveTimestamps: row.archive_timestamps, renewedAt: row.renewed_at, authorityExpiresAt: row.authority_expires_at, dueAt: row.due_at };
+  return (
+    row && {
+      recordKey: row.record_key,
+      archiveTimestamps: row.archive_timestamps,
+      renewedAt: row.renewed_at,
+      authorityExpiresAt: row.authority_expires_at,
+      dueAt: row.due_at,
+    }
+  );
 }

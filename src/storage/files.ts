@@ -57,7 +57,10 @@ export async function shotsPerStep(db: Database, proofId: string): Promise<Recor
 export async function recordPart(db: Database, fileId: string, part: { part_number: number; etag: string }): Promise<void> {
   const row = await db.select({ parts: files.uploadedParts }).from(files).where(eq(files.id, fileId)).get();
   const parts = (row?.parts ?? []).filter((existing) => existing.part_number !== part.part_number);
-  await db.update(files).set({ uploadedParts: [...parts, part] }).where(eq(files.id, fileId));
+  await db
+    .update(files)
+    .set({ uploadedParts: [...parts, part] })
+    .where(eq(files.id, fileId));
 }
 
 /** Forgets the parts recorded for a multipart upload: the phone sends them all again. */

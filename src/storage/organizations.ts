@@ -39,7 +39,13 @@ export async function adjustBalance(db: Database, organizationId: string, amount
   const [inserted] = await db.batch([
     db.insert(balanceAdjustments).select(
       db
-        .select({ id: sql`${id}`.as("id"), organizationId: organizations.id, amount: sql`${amount}`.as("amount"), reason: sql`${reason}`.as("reason"), createdAt: sql`${now}`.as("created_at") })
+        .select({
+          id: sql`${id}`.as("id"),
+          organizationId: organizations.id,
+          amount: sql`${amount}`.as("amount"),
+          reason: sql`${reason}`.as("reason"),
+          createdAt: sql`${now}`.as("created_at"),
+        })
         .from(organizations)
         .where(and(eq(organizations.id, organizationId), sql`(${amount} >= 0 OR ${available} + ${amount} >= 0)`)),
     ),

@@ -1,4 +1,12 @@
-import { certificatePem, REVOCATION_INDEX, RevocationIndexSchema, revocationIndex, revocationNames, type RevocationEntry, type RevocationIndexEntry } from "../../shared/revocation-data.ts";
+import {
+  certificatePem,
+  REVOCATION_INDEX,
+  RevocationIndexSchema,
+  revocationIndex,
+  revocationNames,
+  type RevocationEntry,
+  type RevocationIndexEntry,
+} from "../../shared/revocation-data.ts";
 import { packagedArtifactKey } from "./proof-artifacts.ts";
 
 /**
@@ -32,7 +40,9 @@ function revocationObjects(proofId: string, run: string, entries: RevocationEntr
 }
 
 export async function storeRevocation(bucket: R2Bucket, proofId: string, run: string, entries: RevocationEntry[]): Promise<void> {
-  await Promise.all(revocationObjects(proofId, run, entries).map((object) => bucket.put(object.key, object.body, { httpMetadata: { contentType: object.contentType } })));
+  await Promise.all(
+    revocationObjects(proofId, run, entries).map((object) => bucket.put(object.key, object.body, { httpMetadata: { contentType: object.contentType } })),
+  );
 }
 
 /** What storeRevocation wrote, for a run whose copies are published nowhere. */
@@ -48,4 +58,5 @@ export async function readRevocationIndex(bucket: R2Bucket, proof: { id: string;
 }
 
 /** The package names of the revocation files the index lists (beside `revocation/index.json` itself). */
-export const revocationFileNames = (index: RevocationIndexEntry[]) => index.flatMap((entry) => (entry.crl === null ? [entry.certificate] : [entry.certificate, entry.crl]));
+export const revocationFileNames = (index: RevocationIndexEntry[]) =>
+  index.flatMap((entry) => (entry.crl === null ? [entry.certificate] : [entry.certificate, entry.crl]));

@@ -47,7 +47,10 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
 
 export function signedFileUpdate(
   db: Database,
-  file: Pick<FileRow, "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa" | "priorCredentials" | "decoded" | "signals" | "thumbnail"> & {
+  file: Pick<
+    FileRow,
+    "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa" | "priorCredentials" | "decoded" | "signals" | "thumbnail"
+  > & {
     proofId: string;
   },
 ) {

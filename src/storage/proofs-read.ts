@@ -5,7 +5,6 @@ import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "./keyset-page.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
 
-
 export interface ProofFilters {
   linked?: boolean;
   external_reference?: string;

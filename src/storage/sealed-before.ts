@@ -9,7 +9,11 @@ const HASHES_PER_QUERY = 40;
  * For each hash, the earliest other sealed proof of the same organization and mode holding those bytes,
  * as an original or as a signed copy (a sealed file uploaded again). Keyed by hash, lowercase.
  */
-export async function earlierProofsByHash(db: Database, proof: { id: string; organizationId: string; mode: "test" | "live" }, hashes: string[]): Promise<Map<string, string>> {
+export async function earlierProofsByHash(
+  db: Database,
+  proof: { id: string; organizationId: string; mode: "test" | "live" },
+  hashes: string[],
+): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const wanted = [...new Set(hashes.map((hash) => hash.toLowerCase()))];
   for (let start = 0; start < wanted.length; start += HASHES_PER_QUERY) {

@@ -37,7 +37,9 @@ export function s3UploadOrigin(env: Env): string | null {
 }
 
 function s3ObjectUrl(env: Env, key: string, expiresInSeconds: number): URL {
-  const url = new URL(`${env.R2_S3_ENDPOINT!.replace(/\/$/, "")}/${env.R2_BUCKET_NAME ?? "proof-sealing-files"}/${key.split("/").map(encodeURIComponent).join("/")}`);
+  const url = new URL(
+    `${env.R2_S3_ENDPOINT!.replace(/\/$/, "")}/${env.R2_BUCKET_NAME ?? "proof-sealing-files"}/${key.split("/").map(encodeURIComponent).join("/")}`,
+  );
   url.searchParams.set("X-Amz-Expires", String(expiresInSeconds));
   return url;
 }

@@ -4,7 +4,12 @@
  * their `updated_at` so that no other run takes them before their next expected attempt. The cut-offs are
  * bound as parameters (about ten, within D1's 100).
  */
-export async function claimStalledProofs(d1: D1Database, now: string, cutoffs: { byAttempts: readonly string[]; beyond: string }, limit: number): Promise<string[]> {
+export async function claimStalledProofs(
+  d1: D1Database,
+  now: string,
+  cutoffs: { byAttempts: readonly string[]; beyond: string },
+  limit: number,
+): Promise<string[]> {
   const branches = cutoffs.byAttempts.map((_, attempts) => `WHEN ${attempts} THEN ?`).join(" ");
   const claimed = await d1
     .prepare(

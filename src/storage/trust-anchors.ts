@@ -6,7 +6,12 @@ import type { RootFingerprint } from "../../shared/trust-anchors.ts";
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
 
 /** Records the roots a proof was sealed under (first time seen, or seen again): one statement per root, for the sealing batch. */
-export function trustAnchorUpserts(db: Database, roots: { kind: TrustAnchorRow["kind"]; root: RootFingerprint }[], mode: TrustAnchorRow["mode"], sealedAt: string) {
+export function trustAnchorUpserts(
+  db: Database,
+  roots: { kind: TrustAnchorRow["kind"]; root: RootFingerprint }[],
+  mode: TrustAnchorRow["mode"],
+  sealedAt: string,
+) {
   return roots.map(({ kind, root }) =>
     db
       .insert(trustAnchors)

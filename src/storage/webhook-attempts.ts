@@ -16,14 +16,22 @@ export async function findEndpointById(db: Database, id: string): Promise<Endpoi
 }
 
 export async function abandonDelivery(db: Database, id: string, reason: string, now: Date): Promise<void> {
-  await db.update(webhookDeliveries).set({ status: "abandoned", failureReason: reason, nextAttemptAt: null, updatedAt: now.toISOString() }).where(eq(webhookDeliveries.id, id));
+  await db
+    .update(webhookDeliveries)
+    .set({ status: "abandoned", failureReason: reason, nextAttemptAt: null, updatedAt: now.toISOString() })
+    .where(eq(webhookDeliveries.id, id));
 }
 
 /**
  * When a delivery of `event` for the same capture to the same endpoint is still to be made (neither
  * succeeded nor abandoned), its next attempt time (null when it is not scheduled yet); undefined otherwise.
  */
-export async function deliveryStillDue(db: Database, endpointId: string, sessionId: string, event: string): Promise<{ nextAttemptAt: string | null } | undefined> {
+export async function deliveryStillDue(
+  db: Database,
+  endpointId: string,
+  sessionId: string,
+  event: string,
+): Promise<{ nextAttemptAt: string | null } | undefined> {
   return db
     .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)
@@ -66,13 +74,24 @@ export async function recordAttempt(db: Database, delivery: DeliveryRow, attempt
  * only while the delivery is still pending or retrying with the attempt count read, so neither a duplicate
  * message nor a delivery abandoned meanwhile is changed.
  */
-export async function recordDeadLetteredAttempt(db: Database, delivery: DeliveryRow, attempt: NewAttempt & { attempt: number }, result: Omit<AttemptResult, "responseStatus" | "responseBodyStart">): Promise<void> {
+export async function recordDeadLetteredAttempt(
+  db: Database,
+  delivery: DeliveryRow,
+  attempt: NewAttempt & { attempt: number },
+  result: Omit<AttemptResult, "responseStatus" | "responseBodyStart">,
+): Promise<void> {
   await db.batch([
     db.insert(webhookAttempts).values(attempt),
     db
       .update(webhookDeliveries)
       .set({ ...result, attempts: attempt.attempt })
-      .where(and(eq(webhookDeliveries.id, delivery.id), inArray(webhookDeliveries.status, ["pending", "retrying"]), eq(webhookDeliveries.attempts, delivery.attempts))),
+      .where(
+        and(
+          eq(webhookDeliveries.id, delivery.id),
+          inArray(webhookDeliveries.status, ["pending", "retrying"]),
+          eq(webhookDeliveries.attempts, delivery.attempts),
+        ),
+      ),
   ]);
 }
 

@@ -23,7 +23,14 @@ export async function findOwnDelivery(db: Database, organizationId: string, mode
 }
 
 /** A keyset page (`limit + 1` rows, newest first) of the organisation's deliveries in this mode. */
-export async function listDeliveries(db: Database, organizationId: string, mode: Mode, filters: DeliveryFilters, limit: number, cursor: string | undefined): Promise<DeliveryRow[]> {
+export async function listDeliveries(
+  db: Database,
+  organizationId: string,
+  mode: Mode,
+  filters: DeliveryFilters,
+  limit: number,
+  cursor: string | undefined,
+): Promise<DeliveryRow[]> {
   const page = keysetPage({ createdAt: webhookDeliveries.createdAt, id: webhookDeliveries.id }, cursor);
   return db
     .select()

@@ -49,7 +49,10 @@ export async function unsentDeliveryIds(db: Database, eventIds: readonly string[
 }
 
 export async function markEventsDispatched(db: Database, eventIds: readonly string[], now: Date): Promise<void> {
-  await db.update(events).set({ dispatchedAt: now.toISOString() }).where(inArray(events.id, [...eventIds]));
+  await db
+    .update(events)
+    .set({ dispatchedAt: now.toISOString() })
+    .where(inArray(events.id, [...eventIds]));
 }
 
 /** The oldest sent-type events recorded before `before` that nobody handed to delivery. */

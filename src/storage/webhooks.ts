@@ -51,7 +51,11 @@ export async function listEndpoints(db: Database, organizationId: string, mode: 
 }
 
 export async function countEndpoints(db: Database, organizationId: string, mode: Mode): Promise<number> {
-  const row = await db.select({ n: count() }).from(webhookEndpoints).where(and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.mode, mode))).get();
+  const row = await db
+    .select({ n: count() })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.mode, mode)))
+    .get();
   return row?.n ?? 0;
 }
 

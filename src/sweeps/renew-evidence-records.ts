@@ -3,7 +3,14 @@ import { type ArchiveTimestamper, sealerArchiveTimestamper } from "../evidence/a
 import { evidenceObjects } from "../evidence/evidence-objects.ts";
 import { evidenceSettings, nextRenewalDue, type EvidenceSettings } from "../evidence/evidence-settings.ts";
 import { claimDueEvidence, dueEvidenceByMode, recordRenewals, type ClaimedEvidence, type EvidenceMode } from "../storage/evidence-records.ts";
-import { buildHashTree, decodeEvidenceRecord, encodeEvidenceRecord, nextLeaf, withArchiveTimeStamp, type EvidenceRecord } from "../../shared/evidence-record.ts";
+import {
+  buildHashTree,
+  decodeEvidenceRecord,
+  encodeEvidenceRecord,
+  nextLeaf,
+  withArchiveTimeStamp,
+  type EvidenceRecord,
+} from "../../shared/evidence-record.ts";
 import { hex } from "../../shared/timestamp-check.ts";
 
 /** A claim outlasts a slow run (R2 and one authority call); a crashed run's proofs come back after it. */
@@ -18,7 +25,11 @@ const CLAIM_MS = 10 * 60_000;
  * or the oldest has waited the first-stamp delay, so a quiet service still pays one call per delay, not per
  * proof; renewals as soon as they are due.
  */
-export async function renewEvidenceRecords(worker: WorkerContext, now: Date, timestamper: ArchiveTimestamper = sealerArchiveTimestamper(worker.env)): Promise<number> {
+export async function renewEvidenceRecords(
+  worker: WorkerContext,
+  now: Date,
+  timestamper: ArchiveTimestamper = sealerArchiveTimestamper(worker.env),
+): Promise<number> {
   const settings = evidenceSettings(worker.env);
   const nowIso = now.toISOString();
   let renewed = 0;
@@ -54,16 +65,25 @@ async function renewBatch(worker: WorkerContext, settings: EvidenceSettings, mod
   const prepared = await Promise.allSettled(
     claimed.map(async (proof) => {
       const record = await currentRecord(env.FILES, proof);
-      return { proof, record, leaf: await nextLeaf(record, settings.hash, () => evidenceObjects(env.FILES, { id: proof.proofId, sealingRun: proof.sealingRun })) };
+      return {
+        proof,
+        record,
+        leaf: await nextLeaf(record, settings.hash, () => evidenceObjects(env.FILES, { id: proof.proofId, sealingRun: proof.sealingRun })),
+      };
     }),
   );
   const ready = prepared.flatMap((outcome, index) => {
     if (outcome.status === "fulfilled") return [outcome.value];
-    console.error(JSON.stringify({ level: "error", sweep: "renew-evidence-records", proof_id: claimed[index]!.proofId, message: (outcome.reason as Error).message }));
+    console.error(
+      JSON.stringify({ level: "error", sweep: "renew-evidence-records", proof_id: claimed[index]!.proofId, message: (outcome.reason as Error).message }),
+    );
     return [];
   });
   if (ready.length === 0) return 0;
-  const tree = await buildHashTree(settings.hash, ready.map((one) => one.leaf));
+  const tree = await buildHashTree(
+    settings.hash,
+    ready.map((one) => one.leaf),
+  );
   const stamp = await timestamper({ mode, hash: settings.hash, root: hex(tree.root), leaves: ready.length });
   const token = Uint8Array.from(atob(stamp.token_base64), (char) => char.charCodeAt(0));
   await Promise.all(

@@ -38,6 +38,9 @@ function stalledCutoffs(now: Date): { byAttempts: string[]; beyond: string } {
  */
 export async function resumeStalledSealing(env: Env, now: Date): Promise<number> {
   const ids = await claimStalledProofs(env.DB, now.toISOString(), stalledCutoffs(now), PROOFS_PER_RUN);
-  await sendInBatches(env.SEALING_QUEUE, ids.map((id) => ({ proof_id: id })));
+  await sendInBatches(
+    env.SEALING_QUEUE,
+    ids.map((id) => ({ proof_id: id })),
+  );
   return ids.length;
 }

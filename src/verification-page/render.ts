@@ -45,7 +45,9 @@ export interface PageProof {
 /** What the service observed, what the device only reported, and the signals: never mixed (docs/adr/0018). */
 function fileFacts(file: PageFile, m: Record<string, string>, lang: PageLanguage): string {
   const reported = file.reported_by_device;
-  const place = reported.geolocation ? `${reported.geolocation.latitude}, ${reported.geolocation.longitude} (${m.accuracy} ${reported.geolocation.accuracy_m} m)` : "—";
+  const place = reported.geolocation
+    ? `${reported.geolocation.latitude}, ${reported.geolocation.longitude} (${m.accuracy} ${reported.geolocation.accuracy_m} m)`
+    : "—";
   const earlier = file.earlier_content_credentials;
   // Closed on screen so that ten photos stay a gallery; printed open (style.css). The signals stay in sight.
   return `<details class="file-facts"><summary>${e(m.captureFacts!)}</summary><dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd>${timeOf(file.observed.received_at, lang)}</dd></dl>
@@ -55,7 +57,13 @@ ${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.i
 }
 
 /** Signals whose detail carries the sealer's figures (sizes, dates, EXIF names); the others' detail only repeats the sentence. */
-const SIGNALS_WITH_FIGURES = new Set(["camera_shot_has_camera_exif", "camera_shot_original_date_far", "dimensions_mismatch", "duration_mismatch", "device_time_far"]);
+const SIGNALS_WITH_FIGURES = new Set([
+  "camera_shot_has_camera_exif",
+  "camera_shot_original_date_far",
+  "dimensions_mismatch",
+  "duration_mismatch",
+  "device_time_far",
+]);
 
 /** A signal as a sentence in the reader's language, with the sealer's figures beside it as it wrote them (in English). */
 function signalItem(signal: { code: string; detail: string }, m: Record<string, string>): string {
@@ -74,7 +82,8 @@ function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<s
 }
 
 /** A time in the page language, in UTC and saying so; with `local`, local-time.js adds the reader's own time beside it. */
-const timeOf = (iso: string, lang: PageLanguage, local = false) => `<time datetime="${e(iso)}"${local ? " data-local" : ""}>${e(certifiedTimeUtc(iso, lang))}</time>`;
+const timeOf = (iso: string, lang: PageLanguage, local = false) =>
+  `<time datetime="${e(iso)}"${local ? " data-local" : ""}>${e(certifiedTimeUtc(iso, lang))}</time>`;
 
 /** A video's duration as the sealer decoded it from the sealed bytes (m:ss); null: not decoded. */
 function durationOf(file: PageFile): string | null {
@@ -100,7 +109,12 @@ function decodedFacts(file: PageFile): string[] {
  */
 const EAGER_THUMBNAILS = 12;
 const eagerThumbnails = (files: PageFile[]): ReadonlySet<string> =>
-  new Set(files.filter((file) => file.thumbnail_url).slice(0, EAGER_THUMBNAILS).map((file) => file.id));
+  new Set(
+    files
+      .filter((file) => file.thumbnail_url)
+      .slice(0, EAGER_THUMBNAILS)
+      .map((file) => file.id),
+  );
 
 /** The short name of a file's format (HEIC, MP4…), from its content type. */
 const formatName = (contentType: string) => (contentType.split("/")[1] ?? contentType).replace(/^quicktime$/, "mov").toUpperCase();
@@ -146,7 +160,9 @@ const fileName = (file: PageFile, m: Record<string, string>, numbering: Numberin
 function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>, numbering: Numbering): string {
   return `<ul class="files">${files
     .map(
-      (file) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m, eager)}<p class="tile-head"><span>${e([fileName(file, m, numbering), formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
+      (
+        file,
+      ) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m, eager)}<p class="tile-head"><span>${e([fileName(file, m, numbering), formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
 ${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>` : ""}${fileFacts(file, m, lang)}</li>`,
     )
     .join("")}</ul>`;
@@ -159,18 +175,51 @@ const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => {
 };
 
 /** One proof: its files step by step. */
-function singleProof(proof: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>, numbering: Numbering): string {
+function singleProof(
+  proof: PageProof,
+  steps: PageStep[],
+  m: Record<string, string>,
+  lang: PageLanguage,
+  eager: ReadonlySet<string>,
+  numbering: Numbering,
+): string {
   return `<h2>${e(m.files!)}</h2>${steps
-    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang, eager, numbering)}</section>`)
+    .map(
+      (step) =>
+        `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(
+          proof.files.filter((file) => file.step_id === step.id),
+          m,
+          lang,
+          eager,
+          numbering,
+        )}</section>`,
+    )
     .join("")}`;
 }
 
 /** A before/after pair: for each step, the before's files beside the after's, each side linking to its proof. */
-function pairedProofs(before: PageProof, after: PageProof, steps: PageStep[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>, numbering: Numbering): string {
+function pairedProofs(
+  before: PageProof,
+  after: PageProof,
+  steps: PageStep[],
+  m: Record<string, string>,
+  lang: PageLanguage,
+  eager: ReadonlySet<string>,
+  numbering: Numbering,
+): string {
   const side = (proof: PageProof, heading: string, name: string, step: PageStep) =>
-    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(proof.files.filter((file) => file.step_id === step.id), m, lang, eager, numbering)}</div>`;
+    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(
+      proof.files.filter((file) => file.step_id === step.id),
+      m,
+      lang,
+      eager,
+      numbering,
+    )}</div>`;
   return `<h2>${e(m.before!)} / ${e(m.after!)}</h2>${steps
-    .map((step) => `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3><div class="pair">${side(before, m.before!, "before", step)}${side(after, m.after!, "after", step)}</div></section>`)
+    .map(
+      (step) =>
+        `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3><div class="pair">${side(before, m.before!, "before", step)}${side(after, m.after!, "after", step)}</div></section>`,
+    )
     .join("")}`;
 }
 
@@ -183,7 +232,10 @@ function verdictOf(proof: PageProof, m: Record<string, string>): string {
 /** Every check as a sentence a reader understands, with its status; the codes stay in the technical details. */
 function checkList(proof: PageProof, m: Record<string, string>): string {
   return `<ul class="checks" data-testid="checks">${proof.verification.checks
-    .map((check) => `<li class="${check.result}" data-code="${e(check.name)}">${e(m[`check_${check.name}`] ?? check.name)} <strong>${e(check.result === "pass" ? m.passed! : m.failedCheck!)}</strong></li>`)
+    .map(
+      (check) =>
+        `<li class="${check.result}" data-code="${e(check.name)}">${e(m[`check_${check.name}`] ?? check.name)} <strong>${e(check.result === "pass" ? m.passed! : m.failedCheck!)}</strong></li>`,
+    )
     .join("")}</ul>`;
 }
 
@@ -195,7 +247,8 @@ const copyable = (id: string, label: string, value: string, m: Record<string, st
 function technicalDetails(proof: PageProof, m: Record<string, string>, numbering: ReturnType<typeof numberedFiles>): string {
   const files = [...numbering.values()]
     .map(
-      ({ file, step }, i) => `<h4>${e(fileName(file, m, numbering))} · ${e(step.label)}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
+      ({ file, step }, i) =>
+        `<h4>${e(fileName(file, m, numbering))} · ${e(step.label)}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
     )
     .join("");
   const checks = proof.verification.checks.map((check) => `<li><code>${e(check.name)}</code>: <code>${check.result}</code></li>`).join("");
@@ -218,10 +271,19 @@ function rootFingerprints(proof: PageProof, m: Record<string, string>): string {
 }
 
 /** The human verification page, server-rendered; no inline script or style (strict CSP). */
-export function renderVerificationPage(proof: PageProof, partner: PageProof | null, steps: PageStep[], lang: PageLanguage, organizationName: string | null): string {
+export function renderVerificationPage(
+  proof: PageProof,
+  partner: PageProof | null,
+  steps: PageStep[],
+  lang: PageLanguage,
+  organizationName: string | null,
+): string {
   const m = PAGE_MESSAGES[lang];
   const command = proof.manifest_sha256 ? `openssl ts -verify -digest ${proof.manifest_sha256} -in proof.tsr -CAfile chain.pem` : "";
-  const hashes = proof.files.flatMap((file) => [file.sha256, file.signed_sha256]).filter(Boolean).join(" ");
+  const hashes = proof.files
+    .flatMap((file) => [file.sha256, file.signed_sha256])
+    .filter(Boolean)
+    .join(" ");
   const eager = eagerThumbnails([...proof.files, ...(partner?.files ?? [])]);
   const numbering = numberedFiles(proof, steps);
   const files =
@@ -255,8 +317,12 @@ ${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">
 ${claimLists(proof.claims, lang, m)}
 ${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(proof, m)}` : ""}
 ${files}
-${proof.status === "sealed" ? `<p class="screen-only"><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
-<h2 id="command-title">${e(m.command!)}</h2><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command" class="screen-only">${e(m.copy!)}</button>` : ""}
+${
+  proof.status === "sealed"
+    ? `<p class="screen-only"><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
+<h2 id="command-title">${e(m.command!)}</h2><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command" class="screen-only">${e(m.copy!)}</button>`
+    : ""
+}
 ${technicalDetails(proof, m, numbering)}
 <section class="screen-only"><h2 id="check-title">${e(m.checkTitle!)}</h2><p id="check-help">${e(m.checkHelp!)}</p>
 <input type="file" id="check-file" data-hashes="${e(hashes)}" aria-labelledby="check-title" aria-describedby="check-help check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p></section>

@@ -5,8 +5,20 @@ import { type PackageRoots, verifySteps } from "./verify-steps.ts";
 import type { RevocationIndexEntry } from "../../shared/revocation-data.ts";
 
 const HEADINGS = {
-  en: { proven: "What this proof proves", reported_by_device: "What only the device reported", not_proven: "What this proof does not prove", signals: "Signals to weigh, per file", earlier: "earlier Content Credentials" },
-  fr: { proven: "Ce que cette preuve prouve", reported_by_device: "Ce que seul l'appareil a déclaré", not_proven: "Ce que cette preuve ne prouve pas", signals: "Signaux à peser, par fichier", earlier: "Content Credentials antérieurs" },
+  en: {
+    proven: "What this proof proves",
+    reported_by_device: "What only the device reported",
+    not_proven: "What this proof does not prove",
+    signals: "Signals to weigh, per file",
+    earlier: "earlier Content Credentials",
+  },
+  fr: {
+    proven: "Ce que cette preuve prouve",
+    reported_by_device: "Ce que seul l'appareil a déclaré",
+    not_proven: "Ce que cette preuve ne prouve pas",
+    signals: "Signaux à peser, par fichier",
+    earlier: "Content Credentials antérieurs",
+  },
 } as const;
 
 /** The claims and each file's signals, in one language: the same codes as the public JSON and the page. */
@@ -17,7 +29,9 @@ function claimsSection(claims: ProofClaims, files: FileRow[], lang: "en" | "fr")
     .map((file) => {
       const codes = publicSignals(file).map((signal) => `\`${signal.code}\``);
       const prior = file.priorCredentials;
-      const earlier = prior ? ` ${h.earlier}: ${prior.claim_generator ?? "?"} (${prior.digital_source_types.join(", ") || "—"}, ${prior.validation_state})` : "";
+      const earlier = prior
+        ? ` ${h.earlier}: ${prior.claim_generator ?? "?"} (${prior.digital_source_types.join(", ") || "—"}, ${prior.validation_state})`
+        : "";
       return codes.length === 0 && !prior ? null : `- \`${file.id}\`: ${codes.join(", ") || "—"}${earlier}`;
     })
     .filter((line) => line !== null);
@@ -29,8 +43,17 @@ function claimsSection(claims: ProofClaims, files: FileRow[], lang: "en" | "fr")
 /**
  * The offline instructions put in every package, in English and French. `roots`: the fingerprints of the package's authority and C2PA roots (`verificationPackage` reads them from chain.pem and c2pa-trust-anchor.pem); `revocation`: the index of the revocation data captured at sealing (null: sealed before it was captured); `hasEvidenceRecord`: the package carries evidence-record.ers (step 8).
  */
-export function verifyMarkdown(proof: ProofRow, files: FileRow[], roots: PackageRoots = { tsa: null, c2pa: null }, revocation: RevocationIndexEntry[] | null = null, hasEvidenceRecord = false): string {
-  const claims = proofClaims(proof, files.map((file) => ({ reported_by_device: reportedByDevice(file) })));
+export function verifyMarkdown(
+  proof: ProofRow,
+  files: FileRow[],
+  roots: PackageRoots = { tsa: null, c2pa: null },
+  revocation: RevocationIndexEntry[] | null = null,
+  hasEvidenceRecord = false,
+): string {
+  const claims = proofClaims(
+    proof,
+    files.map((file) => ({ reported_by_device: reportedByDevice(file) })),
+  );
   const testNote =
     proof.mode === "test"
       ? "\n> **Test proof.** The timestamp comes from a simulated authority and the files are signed by a test certificate: it proves nothing and has no legal value.\n> **Preuve de test.** L'horodatage vient d'une autorité simulée et les fichiers sont signés par un certificat de test : elle ne prouve rien et n'a aucune valeur légale.\n"

@@ -29,7 +29,11 @@ export async function proofVerification(env: Env, proof: ProofRow, files: FileRo
   const cached = await env.FILES.get(verificationKey(proof.id));
   if (cached !== null) return (await cached.json()) as Verification;
   const keys = proofArtifactKeys(proof.id, proof.sealingRun);
-  const [manifest, tsr, chain] = await Promise.all([bytesOf(env.FILES, keys.manifest), bytesOf(env.FILES, keys.timestampResponse), env.FILES.get(keys.timestampChain)]);
+  const [manifest, tsr, chain] = await Promise.all([
+    bytesOf(env.FILES, keys.manifest),
+    bytesOf(env.FILES, keys.timestampResponse),
+    env.FILES.get(keys.timestampChain),
+  ]);
   const checks: Verification["checks"] = [];
   const check = (name: string, ok: boolean, detail?: string) => checks.push({ name, result: ok ? "pass" : "fail", ...(ok || !detail ? {} : { detail }) });
   check("manifest_hash", manifest !== null && (await sha256Hex(manifest)) === proof.manifestSha256, "manifest.json does not hash to manifest_sha256");
@@ -53,10 +57,16 @@ export async function proofVerification(env: Env, proof: ProofRow, files: FileRo
   } catch {
     listed = [];
   }
-  const everyFileListed = files.every((file) => listed.some((entry) => entry.id === file.id && entry.sha256 === file.sha256 && entry.signed_sha256 === file.signedSha256));
+  const everyFileListed = files.every((file) =>
+    listed.some((entry) => entry.id === file.id && entry.sha256 === file.sha256 && entry.signed_sha256 === file.signedSha256),
+  );
   check("files_in_manifest", everyFileListed && listed.length === files.length, "the manifest and the proof's files disagree");
   const heads = await Promise.all(files.map((file) => (file.signedKey ? env.FILES.head(file.signedKey) : Promise.resolve(null))));
-  check("signed_files_stored", heads.every((head, i) => head !== null && head.size === files[i]!.signedSize), "a signed file is missing");
+  check(
+    "signed_files_stored",
+    heads.every((head, i) => head !== null && head.size === files[i]!.signedSize),
+    "a signed file is missing",
+  );
   const verification: Verification = { status: checks.every((c) => c.result === "pass") ? "valid" : "invalid", test_mode, checks };
   await env.FILES.put(verificationKey(proof.id), JSON.stringify(verification), { httpMetadata: { contentType: "application/json" } });
   return verification;

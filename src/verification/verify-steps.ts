@@ -28,7 +28,8 @@ open(sys.argv[2], "wb").write(out + data[i:])
 
 const TEXT = {
   en: {
-    intro: "Everything below runs offline in this folder (the unzipped package), with `sha256sum`, `openssl` and `python3`; step 5 also needs `c2patool`, an optional tool that is not standard. Each command is runnable as written.",
+    intro:
+      "Everything below runs offline in this folder (the unzipped package), with `sha256sum`, `openssl` and `python3`; step 5 also needs `c2patool`, an optional tool that is not standard. Each command is runnable as written.",
     s1: "1. The manifest is the one that was timestamped",
     s1t: "It must print `manifest.json: OK`.",
     s2: "2. Which authority timestamped it, and when",
@@ -60,7 +61,8 @@ const TEXT = {
     s8n: "This package holds no evidence record yet: it is added about an hour after sealing. Download the package again then; meanwhile `proof-verify` checks everything else:",
   },
   fr: {
-    intro: "Tout ce qui suit s'exécute hors ligne dans ce dossier (le paquet décompressé), avec `sha256sum`, `openssl` et `python3` ; l'étape 5 demande aussi `c2patool`, un outil optionnel qui n'est pas standard. Chaque commande s'exécute telle qu'elle est écrite.",
+    intro:
+      "Tout ce qui suit s'exécute hors ligne dans ce dossier (le paquet décompressé), avec `sha256sum`, `openssl` et `python3` ; l'étape 5 demande aussi `c2patool`, un outil optionnel qui n'est pas standard. Chaque commande s'exécute telle qu'elle est écrite.",
     s1: "1. Le manifeste est bien celui qui a été horodaté",
     s1t: "Elle doit afficher `manifest.json: OK`.",
     s2: "2. Quelle autorité l'a horodaté, et quand",
@@ -104,7 +106,9 @@ function revocationCommands(entries: RevocationIndexEntry[], genEpoch: number): 
     if (entry.crl === null) return [];
     const above = entries.filter((other) => other.chain === entry.chain && other.position > entry.position);
     const issuer = above.find((other) => other.position === entry.position + 1)?.certificate ?? root[entry.chain];
-    const untrusted = [...(entry.chain === "tsa" ? ["chain.pem"] : []), ...above.map((other) => other.certificate)].map((file) => ` -untrusted ${file}`).join("");
+    const untrusted = [...(entry.chain === "tsa" ? ["chain.pem"] : []), ...above.map((other) => other.certificate)]
+      .map((file) => ` -untrusted ${file}`)
+      .join("");
     const at = Math.max(genEpoch, Math.ceil(Date.parse(entry.this_update ?? "") / 1000) || 0);
     return [
       `openssl crl -inform DER -in ${entry.crl} -CAfile ${issuer} -noout -lastupdate -nextupdate`,
@@ -133,7 +137,14 @@ function evidenceStep(roots: PackageRoots, hasEvidenceRecord: boolean, lang: Lan
 }
 
 /** The numbered offline steps of VERIFY.md in one language: both languages print the very same commands. */
-export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoots, lang: Lang, revocation: RevocationIndexEntry[] | null = null, hasEvidenceRecord = false): string {
+export function verifySteps(
+  proof: ProofRow,
+  files: FileRow[],
+  roots: PackageRoots,
+  lang: Lang,
+  revocation: RevocationIndexEntry[] | null = null,
+  hasEvidenceRecord = false,
+): string {
   const t = TEXT[lang];
   const epoch = proof.timestampGenTime ? Math.floor(Date.parse(proof.timestampGenTime) / 1000) : 0;
   const name = (file: FileRow) => `files/${file.id}.${fileExtension(file.contentType)}`;
@@ -150,7 +161,10 @@ export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoo
     sh("openssl ts -reply -in proof.tsr -text | grep -E '^(Time stamp|TSA|Serial number|Policy OID):'"),
     `### ${t.s3}`,
     t.s3t(fingerprint(roots.tsa)),
-    sh(`awk '/-----BEGIN CERTIFICATE-----/ { n++ } { print > ("chain-" n ".pem") }' chain.pem`, `for f in chain-*.pem; do openssl x509 -in "$f" -noout -subject -fingerprint -sha256; done`),
+    sh(
+      `awk '/-----BEGIN CERTIFICATE-----/ { n++ } { print > ("chain-" n ".pem") }' chain.pem`,
+      `for f in chain-*.pem; do openssl x509 -in "$f" -noout -subject -fingerprint -sha256; done`,
+    ),
     t.s3v,
     sh("openssl ts -verify -data manifest.json -in proof.tsr -CAfile tsa-root.pem -untrusted chain.pem"),
     t.s3a(epoch),
@@ -161,11 +175,24 @@ export function verifySteps(proof: ProofRow, files: FileRow[], roots: PackageRoo
     sh(...signed.map((file) => `echo "${file.signedSha256}  ${name(file)}" | sha256sum -c`)),
     `### ${t.s5}`,
     t.s5t(fingerprint(roots.c2pa)),
-    sh("openssl x509 -in c2pa-trust-anchor.pem -noout -subject -fingerprint -sha256", "cat c2pa-trust-anchor.pem tsa-root.pem > c2pa-anchors.pem", ...c2pa.map((file) => `c2patool ${name(file)} trust --trust_anchors c2pa-anchors.pem`)),
+    sh(
+      "openssl x509 -in c2pa-trust-anchor.pem -noout -subject -fingerprint -sha256",
+      "cat c2pa-trust-anchor.pem tsa-root.pem > c2pa-anchors.pem",
+      ...c2pa.map((file) => `c2patool ${name(file)} trust --trust_anchors c2pa-anchors.pem`),
+    ),
     t.s5n,
     `### ${t.s6}`,
     jpegs.length === 0 ? t.none : t.s6t,
-    ...(jpegs.length === 0 ? [] : [sh(...jpegs.flatMap((file) => [`${JPEG_ORIGINAL} ${name(file)} original-${file.id}.jpg`, `echo "${file.sha256}  original-${file.id}.jpg" | sha256sum -c`]))]),
+    ...(jpegs.length === 0
+      ? []
+      : [
+          sh(
+            ...jpegs.flatMap((file) => [
+              `${JPEG_ORIGINAL} ${name(file)} original-${file.id}.jpg`,
+              `echo "${file.sha256}  original-${file.id}.jpg" | sha256sum -c`,
+            ]),
+          ),
+        ]),
     t.s6o,
     ...revocationStep(revocation, epoch, lang),
     ...evidenceStep(roots, hasEvidenceRecord, lang),

@@ -37,7 +37,8 @@ export async function queueDeliveries(env: Env, deliveryIds: readonly string[]):
 export async function consumeWebhookMessages(
   messages: readonly Message<unknown>[],
   worker: WorkerContext,
-  sendLater: (deliveryId: string, delaySeconds: number) => Promise<unknown> = (id, delaySeconds) => worker.env.WEBHOOK_QUEUE.send(deliveryMessage(id), { delaySeconds }),
+  sendLater: (deliveryId: string, delaySeconds: number) => Promise<unknown> = (id, delaySeconds) =>
+    worker.env.WEBHOOK_QUEUE.send(deliveryMessage(id), { delaySeconds }),
 ): Promise<void> {
   for (const message of messages) {
     const { delivery_id: deliveryId } = message.body as DeliveryMessage;

@@ -62,7 +62,9 @@ async function resolve(resolverUrl: string, host: string, nowMs: number): Promis
   }
   const records = answers.flatMap((answer) => answer.Answer ?? []);
   const addresses = records.filter((record) => record.type === RECORD_A || record.type === RECORD_AAAA);
-  const ttls = [...records, ...answers.flatMap((answer) => answer.Authority ?? [])].map((record) => record.TTL).filter((ttl) => Number.isFinite(ttl) && ttl >= 0);
+  const ttls = [...records, ...answers.flatMap((answer) => answer.Authority ?? [])]
+    .map((record) => record.TTL)
+    .filter((ttl) => Number.isFinite(ttl) && ttl >= 0);
   const ttl = Math.min(MAX_CACHE_SECONDS, ...(ttls.length > 0 ? ttls : [NEGATIVE_CACHE_SECONDS]));
   const expiresAt = nowMs + ttl * 1000;
   if (addresses.length === 0) return { refusal: `refused: ${host} has no address in DNS`, expiresAt };

@@ -16,7 +16,13 @@ async function secretRow(env: Env, endpointId: string, now: Date) {
   return { secret, row: { id: newId("whs"), endpointId, ...sealed, hint: secretHint(secret), expiresAt: null, createdAt: now.toISOString() } };
 }
 
-export async function createEndpoint({ ctx, input }: { ctx: Pick<DomainContext, "env" | "db" | "caller" | "now">; input: { url: string; events: SubscribableEvent[]; description?: string } }) {
+export async function createEndpoint({
+  ctx,
+  input,
+}: {
+  ctx: Pick<DomainContext, "env" | "db" | "caller" | "now">;
+  input: { url: string; events: SubscribableEvent[]; description?: string };
+}) {
   const { env, db, caller, now } = ctx;
   checkWebhookUrl(input.url);
   if ((await countEndpoints(db, caller.organizationId, caller.mode)) >= MAX_ENDPOINTS_PER_MODE) throw new ApiError("webhook_endpoint_limit_reached");
@@ -69,7 +75,13 @@ export async function updateEndpoint({
  * Rotation: the current secret keeps signing until `expires_in_seconds` from now, beside a new one; a
  * rotation while two secrets are active is refused (`409 rotation_in_progress`).
  */
-export async function rotateSecret({ ctx, input }: { ctx: Pick<DomainContext, "env" | "db" | "caller" | "now">; input: { id: string; expiresInSeconds: number } }) {
+export async function rotateSecret({
+  ctx,
+  input,
+}: {
+  ctx: Pick<DomainContext, "env" | "db" | "caller" | "now">;
+  input: { id: string; expiresInSeconds: number };
+}) {
   const { env, db, now } = ctx;
   const { id, expiresInSeconds } = input;
   const endpoint = await endpointOrThrow({ ctx, input: { id } });

@@ -46,7 +46,10 @@ function isPublicIpv4(value: number): boolean {
 
 /** Eight 16-bit groups, or null when the text is not an IPv6 address. */
 function parseIpv6(text: string): number[] | null {
-  let rest = text.toLowerCase().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  let rest = text
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   let tail: number[] = [];
   // A dotted IPv4 tail (`::ffff:10.0.0.1`) stands for the last two groups.
   const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(rest);

@@ -13,13 +13,7 @@ export function testEventBody(event: EmittedEvent, now: Date): string {
 }
 
 /** Sends a sample event, signed like any delivery and recorded in the delivery log. */
-export async function sendTestEvent({
-  ctx,
-  input,
-}: {
-  ctx: Pick<DomainContext, "env" | "db" | "now">;
-  input: { endpoint: EndpointRow; event: EmittedEvent };
-}) {
+export async function sendTestEvent({ ctx, input }: { ctx: Pick<DomainContext, "env" | "db" | "now">; input: { endpoint: EndpointRow; event: EmittedEvent } }) {
   const { env, db, now } = ctx;
   const { endpoint, event } = input;
   const id = newId("wdl");

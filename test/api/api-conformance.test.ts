@@ -63,7 +63,11 @@ describe("a JSON route called with a body that is not JSON", () => {
 
   it("titles it in French too", async () => {
     const org = await createOrganization();
-    const response = await callJson("/v1/webhook-endpoints", { key: org.testKey, rawBody: "url=x", headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "fr" } });
+    const response = await callJson("/v1/webhook-endpoints", {
+      key: org.testKey,
+      rawBody: "url=x",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "fr" },
+    });
     expect(response.body).toMatchObject({ code: "unsupported_media_type", title: "Type de média non pris en charge" });
   });
 
@@ -138,7 +142,10 @@ describe("GET /v1/proofs?linked=", () => {
     const proof = async (changes: Record<string, unknown>) => {
       const { proofId } = await insertPendingProof(org.id, "test", 1);
       const sets = Object.keys(changes).map((column) => `${column} = ?`);
-      if (sets.length > 0) await env.DB.prepare(`UPDATE proofs SET ${sets.join(", ")} WHERE id = ?`).bind(...Object.values(changes), proofId).run();
+      if (sets.length > 0)
+        await env.DB.prepare(`UPDATE proofs SET ${sets.join(", ")} WHERE id = ?`)
+          .bind(...Object.values(changes), proofId)
+          .run();
       return proofId;
     };
     const alone = await proof({ status: "sealed" });
@@ -157,7 +164,10 @@ describe("webhook endpoint secrets", () => {
   it("lists only current secrets: at most two after any number of rotations, an expired one disappears (its row stays)", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
     const endpoint = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: { url: "https://hooks.example.com/p", events: ["proof.sealed"] } });
-    const expireRotated = () => env.DB.prepare("UPDATE webhook_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NOT NULL").bind(new Date(Date.now() - 1000).toISOString(), endpoint.body.id).run();
+    const expireRotated = () =>
+      env.DB.prepare("UPDATE webhook_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NOT NULL")
+        .bind(new Date(Date.now() - 1000).toISOString(), endpoint.body.id)
+        .run();
     for (let rotation = 1; rotation <= 3; rotation++) {
       const rotated = await callJson(`/v1/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { key: org.testKey, method: "POST" });
       expect(rotated.status).toBe(200);

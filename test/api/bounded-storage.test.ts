@@ -24,7 +24,12 @@ const template = (extra: Record<string, unknown> = {}) => ({
 
 /** A text in `languages` languages, each `length` characters long (3-byte characters: the worst case for UTF-8). */
 const longText = (languages: number, length: number) =>
-  Object.fromEntries(Array.from({ length: languages }, (_, i) => [i === 0 ? "en" : `x${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, "é€".repeat(length / 2)]));
+  Object.fromEntries(
+    Array.from({ length: languages }, (_, i) => [
+      i === 0 ? "en" : `x${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+      "é€".repeat(length / 2),
+    ]),
+  );
 
 const snapshotRows = async (sha256: string) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM template_snapshots WHERE sha256 = ?").bind(sha256).first<{ n: number }>())!.n;
@@ -74,8 +79,7 @@ describe("template size limit", () => {
     expect(refused.body.detail).toContain(String(MAX_TEMPLATE_BYTES));
 
     // 17 languages: the default completion texts bring English, French, Spanish and German.
-    const steps = (count: number) =>
-      Array.from({ length: count }, (_, i) => ({ id: `s${i}`, label: `Step ${i}`, instruction: longText(17, 1000) }));
+    const steps = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `s${i}`, label: `Step ${i}`, instruction: longText(17, 1000) }));
     const fitting = template({ steps: steps(10) });
     expect(templateBytes(fitting)).toBeLessThan(MAX_TEMPLATE_BYTES);
     const accepted = await callJson("/v1/capture-templates", { key: org.testKey, body: fitting });
@@ -115,7 +119,19 @@ async function unusedSession(organizationId: string, status: "expired" | "reject
     env.DB.prepare(
       `INSERT INTO files (id, session_id, step_id, kind, content_type, size, sha256, status, original_key, multipart_upload_id, created_at)
        VALUES (?, ?, 'photos', 'photo', 'image/jpeg', 7, ?, 'uploaded', ?, NULL, ?), (?, ?, 'photos', 'video', 'video/mp4', 50000000, ?, 'declared', ?, ?, ?)`,
-    ).bind(`med_${crypto.randomUUID()}`, id, "a".repeat(64), uploadedKey, at, `med_${crypto.randomUUID()}`, id, "b".repeat(64), partialKey, multipart.uploadId, at),
+    ).bind(
+      `med_${crypto.randomUUID()}`,
+      id,
+      "a".repeat(64),
+      uploadedKey,
+      at,
+      `med_${crypto.randomUUID()}`,
+      id,
+      "b".repeat(64),
+      partialKey,
+      multipart.uploadId,
+      at,
+    ),
   ]);
   return { id, sha256, uploadedKey, partialKey, uploadId: multipart.uploadId };
 }

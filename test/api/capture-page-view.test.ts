@@ -9,7 +9,12 @@ describe("what the capture page is given", () => {
     const org = await createOrganization({ balance: 10 });
     const template = await callJson("/v1/capture-templates", {
       key: org.testKey,
-      body: { name: "Übergabe", default_locale: "de", welcome: { title: "Fotos aufnehmen" }, steps: [{ id: "front", label: "Vorne", instruction: "Die Vorderseite" }] },
+      body: {
+        name: "Übergabe",
+        default_locale: "de",
+        welcome: { title: "Fotos aufnehmen" },
+        steps: [{ id: "front", label: "Vorne", instruction: "Die Vorderseite" }],
+      },
     });
     expect(template.status).toBe(201);
     const created = await createSession(org.testKey, { ...baseSession(), template_id: template.body.id, locale: "ja" });
@@ -32,10 +37,20 @@ describe("what the capture page is given", () => {
     const token = tokenOf(created.body.capture_url);
     const photo = await randomJpeg();
     const declared = await captureCall(token, "/files", {
-      body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256, capture: { method: "camera", device_time: new Date().toISOString() } },
+      body: {
+        step_id: "photos",
+        content_type: "image/jpeg",
+        size: photo.bytes.length,
+        sha256: photo.sha256,
+        capture: { method: "camera", device_time: new Date().toISOString() },
+      },
     });
     const part = declared.body.upload.parts[0];
-    const put = await call(part.url, { method: "PUT", rawBody: photo.bytes as unknown as string, headers: { ...part.headers, "Content-Length": String(photo.bytes.length) } });
+    const put = await call(part.url, {
+      method: "PUT",
+      rawBody: photo.bytes as unknown as string,
+      headers: { ...part.headers, "Content-Length": String(photo.bytes.length) },
+    });
     expect(put.status).toBe(200);
     expect(put.headers.get("Content-Type")).toMatch(/^text\/plain/);
     expect(await put.text()).toBe("");

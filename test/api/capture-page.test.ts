@@ -32,7 +32,9 @@ describe("capture page routes", () => {
   it("answers 404 for an unknown link and 410 for an expired one, with the locale", async () => {
     expect((await captureCall("x".repeat(43), "/session")).body.code).toBe("capture_link_not_found");
     const { token, session } = await openSession({ locale: "de" });
-    await env.DB.prepare("UPDATE capture_sessions SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), session.id).run();
+    await env.DB.prepare("UPDATE capture_sessions SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), session.id)
+      .run();
     const expired = await captureCall(token, "/session");
     expect(expired.body).toMatchObject({ status: 410, code: "capture_link_expired", locale: "de" });
   });
@@ -66,7 +68,16 @@ describe("uploads straight to storage", () => {
     const { token } = await openSession();
     const photo = await randomJpeg();
     const declare = (body: Record<string, unknown>) =>
-      captureCall(token, "/files", { body: { step_id: "photos", content_type: "image/jpeg", size: 10, sha256: photo.sha256, capture: { method: "file", device_time: new Date().toISOString() }, ...body } });
+      captureCall(token, "/files", {
+        body: {
+          step_id: "photos",
+          content_type: "image/jpeg",
+          size: 10,
+          sha256: photo.sha256,
+          capture: { method: "file", device_time: new Date().toISOString() },
+          ...body,
+        },
+      });
     expect((await declare({ step_id: "nope" })).body.code).toBe("step_not_found");
     expect((await declare({ content_type: "video/mp4" })).body.code).toBe("content_type_not_allowed");
     expect((await declare({ content_type: "application/pdf" })).body.code).toBe("content_type_not_allowed");
@@ -80,10 +91,17 @@ describe("uploads straight to storage", () => {
     const { token } = await openSession();
     const photo = await randomJpeg();
     const declared = await captureCall(token, "/files", {
-      body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256, capture: { method: "camera", device_time: new Date().toISOString() } },
+      body: {
+        step_id: "photos",
+        content_type: "image/jpeg",
+        size: photo.bytes.length,
+        sha256: photo.sha256,
+        capture: { method: "camera", device_time: new Date().toISOString() },
+      },
     });
     const part = declared.body.upload.parts[0];
-    const put = (url: string, bytes: Uint8Array) => callJson(url, { method: "PUT", rawBody: bytes as unknown as string, headers: { "Content-Type": "image/jpeg" } });
+    const put = (url: string, bytes: Uint8Array) =>
+      callJson(url, { method: "PUT", rawBody: bytes as unknown as string, headers: { "Content-Type": "image/jpeg" } });
     const other = await randomJpeg();
     expect((await put(part.url, other.bytes)).body.code).toBe("upload_checksum_mismatch");
     expect((await put(part.url, photo.bytes.slice(1))).body.code).toBe("upload_size_mismatch");

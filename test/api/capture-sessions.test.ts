@@ -75,7 +75,11 @@ describe("POST /v1/capture-sessions", () => {
 
   it("applies the return_url rules", async () => {
     const org = await createOrganization({ balance: 5 });
-    const settings = await callJson("/v1/settings", { key: org.testKey, method: "PATCH", body: { allowed_return_origins: ["https://shop.example", "http://localhost:3000"] } });
+    const settings = await callJson("/v1/settings", {
+      key: org.testKey,
+      method: "PATCH",
+      body: { allowed_return_origins: ["https://shop.example", "http://localhost:3000"] },
+    });
     expect(settings.body.allowed_return_origins).toEqual(["https://shop.example", "http://localhost:3000"]);
     expect((await createSession(org.testKey, { ...baseSession(), return_url: "https://shop.example/done?x=1" })).status).toBe(201);
     const other = await createSession(org.testKey, { ...baseSession(), return_url: "https://evil.example/done" });
@@ -120,8 +124,7 @@ describe("templates at session creation", () => {
     const stageOnly = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ name: "stage", stage: "checkin" }) });
     const both = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ name: "both", stage: "checkin", category: "car" }) });
     await callJson("/v1/capture-templates", { key: org.testKey, body: template({ name: "unnamed only" }) });
-    const snapshotOf = async (id: string) =>
-      JSON.parse(await sessionSnapshot(id));
+    const snapshotOf = async (id: string) => JSON.parse(await sessionSnapshot(id));
     const a = await createSession(org.testKey, { ...baseSession(), stage: "checkin", category: "car" });
     expect((await snapshotOf(a.body.id)).id).toBe(both.body.id);
     const b = await createSession(org.testKey, { ...baseSession(), stage: "checkin", category: "van" });

@@ -26,7 +26,10 @@ const template = (extra: Record<string, unknown> = {}) => ({
 describe("capture templates", () => {
   it("creates a template in the key's mode with defaults filled in", async () => {
     const org = await createOrganization();
-    const { status, body } = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ steps: [{ id: "a", label: "A", instruction: "B" }] }) });
+    const { status, body } = await callJson("/v1/capture-templates", {
+      key: org.testKey,
+      body: template({ steps: [{ id: "a", label: "A", instruction: "B" }] }),
+    });
     expect(status).toBe(201);
     expect(body).toMatchObject({ mode: "test", in_use: false, archived_at: null, stage: null, category: null, theme_id: null, ask_location: false });
     expect(body.id).toMatch(/^tpl_/);
@@ -81,7 +84,11 @@ describe("capture templates", () => {
     const copy = await callJson(`/v1/capture-templates/${live.body.id}/duplicate`, { key: org.liveKey, body: { name: "Copy" } });
     expect(copy.status).toBe(201);
     expect(copy.body).toMatchObject({ name: "Copy", in_use: false, archived_at: null, stage: null, category: null });
-    const editedCopy = await callJson(`/v1/capture-templates/${copy.body.id}`, { key: org.liveKey, method: "PATCH", body: { steps: [{ id: "x", label: "X", instruction: "Y" }] } });
+    const editedCopy = await callJson(`/v1/capture-templates/${copy.body.id}`, {
+      key: org.liveKey,
+      method: "PATCH",
+      body: { steps: [{ id: "x", label: "X", instruction: "Y" }] },
+    });
     expect(editedCopy.status).toBe(200);
   });
 
@@ -144,11 +151,17 @@ describe("capture templates", () => {
   it("fills a missing completion with the service's thanks, including the template's own default language", async () => {
     const org = await createOrganization();
     const step = { id: "a", label: "A", instruction: "B" };
-    const italian = await callJson("/v1/capture-templates", { key: org.testKey, body: { name: "It", default_locale: "it", welcome: { title: "Ciao" }, steps: [step] } });
+    const italian = await callJson("/v1/capture-templates", {
+      key: org.testKey,
+      body: { name: "It", default_locale: "it", welcome: { title: "Ciao" }, steps: [step] },
+    });
     expect(italian.status).toBe(201);
     expect(italian.body.completion.title).toMatchObject({ en: "Thank you", fr: "Merci", it: "Thank you" });
     expect(italian.body.welcome.body).toBeNull();
-    const canadian = await callJson("/v1/capture-templates", { key: org.testKey, body: { name: "Ca", default_locale: "fr-CA", welcome: { title: "Allô" }, steps: [step] } });
+    const canadian = await callJson("/v1/capture-templates", {
+      key: org.testKey,
+      body: { name: "Ca", default_locale: "fr-CA", welcome: { title: "Allô" }, steps: [step] },
+    });
     expect(canadian.body.completion.title["fr-CA"]).toBe("Merci");
     const edited = await callJson(`/v1/capture-templates/${italian.body.id}`, { key: org.testKey, method: "PATCH", body: { name: "Still valid" } });
     expect(edited.status).toBe(200);
@@ -205,7 +218,10 @@ describe("capture templates", () => {
       const response = await callJson("/v1/capture-templates", { key: org.testKey, body: template(extra) });
       expect(response.body, JSON.stringify(extra).slice(0, 80)).toMatchObject({ status: 422, code: "validation_failed", field });
     }
-    const optional = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ steps: [{ ...step, required: false, min_count: 0, max_count: 3 }], ask_location: true }) });
+    const optional = await callJson("/v1/capture-templates", {
+      key: org.testKey,
+      body: template({ steps: [{ ...step, required: false, min_count: 0, max_count: 3 }], ask_location: true }),
+    });
     expect(optional.status).toBe(201);
     expect(optional.body.ask_location).toBe(true);
   });
@@ -215,7 +231,12 @@ describe("capture templates", () => {
     const other = await createOrganization();
     const created = await callJson("/v1/capture-templates", { key: org.testKey, body: template() });
     const path = `/v1/capture-templates/${created.body.id}`;
-    for (const [suffix, method, body] of [["", "GET"], ["", "PATCH", { name: "x" }], ["", "DELETE"], ["/duplicate", "POST", { name: "x" }]] as const) {
+    for (const [suffix, method, body] of [
+      ["", "GET"],
+      ["", "PATCH", { name: "x" }],
+      ["", "DELETE"],
+      ["/duplicate", "POST", { name: "x" }],
+    ] as const) {
       const response = await callJson(path + suffix, { key: other.testKey, method, body });
       expect(response.body).toMatchObject({ status: 404, code: "capture_template_not_found" });
     }
@@ -234,13 +255,18 @@ describe("capture templates", () => {
     expect(archived.body.archived_at).not.toBeNull();
     const again = await callJson(`/v1/capture-templates/${live.body.id}`, { key: org.liveKey, method: "DELETE" });
     expect(again.body.archived_at).toBe(archived.body.archived_at);
-    expect((await callJson(`/v1/capture-templates/${live.body.id}`, { key: org.liveKey, method: "PATCH", body: { name: "x" } })).body.code).toBe("template_archived");
+    expect((await callJson(`/v1/capture-templates/${live.body.id}`, { key: org.liveKey, method: "PATCH", body: { name: "x" } })).body.code).toBe(
+      "template_archived",
+    );
   });
 
   it("duplicates an archived template into an active copy, dropping a theme archived since", async () => {
     const org = await createOrganization();
     const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "Brand", primary_color: "#112233", locale: "en" } });
-    const source = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ theme_id: theme.body.id, stage: "checkin", category: "car" }) });
+    const source = await callJson("/v1/capture-templates", {
+      key: org.testKey,
+      body: template({ theme_id: theme.body.id, stage: "checkin", category: "car" }),
+    });
     await callJson(`/v1/capture-templates/${source.body.id}`, { key: org.testKey, method: "DELETE" });
     expect((await callJson(`/v1/capture-themes/${theme.body.id}`, { key: org.testKey, method: "DELETE" })).status).toBe(200);
     const copy = await callJson(`/v1/capture-templates/${source.body.id}/duplicate`, { key: org.testKey, body: { name: "Revived" } });
@@ -248,13 +274,19 @@ describe("capture templates", () => {
     expect(copy.body).toMatchObject({ name: "Revived", stage: "checkin", category: "car", in_use: false, archived_at: null, theme_id: null, mode: "test" });
     expect(copy.body.id).not.toBe(source.body.id);
     expect(copy.body.steps).toEqual(source.body.steps);
-    expect((await callJson(`/v1/capture-templates/${source.body.id}/duplicate`, { key: org.testKey, body: {} })).body).toMatchObject({ code: "validation_failed", field: "/name" });
+    expect((await callJson(`/v1/capture-templates/${source.body.id}/duplicate`, { key: org.testKey, body: {} })).body).toMatchObject({
+      code: "validation_failed",
+      field: "/name",
+    });
   });
 
   it("stores a template with a theme exactly as given, and refuses a theme archived by the time of writing", async () => {
     const org = await createOrganization();
     const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "Brand", primary_color: "#112233", locale: "en" } });
-    const created = await callJson("/v1/capture-templates", { key: org.liveKey, body: template({ theme_id: theme.body.id, ask_location: true, stage: "checkin" }) });
+    const created = await callJson("/v1/capture-templates", {
+      key: org.liveKey,
+      body: template({ theme_id: theme.body.id, ask_location: true, stage: "checkin" }),
+    });
     expect(created.status).toBe(201);
     const read = await callJson(`/v1/capture-templates/${created.body.id}`, { key: org.liveKey });
     expect(read.body).toEqual(created.body);

@@ -93,7 +93,11 @@ describe("capture themes", () => {
     const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "A", primary_color: "#000000", locale: "en" } });
     const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
     const WEBP = Uint8Array.from([0x52, 0x49, 0x46, 0x46, 0x24, 0, 0, 0, 0x57, 0x45, 0x42, 0x50, 0x56, 0x50, 0x38, 0x20]);
-    for (const [bytes, type] of [[JPEG, "image/jpeg"], [WEBP, "image/webp"], [PNG, "image/png"]] as const) {
+    for (const [bytes, type] of [
+      [JPEG, "image/jpeg"],
+      [WEBP, "image/webp"],
+      [PNG, "image/png"],
+    ] as const) {
       for (const declared of [type, "application/octet-stream"]) {
         const response = await putLogo(org.testKey, theme.body.id, bytes as unknown as string, declared);
         expect(response.status, `${type} as ${declared}`).toBe(200);
@@ -200,7 +204,9 @@ describe("capture themes", () => {
   it("gives exactly one default when the first themes are created concurrently", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
     const created = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => callJson("/v1/capture-themes", { key: org.testKey, body: { name: `T${i}`, primary_color: "#123456", locale: "en" } })),
+      Array.from({ length: 8 }, (_, i) =>
+        callJson("/v1/capture-themes", { key: org.testKey, body: { name: `T${i}`, primary_color: "#123456", locale: "en" } }),
+      ),
     );
     expect(created.map((response) => response.status)).toEqual(Array(8).fill(201));
     expect(created.filter((response) => response.body.is_default)).toHaveLength(1);
@@ -209,7 +215,11 @@ describe("capture themes", () => {
   it("updates name, colour and language, and refuses an empty or unknown change", async () => {
     const org = await createOrganization();
     const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "A", primary_color: "#000000", locale: "en" } });
-    const updated = await callJson(`/v1/capture-themes/${theme.body.id}`, { key: org.testKey, method: "PATCH", body: { name: "B", primary_color: "#ABCDEF", locale: "pt-BR" } });
+    const updated = await callJson(`/v1/capture-themes/${theme.body.id}`, {
+      key: org.testKey,
+      method: "PATCH",
+      body: { name: "B", primary_color: "#ABCDEF", locale: "pt-BR" },
+    });
     expect(updated.body).toMatchObject({ name: "B", primary_color: "#abcdef", locale: "pt-BR", is_default: true });
     expect((await callJson(`/v1/capture-themes/${theme.body.id}`, { key: org.testKey, method: "PATCH", body: {} })).body.code).toBe("validation_failed");
     expect((await callJson(`/v1/capture-themes/${theme.body.id}`, { key: org.testKey, method: "PATCH", body: { is_default: false } })).body).toMatchObject({

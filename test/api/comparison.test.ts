@@ -12,14 +12,18 @@ async function sealedBefore(organizationId: string, mode: "test" | "live", chang
   const snapshot = JSON.stringify({ id: null, name: "Built-in photos", steps: [{ id: "photos" }] });
   await setSessionSnapshot(sessionId, snapshot);
   const columns = { status: "sealed", ...changes };
-  const sets = Object.keys(columns).map((c) => `${c} = ?`).join(", ");
-  await env.DB.prepare(`UPDATE proofs SET ${sets} WHERE id = ?`).bind(...Object.values(columns), proofId).run();
+  const sets = Object.keys(columns)
+    .map((c) => `${c} = ?`)
+    .join(", ");
+  await env.DB.prepare(`UPDATE proofs SET ${sets} WHERE id = ?`)
+    .bind(...Object.values(columns), proofId)
+    .run();
   const proof = await env.DB.prepare("SELECT * FROM proofs WHERE id = ?").bind(proofId).first<any>();
   return { proofId, sessionId, reference: proof.external_reference as string, party: proof.party as string };
 }
 
 describe("compare_to preconditions", () => {
-  it("creates an \"after\" of a sealed \"before\" with the same reference and party, inheriting its template", async () => {
+  it('creates an "after" of a sealed "before" with the same reference and party, inheriting its template', async () => {
     const org = await createOrganization();
     const before = await sealedBefore(org.id, "test");
     const after = await createSession(org.testKey, { external_reference: before.reference, party: before.party, compare_to: before.proofId });
@@ -33,7 +37,11 @@ describe("compare_to preconditions", () => {
     const stranger = await createOrganization();
     const live = await sealedBefore(org.id, "live");
     const foreign = await sealedBefore(stranger.id, "test");
-    for (const [id, reference] of [["prf_missing", "r"], [live.proofId, live.reference], [foreign.proofId, foreign.reference]] as const) {
+    for (const [id, reference] of [
+      ["prf_missing", "r"],
+      [live.proofId, live.reference],
+      [foreign.proofId, foreign.reference],
+    ] as const) {
       const response = await createSession(org.testKey, { external_reference: reference, party: "provider", compare_to: id });
       expect(response.body).toMatchObject({ status: 422, code: "compare_to_not_found", field: "/compare_to" });
     }
@@ -79,9 +87,19 @@ describe("compare_to preconditions", () => {
       key: org.testKey,
       body: { name: "Checkout", stage: "checkout", welcome: { title: "Hi" }, steps: [{ id: "front", label: "Front", instruction: "Front" }] },
     });
-    const response = await createSession(org.testKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId, stage: "checkout" });
+    const response = await createSession(org.testKey, {
+      external_reference: before.reference,
+      party: "provider",
+      compare_to: before.proofId,
+      stage: "checkout",
+    });
     expect(response.body).toMatchObject({ status: 422, code: "compare_template_mismatch" });
-    const noTemplate = await createSession(org.testKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId, stage: "return" });
+    const noTemplate = await createSession(org.testKey, {
+      external_reference: before.reference,
+      party: "provider",
+      compare_to: before.proofId,
+      stage: "return",
+    });
     expect(noTemplate.status).toBe(201);
   });
 });

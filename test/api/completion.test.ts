@@ -54,7 +54,14 @@ describe("completing a capture", () => {
     expect(recorded).toEqual([
       {
         type: "capture_session.completed",
-        data: { session_id: created.body.id, proof_id: proofId, external_reference: created.body ? expect.any(String) : "", party: "provider", stage: "checkin", completed_at: expect.any(String) },
+        data: {
+          session_id: created.body.id,
+          proof_id: proofId,
+          external_reference: created.body ? expect.any(String) : "",
+          party: "provider",
+          stage: "checkin",
+          completed_at: expect.any(String),
+        },
       },
     ]);
     const again = await captureCall(token, "/complete", { body: {} });
@@ -84,7 +91,13 @@ describe("completing a capture", () => {
     const missing = await captureCall(token, "/complete", { body: {} });
     expect(missing.body).toMatchObject({ status: 422, code: "missing_required_steps", steps: ["photos"] });
     const declared = await captureCall(token, "/files", {
-      body: { step_id: "photos", content_type: "image/jpeg", size: 100, sha256: "a".repeat(64), capture: { method: "camera", device_time: new Date().toISOString() } },
+      body: {
+        step_id: "photos",
+        content_type: "image/jpeg",
+        size: 100,
+        sha256: "a".repeat(64),
+        capture: { method: "camera", device_time: new Date().toISOString() },
+      },
     });
     const incomplete = await captureCall(token, "/complete", { body: {} });
     expect(incomplete.body).toMatchObject({ status: 422, code: "upload_incomplete", files: [declared.body.file_id] });
@@ -175,7 +188,9 @@ describe("expiry sweep", () => {
     const org = await createOrganization({ balance: 1 });
     const created = await createSession(org.liveKey, baseSession());
     expect((await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 0, reason: "read" })).body.available).toBe(0);
-    await env.DB.prepare("UPDATE capture_sessions SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), created.body.id).run();
+    await env.DB.prepare("UPDATE capture_sessions SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), created.body.id)
+      .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);

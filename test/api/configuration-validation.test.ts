@@ -58,7 +58,11 @@ describe("the settings' validation (src/config/env.ts)", () => {
       expect(problem.code).toBe("service_misconfigured");
       expect(problem.detail).toBe("WEBHOOK_SECRET_KEY is not set");
       expect(logged).toHaveBeenCalledTimes(1);
-      expect(JSON.parse(String(logged.mock.calls[0]?.[0]))).toMatchObject({ level: "error", message: "configuration", problems: ["WEBHOOK_SECRET_KEY is not set"] });
+      expect(JSON.parse(String(logged.mock.calls[0]?.[0]))).toMatchObject({
+        level: "error",
+        message: "configuration",
+        problems: ["WEBHOOK_SECRET_KEY is not set"],
+      });
     } finally {
       logged.mockRestore();
     }

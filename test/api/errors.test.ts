@@ -36,7 +36,11 @@ describe("problem format", () => {
   it("refuses a JSON body over 8 MiB with 413 payload_too_large, with or without Content-Length, and creates nothing", async () => {
     const org = await createOrganization();
     const huge = JSON.stringify({ external_reference: "big", party: "provider", padding: "x".repeat(9 * 1024 * 1024) });
-    const declared = await callJson("/v1/capture-sessions", { key: org.testKey, rawBody: huge, headers: { "Content-Type": "application/json", "Idempotency-Key": "big-body-1" } });
+    const declared = await callJson("/v1/capture-sessions", {
+      key: org.testKey,
+      rawBody: huge,
+      headers: { "Content-Type": "application/json", "Idempotency-Key": "big-body-1" },
+    });
     expect(declared.status).toBe(413);
     expect(declared.body.code).toBe("payload_too_large");
     const bytes = new TextEncoder().encode(huge);

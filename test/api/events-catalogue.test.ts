@@ -20,7 +20,10 @@ vi.mock(import("../../src/events/catalogue.ts"), async (importOriginal) => {
     description: t("Only in this test.", "Seulement dans ce test."),
     fields: z.object({
       thing_id: z.string().openapi({ description: t("The fictitious thing.", "La chose fictive.") }),
-      count: z.number().int().openapi({ description: t("How many times.", "Combien de fois.") }),
+      count: z
+        .number()
+        .int()
+        .openapi({ description: t("How many times.", "Combien de fois.") }),
       happened_at: z.string().openapi({ description: t("When it happened.", "Quand c'est arrivé.") }),
     }),
     sample: (now) => ({ thing_id: "fic_sample", count: 3, happened_at: now }),
@@ -68,13 +71,24 @@ describe("the event catalogue", () => {
     expect(Object.keys(document.webhooks)).toEqual(EVENT_CATALOGUE.map((definition) => definition.type));
     for (const reserved of RESERVED_EVENTS) expect(document.webhooks[reserved]).toBeUndefined();
     expect(Object.keys(document.components.schemas.ProofSealedEvent.properties)).toEqual([
-      "event", "proof_id", "session_id", "external_reference", "party", "stage", "compare_to", "manifest_sha256", "timestamp", "sealed_at", "test",
+      "event",
+      "proof_id",
+      "session_id",
+      "external_reference",
+      "party",
+      "stage",
+      "compare_to",
+      "manifest_sha256",
+      "timestamp",
+      "sealed_at",
+      "test",
     ]);
   });
 
   it("has a sample for each event that its own body schema accepts", async () => {
     const { EVENT_CATALOGUE } = await vi.importActual<typeof import("../../src/events/catalogue.ts")>("../../src/events/catalogue.ts");
-    for (const definition of EVENT_CATALOGUE) expect(definition.fields.safeParse(definition.sample(new Date().toISOString())).success, definition.type).toBe(true);
+    for (const definition of EVENT_CATALOGUE)
+      expect(definition.fields.safeParse(definition.sample(new Date().toISOString())).success, definition.type).toBe(true);
   });
   it("is the only place an event is declared: one more entry is recorded, published, sampled, subscribable and documented", async () => {
     const fresh = await freshWorker();
@@ -91,7 +105,13 @@ describe("the event catalogue", () => {
     const test = await fresh.call(`/v1/webhook-endpoints/${endpoint.body.id}/test`, org.testKey, { event: "fictitious.happened" });
     expect(test.status).toBe(202);
     const sampled = await fresh.call(`/v1/webhook-deliveries/${test.body.delivery_id}`, org.testKey);
-    expect(JSON.parse(sampled.body.request_body)).toEqual({ event: "fictitious.happened", thing_id: "fic_sample", count: 3, happened_at: expect.any(String), test: true });
+    expect(JSON.parse(sampled.body.request_body)).toEqual({
+      event: "fictitious.happened",
+      thing_id: "fic_sample",
+      count: 3,
+      happened_at: expect.any(String),
+      test: true,
+    });
 
     // Recorded through its builder, published to the subscribed endpoint with its body in the declared order.
     const createdAt = new Date().toISOString();

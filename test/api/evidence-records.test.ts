@@ -5,7 +5,17 @@ import { renewEvidenceRecords } from "../../src/sweeps/renew-evidence-records.ts
 import type { ArchiveTimestamper } from "../../src/evidence/archive-timestamp-client.ts";
 import { EVIDENCE_BATCH_SIZE } from "../../src/evidence/evidence-settings.ts";
 import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
-import { buildHashTree, decodeEvidenceRecord, digest, encodeEvidenceRecord, evidenceGroup, hashTreeRenewalGroup, nextLeaf, rootOfReducedTree, timestampRenewalLeaf } from "../../shared/evidence-record.ts";
+import {
+  buildHashTree,
+  decodeEvidenceRecord,
+  digest,
+  encodeEvidenceRecord,
+  evidenceGroup,
+  hashTreeRenewalGroup,
+  nextLeaf,
+  rootOfReducedTree,
+  timestampRenewalLeaf,
+} from "../../shared/evidence-record.ts";
 import { checkTimestamp, hex } from "../../shared/timestamp-check.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
@@ -30,7 +40,9 @@ async function sealedProofs(count: number, mode: "test" | "live" = "test", seale
     await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);
     await env.FILES.put(keys.c2paTrustAnchor, FIXTURE_CHAIN_PEM);
     ids.push(proofId);
-    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealing_run = ?, manifest_sha256 = ?, sealed_at = ?, updated_at = ? WHERE id = ?").bind(run, "c".repeat(64), sealedAt, sealedAt, proofId).run();
+    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealing_run = ?, manifest_sha256 = ?, sealed_at = ?, updated_at = ? WHERE id = ?")
+      .bind(run, "c".repeat(64), sealedAt, sealedAt, proofId)
+      .run();
   }
   return ids;
 }
@@ -41,7 +53,13 @@ function fakeAuthority(delayMs = 0) {
   const timestamper: ArchiveTimestamper = async (request) => {
     calls.push({ root: request.root, leaves: request.leaves, mode: request.mode });
     if (delayMs) await new Promise((done) => setTimeout(done, delayMs));
-    return { protocol_version: SEALER_PROTOCOL_VERSION, token_base64: btoa(String.fromCharCode(...TOKEN)), gen_time: new Date().toISOString(), authority: "Fake", signer_not_after: NOT_AFTER };
+    return {
+      protocol_version: SEALER_PROTOCOL_VERSION,
+      token_base64: btoa(String.fromCharCode(...TOKEN)),
+      gen_time: new Date().toISOString(),
+      authority: "Fake",
+      signer_not_after: NOT_AFTER,
+    };
   };
   return { calls, timestamper };
 }
@@ -58,7 +76,9 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     const keys = proofArtifactKeys(proofId, null);
     await Promise.all([env.FILES.put(keys.manifest, "{}"), env.FILES.put(keys.timestampResponse, "token")]);
     expect(await row(proofId)).toBeNull();
-    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealed_at = ?, updated_at = ? WHERE id = ?").bind("2026-11-23T10:00:00.000Z", "2026-11-23T10:00:00.000Z", proofId).run();
+    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealed_at = ?, updated_at = ? WHERE id = ?")
+      .bind("2026-11-23T10:00:00.000Z", "2026-11-23T10:00:00.000Z", proofId)
+      .run();
     expect(await row(proofId)).toMatchObject({ mode: "test", due_at: "2026-11-23T10:00:00.000Z", record_key: null, archive_timestamps: 0 });
   });
 
@@ -88,7 +108,9 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     const stamp = er.chains[0]![0]!;
     expect(stamp.timeStamp).toEqual(TOKEN);
     const keys = proofArtifactKeys(sample, `run_${sample}`);
-    const objects = await Promise.all([keys.manifest, keys.timestampResponse].map(async (key) => new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer())));
+    const objects = await Promise.all(
+      [keys.manifest, keys.timestampResponse].map(async (key) => new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer())),
+    );
     expect(stamp.reducedHashtree![0]!.map(hex).sort()).toEqual((await evidenceGroup("SHA-256", objects)).map(hex).sort());
     expect(calls.map((call) => call.root)).toContain(hex(await rootOfReducedTree("SHA-256", stamp.reducedHashtree!)));
   }, 60_000);
@@ -199,7 +221,9 @@ describe("hash-tree renewal when the digest algorithm is replaced", () => {
     const er = await record(before.record_key);
     expect(er.chains.map((chain) => chain.map((stamp) => stamp.digestAlgorithm))).toEqual([["SHA-256"], ["SHA-512"]]);
     const keys = proofArtifactKeys(proofId!, `run_${proofId}`);
-    const objects = await Promise.all([keys.manifest, keys.timestampResponse].map(async (key) => new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer())));
+    const objects = await Promise.all(
+      [keys.manifest, keys.timestampResponse].map(async (key) => new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer())),
+    );
     const expected = await hashTreeRenewalGroup("SHA-512", objects, [er.chains[0]!]);
     expect(er.chains[1]![0]!.reducedHashtree![0]!.map(hex).sort()).toEqual(expected.map(hex).sort());
     // The same proof is not due again under SHA-512 until its date.

@@ -33,7 +33,11 @@ function recordingContainers(answer: () => Response) {
 }
 
 const details = (target: typeof env) =>
-  createApiApp().fetch(new Request("http://localhost:8787/health/details", { headers: { Authorization: `Bearer ${env.SUPERVISION_TOKEN}` } }), target, createExecutionContext());
+  createApiApp().fetch(
+    new Request("http://localhost:8787/health/details", { headers: { Authorization: `Bearer ${env.SUPERVISION_TOKEN}` } }),
+    target,
+    createExecutionContext(),
+  );
 
 describe("GET /health/details", () => {
   // Each test starts without a remembered authority check (the Cache API outlives a test).
@@ -81,7 +85,12 @@ describe("GET /health/details", () => {
         },
       }),
     };
-    const production = { ...env, SEALER_URL: undefined, SEALER_SECRET: "sealer-secret-for-health", SEALER_CONTAINER: containers as unknown as DurableObjectNamespace };
+    const production = {
+      ...env,
+      SEALER_URL: undefined,
+      SEALER_SECRET: "sealer-secret-for-health",
+      SEALER_CONTAINER: containers as unknown as DurableObjectNamespace,
+    };
     const request = new Request("http://localhost:8787/health/details", { headers: { Authorization: `Bearer ${env.SUPERVISION_TOKEN}` } });
     const body: any = await (await createApiApp().fetch(request, production, createExecutionContext())).json();
     expect(body.checks.timestamp_authority.status).toBe("ok");

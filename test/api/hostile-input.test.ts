@@ -67,7 +67,17 @@ describe("hostile input never gets a 500", () => {
 
   it("on list filters and cursors", async () => {
     const org = await createOrganization({ rateLimit: 10_000 });
-    const queries = ["limit=abc", "limit=-1", "limit=1e9", "cursor=%25%25%25", "cursor=eyJ4IjoxfQ", "created_after=not-a-date", "linked=maybe", "status=sealed&status=failed", "party=%00"];
+    const queries = [
+      "limit=abc",
+      "limit=-1",
+      "limit=1e9",
+      "cursor=%25%25%25",
+      "cursor=eyJ4IjoxfQ",
+      "created_after=not-a-date",
+      "linked=maybe",
+      "status=sealed&status=failed",
+      "party=%00",
+    ];
     for (const path of ["/v1/proofs", "/v1/events", "/v1/webhook-deliveries", "/v1/capture-templates"]) {
       for (const query of queries) {
         const response = await call(`${path}?${query}`, { key: org.testKey });
@@ -82,7 +92,10 @@ describe("hostile input never gets a 500", () => {
     const created = await createSession(org.testKey, baseSession());
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const token = tokenOf(created.body.capture_url);
-    for (const [path, properties] of [["/files", ["step_id", "content_type", "size", "sha256", "capture"]], ["/complete", []]] as const) {
+    for (const [path, properties] of [
+      ["/files", ["step_id", "content_type", "size", "sha256", "capture"]],
+      ["/complete", []],
+    ] as const) {
       for (const body of hostileBodies([...properties])) {
         const response = await call(`${CAPTURE}/c/${token}${path}`, { method: "POST", rawBody: body, headers: { "Content-Type": "application/json" } });
         await expectProblem(response, `${path} ${body.slice(0, 60)}`);

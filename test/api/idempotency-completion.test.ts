@@ -118,7 +118,12 @@ describe("a creation's answer and its Idempotency-Key record", () => {
         return account.finish(key, attempt.attempt, "hash", 201, `{"n":${i}}`, { "Content-Type": "application/json" });
       });
       // Before the batch is written: a request with the second key gets its answer, not 409.
-      expect((await account.begin("together-0002", "hash", null)).decision).toEqual({ kind: "replay", status: 201, body: '{"n":1}', headers: { "Content-Type": "application/json" } });
+      expect((await account.begin("together-0002", "hash", null)).decision).toEqual({
+        kind: "replay",
+        status: 201,
+        body: '{"n":1}',
+        headers: { "Content-Type": "application/json" },
+      });
       await Promise.all(writes);
       expect((await account.begin("together-0003", "other-hash", null)).decision).toEqual({ kind: "mismatch" });
     });

@@ -30,9 +30,17 @@ describe("idempotency stores only requests that ran (Stripe)", () => {
     const key = `media-${crypto.randomUUID()}`;
     const body = baseSession();
     const headers = { "Idempotency-Key": key };
-    const malformed = await callJson("/v1/capture-sessions", { key: org.testKey, rawBody: "{nope", headers: { ...headers, "Content-Type": "application/json" } });
+    const malformed = await callJson("/v1/capture-sessions", {
+      key: org.testKey,
+      rawBody: "{nope",
+      headers: { ...headers, "Content-Type": "application/json" },
+    });
     expect(malformed.body).toMatchObject({ status: 400, code: "invalid_json" });
-    const form = await callJson("/v1/capture-sessions", { key: org.testKey, rawBody: "external_reference=x&party=provider", headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" } });
+    const form = await callJson("/v1/capture-sessions", {
+      key: org.testKey,
+      rawBody: "external_reference=x&party=provider",
+      headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(form.body).toMatchObject({ status: 415, code: "unsupported_media_type" });
     expect((await createSession(org.testKey, body, key)).status).toBe(201);
   });

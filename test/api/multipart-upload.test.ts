@@ -18,11 +18,18 @@ async function videoSession() {
 
 async function declareVideo(token: string, bytes: Uint8Array) {
   return captureCall(token, "/files", {
-    body: { step_id: "walkaround", content_type: "video/mp4", size: bytes.length, sha256: await sha256Hex(bytes), capture: { method: "camera", device_time: new Date().toISOString(), duration_ms: 8000 } },
+    body: {
+      step_id: "walkaround",
+      content_type: "video/mp4",
+      size: bytes.length,
+      sha256: await sha256Hex(bytes),
+      capture: { method: "camera", device_time: new Date().toISOString(), duration_ms: 8000 },
+    },
   });
 }
 
-const putPart = (part: any, bytes: Uint8Array) => call(part.url, { method: "PUT", rawBody: bytes.slice(part.offset, part.offset + part.length) as unknown as string, headers: part.headers });
+const putPart = (part: any, bytes: Uint8Array) =>
+  call(part.url, { method: "PUT", rawBody: bytes.slice(part.offset, part.offset + part.length) as unknown as string, headers: part.headers });
 
 describe("videos above 32 MiB upload in parts", () => {
   it("resumes at the first missing part and checks the assembled file's SHA-256", async () => {
@@ -44,7 +51,9 @@ describe("videos above 32 MiB upload in parts", () => {
     expect(early.status).toBe(200);
     const row = await env.DB.prepare("SELECT status, captured_at FROM files WHERE id = ?").bind(declared.body.file_id).first<any>();
     expect(row.status).toBe("uploaded");
-    const stored = await env.FILES.head(`captures/${(await env.DB.prepare("SELECT session_id FROM files WHERE id = ?").bind(declared.body.file_id).first<any>()).session_id}/${declared.body.file_id}`);
+    const stored = await env.FILES.head(
+      `captures/${(await env.DB.prepare("SELECT session_id FROM files WHERE id = ?").bind(declared.body.file_id).first<any>()).session_id}/${declared.body.file_id}`,
+    );
     expect(stored?.size).toBe(bytes.length);
   });
 
@@ -60,7 +69,10 @@ describe("videos above 32 MiB upload in parts", () => {
     const stored = [];
     for (const part of declared.body.upload.parts) stored.push(await upload.uploadPart(part.part_number, bytes.slice(part.offset, part.offset + part.length)));
     const reported = stored.map((part) => ({ part_number: part.partNumber, etag: part.etag }));
-    const wrong = await callJson(declared.body.upload.complete.url, { method: "POST", body: { parts: reported.map((part, i) => (i === 1 ? { ...part, etag: "0".repeat(32) } : part)) } });
+    const wrong = await callJson(declared.body.upload.complete.url, {
+      method: "POST",
+      body: { parts: reported.map((part, i) => (i === 1 ? { ...part, etag: "0".repeat(32) } : part)) },
+    });
     expect(wrong.body).toMatchObject({ status: 422, code: "upload_incomplete" });
     const missing = await callJson(declared.body.upload.complete.url, { method: "POST", body: { parts: reported.slice(0, 2) } });
     expect(missing.body.code).toBe("upload_incomplete");

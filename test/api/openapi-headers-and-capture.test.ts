@@ -8,7 +8,6 @@ import { translateDocument } from "../../src/openapi/translations.ts";
 import { operations } from "./support/openapi-operations.ts";
 import { IDEMPOTENCY_KEY_PATTERN } from "../../src/lib/patterns.ts";
 
-
 const headerNames = (response: any) => Object.keys(response.headers ?? {});
 
 describe("response headers in /openapi.json", () => {
@@ -19,14 +18,23 @@ describe("response headers in /openapi.json", () => {
       for (const [status, response] of Object.entries<any>(operation.responses)) {
         const where = `${method} ${path} ${status}`;
         expect(headerNames(response), where).toContain("Request-Id");
-        if (authenticated && status !== "401") expect(headerNames(response), where).toEqual(expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
+        if (authenticated && status !== "401")
+          expect(headerNames(response), where).toEqual(expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
         if (status === "429" || status === "503") expect(headerNames(response), where).toContain("Retry-After");
         for (const header of Object.values<any>(response.headers)) {
           expect(body.components.headers[header.$ref.replace("#/components/headers/", "")], where).toBeDefined();
         }
       }
     }
-    expect(Object.keys(body.components.headers).sort()).toEqual(["Idempotent-Replayed", "Proof-Mode", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Request-Id", "Retry-After"]);
+    expect(Object.keys(body.components.headers).sort()).toEqual([
+      "Idempotent-Replayed",
+      "Proof-Mode",
+      "RateLimit-Limit",
+      "RateLimit-Remaining",
+      "RateLimit-Reset",
+      "Request-Id",
+      "Retry-After",
+    ]);
   });
 
   it("declares the RateLimit headers on the answers of a public route limited per client address", async () => {
@@ -98,14 +106,22 @@ describe("CONTRACT.md's capture shapes, as a subset", () => {
     const org = await createOrganization();
     const token = tokenOf((await createSession(org.testKey, baseSession())).body.capture_url);
     const photo = await randomJpeg(4096);
-    const declared = await captureCall(token, "/files", { body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256 } });
+    const declared = await captureCall(token, "/files", {
+      body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256 },
+    });
     expect(declared.status).toBe(201);
     const { upload } = declared.body;
     expect(upload).toMatchObject({ method: "PUT", url: upload.parts[0].url, headers: upload.parts[0].headers, complete: null });
-    const put = await call(upload.url, { method: upload.method, rawBody: photo.bytes as unknown as string, headers: { ...upload.headers, "Content-Length": String(photo.bytes.length) } });
+    const put = await call(upload.url, {
+      method: upload.method,
+      rawBody: photo.bytes as unknown as string,
+      headers: { ...upload.headers, "Content-Length": String(photo.bytes.length) },
+    });
     await put.arrayBuffer();
     expect(put.status).toBe(200);
-    const row = await env.DB.prepare("SELECT capture_context, status FROM files WHERE id = ?").bind(declared.body.file_id).first<{ capture_context: string; status: string }>();
+    const row = await env.DB.prepare("SELECT capture_context, status FROM files WHERE id = ?")
+      .bind(declared.body.file_id)
+      .first<{ capture_context: string; status: string }>();
     expect(row?.status).toBe("uploaded");
     // The service's own facts sit beside the (absent) report: no clock offset without a device time, the page version it serves.
     expect(JSON.parse(row!.capture_context)).toEqual({ method: "unknown", clock_offset_ms: null, capture_page_version: env.BUILD_COMMIT });
@@ -121,11 +137,12 @@ describe("CONTRACT.md's capture shapes, as a subset", () => {
       body: { name: "Video", welcome: { title: "Film" }, steps: [{ id: "walk", label: "Walk", instruction: "Walk around", kind: "video", max_count: 1 }] },
     });
     const token = tokenOf((await createSession(org.testKey, { ...baseSession(), template_id: template.body.id })).body.capture_url);
-    const declared = await captureCall(token, "/files", { body: { step_id: "walk", content_type: "video/mp4", size: 40 * 1024 * 1024, sha256: "a".repeat(64) } });
+    const declared = await captureCall(token, "/files", {
+      body: { step_id: "walk", content_type: "video/mp4", size: 40 * 1024 * 1024, sha256: "a".repeat(64) },
+    });
     expect(declared.status).toBe(201);
     expect(declared.body.upload.parts).toHaveLength(3);
     expect(declared.body.upload.url).toBeUndefined();
     expect((await captureCall(token, `/files/${declared.body.file_id}`, { method: "DELETE" })).status).toBe(204);
   });
 });
-

@@ -4,7 +4,6 @@ import { createKey, createOrganization } from "./support/factories.ts";
 import { translateDocument } from "../../src/openapi/translations.ts";
 import { operations } from "./support/openapi-operations.ts";
 
-
 /** Everything but the human texts: what must be identical between languages. */
 function identifiers(value: unknown, key?: string): unknown {
   if (Array.isArray(value)) return value.map((item) => identifiers(item));
@@ -84,7 +83,11 @@ describe("rights", () => {
     for (const { method, path, operation } of operations(body)) {
       if (!operation["x-required-right"]) continue;
       const concrete = path.replaceAll(/\{[^}]+\}/g, "xyz_0000000000");
-      const response = await callJson(concrete, { key: noRights.key, method: method.toUpperCase(), body: method === "get" || method === "delete" ? undefined : {} });
+      const response = await callJson(concrete, {
+        key: noRights.key,
+        method: method.toUpperCase(),
+        body: method === "get" || method === "delete" ? undefined : {},
+      });
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.body.code).toBe("insufficient_scope");
       expect(response.headers.get("RateLimit-Remaining"), "rate headers on errors").not.toBeNull();

@@ -11,7 +11,10 @@ import { ApiError } from "../../src/errors/api-error.ts";
 describe("optional JSON bodies", () => {
   async function endpointOf() {
     const org = await createOrganization();
-    const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: { url: "https://hooks.example.com/optional", events: ["proof.sealed"] } });
+    const created = await callJson("/v1/webhook-endpoints", {
+      key: org.testKey,
+      body: { url: "https://hooks.example.com/optional", events: ["proof.sealed"] },
+    });
     expect(created.status).toBe(201);
     return { key: org.testKey, id: created.body.id as string };
   }
@@ -65,7 +68,12 @@ describe("optional JSON bodies", () => {
 
   it("a body in another media type is a 415, not a 500", async () => {
     const { key, id } = await endpointOf();
-    const response = await call(`/v1/webhook-endpoints/${id}/rotate-secret`, { key, method: "POST", rawBody: "expires_in_seconds=60", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const response = await call(`/v1/webhook-endpoints/${id}/rotate-secret`, {
+      key,
+      method: "POST",
+      rawBody: "expires_in_seconds=60",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(response.status).toBe(415);
     await response.body?.cancel();
   });

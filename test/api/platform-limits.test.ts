@@ -44,7 +44,12 @@ const params = (count: number) => Array.from({ length: count }, (_, index) => in
 
 describe("the test bindings refuse what production refuses", () => {
   it("D1: more than 100 bound parameters, a value or row over 2,000,000 bytes, also inside a batch", async () => {
-    const select = (count: number) => env.DB.prepare(`SELECT ${params(count).map(() => "?").join(", ")}`).bind(...params(count));
+    const select = (count: number) =>
+      env.DB.prepare(
+        `SELECT ${params(count)
+          .map(() => "?")
+          .join(", ")}`,
+      ).bind(...params(count));
     await expect(select(100).all()).resolves.toBeDefined();
     await expect(select(101).all()).rejects.toThrow(/101 bound parameters/);
     await expect(env.DB.batch([select(1), select(101)])).rejects.toThrow(/101 bound parameters/);
@@ -91,7 +96,6 @@ describe("the Worker's own handlers", () => {
     expect(Symbol.for("platform-limits.raw-binding") in worker.fetch).toBe(true);
   });
 
-
   it("receive the limited bindings, not the local ones", async () => {
     expect(rawBinding(env.DB)).not.toBe(env.DB);
     const org = await createOrganization();
@@ -126,7 +130,11 @@ describe("sweeps over backlogs, within production's limits", () => {
       for (let n = 0; n < group.events; n++) {
         const id = `evt_backlog_${group.mode}_${group.org.id}_${n}`;
         const createdAt = new Date(start - 3_600_000 + eventIds.length).toISOString();
-        await eventInsert(db, sampleEvent({ organizationId: group.org.id, mode: group.mode, createdAt }, "proof.sealed", { proof_id: `prf_${n}`, session_id: `cps_${n}` }), id);
+        await eventInsert(
+          db,
+          sampleEvent({ organizationId: group.org.id, mode: group.mode, createdAt }, "proof.sealed", { proof_id: `prf_${n}`, session_id: `cps_${n}` }),
+          id,
+        );
         eventIds.push(id);
       }
       expectedDeliveries += group.endpoints * group.events;
@@ -147,7 +155,9 @@ describe("sweeps over backlogs, within production's limits", () => {
     expect(queued).toHaveLength(expectedDeliveries);
     expect(new Set(queued).size).toBe(expectedDeliveries);
     expect(Math.max(...batchSizes)).toBeLessThanOrEqual(100);
-    const made = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id LIKE 'evt_backlog_%' AND status = 'pending'").first<{ n: number }>();
+    const made = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id LIKE 'evt_backlog_%' AND status = 'pending'").first<{
+      n: number;
+    }>();
     expect(made!.n).toBe(expectedDeliveries);
 
     await publishUndispatchedEvents(workerContext({ ...env, WEBHOOK_QUEUE: queue }), new Date(start + 10 * 60_000));
@@ -159,11 +169,14 @@ describe("sweeps over backlogs, within production's limits", () => {
     const proofIds: string[] = [];
     for (let n = 0; n < 150; n++) proofIds.push((await insertPendingProof(org.id, "test", 1)).proofId);
     const now = Date.now();
-    await env.DB.prepare("UPDATE proofs SET updated_at = ? WHERE organization_id = ?").bind(new Date(now - 60 * 60_000).toISOString(), org.id).run();
+    await env.DB.prepare("UPDATE proofs SET updated_at = ? WHERE organization_id = ?")
+      .bind(new Date(now - 60 * 60_000).toISOString(), org.id)
+      .run();
     const { queue, bodies, batchSizes } = recordingQueue();
 
     const runs: number[] = [];
-    for (let minute = 0; minute < 4; minute++) runs.push(await inOneInvocation(() => resumeStalledSealing({ ...env, SEALING_QUEUE: queue }, new Date(now + minute * 60_000))));
+    for (let minute = 0; minute < 4; minute++)
+      runs.push(await inOneInvocation(() => resumeStalledSealing({ ...env, SEALING_QUEUE: queue }, new Date(now + minute * 60_000))));
 
     expect(runs).toEqual([100, 50, 0, 0]);
     const sent = bodies.map((body) => (body as { proof_id: string }).proof_id);

@@ -9,7 +9,10 @@ import { proofListQuery } from "../../src/storage/proofs-read.ts";
 async function proofWith(organizationId: string, mode: "test" | "live", changes: Record<string, unknown> = {}) {
   const { proofId } = await insertPendingProof(organizationId, mode, 1);
   const sets = Object.keys(changes).map((c) => `${c} = ?`);
-  if (sets.length) await env.DB.prepare(`UPDATE proofs SET ${sets.join(", ")} WHERE id = ?`).bind(...Object.values(changes), proofId).run();
+  if (sets.length)
+    await env.DB.prepare(`UPDATE proofs SET ${sets.join(", ")} WHERE id = ?`)
+      .bind(...Object.values(changes), proofId)
+      .run();
   return proofId;
 }
 
@@ -21,7 +24,28 @@ describe("GET /v1/proofs/{id}", () => {
     const read = await callJson(`/v1/proofs/${id}`, { key: org.testKey });
     expect(read.status).toBe(200);
     expect(Object.keys(read.body).sort()).toEqual(
-      ["category", "compare_to", "compared_by", "created_at", "external_reference", "failure", "files", "id", "location_reference", "manifest_sha256", "mode", "package_url", "party", "sealed_at", "session_id", "stage", "status", "template_id", "timestamp", "verification_url"].sort(),
+      [
+        "category",
+        "compare_to",
+        "compared_by",
+        "created_at",
+        "external_reference",
+        "failure",
+        "files",
+        "id",
+        "location_reference",
+        "manifest_sha256",
+        "mode",
+        "package_url",
+        "party",
+        "sealed_at",
+        "session_id",
+        "stage",
+        "status",
+        "template_id",
+        "timestamp",
+        "verification_url",
+      ].sort(),
     );
     expect(read.body.files[0]).toMatchObject({ step_id: "photos", kind: "photo", signed_sha256: null });
     expect(read.body.verification_url).toBe(`http://localhost:8787/p/${id}`);
@@ -76,12 +100,16 @@ describe("GET /v1/proofs", () => {
 
   it("is served by an index, so a page costs the same at the millionth proof", async () => {
     const query = proofListQuery(database(env.DB), "org_x", "test", { external_reference: "car-1" }, 50, undefined).toSQL();
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<any>();
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<any>();
     const details = plan.results.map((row) => row.detail as string).join("\n");
     expect(details).toMatch(/USING INDEX proofs_(reference|list)/);
     expect(details).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
     const plain = proofListQuery(database(env.DB), "org_x", "test", {}, 50, undefined).toSQL();
-    const plainPlan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${plain.sql}`).bind(...plain.params).all<any>();
+    const plainPlan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${plain.sql}`)
+      .bind(...plain.params)
+      .all<any>();
     expect(plainPlan.results.map((row) => row.detail).join("\n")).toMatch(/USING INDEX proofs_list/);
   });
 });

@@ -24,7 +24,10 @@ async function sealedWithThumbnail(mode: "test" | "live") {
     const answer = sealedAnswer(job);
     return {
       ...answer,
-      files: answer.files.map((file) => ({ ...file, thumbnail: file.id === fileIds[0] ? { content_type: "image/webp" as const, width: 480, height: 360, size: WEBP.length } : null })),
+      files: answer.files.map((file) => ({
+        ...file,
+        thumbnail: file.id === fileIds[0] ? { content_type: "image/webp" as const, width: 480, height: 360, size: WEBP.length } : null,
+      })),
     };
   });
   const { deps } = dependencies(seal);
@@ -44,7 +47,13 @@ describe("thumbnails made at sealing", () => {
     const rows = await env.DB.prepare("SELECT id, thumbnail FROM files WHERE proof_id = ?").bind(proofId).all<{ id: string; thumbnail: string | null }>();
     const stored = new Map(rows.results.map((row) => [row.id, row.thumbnail && JSON.parse(row.thumbnail)]));
     const run = (await env.DB.prepare("SELECT sealing_run FROM proofs WHERE id = ?").bind(proofId).first<{ sealing_run: string }>())!.sealing_run;
-    expect(stored.get(fileIds[0]!)).toEqual({ content_type: "image/webp", width: 480, height: 360, size: WEBP.length, key: `proofs/${proofId}/runs/${run}/thumbnails/${fileIds[0]}.webp` });
+    expect(stored.get(fileIds[0]!)).toEqual({
+      content_type: "image/webp",
+      width: 480,
+      height: 360,
+      size: WEBP.length,
+      key: `proofs/${proofId}/runs/${run}/thumbnails/${fileIds[0]}.webp`,
+    });
     expect(stored.get(fileIds[1]!)).toBeNull();
     const { body } = await callJson(`/v1/public/proofs/${proofId}`);
     const urls = new Map(body.files.map((file: { id: string; thumbnail_url: string | null }) => [file.id, file.thumbnail_url]));
@@ -102,7 +111,13 @@ describe("thumbnails made at sealing", () => {
     const { body: proof } = await callJson(`/v1/public/proofs/${proofId}`);
     const signedSha256 = proof.files.find((file: { id: string }) => file.id === fileIds[0]).signed_sha256;
     const cases = [
-      { path: `/v1/public/proofs/${proofId}/files/${fileIds[0]}`, bytes: new TextEncoder().encode("signed bytes"), type: "image/jpeg", name: `${fileIds[0]}.jpg`, etag: `"${signedSha256}"` },
+      {
+        path: `/v1/public/proofs/${proofId}/files/${fileIds[0]}`,
+        bytes: new TextEncoder().encode("signed bytes"),
+        type: "image/jpeg",
+        name: `${fileIds[0]}.jpg`,
+        etag: `"${signedSha256}"`,
+      },
       { path: thumbnailPath(proofId, fileIds[0]!), bytes: WEBP, type: "image/webp", name: `${fileIds[0]}-thumbnail.webp`, etag: `"thumb-${signedSha256}"` },
     ];
     for (const { path, bytes, type, name, etag } of cases) {

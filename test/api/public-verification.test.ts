@@ -15,7 +15,10 @@ async function sealedWithArtifacts(manifest: string) {
     .run();
   const keys = proofArtifactKeys(proofId, null);
   await env.FILES.put(keys.manifest, manifest);
-  await env.FILES.put(keys.timestampResponse, Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0)));
+  await env.FILES.put(
+    keys.timestampResponse,
+    Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0)),
+  );
   await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);
   return proofId;
 }
@@ -80,7 +83,10 @@ describe("public verification", () => {
     }
     expect(results.slice(0, 30).every((r) => r.status === 200)).toBe(true);
     expect(results[30]!.body.code).toBe("rate_limited");
-    const neighbour = await callJson("/v1/public/verify", { body: { sha256: "a".repeat(64) }, headers: { "CF-Connecting-IP": `${prefix.replace(/:[0-9a-f]+$/, ":ffff")}::1` } });
+    const neighbour = await callJson("/v1/public/verify", {
+      body: { sha256: "a".repeat(64) },
+      headers: { "CF-Connecting-IP": `${prefix.replace(/:[0-9a-f]+$/, ":ffff")}::1` },
+    });
     expect(neighbour.status).toBe(200);
   });
 

@@ -22,12 +22,16 @@ describe("upload URLs of files removed from their capture", () => {
     const token = await photoSession();
     for (let round = 0; round < 3; round++) {
       const photo = await randomJpeg(2048);
-      const declared = await captureCall(token, "/files", { body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256, capture: capture() } });
+      const declared = await captureCall(token, "/files", {
+        body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256, capture: capture() },
+      });
       expect(declared.status).toBe(201);
       expect((await captureCall(token, `/files/${declared.body.file_id}`, { method: "DELETE" })).status).toBe(204);
       const refused = await put(declared.body.upload.parts[0], photo.bytes);
       expect(refused.body).toMatchObject({ status: 404, code: "capture_file_not_found" });
-      const row = await env.DB.prepare("SELECT original_key, status FROM files WHERE id = ?").bind(declared.body.file_id).first<{ original_key: string; status: string }>();
+      const row = await env.DB.prepare("SELECT original_key, status FROM files WHERE id = ?")
+        .bind(declared.body.file_id)
+        .first<{ original_key: string; status: string }>();
       expect(row?.status).toBe("deleted");
       expect(await env.FILES.head(row!.original_key)).toBeNull();
     }
@@ -37,7 +41,9 @@ describe("upload URLs of files removed from their capture", () => {
   it("refuses to write an uploaded file again", async () => {
     const token = await photoSession();
     const photo = await randomJpeg(2048);
-    const declared = await captureCall(token, "/files", { body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256, capture: capture() } });
+    const declared = await captureCall(token, "/files", {
+      body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256, capture: capture() },
+    });
     expect((await put(declared.body.upload.parts[0], photo.bytes)).status).toBe(200);
     expect((await put(declared.body.upload.parts[0], photo.bytes)).body).toMatchObject({ status: 409, code: "upload_url_used" });
   });
@@ -46,16 +52,28 @@ describe("upload URLs of files removed from their capture", () => {
     const org = await createOrganization();
     const template = await callJson("/v1/capture-templates", {
       key: org.testKey,
-      body: { name: "Video", welcome: { title: "Film" }, steps: [{ id: "walkaround", label: "Walk", instruction: "Walk around", kind: "video", max_count: 2 }] },
+      body: {
+        name: "Video",
+        welcome: { title: "Film" },
+        steps: [{ id: "walkaround", label: "Walk", instruction: "Walk around", kind: "video", max_count: 2 }],
+      },
     });
     const token = tokenOf((await createSession(org.testKey, { ...baseSession(), template_id: template.body.id })).body.capture_url);
     const size = 40 * 1024 * 1024;
     const declared = await captureCall(token, "/files", {
-      body: { step_id: "walkaround", content_type: "video/mp4", size, sha256: await sha256Hex(new Uint8Array(8)), capture: { ...capture(), duration_ms: 5000 } },
+      body: {
+        step_id: "walkaround",
+        content_type: "video/mp4",
+        size,
+        sha256: await sha256Hex(new Uint8Array(8)),
+        capture: { ...capture(), duration_ms: 5000 },
+      },
     });
     expect(declared.status).toBe(201);
     const [first, second] = declared.body.upload.parts;
-    const row = await env.DB.prepare("SELECT original_key, multipart_upload_id FROM files WHERE id = ?").bind(declared.body.file_id).first<{ original_key: string; multipart_upload_id: string }>();
+    const row = await env.DB.prepare("SELECT original_key, multipart_upload_id FROM files WHERE id = ?")
+      .bind(declared.body.file_id)
+      .first<{ original_key: string; multipart_upload_id: string }>();
     const stored = await call(first.url, { method: "PUT", rawBody: new Uint8Array(first.length) as unknown as string, headers: first.headers });
     await stored.arrayBuffer();
     expect(stored.status).toBe(200);

@@ -64,7 +64,9 @@ describe("revocation data captured at sealing, in storage, the package and the p
     expect(entries.get("revocation/c2pa-1.crl")).toEqual(der(C2PA_REVOCATION.crl_base64!));
     expect(new TextDecoder().decode(entries.get("revocation/tsa-1.pem"))).toContain(TSA_REVOCATION.certificate_base64.slice(0, 64));
     const index = JSON.parse(new TextDecoder().decode(entries.get("revocation/index.json")));
-    expect(index.map((entry: { chain: string; status: string; crl: string; certificate: string }) => [entry.chain, entry.status, entry.certificate, entry.crl])).toEqual([
+    expect(
+      index.map((entry: { chain: string; status: string; crl: string; certificate: string }) => [entry.chain, entry.status, entry.certificate, entry.crl]),
+    ).toEqual([
       ["tsa", "captured", "revocation/tsa-1.pem", "revocation/tsa-1.crl"],
       ["c2pa", "captured", "revocation/c2pa-1.pem", "revocation/c2pa-1.crl"],
     ]);
@@ -77,11 +79,24 @@ describe("revocation data captured at sealing, in storage, the package and the p
 
     const published = await callJson(`/v1/public/proofs/${proofId}`);
     expect(published.body.revocation).toEqual(index);
-    expect(published.body.revocation[0]).toMatchObject({ chain: "tsa", status: "captured", source: TSA_REVOCATION.source, captured_at: TSA_REVOCATION.captured_at, this_update: TSA_REVOCATION.this_update });
+    expect(published.body.revocation[0]).toMatchObject({
+      chain: "tsa",
+      status: "captured",
+      source: TSA_REVOCATION.source,
+      captured_at: TSA_REVOCATION.captured_at,
+      this_update: TSA_REVOCATION.this_update,
+    });
   });
 
   it("says honestly what could not be captured: no CRL in the package for it, its reason in the index, the public JSON and VERIFY.md", async () => {
-    const unavailable: RevocationEntry = { ...C2PA_REVOCATION, status: "unavailable", crl_base64: null, this_update: null, next_update: null, reason: "http://crl.example/root.crl unreachable: timeout" };
+    const unavailable: RevocationEntry = {
+      ...C2PA_REVOCATION,
+      status: "unavailable",
+      crl_base64: null,
+      this_update: null,
+      next_update: null,
+      reason: "http://crl.example/root.crl unreachable: timeout",
+    };
     const { proofId } = await sealedWith([TSA_REVOCATION, unavailable]);
     const entries = await packageOf(proofId);
     expect(entries.has("revocation/c2pa-1.crl")).toBe(false);
@@ -98,9 +113,13 @@ describe("revocation data captured at sealing, in storage, the package and the p
     const { proofId } = await sealedWith([TSA_REVOCATION, intermediate, C2PA_REVOCATION]);
     const markdown = new TextDecoder().decode((await packageOf(proofId)).get("VERIFY.md"));
     expect(markdown).toContain("openssl crl -inform DER -in revocation/tsa-1.crl -CAfile revocation/tsa-2.pem -noout");
-    expect(markdown).toMatch(/openssl verify -crl_check -CRLfile revocation\/tsa-1\.crl -CAfile tsa-root\.pem -untrusted chain\.pem -untrusted revocation\/tsa-2\.pem -attime \d+ revocation\/tsa-1\.pem/);
+    expect(markdown).toMatch(
+      /openssl verify -crl_check -CRLfile revocation\/tsa-1\.crl -CAfile tsa-root\.pem -untrusted chain\.pem -untrusted revocation\/tsa-2\.pem -attime \d+ revocation\/tsa-1\.pem/,
+    );
     expect(markdown).toContain("openssl crl -inform DER -in revocation/tsa-2.crl -CAfile tsa-root.pem -noout");
-    expect(markdown).toMatch(/openssl verify -crl_check -CRLfile revocation\/tsa-2\.crl -CAfile tsa-root\.pem -untrusted chain\.pem -attime \d+ revocation\/tsa-2\.pem/);
+    expect(markdown).toMatch(
+      /openssl verify -crl_check -CRLfile revocation\/tsa-2\.crl -CAfile tsa-root\.pem -untrusted chain\.pem -attime \d+ revocation\/tsa-2\.pem/,
+    );
   });
 
   it("a proof sealed before revocation data was captured: none in the package, null in the public JSON, and VERIFY.md says so", async () => {

@@ -47,7 +47,9 @@ describe("storage round trips per request", () => {
       [
         "| Request | D1 statements | D1 batches | Durable Object calls | R2 | Sequential round trips |",
         "| --- | --- | --- | --- | --- | --- |",
-        ...rows.map(({ route, trips: t }) => `| \`${route}\` | ${t.d1Statements} | ${t.d1Batches} | ${t.durableObjectCalls} | ${t.r2Operations} | ${t.sequential} |`),
+        ...rows.map(
+          ({ route, trips: t }) => `| \`${route}\` | ${t.d1Statements} | ${t.d1Batches} | ${t.durableObjectCalls} | ${t.r2Operations} | ${t.sequential} |`,
+        ),
       ].join("\n"),
     );
     for (const { route, trips } of rows) console.log(route, trips.log.join(" → "));

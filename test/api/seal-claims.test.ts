@@ -13,18 +13,33 @@ import { verifyMarkdown } from "../../src/verification/verify-md.ts";
 import { CLAIM_TEXTS } from "../../src/verification/claims.ts";
 
 const AI_GENERATED = "http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia";
-const reported = { method: "camera", device_time: "2001-01-01T00:00:00.000Z", width: 4000, height: 3000, geolocation: { latitude: 48.8, longitude: 2.3, accuracy_m: 0 } };
+const reported = {
+  method: "camera",
+  device_time: "2001-01-01T00:00:00.000Z",
+  width: 4000,
+  height: 3000,
+  geolocation: { latitude: 48.8, longitude: 2.3, accuracy_m: 0 },
+};
 
 /** A sealer answering with the provenance and signals a real one reads from an AI-labelled gallery file. */
 function sealerWithFindings(job: SealJob) {
   const answer = sealedAnswer(job);
   // A signed copy's hash of its own per proof, so that one proof's copy can be uploaded again in another.
-  const signedSha256 = [...job.proof.id].map((char) => char.charCodeAt(0).toString(16)).join("").padEnd(64, "0").slice(0, 64);
+  const signedSha256 = [...job.proof.id]
+    .map((char) => char.charCodeAt(0).toString(16))
+    .join("")
+    .padEnd(64, "0")
+    .slice(0, 64);
   answer.files = answer.files.map((file) => ({
     ...file,
     signed_sha256: signedSha256,
     prior_c2pa: true,
-    prior_credentials: { claim_generator: "Generator 1.0", digital_source_types: [AI_GENERATED], validation_state: "Valid" as const, signer: "Some AI, Example" },
+    prior_credentials: {
+      claim_generator: "Generator 1.0",
+      digital_source_types: [AI_GENERATED],
+      validation_state: "Valid" as const,
+      signer: "Some AI, Example",
+    },
     decoded: { width: 320, height: 240, duration_ms: null },
     signals: [
       { code: "prior_content_credentials" as const, detail: "The file came with C2PA Content Credentials of its own." },
@@ -36,7 +51,9 @@ function sealerWithFindings(job: SealJob) {
 
 async function sealedProof(organizationId: string, options: { sameBytesAs?: string; mode?: "test" | "live" } = {}) {
   const { proofId, fileIds } = await insertPendingProof(organizationId, options.mode ?? "test", 1);
-  await env.DB.prepare("UPDATE files SET capture_context = ? WHERE id = ?").bind(JSON.stringify({ ...reported, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234" }), fileIds[0]).run();
+  await env.DB.prepare("UPDATE files SET capture_context = ? WHERE id = ?")
+    .bind(JSON.stringify({ ...reported, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234" }), fileIds[0])
+    .run();
   if (options.sameBytesAs) await env.DB.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(options.sameBytesAs, fileIds[0]).run();
   const { deps } = dependencies(async (job) => sealerWithFindings(job));
   expect(await sealProof(deps, proofId)).toBe("sealed");
@@ -51,9 +68,22 @@ describe("what a seal claims, in the API and the public JSON", () => {
     const { status, body } = await callJson(`/v1/proofs/${proofId}`, { key: org.testKey });
     expect(status).toBe(200);
     const file = body.files[0];
-    expect(file.observed).toEqual({ sha256, size: 64, content_type: "image/jpeg", received_at: file.captured_at, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234", decoded: { width: 320, height: 240, duration_ms: null } });
+    expect(file.observed).toEqual({
+      sha256,
+      size: 64,
+      content_type: "image/jpeg",
+      received_at: file.captured_at,
+      clock_offset_ms: 820_000_000_000,
+      capture_page_version: "abc1234",
+      decoded: { width: 320, height: 240, duration_ms: null },
+    });
     expect(file.reported_by_device).toEqual({ ...reported, duration_ms: null });
-    expect(file.earlier_content_credentials).toEqual({ claim_generator: "Generator 1.0", digital_source_types: [AI_GENERATED], validation_state: "Valid", signer: "Some AI, Example" });
+    expect(file.earlier_content_credentials).toEqual({
+      claim_generator: "Generator 1.0",
+      digital_source_types: [AI_GENERATED],
+      validation_state: "Valid",
+      signer: "Some AI, Example",
+    });
     expect(file.signals.map((s: { code: string }) => s.code)).toEqual(["prior_content_credentials", "dimensions_mismatch"]);
     const published = await callJson(`/v1/public/proofs/${proofId}`);
     expect(published.body.files[0].observed).toEqual(file.observed);
@@ -66,7 +96,11 @@ describe("what a seal claims, in the API and the public JSON", () => {
     const first = await sealedProof(org.id);
     const again = await sealedProof(org.id, { sameBytesAs: first.sha256 });
     const { body } = await callJson(`/v1/proofs/${again.proofId}`, { key: org.testKey });
-    expect(body.files[0].signals).toContainEqual({ code: "sealed_before", detail: `The same bytes were sealed before, in proof ${first.proofId}.`, proof_id: first.proofId });
+    expect(body.files[0].signals).toContainEqual({
+      code: "sealed_before",
+      detail: `The same bytes were sealed before, in proof ${first.proofId}.`,
+      proof_id: first.proofId,
+    });
     const published = await callJson(`/v1/public/proofs/${again.proofId}`);
     const signal = published.body.files[0].signals.find((s: { code: string }) => s.code === "sealed_before");
     expect(signal).toEqual({ code: "sealed_before", detail: "The same bytes were sealed before, in another proof." });
@@ -113,7 +147,9 @@ describe("what a seal claims, in the API and the public JSON", () => {
       expect(markdown).toContain(`\`${code}\`: ${CLAIM_TEXTS[code as keyof typeof CLAIM_TEXTS].en}`);
       expect(markdown).toContain(`\`${code}\`: ${CLAIM_TEXTS[code as keyof typeof CLAIM_TEXTS].fr}`);
     }
-    expect(markdown).toContain(`- \`${fileId}\`: \`prior_content_credentials\`, \`dimensions_mismatch\` earlier Content Credentials: Generator 1.0 (${AI_GENERATED}, Valid)`);
+    expect(markdown).toContain(
+      `- \`${fileId}\`: \`prior_content_credentials\`, \`dimensions_mismatch\` earlier Content Credentials: Generator 1.0 (${AI_GENERATED}, Valid)`,
+    );
   });
 
   it("a test proof proves nothing: no proven claim, and the first thing not proven says it is a test", async () => {

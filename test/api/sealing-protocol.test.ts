@@ -85,13 +85,29 @@ describe("the sealer protocol, Worker side", () => {
   });
 
   it.each([
-    ["not JSON", () => new Response('{"status":"sealed"', { status: 200 }), new RegExp(`^sealer answered what protocol version ${SEALER_PROTOCOL_VERSION} does not allow: not JSON`)],
-    ["another version", () => json(200, { ...sealedAnswer(job), protocol_version: SEALER_PROTOCOL_VERSION + 1 }), new RegExp(`^sealer speaks another protocol version: protocol_version ${SEALER_PROTOCOL_VERSION + 1}, expected ${SEALER_PROTOCOL_VERSION}$`)],
-    ["no version", () => json(200, sealedAnswer(job)), new RegExp(`^sealer speaks another protocol version: protocol_version null, expected ${SEALER_PROTOCOL_VERSION}$`)],
+    [
+      "not JSON",
+      () => new Response('{"status":"sealed"', { status: 200 }),
+      new RegExp(`^sealer answered what protocol version ${SEALER_PROTOCOL_VERSION} does not allow: not JSON`),
+    ],
+    [
+      "another version",
+      () => json(200, { ...sealedAnswer(job), protocol_version: SEALER_PROTOCOL_VERSION + 1 }),
+      new RegExp(`^sealer speaks another protocol version: protocol_version ${SEALER_PROTOCOL_VERSION + 1}, expected ${SEALER_PROTOCOL_VERSION}$`),
+    ],
+    [
+      "no version",
+      () => json(200, sealedAnswer(job)),
+      new RegExp(`^sealer speaks another protocol version: protocol_version null, expected ${SEALER_PROTOCOL_VERSION}$`),
+    ],
     ["a failure code the protocol does not have", () => json(200, versioned({ status: "failed", code: "file_weird", message: "?" })), /: code: /],
     ["a field the protocol does not have", () => json(200, versioned({ ...sealedAnswer(job), bonus: true })), /Unrecognized key: "bonus"/],
     ["a status the protocol does not have", () => json(200, versioned({ status: "maybe" })), /status: /],
-    ["the sealer's own error body", () => json(503, versioned({ code: "sealing_aborted", message: "the job's deadline passed" })), /^sealer answered 503: sealing_aborted: the job's deadline passed$/],
+    [
+      "the sealer's own error body",
+      () => json(503, versioned({ code: "sealing_aborted", message: "the job's deadline passed" })),
+      /^sealer answered 503: sealing_aborted: the job's deadline passed$/,
+    ],
     ["a proxy's page", () => new Response("Bad gateway", { status: 502 }), /^sealer answered 502: Bad gateway$/],
   ])("treats %s as a transient failure that says what it got", async (_what, answer, message) => {
     sealerAnswering(answer);
@@ -115,7 +131,15 @@ describe("the sealer protocol, Worker side", () => {
 
     expect((await getQueueResult(batch, createExecutionContext())).retryMessages).toEqual([{ msgId: "protocol-1" }]);
     const logged = warnings.mock.calls.map(([line]) => JSON.parse(String(line)));
-    expect(logged).toContainEqual(expect.objectContaining({ proof_id: proofId, attempt: 1, reason: expect.stringMatching(new RegExp(`protocol version ${SEALER_PROTOCOL_VERSION} does not allow: .*manifest_sha256: .*files\\.0\\.signed_crc32: `)) }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        proof_id: proofId,
+        attempt: 1,
+        reason: expect.stringMatching(
+          new RegExp(`protocol version ${SEALER_PROTOCOL_VERSION} does not allow: .*manifest_sha256: .*files\\.0\\.signed_crc32: `),
+        ),
+      }),
+    );
     const proof = await env.DB.prepare("SELECT status, manifest_sha256 FROM proofs WHERE id = ?").bind(proofId).first();
     expect(proof).toEqual({ status: "pending", manifest_sha256: null });
     const signed = await env.DB.prepare("SELECT signed_sha256 FROM files WHERE proof_id = ?").bind(proofId).all();

@@ -86,12 +86,28 @@ describe("sealing a proof", () => {
       runs.push(run);
       // Each run signs and timestamps anew: different hashes, different manifest.
       for (const file of job.files) await env.FILES.put(new URL(file.destination.url).pathname.slice(1), `signed by ${run}`);
-      const runHex = (pad: string) => [...run].map((c) => c.charCodeAt(0).toString(16)).join("").padEnd(64, pad).slice(0, 64);
+      const runHex = (pad: string) =>
+        [...run]
+          .map((c) => c.charCodeAt(0).toString(16))
+          .join("")
+          .padEnd(64, pad)
+          .slice(0, 64);
       return {
         ...sealedAnswer(job),
         manifest: JSON.stringify({ proof_id: job.proof.id, run }),
         manifest_sha256: runHex("0"),
-        files: job.files.map((file) => ({ id: file.id, signed_sha256: runHex("1"), signed_size: 10, signed_crc32: 1, sniffed_type: "image/jpeg", prior_c2pa: false, prior_credentials: null, decoded: { width: null, height: null, duration_ms: null }, signals: [], thumbnail: null })),
+        files: job.files.map((file) => ({
+          id: file.id,
+          signed_sha256: runHex("1"),
+          signed_size: 10,
+          signed_crc32: 1,
+          sniffed_type: "image/jpeg",
+          prior_c2pa: false,
+          prior_credentials: null,
+          decoded: { width: null, height: null, duration_ms: null },
+          signals: [],
+          thumbnail: null,
+        })),
       };
     });
     const outcomes = await Promise.all([sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId)]);
@@ -227,7 +243,9 @@ describe("stalled-sealing sweep", () => {
     const ids: string[] = [];
     for (const example of cases) {
       const { proofId } = await insertPendingProof(org.id, "test", 1);
-      await env.DB.prepare("UPDATE proofs SET seal_attempts = ?, updated_at = ? WHERE id = ?").bind(example.attempts, minutesAgo(now, example.updated), proofId).run();
+      await env.DB.prepare("UPDATE proofs SET seal_attempts = ?, updated_at = ? WHERE id = ?")
+        .bind(example.attempts, minutesAgo(now, example.updated), proofId)
+        .run();
       ids.push(proofId);
     }
     await resumeStalledSealing(env, now);

@@ -39,8 +39,7 @@ const signer = new SignatureV4({
 type SmithyRequest = Parameters<SignatureV4["presign"]>[0];
 
 /** RFC 3986 escaping of one path segment, as the AWS SDK escapes S3 object keys (@smithy/util-uri-escape). */
-const escapeSegment = (segment: string) =>
-  encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const escapeSegment = (segment: string) => encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const bytesToHex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -165,7 +164,10 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
     expect(retyped.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
     const otherKey = await smithyPresign({ method: "PUT", bucket: "proof-files-eu", key: `${key}x`, headers: sent, expiresIn: 900 }, signingDate);
     expect(otherKey.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
-    const longer = await smithyPresign({ method: "PUT", bucket: "proof-files-eu", key, headers: { ...sent, "Content-Length": String(body.length + 1) }, expiresIn: 900 }, signingDate);
+    const longer = await smithyPresign(
+      { method: "PUT", bucket: "proof-files-eu", key, headers: { ...sent, "Content-Length": String(body.length + 1) }, expiresIn: 900 },
+      signingDate,
+    );
     expect(longer.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
   });
 
@@ -209,7 +211,10 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
     expect(otherPart.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
     const otherUpload = await smithyPresign({ ...expected, query: { partNumber: "3", uploadId: "another" } }, signingDate);
     expect(otherUpload.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
-    const bigger = await smithyPresign({ ...expected, headers: { ...sent, "Content-Length": String(5 * 1024 ** 3) }, query: { partNumber: "3", uploadId } }, signingDate);
+    const bigger = await smithyPresign(
+      { ...expected, headers: { ...sent, "Content-Length": String(5 * 1024 ** 3) }, query: { partNumber: "3", uploadId } },
+      signingDate,
+    );
     expect(bigger.query["X-Amz-Signature"]).not.toBe(ours["X-Amz-Signature"]);
   });
 
@@ -278,7 +283,12 @@ describe("R2 S3-API presigned URLs agree with AWS's SigV4 signer (@smithy/signat
   });
 
   it("lets the capture page reach the presigned URLs, and nothing else: its CSP allows exactly their origin", async () => {
-    const upload = await issueUploadUrl(s3Env("proofs"), { key: "captures/cps_1/med_1", sha256: "a".repeat(64), contentType: "image/jpeg", expiresInSeconds: 900 });
+    const upload = await issueUploadUrl(s3Env("proofs"), {
+      key: "captures/cps_1/med_1",
+      sha256: "a".repeat(64),
+      contentType: "image/jpeg",
+      expiresInSeconds: 900,
+    });
     const connect = (csp: string) => /connect-src ([^;]+)/.exec(csp)![1]!.split(" ");
     expect(connect(capturePageCsp(s3Env("proofs")))).toEqual(["'self'", new URL(upload.url).origin]);
     expect(connect(capturePageCsp(env))).toEqual(["'self'"]);

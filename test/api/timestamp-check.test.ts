@@ -36,7 +36,10 @@ describe("re-checking a timestamp inside the Worker", () => {
 
   it("reports other data as a data mismatch only, never as a bad signature, signer or chain", async () => {
     expect(await checkTimestamp(tsr, new TextEncoder().encode("{}"), FIXTURE_CHAIN_PEM)).toMatchObject({ ...allButData, imprintMatches: false });
-    expect(await checkTimestamp(fromBase64(sigstageTsr), new TextEncoder().encode("hellO"), sigstageChain)).toMatchObject({ ...allButData, imprintMatches: false });
+    expect(await checkTimestamp(fromBase64(sigstageTsr), new TextEncoder().encode("hellO"), sigstageChain)).toMatchObject({
+      ...allButData,
+      imprintMatches: false,
+    });
   });
 
   it("refuses another digest, another root and a tampered token", async () => {
@@ -55,7 +58,13 @@ describe("re-checking a timestamp inside the Worker", () => {
   describe("real tokens of public authorities (test/api/fixtures/public-timestamps/README.md)", () => {
     it("accepts the Sigstore staging authority's ECDSA token and names the root it chains to", async () => {
       const check = await checkTimestamp(fromBase64(sigstageTsr), hello, sigstageChain);
-      expect(check).toMatchObject({ ...allButData, imprintMatches: true, genTime: "2025-05-09T11:58:55.000Z", serial: "0x784B4C5E57AAA63B570F15CBA4DF95251668AE9E", policy: "1.3.6.1.4.1.57264.2" });
+      expect(check).toMatchObject({
+        ...allButData,
+        imprintMatches: true,
+        genTime: "2025-05-09T11:58:55.000Z",
+        serial: "0x784B4C5E57AAA63B570F15CBA4DF95251668AE9E",
+        policy: "1.3.6.1.4.1.57264.2",
+      });
       expect(check.rootCertificate).not.toBeNull();
     });
 
@@ -149,7 +158,11 @@ describe("re-checking a timestamp inside the Worker", () => {
       const sigstage = fromBase64(sigstageTsr);
       expect((await checkTimestamp(sigstage, hello, sigstageChain, { reuse })).chainTrusted).toBe(true);
       for (const at of [new Date("2000-01-01T00:00:00Z"), new Date("2200-01-01T00:00:00Z")]) {
-        expect(await checkTimestamp(sigstage, hello, sigstageChain, { reuse, at })).toMatchObject({ signatureValid: true, chainTrusted: false, rootCertificate: null });
+        expect(await checkTimestamp(sigstage, hello, sigstageChain, { reuse, at })).toMatchObject({
+          signatureValid: true,
+          chainTrusted: false,
+          rootCertificate: null,
+        });
       }
     });
   });
@@ -192,31 +205,46 @@ describe("re-checking a timestamp inside the Worker", () => {
     it("reads a TSTInfo's tsa only as a directoryName, and leaves a TSTInfo with extensions to the full check", () => {
       const genTime = der(TAG.GENERALIZED_TIME, [...new TextEncoder().encode("20250509115855Z")]);
       const imprint = der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01)), der(TAG.OCTET_STRING, [1]));
-      const tstInfo = (...after: number[][]) => tstInfoFields(new Uint8Array(der(TAG.SEQUENCE, der(TAG.INTEGER, [1]), oid(0x2a, 0x03), imprint, der(TAG.INTEGER, [7]), genTime, ...after)));
+      const tstInfo = (...after: number[][]) =>
+        tstInfoFields(new Uint8Array(der(TAG.SEQUENCE, der(TAG.INTEGER, [1]), oid(0x2a, 0x03), imprint, der(TAG.INTEGER, [7]), genTime, ...after)));
       expect(tstInfo(der(TAG.CONTEXT_0, name(der(TAG.SET, commonName))))).toMatchObject({ policy: "1.2.3", serial: new Uint8Array([7]) });
       expect(() => tstInfo(der(TAG.CONTEXT_0, der(0x86, [0x61])))).toThrow();
       expect(() => tstInfo(der(TAG.CONTEXT_1, der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x2a, 0x03), der(TAG.OCTET_STRING)))))).toThrow();
     });
 
-    const contentType = der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03), der(TAG.SET, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x01, 0x04)));
+    const contentType = der(
+      TAG.SEQUENCE,
+      oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03),
+      der(TAG.SET, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x01, 0x04)),
+    );
     const messageDigest = der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x04), der(TAG.SET, der(TAG.OCTET_STRING, [1, 2, 3])));
     const signingTime = (...values: number[][]) => der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x05), der(TAG.SET, ...values));
     const utcTime = der(TAG.UTC_TIME, [...new TextEncoder().encode("250509115855Z")]);
     /** SigningCertificateV2 with one ESSCertIDv2 (default SHA-256), its `rest` after the hash, then `after` the certs. */
     const essV2 = (rest: number[][], after: number[][] = []) =>
-      der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x02, 0x2f), der(TAG.SET, der(TAG.SEQUENCE, der(TAG.SEQUENCE, der(TAG.SEQUENCE, der(TAG.OCTET_STRING, [9]), ...rest)), ...after)));
+      der(
+        TAG.SEQUENCE,
+        oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x02, 0x2f),
+        der(TAG.SET, der(TAG.SEQUENCE, der(TAG.SEQUENCE, der(TAG.SEQUENCE, der(TAG.OCTET_STRING, [9]), ...rest)), ...after)),
+      );
     const issuerSerial = der(TAG.SEQUENCE, der(TAG.SEQUENCE, name(der(TAG.SET, commonName))), der(TAG.INTEGER, [5]));
     const attributes = (...list: number[][]) => signedAttributeFields(reader(...list));
 
     it("reads only the signed attributes a timestamp token carries, each with its one value read to its end", () => {
-      expect(attributes(contentType, messageDigest, signingTime(utcTime), essV2([issuerSerial], [der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x2a, 0x03)))]))).toEqual({
+      expect(
+        attributes(contentType, messageDigest, signingTime(utcTime), essV2([issuerSerial], [der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x2a, 0x03)))])),
+      ).toEqual({
         messageDigest: new Uint8Array([1, 2, 3]),
         essAlgorithm: "2.16.840.1.101.3.4.2.1",
         essCertHash: new Uint8Array([9]),
       });
       // Another attribute type (1.2.3), contentType other than id-ct-TSTInfo (id-data), two signingTimes or one that is an INTEGER.
       expect(() => attributes(messageDigest, der(TAG.SEQUENCE, oid(0x2a, 0x03), der(TAG.SET, der(TAG.NULL))))).toThrow();
-      expect(() => attributes(der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03), der(TAG.SET, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01))))).toThrow();
+      expect(() =>
+        attributes(
+          der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03), der(TAG.SET, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01))),
+        ),
+      ).toThrow();
       expect(() => attributes(signingTime(utcTime, utcTime))).toThrow();
       expect(() => attributes(signingTime(der(TAG.INTEGER, [1])))).toThrow();
       // An issuerSerial with bytes after its serial, policies with bytes after them.

@@ -72,7 +72,12 @@ describe("the capture link's logo", () => {
   async function sessionWithLogo() {
     const org = await createOrganization();
     const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "Logo", primary_color: "#000000", locale: "en" } });
-    const put = await call(`/v1/capture-themes/${theme.body.id}/logo`, { key: org.testKey, method: "PUT", rawBody: PNG as unknown as string, headers: { "Content-Type": "image/png" } });
+    const put = await call(`/v1/capture-themes/${theme.body.id}/logo`, {
+      key: org.testKey,
+      method: "PUT",
+      rawBody: PNG as unknown as string,
+      headers: { "Content-Type": "image/png" },
+    });
     await put.body?.cancel();
     const session = await createSession(org.testKey, baseSession());
     expect(session.status).toBe(201);
@@ -91,7 +96,9 @@ describe("the capture link's logo", () => {
 
   it("is refused with 410 once the link has expired", async () => {
     const { token, session } = await sessionWithLogo();
-    await env.DB.prepare("UPDATE capture_sessions SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), session.id).run();
+    await env.DB.prepare("UPDATE capture_sessions SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), session.id)
+      .run();
     expect((await callJson(`${CAPTURE}/c/${token}/logo`)).body).toMatchObject({ status: 410, code: "capture_link_expired" });
   });
 });

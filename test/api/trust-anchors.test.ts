@@ -20,7 +20,12 @@ describe("GET /v1/public/trust-anchors", () => {
     const { data } = (await response.json()) as { data: Record<string, string>[] };
     expect(data.filter((row) => row.kind === "timestamp_authority" && row.mode === "live")).toEqual([
       expect.objectContaining({ sha256: second!.sha256, status: "current", first_sealed_at: "2026-02-01T00:00:00.000Z" }),
-      expect.objectContaining({ sha256: first!.sha256, status: "past", first_sealed_at: "2026-01-01T00:00:00.000Z", last_sealed_at: "2026-01-01T00:00:00.000Z" }),
+      expect.objectContaining({
+        sha256: first!.sha256,
+        status: "past",
+        first_sealed_at: "2026-01-01T00:00:00.000Z",
+        last_sealed_at: "2026-01-01T00:00:00.000Z",
+      }),
     ]);
     const listed = data.find((row) => row.sha256 === first!.sha256)!;
     expect(listed.subject).toContain("CN=Simulated TSA Root");

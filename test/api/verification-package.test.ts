@@ -31,7 +31,10 @@ async function sealedProof(recordedCrc: number) {
   const run = "run_package";
   const keys = proofArtifactKeys(proofId, run);
   await env.FILES.put(keys.manifest, FIXTURE_MANIFEST);
-  await env.FILES.put(keys.timestampResponse, Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0)));
+  await env.FILES.put(
+    keys.timestampResponse,
+    Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0)),
+  );
   await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);
   await env.FILES.put(keys.c2paTrustAnchor, FIXTURE_CHAIN_PEM);
   const signed = fileIds.map((id) => ({ id, bytes: crypto.getRandomValues(new Uint8Array(3000)), key: `proofs/${proofId}/runs/${run}/files/${id}.jpg` }));

@@ -30,17 +30,32 @@ async function sealedProof(organizationId: string) {
   // Sealed as the sealing records it (tested in sealing.test.ts); the page reads the verification kept beside the artifacts.
   await env.DB.prepare(
     "UPDATE proofs SET status = 'sealed', manifest_sha256 = ?, timestamp_gen_time = '2026-11-22T10:00:00Z', timestamp_authority = 'Test TSA', timestamp_qualified = 0, timestamp_serial = '01', timestamp_policy = '1.2.3', sealed_at = '2026-11-22T10:00:01Z' WHERE id = ?",
-  ).bind("a".repeat(64), inserted.proofId).run();
+  )
+    .bind("a".repeat(64), inserted.proofId)
+    .run();
   await env.DB.prepare("UPDATE files SET signed_sha256 = ?, signed_size = 100 WHERE proof_id = ?").bind("b".repeat(64), inserted.proofId).run();
-  await env.DB.prepare("UPDATE files SET decoded = ? WHERE id = ?").bind(JSON.stringify({ width: 4000, height: 3000, duration_ms: null }), inserted.fileIds[0]).run();
-  await env.DB.prepare("UPDATE files SET kind = 'video', content_type = 'video/mp4', decoded = ? WHERE id = ?").bind(JSON.stringify({ width: 1920, height: 1080, duration_ms: 65_400 }), inserted.fileIds[1]).run();
-  const checks = ["manifest_hash", "timestamp_signature", "timestamp_signer", "timestamp_imprint", "timestamp_chain", "files_in_manifest", "signed_files_stored"].map((name) => ({ name, result: "pass" }));
+  await env.DB.prepare("UPDATE files SET decoded = ? WHERE id = ?")
+    .bind(JSON.stringify({ width: 4000, height: 3000, duration_ms: null }), inserted.fileIds[0])
+    .run();
+  await env.DB.prepare("UPDATE files SET kind = 'video', content_type = 'video/mp4', decoded = ? WHERE id = ?")
+    .bind(JSON.stringify({ width: 1920, height: 1080, duration_ms: 65_400 }), inserted.fileIds[1])
+    .run();
+  const checks = [
+    "manifest_hash",
+    "timestamp_signature",
+    "timestamp_signer",
+    "timestamp_imprint",
+    "timestamp_chain",
+    "files_in_manifest",
+    "signed_files_stored",
+  ].map((name) => ({ name, result: "pass" }));
   await env.FILES.put(`proofs/${inserted.proofId}/verification.json`, JSON.stringify({ status: "valid", test_mode: true, checks }));
   return inserted;
 }
 
 /** A text as the page escapes it. */
-const escaped = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+const escaped = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 
 async function page(path: string, headers: Record<string, string> = {}) {
   const response = await call(path, { headers });
@@ -100,8 +115,14 @@ describe("the verification page /p/{id}", () => {
       expect(html).not.toContain("<img");
       // Each tile says what the file is and how heavy, with what the sealer decoded (pixels, a video's duration).
       // (Its preview comes first in the tile, tested below; the format by its name, not its media type.)
-      expect(html).toMatch(new RegExp(`data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_photo} 1 · JPEG · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`));
-      expect(html).toMatch(new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_video} 2 · MP4 · 1:05 · `));
+      expect(html).toMatch(
+        new RegExp(
+          `data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_photo} 1 · JPEG · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`,
+        ),
+      );
+      expect(html).toMatch(
+        new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_video} 2 · MP4 · 1:05 · `),
+      );
       expect(html).toContain(`href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files/${fileIds[0]}"`);
     }
   });
@@ -118,8 +139,12 @@ describe("the verification page /p/{id}", () => {
       expect(html, lang).toMatch(new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${m.kind_video} 1 · MP4 · `));
       expect(html, lang).toMatch(new RegExp(`data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${m.kind_photo} 2 · JPEG · `));
       const technical = html.slice(html.indexOf('<details class="technical"'));
-      expect(technical).toContain(`<h4>${escaped(`${m.kind_video} 1 · ${front[lang]}`)}</h4><dl><dt id="file-0-label">${escaped(m.fileId!)}</dt><dd><code id="file-0">${fileIds[1]}</code>`);
-      expect(technical).toContain(`<h4>${escaped(`${m.kind_photo} 2 · Interior`)}</h4><dl><dt id="file-1-label">${escaped(m.fileId!)}</dt><dd><code id="file-1">${fileIds[0]}</code>`);
+      expect(technical).toContain(
+        `<h4>${escaped(`${m.kind_video} 1 · ${front[lang]}`)}</h4><dl><dt id="file-0-label">${escaped(m.fileId!)}</dt><dd><code id="file-0">${fileIds[1]}</code>`,
+      );
+      expect(technical).toContain(
+        `<h4>${escaped(`${m.kind_photo} 2 · Interior`)}</h4><dl><dt id="file-1-label">${escaped(m.fileId!)}</dt><dd><code id="file-1">${fileIds[0]}</code>`,
+      );
     }
   });
 
@@ -139,7 +164,9 @@ describe("the verification page /p/{id}", () => {
       // A tap on the picture opens the full file; the text link is the one assistive technology meets.
       expect(html).toContain(`<a class="preview" href="${files}/${fileIds[0]}" tabindex="-1" aria-hidden="true">`);
       // The video: no picture, its decoded duration and its format.
-      expect(html).toContain(`data-testid="no-preview-${fileIds[1]}"><span class="format">1:05</span><span>${escaped(PAGE_MESSAGES[lang].kind_video!)} · MP4</span>`);
+      expect(html).toContain(
+        `data-testid="no-preview-${fileIds[1]}"><span class="format">1:05</span><span>${escaped(PAGE_MESSAGES[lang].kind_video!)} · MP4</span>`,
+      );
     }
     await env.DB.prepare("UPDATE files SET kind = 'photo', content_type = 'image/heic', decoded = NULL WHERE id = ?").bind(fileIds[1]).run();
     for (const lang of PAGE_LANGUAGES) {
@@ -164,7 +191,9 @@ describe("the verification page /p/{id}", () => {
     for (const lang of PAGE_LANGUAGES) {
       const { html } = await page(`/p/${proofId}?lang=${lang}`);
       const tile = html.slice(html.indexOf(`data-file="${fileIds[0]}"`), html.indexOf("</ul>", html.indexOf(`data-testid="signals-${fileIds[0]}"`)));
-      expect(tile, lang).toContain(`<li data-code="dimensions_mismatch">${escaped(PAGE_MESSAGES[lang].signal_dimensions_mismatch!)} <span class="signal-detail" lang="en">(Reported 4000×3000, decoded 320×240.)</span></li>`);
+      expect(tile, lang).toContain(
+        `<li data-code="dimensions_mismatch">${escaped(PAGE_MESSAGES[lang].signal_dimensions_mismatch!)} <span class="signal-detail" lang="en">(Reported 4000×3000, decoded 320×240.)</span></li>`,
+      );
       expect(tile, lang).toContain(`<li data-code="prior_content_credentials">${escaped(PAGE_MESSAGES[lang].signal_prior_content_credentials!)}</li>`);
     }
   });
@@ -195,12 +224,19 @@ describe("the verification page /p/{id}", () => {
       const m = PAGE_MESSAGES[lang];
       const { html } = await page(`/p/${proofId}?lang=${lang}`);
       const technical = html.slice(html.indexOf('<details class="technical"'), html.indexOf("</details>", html.indexOf('<details class="technical"')));
-      for (const [id, label, sha256] of [["root-tsa", m.rootTsa!, tsa], ["root-c2pa", m.rootC2pa!, c2pa]] as const) {
+      for (const [id, label, sha256] of [
+        ["root-tsa", m.rootTsa!, tsa],
+        ["root-c2pa", m.rootC2pa!, c2pa],
+      ] as const) {
         // As `openssl x509 -fingerprint -sha256` prints it, which VERIFY.md asks the reader to compare (wrapping only after a colon).
         const shown = opensslFingerprint(sha256).replaceAll(":", ":<wbr>");
-        expect(technical, `${lang} ${id}`).toContain(`<dt id="${id}-label">${escaped(label)}</dt><dd><code id="${id}">${shown}</code> <button type="button" class="copy" data-copy="${id}"`);
+        expect(technical, `${lang} ${id}`).toContain(
+          `<dt id="${id}-label">${escaped(label)}</dt><dd><code id="${id}">${shown}</code> <button type="button" class="copy" data-copy="${id}"`,
+        );
       }
-      expect(technical).toContain(`<h3>${escaped(m.rootFingerprints!)}</h3><p>${escaped(m.rootsHelp!)}</p><p><a class="published-roots" href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/trust-anchors">`);
+      expect(technical).toContain(
+        `<h3>${escaped(m.rootFingerprints!)}</h3><p>${escaped(m.rootsHelp!)}</p><p><a class="published-roots" href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/trust-anchors">`,
+      );
     }
   });
 

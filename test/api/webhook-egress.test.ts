@@ -19,7 +19,11 @@ async function deliveryTo(host: string, key?: string) {
   const endpoint = await callJson("/v1/webhook-endpoints", { key: key ?? org.testKey, body: { url: `https://${host}/hook`, events: ["proof.sealed"] } });
   expect(endpoint.status).toBe(201);
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
-  await eventInsert(database(env.DB), sampleEvent({ organizationId: org.id, mode: "test", createdAt: new Date().toISOString() }, "proof.sealed", { proof_id: "prf_egress" }), eventId);
+  await eventInsert(
+    database(env.DB),
+    sampleEvent({ organizationId: org.id, mode: "test", createdAt: new Date().toISOString() }, "proof.sealed", { proof_id: "prf_egress" }),
+    eventId,
+  );
   await publishEvents(workerContext(env), [eventId], new Date(), async () => undefined);
   const row = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<{ id: string }>();
   return { org, endpointId: endpoint.body.id as string, deliveryId: row!.id };
@@ -30,14 +34,51 @@ const unique = (name: string) => `${crypto.randomUUID().slice(0, 8)}.${name}`;
 describe("which resolved addresses are public", () => {
   it("refuses private, loopback, link-local, CGNAT, unique-local, metadata and reserved addresses, in every spelling", () => {
     for (const address of [
-      "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "127.0.0.1", "127.255.0.9", "0.0.0.0", "169.254.169.254", "100.64.0.1",
-      "100.127.255.254", "192.0.0.170", "198.18.0.1", "224.0.0.1", "255.255.255.255", "192.0.2.1",
-      "::1", "::", "fe80::1", "fc00::1", "fd00:ec2::254", "ff02::1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::ffff:a9fe:a9fe",
-      "64:ff9b::127.0.0.1", "2002:7f00:1::1", "2001:db8::1", "2001::1", "not an address", "1.2.3", "::g",
+      "10.1.2.3",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "127.0.0.1",
+      "127.255.0.9",
+      "0.0.0.0",
+      "169.254.169.254",
+      "100.64.0.1",
+      "100.127.255.254",
+      "192.0.0.170",
+      "198.18.0.1",
+      "224.0.0.1",
+      "255.255.255.255",
+      "192.0.2.1",
+      "::1",
+      "::",
+      "fe80::1",
+      "fc00::1",
+      "fd00:ec2::254",
+      "ff02::1",
+      "::ffff:10.0.0.1",
+      "::ffff:169.254.169.254",
+      "::ffff:a9fe:a9fe",
+      "64:ff9b::127.0.0.1",
+      "2002:7f00:1::1",
+      "2001:db8::1",
+      "2001::1",
+      "not an address",
+      "1.2.3",
+      "::g",
     ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
-    for (const address of [PUBLIC_ADDRESS, "1.1.1.1", "8.8.8.8", "100.128.0.1", "172.32.0.1", "2606:4700:4700::1111", "2a00:1450:4007:80e::200e", "::ffff:1.1.1.1", "2002:0808:0808::1"]) {
+    for (const address of [
+      PUBLIC_ADDRESS,
+      "1.1.1.1",
+      "8.8.8.8",
+      "100.128.0.1",
+      "172.32.0.1",
+      "2606:4700:4700::1111",
+      "2a00:1450:4007:80e::200e",
+      "::ffff:1.1.1.1",
+      "2002:0808:0808::1",
+    ]) {
       expect(isPublicAddress(address), address).toBe(true);
     }
   });
@@ -55,10 +96,13 @@ describe("webhook egress", () => {
     ];
     for (const [host, addresses] of cases) {
       const sent: string[] = [];
-      const dns = dnsStandIn(async (input) => {
-        sent.push(new Request(input).url);
-        return new Response("secret metadata");
-      }, { [host]: addresses });
+      const dns = dnsStandIn(
+        async (input) => {
+          sent.push(new Request(input).url);
+          return new Response("secret metadata");
+        },
+        { [host]: addresses },
+      );
       vi.stubGlobal("fetch", dns.fetch);
       const { org, deliveryId } = await deliveryTo(host);
       expect(await attemptDelivery(workerContext(env), deliveryId)).toEqual({ kind: "retry", delaySeconds: 60 });
@@ -75,13 +119,21 @@ describe("webhook egress", () => {
     const missing = unique("gone.example.com");
     const good = unique("hooks.example.com");
     const sent: string[] = [];
-    vi.stubGlobal("fetch", dnsStandIn(async (input) => {
-      sent.push(new Request(input).url);
-      return new Response("ok");
-    }, { [missing]: null }).fetch);
+    vi.stubGlobal(
+      "fetch",
+      dnsStandIn(
+        async (input) => {
+          sent.push(new Request(input).url);
+          return new Response("ok");
+        },
+        { [missing]: null },
+      ).fetch,
+    );
     const refused = await deliveryTo(missing);
     await attemptDelivery(workerContext(env), refused.deliveryId);
-    expect((await callJson(`/v1/webhook-deliveries/${refused.deliveryId}`, { key: refused.org.testKey })).body.failure_reason).toBe(`refused: ${missing} has no address in DNS`);
+    expect((await callJson(`/v1/webhook-deliveries/${refused.deliveryId}`, { key: refused.org.testKey })).body.failure_reason).toBe(
+      `refused: ${missing} has no address in DNS`,
+    );
     const delivered = await deliveryTo(good);
     expect(await attemptDelivery(workerContext(env), delivered.deliveryId)).toEqual({ kind: "done" });
     expect(sent).toEqual([`https://${good}/hook`]);
@@ -115,7 +167,9 @@ describe("webhook egress", () => {
     );
     const { org, deliveryId } = await deliveryTo(host);
     expect((await attemptDelivery(workerContext(env), deliveryId)).kind).toBe("retry");
-    expect((await callJson(`/v1/webhook-deliveries/${deliveryId}`, { key: org.testKey })).body.failure_reason).toBe(`DNS resolution failed for ${host}: resolver answered HTTP 503`);
+    expect((await callJson(`/v1/webhook-deliveries/${deliveryId}`, { key: org.testKey })).body.failure_reason).toBe(
+      `DNS resolution failed for ${host}: resolver answered HTTP 503`,
+    );
     expect(sent).toEqual([]);
     resolverUp = true;
     expect(await attemptDelivery(workerContext(env), deliveryId)).toEqual({ kind: "done" });
@@ -141,10 +195,13 @@ describe("webhook egress", () => {
 
   it("keeps WEBHOOK_RESOLVE working for local receivers: no DNS question, plain HTTP to the loopback address given", async () => {
     const host = unique("hooks-dev.example.com");
-    const dns = dnsStandIn(async (input) => {
-      sent.push(new Request(input).url);
-      return new Response("ok");
-    }, { [host]: ["127.0.0.1"] });
+    const dns = dnsStandIn(
+      async (input) => {
+        sent.push(new Request(input).url);
+        return new Response("ok");
+      },
+      { [host]: ["127.0.0.1"] },
+    );
     const sent: string[] = [];
     vi.stubGlobal("fetch", dns.fetch);
     const { deliveryId } = await deliveryTo(host);
@@ -163,7 +220,11 @@ describe("manual retries of a delivery", () => {
     const { org, deliveryId } = await deliveryTo(unique("retry-states.example.com"));
     expect((await retry(org.testKey, deliveryId)).body).toMatchObject({ status: 409, code: "webhook_delivery_not_retryable" });
     await setStatus(deliveryId, "succeeded");
-    expect((await retry(org.testKey, deliveryId)).body).toMatchObject({ status: 409, code: "webhook_delivery_not_retryable", detail: "The delivery is succeeded." });
+    expect((await retry(org.testKey, deliveryId)).body).toMatchObject({
+      status: 409,
+      code: "webhook_delivery_not_retryable",
+      detail: "The delivery is succeeded.",
+    });
     await setStatus(deliveryId, "abandoned");
     const queued = await retry(org.testKey, deliveryId);
     expect(queued.status).toBe(202);

@@ -32,14 +32,21 @@ function recordingQueue() {
 /** A delivery whose first message was lost: made and marked published, but never queued. */
 async function deliveryWithLostMessage(type: "proof.sealed" | "capture_session.completed" = "proof.sealed", sessionId = `cps_${crypto.randomUUID()}`) {
   const org = await createOrganization();
-  await callJson("/v1/webhook-endpoints", { key: org.testKey, body: { url: "https://hooks.example.com/recovery", events: ["proof.sealed", "capture_session.completed"] } });
+  await callJson("/v1/webhook-endpoints", {
+    key: org.testKey,
+    body: { url: "https://hooks.example.com/recovery", events: ["proof.sealed", "capture_session.completed"] },
+  });
   return { org, ...(await lostDelivery(org.id, type, sessionId)) };
 }
 
 async function lostDelivery(organizationId: string, type: "proof.sealed" | "capture_session.completed", sessionId: string) {
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
   const createdAt = new Date();
-  await eventInsert(database(env.DB), sampleEvent({ organizationId, mode: "test", createdAt: createdAt.toISOString() }, type, { session_id: sessionId }), eventId);
+  await eventInsert(
+    database(env.DB),
+    sampleEvent({ organizationId, mode: "test", createdAt: createdAt.toISOString() }, type, { session_id: sessionId }),
+    eventId,
+  );
   await publishEvents(workerContext(env), [eventId], createdAt, async () => undefined);
   const row = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<{ id: string }>();
   return { deliveryId: row!.id, createdAt };
@@ -120,7 +127,12 @@ describe("the webhook queue's dead-letter queue", () => {
     for (const [index, delay] of WEBHOOK_RETRY_DELAYS_SECONDS.entries()) {
       expect(await deadLetter(now)).toHaveLength(1);
       const row = await delivery(deliveryId);
-      expect(row).toMatchObject({ status: "retrying", attempts: index + 1, failure_reason: DEAD_LETTER_FAILURE, next_attempt_at: at(now, delay * 1000).toISOString() });
+      expect(row).toMatchObject({
+        status: "retrying",
+        attempts: index + 1,
+        failure_reason: DEAD_LETTER_FAILURE,
+        next_attempt_at: at(now, delay * 1000).toISOString(),
+      });
       now = at(now, delay * 1000 + OVERDUE_AFTER_MS + 1_000);
       await requeueOverdueDeliveries({ ...env, WEBHOOK_QUEUE: queue }, now);
       expect(sent.filter((id) => id === deliveryId)).toHaveLength(index + 1);

@@ -17,10 +17,11 @@ function recordingD1(statements: { sql: string; rowsRead: number }[]): D1Databas
         return new Proxy(statement, {
           get(inner, name) {
             const value = Reflect.get(inner, name);
-            if (name === "bind") return (...values: unknown[]) => {
-              const bound = (value as (...args: unknown[]) => D1PreparedStatement).apply(inner, values);
-              return new Proxy(bound, { get: (b, n) => wrapRun(b, n, record) });
-            };
+            if (name === "bind")
+              return (...values: unknown[]) => {
+                const bound = (value as (...args: unknown[]) => D1PreparedStatement).apply(inner, values);
+                return new Proxy(bound, { get: (b, n) => wrapRun(b, n, record) });
+              };
             return wrapRun(inner, name, record);
           },
         });
@@ -46,7 +47,10 @@ describe("webhook secrets storage", () => {
     const ids: string[] = [];
     for (let index = 0; index < 4; index++) {
       const org = await createOrganization();
-      const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: { url: `https://hooks${index}.example.com/in`, events: ["proof.sealed"] } });
+      const created = await callJson("/v1/webhook-endpoints", {
+        key: org.testKey,
+        body: { url: `https://hooks${index}.example.com/in`, events: ["proof.sealed"] },
+      });
       expect(created.status).toBe(201);
       ids.push(created.body.id);
     }

@@ -14,10 +14,20 @@ import { dnsStandIn } from "./support/dns-stand-in.ts";
 import { sampleEvent } from "./support/events.ts";
 import { workerContext } from "../../src/domain/context.ts";
 
-const endpointBody = (extra: Record<string, unknown> = {}) => ({ url: "https://hooks.example.com/proofs", events: ["proof.sealed", "capture_session.completed"], ...extra });
+const endpointBody = (extra: Record<string, unknown> = {}) => ({
+  url: "https://hooks.example.com/proofs",
+  events: ["proof.sealed", "capture_session.completed"],
+  ...extra,
+});
 
 /** Records an event with its sample body and these fields; each on its own capture unless a session is given. */
-async function recordEvent(organizationId: string, mode: "test" | "live", type: "proof.sealed" | "capture_session.completed", fields: Record<string, unknown>, createdAt = new Date()) {
+async function recordEvent(
+  organizationId: string,
+  mode: "test" | "live",
+  type: "proof.sealed" | "capture_session.completed",
+  fields: Record<string, unknown>,
+  createdAt = new Date(),
+) {
   const id = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
   const origin = { organizationId, mode, createdAt: createdAt.toISOString() };
   await eventInsert(database(env.DB), sampleEvent(origin, type, { session_id: `cps_${crypto.randomUUID()}`, ...fields }), id);
@@ -45,7 +55,9 @@ describe("webhook endpoints", () => {
     expect(created.body).toMatchObject({ mode: "test", status: "active", description: "ERP", events: ["proof.sealed", "capture_session.completed"] });
     expect(created.body.id).toMatch(/^whe_/);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
-    expect(created.body.secrets).toEqual([{ id: expect.stringMatching(/^whs_/), hint: created.body.secret.slice(0, 10), status: "active", expires_at: null, created_at: expect.any(String) }]);
+    expect(created.body.secrets).toEqual([
+      { id: expect.stringMatching(/^whs_/), hint: created.body.secret.slice(0, 10), status: "active", expires_at: null, created_at: expect.any(String) },
+    ]);
     const read = await callJson(`/v1/webhook-endpoints/${created.body.id}`, { key: org.testKey });
     expect(read.body.secret).toBeUndefined();
     expect(JSON.stringify((await callJson("/v1/webhook-endpoints", { key: org.testKey })).body)).not.toContain(created.body.secret);
@@ -56,11 +68,21 @@ describe("webhook endpoints", () => {
   it("validates events, description and URL, and keeps endpoints to their mode", async () => {
     const org = await createOrganization();
     expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: [] }) })).body.field).toBe("/events");
-    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["proof.sealed", "proof.sealed"] }) })).body.field).toBe("/events");
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["proof.sealed", "proof.sealed"] }) })).body.field).toBe(
+      "/events",
+    );
     expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["proof.lost"] }) })).body.code).toBe("validation_failed");
-    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ description: "x".repeat(201) }) })).body.field).toBe("/description");
-    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: "https://localhost/x" }) })).body).toMatchObject({ status: 422, code: "invalid_webhook_url" });
-    const reserved = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["capture_session.expired", "dossier.ready"] }) });
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ description: "x".repeat(201) }) })).body.field).toBe(
+      "/description",
+    );
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: "https://localhost/x" }) })).body).toMatchObject({
+      status: 422,
+      code: "invalid_webhook_url",
+    });
+    const reserved = await callJson("/v1/webhook-endpoints", {
+      key: org.testKey,
+      body: endpointBody({ events: ["capture_session.expired", "dossier.ready"] }),
+    });
     expect(reserved.status).toBe(201);
     expect((await callJson(`/v1/webhook-endpoints/${reserved.body.id}`, { key: org.liveKey })).body.code).toBe("webhook_endpoint_not_found");
     expect((await callJson("/v1/webhook-endpoints", { key: org.liveKey })).body.data).toEqual([]);
@@ -78,9 +100,15 @@ describe("webhook endpoints", () => {
     const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ description: "x" }) });
     const id = created.body.id;
     expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "PATCH", body: {} })).body.code).toBe("validation_failed");
-    const patched = await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "PATCH", body: { description: null, status: "disabled", events: ["proof.failed"] } });
+    const patched = await callJson(`/v1/webhook-endpoints/${id}`, {
+      key: org.testKey,
+      method: "PATCH",
+      body: { description: null, status: "disabled", events: ["proof.failed"] },
+    });
     expect(patched.body).toMatchObject({ description: null, status: "disabled", events: ["proof.failed"] });
-    expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "PATCH", body: { url: "http://hooks.example.com" } })).body.code).toBe("invalid_webhook_url");
+    expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "PATCH", body: { url: "http://hooks.example.com" } })).body.code).toBe(
+      "invalid_webhook_url",
+    );
     expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "DELETE" })).status).toBe(204);
     expect((await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey })).status).toBe(404);
   });
@@ -94,8 +122,13 @@ describe("webhook endpoints", () => {
     expect(rotated.body.secrets.map((s: any) => s.status)).toEqual(["active", "active"]);
     expect(rotated.body.secrets[0].expires_at).not.toBeNull();
     expect(rotated.body.secrets[1].expires_at).toBeNull();
-    expect((await callJson(`/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { key: org.testKey, body: {} })).body).toMatchObject({ status: 409, code: "rotation_in_progress" });
-    expect((await callJson(`/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { key: org.testKey, body: { expires_in_seconds: 59 } })).body.code).toBe("validation_failed");
+    expect((await callJson(`/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { key: org.testKey, body: {} })).body).toMatchObject({
+      status: 409,
+      code: "rotation_in_progress",
+    });
+    expect((await callJson(`/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { key: org.testKey, body: { expires_in_seconds: 59 } })).body.code).toBe(
+      "validation_failed",
+    );
   });
 
   it("refuses the 21st test event of an hour", async () => {
@@ -116,10 +149,13 @@ describe("webhook delivery", () => {
     await callJson("/v1/webhook-endpoints", { key: org.liveKey, body: endpointBody() });
     await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ events: ["proof.failed"] }) });
     const sent: Request[] = [];
-    vi.stubGlobal("fetch", dnsStandIn(async (input: RequestInfo, init?: RequestInit) => {
-      sent.push(new Request(input, init));
-      return new Response("ok", { status: 200 });
-    }).fetch);
+    vi.stubGlobal(
+      "fetch",
+      dnsStandIn(async (input: RequestInfo, init?: RequestInit) => {
+        sent.push(new Request(input, init));
+        return new Response("ok", { status: 200 });
+      }).fetch,
+    );
     const eventId = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_1", session_id: "cps_1" }, new Date("2026-11-23T06:00:00.000Z"));
     await publishEvents(workerContext(env), [eventId], new Date(), queued);
     const deliveries = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE event_id = ?").bind(eventId).all<any>();
@@ -162,7 +198,8 @@ describe("webhook delivery", () => {
     const completed = await recordEvent(org.id, "test", "capture_session.completed", { session_id: "cps_wait", proof_id: "prf_wait" });
     const sealed = await recordEvent(org.id, "test", "proof.sealed", { session_id: "cps_wait", proof_id: "prf_wait" });
     await publishEvents(workerContext(env), [completed, sealed], new Date(), queued);
-    const delivery = async (eventId: string) => (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).id as string;
+    const delivery = async (eventId: string) =>
+      (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>()).id as string;
     const now = new Date();
     expect(await attemptDelivery(workerContext(env), await delivery(completed), now)).toEqual({ kind: "retry", delaySeconds: WEBHOOK_RETRY_DELAYS_SECONDS[0] });
     const waiting = await attemptDelivery(workerContext(env), await delivery(sealed), now);
@@ -226,10 +263,13 @@ describe("webhook delivery", () => {
     const org = await createOrganization();
     const endpoint = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
     const sent: string[] = [];
-    vi.stubGlobal("fetch", dnsStandIn(async (input: RequestInfo, init?: RequestInit) => {
-      sent.push(await new Request(input, init).text());
-      return new Response("ok");
-    }).fetch);
+    vi.stubGlobal(
+      "fetch",
+      dnsStandIn(async (input: RequestInfo, init?: RequestInit) => {
+        sent.push(await new Request(input, init).text());
+        return new Response("ok");
+      }).fetch,
+    );
     const completed = await recordEvent(org.id, "test", "capture_session.completed", { session_id: "cps_9", proof_id: "prf_9" });
     const sealed = await recordEvent(org.id, "test", "proof.sealed", { proof_id: "prf_9", session_id: "cps_9" });
     await publishEvents(workerContext(env), [completed, sealed], new Date(), queued);

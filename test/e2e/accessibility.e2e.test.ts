@@ -28,7 +28,9 @@ describe("accessibility, checked by axe-core (WCAG 2.1 A and AA) at 360 px", () 
 
   it("the verification page", async ({ skip }) => {
     if (!e2e.browser) return skip();
-    const { completed } = await captureOverHttp(e2e.stack, e2e.stack.testKey, { external_reference: `a11y-proof-${Date.now()}`, party: "recipient" }, [{ file: "photo.jpg", type: "image/jpeg" }]);
+    const { completed } = await captureOverHttp(e2e.stack, e2e.stack.testKey, { external_reference: `a11y-proof-${Date.now()}`, party: "recipient" }, [
+      { file: "photo.jpg", type: "image/jpeg" },
+    ]);
     const proof = await waitForProof(e2e.stack, e2e.stack.testKey, completed.body.proof_id, (p) => p.status !== "pending");
     const context = await e2e.browser.newContext({ viewport: { width: 360, height: 740 }, bypassCSP: true, locale: "de-DE" });
     const page = await context.newPage();

@@ -5,7 +5,16 @@ import { join, resolve } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
-import { PHONE, indexedDbStoresBlobs, waitFor, type Engine, type EngineName, type Launched, type PageOptions, type PhonePage } from "./support/engines/engine.ts";
+import {
+  PHONE,
+  indexedDbStoresBlobs,
+  waitFor,
+  type Engine,
+  type EngineName,
+  type Launched,
+  type PageOptions,
+  type PhonePage,
+} from "./support/engines/engine.ts";
 import { launch as launchChromium } from "./support/engines/chromium.ts";
 import { launch as launchFirefox } from "./support/engines/firefox.ts";
 import { launch as launchWebkit } from "./support/engines/webkit.ts";
@@ -42,9 +51,9 @@ afterAll(async () => {
 /** One sealed proof whose verification page every engine opens (sealed once, over HTTP, on first use). */
 let sealedProof: Promise<{ verification_url: string }> | undefined;
 function sealedProofOnce() {
-  sealedProof ??= captureOverHttp(stack, stack.testKey, { external_reference: `engines-page-${Date.now()}`, party: "recipient" }, [{ file: "photo.jpg", type: "image/jpeg" }]).then(({ completed }) =>
-    waitForProof(stack, stack.testKey, completed.body.proof_id, (proof) => proof.status !== "pending", 60_000, 1000),
-  );
+  sealedProof ??= captureOverHttp(stack, stack.testKey, { external_reference: `engines-page-${Date.now()}`, party: "recipient" }, [
+    { file: "photo.jpg", type: "image/jpeg" },
+  ]).then(({ completed }) => waitForProof(stack, stack.testKey, completed.body.proof_id, (proof) => proof.status !== "pending", 60_000, 1000));
   return sealedProof;
 }
 
@@ -61,7 +70,12 @@ async function integratorCall(url: string, body?: unknown) {
 }
 
 async function openCapture(page: PhonePage, scenario: string): Promise<{ id: string; capture_url: string }> {
-  const created = await integratorCall(`${stack.baseUrl}/v1/capture-sessions`, { external_reference: `${page.engine}-${scenario}-${Date.now()}`, party: "recipient", locale: "en", template_id: templateId });
+  const created = await integratorCall(`${stack.baseUrl}/v1/capture-sessions`, {
+    external_reference: `${page.engine}-${scenario}-${Date.now()}`,
+    party: "recipient",
+    locale: "en",
+    template_id: templateId,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   await page.open(created.body.capture_url);
   return created.body;
@@ -157,7 +171,9 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
           });
           void Promise.reject(new Error("harness check: unhandled"));
         });
-        await expect.poll(async () => (await page.pageErrors()).join("\n"), { timeout: 5_000 }).toMatch(/harness check: uncaught[\s\S]*harness check: unhandled|harness check: unhandled[\s\S]*harness check: uncaught/);
+        await expect
+          .poll(async () => (await page.pageErrors()).join("\n"), { timeout: 5_000 })
+          .toMatch(/harness check: uncaught[\s\S]*harness check: unhandled|harness check: unhandled[\s\S]*harness check: uncaught/);
       } finally {
         await page.close();
       }
@@ -176,7 +192,9 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
         const box = shutter.getBoundingClientRect();
         const found = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
         if (found && (found === shutter || shutter.contains(found))) return "the shutter";
-        return found ? `<${found.tagName.toLowerCase()} id="${found.id}" class="${found.className}">` : `nothing (the shutter's centre is at ${box.left + box.width / 2},${box.top + box.height / 2})`;
+        return found
+          ? `<${found.tagName.toLowerCase()} id="${found.id}" class="${found.className}">`
+          : `nothing (the shutter's centre is at ${box.left + box.width / 2},${box.top + box.height / 2})`;
       });
       expect(hit).toBe("the shutter");
     });
@@ -188,15 +206,24 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
       { name: "empty.jpg", bytes: Buffer.alloc(0), screen: "7-refused-empty-file" },
     ];
     for (const refused of refusedFiles) {
-      scenario(`shows the error of a refused file (${refused.name}, ${refused.bytes.length} bytes) with role=alert within seconds instead of hanging`, async (page) => {
-        await openCapture(page, "refused-file");
-        await start(page, false);
-        const path = join(mkdtempSync(join(tmpdir(), "refused-")), refused.name);
-        writeFileSync(path, refused.bytes);
-        await page.setFiles("#file", path);
-        await waitFor(page, "an error with role=alert", () => [...document.querySelectorAll('[role="alert"]')].some((alert) => alert.getClientRects().length > 0 && alert.textContent!.trim() !== ""), undefined, 10_000);
-        await screenshot(page, refused.screen);
-      });
+      scenario(
+        `shows the error of a refused file (${refused.name}, ${refused.bytes.length} bytes) with role=alert within seconds instead of hanging`,
+        async (page) => {
+          await openCapture(page, "refused-file");
+          await start(page, false);
+          const path = join(mkdtempSync(join(tmpdir(), "refused-")), refused.name);
+          writeFileSync(path, refused.bytes);
+          await page.setFiles("#file", path);
+          await waitFor(
+            page,
+            "an error with role=alert",
+            () => [...document.querySelectorAll('[role="alert"]')].some((alert) => alert.getClientRects().length > 0 && alert.textContent!.trim() !== ""),
+            undefined,
+            10_000,
+          );
+          await screenshot(page, refused.screen);
+        },
+      );
     }
 
     scenario(
@@ -241,7 +268,10 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
       await page.setOffline(false);
       // Nobody touches the page: it must send the shot by itself once the network is back.
       await expect
-        .poll(async () => (await request(`${created.capture_url}/session`)).body.files.filter((file: { status: string }) => file.status === "uploaded").length, { timeout: 30_000, interval: 500 })
+        .poll(
+          async () => (await request(`${created.capture_url}/session`)).body.files.filter((file: { status: string }) => file.status === "uploaded").length,
+          { timeout: 30_000, interval: 500 },
+        )
         .toBe(1);
       await page.click("next-step");
       await cameraReady(page);

@@ -8,7 +8,10 @@ import { allUploaded, captureSession, phone, viewfinderReady } from "./support/p
 const e2e = useStackAndChromium();
 
 async function template(body: Record<string, unknown>): Promise<string> {
-  const created = await request(`${e2e.stack.baseUrl}/v1/capture-templates`, { token: e2e.stack.testKey, body: { name: `tpl-${Date.now()}`, welcome: { title: "Photos" }, ...body } });
+  const created = await request(`${e2e.stack.baseUrl}/v1/capture-templates`, {
+    token: e2e.stack.testKey,
+    body: { name: `tpl-${Date.now()}`, welcome: { title: "Photos" }, ...body },
+  });
   if (created.status !== 201) throw new Error(`template: ${JSON.stringify(created.body)}`);
   return created.body.id;
 }
@@ -48,7 +51,11 @@ describe("the capture page's own rules", () => {
     let declarations = 0;
     await page.route("**/files", async (route) => {
       if (route.request().method() !== "POST" || ++declarations !== 2) return route.continue();
-      await route.fulfill({ status: 422, contentType: "application/problem+json", body: JSON.stringify({ status: 422, code: "file_too_large", title: "File too large" }) });
+      await route.fulfill({
+        status: 422,
+        contentType: "application/problem+json",
+        body: JSON.stringify({ status: 422, code: "file_too_large", title: "File too large" }),
+      });
     });
     await page.goto(created.capture_url);
     await page.getByTestId("start").click();
@@ -58,7 +65,9 @@ describe("the capture page's own rules", () => {
     await page.getByTestId("shutter").click();
     // Within seconds (the machine running the suite may be busy), not after Finish or never.
     await expect.poll(() => page.locator('[role="alert"]').first().textContent(), { timeout: 10_000 }).toContain("dépasse 25 Mo");
-    await expect.poll(() => page.locator(".shot").evaluateAll((tiles) => tiles.map((tile) => (tile as HTMLElement).dataset.state))).toEqual(["uploaded", "refused"]);
+    await expect
+      .poll(() => page.locator(".shot").evaluateAll((tiles) => tiles.map((tile) => (tile as HTMLElement).dataset.state)))
+      .toEqual(["uploaded", "refused"]);
     // Finish says what to do instead of waiting for a shot that will never be sent.
     await page.getByTestId("finish").click();
     await expect.poll(() => page.locator('[role="alert"]').first().textContent()).toContain("Reprenez ou supprimez");
@@ -79,7 +88,12 @@ describe("the capture page's own rules", () => {
   it("refuses an empty recording on the phone, before declaring it", async ({ skip }) => {
     if (!e2e.browser) return skip();
     const templateId = await template({ steps: [{ id: "walk", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] });
-    const created = await captureSession(e2e.stack, { external_reference: `empty-video-${Date.now()}`, party: "provider", locale: "en", template_id: templateId });
+    const created = await captureSession(e2e.stack, {
+      external_reference: `empty-video-${Date.now()}`,
+      party: "provider",
+      locale: "en",
+      template_id: templateId,
+    });
     const context = await phone(e2e.browser, e2e.stack, { microphone: true });
     await context.addInitScript(emptyRecorder);
     const page = await context.newPage();
@@ -103,7 +117,11 @@ describe("the capture page's own rules", () => {
 
   it("speaks the template's default language when the session's has no table, and says so in <html lang>", async ({ skip }) => {
     if (!e2e.browser) return skip();
-    const templateId = await template({ default_locale: "de", welcome: { title: "Fotos der Übergabe" }, steps: [{ id: "front", label: "Vorne", instruction: "Die Vorderseite" }] });
+    const templateId = await template({
+      default_locale: "de",
+      welcome: { title: "Fotos der Übergabe" },
+      steps: [{ id: "front", label: "Vorne", instruction: "Die Vorderseite" }],
+    });
     const created = await captureSession(e2e.stack, { external_reference: `lang-${Date.now()}`, party: "provider", locale: "ja", template_id: templateId });
     const context = await phone(e2e.browser, e2e.stack, { locale: "en-US" });
     const page = await context.newPage();
@@ -112,7 +130,7 @@ describe("the capture page's own rules", () => {
     expect(await page.locator("html").getAttribute("lang")).toBe("de");
     // Nothing is focused on arrival, so no focus ring is drawn round anything.
     expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
-    const icon = await fetch(new URL(await page.locator('link[rel="icon"]').getAttribute("href") ?? "", created.capture_url));
+    const icon = await fetch(new URL((await page.locator('link[rel="icon"]').getAttribute("href")) ?? "", created.capture_url));
     expect(icon.status).toBe(200);
     expect(icon.headers.get("content-type")).toContain("image/svg+xml");
     await icon.body?.cancel();
@@ -135,7 +153,12 @@ describe("the capture page's own rules", () => {
     await page.getByText("Waiting for your location").waitFor();
     await page.getByTestId("shutter").waitFor({ timeout: 25_000 });
 
-    const again = await captureSession(e2e.stack, { external_reference: `location-skip-${Date.now()}`, party: "provider", locale: "en", template_id: templateId });
+    const again = await captureSession(e2e.stack, {
+      external_reference: `location-skip-${Date.now()}`,
+      party: "provider",
+      locale: "en",
+      template_id: templateId,
+    });
     await page.goto(again.capture_url);
     await page.getByTestId("start").click();
     await page.getByTestId("location-yes").click();

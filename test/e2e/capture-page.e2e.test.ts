@@ -25,7 +25,12 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     it(`captures from the (fake) camera, uploads, completes and lands on the return URL (${locale})`, async ({ skip }) => {
       if (!e2e.browser) return skip();
       await request(`${e2e.stack.baseUrl}/v1/settings`, { method: "PATCH", token: e2e.stack.testKey, body: { allowed_return_origins: [e2e.stack.baseUrl] } });
-      const created = await captureSession(e2e.stack, { external_reference: `browser-${locale}-${Date.now()}`, party: "recipient", locale, return_url: `${e2e.stack.baseUrl}/health` });
+      const created = await captureSession(e2e.stack, {
+        external_reference: `browser-${locale}-${Date.now()}`,
+        party: "recipient",
+        locale,
+        return_url: `${e2e.stack.baseUrl}/health`,
+      });
       const context = await phone(e2e.browser, e2e.stack);
       const page = await context.newPage();
       const failedRequests: string[] = [];
@@ -62,7 +67,10 @@ describe("the capture page in a phone-sized headless Chromium", () => {
       const proof = await waitForProof(e2e.stack, e2e.stack.testKey, landed.searchParams.get("proof_id")!, (p) => p.status !== "pending");
       expect(proof.status).toBe("sealed");
       expect(proof.files).toHaveLength(2);
-      expect(failedRequests.filter((url) => !url.includes("/health")), failedRequests.join("\n")).toEqual([]);
+      expect(
+        failedRequests.filter((url) => !url.includes("/health")),
+        failedRequests.join("\n"),
+      ).toEqual([]);
       await context.close();
     });
   }
@@ -92,10 +100,18 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     await allUploaded(page, 20_000);
     // One declaration per shot: the reload resumed the declarations made before it.
     const after = await request(`${created.capture_url}/session`);
-    expect(after.body.files.map((file: { file_id: string }) => file.file_id).sort()).toEqual(before.body.files.map((file: { file_id: string }) => file.file_id).sort());
+    expect(after.body.files.map((file: { file_id: string }) => file.file_id).sort()).toEqual(
+      before.body.files.map((file: { file_id: string }) => file.file_id).sort(),
+    );
     // A declaration no shot on screen stands for (a tab closed mid-upload): dropped, not sealed.
     const orphan = await request(`${created.capture_url}/files`, {
-      body: { step_id: "photos", content_type: "image/jpeg", size: 1234, sha256: "a".repeat(64), capture: { method: "camera", device_time: new Date().toISOString() } },
+      body: {
+        step_id: "photos",
+        content_type: "image/jpeg",
+        size: 1234,
+        sha256: "a".repeat(64),
+        capture: { method: "camera", device_time: new Date().toISOString() },
+      },
     });
     expect(orphan.status).toBe(201);
     await page.getByTestId("finish").click();
@@ -172,7 +188,11 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     if (!e2e.browser) return skip();
     const template = await request(`${e2e.stack.baseUrl}/v1/capture-templates`, {
       token: e2e.stack.testKey,
-      body: { name: "Walk-around", welcome: { title: "Video" }, steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] },
+      body: {
+        name: "Walk-around",
+        welcome: { title: "Video" },
+        steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }],
+      },
     });
     const created = await captureSession(e2e.stack, { external_reference: `browser-video-${Date.now()}`, party: "provider", template_id: template.body.id });
     const context = await phone(e2e.browser, e2e.stack, { microphone: true });
@@ -204,9 +224,17 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     if (!e2e.browser) return skip();
     const template = await request(`${e2e.stack.baseUrl}/v1/capture-templates`, {
       token: e2e.stack.testKey,
-      body: { name: "Long video", welcome: { title: "Video" }, steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }] },
+      body: {
+        name: "Long video",
+        welcome: { title: "Video" },
+        steps: [{ id: "walkaround", label: "Walk around", instruction: "Film every side", kind: "video", max_count: 1 }],
+      },
     });
-    const created = await captureSession(e2e.stack, { external_reference: `browser-long-video-${Date.now()}`, party: "provider", template_id: template.body.id });
+    const created = await captureSession(e2e.stack, {
+      external_reference: `browser-long-video-${Date.now()}`,
+      party: "provider",
+      template_id: template.body.id,
+    });
     // A real MP4 grown to 40 MiB by a trailing `free` box (still a well-formed file).
     const clip = readFileSync(resolve(import.meta.dirname, "../../sealer/test/fixtures/clip.mp4"));
     const padding = Buffer.alloc(40 * 1024 * 1024 - clip.length);

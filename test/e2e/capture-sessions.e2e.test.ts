@@ -15,7 +15,8 @@ async function organization(balance: number) {
   const keys = { mode: "live", rate_limit_per_minute: 1000 };
   const live = await request(`${stack.baseUrl}/admin/v1/organizations/${org.body.id}/api-keys`, { token: stack.adminToken, body: keys });
   const test = await request(`${stack.baseUrl}/admin/v1/organizations/${org.body.id}/api-keys`, { token: stack.adminToken, body: { ...keys, mode: "test" } });
-  if (balance) await request(`${stack.baseUrl}/admin/v1/organizations/${org.body.id}/balance`, { token: stack.adminToken, body: { amount: balance, reason: "e2e" } });
+  if (balance)
+    await request(`${stack.baseUrl}/admin/v1/organizations/${org.body.id}/balance`, { token: stack.adminToken, body: { amount: balance, reason: "e2e" } });
   return { id: org.body.id as string, live: live.body.key as string, test: test.body.key as string };
 }
 
@@ -41,7 +42,10 @@ describe("capture sessions over HTTP, concurrently", () => {
       );
       expect(live.filter((r) => r.status === 201)).toHaveLength(3);
       expect(live.filter((r) => r.status === 402 && r.body.code === "insufficient_balance")).toHaveLength(7);
-      const balance = await request(`${stack.baseUrl}/admin/v1/organizations/${org.id}/balance`, { token: stack.adminToken, body: { amount: 0, reason: "read" } });
+      const balance = await request(`${stack.baseUrl}/admin/v1/organizations/${org.id}/balance`, {
+        token: stack.adminToken,
+        body: { amount: 0, reason: "read" },
+      });
       expect(balance.body).toEqual({ balance: 3, available: 0 });
     });
   }

@@ -43,11 +43,11 @@ describe("the production environment of wrangler.toml", () => {
   it("builds with `wrangler deploy --dry-run --env production --containers-rollout=none` (no Docker needed)", () => {
     const outdir = mkdtempSync(join(tmpdir(), "dry-run-"));
     const wrangler = join("node_modules", "wrangler", "bin", "wrangler.js");
-    const output = execFileSync(
-      process.execPath,
-      [wrangler, "deploy", "--dry-run", "--env", "production", "--containers-rollout=none", "--outdir", outdir],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-    );
+    const output = execFileSync(process.execPath, [wrangler, "deploy", "--dry-run", "--env", "production", "--containers-rollout=none", "--outdir", outdir], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    });
     expect(output).toContain("--dry-run: exiting now.");
     expect(output).toContain('env.CAPTURE_BASE_URL ("https://');
     const bundleBytes = statSync(join(outdir, "index.js")).size;

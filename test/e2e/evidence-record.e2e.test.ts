@@ -32,10 +32,15 @@ async function sweep(archiveTimestamps: number) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const counts = await Promise.all(
-      [genuine, other].map(async (sealed) => ((await (await fetch(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`)).json()) as { evidence_record: { archive_timestamps: number } | null }).evidence_record?.archive_timestamps ?? 0),
+      [genuine, other].map(
+        async (sealed) =>
+          ((await (await fetch(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`)).json()) as { evidence_record: { archive_timestamps: number } | null })
+            .evidence_record?.archive_timestamps ?? 0,
+      ),
     );
     if (counts.every((count) => count === archiveTimestamps)) return;
-    if (Date.now() > deadline) throw new Error(`evidence records hold ${counts.join(", ")} archive timestamps, not ${archiveTimestamps}:\n${stack.output().slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`evidence records hold ${counts.join(", ")} archive timestamps, not ${archiveTimestamps}:\n${stack.output().slice(-3000)}`);
     await new Promise((done) => setTimeout(done, 250));
   }
 }
@@ -59,10 +64,24 @@ const STACK_ENV = { EVIDENCE_FIRST_STAMP_WITHIN_MINUTES: "0", DEV_SWEEP_INTERVAL
  */
 async function makeRenewalsDue() {
   await stack.stop();
-  execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "d1", "execute", "DB", "--local", "--persist-to", join(stateDir, "state"), "--command", "UPDATE evidence_records SET due_at = '2000-01-01T00:00:00.000Z'"], {
-    cwd: root,
-    stdio: "pipe",
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(root, "node_modules/wrangler/bin/wrangler.js"),
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      join(stateDir, "state"),
+      "--command",
+      "UPDATE evidence_records SET due_at = '2000-01-01T00:00:00.000Z'",
+    ],
+    {
+      cwd: root,
+      stdio: "pipe",
+    },
+  );
   stack = await startStack({ stateDir, env: STACK_ENV });
 }
 
@@ -95,7 +114,9 @@ afterAll(async () => {
 
 /** The verifier as a stranger runs it, optionally under faketime. */
 function proofVerify(args: string[], fakeTime?: string) {
-  const command = fakeTime ? ["faketime", [fakeTime, process.execPath, join(root, "verifier/bin/proof-verify.ts"), ...args]] : [process.execPath, [join(root, "verifier/bin/proof-verify.ts"), ...args]];
+  const command = fakeTime
+    ? ["faketime", [fakeTime, process.execPath, join(root, "verifier/bin/proof-verify.ts"), ...args]]
+    : [process.execPath, [join(root, "verifier/bin/proof-verify.ts"), ...args]];
   const result = spawnSync(command[0] as string, command[1] as string[], { encoding: "utf8", cwd: tmpdir() });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, report: args.includes("--json") ? JSON.parse(result.stdout) : null };
 }
@@ -118,15 +139,25 @@ function tampered(change: (dir: string) => void): string {
 
 /** The latest notAfter of every certificate the package holds (chain.pem, the C2PA anchor, the tokens' and files' signers, revocation/). */
 function latestCertificateExpiry(folder: string): number {
-  const pems = [join(folder, "chain.pem"), join(folder, "c2pa-trust-anchor.pem"), ...readdirSync(join(folder, "revocation")).filter((name) => name.endsWith(".pem")).map((name) => join(folder, "revocation", name))];
+  const pems = [
+    join(folder, "chain.pem"),
+    join(folder, "c2pa-trust-anchor.pem"),
+    ...readdirSync(join(folder, "revocation"))
+      .filter((name) => name.endsWith(".pem"))
+      .map((name) => join(folder, "revocation", name)),
+  ];
   const fromPem = pems.flatMap((file) => {
     const blocks = readFileSync(file, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
     return blocks.map((block) => execFileSync("openssl", ["x509", "-noout", "-enddate"], { input: block }).toString());
   });
-  const fromToken = execFileSync("openssl", ["pkcs7", "-inform", "DER", "-print_certs", "-text"], { input: execFileSync("openssl", ["ts", "-reply", "-in", join(folder, "proof.tsr"), "-token_out"]) })
+  const fromToken = execFileSync("openssl", ["pkcs7", "-inform", "DER", "-print_certs", "-text"], {
+    input: execFileSync("openssl", ["ts", "-reply", "-in", join(folder, "proof.tsr"), "-token_out"]),
+  })
     .toString()
     .match(/Not After : .+/g)!;
-  const dates = [...fromPem.map((line) => line.replace("notAfter=", "")), ...fromToken.map((line) => line.replace("Not After : ", ""))].map((text) => Date.parse(text.trim()));
+  const dates = [...fromPem.map((line) => line.replace("notAfter=", "")), ...fromToken.map((line) => line.replace("Not After : ", ""))].map((text) =>
+    Date.parse(text.trim()),
+  );
   expect(dates.every((date) => Number.isFinite(date))).toBe(true);
   return Math.max(...dates);
 }
@@ -147,9 +178,24 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     expect(failed(report)).toEqual([]);
     expect(status).toBe(0);
     // A test proof's record is renewed by the simulated test authority, and says so.
-    expect(report.evidence_record).toMatchObject({ archive_timestamps: 2, chains: 1, renewal_overdue: false, latest_authority: expect.stringContaining("no legal value") });
+    expect(report.evidence_record).toMatchObject({
+      archive_timestamps: 2,
+      chains: 1,
+      renewal_overdue: false,
+      latest_authority: expect.stringContaining("no legal value"),
+    });
     const names = report.checks.map((check: { name: string }) => check.name);
-    expect(names).toEqual(expect.arrayContaining(["evidence 1 covers", "evidence 1 timestamp", "evidence 1 chain", "evidence 1 root pinned", "evidence 2 covers", "evidence 2 chain", "timestamp_chain_when_archived"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "evidence 1 covers",
+        "evidence 1 timestamp",
+        "evidence 1 chain",
+        "evidence 1 root pinned",
+        "evidence 2 covers",
+        "evidence 2 chain",
+        "timestamp_chain_when_archived",
+      ]),
+    );
     expect(report.checks.find((check: { name: string }) => check.name === "evidence 1 covers").detail).toContain("revocation/");
     expect(stdout).not.toContain("FAIL");
     const readable = proofVerify([genuine.zip, ...pins(genuine.zip)]);
@@ -162,9 +208,14 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     // An absolute date: the clock starts there (faketime's "@" form is not parsed by this faketime).
     const fakeTime = after.toISOString().slice(0, 19).replace("T", " ");
     // faketime really moves the clock the verifier reads.
-    expect(spawnSync("faketime", [fakeTime, process.execPath, "-e", "console.log(new Date().getFullYear())"], { encoding: "utf8" }).stdout.trim()).toBe(String(after.getUTCFullYear()));
+    expect(spawnSync("faketime", [fakeTime, process.execPath, "-e", "console.log(new Date().getFullYear())"], { encoding: "utf8" }).stdout.trim()).toBe(
+      String(after.getUTCFullYear()),
+    );
     // Plain openssl, today's way, fails then: the certificates have expired.
-    const openssl = spawnSync("faketime", [fakeTime, "openssl", "ts", "-verify", "-in", "proof.tsr", "-data", "manifest.json", "-CAfile", "chain.pem"], { cwd: genuine.folder, encoding: "utf8" });
+    const openssl = spawnSync("faketime", [fakeTime, "openssl", "ts", "-verify", "-in", "proof.tsr", "-data", "manifest.json", "-CAfile", "chain.pem"], {
+      cwd: genuine.folder,
+      encoding: "utf8",
+    });
     expect(openssl.status).not.toBe(0);
     const { status, report } = proofVerify([genuine.zip, ...pins(genuine.zip), "--json"], fakeTime);
     expect(failed(report)).toEqual([]);
@@ -202,7 +253,9 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     expect(markdown).toContain("openssl cannot check an evidence record by itself");
     expect(markdown).toContain("openssl ne sait pas vérifier seul un enregistrement de preuve");
     const PATH = pathWithProofVerify();
-    const [count, verify] = step8("English").map((block) => spawnSync("bash", ["-e", "-o", "pipefail", "-c", block], { cwd: genuine.folder, encoding: "utf8", env: { ...process.env, PATH } }));
+    const [count, verify] = step8("English").map((block) =>
+      spawnSync("bash", ["-e", "-o", "pipefail", "-c", block], { cwd: genuine.folder, encoding: "utf8", env: { ...process.env, PATH } }),
+    );
     expect(count!.status).toBe(0);
     expect(count!.stdout.trim()).toBe("2");
     expect(verify!.status, verify!.stdout).toBe(0);
@@ -216,7 +269,9 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     expect(a.status).toBe(1);
     expect(failed(a.report)).toEqual(["evidence 1 covers"]);
 
-    const edited = tampered((dir) => writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X')));
+    const edited = tampered((dir) =>
+      writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X')),
+    );
     const b = proofVerify([edited, "--json"]);
     expect(b.status).toBe(1);
     expect(failed(b.report)).toEqual(expect.arrayContaining(["timestamp_imprint", "evidence 1 covers"]));

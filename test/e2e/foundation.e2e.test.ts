@@ -121,7 +121,10 @@ describe("foundation over HTTP on npm run dev", () => {
     const fr = (await request(`${stack.baseUrl}/openapi.json?lang=fr`)).body;
     expect(en.openapi).toBe("3.1.0");
     expect(en.info.version).toBe("1");
-    for (const [name, document] of [["en", en], ["fr", fr]] as const) {
+    for (const [name, document] of [
+      ["en", en],
+      ["fr", fr],
+    ] as const) {
       const file = join(dir, `openapi.${name}.json`);
       writeFileSync(file, JSON.stringify(document));
       const lint = spawnSync(redocly, ["lint", file, "--format=stylish"], { encoding: "utf8" });
@@ -143,7 +146,10 @@ describe("foundation over HTTP on npm run dev", () => {
     const fr = (await request(`${stack.baseUrl}/openapi-capture.json?lang=fr`)).body;
     expect(en.servers[0].url).toBe(stack.captureBaseUrl);
     expect(Object.keys(en.paths)).toContain("/c/{token}/files");
-    for (const [name, document] of [["en", en], ["fr", fr]] as const) {
+    for (const [name, document] of [
+      ["en", en],
+      ["fr", fr],
+    ] as const) {
       const file = join(dir, `openapi-capture.${name}.json`);
       writeFileSync(file, JSON.stringify(document));
       const lint = spawnSync(redocly, ["lint", file, "--format=stylish"], { encoding: "utf8" });

@@ -49,7 +49,10 @@ describe("lint rules", () => {
   });
 
   it("lets src/storage/ and src/db/ use drizzle and the schema", async () => {
-    const storage = await lint("src/storage/things.ts", `import { eq } from "drizzle-orm";\nimport { proofs } from "../db/schema/index.ts";\nexport const both = [eq, proofs];\n`);
+    const storage = await lint(
+      "src/storage/things.ts",
+      `import { eq } from "drizzle-orm";\nimport { proofs } from "../db/schema/index.ts";\nexport const both = [eq, proofs];\n`,
+    );
     expect(storage).toMatchObject({ failed: false });
     const db = await lint("src/db/client.ts", `import { drizzle } from "drizzle-orm/d1";\nexport const client = drizzle;\n`);
     expect(db).toMatchObject({ failed: false });

@@ -6,7 +6,9 @@ import { join } from "node:path";
 
 // Runs in Node without the dev stack: the migration applied by SQLite itself (D1 is SQLite) to rows
 // written the way the service wrote them before it.
-const migrations = readdirSync("migrations").filter((name) => name.endsWith(".sql")).sort();
+const migrations = readdirSync("migrations")
+  .filter((name) => name.endsWith(".sql"))
+  .sort();
 const apply = (db: DatabaseSync, names: string[]) => {
   for (const name of names) db.exec(readFileSync(join("migrations", name), "utf8"));
 };
@@ -15,7 +17,10 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 describe("migration 0011: template snapshots stored once per content", () => {
   it("moves every session's snapshot into template_snapshots, one row per SHA-256, and drops the copy from sessions", () => {
     const db = new DatabaseSync(":memory:");
-    apply(db, migrations.filter((name) => name < "0011"));
+    apply(
+      db,
+      migrations.filter((name) => name < "0011"),
+    );
     const now = "2026-11-01T00:00:00.000Z";
     db.prepare("INSERT INTO organizations (id, name, balance, created_at, updated_at) VALUES ('org_1', 'Acme', 10, ?, ?)").run(now, now);
     const insert = db.prepare(
@@ -28,7 +33,10 @@ describe("migration 0011: template snapshots stored once per content", () => {
     insert.run("cps_b", "h2", shared, sha256(shared), "2026-11-01T00:00:00.000Z", now, now);
     insert.run("cps_c", "h3", other, sha256(other), now, now, now);
 
-    apply(db, migrations.filter((name) => name >= "0011"));
+    apply(
+      db,
+      migrations.filter((name) => name >= "0011"),
+    );
 
     const snapshots = db.prepare("SELECT sha256, content, created_at FROM template_snapshots ORDER BY content").all() as Record<string, string>[];
     expect(snapshots).toEqual([

@@ -54,7 +54,9 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     expect(status).toBe(0);
     expect(report).toMatchObject({ ok: true, proof_id: genuine.proof.id, manifest_sha256: genuine.proof.manifest_sha256, pinned: { tsa: true, c2pa: true } });
     const names = report.checks.map((check: { name: string }) => check.name);
-    expect(names).toEqual(expect.arrayContaining(["timestamp_imprint", "timestamp_signature", "timestamp_signer", "timestamp_chain", "tsa_root_pinned", "c2pa_root_pinned"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["timestamp_imprint", "timestamp_signature", "timestamp_signer", "timestamp_chain", "tsa_root_pinned", "c2pa_root_pinned"]),
+    );
     // Each file: its bytes, its C2PA manifest (c2pa-rs, Trusted with both roots), and the JPEG's original.
     expect(names.filter((name: string) => name.startsWith("file "))).toHaveLength(3);
     expect(names.filter((name: string) => name.startsWith("c2pa "))).toHaveLength(3);
@@ -70,7 +72,9 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
   });
 
   it("fails on an edited manifest, a swapped token and a replaced file", () => {
-    const edited = tampered((dir) => writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X')));
+    const edited = tampered((dir) =>
+      writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X')),
+    );
     const a = proofVerify(edited, "--json");
     expect(a.status).toBe(1);
     expect(failed(a.report)).toEqual(["timestamp_imprint"]);
@@ -97,7 +101,10 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     const forged = tampered((dir) => {
       writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X'));
       execFileSync("openssl", ["ts", "-query", "-data", "manifest.json", "-sha256", "-cert", "-out", "request.tsq"], { cwd: dir, stdio: "pipe" });
-      execFileSync("openssl", ["ts", "-reply", "-config", join(forger, "tsa-test.cnf"), "-queryfile", "request.tsq", "-out", "proof.tsr"], { cwd: dir, stdio: "pipe" });
+      execFileSync("openssl", ["ts", "-reply", "-config", join(forger, "tsa-test.cnf"), "-queryfile", "request.tsq", "-out", "proof.tsr"], {
+        cwd: dir,
+        stdio: "pipe",
+      });
       cpSync(join(forger, "tsa-test-root.pem"), join(dir, "chain.pem"));
     });
     // Unpinned, the forged timestamp is consistent with its own chain: only a pin tells it apart.
@@ -115,21 +122,39 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     const revokedCrl = (at: number, reason: string) => {
       const ca = join(mkdtempSync(join(tmpdir(), "ca-")), "pki");
       cpSync(join(stateDir, "local", "pki"), ca, { recursive: true });
-      execFileSync("faketime", [`@${at}`, "openssl", "ca", "-config", "tsa-test-root-ca.cnf", "-revoke", join(genuine.folder, "revocation", "tsa-1.pem"), "-crl_reason", reason], { cwd: ca, stdio: "pipe" });
+      execFileSync(
+        "faketime",
+        [`@${at}`, "openssl", "ca", "-config", "tsa-test-root-ca.cnf", "-revoke", join(genuine.folder, "revocation", "tsa-1.pem"), "-crl_reason", reason],
+        { cwd: ca, stdio: "pipe" },
+      );
       return localCrl(ca, "tsa-test-root");
     };
-    const before = proofVerify(tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch - 3600, "keyCompromise"))), ...pins, "--json");
+    const before = proofVerify(
+      tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch - 3600, "keyCompromise"))),
+      ...pins,
+      "--json",
+    );
     expect(before.status).toBe(1);
     expect(failed(before.report)).toEqual(["revocation tsa-1"]);
-    expect(before.report.checks.find((check: { name: string }) => check.name === "revocation tsa-1").detail).toMatch(/revoked .*keyCompromise: before gen_time/);
+    expect(before.report.checks.find((check: { name: string }) => check.name === "revocation tsa-1").detail).toMatch(
+      /revoked .*keyCompromise: before gen_time/,
+    );
 
-    const after = proofVerify(tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch + 60, "superseded"))), ...pins, "--json");
+    const after = proofVerify(
+      tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch + 60, "superseded"))),
+      ...pins,
+      "--json",
+    );
     expect(failed(after.report)).toEqual([]);
     expect(after.report.checks.find((check: { name: string }) => check.name === "revocation tsa-1").detail).toMatch(/after gen_time/);
 
     // A CA of the same name but another key (what a forger has): its CRL is not the issuer's.
     const forger = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "crl-forger-")), "pki"));
-    const forged = proofVerify(tampered((dir) => writeFileSync(join(dir, "revocation", "c2pa-1.crl"), localCrl(forger, "c2pa-test-root"))), ...pins, "--json");
+    const forged = proofVerify(
+      tampered((dir) => writeFileSync(join(dir, "revocation", "c2pa-1.crl"), localCrl(forger, "c2pa-test-root"))),
+      ...pins,
+      "--json",
+    );
     expect(forged.status).toBe(1);
     expect(failed(forged.report)).toEqual(["revocation c2pa-1"]);
     expect(forged.report.checks.find((check: { name: string }) => check.name === "revocation c2pa-1").detail).toMatch(/not signed by the CA/);

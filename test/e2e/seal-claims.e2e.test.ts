@@ -59,17 +59,31 @@ describe("what a seal claims, black-box on npm run dev with the c2pa-rs reader",
     expect(file.signals[1].proof_id).toBe(first.proof.id);
     const published = again.publicProof.files[0];
     expect(published.earlier_content_credentials).toEqual(file.earlier_content_credentials);
-    expect(published.signals.find((s: { code: string }) => s.code === "sealed_before")).toEqual({ code: "sealed_before", detail: "The same bytes were sealed before, in another proof." });
+    expect(published.signals.find((s: { code: string }) => s.code === "sealed_before")).toEqual({
+      code: "sealed_before",
+      detail: "The same bytes were sealed before, in another proof.",
+    });
     expect(JSON.stringify(again.publicProof)).not.toContain(first.proof.id);
   });
 
   it("a camera shot is created with digitalCapture; the public JSON separates observed from reported and lists the signals", async () => {
-    const reported = { method: "camera", device_time: "2001-01-01T00:00:00.000Z", width: 4000, height: 3000, geolocation: { latitude: 48.8566, longitude: 2.3522, accuracy_m: 0 } };
+    const reported = {
+      method: "camera",
+      device_time: "2001-01-01T00:00:00.000Z",
+      width: 4000,
+      height: 3000,
+      geolocation: { latitude: 48.8566, longitude: 2.3522, accuracy_m: 0 },
+    };
     const shot = await sealOne(stack.testKey, reported);
     expect(shot.actions).toEqual([expect.objectContaining({ action: "c2pa.created", digitalSourceType: DIGITAL_CAPTURE })]);
     const file = shot.publicProof.files[0];
     expect(file.reported_by_device).toEqual({ ...reported, duration_ms: null });
-    expect(file.observed).toMatchObject({ sha256: file.sha256, content_type: "image/jpeg", capture_page_version: expect.stringMatching(/^[0-9a-f]{40}$|^unknown$/), decoded: { width: 320, height: 240, duration_ms: null } });
+    expect(file.observed).toMatchObject({
+      sha256: file.sha256,
+      content_type: "image/jpeg",
+      capture_page_version: expect.stringMatching(/^[0-9a-f]{40}$|^unknown$/),
+      decoded: { width: 320, height: 240, duration_ms: null },
+    });
     expect(file.observed.clock_offset_ms).toBeGreaterThan(20 * 365 * 24 * 3600 * 1000);
     // sealed_before (from the Worker, last) depends on which test sealed the same fixture first: not checked here.
     const fromTheBytes = file.signals.map((s: { code: string }) => s.code).filter((code: string) => code !== "sealed_before");

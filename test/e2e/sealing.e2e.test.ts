@@ -37,11 +37,16 @@ describe("a real capture sealed on npm run dev", () => {
       });
       const started = Date.now();
       const reference = `e2e-${mode}-${Date.now()}`;
-      const { completed } = await captureOverHttp(stack, key, { external_reference: reference, party: "provider", stage: "checkin", template_id: template.body.id }, [
-        { file: "photo.jpg", type: "image/jpeg" },
-        { file: "photo.png", type: "image/png" },
-        { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
-      ]);
+      const { completed } = await captureOverHttp(
+        stack,
+        key,
+        { external_reference: reference, party: "provider", stage: "checkin", template_id: template.body.id },
+        [
+          { file: "photo.jpg", type: "image/jpeg" },
+          { file: "photo.png", type: "image/png" },
+          { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
+        ],
+      );
       expect(completed.status).toBe(200);
       const proof = await waitForProof(stack, key, completed.body.proof_id, (p) => p.status !== "pending");
       expect(proof.status).toBe("sealed");
@@ -52,7 +57,9 @@ describe("a real capture sealed on npm run dev", () => {
       const publicProof = await request(proof.verification_url.replace("/p/", "/v1/public/proofs/"));
       expect(publicProof.body.verification).toMatchObject({ status: "valid", test_mode: mode === "test" });
       expect(JSON.stringify(publicProof.body)).not.toMatch(/org_|sk_(test|live)_|capture_url/);
-      const again = await fetch(proof.verification_url.replace("/p/", "/v1/public/proofs/"), { headers: { "If-None-Match": publicProof.headers.get("etag")! } });
+      const again = await fetch(proof.verification_url.replace("/p/", "/v1/public/proofs/"), {
+        headers: { "If-None-Match": publicProof.headers.get("etag")! },
+      });
       expect(again.status).toBe(304);
 
       const dir = mkdtempSync(join(tmpdir(), "package-"));
@@ -61,7 +68,9 @@ describe("a real capture sealed on npm run dev", () => {
       execFileSync("unzip", ["-q", "proof.zip"], { cwd: dir });
       expect(execFileSync("unzip", ["-tq", "proof.zip"], { cwd: dir }).toString()).toMatch(/No errors/);
       expect(sha256(readFileSync(join(dir, "manifest.json")))).toBe(proof.manifest_sha256);
-      const verdict = execFileSync("openssl", ["ts", "-verify", "-digest", proof.manifest_sha256, "-in", "proof.tsr", "-CAfile", "chain.pem"], { cwd: dir }).toString();
+      const verdict = execFileSync("openssl", ["ts", "-verify", "-digest", proof.manifest_sha256, "-in", "proof.tsr", "-CAfile", "chain.pem"], {
+        cwd: dir,
+      }).toString();
       expect(verdict).toContain("Verification: OK");
       let otherDigest = "";
       try {
@@ -72,7 +81,10 @@ describe("a real capture sealed on npm run dev", () => {
       expect(otherDigest).not.toContain("Verification: OK");
       const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
       for (const file of manifest.files) {
-        const name = execFileSync("ls", [join(dir, "files")]).toString().split("\n").find((n) => n.startsWith(file.id))!;
+        const name = execFileSync("ls", [join(dir, "files")])
+          .toString()
+          .split("\n")
+          .find((n) => n.startsWith(file.id))!;
         expect(sha256(readFileSync(join(dir, "files", name)))).toBe(file.signed_sha256);
       }
       expect(readFileSync(join(dir, "VERIFY.md"), "utf8")).toContain("-attime");
@@ -80,8 +92,20 @@ describe("a real capture sealed on npm run dev", () => {
 
       const byHash = await request(`${stack.baseUrl}/v1/public/verify`, { body: { sha256: sha256(fixture("photo.png")) } });
       expect(byHash.body.data.some((m: any) => m.proof_id === proof.id && m.match === "original")).toBe(true);
-      const signedBytes = readFileSync(join(dir, "files", execFileSync("ls", [join(dir, "files")]).toString().split("\n")[0]!));
-      const byBytes = await fetch(`${stack.baseUrl}/v1/public/verify`, { method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: new Uint8Array(signedBytes) });
+      const signedBytes = readFileSync(
+        join(
+          dir,
+          "files",
+          execFileSync("ls", [join(dir, "files")])
+            .toString()
+            .split("\n")[0]!,
+        ),
+      );
+      const byBytes = await fetch(`${stack.baseUrl}/v1/public/verify`, {
+        method: "POST",
+        headers: { "Content-Type": "application/octet-stream" },
+        body: new Uint8Array(signedBytes),
+      });
       const matches = (await byBytes.json()) as any;
       expect(matches.data.some((m: any) => m.proof_id === proof.id && m.match === "signed")).toBe(true);
     });
@@ -91,7 +115,10 @@ describe("a real capture sealed on npm run dev", () => {
     const browser = await launchChromium();
     if (!browser || !sealedTestProof.id) return skip();
     try {
-      for (const [lang, banner, verdict] of [["en", "simulated timestamp, no legal value", "Verified"], ["fr", "horodatage simulé, sans valeur légale", "Vérifiée"]] as const) {
+      for (const [lang, banner, verdict] of [
+        ["en", "simulated timestamp, no legal value", "Verified"],
+        ["fr", "horodatage simulé, sans valeur légale", "Vérifiée"],
+      ] as const) {
         const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: lang === "fr" ? "fr-FR" : "en-US" });
         const page = await context.newPage();
         const response = await page.goto(`${stack.baseUrl}/p/${sealedTestProof.id}`);
@@ -100,7 +127,9 @@ describe("a real capture sealed on npm run dev", () => {
         expect(await page.getByTestId("test-banner").textContent()).toContain(banner);
         expect(await page.getByTestId("verdict").textContent()).toContain(verdict);
         await page.screenshot({ path: join(import.meta.dirname, `../../test-results/verify-${lang}.png`), fullPage: true });
-        const name = execFileSync("ls", [join(sealedTestProof.dir!, "files")]).toString().split("\n")[0]!;
+        const name = execFileSync("ls", [join(sealedTestProof.dir!, "files")])
+          .toString()
+          .split("\n")[0]!;
         await page.locator("#check-file").setInputFiles(join(sealedTestProof.dir!, "files", name));
         await expect.poll(() => page.getByTestId("check-result").getAttribute("class"), { timeout: 10_000 }).toBe("match");
         await page.locator("#check-file").setInputFiles(join(import.meta.dirname, "../../package.json"));
@@ -116,11 +145,16 @@ describe("a real capture sealed on npm run dev", () => {
     const browser = await launchChromium();
     if (!browser || !sealedTestProof.id) return skip();
     try {
-      const { completed } = await captureOverHttp(stack, stack.testKey, { external_reference: sealedTestProof.reference, party: "provider", stage: "checkout", compare_to: sealedTestProof.id }, [
-        { file: "photo.png", type: "image/png" },
-        { file: "photo.jpg", type: "image/jpeg" },
-        { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
-      ]);
+      const { completed } = await captureOverHttp(
+        stack,
+        stack.testKey,
+        { external_reference: sealedTestProof.reference, party: "provider", stage: "checkout", compare_to: sealedTestProof.id },
+        [
+          { file: "photo.png", type: "image/png" },
+          { file: "photo.jpg", type: "image/jpeg" },
+          { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
+        ],
+      );
       expect(completed.status).toBe(200);
       const after = await waitForProof(stack, stack.testKey, completed.body.proof_id, (p) => p.status !== "pending");
       expect(after).toMatchObject({ status: "sealed", compare_to: sealedTestProof.id });

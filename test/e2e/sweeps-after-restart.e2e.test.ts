@@ -40,7 +40,27 @@ async function silentAuthority(): Promise<{ url: string; asked: () => number; cl
 /** The authority's certificate chain, a file the sealer needs whenever TSA_URL is set (sealer/certs/README.md). */
 function authorityCertificates(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=Silent test authority", "-days", "1", "-keyout", join(dir, "tsa.key"), "-out", join(dir, "tsa-chain.pem")], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-subj",
+      "/CN=Silent test authority",
+      "-days",
+      "1",
+      "-keyout",
+      join(dir, "tsa.key"),
+      "-out",
+      join(dir, "tsa-chain.pem"),
+    ],
+    { stdio: "ignore" },
+  );
   return dir;
 }
 
@@ -64,7 +84,9 @@ afterAll(async () => {
 describe("npm run dev runs the cron sweeps, as production does", () => {
   // The stalled-sealing sweep sends a proof again once its attempt is overdue (the 5-minute seal timeout
   // plus a minute), so this test waits that long on purpose.
-  it("a live proof interrupted mid-seal by stopping the stack is sealed after a restart on the same state, by the sweep alone", { timeout: 12 * 60_000 }, async () => {
+  it("a live proof interrupted mid-seal by stopping the stack is sealed after a restart on the same state, by the sweep alone", {
+    timeout: 12 * 60_000,
+  }, async () => {
     authority = await silentAuthority();
     // Sweeps every 10 s so that the wait ends soon after the proof is overdue; the rule is the same at 60 s.
     const certs = authorityCertificates(join(stateDir, "certs"));
@@ -74,9 +96,12 @@ describe("npm run dev runs the cron sweeps, as production does", () => {
       token: first.liveKey,
       body: { name: "Restart", welcome: { title: "Hello" }, steps: [{ id: "photos", label: "Photos", instruction: "Every side", max_count: 2 }] },
     });
-    const { completed } = await captureOverHttp(first, first.liveKey, { external_reference: `restart-${Date.now()}`, party: "provider", stage: "checkin", template_id: template.body.id }, [
-      { file: "photo.jpg", type: "image/jpeg" },
-    ]);
+    const { completed } = await captureOverHttp(
+      first,
+      first.liveKey,
+      { external_reference: `restart-${Date.now()}`, party: "provider", stage: "checkin", template_id: template.body.id },
+      [{ file: "photo.jpg", type: "image/jpeg" }],
+    );
     expect(completed.status).toBe(200);
     const proofId: string = completed.body.proof_id;
 

@@ -23,17 +23,28 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("the verification page as a reader sees it (issue 13)", () => {
-  it("reads on a phone in French and German: verdict, certified time in the reader's zone beside UTC, checks as sentences, no sideways scroll", async ({ skip }) => {
+  it("reads on a phone in French and German: verdict, certified time in the reader's zone beside UTC, checks as sentences, no sideways scroll", async ({
+    skip,
+  }) => {
     if (!e2e.browser) return skip();
     expect(proof.status).toBe("sealed");
-    for (const [lang, locale] of [["fr", "fr-FR"], ["de", "de-DE"]] as const) {
+    for (const [lang, locale] of [
+      ["fr", "fr-FR"],
+      ["de", "de-DE"],
+    ] as const) {
       for (const width of [360, 390]) {
         const context = await e2e.browser.newContext({ viewport: { width, height: 800 }, locale, timezoneId: "Europe/Paris" });
         const page = await context.newPage();
         await page.goto(proof.verification_url);
         expect(await page.getByTestId("verdict").textContent()).toBe(PAGE_MESSAGES[lang].testValid);
         // 1 h ahead of UTC in Paris in November, named in the page's language.
-        await expect.poll(() => page.getByTestId("certified-time").getByTestId("local-time").textContent()).toMatch(lang === "fr" ? /^\d{1,2} \S+ \d{4} à \d\d:\d\d:\d\d \(heure normale d’Europe centrale\)$/ : /^\d{1,2}\. \S+ \d{4} um \d\d:\d\d:\d\d \(Mitteleuropäische Normalzeit\)$/);
+        await expect
+          .poll(() => page.getByTestId("certified-time").getByTestId("local-time").textContent())
+          .toMatch(
+            lang === "fr"
+              ? /^\d{1,2} \S+ \d{4} à \d\d:\d\d:\d\d \(heure normale d’Europe centrale\)$/
+              : /^\d{1,2}\. \S+ \d{4} um \d\d:\d\d:\d\d \(Mitteleuropäische Normalzeit\)$/,
+          );
         expect(await page.getByTestId("certified-time").textContent()).toContain("UTC");
         const checks = await page.locator('[data-testid="checks"] li').allTextContents();
         expect(checks.length).toBeGreaterThan(3);
@@ -41,7 +52,10 @@ describe("the verification page as a reader sees it (issue 13)", () => {
         // Words never break mid-word: no element outside code may break anywhere or hyphenate automatically.
         const breaking = await page.evaluate(() =>
           [...document.querySelectorAll("body *:not(code):not(code *)")]
-            .filter((element) => { const style = getComputedStyle(element); return style.wordBreak === "break-all" || style.overflowWrap === "anywhere" || style.hyphens === "auto"; })
+            .filter((element) => {
+              const style = getComputedStyle(element);
+              return style.wordBreak === "break-all" || style.overflowWrap === "anywhere" || style.hyphens === "auto";
+            })
             .map((element) => element.tagName),
         );
         expect(breaking).toEqual([]);
@@ -59,7 +73,9 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     }
   });
 
-  it(`transfers under 1.5 MB for a ${PHOTOS}-photo proof, each photo shown by the thumbnail made at sealing (under 100 KB), no full file until one is opened`, async ({ skip }) => {
+  it(`transfers under 1.5 MB for a ${PHOTOS}-photo proof, each photo shown by the thumbnail made at sealing (under 100 KB), no full file until one is opened`, async ({
+    skip,
+  }) => {
     if (!e2e.browser) return skip();
     const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 }, locale: "fr-FR" });
     const page = await context.newPage();
@@ -88,7 +104,9 @@ describe("the verification page as a reader sees it (issue 13)", () => {
       expect(await thumbnail.type).toBe("image/webp");
     }
     // Each picture drawn, from the thumbnail, at most 480 px: not the full file scaled down by the browser.
-    const drawn = await page.locator("img").evaluateAll((images) => images.map((image) => ({ src: (image as HTMLImageElement).currentSrc, width: (image as HTMLImageElement).naturalWidth })));
+    const drawn = await page
+      .locator("img")
+      .evaluateAll((images) => images.map((image) => ({ src: (image as HTMLImageElement).currentSrc, width: (image as HTMLImageElement).naturalWidth })));
     expect(drawn).toHaveLength(PHOTOS);
     for (const image of drawn) {
       expect(image.src).toMatch(/\/thumbnail$/);
@@ -116,12 +134,16 @@ describe("the verification page as a reader sees it (issue 13)", () => {
       };
     });
     await page.getByRole("button", { name: PAGE_MESSAGES.fr.print }).click();
-    const drawn = await page.waitForFunction(() => (window as unknown as { drawnWhenPrinted?: boolean[] }).drawnWhenPrinted).then((handle) => handle.jsonValue());
+    const drawn = await page
+      .waitForFunction(() => (window as unknown as { drawnWhenPrinted?: boolean[] }).drawnWhenPrinted)
+      .then((handle) => handle.jsonValue());
     expect(drawn).toEqual(Array.from({ length: 14 }, () => true));
     await context.close();
   }, 90_000);
 
-  it("prints to a clean A4 PDF holding the verdict, the reference, every hash, both roots' fingerprints, every thumbnail and the page's address as a QR code", async ({ skip }) => {
+  it("prints to a clean A4 PDF holding the verdict, the reference, every hash, both roots' fingerprints, every thumbnail and the page's address as a QR code", async ({
+    skip,
+  }) => {
     if (!e2e.browser) return skip();
     if (!existsSync("/usr/bin/pdftotext")) {
       console.warn("poppler-utils not installed: the printed page is not checked. Run `apt-get install poppler-utils`.");
@@ -150,7 +172,12 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     expect(text).toContain(`${PAGE_MESSAGES.fr.kind_photo} ${PHOTOS} · Photos`);
     // The technical details are the record's annex: they start a page, never leaving their heading alone at the foot of one.
     const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [pdf]).toString())![1]);
-    const pageTexts = Array.from({ length: pages }, (_, i) => execFileSync("pdftotext", ["-f", String(i + 1), "-l", String(i + 1), pdf, "-"]).toString().replace(/\s+/g, " ").trim());
+    const pageTexts = Array.from({ length: pages }, (_, i) =>
+      execFileSync("pdftotext", ["-f", String(i + 1), "-l", String(i + 1), pdf, "-"])
+        .toString()
+        .replace(/\s+/g, " ")
+        .trim(),
+    );
     const annex = pageTexts.find((pageText) => pageText.includes(PAGE_MESSAGES.fr.technical!));
     expect(annex?.startsWith(PAGE_MESSAGES.fr.technical!), annex?.slice(0, 200)).toBe(true);
     expect(annex).toContain(PAGE_MESSAGES.fr.proofId);
@@ -158,7 +185,9 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     expect(images.length).toBeGreaterThanOrEqual(PHOTOS);
     execFileSync("pdftoppm", ["-png", "-r", "110", "-f", "1", "-l", "1", pdf, join(RESULTS, "verification-page-fr-print")]);
     if (existsSync("/usr/bin/zbarimg")) {
-      const decoded = execFileSync("zbarimg", ["-q", "--raw", join(RESULTS, "verification-page-fr-print-1.png")]).toString().trim();
+      const decoded = execFileSync("zbarimg", ["-q", "--raw", join(RESULTS, "verification-page-fr-print-1.png")])
+        .toString()
+        .trim();
       expect(decoded).toBe(proof.verification_url);
     }
     await context.close();

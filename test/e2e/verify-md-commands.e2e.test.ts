@@ -29,7 +29,12 @@ const PATH = pathWithProofVerify();
 
 /** Runs a block of VERIFY.md as written, in the package's folder; c2patool lines only when the tool is there (optional). */
 function run(block: string, cwd: string) {
-  const script = hasC2patool ? block : block.split("\n").filter((line) => !line.startsWith("c2patool ")).join("\n");
+  const script = hasC2patool
+    ? block
+    : block
+        .split("\n")
+        .filter((line) => !line.startsWith("c2patool "))
+        .join("\n");
   return spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, encoding: "utf8", env: { ...process.env, PATH } });
 }
 
@@ -88,8 +93,13 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     const markdown = readFileSync(join(sealed.folder, "VERIFY.md"), "utf8");
     const printed = (name: string) => markdown.match(new RegExp(`^${name}: \`([0-9a-f]{64})\``, "m"))![1];
     const publicProof = await request(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`);
-    expect(publicProof.body.trust_anchors).toEqual({ timestamp_authority_root_sha256: printed("tsa_root_sha256"), c2pa_root_sha256: printed("c2pa_root_sha256") });
-    const listed = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body.data.map((anchor: { kind: string; sha256: string }) => `${anchor.kind}:${anchor.sha256}`);
+    expect(publicProof.body.trust_anchors).toEqual({
+      timestamp_authority_root_sha256: printed("tsa_root_sha256"),
+      c2pa_root_sha256: printed("c2pa_root_sha256"),
+    });
+    const listed = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body.data.map(
+      (anchor: { kind: string; sha256: string }) => `${anchor.kind}:${anchor.sha256}`,
+    );
     expect(listed).toEqual(expect.arrayContaining([`timestamp_authority:${printed("tsa_root_sha256")}`, `c2pa:${printed("c2pa_root_sha256")}`]));
   });
 
@@ -102,18 +112,43 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
       return dir;
     };
     const edited = copy();
-    writeFileSync(join(edited, "manifest.json"), readFileSync(join(edited, "manifest.json"), "utf8").replace(/"external_reference":"/, '"external_reference":"X'));
+    writeFileSync(
+      join(edited, "manifest.json"),
+      readFileSync(join(edited, "manifest.json"), "utf8").replace(/"external_reference":"/, '"external_reference":"X'),
+    );
     expect(run(en[0]!, edited).status).not.toBe(0);
     const verify = en.find((block) => block.startsWith("openssl ts -verify"))!;
     expect(run(verify, edited).status).not.toBe(0);
     const replaced = copy();
-    const firstFile = execFileSync("ls", [join(replaced, "files")]).toString().split("\n")[0]!;
+    const firstFile = execFileSync("ls", [join(replaced, "files")])
+      .toString()
+      .split("\n")[0]!;
     writeFileSync(join(replaced, "files", firstFile), "other bytes");
     const filesBlock = en.find((block) => block.includes("files/") && block.includes("sha256sum -c"))!;
     expect(run(filesBlock, replaced).status).not.toBe(0);
     // A self-made root standing in for the genuine one: the token does not chain to it.
     const forged = copy();
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "k.pem", "-out", "tsa-root.pem", "-subj", "/CN=Forged", "-days", "2"], { cwd: forged, stdio: "pipe" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        "k.pem",
+        "-out",
+        "tsa-root.pem",
+        "-subj",
+        "/CN=Forged",
+        "-days",
+        "2",
+      ],
+      { cwd: forged, stdio: "pipe" },
+    );
     expect(run(verify, forged).status).not.toBe(0);
     // A CRL by a CA of the same name but another key, in place of the one captured at sealing.
     const [genuineCrl, forgedCrl] = [copy(), copy()];

@@ -62,8 +62,13 @@ describe("webhooks delivered to a local receiver on npm run dev", () => {
       body: { url: HOOK, events: ["capture_session.completed", "proof.sealed"] },
     });
     expect(endpoint.status).toBe(201);
-    const rotated = await request(`${stack.baseUrl}/v1/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { token: stack.testKey, body: { expires_in_seconds: 600 } });
-    const { completed } = await captureOverHttp(stack, stack.testKey, { external_reference: `hook-${Date.now()}`, party: "provider", stage: "checkin" }, [{ file: "photo.jpg", type: "image/jpeg" }]);
+    const rotated = await request(`${stack.baseUrl}/v1/webhook-endpoints/${endpoint.body.id}/rotate-secret`, {
+      token: stack.testKey,
+      body: { expires_in_seconds: 600 },
+    });
+    const { completed } = await captureOverHttp(stack, stack.testKey, { external_reference: `hook-${Date.now()}`, party: "provider", stage: "checkin" }, [
+      { file: "photo.jpg", type: "image/jpeg" },
+    ]);
     const proof = await waitForProof(stack, stack.testKey, completed.body.proof_id, (p) => p.status !== "pending", 90_000);
     expect(proof.status).toBe("sealed");
     await waitFor(() => received.filter((r) => r.body.includes(completed.body.proof_id)).length >= 2);
@@ -78,7 +83,18 @@ describe("webhooks delivered to a local receiver on npm run dev", () => {
     }
     const sealed = JSON.parse(mine[1]!.body);
     expect(sealed).toMatchObject({ event: "proof.sealed", proof_id: completed.body.proof_id, timestamp: { qualified: false } });
-    expect(Object.keys(sealed)).toEqual(["event", "proof_id", "session_id", "external_reference", "party", "stage", "compare_to", "manifest_sha256", "timestamp", "sealed_at"]);
+    expect(Object.keys(sealed)).toEqual([
+      "event",
+      "proof_id",
+      "session_id",
+      "external_reference",
+      "party",
+      "stage",
+      "compare_to",
+      "manifest_sha256",
+      "timestamp",
+      "sealed_at",
+    ]);
   });
 
   it("retries a failing receiver and shows each attempt in the delivery log with the exact body received", async () => {
@@ -96,7 +112,11 @@ describe("webhooks delivered to a local receiver on npm run dev", () => {
     expect(log.body).toMatchObject({ status: "succeeded", attempts: 3, response_status: 200, response_body_start: "thanks" });
     expect(log.body.request_body).toBe(attempts[2]!.body);
     expect(log.body.attempts_log.map((a: any) => a.response_status)).toEqual([503, 503, 200]);
-    const disabled = await request(`${stack.baseUrl}/v1/webhook-endpoints/${endpoint.body.id}`, { method: "PATCH", token: stack.liveKey, body: { status: "disabled" } });
+    const disabled = await request(`${stack.baseUrl}/v1/webhook-endpoints/${endpoint.body.id}`, {
+      method: "PATCH",
+      token: stack.liveKey,
+      body: { status: "disabled" },
+    });
     expect(disabled.body.status).toBe("disabled");
   });
 });

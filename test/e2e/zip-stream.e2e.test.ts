@@ -69,7 +69,10 @@ describe("the package ZIP writer", () => {
 
   it("uses the recorded CRC-32 of a stored file as given, without computing it again", async () => {
     const bytes = new Uint8Array(randomBytes(1000));
-    const path = await writeArchive([{ name: "a.bin", body: async () => ({ stream: new Blob([bytes]).stream(), size: bytes.length, crc32: 0x12345678 }) }], "trusted.zip");
+    const path = await writeArchive(
+      [{ name: "a.bin", body: async () => ({ stream: new Blob([bytes]).stream(), size: bytes.length, crc32: 0x12345678 }) }],
+      "trusted.zip",
+    );
     expect(pythonReading(path).entries[0]!.crc).toBe(0x12345678);
   });
 

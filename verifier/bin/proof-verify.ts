@@ -19,7 +19,11 @@ const { values, positionals } = parseArgs({
   options: { "tsa-root-sha256": { type: "string" }, "c2pa-root-sha256": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } },
 });
 const pinPattern = /^[0-9a-fA-F]{64}$/;
-if (values.help || positionals.length !== 1 || [values["tsa-root-sha256"], values["c2pa-root-sha256"]].some((pin) => pin !== undefined && !pinPattern.test(pin))) {
+if (
+  values.help ||
+  positionals.length !== 1 ||
+  [values["tsa-root-sha256"], values["c2pa-root-sha256"]].some((pin) => pin !== undefined && !pinPattern.test(pin))
+) {
   console.error(usage);
   process.exit(values.help ? 0 : 2);
 }
@@ -44,7 +48,9 @@ if (values.json) {
   const revocation = report.revocation;
   if (revocation) {
     console.log("\nRevocation data captured at sealing (each CRL is a check above):");
-    console.log(`  authority (tsa): ${revocation.tsa.status}, ${revocation.tsa.detail}\n  C2PA signer (c2pa): ${revocation.c2pa.status}, ${revocation.c2pa.detail}`);
+    console.log(
+      `  authority (tsa): ${revocation.tsa.status}, ${revocation.tsa.detail}\n  C2PA signer (c2pa): ${revocation.c2pa.status}, ${revocation.c2pa.detail}`,
+    );
   }
   if (!report.pinned.tsa || !report.pinned.c2pa) console.log("\nA root not pinned was taken from the package itself: that proves nothing by itself (--help).");
   console.log(`\n${report.ok ? "VERIFIED" : "NOT VERIFIED"}`);

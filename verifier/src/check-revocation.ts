@@ -55,7 +55,12 @@ export async function checkRevocation(entries: Map<string, Uint8Array>, input: R
   return { checks, summary };
 }
 
-async function checkEntry(entries: Map<string, Uint8Array>, entry: RevocationIndexEntry, chain: RevocationIndexEntry[], input: RevocationInput): Promise<Check> {
+async function checkEntry(
+  entries: Map<string, Uint8Array>,
+  entry: RevocationIndexEntry,
+  chain: RevocationIndexEntry[],
+  input: RevocationInput,
+): Promise<Check> {
   const name = `revocation ${entry.chain}-${entry.position}`;
   const fail = (detail: string): Check => ({ name, ok: false, detail });
   const certificate = pemCertificatesDer(new TextDecoder().decode(entries.get(entry.certificate) ?? new Uint8Array()))[0];
@@ -67,9 +72,12 @@ async function checkEntry(entries: Map<string, Uint8Array>, entry: RevocationInd
   const below = chain.find((other) => other.position === entry.position - 1);
   const belowDer = below ? pemCertificatesDer(new TextDecoder().decode(entries.get(below.certificate) ?? new Uint8Array()))[0] : undefined;
   const serial = BigInt(`0x${entry.serial}`);
-  if (entry.position === 1 && entry.chain === "tsa" && !(input.tsaSigner && equal(certificate, input.tsaSigner))) return fail(`${entry.certificate} is not the token's signer`);
-  if (entry.position === 1 && entry.chain === "c2pa" && input.c2paSignerSerials.some((signer) => BigInt(signer) !== serial)) return fail(`${entry.certificate} is not the certificate that signed the files' C2PA manifests`);
-  if (entry.position > 1 && !(belowDer && parseCertificate(belowDer).issuer.isEqual(cert.subject))) return fail(`${entry.certificate} did not issue ${below?.certificate ?? "the certificate below it"}`);
+  if (entry.position === 1 && entry.chain === "tsa" && !(input.tsaSigner && equal(certificate, input.tsaSigner)))
+    return fail(`${entry.certificate} is not the token's signer`);
+  if (entry.position === 1 && entry.chain === "c2pa" && input.c2paSignerSerials.some((signer) => BigInt(signer) !== serial))
+    return fail(`${entry.certificate} is not the certificate that signed the files' C2PA manifests`);
+  if (entry.position > 1 && !(belowDer && parseCertificate(belowDer).issuer.isEqual(cert.subject)))
+    return fail(`${entry.certificate} did not issue ${below?.certificate ?? "the certificate below it"}`);
 
   const above = chain.find((other) => other.position === entry.position + 1);
   const aboveDer = above ? pemCertificatesDer(new TextDecoder().decode(entries.get(above.certificate) ?? new Uint8Array()))[0] : undefined;
@@ -86,8 +94,11 @@ async function checkEntry(entries: Map<string, Uint8Array>, entry: RevocationInd
   if (!inspection.signedByIssuer) return fail(`${entry.crl} is not signed by the CA that issued ${entry.subject}`);
   const genTime = Date.parse(input.genTime ?? "");
   if (Number.isNaN(genTime)) return fail("no gen_time to check the CRL at");
-  const current = Date.parse(inspection.thisUpdate!) <= genTime + ISSUED_AFTER_GEN_TIME_MS && (inspection.nextUpdate === null || Date.parse(inspection.nextUpdate) >= genTime);
-  if (!current) return fail(`${entry.crl} (thisUpdate ${inspection.thisUpdate}, nextUpdate ${inspection.nextUpdate}) was not current at gen_time ${input.genTime}`);
+  const current =
+    Date.parse(inspection.thisUpdate!) <= genTime + ISSUED_AFTER_GEN_TIME_MS &&
+    (inspection.nextUpdate === null || Date.parse(inspection.nextUpdate) >= genTime);
+  if (!current)
+    return fail(`${entry.crl} (thisUpdate ${inspection.thisUpdate}, nextUpdate ${inspection.nextUpdate}) was not current at gen_time ${input.genTime}`);
   const dates = `thisUpdate ${inspection.thisUpdate}, nextUpdate ${inspection.nextUpdate ?? "none"}, fetched ${entry.captured_at} from ${entry.source}`;
   if (inspection.revoked) {
     const since = Math.min(Date.parse(inspection.revoked.revokedAt), Date.parse(inspection.revoked.invalidSince ?? inspection.revoked.revokedAt));

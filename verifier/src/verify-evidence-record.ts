@@ -90,16 +90,32 @@ export async function verifyEvidenceRecord(
         ? stamp.digestAlgorithm === record.chains[chainIndex]![index - 1]!.digestAlgorithm && first.some((value) => sameBytes(value, expected[0]!))
         : objects.length === names.length && sameSet(first, expected);
     const label = `archive timestamp ${position + 1} (chain ${chainIndex + 1}, ${stamp.digestAlgorithm})`;
-    const what = index > 0 ? `archive timestamp ${position} (its token)` : chainIndex === 0 ? names.join(", ") : `${names.join(", ")} and the ${chainIndex} earlier chain(s) (hash-tree renewal)`;
+    const what =
+      index > 0
+        ? `archive timestamp ${position} (its token)`
+        : chainIndex === 0
+          ? names.join(", ")
+          : `${names.join(", ")} and the ${chainIndex} earlier chain(s) (hash-tree renewal)`;
     check(`evidence ${position + 1} covers`, covers, covers ? `${label} covers ${what}` : `${label} does not cover ${what}`);
     // Its certificates are judged when the next archive timestamp proves it existed; the latest at its own gen_time.
     const at = genTimes[position + 1] ?? null;
-    const root = stamp.reducedHashtree ? await rootOfReducedTree(stamp.digestAlgorithm, stamp.reducedHashtree) : await nodeHash(stamp.digestAlgorithm, expected);
+    const root = stamp.reducedHashtree
+      ? await rootOfReducedTree(stamp.digestAlgorithm, stamp.reducedHashtree)
+      : await nodeHash(stamp.digestAlgorithm, expected);
     const inspection = await checkTimestamp(stamp.timeStamp, new Uint8Array(), chainPem, { imprint: root, ...(at ? { at: new Date(at) } : {}) });
     inspections.push(inspection);
     const genTime = inspection.genTime;
-    const valid = inspection.granted && inspection.imprintMatches && inspection.signatureValid && inspection.signerCertifiedForTimestamping && inspection.signerCertificateBound;
-    check(`evidence ${position + 1} timestamp`, valid, valid ? `${label}: the authority's token of ${genTime} over the hash tree's root` : `${label}: ${describe(inspection)}`);
+    const valid =
+      inspection.granted &&
+      inspection.imprintMatches &&
+      inspection.signatureValid &&
+      inspection.signerCertifiedForTimestamping &&
+      inspection.signerCertificateBound;
+    check(
+      `evidence ${position + 1} timestamp`,
+      valid,
+      valid ? `${label}: the authority's token of ${genTime} over the hash tree's root` : `${label}: ${describe(inspection)}`,
+    );
     const isLatest = position === stamps.length - 1;
     const judgedAt = isLatest ? genTime : genTimes[position + 1];
     check(
@@ -111,12 +127,22 @@ export async function verifyEvidenceRecord(
     );
     if (pins.tsaRootSha256) {
       const root = inspection.rootCertificate ? sha256(inspection.rootCertificate) : null;
-      check(`evidence ${position + 1} root pinned`, root === pins.tsaRootSha256.toLowerCase(), root === pins.tsaRootSha256.toLowerCase() ? `${label}: its root is the pinned one` : `${label}: its root ${root ?? "(none)"} is not the pinned ${pins.tsaRootSha256}`);
+      check(
+        `evidence ${position + 1} root pinned`,
+        root === pins.tsaRootSha256.toLowerCase(),
+        root === pins.tsaRootSha256.toLowerCase()
+          ? `${label}: its root is the pinned one`
+          : `${label}: its root ${root ?? "(none)"} is not the pinned ${pins.tsaRootSha256}`,
+      );
     }
     if (position > 0) {
       const before = inspections[position - 1]!.genTime;
       const ordered = before !== null && genTime !== null && Date.parse(before) <= Date.parse(genTime);
-      check(`evidence ${position + 1} order`, ordered, ordered ? `${label} was made after archive timestamp ${position}` : `${label} is dated before archive timestamp ${position}`);
+      check(
+        `evidence ${position + 1} order`,
+        ordered,
+        ordered ? `${label} was made after archive timestamp ${position}` : `${label} is dated before archive timestamp ${position}`,
+      );
     }
   }
 
@@ -128,7 +154,9 @@ export async function verifyEvidenceRecord(
     check(
       "timestamp_chain_when_archived",
       ok,
-      ok ? `proof.tsr's authority certificate was valid at ${firstGenTime}, when the first archive timestamp proves the token existed` : `proof.tsr's authority certificate does not chain at ${firstGenTime} (the first archive timestamp)`,
+      ok
+        ? `proof.tsr's authority certificate was valid at ${firstGenTime}, when the first archive timestamp proves the token existed`
+        : `proof.tsr's authority certificate does not chain at ${firstGenTime} (the first archive timestamp)`,
     );
   }
 

@@ -99,7 +99,12 @@ export async function signWithC2pa(bytes: Uint8Array, definition: ManifestDefini
       }
     }
     for (const assertion of definition.assertions) builder.addAssertion(assertion.label, assertion.data);
-    return await builder.sign({ alg: "es256", reserveSize: COSE_RESERVE_SIZE, sign }, [], definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);
+    return await builder.sign(
+      { alg: "es256", reserveSize: COSE_RESERVE_SIZE, sign },
+      [],
+      definition.format,
+      new BytesBlob(bytes, definition.format) as unknown as Blob,
+    );
   } catch (error) {
     throw signerError ?? error;
   } finally {

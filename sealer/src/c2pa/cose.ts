@@ -23,7 +23,12 @@ export function loadSigningKey(pem: string): KeyObject {
  * the timestamp token (`sigTst2`) plus zero padding in the unprotected header.
  */
 export async function coseSign1(signer: CoseSigner, claim: Uint8Array, reserveSize: number): Promise<Uint8Array> {
-  const protectedHeader = encodeCbor(new CborMap([[1, ES256], [X5CHAIN, signer.chainDer.length === 1 ? signer.chainDer[0]! : signer.chainDer]]));
+  const protectedHeader = encodeCbor(
+    new CborMap([
+      [1, ES256],
+      [X5CHAIN, signer.chainDer.length === 1 ? signer.chainDer[0]! : signer.chainDer],
+    ]),
+  );
   const toBeSigned = encodeCbor(["Signature1", protectedHeader, new Uint8Array(0), claim]);
   const signature = new Uint8Array(nodeSign("sha256", toBeSigned, { key: signer.key, dsaEncoding: "ieee-p1363" }));
   const unprotected: [string, CborMap | Uint8Array][] = [];

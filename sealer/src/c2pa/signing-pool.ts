@@ -72,7 +72,15 @@ export class SigningPool {
       thread.worker.ref();
       const { bytes } = request;
       const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
-      const task: ToThread = { type: "sign", id, bytes, definition: request.definition, key: request.key, chainDer: request.chainDer, timestamped: request.timestamp !== null };
+      const task: ToThread = {
+        type: "sign",
+        id,
+        bytes,
+        definition: request.definition,
+        key: request.key,
+        chainDer: request.chainDer,
+        timestamped: request.timestamp !== null,
+      };
       thread.worker.postMessage(task, whole ? [bytes.buffer as ArrayBuffer] : []);
     });
   }

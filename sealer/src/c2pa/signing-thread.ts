@@ -64,5 +64,7 @@ port.on("message", (message: ToThread) => {
   // The signed copy is handed over without a copy when it is a buffer of its own (never a view of
   // c2pa-rs's memory, which a transfer would take away from it).
   const ownBuffer = (bytes: Uint8Array) => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  void sign(message).then((answer) => port.postMessage(answer, answer.type === "signed" && ownBuffer(answer.bytes) ? [answer.bytes.buffer as ArrayBuffer] : []));
+  void sign(message).then((answer) =>
+    port.postMessage(answer, answer.type === "signed" && ownBuffer(answer.bytes) ? [answer.bytes.buffer as ArrayBuffer] : []),
+  );
 });

@@ -98,13 +98,50 @@ function issue(dir: string, name: string, subject: string, issuer: string | null
     openssl(["pkcs8", "-topk8", "-nocrypt", "-in", `${name}.key`, "-out", `${name}.pk8`], dir);
   }
   if (issuer === null) {
-    openssl(["req", "-new", "-x509", "-key", `${name}.key`, "-subj", subject, "-days", String(days), "-sha256", "-config", "extensions.cnf", "-extensions", extension, "-out", `${name}.pem`], dir);
+    openssl(
+      [
+        "req",
+        "-new",
+        "-x509",
+        "-key",
+        `${name}.key`,
+        "-subj",
+        subject,
+        "-days",
+        String(days),
+        "-sha256",
+        "-config",
+        "extensions.cnf",
+        "-extensions",
+        extension,
+        "-out",
+        `${name}.pem`,
+      ],
+      dir,
+    );
     return;
   }
   writeFileSync(join(dir, `${name}.ext`), `${sectionOf(extension)}crlDistributionPoints = URI:${localCrlUrl(issuer)}\n`);
   openssl(["req", "-new", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`, "-config", "extensions.cnf"], dir);
   openssl(
-    ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.pem`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-days", String(days), "-sha256", "-extfile", `${name}.ext`, "-out", `${name}.pem`],
+    [
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      `${issuer}.pem`,
+      "-CAkey",
+      `${issuer}.key`,
+      "-CAcreateserial",
+      "-days",
+      String(days),
+      "-sha256",
+      "-extfile",
+      `${name}.ext`,
+      "-out",
+      `${name}.pem`,
+    ],
     dir,
   );
   // The root's CA database knows its signer, so `openssl ca -revoke` can list it on the next CRL.
@@ -118,7 +155,9 @@ function sectionOf(extension: string): string {
 }
 
 function publishesCrl(dir: string, name: string, issuer: string): boolean {
-  return openssl(["x509", "-in", `${name}.pem`, "-noout", "-ext", "crlDistributionPoints"], dir).toString().includes(localCrlUrl(issuer));
+  return openssl(["x509", "-in", `${name}.pem`, "-noout", "-ext", "crlDistributionPoints"], dir)
+    .toString()
+    .includes(localCrlUrl(issuer));
 }
 
 /** A root ready to issue CRLs: its `openssl ca` configuration, database and CRL number. */
@@ -139,7 +178,10 @@ export const LOCAL_CAS = ["c2pa-root", "c2pa-test-root", "tsa-test-root", "tsa-l
 export function localCrl(dir: string, root: string, now: Date = new Date()): Uint8Array {
   const file = join(dir, `${root}.crl`);
   if (existsSync(file) && statSync(file).mtimeMs >= statSync(join(dir, `${root}-index.txt`)).mtimeMs) {
-    const nextUpdate = openssl(["crl", "-inform", "DER", "-in", file, "-noout", "-nextupdate"], dir).toString().trim().replace(/^nextUpdate=/, "");
+    const nextUpdate = openssl(["crl", "-inform", "DER", "-in", file, "-noout", "-nextupdate"], dir)
+      .toString()
+      .trim()
+      .replace(/^nextUpdate=/, "");
     if (Date.parse(nextUpdate) > now.getTime()) return new Uint8Array(readFileSync(file));
   }
   openssl(["ca", "-config", `${root}-ca.cnf`, "-gencrl", "-out", `${root}.crl.pem`], dir);

@@ -27,7 +27,11 @@ export interface ReportedCapture {
 
 /** The capture context minus what the Worker measured itself (clock offset, capture page version). */
 export const reportedCapture = (file: SealJobFile): ReportedCapture => {
-  const { clock_offset_ms: _offset, capture_page_version: _version, ...reported } = (file.capture_context ?? {}) as ReportedCapture & {
+  const {
+    clock_offset_ms: _offset,
+    capture_page_version: _version,
+    ...reported
+  } = (file.capture_context ?? {}) as ReportedCapture & {
     clock_offset_ms?: unknown;
     capture_page_version?: unknown;
   };
@@ -60,7 +64,11 @@ export function fileSignals(file: SealJobFile, facts: MediaFacts, prior: PriorSt
     const same = (reported.width === facts.width && reported.height === facts.height) || (reported.width === facts.height && reported.height === facts.width);
     if (!same) signals.push({ code: "dimensions_mismatch", detail: `Reported ${reported.width}×${reported.height}, decoded ${facts.width}×${facts.height}.` });
   }
-  if (reported.duration_ms !== undefined && facts.duration_ms !== null && Math.abs(reported.duration_ms - facts.duration_ms) > Math.max(DURATION_TOLERANCE_MS, facts.duration_ms * 0.05)) {
+  if (
+    reported.duration_ms !== undefined &&
+    facts.duration_ms !== null &&
+    Math.abs(reported.duration_ms - facts.duration_ms) > Math.max(DURATION_TOLERANCE_MS, facts.duration_ms * 0.05)
+  ) {
     signals.push({ code: "duration_mismatch", detail: `Reported ${reported.duration_ms} ms, decoded ${facts.duration_ms} ms.` });
   }
   const offset = (file.capture_context as { clock_offset_ms?: unknown } | null)?.clock_offset_ms;

@@ -41,7 +41,9 @@ export function tokenCertificates(token: Uint8Array): Uint8Array[] {
   const fields = signedData instanceof asn1js.Sequence ? signedData.valueBlock.value : [];
   const certificates = fields.find((field) => field.idBlock.tagClass === 3 && field.idBlock.tagNumber === 0) as asn1js.Constructed | undefined;
   // A plain SEQUENCE is a Certificate; the other CertificateChoices (tagged) are not certificates.
-  return (certificates?.valueBlock.value ?? []).filter((choice) => choice instanceof asn1js.Sequence).map((choice) => new Uint8Array(choice.valueBeforeDecodeView));
+  return (certificates?.valueBlock.value ?? [])
+    .filter((choice) => choice instanceof asn1js.Sequence)
+    .map((choice) => new Uint8Array(choice.valueBeforeDecodeView));
 }
 
 const hexOf = (der: Uint8Array) => Buffer.from(der.buffer, der.byteOffset, der.byteLength).toString("hex");
@@ -64,7 +66,12 @@ function pathSteps(leaf: Uint8Array, pool: Uint8Array[]): PathStep[] {
   if (steps === undefined) {
     steps = pathBelowRoot(leaf, pool).map(({ der, issuer }) => {
       const cert = parseCertificate(der);
-      return { der, issuer, facts: { subject: subjectText(cert), serial: serialHex(cert), certificate_base64: base64(der) }, url: crlDistributionUrls(der)[0] ?? null };
+      return {
+        der,
+        issuer,
+        facts: { subject: subjectText(cert), serial: serialHex(cert), certificate_base64: base64(der) },
+        url: crlDistributionUrls(der)[0] ?? null,
+      };
     });
     if (pathsByChain.size >= PATHS_KEPT) pathsByChain.clear();
     pathsByChain.set(key, steps);
@@ -95,7 +102,13 @@ function inspection(crlDer: Uint8Array, certificateDer: Uint8Array, issuerDer: U
  * whose CRL cannot be had is recorded `unavailable` with the reason, never as if it held
  * (docs/adr/0022); a certificate the CRL lists as revoked stops the seal (CertificateRevokedError).
  */
-export async function captureRevocation(source: CrlSource, chain: RevocationChain, leaf: Uint8Array, pool: Uint8Array[], signal?: AbortSignal): Promise<RevocationEntry[]> {
+export async function captureRevocation(
+  source: CrlSource,
+  chain: RevocationChain,
+  leaf: Uint8Array,
+  pool: Uint8Array[],
+  signal?: AbortSignal,
+): Promise<RevocationEntry[]> {
   const now = new Date();
   return Promise.all(
     pathSteps(leaf, pool).map(async ({ der, issuer, facts: known, url }, index): Promise<RevocationEntry> => {
@@ -126,9 +139,22 @@ export async function captureRevocation(source: CrlSource, chain: RevocationChai
         return unavailable(url, `the CRL found there cannot be read: ${(error as Error).message}`);
       }
       if (!crl.signedByIssuer) return unavailable(url, "the CRL found there is not signed by the certificate's issuer");
-      if (crl.revoked) throw new CertificateRevokedError(`the ${chain} certificate ${facts.subject} (serial ${facts.serial}) is revoked since ${crl.revoked.revokedAt} (${crl.revoked.reason ?? "no reason given"}) according to ${url}`);
-      if (crl.nextUpdate !== null && Date.parse(crl.nextUpdate) < now.getTime()) return unavailable(url, `the CRL published there is out of date (nextUpdate ${crl.nextUpdate})`);
-      return { ...facts, status: "captured", source: url, captured_at: fetched.fetchedAt, this_update: crl.thisUpdate, next_update: crl.nextUpdate, crl_base64: base64(fetched.der), reason: null };
+      if (crl.revoked)
+        throw new CertificateRevokedError(
+          `the ${chain} certificate ${facts.subject} (serial ${facts.serial}) is revoked since ${crl.revoked.revokedAt} (${crl.revoked.reason ?? "no reason given"}) according to ${url}`,
+        );
+      if (crl.nextUpdate !== null && Date.parse(crl.nextUpdate) < now.getTime())
+        return unavailable(url, `the CRL published there is out of date (nextUpdate ${crl.nextUpdate})`);
+      return {
+        ...facts,
+        status: "captured",
+        source: url,
+        captured_at: fetched.fetchedAt,
+        this_update: crl.thisUpdate,
+        next_update: crl.nextUpdate,
+        crl_base64: base64(fetched.der),
+        reason: null,
+      };
     }),
   );
 }

@@ -152,12 +152,7 @@ export const warmOpenssl = () => {
  * docs/trust-anchors.md), in a folder of its own, removed afterwards. An openssl that has not answered
  * within `timeoutMs` is hung: the confirmation fails as transient.
  */
-export async function confirmWithOpenssl(
-  response: Uint8Array,
-  manifest: Uint8Array,
-  chainPem: string,
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-): Promise<void> {
+export async function confirmWithOpenssl(response: Uint8Array, manifest: Uint8Array, chainPem: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
   // Written and read synchronously: a few KB each, where libuv's thread pool, which the asynchronous calls
   // would wait for, is busy with the last thumbnails when the proof's token comes (the job's tail).
   const shell = runner.shell();

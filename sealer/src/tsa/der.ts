@@ -5,7 +5,14 @@
  */
 export function tlv(tag: number, ...parts: Uint8Array[]): Uint8Array {
   const length = parts.reduce((sum, part) => sum + part.length, 0);
-  const head = length < 0x80 ? [tag, length] : length < 0x100 ? [tag, 0x81, length] : length < 0x10000 ? [tag, 0x82, length >> 8, length & 0xff] : [tag, 0x83, length >> 16, (length >> 8) & 0xff, length & 0xff];
+  const head =
+    length < 0x80
+      ? [tag, length]
+      : length < 0x100
+        ? [tag, 0x81, length]
+        : length < 0x10000
+          ? [tag, 0x82, length >> 8, length & 0xff]
+          : [tag, 0x83, length >> 16, (length >> 8) & 0xff, length & 0xff];
   const out = new Uint8Array(head.length + length);
   out.set(head);
   let at = head.length;

@@ -63,7 +63,12 @@ export async function obtainTimestamp(authority: TimestampAuthority, data: Uint8
 }
 
 /** The same over a value already hashed: an RFC 4998 hash tree's root is the imprint itself. */
-export async function obtainTimestampOfDigest(authority: TimestampAuthority, hash: ImprintHash, digest: Uint8Array, signal?: AbortSignal): Promise<CheckedTimestamp> {
+export async function obtainTimestampOfDigest(
+  authority: TimestampAuthority,
+  hash: ImprintHash,
+  digest: Uint8Array,
+  signal?: AbortSignal,
+): Promise<CheckedTimestamp> {
   const request = timeStampRequest(hash, digest);
   const response = await authority.respond(request.der, signal);
   const check = await checkTimestamp(response, new Uint8Array(), authority.chainPem, { imprint: digest, reuse: checkReuse });

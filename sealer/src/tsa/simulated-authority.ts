@@ -66,7 +66,11 @@ export function timeStampRequestFields(der: Uint8Array): TimeStampRequestFields 
   const certReq = request.optional(TAG.BOOLEAN);
   request.optional(TAG.CONTEXT_0);
   request.done();
-  return { messageImprint: der.subarray(imprint.start, imprint.end), nonce: nonce ? request.contents(nonce) : null, certReq: certReq !== null && request.contents(certReq)[0] !== 0 };
+  return {
+    messageImprint: der.subarray(imprint.start, imprint.end),
+    nonce: nonce ? request.contents(nonce) : null,
+    certReq: certReq !== null && request.contents(certReq)[0] !== 0,
+  };
 }
 
 /** The certificate and private key (ECDSA P-256) a token is signed with. */
@@ -136,7 +140,11 @@ export function signTimestampResponse(
     ...(request.nonce === null ? [] : [tlv(0x02, request.nonce)]),
     parts.tsaName,
   );
-  const signedAttributes = [CONTENT_TYPE_TST_INFO, attribute("1.2.840.113549.1.9.4", octetString(sha256(tstInfo))), ...(token.essCertId ? [parts.essAttribute] : [])];
+  const signedAttributes = [
+    CONTENT_TYPE_TST_INFO,
+    attribute("1.2.840.113549.1.9.4", octetString(sha256(tstInfo))),
+    ...(token.essCertId ? [parts.essAttribute] : []),
+  ];
   // What is signed is the attributes' DER as a SET (RFC 5652 §5.4); the SignerInfo carries them as [0].
   const signature = sign("sha256", set(...signedAttributes), { key: signer.key, dsaEncoding: "der" });
   const signerInfo = sequence(smallInteger(1), parts.issuerAndSerial, SHA256, context(0, ...signedAttributes), ECDSA_WITH_SHA256, octetString(signature));

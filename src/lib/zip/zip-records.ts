@@ -63,7 +63,19 @@ export function localHeader(entry: EntryStamp, size: number): Uint8Array {
   const extra = zip64 ? zip64Extra([0, 0]) : new Uint8Array(0);
   const sizeField = zip64 ? MAX_32 : 0;
   return record(
-    [[0x04034b50, 4], [zip64 ? VERSION_ZIP64 : VERSION_CLASSIC, 2], [FLAGS, 2], [0, 2], [entry.time, 2], [entry.date, 2], [0, 4], [sizeField, 4], [sizeField, 4], [entry.name.length, 2], [extra.length, 2]],
+    [
+      [0x04034b50, 4],
+      [zip64 ? VERSION_ZIP64 : VERSION_CLASSIC, 2],
+      [FLAGS, 2],
+      [0, 2],
+      [entry.time, 2],
+      [entry.date, 2],
+      [0, 4],
+      [sizeField, 4],
+      [sizeField, 4],
+      [entry.name.length, 2],
+      [extra.length, 2],
+    ],
     entry.name,
     extra,
   );
@@ -71,7 +83,12 @@ export function localHeader(entry: EntryStamp, size: number): Uint8Array {
 
 export function dataDescriptor(crc: number, size: number): Uint8Array {
   const width = needsZip64(size) ? 8 : 4;
-  return record([[0x08074b50, 4], [crc, 4], [size, width], [size, width]]);
+  return record([
+    [0x08074b50, 4],
+    [crc, 4],
+    [size, width],
+    [size, width],
+  ]);
 }
 
 /** Central directory header; whatever overflows its 4-byte field goes into a ZIP64 extra. */
@@ -83,8 +100,23 @@ export function centralHeader(entry: EntryStamp, crc: number, size: number, loca
   const sizeField = zip64Size ? MAX_32 : size;
   return record(
     [
-      [0x02014b50, 4], [version, 2], [version, 2], [FLAGS, 2], [0, 2], [entry.time, 2], [entry.date, 2], [crc, 4], [sizeField, 4], [sizeField, 4],
-      [entry.name.length, 2], [extra.length, 2], [0, 2], [0, 2], [0, 2], [0, 4], [zip64Offset ? MAX_32 : localOffset, 4],
+      [0x02014b50, 4],
+      [version, 2],
+      [version, 2],
+      [FLAGS, 2],
+      [0, 2],
+      [entry.time, 2],
+      [entry.date, 2],
+      [crc, 4],
+      [sizeField, 4],
+      [sizeField, 4],
+      [entry.name.length, 2],
+      [extra.length, 2],
+      [0, 2],
+      [0, 2],
+      [0, 2],
+      [0, 4],
+      [zip64Offset ? MAX_32 : localOffset, 4],
     ],
     entry.name,
     extra,
@@ -98,14 +130,34 @@ export function centralHeader(entry: EntryStamp, crc: number, size: number, loca
 export function endOfArchive(entries: number, directoryOffset: number, directorySize: number): Uint8Array {
   const zip64 = entries >= MAX_16 || directoryOffset >= MAX_32 || directorySize >= MAX_32;
   const classic = record([
-    [0x06054b50, 4], [0, 2], [0, 2], [zip64 ? MAX_16 : entries, 2], [zip64 ? MAX_16 : entries, 2],
-    [zip64 ? MAX_32 : directorySize, 4], [zip64 ? MAX_32 : directoryOffset, 4], [0, 2],
+    [0x06054b50, 4],
+    [0, 2],
+    [0, 2],
+    [zip64 ? MAX_16 : entries, 2],
+    [zip64 ? MAX_16 : entries, 2],
+    [zip64 ? MAX_32 : directorySize, 4],
+    [zip64 ? MAX_32 : directoryOffset, 4],
+    [0, 2],
   ]);
   if (!zip64) return classic;
   const zip64EndOffset = directoryOffset + directorySize;
   const zip64End = record([
-    [0x06064b50, 4], [44, 8], [VERSION_ZIP64, 2], [VERSION_ZIP64, 2], [0, 4], [0, 4], [entries, 8], [entries, 8], [directorySize, 8], [directoryOffset, 8],
+    [0x06064b50, 4],
+    [44, 8],
+    [VERSION_ZIP64, 2],
+    [VERSION_ZIP64, 2],
+    [0, 4],
+    [0, 4],
+    [entries, 8],
+    [entries, 8],
+    [directorySize, 8],
+    [directoryOffset, 8],
   ]);
-  const locator = record([[0x07064b50, 4], [0, 4], [zip64EndOffset, 8], [1, 4]]);
+  const locator = record([
+    [0x07064b50, 4],
+    [0, 4],
+    [zip64EndOffset, 8],
+    [1, 4],
+  ]);
   return record([], zip64End, locator, classic);
 }

@@ -32,7 +32,7 @@ const route = apiRoute(
     tags: ["Capture sessions"],
     summary: t("Create a capture session", "Créer une session de capture"),
     description: t(
-      "Creates a single-use capture link valid 30 minutes. With a live key it reserves one proof of balance (402 when the available balance cannot cover it). With `compare_to` it is the \"after\" of a sealed \"before\".",
+      'Creates a single-use capture link valid 30 minutes. With a live key it reserves one proof of balance (402 when the available balance cannot cover it). With `compare_to` it is the "after" of a sealed "before".',
       "Crée un lien de capture à usage unique valable 30 minutes. Avec une clé live il réserve une preuve du solde (402 si le solde disponible ne la couvre pas). Avec `compare_to` c'est l'« après » d'un « avant » scellé.",
     ),
     middleware: [idempotent] as const,

@@ -14,7 +14,10 @@ const route = apiRoute(
     operationId: "listCaptureTemplates",
     tags: ["Capture templates"],
     summary: t("List capture templates", "Lister les modèles de capture"),
-    description: t("Templates of the key's mode, newest first, with cursor pagination.", "Modèles du mode de la clé, les plus récents d'abord, avec pagination par curseur."),
+    description: t(
+      "Templates of the key's mode, newest first, with cursor pagination.",
+      "Modèles du mode de la clé, les plus récents d'abord, avec pagination par curseur.",
+    ),
     request: { query: PageQuerySchema },
     responses: {
       200: {

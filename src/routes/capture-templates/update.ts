@@ -7,7 +7,11 @@ import { updateCaptureTemplate } from "../../capture-templates/update-template.t
 import { CaptureTemplateSchema, TemplateIdParams, UpdateTemplateBody } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "manage_templates", cost: "write", errors: ["capture_template_not_found", "template_frozen", "template_archived", "too_many_languages", "template_too_large", "template_conflict"] },
+  {
+    right: "manage_templates",
+    cost: "write",
+    errors: ["capture_template_not_found", "template_frozen", "template_archived", "too_many_languages", "template_too_large", "template_conflict"],
+  },
   {
     method: "patch",
     path: "/v1/capture-templates/{id}",

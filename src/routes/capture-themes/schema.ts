@@ -2,8 +2,16 @@ import { z } from "@hono/zod-openapi";
 import { t } from "../../openapi/translations.ts";
 import { HEX_COLOR_PATTERN, LOCALE_PATTERN } from "../../lib/patterns.ts";
 
-const Name = z.string().trim().min(1).max(100).openapi({ description: t("Theme name.", "Nom du thème.") });
-const PrimaryColor = z.string().regex(HEX_COLOR_PATTERN).openapi({ description: t("Hex colour `#rrggbb`.", "Couleur hexadécimale `#rrggbb`."), example: "#0a6cff" });
+const Name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .openapi({ description: t("Theme name.", "Nom du thème.") });
+const PrimaryColor = z
+  .string()
+  .regex(HEX_COLOR_PATTERN)
+  .openapi({ description: t("Hex colour `#rrggbb`.", "Couleur hexadécimale `#rrggbb`."), example: "#0a6cff" });
 const Locale = z
   .string()
   .max(35)
@@ -17,7 +25,10 @@ export const UpdateThemeBody = z
     name: Name.optional(),
     primary_color: PrimaryColor.optional(),
     locale: Locale.optional(),
-    is_default: z.literal(true).optional().openapi({ description: t("Make this theme the default.", "Faire de ce thème le thème par défaut.") }),
+    is_default: z
+      .literal(true)
+      .optional()
+      .openapi({ description: t("Make this theme the default.", "Faire de ce thème le thème par défaut.") }),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "At least one field." })
   .openapi("UpdateCaptureTheme");
@@ -34,10 +45,15 @@ export const CaptureThemeSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .openapi("CaptureTheme", { description: t("Look of the capture page; shared by test and live.", "Apparence de la page de capture ; partagée entre test et live.") });
+  .openapi("CaptureTheme", {
+    description: t("Look of the capture page; shared by test and live.", "Apparence de la page de capture ; partagée entre test et live."),
+  });
 
 export const ThemeIdParams = z.object({
-  id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Theme identifier.", "Identifiant du thème.") }),
+  id: z
+    .string()
+    .max(80)
+    .openapi({ param: { name: "id", in: "path" }, description: t("Theme identifier.", "Identifiant du thème.") }),
 });
 
 /** The logo upload: raw bytes in one of the accepted image types, or untyped (the bytes decide). */

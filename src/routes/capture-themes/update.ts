@@ -15,7 +15,10 @@ const route = apiRoute(
     operationId: "updateCaptureTheme",
     tags: ["Capture themes"],
     summary: t("Update a capture theme", "Modifier un thème de capture"),
-    description: t("Changes the name, colour or language, or makes the theme the default.", "Modifie le nom, la couleur ou la langue, ou fait du thème le thème par défaut."),
+    description: t(
+      "Changes the name, colour or language, or makes the theme the default.",
+      "Modifie le nom, la couleur ou la langue, ou fait du thème le thème par défaut.",
+    ),
     request: { params: ThemeIdParams, body: jsonBody(UpdateThemeBody) },
     responses: { 200: themeResponse(t("The updated theme.", "Le thème modifié.")) },
   },

@@ -8,7 +8,9 @@ import { noStore } from "./no-store.ts";
 import { captureLinkRoute, CompletedFileSchema, CompleteFileBody, FileParams, captureAnswer } from "./schema.ts";
 
 const route = captureLinkRoute(["capture_file_not_found", "upload_incomplete", "upload_size_mismatch", "upload_checksum_mismatch"], {
-  method: "post", path: "/c/{token}/files/{fileId}/complete", operationId: "completeCaptureFile",
+  method: "post",
+  path: "/c/{token}/files/{fileId}/complete",
+  operationId: "completeCaptureFile",
   summary: t("Assemble a multipart upload", "Assembler un envoi en plusieurs parties"),
   description: t(
     "Assembles the parts from the ETags the phone reports, then checks the whole file's size and SHA-256.",

@@ -8,9 +8,14 @@ import { noStore } from "./no-store.ts";
 import { captureLinkRoute, CompleteBody, CompletedCaptureSchema, TokenParams, captureAnswer } from "./schema.ts";
 
 const route = captureLinkRoute(["compare_to_already_used", "missing_required_steps", "upload_incomplete"], {
-  method: "post", path: "/c/{token}/complete", operationId: "completeCapture",
+  method: "post",
+  path: "/c/{token}/complete",
+  operationId: "completeCapture",
   summary: t("Finish the capture", "Terminer la capture"),
-  description: t("Finishes the capture and starts sealing; completing again gives the same answer.", "Termine la capture et lance le scellement ; terminer de nouveau donne la même réponse."),
+  description: t(
+    "Finishes the capture and starts sealing; completing again gives the same answer.",
+    "Termine la capture et lance le scellement ; terminer de nouveau donne la même réponse.",
+  ),
   request: { params: TokenParams, body: jsonBody(CompleteBody) },
   responses: { 200: captureAnswer("Completed.", "Terminée.", CompletedCaptureSchema) },
 });

@@ -8,7 +8,9 @@ import { noStore } from "./no-store.ts";
 import { captureLinkRoute, DeclaredFileSchema, DeclareFileBody, TokenParams, captureAnswer } from "./schema.ts";
 
 const route = captureLinkRoute(["step_not_found", "content_type_not_allowed", "file_too_large", "too_many_files"], {
-  method: "post", path: "/c/{token}/files", operationId: "declareCaptureFile",
+  method: "post",
+  path: "/c/{token}/files",
+  operationId: "declareCaptureFile",
   summary: t("Declare a shot", "Déclarer une prise"),
   description: t(
     "Declares one shot before its upload and answers with signed URLs that write exactly these bytes (several parts above 32 MiB).",

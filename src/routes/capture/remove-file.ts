@@ -7,9 +7,14 @@ import { noStore } from "./no-store.ts";
 import { captureLinkRoute, FileParams } from "./schema.ts";
 
 const route = captureLinkRoute(["capture_file_not_found"], {
-  method: "delete", path: "/c/{token}/files/{fileId}", operationId: "removeCaptureFile",
+  method: "delete",
+  path: "/c/{token}/files/{fileId}",
+  operationId: "removeCaptureFile",
   summary: t("Remove a declared file", "Retirer un fichier déclaré"),
-  description: t("The shot was deleted or retaken: its bytes go and its upload URLs write nothing more.", "La prise a été supprimée ou refaite : ses octets disparaissent et ses URL d'envoi n'écrivent plus rien."),
+  description: t(
+    "The shot was deleted or retaken: its bytes go and its upload URLs write nothing more.",
+    "La prise a été supprimée ou refaite : ses octets disparaissent et ses URL d'envoi n'écrivent plus rien.",
+  ),
   request: { params: FileParams },
   responses: { 204: { description: t("Removed.", "Retiré.") } },
 });

@@ -18,23 +18,38 @@ export function captureLinkRoute<const R extends RouteConfig>(errors: readonly E
 }
 
 /** A JSON answer of the capture page's routes. */
-export const captureAnswer = <T extends z.ZodType>(en: string, fr: string, schema: T) => ({ description: t(en, fr), content: { "application/json": { schema } } });
+export const captureAnswer = <T extends z.ZodType>(en: string, fr: string, schema: T) => ({
+  description: t(en, fr),
+  content: { "application/json": { schema } },
+});
 
 export const TokenParams = z.object({
   token: z
     .string()
     .min(1)
     .max(200)
-    .openapi({ param: { name: "token", in: "path" }, description: t("The capture link's token (the last segment of `capture_url`).", "Le jeton du lien de capture (le dernier segment de `capture_url`).") }),
+    .openapi({
+      param: { name: "token", in: "path" },
+      description: t("The capture link's token (the last segment of `capture_url`).", "Le jeton du lien de capture (le dernier segment de `capture_url`)."),
+    }),
 });
 export const FileParams = TokenParams.extend({
-  fileId: z.string().min(1).max(80).openapi({ param: { name: "fileId", in: "path" }, description: t("The declared file's id (`med_…`).", "L'identifiant du fichier déclaré (`med_…`).") }),
+  fileId: z
+    .string()
+    .min(1)
+    .max(80)
+    .openapi({ param: { name: "fileId", in: "path" }, description: t("The declared file's id (`med_…`).", "L'identifiant du fichier déclaré (`med_…`).") }),
 });
 
 const CaptureContext = z
   .strictObject({
-    method: z.enum(["camera", "file"]).openapi({ description: t("Taken with the camera, or chosen from the phone's files.", "Prise avec l'appareil photo, ou choisie parmi les fichiers du téléphone.") }),
-    device_time: z.string().datetime({ offset: true }).openapi({ description: t("The phone's clock when the shot was taken.", "L'horloge du téléphone au moment de la prise.") }),
+    method: z.enum(["camera", "file"]).openapi({
+      description: t("Taken with the camera, or chosen from the phone's files.", "Prise avec l'appareil photo, ou choisie parmi les fichiers du téléphone."),
+    }),
+    device_time: z
+      .string()
+      .datetime({ offset: true })
+      .openapi({ description: t("The phone's clock when the shot was taken.", "L'horloge du téléphone au moment de la prise.") }),
     width: z.number().int().min(1).max(100_000).optional(),
     height: z.number().int().min(1).max(100_000).optional(),
     duration_ms: z.number().int().min(0).optional(),
@@ -57,8 +72,15 @@ export const DeclareFileBody = z
   .strictObject({
     step_id: z.string().min(1).max(40),
     content_type: z.string().min(1).max(100),
-    size: z.number().int().min(1).openapi({ description: t("Bytes.", "Octets.") }),
-    sha256: z.string().regex(/^[0-9a-fA-F]{64}$/).openapi({ description: t("Hex SHA-256 of the bytes, computed on the phone.", "SHA-256 hexadécimal des octets, calculé sur le téléphone.") }),
+    size: z
+      .number()
+      .int()
+      .min(1)
+      .openapi({ description: t("Bytes.", "Octets.") }),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/)
+      .openapi({ description: t("Hex SHA-256 of the bytes, computed on the phone.", "SHA-256 hexadécimal des octets, calculé sur le téléphone.") }),
     capture: CaptureContext.optional().openapi({
       description: t(
         "Optional (CONTRACT.md's body has four fields): without it the capture method is recorded as `unknown`.",
@@ -89,10 +111,21 @@ const SignedHeaders = z.record(z.string(), z.string()).openapi({
 const UploadPart = z.strictObject({
   part_number: z.number().int(),
   method: z.literal("PUT"),
-  url: z.string().url().openapi({ description: t("Short-lived signed URL that writes this part and nothing else.", "URL signée de courte durée qui écrit cette partie et rien d'autre.") }),
+  url: z
+    .string()
+    .url()
+    .openapi({
+      description: t("Short-lived signed URL that writes this part and nothing else.", "URL signée de courte durée qui écrit cette partie et rien d'autre."),
+    }),
   headers: SignedHeaders,
-  offset: z.number().int().openapi({ description: t("First byte of the file in this part.", "Premier octet du fichier dans cette partie.") }),
-  length: z.number().int().openapi({ description: t("Bytes in this part, exactly.", "Nombre exact d'octets de cette partie.") }),
+  offset: z
+    .number()
+    .int()
+    .openapi({ description: t("First byte of the file in this part.", "Premier octet du fichier dans cette partie.") }),
+  length: z
+    .number()
+    .int()
+    .openapi({ description: t("Bytes in this part, exactly.", "Nombre exact d'octets de cette partie.") }),
 });
 
 const Upload = z
@@ -101,9 +134,23 @@ const Upload = z
     complete: z
       .strictObject({ method: z.literal("POST"), url: z.string().url() })
       .nullable()
-      .openapi({ description: t("Multipart uploads only: where to assemble the parts once stored.", "Envois en plusieurs parties seulement : où assembler les parties une fois stockées.") }),
+      .openapi({
+        description: t(
+          "Multipart uploads only: where to assemble the parts once stored.",
+          "Envois en plusieurs parties seulement : où assembler les parties une fois stockées.",
+        ),
+      }),
     expires_at: z.string().openapi({ description: t("When the signed URLs expire.", "Expiration des URL signées.") }),
-    url: z.string().url().optional().openapi({ description: t("Single-part files only: the one part's URL (CONTRACT.md's shape).", "Fichiers en une partie seulement : l'URL de l'unique partie (forme de CONTRACT.md).") }),
+    url: z
+      .string()
+      .url()
+      .optional()
+      .openapi({
+        description: t(
+          "Single-part files only: the one part's URL (CONTRACT.md's shape).",
+          "Fichiers en une partie seulement : l'URL de l'unique partie (forme de CONTRACT.md).",
+        ),
+      }),
     method: z.literal("PUT").optional(),
     headers: SignedHeaders.optional(),
   })
@@ -119,12 +166,14 @@ export const DeclaredFileSchema = z
   .openapi("DeclaredCaptureFile", { description: t("The declared file and how to upload it.", "Le fichier déclaré et comment l'envoyer.") });
 
 export const ReissuedUploadSchema = DeclaredFileSchema.extend({
-  uploaded_parts: z.array(z.number().int()).openapi({ description: t("Parts storage already holds: send only the others.", "Parties déjà stockées : n'envoyer que les autres.") }),
+  uploaded_parts: z
+    .array(z.number().int())
+    .openapi({ description: t("Parts storage already holds: send only the others.", "Parties déjà stockées : n'envoyer que les autres.") }),
 }).openapi("ReissuedCaptureUpload", { description: t("New signed URLs for a declared file.", "Nouvelles URL signées pour un fichier déclaré.") });
 
-export const CompletedFileSchema = z
-  .strictObject({ file_id: z.string(), status: z.literal("uploaded") })
-  .openapi("CompletedCaptureFile", { description: t("The file is assembled and matches its declaration.", "Le fichier est assemblé et conforme à sa déclaration.") });
+export const CompletedFileSchema = z.strictObject({ file_id: z.string(), status: z.literal("uploaded") }).openapi("CompletedCaptureFile", {
+  description: t("The file is assembled and matches its declaration.", "Le fichier est assemblé et conforme à sa déclaration."),
+});
 
 export const CompletedCaptureSchema = z
   .strictObject({
@@ -134,9 +183,16 @@ export const CompletedCaptureSchema = z
       .string()
       .url()
       .nullable()
-      .openapi({ description: t("The session's `return_url` with `proof_id` and `session_id` appended, or null.", "Le `return_url` de la session avec `proof_id` et `session_id` ajoutés, ou null.") }),
+      .openapi({
+        description: t(
+          "The session's `return_url` with `proof_id` and `session_id` appended, or null.",
+          "Le `return_url` de la session avec `proof_id` et `session_id` ajoutés, ou null.",
+        ),
+      }),
   })
-  .openapi("CompletedCapture", { description: t("The capture is finished; its proof is being sealed.", "La capture est terminée ; sa preuve est en cours de scellement.") });
+  .openapi("CompletedCapture", {
+    description: t("The capture is finished; its proof is being sealed.", "La capture est terminée ; sa preuve est en cours de scellement."),
+  });
 
 const ResolvedText = z.strictObject({ title: z.string(), body: z.string().nullable() });
 
@@ -176,9 +232,16 @@ export const CaptureSessionViewSchema = z
     before_shots: z
       .record(z.string(), z.number().int())
       .nullable()
-      .openapi({ description: t("For an \"after\": the before's number of shots per step.", "Pour un « après » : le nombre de prises de l'avant par étape.") }),
+      .openapi({ description: t('For an "after": the before\'s number of shots per step.', "Pour un « après » : le nombre de prises de l'avant par étape.") }),
     files: z.array(
-      z.object({ file_id: z.string(), step_id: z.string(), size: z.number().int(), sha256: z.string(), content_type: z.string(), status: z.enum(["declared", "uploaded"]) }),
+      z.object({
+        file_id: z.string(),
+        step_id: z.string(),
+        size: z.number().int(),
+        sha256: z.string(),
+        content_type: z.string(),
+        status: z.enum(["declared", "uploaded"]),
+      }),
     ),
   })
   .openapi("CaptureSessionView", {

@@ -7,9 +7,14 @@ import { noStore } from "./no-store.ts";
 import { captureLinkRoute, CaptureSessionViewSchema, TokenParams, captureAnswer } from "./schema.ts";
 
 const route = captureLinkRoute([], {
-  method: "get", path: "/c/{token}/session", operationId: "getCapturePageSession",
+  method: "get",
+  path: "/c/{token}/session",
+  operationId: "getCapturePageSession",
   summary: t("Read the capture session", "Lire la session de capture"),
-  description: t("The session as the page shows it: texts in its language, steps, theme, files declared so far.", "La session telle que la page l'affiche : textes dans sa langue, étapes, thème, fichiers déjà déclarés."),
+  description: t(
+    "The session as the page shows it: texts in its language, steps, theme, files declared so far.",
+    "La session telle que la page l'affiche : textes dans sa langue, étapes, thème, fichiers déjà déclarés.",
+  ),
   request: { params: TokenParams },
   responses: { 200: captureAnswer("The session.", "La session.", CaptureSessionViewSchema) },
 });

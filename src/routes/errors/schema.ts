@@ -4,7 +4,10 @@ import { t } from "../../openapi/translations.ts";
 export const ErrorDescriptionSchema = z
   .strictObject({
     code: z.string().openapi({ description: t("The stable error code.", "Le code d'erreur stable.") }),
-    status: z.number().int().openapi({ description: t("HTTP status code.", "Code de statut HTTP.") }),
+    status: z
+      .number()
+      .int()
+      .openapi({ description: t("HTTP status code.", "Code de statut HTTP.") }),
     title: z.string().openapi({ description: t("Short title.", "Titre court.") }),
     description: z.string().openapi({ description: t("When the error occurs.", "Quand l'erreur se produit.") }),
   })

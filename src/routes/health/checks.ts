@@ -51,7 +51,10 @@ export async function checkTimestampAuthority(env: Env): Promise<HealthCheck> {
 
 function askSealer(env: Env): Promise<HealthCheck> {
   return timed(async () => {
-    const response = await sealerFetch(env, "/health/tsa", HEALTH_SEALER_KEY, { headers: { Authorization: `Bearer ${env.SEALER_SECRET ?? ""}` }, signal: AbortSignal.timeout(10_000) });
+    const response = await sealerFetch(env, "/health/tsa", HEALTH_SEALER_KEY, {
+      headers: { Authorization: `Bearer ${env.SEALER_SECRET ?? ""}` },
+      signal: AbortSignal.timeout(10_000),
+    });
     const body = (await response.json()) as { status?: string };
     if (!response.ok || body.status !== "ok") throw new Error("timestamp authority check failed");
   });

@@ -21,7 +21,10 @@ const route = publicRoute(["unauthenticated", "not_found"], {
   ),
   responses: {
     200: { description: t("Every check passed.", "Toutes les vérifications ont réussi."), content: { "application/json": { schema: HealthDetailsSchema } } },
-    503: { description: t("At least one check failed.", "Au moins une vérification a échoué."), content: { "application/json": { schema: HealthDetailsSchema } } },
+    503: {
+      description: t("At least one check failed.", "Au moins une vérification a échoué."),
+      content: { "application/json": { schema: HealthDetailsSchema } },
+    },
   },
 });
 
@@ -31,11 +34,7 @@ export function registerGetHealthDetails(app: App) {
     if (!expected) throw new ApiError("not_found");
     const token = bearerToken(c.req.header("Authorization"));
     if (token === null || !(await timingSafeEqualStrings(token, expected))) throw new ApiError("unauthenticated");
-    const [database, storage, timestamp_authority] = await Promise.all([
-      checkDatabase(c.env),
-      checkStorage(c.env),
-      checkTimestampAuthority(c.env),
-    ]);
+    const [database, storage, timestamp_authority] = await Promise.all([checkDatabase(c.env), checkStorage(c.env), checkTimestampAuthority(c.env)]);
     const checks = { database, storage, timestamp_authority };
     const failed = Object.values(checks).some((check) => check.status === "error");
     const body = { status: failed ? ("degraded" as const) : ("ok" as const), ...buildInfo(c.env), checks };

@@ -10,10 +10,7 @@ const route = publicRoute([], {
   operationId: "getHealth",
   tags: ["Health"],
   summary: t("Liveness", "Disponibilité"),
-  description: t(
-    "Public. Reports the running build; does not check dependencies.",
-    "Public. Indique la build en service ; ne vérifie pas les dépendances.",
-  ),
+  description: t("Public. Reports the running build; does not check dependencies.", "Public. Indique la build en service ; ne vérifie pas les dépendances."),
   responses: {
     200: { description: t("The service is up.", "Le service répond."), content: { "application/json": { schema: HealthSchema } } },
   },

@@ -78,7 +78,12 @@ export function openApiCaptureDocument(captureApp: App, captureBaseUrl: string, 
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as { name: string },
     },
     servers: [{ url: captureBaseUrl, description: t("Capture host", "Hôte de capture") }],
-    tags: [{ name: "Capture page", description: t("Called by the capture page, authorised by the link's token.", "Appelées par la page de capture, autorisées par le jeton du lien.") }],
+    tags: [
+      {
+        name: "Capture page",
+        description: t("Called by the capture page, authorised by the link's token.", "Appelées par la page de capture, autorisées par le jeton du lien."),
+      },
+    ],
   });
   declareResponseHeaders(document);
   return lang === "fr" ? translateDocument(document) : document;

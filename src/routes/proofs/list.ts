@@ -31,7 +31,13 @@ export function registerListProofs(app: App) {
     const db = c.var.db;
     const { limit, cursor, ...filters } = c.req.valid("query");
     const rows = await proofListQuery(db, caller.organizationId, caller.mode, filters, limit, cursor).all();
-    const files = await proofFiles(db, rows.slice(0, limit).map((row) => row.id));
-    return c.json(toPage(rows, limit, (row) => presentProof(row, files.get(row.id) ?? [], c.env.API_BASE_URL)), 200);
+    const files = await proofFiles(
+      db,
+      rows.slice(0, limit).map((row) => row.id),
+    );
+    return c.json(
+      toPage(rows, limit, (row) => presentProof(row, files.get(row.id) ?? [], c.env.API_BASE_URL)),
+      200,
+    );
   });
 }

@@ -12,13 +12,27 @@ export const ObservedFactsSchema = z
     sha256: z.string(),
     size: z.number().int(),
     content_type: z.string().openapi({ description: t("The type read from the bytes.", "Le type lu dans les octets.") }),
-    received_at: z.string().openapi({ description: t("When the service received the bytes (its own clock).", "Quand le service a reçu les octets (sa propre horloge).") }),
-    clock_offset_ms: z.number().nullable().openapi({
-      description: t("Our clock minus the device's, measured by the service when the file was declared.", "Notre horloge moins celle de l'appareil, mesurée par le service à la déclaration du fichier."),
-    }),
-    capture_page_version: z.string().nullable().openapi({
-      description: t("The version of the capture page the service served (its deploy's commit).", "La version de la page de capture servie par le service (le commit de son déploiement)."),
-    }),
+    received_at: z
+      .string()
+      .openapi({ description: t("When the service received the bytes (its own clock).", "Quand le service a reçu les octets (sa propre horloge).") }),
+    clock_offset_ms: z
+      .number()
+      .nullable()
+      .openapi({
+        description: t(
+          "Our clock minus the device's, measured by the service when the file was declared.",
+          "Notre horloge moins celle de l'appareil, mesurée par le service à la déclaration du fichier.",
+        ),
+      }),
+    capture_page_version: z
+      .string()
+      .nullable()
+      .openapi({
+        description: t(
+          "The version of the capture page the service served (its deploy's commit).",
+          "La version de la page de capture servie par le service (le commit de son déploiement).",
+        ),
+      }),
     decoded: z
       .strictObject({ width: nullableCount, height: nullableCount, duration_ms: nullableCount })
       .nullable()
@@ -29,7 +43,10 @@ export const ObservedFactsSchema = z
 export const ReportedByDeviceSchema = z
   .strictObject({
     method: z.enum(["camera", "file", "unknown"]).openapi({
-      description: t("Camera shot or chosen file, as the capture page reported it (a web page cannot attest the camera).", "Prise à l'appareil photo ou fichier choisi, selon la page de capture (une page web ne peut attester l'appareil photo)."),
+      description: t(
+        "Camera shot or chosen file, as the capture page reported it (a web page cannot attest the camera).",
+        "Prise à l'appareil photo ou fichier choisi, selon la page de capture (une page web ne peut attester l'appareil photo).",
+      ),
     }),
     device_time: z.string().nullable(),
     width: nullableCount,
@@ -37,26 +54,49 @@ export const ReportedByDeviceSchema = z
     duration_ms: nullableCount,
     geolocation: z.strictObject({ latitude: z.number(), longitude: z.number(), accuracy_m: z.number() }).nullable(),
   })
-  .openapi("ReportedByDevice", { description: t("What the device reported, unchecked: reported, never established.", "Ce que l'appareil a déclaré, sans contrôle : déclaré, jamais établi.") });
+  .openapi("ReportedByDevice", {
+    description: t("What the device reported, unchecked: reported, never established.", "Ce que l'appareil a déclaré, sans contrôle : déclaré, jamais établi."),
+  });
 
 export const EarlierContentCredentialsSchema = z
   .strictObject({
     claim_generator: z.string().nullable(),
-    digital_source_types: z.array(z.string()).openapi({ description: t("What the earlier manifest claimed the file is (IPTC digital source types).", "Ce que le manifeste antérieur affirmait du fichier (types de source numérique IPTC).") }),
+    digital_source_types: z.array(z.string()).openapi({
+      description: t(
+        "What the earlier manifest claimed the file is (IPTC digital source types).",
+        "Ce que le manifeste antérieur affirmait du fichier (types de source numérique IPTC).",
+      ),
+    }),
     validation_state: z.enum(["Invalid", "Valid", "Trusted"]),
     signer: z.string().nullable(),
   })
   .openapi("EarlierContentCredentials", {
-    description: t("C2PA Content Credentials the file came with, kept as the parent ingredient of our manifest.", "Content Credentials C2PA dont le fichier était déjà porteur, conservés comme ingrédient parent de notre manifeste."),
+    description: t(
+      "C2PA Content Credentials the file came with, kept as the parent ingredient of our manifest.",
+      "Content Credentials C2PA dont le fichier était déjà porteur, conservés comme ingrédient parent de notre manifeste.",
+    ),
   });
 
 export const IntegritySignalSchema = z
   .strictObject({
     code: z.enum(SIGNAL_CODES),
     detail: z.string(),
-    proof_id: z.string().optional().openapi({ description: t("`sealed_before`: the earlier proof (never in the public JSON).", "`sealed_before` : la preuve antérieure (jamais dans le JSON public).") }),
+    proof_id: z
+      .string()
+      .optional()
+      .openapi({
+        description: t(
+          "`sealed_before`: the earlier proof (never in the public JSON).",
+          "`sealed_before` : la preuve antérieure (jamais dans le JSON public).",
+        ),
+      }),
   })
-  .openapi("IntegritySignal", { description: t("A fact to weigh, computed from the bytes; it does not fail the proof.", "Un fait à peser, calculé à partir des octets ; il ne fait pas échouer la preuve.") });
+  .openapi("IntegritySignal", {
+    description: t(
+      "A fact to weigh, computed from the bytes; it does not fail the proof.",
+      "Un fait à peser, calculé à partir des octets ; il ne fait pas échouer la preuve.",
+    ),
+  });
 
 export const ProofFileSchema = z
   .strictObject({
@@ -66,7 +106,10 @@ export const ProofFileSchema = z
     content_type: z.string(),
     size: z.number().int(),
     sha256: z.string().openapi({ description: t("SHA-256 of the bytes received from the phone.", "SHA-256 des octets reçus du téléphone.") }),
-    signed_sha256: z.string().nullable().openapi({ description: t("SHA-256 of the C2PA-signed file.", "SHA-256 du fichier signé C2PA.") }),
+    signed_sha256: z
+      .string()
+      .nullable()
+      .openapi({ description: t("SHA-256 of the C2PA-signed file.", "SHA-256 du fichier signé C2PA.") }),
     captured_at: z.string().openapi({
       description: t("When the service observed the file (not qualified).", "Quand le service a constaté le fichier (non qualifié)."),
     }),
@@ -99,11 +142,20 @@ export const ProofSchema = z
     location_reference: z.string().nullable(),
     session_id: z.string(),
     template_id: z.string().nullable(),
-    compare_to: z.string().nullable().openapi({ description: t("On an \"after\": its \"before\".", "Sur un « après » : son « avant ».") }),
-    compared_by: z.string().nullable().openapi({ description: t("On a \"before\": its \"after\".", "Sur un « avant » : son « après ».") }),
+    compare_to: z
+      .string()
+      .nullable()
+      .openapi({ description: t('On an "after": its "before".', "Sur un « après » : son « avant ».") }),
+    compared_by: z
+      .string()
+      .nullable()
+      .openapi({ description: t('On a "before": its "after".', "Sur un « avant » : son « après ».") }),
     files: z.array(ProofFileSchema),
     timestamp: TimestampSchema.nullable(),
-    manifest_sha256: z.string().nullable().openapi({ description: t("SHA-256 of the manifest the timestamp covers.", "SHA-256 du manifeste couvert par l'horodatage.") }),
+    manifest_sha256: z
+      .string()
+      .nullable()
+      .openapi({ description: t("SHA-256 of the manifest the timestamp covers.", "SHA-256 du manifeste couvert par l'horodatage.") }),
     created_at: z.string(),
     sealed_at: z.string().nullable(),
     failure: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
@@ -123,19 +175,44 @@ export const ProofListQuery = PageQuerySchema.extend({
       queryParam(
         "linked",
         t(
-          "`true`: proofs that have their partner (an \"after\" with its `compare_to`, a \"before\" with its `compared_by`). `false`: sealed \"before\" proofs still awaiting their \"after\".",
+          '`true`: proofs that have their partner (an "after" with its `compare_to`, a "before" with its `compared_by`). `false`: sealed "before" proofs still awaiting their "after".',
           "`true` : preuves qui ont leur partenaire (un « après » avec son `compare_to`, un « avant » avec son `compared_by`). `false` : preuves « avant » scellées attendant encore leur « après ».",
         ),
       ),
     ),
-  external_reference: z.string().regex(REFERENCE_PATTERN).optional().openapi(queryParam("external_reference", t("Only this transaction.", "Seulement cette transaction."))),
-  party: z.enum(["provider", "recipient"]).optional().openapi(queryParam("party", t("Only this party.", "Seulement cette partie."))),
-  stage: z.string().regex(STAGE_PATTERN).optional().openapi(queryParam("stage", t("Only this stage.", "Seulement cette étape."))),
-  status: z.enum(["pending", "sealed", "failed"]).optional().openapi(queryParam("status", t("Only this status.", "Seulement ce statut."))),
-  created_after: z.string().datetime().optional().openapi(queryParam("created_after", t("Created at or after this time.", "Créées à partir de cet instant."))),
-  created_before: z.string().datetime().optional().openapi(queryParam("created_before", t("Created before this time.", "Créées avant cet instant."))),
+  external_reference: z
+    .string()
+    .regex(REFERENCE_PATTERN)
+    .optional()
+    .openapi(queryParam("external_reference", t("Only this transaction.", "Seulement cette transaction."))),
+  party: z
+    .enum(["provider", "recipient"])
+    .optional()
+    .openapi(queryParam("party", t("Only this party.", "Seulement cette partie."))),
+  stage: z
+    .string()
+    .regex(STAGE_PATTERN)
+    .optional()
+    .openapi(queryParam("stage", t("Only this stage.", "Seulement cette étape."))),
+  status: z
+    .enum(["pending", "sealed", "failed"])
+    .optional()
+    .openapi(queryParam("status", t("Only this status.", "Seulement ce statut."))),
+  created_after: z
+    .string()
+    .datetime()
+    .optional()
+    .openapi(queryParam("created_after", t("Created at or after this time.", "Créées à partir de cet instant."))),
+  created_before: z
+    .string()
+    .datetime()
+    .optional()
+    .openapi(queryParam("created_before", t("Created before this time.", "Créées avant cet instant."))),
 });
 
 export const ProofIdParams = z.object({
-  id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Proof identifier.", "Identifiant de la preuve.") }),
+  id: z
+    .string()
+    .max(80)
+    .openapi({ param: { name: "id", in: "path" }, description: t("Proof identifier.", "Identifiant de la preuve.") }),
 });

@@ -13,7 +13,13 @@ export function immutableOrNotModified(c: Context<HonoEnv>, sealed: boolean, eta
   const quoted = `"${etag}"`;
   c.header("ETag", quoted);
   c.header("Cache-Control", "public, max-age=31536000, immutable");
-  if (c.req.header("If-None-Match")?.split(",").some((tag) => tag.trim() === quoted)) return c.body(null, 304);
+  if (
+    c.req
+      .header("If-None-Match")
+      ?.split(",")
+      .some((tag) => tag.trim() === quoted)
+  )
+    return c.body(null, 304);
   return null;
 }
 
@@ -27,7 +33,13 @@ export function renewableOrNotModified(c: Context<HonoEnv>, sealed: boolean, eta
   const quoted = `"${etag}"`;
   c.header("ETag", quoted);
   c.header("Cache-Control", "public, max-age=300");
-  if (c.req.header("If-None-Match")?.split(",").some((tag) => tag.trim() === quoted)) return c.body(null, 304);
+  if (
+    c.req
+      .header("If-None-Match")
+      ?.split(",")
+      .some((tag) => tag.trim() === quoted)
+  )
+    return c.body(null, 304);
   return null;
 }
 
@@ -38,7 +50,9 @@ export function renewableOrNotModified(c: Context<HonoEnv>, sealed: boolean, eta
  */
 export async function fromEdgeCache(c: Context<HonoEnv>, sealed: boolean, produce: () => Promise<Response>, version = ""): Promise<Response> {
   if (!sealed || c.req.header("If-None-Match")) return produce();
-  const key = new Request(version === "" ? c.req.url : `${c.req.url}${c.req.url.includes("?") ? "&" : "?"}evidence=${encodeURIComponent(version)}`, { method: "GET" });
+  const key = new Request(version === "" ? c.req.url : `${c.req.url}${c.req.url.includes("?") ? "&" : "?"}evidence=${encodeURIComponent(version)}`, {
+    method: "GET",
+  });
   const hit = await caches.default.match(key);
   if (hit) return hit;
   const response = await produce();

@@ -31,6 +31,11 @@ export function registerGetPublicProof(app: App) {
     const evidence = await publicEvidenceRecord(c.env.FILES, proof);
     const notModified = renewableOrNotModified(c, proof.status === "sealed", proof.manifestSha256 && `${proof.manifestSha256}${evidenceVersion(evidence)}`);
     if (notModified) return notModified as never;
-    return (await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files, evidence), 200), evidenceVersion(evidence))) as never;
+    return (await fromEdgeCache(
+      c,
+      proof.status === "sealed",
+      async () => c.json(await publicProof(c.env, proof, files, evidence), 200),
+      evidenceVersion(evidence),
+    )) as never;
   });
 }

@@ -7,10 +7,17 @@ import { CLAIM_CODES } from "../../verification/claims.ts";
 export const VerificationSchema = z
   .strictObject({
     status: z.enum(["valid", "invalid", "pending", "failed"]),
-    test_mode: z.boolean().openapi({ description: t("A test proof: its timestamp is simulated and proves nothing.", "Une preuve de test : son horodatage est simulé et ne prouve rien.") }),
+    test_mode: z.boolean().openapi({
+      description: t("A test proof: its timestamp is simulated and proves nothing.", "Une preuve de test : son horodatage est simulé et ne prouve rien."),
+    }),
     checks: z.array(z.strictObject({ name: z.string(), result: z.enum(["pass", "fail"]), detail: z.string().optional() })),
   })
-  .openapi("Verification", { description: t("The result of verifying the proof again from its stored artifacts.", "Le résultat d'une nouvelle vérification de la preuve à partir de ses éléments stockés.") });
+  .openapi("Verification", {
+    description: t(
+      "The result of verifying the proof again from its stored artifacts.",
+      "Le résultat d'une nouvelle vérification de la preuve à partir de ses éléments stockés.",
+    ),
+  });
 
 const ClaimSchema = z.strictObject({ code: z.enum(CLAIM_CODES), en: z.string(), fr: z.string() });
 
@@ -41,12 +48,15 @@ export const PublicProofSchema = z
     files: z.array(
       ProofFileSchema.extend({
         url: z.string().openapi({ description: t("The signed file.", "Le fichier signé.") }),
-        thumbnail_url: z.string().nullable().openapi({
-          description: t(
-            "A light thumbnail the service made from the signed file at sealing (WebP, at most 480 px and 100 KB); null for videos, HEIC photos and proofs not sealed.",
-            "Une vignette légère que le service a faite à partir du fichier signé au scellement (WebP, au plus 480 px et 100 Ko) ; null pour les vidéos, les photos HEIC et les preuves non scellées.",
-          ),
-        }),
+        thumbnail_url: z
+          .string()
+          .nullable()
+          .openapi({
+            description: t(
+              "A light thumbnail the service made from the signed file at sealing (WebP, at most 480 px and 100 KB); null for videos, HEIC photos and proofs not sealed.",
+              "Une vignette légère que le service a faite à partir du fichier signé au scellement (WebP, au plus 480 px et 100 Ko) ; null pour les vidéos, les photos HEIC et les preuves non scellées.",
+            ),
+          }),
       }),
     ),
     timestamp: TimestampSchema.nullable(),
@@ -102,11 +112,17 @@ export const PublicProofSchema = z
   .openapi("PublicProof", { description: t("What anyone may know of a proof to verify it.", "Ce que chacun peut savoir d'une preuve pour la vérifier.") });
 
 export const PublicProofParams = z.object({
-  id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Proof identifier.", "Identifiant de la preuve.") }),
+  id: z
+    .string()
+    .max(80)
+    .openapi({ param: { name: "id", in: "path" }, description: t("Proof identifier.", "Identifiant de la preuve.") }),
 });
 
 export const PublicFileParams = PublicProofParams.extend({
-  file_id: z.string().max(80).openapi({ param: { name: "file_id", in: "path" }, description: t("File identifier.", "Identifiant du fichier.") }),
+  file_id: z
+    .string()
+    .max(80)
+    .openapi({ param: { name: "file_id", in: "path" }, description: t("File identifier.", "Identifiant du fichier.") }),
 });
 
 /** Bytes, not JSON: a signed file, a package, or the file to verify. */
@@ -116,7 +132,9 @@ export const FileMatchSchema = z
   .strictObject({
     proof_id: z.string(),
     file_id: z.string(),
-    match: z.enum(["original", "signed"]).openapi({ description: t("Which of the file's two forms matched.", "Laquelle des deux formes du fichier correspond.") }),
+    match: z
+      .enum(["original", "signed"])
+      .openapi({ description: t("Which of the file's two forms matched.", "Laquelle des deux formes du fichier correspond.") }),
     verification: VerificationSchema,
     verification_url: z.string(),
   })

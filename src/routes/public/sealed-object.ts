@@ -27,7 +27,11 @@ export interface SealedObject {
  * its ETag (304 when the client has it); streamed inline with its type and length, never sniffed, saying the
  * proof's mode. `select` names the file's object, or throws the route's own problem when the file has none.
  */
-export async function serveSealedObject(c: Context<HonoEnv>, ids: { id: string; fileId: string }, select: (file: SealedFile) => SealedObject): Promise<Response> {
+export async function serveSealedObject(
+  c: Context<HonoEnv>,
+  ids: { id: string; fileId: string },
+  select: (file: SealedFile) => SealedObject,
+): Promise<Response> {
   const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: { id: ids.id } });
   const file = files.find((candidate) => candidate.id === ids.fileId);
   if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");

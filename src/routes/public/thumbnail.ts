@@ -28,7 +28,13 @@ export function registerGetPublicProofThumbnail(app: App) {
     const served = await serveSealedObject(c, { id, fileId: file_id }, (file) => {
       if (file.thumbnail === null) throw new ApiError("thumbnail_not_found");
       // Made once at sealing and never again: it is immutable like the signed file it comes from.
-      return { key: file.thumbnail.key, contentType: file.thumbnail.content_type, filename: `${file.id}-thumbnail.webp`, etag: `thumb-${file.signedSha256}`, missing: "thumbnail_not_found" };
+      return {
+        key: file.thumbnail.key,
+        contentType: file.thumbnail.content_type,
+        filename: `${file.id}-thumbnail.webp`,
+        etag: `thumb-${file.signedSha256}`,
+        missing: "thumbnail_not_found",
+      };
     });
     return served as never;
   });

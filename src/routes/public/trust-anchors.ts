@@ -6,12 +6,34 @@ import { publishedRoots } from "../../trust-anchors/published-roots.ts";
 
 const TrustAnchorSchema = z
   .object({
-    kind: z.enum(["timestamp_authority", "c2pa"]).openapi({ description: t("Whose root: a timestamp authority's, or the C2PA signing root.", "De qui est la racine : d'une autorité d'horodatage, ou la racine de signature C2PA.") }),
-    mode: z.enum(["test", "live"]).openapi({ description: t("Test roots prove nothing and have no legal value.", "Les racines de test ne prouvent rien et n'ont aucune valeur légale.") }),
-    status: z.enum(["current", "past"]).openapi({ description: t("`current`: the latest proof of this kind and mode was sealed under it. Proofs sealed under a `past` root stay valid.", "`current` : la dernière preuve de ce type et de ce mode a été scellée sous elle. Les preuves scellées sous une racine `past` restent valides.") }),
+    kind: z.enum(["timestamp_authority", "c2pa"]).openapi({
+      description: t(
+        "Whose root: a timestamp authority's, or the C2PA signing root.",
+        "De qui est la racine : d'une autorité d'horodatage, ou la racine de signature C2PA.",
+      ),
+    }),
+    mode: z
+      .enum(["test", "live"])
+      .openapi({ description: t("Test roots prove nothing and have no legal value.", "Les racines de test ne prouvent rien et n'ont aucune valeur légale.") }),
+    status: z.enum(["current", "past"]).openapi({
+      description: t(
+        "`current`: the latest proof of this kind and mode was sealed under it. Proofs sealed under a `past` root stay valid.",
+        "`current` : la dernière preuve de ce type et de ce mode a été scellée sous elle. Les preuves scellées sous une racine `past` restent valides.",
+      ),
+    }),
     subject: z.string(),
-    sha256: z.string().openapi({ description: t("SHA-256 of the certificate's DER, lower-case hex: the value to pin (`proof-verify --tsa-root-sha256` / `--c2pa-root-sha256`).", "SHA-256 du DER du certificat, en hexadécimal minuscule : la valeur à épingler (`proof-verify --tsa-root-sha256` / `--c2pa-root-sha256`).") }),
-    openssl_fingerprint: z.string().openapi({ description: t("The same, as `openssl x509 -noout -fingerprint -sha256` prints it.", "La même, telle que l'affiche `openssl x509 -noout -fingerprint -sha256`.") }),
+    sha256: z.string().openapi({
+      description: t(
+        "SHA-256 of the certificate's DER, lower-case hex: the value to pin (`proof-verify --tsa-root-sha256` / `--c2pa-root-sha256`).",
+        "SHA-256 du DER du certificat, en hexadécimal minuscule : la valeur à épingler (`proof-verify --tsa-root-sha256` / `--c2pa-root-sha256`).",
+      ),
+    }),
+    openssl_fingerprint: z.string().openapi({
+      description: t(
+        "The same, as `openssl x509 -noout -fingerprint -sha256` prints it.",
+        "La même, telle que l'affiche `openssl x509 -noout -fingerprint -sha256`.",
+      ),
+    }),
     first_sealed_at: z.string(),
     last_sealed_at: z.string(),
     pem: z.string(),

@@ -8,7 +8,8 @@ import { pageLanguage } from "../../verification-page/messages.ts";
 import { renderProofNotFoundPage, renderVerificationPage } from "../../verification-page/render.ts";
 import { pageSteps } from "../../verification-page/step-labels.ts";
 
-const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** `GET /p/{id}`: the proof's `verification_url`, for people (the JSON twin is /v1/public/proofs/{id}). */
 export function registerVerificationPage(app: App) {

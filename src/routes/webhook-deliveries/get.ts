@@ -10,9 +10,15 @@ import { DeliveryIdParams, DeliverySchema } from "./schema.ts";
 const route = apiRoute(
   { right: "manage_webhooks", cost: "read", errors: ["webhook_delivery_not_found"] },
   {
-    method: "get", path: "/v1/webhook-deliveries/{id}", operationId: "getWebhookDelivery", tags: ["Webhooks"],
+    method: "get",
+    path: "/v1/webhook-deliveries/{id}",
+    operationId: "getWebhookDelivery",
+    tags: ["Webhooks"],
     summary: t("Get a webhook delivery", "Lire une livraison de webhook"),
-    description: t("The exact body sent, the last status and start of answer, the failure reason and every attempt.", "Le corps exact envoyé, le dernier statut et le début de réponse, la raison d'échec et chaque tentative."),
+    description: t(
+      "The exact body sent, the last status and start of answer, the failure reason and every attempt.",
+      "Le corps exact envoyé, le dernier statut et le début de réponse, la raison d'échec et chaque tentative.",
+    ),
     request: { params: DeliveryIdParams },
     responses: { 200: { description: t("The delivery.", "La livraison."), content: { "application/json": { schema: DeliverySchema } } } },
   },

@@ -9,11 +9,22 @@ import { DeliveryListQuery, DeliverySummarySchema } from "./schema.ts";
 const route = apiRoute(
   { right: "manage_webhooks", cost: "read", errors: [] },
   {
-    method: "get", path: "/v1/webhook-deliveries", operationId: "listWebhookDeliveries", tags: ["Webhooks"],
+    method: "get",
+    path: "/v1/webhook-deliveries",
+    operationId: "listWebhookDeliveries",
+    tags: ["Webhooks"],
     summary: t("List webhook deliveries", "Lister les livraisons de webhooks"),
-    description: t("The delivery log of the key's mode, newest first; never the sent content.", "Le journal des livraisons du mode de la clé, les plus récentes d'abord ; jamais le contenu envoyé."),
+    description: t(
+      "The delivery log of the key's mode, newest first; never the sent content.",
+      "Le journal des livraisons du mode de la clé, les plus récentes d'abord ; jamais le contenu envoyé.",
+    ),
     request: { query: DeliveryListQuery },
-    responses: { 200: { description: t("A page of deliveries.", "Une page de livraisons."), content: { "application/json": { schema: pageSchema(DeliverySummarySchema, "WebhookDeliveryList") } } } },
+    responses: {
+      200: {
+        description: t("A page of deliveries.", "Une page de livraisons."),
+        content: { "application/json": { schema: pageSchema(DeliverySummarySchema, "WebhookDeliveryList") } },
+      },
+    },
   },
 );
 

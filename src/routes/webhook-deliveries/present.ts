@@ -22,6 +22,13 @@ export function presentDelivery(row: DeliveryRow, attempts: AttemptRow[]) {
     request_body: row.bodyDeletedAt === null ? row.requestBody : null,
     response_body_start: row.responseBodyStart,
     body_deleted_at: row.bodyDeletedAt,
-    attempts_log: attempts.map((a) => ({ attempt: a.attempt, webhook_id: a.webhookId, started_at: a.startedAt, duration_ms: a.durationMs, response_status: a.responseStatus, failure_reason: a.failureReason })),
+    attempts_log: attempts.map((a) => ({
+      attempt: a.attempt,
+      webhook_id: a.webhookId,
+      started_at: a.startedAt,
+      duration_ms: a.durationMs,
+      response_status: a.responseStatus,
+      failure_reason: a.failureReason,
+    })),
   };
 }

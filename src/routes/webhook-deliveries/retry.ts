@@ -15,7 +15,10 @@ const MANUAL_RETRIES_PER_HOUR = 20;
 const route = apiRoute(
   { right: "manage_webhooks", cost: "write", errors: ["webhook_delivery_not_found", "webhook_delivery_not_retryable", "webhook_delivery_body_deleted"] },
   {
-    method: "post", path: "/v1/webhook-deliveries/{id}/retry", operationId: "retryWebhookDelivery", tags: ["Webhooks"],
+    method: "post",
+    path: "/v1/webhook-deliveries/{id}/retry",
+    operationId: "retryWebhookDelivery",
+    tags: ["Webhooks"],
     summary: t("Send a delivery again", "Renvoyer une livraison"),
     description: t(
       "Sends an `abandoned` delivery, or a `retrying` one without waiting for its next retry, again now, with the same body and event id; a `pending` or `succeeded` one gives 409 `webhook_delivery_not_retryable`. At most 20 manual retries per endpoint per hour (429 `rate_limited` with `Retry-After`), so that retries cannot flood the receiver.",
@@ -37,7 +40,10 @@ export function registerRetryDelivery(app: App) {
     if (!(RETRYABLE_DELIVERY_STATUSES as readonly string[]).includes(row.status)) throw notRetryable();
     const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, `delivery-retries:${row.endpointId}`, MANUAL_RETRIES_PER_HOUR, "read", 3_600_000);
     if (!limit.allowed) {
-      throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) }, detail: `At most ${MANUAL_RETRIES_PER_HOUR} manual retries per endpoint per hour.` });
+      throw new ApiError("rate_limited", {
+        headers: { "Retry-After": String(limit.resetSeconds) },
+        detail: `At most ${MANUAL_RETRIES_PER_HOUR} manual retries per endpoint per hour.`,
+      });
     }
     if (!(await retryDeliveryNow(ctx, row.id))) throw notRetryable();
     return c.json(presentDeliverySummary(await deliveryOrThrow({ ctx, input: { id: row.id } })), 202);

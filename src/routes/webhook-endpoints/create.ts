@@ -9,11 +9,22 @@ import { CreateEndpointBody, EndpointSchema } from "./schema.ts";
 const route = apiRoute(
   { right: "manage_webhooks", cost: "write", errors: ["invalid_webhook_url", "webhook_endpoint_limit_reached", "service_unavailable"] },
   {
-    method: "post", path: "/v1/webhook-endpoints", operationId: "createWebhookEndpoint", tags: ["Webhooks"],
+    method: "post",
+    path: "/v1/webhook-endpoints",
+    operationId: "createWebhookEndpoint",
+    tags: ["Webhooks"],
     summary: t("Create a webhook endpoint", "Créer un point de terminaison de webhook"),
-    description: t("Creates an endpoint in the key's mode; the answer shows its signing secret once.", "Crée un point de terminaison dans le mode de la clé ; la réponse montre une seule fois son secret de signature."),
+    description: t(
+      "Creates an endpoint in the key's mode; the answer shows its signing secret once.",
+      "Crée un point de terminaison dans le mode de la clé ; la réponse montre une seule fois son secret de signature.",
+    ),
     request: { body: jsonBody(CreateEndpointBody) },
-    responses: { 201: { description: t("The endpoint, with its secret.", "Le point de terminaison, avec son secret."), content: { "application/json": { schema: EndpointSchema } } } },
+    responses: {
+      201: {
+        description: t("The endpoint, with its secret.", "Le point de terminaison, avec son secret."),
+        content: { "application/json": { schema: EndpointSchema } },
+      },
+    },
   },
 );
 

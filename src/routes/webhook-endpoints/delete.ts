@@ -9,7 +9,10 @@ import { EndpointIdParams } from "./schema.ts";
 const route = apiRoute(
   { right: "manage_webhooks", cost: "write", errors: ["webhook_endpoint_not_found"] },
   {
-    method: "delete", path: "/v1/webhook-endpoints/{id}", operationId: "deleteWebhookEndpoint", tags: ["Webhooks"],
+    method: "delete",
+    path: "/v1/webhook-endpoints/{id}",
+    operationId: "deleteWebhookEndpoint",
+    tags: ["Webhooks"],
     summary: t("Delete a webhook endpoint", "Supprimer un point de terminaison"),
     description: t("Deletes the endpoint; its pending deliveries stop.", "Supprime le point de terminaison ; ses livraisons en attente s'arrêtent."),
     request: { params: EndpointIdParams },

@@ -10,7 +10,10 @@ import { EndpointIdParams, EndpointSchema } from "./schema.ts";
 const route = apiRoute(
   { right: "manage_webhooks", cost: "read", errors: ["webhook_endpoint_not_found"] },
   {
-    method: "get", path: "/v1/webhook-endpoints/{id}", operationId: "getWebhookEndpoint", tags: ["Webhooks"],
+    method: "get",
+    path: "/v1/webhook-endpoints/{id}",
+    operationId: "getWebhookEndpoint",
+    tags: ["Webhooks"],
     summary: t("Get a webhook endpoint", "Lire un point de terminaison"),
     description: t("One endpoint, without its secret value.", "Un point de terminaison, sans la valeur de son secret."),
     request: { params: EndpointIdParams },

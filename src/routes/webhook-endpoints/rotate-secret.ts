@@ -9,14 +9,22 @@ import { EndpointIdParams, EndpointSchema, RotateBody } from "./schema.ts";
 const route = apiRoute(
   { right: "manage_webhooks", cost: "write", errors: ["webhook_endpoint_not_found", "rotation_in_progress"] },
   {
-    method: "post", path: "/v1/webhook-endpoints/{id}/rotate-secret", operationId: "rotateWebhookSecret", tags: ["Webhooks"],
+    method: "post",
+    path: "/v1/webhook-endpoints/{id}/rotate-secret",
+    operationId: "rotateWebhookSecret",
+    tags: ["Webhooks"],
     summary: t("Rotate the signing secret", "Renouveler le secret de signature"),
     description: t(
       "Creates a new secret, shown once; the old one keeps signing (one `v1` each) until `expires_in_seconds` from now.",
       "Crée un nouveau secret, montré une fois ; l'ancien signe encore (un `v1` chacun) jusqu'à `expires_in_seconds` à partir de maintenant.",
     ),
     request: { params: EndpointIdParams, body: optionalJsonBody(RotateBody) },
-    responses: { 200: { description: t("The endpoint, with its new secret.", "Le point de terminaison, avec son nouveau secret."), content: { "application/json": { schema: EndpointSchema } } } },
+    responses: {
+      200: {
+        description: t("The endpoint, with its new secret.", "Le point de terminaison, avec son nouveau secret."),
+        content: { "application/json": { schema: EndpointSchema } },
+      },
+    },
   },
 );
 

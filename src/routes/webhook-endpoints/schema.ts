@@ -10,11 +10,12 @@ const Events = z
   .refine((events) => new Set(events).size === events.length, { message: "Events must be unique." })
   .openapi({ description: t("1 to 6 unique events to receive.", "1 à 6 événements distincts à recevoir.") });
 
-const Url = z.string().max(2048).openapi({ description: t("HTTPS URL on a public domain name.", "URL HTTPS sur un nom de domaine public.") });
+const Url = z
+  .string()
+  .max(2048)
+  .openapi({ description: t("HTTPS URL on a public domain name.", "URL HTTPS sur un nom de domaine public.") });
 
-export const CreateEndpointBody = z
-  .strictObject({ url: Url, events: Events, description: z.string().max(200).optional() })
-  .openapi("CreateWebhookEndpoint");
+export const CreateEndpointBody = z.strictObject({ url: Url, events: Events, description: z.string().max(200).optional() }).openapi("CreateWebhookEndpoint");
 
 export const UpdateEndpointBody = z
   .strictObject({
@@ -44,7 +45,12 @@ export const TestEventBody = z
     event: z
       .enum(EMITTED_EVENTS)
       .default("proof.sealed")
-      .openapi({ description: t("An event the service sends; reserved events are refused.", "Un événement que le service envoie ; les événements réservés sont refusés.") }),
+      .openapi({
+        description: t(
+          "An event the service sends; reserved events are refused.",
+          "Un événement que le service envoie ; les événements réservés sont refusés.",
+        ),
+      }),
   })
   .openapi("SendTestEvent");
 
@@ -69,7 +75,15 @@ export const EndpointSchema = z
     created_at: z.string(),
     updated_at: z.string(),
     secrets: z.array(SecretSchema),
-    secret: z.string().optional().openapi({ description: t("The whole signing secret: in creation and rotation answers only.", "Le secret de signature complet : seulement dans les réponses de création et de rotation.") }),
+    secret: z
+      .string()
+      .optional()
+      .openapi({
+        description: t(
+          "The whole signing secret: in creation and rotation answers only.",
+          "Le secret de signature complet : seulement dans les réponses de création et de rotation.",
+        ),
+      }),
   })
   .openapi("WebhookEndpoint", { description: t("Where events are sent.", "Où les événements sont envoyés.") });
 
@@ -78,5 +92,8 @@ export const EndpointListSchema = z.strictObject({ data: z.array(EndpointSchema)
 export const TestEventSentSchema = z.strictObject({ delivery_id: z.string(), event_id: z.string(), event: z.string() }).openapi("WebhookTestEvent");
 
 export const EndpointIdParams = z.object({
-  id: z.string().max(80).openapi({ param: { name: "id", in: "path" }, description: t("Endpoint identifier.", "Identifiant du point de terminaison.") }),
+  id: z
+    .string()
+    .max(80)
+    .openapi({ param: { name: "id", in: "path" }, description: t("Endpoint identifier.", "Identifiant du point de terminaison.") }),
 });

@@ -14,14 +14,22 @@ const TEST_EVENTS_PER_HOUR = 20;
 const route = apiRoute(
   { right: "manage_webhooks", cost: "write", errors: ["webhook_endpoint_not_found"] },
   {
-    method: "post", path: "/v1/webhook-endpoints/{id}/test", operationId: "sendWebhookTestEvent", tags: ["Webhooks"],
+    method: "post",
+    path: "/v1/webhook-endpoints/{id}/test",
+    operationId: "sendWebhookTestEvent",
+    tags: ["Webhooks"],
     summary: t("Send a test event", "Envoyer un événement de test"),
     description: t(
-      "Sends a sample event (default `proof.sealed`) with the real fields, sample values and `\"test\": true`, signed like any delivery; 20 per endpoint per hour.",
+      'Sends a sample event (default `proof.sealed`) with the real fields, sample values and `"test": true`, signed like any delivery; 20 per endpoint per hour.',
       "Envoie un événement d'exemple (par défaut `proof.sealed`) avec les vrais champs, des valeurs d'exemple et `\"test\": true`, signé comme toute livraison ; 20 par point et par heure.",
     ),
     request: { params: EndpointIdParams, body: optionalJsonBody(TestEventBody) },
-    responses: { 202: { description: t("The test delivery, queued.", "La livraison de test, mise en file."), content: { "application/json": { schema: TestEventSentSchema } } } },
+    responses: {
+      202: {
+        description: t("The test delivery, queued.", "La livraison de test, mise en file."),
+        content: { "application/json": { schema: TestEventSentSchema } },
+      },
+    },
   },
 );
 
@@ -32,7 +40,8 @@ export function registerSendTestEvent(app: App) {
     // Validated (by the route) before the hourly budget is charged: a refused event sends nothing.
     const { event } = optionalBodyValue(TestEventBody, c.req.valid("json"));
     const limit = await takeRateLimit(c.env.RATE_LIMIT_BUCKET, `test-events:${endpoint.id}`, TEST_EVENTS_PER_HOUR, "read", 3_600_000);
-    if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) }, detail: "At most 20 test events per endpoint per hour." });
+    if (!limit.allowed)
+      throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) }, detail: "At most 20 test events per endpoint per hour." });
     return c.json(await sendTestEvent({ ctx, input: { endpoint, event } }), 202);
   });
 }

@@ -9,9 +9,15 @@ import { EndpointIdParams, EndpointSchema, UpdateEndpointBody } from "./schema.t
 const route = apiRoute(
   { right: "manage_webhooks", cost: "write", errors: ["webhook_endpoint_not_found", "invalid_webhook_url"] },
   {
-    method: "patch", path: "/v1/webhook-endpoints/{id}", operationId: "updateWebhookEndpoint", tags: ["Webhooks"],
+    method: "patch",
+    path: "/v1/webhook-endpoints/{id}",
+    operationId: "updateWebhookEndpoint",
+    tags: ["Webhooks"],
     summary: t("Update a webhook endpoint", "Modifier un point de terminaison"),
-    description: t("Changes the URL, events, description (null removes it) or status; a disabled endpoint receives nothing.", "Modifie l'URL, les événements, la description (null la retire) ou le statut ; un point désactivé ne reçoit rien."),
+    description: t(
+      "Changes the URL, events, description (null removes it) or status; a disabled endpoint receives nothing.",
+      "Modifie l'URL, les événements, la description (null la retire) ou le statut ; un point désactivé ne reçoit rien.",
+    ),
     request: { params: EndpointIdParams, body: jsonBody(UpdateEndpointBody) },
     responses: { 200: { description: t("The endpoint.", "Le point de terminaison."), content: { "application/json": { schema: EndpointSchema } } } },
   },

@@ -19,11 +19,21 @@ export async function randomJpeg(size = 512): Promise<{ bytes: Uint8Array; sha25
 export async function uploadPhoto(token: string, stepId = "photos") {
   const photo = await randomJpeg();
   const declared = await captureCall(token, "/files", {
-    body: { step_id: stepId, content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256, capture: { method: "camera", device_time: new Date().toISOString(), width: 4032, height: 3024 } },
+    body: {
+      step_id: stepId,
+      content_type: "image/jpeg",
+      size: photo.bytes.length,
+      sha256: photo.sha256,
+      capture: { method: "camera", device_time: new Date().toISOString(), width: 4032, height: 3024 },
+    },
   });
   if (declared.status !== 201) throw new Error(`declare: ${JSON.stringify(declared.body)}`);
   const part = declared.body.upload.parts[0];
-  const put = await call(part.url, { method: "PUT", rawBody: photo.bytes as unknown as string, headers: { ...part.headers, "Content-Length": String(photo.bytes.length) } });
+  const put = await call(part.url, {
+    method: "PUT",
+    rawBody: photo.bytes as unknown as string,
+    headers: { ...part.headers, "Content-Length": String(photo.bytes.length) },
+  });
   await put.body?.cancel();
   if (put.status !== 200) throw new Error(`upload: ${put.status}`);
   return { fileId: declared.body.file_id as string, ...photo, part };

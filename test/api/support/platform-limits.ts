@@ -44,13 +44,16 @@ function valueBytes(value: unknown): number {
 /** The checks D1 applies to one statement before running it. */
 export function checkStatement(sql: string, values: readonly unknown[]): void {
   if (values.length > D1_LIMITS.boundParametersPerQuery) {
-    throw new PlatformLimitError(`D1: ${values.length} bound parameters, over the limit of ${D1_LIMITS.boundParametersPerQuery} (too many SQL variables): ${sql.slice(0, 120)}`);
+    throw new PlatformLimitError(
+      `D1: ${values.length} bound parameters, over the limit of ${D1_LIMITS.boundParametersPerQuery} (too many SQL variables): ${sql.slice(0, 120)}`,
+    );
   }
   const sqlBytes = encoder.encode(sql).length;
   if (sqlBytes > D1_LIMITS.sqlStatementBytes) throw new PlatformLimitError(`D1: statement of ${sqlBytes} bytes, over ${D1_LIMITS.sqlStatementBytes}`);
   for (const value of values) {
     const size = valueBytes(value);
-    if (size > D1_LIMITS.rowBytes) throw new PlatformLimitError(`D1: a bound string or BLOB of ${size} bytes, over ${D1_LIMITS.rowBytes}: ${sql.slice(0, 120)}`);
+    if (size > D1_LIMITS.rowBytes)
+      throw new PlatformLimitError(`D1: a bound string or BLOB of ${size} bytes, over ${D1_LIMITS.rowBytes}: ${sql.slice(0, 120)}`);
   }
   // A row is written from the values of one INSERT or UPDATE; their sum bounds the row from below.
   if (/^\s*(insert|update|replace)\b/i.test(sql)) {
@@ -158,7 +161,7 @@ export function limitedD1(db: D1Database): D1Database {
 
 function messageBytes(body: unknown): number {
   // Messages are serialised (v8 by default); their JSON is a close and safe stand-in for the size.
-  const serialised = typeof body === "string" ? body : JSON.stringify(body) ?? "";
+  const serialised = typeof body === "string" ? body : (JSON.stringify(body) ?? "");
   return encoder.encode(serialised).length + QUEUE_LIMITS.metadataBytesPerMessage;
 }
 

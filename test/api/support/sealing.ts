@@ -15,7 +15,18 @@ export function sealedAnswer(job: SealJob): SealedResult {
     chain_pem: FIXTURE_CHAIN_PEM,
     c2pa_trust_anchor_pem: OTHER_ROOT_PEM,
     timestamp: { gen_time: "2026-11-22T10:00:00Z", serial: "01", policy: "1.2.3", authority: "Test TSA", qualified: false },
-    files: job.files.map((file) => ({ id: file.id, signed_sha256: "b".repeat(64), signed_size: 100, signed_crc32: 0xcafe0001, sniffed_type: "image/jpeg", prior_c2pa: false, prior_credentials: null, decoded: { width: null, height: null, duration_ms: null }, signals: [], thumbnail: null })),
+    files: job.files.map((file) => ({
+      id: file.id,
+      signed_sha256: "b".repeat(64),
+      signed_size: 100,
+      signed_crc32: 0xcafe0001,
+      sniffed_type: "image/jpeg",
+      prior_c2pa: false,
+      prior_credentials: null,
+      decoded: { width: null, height: null, duration_ms: null },
+      signals: [],
+      thumbnail: null,
+    })),
     revocation: [],
   };
 }

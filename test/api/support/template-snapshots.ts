@@ -3,9 +3,7 @@ import { sha256Hex } from "../../../src/lib/crypto.ts";
 
 /** The template snapshot JSON a session was created with (stored once per content, migration 0011). */
 export async function sessionSnapshot(sessionId: string): Promise<string> {
-  const row = await env.DB.prepare(
-    "SELECT content FROM template_snapshots WHERE sha256 = (SELECT template_sha256 FROM capture_sessions WHERE id = ?)",
-  )
+  const row = await env.DB.prepare("SELECT content FROM template_snapshots WHERE sha256 = (SELECT template_sha256 FROM capture_sessions WHERE id = ?)")
     .bind(sessionId)
     .first<{ content: string }>();
   if (row === null) throw new Error(`no template snapshot for ${sessionId}`);

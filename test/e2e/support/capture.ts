@@ -7,7 +7,12 @@ import { request } from "./http.ts";
 export const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "../../../sealer/test/fixtures", name));
 
 /** Drives a capture over HTTP exactly as the page does: declare, PUT to the signed URL, complete. */
-export async function captureOverHttp(stack: Stack, key: string, session: Record<string, unknown>, shots: { file: string; type: string; step?: string; bytes?: Buffer; capture?: Record<string, unknown> }[]) {
+export async function captureOverHttp(
+  stack: Stack,
+  key: string,
+  session: Record<string, unknown>,
+  shots: { file: string; type: string; step?: string; bytes?: Buffer; capture?: Record<string, unknown> }[],
+) {
   const created = await request(`${stack.baseUrl}/v1/capture-sessions`, { token: key, body: session, headers: { "Idempotency-Key": crypto.randomUUID() } });
   if (created.status !== 201) throw new Error(`session: ${JSON.stringify(created.body)}`);
   const captureUrl: string = created.body.capture_url;

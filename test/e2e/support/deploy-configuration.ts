@@ -70,7 +70,13 @@ export function productionConfigurationProblems(production: WranglerConfig, topL
  */
 function settingDifferences<T extends object>(kind: string, topLevel: T[], production: T[], key: keyof T): string[] {
   const canonical = (entry: T) =>
-    JSON.stringify(Object.fromEntries(Object.entries(entry).filter(([name]) => name !== "name").sort(([a], [b]) => a.localeCompare(b))));
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(entry)
+          .filter(([name]) => name !== "name")
+          .sort(([a], [b]) => a.localeCompare(b)),
+      ),
+    );
   const productionByKey = new Map(production.map((entry) => [entry[key], entry]));
   return topLevel.flatMap((entry) => {
     const twin = productionByKey.get(entry[key]);

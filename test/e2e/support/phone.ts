@@ -4,8 +4,17 @@ import type { Stack } from "./stack.ts";
 import { request } from "./http.ts";
 
 /** A phone-sized browser context; with `camera: "refused"` every getUserMedia call fails, as on a phone that denies it. */
-export async function phone(browser: Browser, stack: Stack, options: { camera?: "granted" | "refused"; locale?: string; microphone?: boolean } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, ...(options.locale ? { locale: options.locale } : {}) });
+export async function phone(
+  browser: Browser,
+  stack: Stack,
+  options: { camera?: "granted" | "refused"; locale?: string; microphone?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    ...(options.locale ? { locale: options.locale } : {}),
+  });
   if (options.camera === "refused") {
     await context.addInitScript(() => {
       navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("denied", "NotAllowedError"));

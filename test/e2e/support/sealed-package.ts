@@ -11,17 +11,25 @@ export async function sealedPackage(stack: Stack, mode: "test" | "live" = "test"
   const key = mode === "test" ? stack.testKey : stack.liveKey;
   const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
     token: key,
-    body: { name: "Package", welcome: { title: "Hello" }, steps: [
+    body: {
+      name: "Package",
+      welcome: { title: "Hello" },
+      steps: [
         { id: "photos", label: "Photos", instruction: "Every side", max_count: 5 },
         { id: "walkaround", label: "Video", instruction: "Walk around", kind: "video", max_count: 1 },
       ],
     },
   });
-  const { completed } = await captureOverHttp(stack, key, { external_reference: `package-${Date.now()}`, party: "provider", stage: "checkin", template_id: template.body.id }, [
-    { file: "photo.jpg", type: "image/jpeg" },
-    { file: "photo.png", type: "image/png" },
-    { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
-  ]);
+  const { completed } = await captureOverHttp(
+    stack,
+    key,
+    { external_reference: `package-${Date.now()}`, party: "provider", stage: "checkin", template_id: template.body.id },
+    [
+      { file: "photo.jpg", type: "image/jpeg" },
+      { file: "photo.png", type: "image/png" },
+      { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
+    ],
+  );
   if (completed.status !== 200) throw new Error(`complete: ${JSON.stringify(completed.body)}`);
   const proof = await waitForProof(stack, key, completed.body.proof_id, (p) => p.status !== "pending", 90_000);
   if (proof.status !== "sealed") throw new Error(`proof ${proof.id}: ${proof.status}`);

@@ -116,7 +116,12 @@ export function simulateOffline(offline: boolean): void {
   const w = window as unknown as { __offline?: boolean };
   if (w.__offline === undefined) {
     const onLine = Object.getOwnPropertyDescriptor(Navigator.prototype, "onLine")!;
-    Object.defineProperty(Navigator.prototype, "onLine", { configurable: true, get() { return w.__offline ? false : onLine.get!.call(this); } });
+    Object.defineProperty(Navigator.prototype, "onLine", {
+      configurable: true,
+      get() {
+        return w.__offline ? false : onLine.get!.call(this);
+      },
+    });
     const fetch = window.fetch;
     window.fetch = (...args) => (w.__offline ? Promise.reject(new TypeError("Load failed")) : fetch(...args));
     const send = XMLHttpRequest.prototype.send;

@@ -6,7 +6,8 @@ import { PHONE, collectPageErrors, readPageErrors, refuseBlobsInIndexedDb, simul
 
 export const WEBKIT_DRIVER_PATH = "/usr/bin/WebKitWebDriver";
 export const MINIBROWSER_PATH = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
-const IPHONE_USER_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1";
+const IPHONE_USER_AGENT =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1";
 
 /** A private X server for MiniBrowser; resolves with its display once it accepts clients. */
 function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
@@ -22,7 +23,13 @@ function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
 async function waitForDriver(url: string, driver: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
     if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited (${driver.exitCode})`);
-    if (await fetch(`${url}/status`).then((answer) => answer.ok, () => false)) return;
+    if (
+      await fetch(`${url}/status`).then(
+        (answer) => answer.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((done) => setTimeout(done, 100));
   }
   throw new Error("WebKitWebDriver did not answer");
@@ -36,7 +43,11 @@ async function waitForDriver(url: string, driver: ChildProcess): Promise<void> {
  * a time (a session is ephemeral like a private tab: IndexedDB refuses Blobs in it).
  */
 export async function launch(): Promise<Launched> {
-  for (const [path, pkg] of [[WEBKIT_DRIVER_PATH, "webkit2gtk-driver"], [MINIBROWSER_PATH, "libwebkit2gtk-4.1-0"], ["/usr/bin/Xvfb", "xvfb"]] as const) {
+  for (const [path, pkg] of [
+    [WEBKIT_DRIVER_PATH, "webkit2gtk-driver"],
+    [MINIBROWSER_PATH, "libwebkit2gtk-4.1-0"],
+    ["/usr/bin/Xvfb", "xvfb"],
+  ] as const) {
     if (!existsSync(path)) return { skipped: `${path} is not installed (apt-get install ${pkg})` };
   }
   const xvfb = await startXvfb();
@@ -59,7 +70,10 @@ export async function launch(): Promise<Launched> {
         },
       })
       .build();
-    await driver.manage().window().setRect({ x: 0, y: 0, ...PHONE });
+    await driver
+      .manage()
+      .window()
+      .setRect({ x: 0, y: 0, ...PHONE });
   } catch (error) {
     stopProcesses();
     throw error;
@@ -75,13 +89,17 @@ export async function launch(): Promise<Launched> {
       await new Promise((done) => setTimeout(done, 200));
     }
   };
-  const evaluate = <R, A>(fn: (arg: A) => R | Promise<R>, arg?: A) => driver.executeScript(`return (${fn.toString()})(arguments[0]);`, arg ?? null) as Promise<R>;
+  const evaluate = <R, A>(fn: (arg: A) => R | Promise<R>, arg?: A) =>
+    driver.executeScript(`return (${fn.toString()})(arguments[0]);`, arg ?? null) as Promise<R>;
 
   return {
     name: "webkit",
     refusesBlobsNatively: true,
     async newPage(options = {}): Promise<PhonePage> {
-      await driver.manage().window().setRect({ x: 0, y: 0, ...PHONE, width: options.width ?? PHONE.width });
+      await driver
+        .manage()
+        .window()
+        .setRect({ x: 0, y: 0, ...PHONE, width: options.width ?? PHONE.width });
       return {
         engine: "webkit",
         async open(url) {
