@@ -8,3 +8,4 @@ export * from "./webhooks.ts";
 export * from "./template-snapshots.ts";
 export * from "./trust-anchors.ts";
 export * from "./evidence-records.ts";
+export * from "./seal-certificates.ts";

@@ -33,6 +33,9 @@ export const proofs = sqliteTable("proofs", {
   sealAttempts: integer("seal_attempts").notNull().default(0),
   /** The sealing run whose artifacts this proof publishes (migration 0006); null before runs existed. */
   sealingRun: text("sealing_run"),
+  /** The certificate that signed the proof's manifest.p7s (migration 0017); null: sealed before the seal existed. */
+  sealCertificateSha256: text("seal_certificate_sha256"),
+  sealCertificateSubject: text("seal_certificate_subject"),
   ...timestamps,
   sealedAt: text("sealed_at"),
   failedAt: text("failed_at"),
