@@ -107,6 +107,7 @@ function benchJob(base: string): SealJob {
   return {
     proof: {
       id: "prf_bench",
+      organization_id: "org_bench",
       mode: "test",
       external_reference: "bench",
       party: "provider",
@@ -115,11 +116,13 @@ function benchJob(base: string): SealJob {
       location_reference: null,
       session_id: "cps_bench",
       compare_to: null,
+      compare_to_manifest_sha256: null,
       template_sha256: "0".repeat(64),
     },
     files: photos.map((photo, i) => ({
       id: `med_${i}`,
       step_id: "photos",
+      position: i + 1,
       kind: "photo",
       content_type: "image/jpeg",
       size: photo.length,

@@ -18,8 +18,10 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  * 3: a job may say where to write each file's thumbnail, and the answer says which thumbnail was made.
  * 4: the sealed answer carries the revocation data (CRLs) of both chains, captured at sealing.
  * 5: the sealed answer may say where the job's time went (timings).
+ * 6: a job names the proof's organization, the before's manifest SHA-256 and each file's position in its step;
+ *    the sealed answer carries manifest.p7s, the seal over manifest.json version 2 (docs/adr/0027).
  */
-export const SEALER_PROTOCOL_VERSION = 5;
+export const SEALER_PROTOCOL_VERSION = 6;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -31,6 +33,8 @@ const signedRequest = z.strictObject({ url: z.url(), method: z.string().min(1), 
 export const SealJobFileSchema = z.strictObject({
   id: z.string().min(1),
   step_id: z.string().min(1),
+  /** 1-based index of the shot within its step, in capture order. */
+  position: z.number().int().positive(),
   kind: z.enum(["photo", "video"]),
   content_type: z.string().min(1),
   size: z.number().int().nonnegative(),
@@ -52,18 +56,27 @@ export const SealJobFileSchema = z.strictObject({
 export type SealJobFile = z.infer<typeof SealJobFileSchema>;
 
 export const SealJobSchema = z.strictObject({
-  proof: z.strictObject({
-    id: z.string().min(1),
-    mode: z.enum(["test", "live"]),
-    external_reference: z.string(),
-    party: z.string(),
-    stage: z.string().nullable(),
-    category: z.string().nullable(),
-    location_reference: z.string().nullable(),
-    session_id: z.string().min(1),
-    compare_to: z.string().nullable(),
-    template_sha256: sha256Hex,
-  }),
+  proof: z
+    .strictObject({
+      id: z.string().min(1),
+      organization_id: z.string().min(1),
+      mode: z.enum(["test", "live"]),
+      external_reference: z.string(),
+      party: z.string(),
+      stage: z.string().nullable(),
+      category: z.string().nullable(),
+      location_reference: z.string().nullable(),
+      session_id: z.string().min(1),
+      compare_to: z.string().nullable(),
+      /** The SHA-256 of the before's manifest.json, for an "after" (null otherwise): the after's manifest names it. */
+      compare_to_manifest_sha256: sha256Hex.nullable(),
+      template_sha256: sha256Hex,
+    })
+    // An "after" names its "before" by id and by manifest hash together (manifest.json version 2).
+    .refine((proof) => (proof.compare_to === null) === (proof.compare_to_manifest_sha256 === null), {
+      message: "compare_to and compare_to_manifest_sha256 are given together",
+      path: ["compare_to_manifest_sha256"],
+    }),
   files: z.array(SealJobFileSchema),
   /**
    * The instant after which the Worker no longer waits for the answer: the sealer then aborts the job

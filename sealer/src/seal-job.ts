@@ -180,7 +180,9 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
    * of its copy and thumbnail, under way: it goes on while the next files are fetched and signed (so the
    * signing threads do not wait for it), and the job settles only once it has ended.
    */
-  const sealFile = async (file: SealJobFile): Promise<{ sealed: Omit<SealedFile, "thumbnail">; stored: Promise<SealedFile["thumbnail"]> }> => {
+  const sealFile = async (
+    file: SealJobFile,
+  ): Promise<{ sealed: Omit<SealedFile, "thumbnail">; arrivedWithCredentials: boolean; stored: Promise<SealedFile["thumbnail"]> }> => {
     const original = await clock.time("download", () => download(file, signal));
     const verificationStarted = performance.now();
     const sniffed = verifyFile(file, original, sha256(original));
@@ -214,23 +216,23 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
       signals,
     };
-    return { sealed, stored };
+    return { sealed, arrivedWithCredentials: priorState !== "none", stored };
   };
   // Each file's writing, in the job's order; a failure stops the files not yet signed too.
   const storing: Promise<SealedFile["thumbnail"]>[] = [];
-  let signedFiles: Omit<SealedFile, "thumbnail">[];
+  let signedFiles: { sealed: Omit<SealedFile, "thumbnail">; arrivedWithCredentials: boolean }[];
   try {
     signedFiles = await withConcurrency(job.files, FILE_CONCURRENCY, async (file, index) => {
       const release = context.budget ? await context.budget.acquire(file.size, signal) : () => undefined;
       try {
-        const { sealed, stored } = await sealFile(file);
+        const { sealed, arrivedWithCredentials, stored } = await sealFile(file);
         // The original's bytes are the budget's: given back once the copy made from them is written.
         storing[index] = stored.catch((error) => {
           firstFailure.abort(error);
           throw error;
         });
         storing[index].finally(release).catch(() => undefined);
-        return sealed;
+        return { sealed, arrivedWithCredentials };
       } catch (error) {
         firstFailure.abort(error);
         release();
@@ -244,12 +246,17 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   }
   // Every file is signed, so the manifest is known: it is timestamped and confirmed while the last copies
   // are still being written (their failure, rare, then costs one timestamp the retry asks again).
-  const manifest = buildManifest(job, new Map(signedFiles.map((file) => [file.id, file.signed_sha256])));
+  const manifest = buildManifest(
+    job,
+    new Map(
+      signedFiles.map(({ sealed, arrivedWithCredentials }) => [sealed.id, { signed_sha256: sealed.signed_sha256, prior_credentials: arrivedWithCredentials }]),
+    ),
+  );
   const [thumbnails, timestamped] = await Promise.allSettled([allSettledOrFirstError(storing), timestampManifest(manifest)]);
   if (thumbnails.status === "rejected") throw thumbnails.reason;
   if (timestamped.status === "rejected") throw timestamped.reason;
   const { proofTimestamp, revocation } = timestamped.value;
-  const sealedFiles = signedFiles.map((file, index) => ({ ...file, thumbnail: thumbnails.value[index]! }));
+  const sealedFiles = signedFiles.map(({ sealed }, index) => ({ ...sealed, thumbnail: thumbnails.value[index]! }));
   return {
     status: "sealed",
     manifest: manifest.json,

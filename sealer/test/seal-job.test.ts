@@ -156,3 +156,28 @@ test("a WebM video, which C2PA cannot carry, is sealed by the timestamped manife
   assert.notEqual(photo!.signed_sha256, JSON.parse(result.manifest).files[1].sha256);
   assert.equal(JSON.parse(result.manifest).files[0].signed_sha256, sha256(webm));
 });
+
+test("the sealed manifest (version 2) says which file arrived with earlier Content Credentials, and each file's position", async () => {
+  const first = job([{ name: "photo.jpg", type: "image/jpeg" }]);
+  const firstResult = await runSealJob(sealContext(), first);
+  assert.equal(firstResult.status, "sealed");
+  const signed = written.get(`/signed/${first.files[0]!.id}`)!;
+  const sealJob = job([
+    { name: "photo.jpg", type: "image/jpeg" },
+    { name: "sealed.jpg", type: "image/jpeg", bytes: signed },
+  ]);
+  const result = await runSealJob(sealContext(), sealJob);
+  assert.equal(result.status, "sealed");
+  if (result.status !== "sealed" || firstResult.status !== "sealed") return;
+  const manifest = JSON.parse(result.manifest);
+  assert.equal(manifest.version, 2);
+  assert.equal(manifest.organization_id, sealJob.proof.organization_id);
+  assert.deepEqual(
+    manifest.files.map((file: { position: number; prior_credentials: boolean }) => [file.position, file.prior_credentials]),
+    [
+      [1, false],
+      [2, true],
+    ],
+  );
+  assert.equal(JSON.parse(firstResult.manifest).files[0].prior_credentials, false);
+});

@@ -38,6 +38,7 @@ export function job(files: { name: string; type: string; bytes?: Uint8Array; dec
   return {
     proof: {
       id,
+      organization_id: "org_1",
       mode: "test",
       external_reference: "ref-1",
       party: "provider",
@@ -46,6 +47,7 @@ export function job(files: { name: string; type: string; bytes?: Uint8Array; dec
       location_reference: null,
       session_id: "cps_1",
       compare_to: null,
+      compare_to_manifest_sha256: null,
       template_sha256: "0".repeat(64),
     },
     files: files.map((file, index) => {
@@ -55,6 +57,7 @@ export function job(files: { name: string; type: string; bytes?: Uint8Array; dec
       return {
         id: fileId,
         step_id: "photos",
+        position: index + 1,
         kind: file.type.startsWith("video") ? "video" : "photo",
         content_type: file.type,
         size: file.declared?.size ?? bytes.length,

@@ -53,7 +53,7 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
   await countSealAttempt(deps.db, proofId);
   const run = newId("run");
   let result: SealResult;
-  const job = await buildJob(deps, loaded.proof, loaded.files, run);
+  const job = await buildJob(deps, loaded, run);
   const sealerCalledAt = Date.now();
   try {
     result = await deps.seal(job);
@@ -87,12 +87,32 @@ async function discardRun(bucket: R2Bucket, proof: ProofRow, files: FileRow[], r
   ]);
 }
 
-async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileRow[], run: string): Promise<SealJob> {
+/** Each file's 1-based position within its step, in capture order (the order the files are given in). */
+function stepPositions(files: FileRow[]): Map<string, number> {
+  const taken = new Map<string, number>();
+  return new Map(
+    files.map((file) => {
+      const position = (taken.get(file.stepId) ?? 0) + 1;
+      taken.set(file.stepId, position);
+      return [file.id, position];
+    }),
+  );
+}
+
+async function buildJob(
+  deps: SealingDependencies,
+  { proof, files, compareToManifestSha256 }: { proof: ProofRow; files: FileRow[]; compareToManifestSha256: string | null },
+  run: string,
+): Promise<SealJob> {
+  // A session compares only to a sealed proof, which has its manifest: without it the pair cannot be sealed.
+  if (proof.compareTo !== null && compareToManifestSha256 === null) throw new Error(`proof ${proof.id}: its before ${proof.compareTo} has no manifest_sha256`);
+  const positions = stepPositions(files);
   return {
     // The sealer stops when the Worker stops waiting, whether or not the disconnection reaches it.
     deadline: new Date(Date.now() + SEAL_TIMEOUT_MS).toISOString(),
     proof: {
       id: proof.id,
+      organization_id: proof.organizationId,
       mode: proof.mode,
       external_reference: proof.externalReference,
       party: proof.party,
@@ -101,12 +121,14 @@ async function buildJob(deps: SealingDependencies, proof: ProofRow, files: FileR
       location_reference: proof.locationReference,
       session_id: proof.sessionId,
       compare_to: proof.compareTo,
+      compare_to_manifest_sha256: compareToManifestSha256,
       template_sha256: proof.templateSha256,
     },
     files: await Promise.all(
       files.map(async (file) => ({
         id: file.id,
         step_id: file.stepId,
+        position: positions.get(file.id)!,
         kind: file.kind,
         content_type: file.contentType,
         size: file.size,

@@ -3,17 +3,26 @@ import type { Database } from "../db/client.ts";
 import { files, organizations, proofs } from "../db/schema/index.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
 
-/** A proof and the files it seals (uploaded, in capture order). */
-export async function loadProofForSealing(db: Database, proofId: string): Promise<{ proof: ProofRow; files: FileRow[] } | null> {
+/**
+ * A proof, the files it seals (uploaded, in capture order) and, for an "after", the `manifest_sha256` of
+ * its "before" (sealed, so it has one: a session may only compare to a sealed proof), which its manifest names.
+ */
+export async function loadProofForSealing(
+  db: Database,
+  proofId: string,
+): Promise<{ proof: ProofRow; files: FileRow[]; compareToManifestSha256: string | null } | null> {
   const proof = await db.select().from(proofs).where(eq(proofs.id, proofId)).get();
   if (!proof) return null;
-  const proofFiles = await db
-    .select()
-    .from(files)
-    .where(and(eq(files.proofId, proofId), eq(files.status, "uploaded")))
-    .orderBy(files.createdAt, files.id)
-    .all();
-  return { proof, files: proofFiles };
+  const [proofFiles, before] = await Promise.all([
+    db
+      .select()
+      .from(files)
+      .where(and(eq(files.proofId, proofId), eq(files.status, "uploaded")))
+      .orderBy(files.createdAt, files.id)
+      .all(),
+    proof.compareTo === null ? undefined : db.select({ manifestSha256: proofs.manifestSha256 }).from(proofs).where(eq(proofs.id, proof.compareTo)).get(),
+  ]);
+  return { proof, files: proofFiles, compareToManifestSha256: before?.manifestSha256 ?? null };
 }
 
 export async function countSealAttempt(db: Database, proofId: string): Promise<void> {

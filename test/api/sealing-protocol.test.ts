@@ -32,6 +32,7 @@ const versioned = (body: object) => ({ protocol_version: SEALER_PROTOCOL_VERSION
 const job: SealJob = {
   proof: {
     id: "prf_protocol",
+    organization_id: "org_protocol",
     mode: "test",
     external_reference: "ref",
     party: "provider",
@@ -40,12 +41,14 @@ const job: SealJob = {
     location_reference: null,
     session_id: "cps_protocol",
     compare_to: null,
+    compare_to_manifest_sha256: null,
     template_sha256: "0".repeat(64),
   },
   files: [
     {
       id: "med_protocol",
       step_id: "photos",
+      position: 1,
       kind: "photo",
       content_type: "image/jpeg",
       size: 10,
