@@ -35,7 +35,7 @@ async function checkReturnUrl(db: DomainContext["db"], caller: ApiCaller, return
   if (url.protocol !== "https:" && !localTest) {
     throw new ApiError("validation_failed", { field, detail: "return_url must use https (http://localhost only with a test key)." });
   }
-  if (!isReturnUrlAllowed(url, await getAllowedReturnOrigins(db, caller.organizationId))) {
+  if (!isReturnUrlAllowed(url, await getAllowedReturnOrigins(db, caller.organizationId, caller.mode))) {
     throw new ApiError("return_url_not_allowed", { field });
   }
 }

@@ -1,12 +1,22 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { organizations } from "../db/schema/index.ts";
+import { modeSettings } from "../db/schema/index.ts";
+import type { Mode } from "../auth/mode.ts";
 
-export async function getAllowedReturnOrigins(db: Database, organizationId: string): Promise<string[]> {
-  const row = await db.select({ origins: organizations.allowedReturnOrigins }).from(organizations).where(eq(organizations.id, organizationId)).get();
+/** The allowed return origins of one mode of an organization (docs/adr/0029); none set: an empty list. */
+export async function getAllowedReturnOrigins(db: Database, organizationId: string, mode: Mode): Promise<string[]> {
+  const row = await db
+    .select({ origins: modeSettings.allowedReturnOrigins })
+    .from(modeSettings)
+    .where(and(eq(modeSettings.organizationId, organizationId), eq(modeSettings.mode, mode)))
+    .get();
   return row?.origins ?? [];
 }
 
-export async function setAllowedReturnOrigins(db: Database, organizationId: string, origins: string[], now: string): Promise<void> {
-  await db.update(organizations).set({ allowedReturnOrigins: origins, updatedAt: now }).where(eq(organizations.id, organizationId));
+/** Replaces one mode's allowed return origins; the other mode's are another row, never touched. */
+export async function setAllowedReturnOrigins(db: Database, organizationId: string, mode: Mode, origins: string[], now: string): Promise<void> {
+  await db
+    .insert(modeSettings)
+    .values({ organizationId, mode, allowedReturnOrigins: origins, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [modeSettings.organizationId, modeSettings.mode], set: { allowedReturnOrigins: origins, updatedAt: now } });
 }

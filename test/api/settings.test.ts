@@ -1,14 +1,41 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import migration0018 from "../../migrations/0018_settings_per_mode.sql?raw";
 import { callJson } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
+import { baseSession, createSession } from "./support/sessions.ts";
 
 const patch = (key: string, origins: unknown) => callJson("/v1/settings", { key, method: "PATCH", body: { allowed_return_origins: origins } });
 
 describe("settings", () => {
-  it("starts empty and is shared by both modes", async () => {
-    const org = await createOrganization();
+  // Issue 28: the settings were one list for both modes, so a test key could break live captures (docs/adr/0029).
+  it("starts empty and belongs to the key's mode: a test key never changes what live uses", async () => {
+    const org = await createOrganization({ balance: 5 });
     expect((await callJson("/v1/settings", { key: org.liveKey })).body).toEqual({ allowed_return_origins: [] });
-    await patch(org.testKey, ["https://shop.example"]);
+    await patch(org.liveKey, ["https://shop.example"]);
+    expect((await callJson("/v1/settings", { key: org.testKey })).body).toEqual({ allowed_return_origins: [] });
+    expect((await patch(org.testKey, ["https://staging.shop.example"])).body).toEqual({ allowed_return_origins: ["https://staging.shop.example"] });
+    expect((await callJson("/v1/settings", { key: org.liveKey })).body).toEqual({ allowed_return_origins: ["https://shop.example"] });
+    const live = await createSession(org.liveKey, { ...baseSession(), return_url: "https://shop.example/back" });
+    expect(live.status).toBe(201);
+    const liveToStaging = await createSession(org.liveKey, { ...baseSession(), return_url: "https://staging.shop.example/back" });
+    expect(liveToStaging.body).toMatchObject({ status: 422, code: "return_url_not_allowed" });
+    expect((await createSession(org.testKey, { ...baseSession(), return_url: "https://staging.shop.example/back" })).status).toBe(201);
+    const testToLive = await createSession(org.testKey, { ...baseSession(), return_url: "https://shop.example/back" });
+    expect(testToLive.body).toMatchObject({ status: 422, code: "return_url_not_allowed" });
+  });
+
+  it("migration 0018 gives both modes the list the organization shared before", async () => {
+    const org = await createOrganization();
+    const untouched = await createOrganization();
+    await env.DB.prepare("UPDATE organizations SET allowed_return_origins = ? WHERE id = ?").bind('["https://shop.example"]', org.id).run();
+    const copy = migration0018.slice(migration0018.indexOf("INSERT INTO mode_settings"));
+    await env.DB.prepare(copy).run();
+    for (const key of [org.testKey, org.liveKey]) {
+      expect((await callJson("/v1/settings", { key })).body).toEqual({ allowed_return_origins: ["https://shop.example"] });
+    }
+    expect((await callJson("/v1/settings", { key: untouched.liveKey })).body).toEqual({ allowed_return_origins: [] });
+    await patch(org.testKey, []);
     expect((await callJson("/v1/settings", { key: org.liveKey })).body).toEqual({ allowed_return_origins: ["https://shop.example"] });
   });
 

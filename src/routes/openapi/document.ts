@@ -11,7 +11,7 @@ const TAGS = [
   { name: "Capture themes", description: t("Look of the capture page.", "Apparence de la page de capture.") },
   { name: "Webhooks", description: t("Endpoints, secrets and deliveries.", "Points de terminaison, secrets et livraisons.") },
   { name: "Events", description: t("The organization's event log.", "Le journal des événements de l'organisation.") },
-  { name: "Settings", description: t("Organization settings.", "Paramètres de l'organisation.") },
+  { name: "Settings", description: t("Settings of the key's mode.", "Paramètres du mode de la clé.") },
   { name: "Account", description: t("The key in use.", "La clé utilisée.") },
   { name: "Health", description: t("Liveness and supervision.", "Disponibilité et supervision.") },
   { name: "Errors", description: t("Descriptions of error codes.", "Descriptions des codes d'erreur.") },

@@ -13,11 +13,17 @@ const route = apiRoute(
     operationId: "getSettings",
     tags: ["Settings"],
     summary: t("Get the settings", "Lire les paramètres"),
-    description: t("The organization's settings (shared by both modes).", "Les paramètres de l'organisation (communs aux deux modes)."),
+    description: t(
+      "The settings of the key's mode: a test key reads the test settings, a live key the live ones. The two modes never share settings.",
+      "Les paramètres du mode de la clé : une clé de test lit les paramètres de test, une clé live ceux du mode live. Les deux modes ne partagent jamais de paramètres.",
+    ),
     responses: { 200: { description: t("The settings.", "Les paramètres."), content: { "application/json": { schema: SettingsSchema } } } },
   },
 );
 
 export function registerGetSettings(app: App) {
-  app.openapi(route, async (c) => c.json(presentSettings(await getAllowedReturnOrigins(c.var.db, c.get("caller").organizationId)), 200));
+  app.openapi(route, async (c) => {
+    const caller = c.get("caller");
+    return c.json(presentSettings(await getAllowedReturnOrigins(c.var.db, caller.organizationId, caller.mode)), 200);
+  });
 }

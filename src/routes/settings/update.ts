@@ -16,8 +16,8 @@ const route = apiRoute(
     tags: ["Settings"],
     summary: t("Update the settings", "Modifier les paramètres"),
     description: t(
-      "Sets the allowed return origins (the whole list is replaced).",
-      "Définit les origines de retour autorisées (la liste entière est remplacée).",
+      "Sets the allowed return origins of the key's mode (the whole list is replaced): a test key changes what test capture sessions accept, a live key what live ones accept; neither changes the other mode.",
+      "Définit les origines de retour autorisées du mode de la clé (la liste entière est remplacée) : une clé de test change ce qu'acceptent les sessions de capture de test, une clé live ce qu'acceptent les sessions live ; aucune ne change l'autre mode.",
     ),
     request: { body: jsonBody(SettingsSchema) },
     responses: { 200: { description: t("The settings.", "Les paramètres."), content: { "application/json": { schema: SettingsSchema } } } },
