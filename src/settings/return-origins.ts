@@ -8,7 +8,7 @@ export const MAX_RETURN_ORIGINS = 20;
  * An allowed return origin: `https://host[:port]`, or `http://` on a loopback host (local development;
  * whether a session may use it is decided at creation, where only test keys may send `http://localhost`).
  * Normalised to `URL.origin`: lowercase, punycode host, default port dropped. A trailing `/` is tolerated,
- * any other path, a query, a fragment or credentials are refused.
+ * any other path, a query, a fragment, credentials or a wildcard host (`https://*.example.com`) are refused.
  */
 export function normaliseReturnOrigin(value: string, index: number): string {
   const field = `/allowed_return_origins/${index}`;
@@ -21,6 +21,11 @@ export function normaliseReturnOrigin(value: string, index: number): string {
     throw refuse("Not a URL.");
   }
   if (hasEmptyLabel(url.hostname)) throw refuse("A host name has no empty label.");
+  // The URL parser takes `*` as an ordinary host character: `https://*.example.com` would be stored as is
+  // and match nothing, while it reads as a wildcard (issue 28). Only DNS host characters are taken.
+  if (!url.hostname.startsWith("[") && !/^[a-z0-9._-]+$/.test(url.hostname)) {
+    throw refuse("A host name is letters, digits, hyphens and dots: wildcards such as https://*.example.com are not supported, list each origin.");
+  }
   const secure = url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
   if (!secure) throw refuse("Origins use https (http only on loopback hosts).");
   if (url.username !== "" || url.password !== "" || value.includes("@")) {

@@ -78,6 +78,9 @@ describe("settings", () => {
       "",
       "https://.example.com",
       "https://shop..example",
+      "https://*.example.com",
+      "https://*",
+      "https://shop.*.example:8443",
     ];
     for (const origin of bad) {
       const response = await patch(org.testKey, ["https://fine.example", origin]);
