@@ -1,4 +1,4 @@
--- The re-hash of every sealed stored object (issue 24 point 4, docs/adr/0029): one row per object a sealed proof
+-- The re-hash of every sealed stored object (issue 24 point 4, docs/adr/0037): one row per object a sealed proof
 -- publishes (each signed file, manifest.json, proof.tsr, manifest.p7s, chain.pem), with the SHA-256 it must have
 -- and what the latest re-hash found. The sweep takes the rows checked longest ago (never checked first) within
 -- a row and byte budget per run; the public verdict reads a proof's rows instead of its files' bytes.

@@ -7,6 +7,7 @@ import { deleteUnusedCaptureSessions } from "./sweeps/delete-unused-capture-sess
 import { deleteWebhookDeliveryBodies } from "./sweeps/delete-webhook-delivery-bodies.ts";
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
 import { renewEvidenceRecords } from "./sweeps/renew-evidence-records.ts";
+import { rehashSealedObjects } from "./sweeps/rehash-sealed-objects.ts";
 
 /** A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. */
 export type Sweep = (worker: WorkerContext, now: Date) => Promise<void>;
@@ -22,6 +23,8 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   { name: "requeue-overdue-deliveries", run: async ({ env }, now) => void (await requeueOverdueDeliveries(env, now)) },
   // RFC 4998 evidence records: archive timestamps over batches of sealed proofs (docs/adr/0022).
   { name: "renew-evidence-records", run: async (worker, now) => void (await renewEvidenceRecords(worker, now)) },
+  // The public verdict rests on the stored objects as they are: a bounded re-hash each minute (docs/adr/0037).
+  { name: "rehash-sealed-objects", run: async ({ env }, now) => void (await rehashSealedObjects(env, now)) },
 ];
 
 export async function runScheduledSweeps(env: Env, now: Date): Promise<void> {

@@ -9,3 +9,4 @@ export * from "./template-snapshots.ts";
 export * from "./trust-anchors.ts";
 export * from "./evidence-records.ts";
 export * from "./seal-certificates.ts";
+export * from "./sealed-object-checks.ts";

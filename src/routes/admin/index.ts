@@ -3,6 +3,7 @@ import { registerCreateOrganization } from "./create-organization.ts";
 import { registerCreateApiKey } from "./create-api-key.ts";
 import { registerRevokeApiKey } from "./revoke-api-key.ts";
 import { registerAdjustBalance } from "./adjust-balance.ts";
+import { registerListAlteredObjects } from "./list-altered-objects.ts";
 
 /** Operator routes: hidden from the public OpenAPI document, authenticated with ADMIN_TOKEN. */
 export function registerAdminRoutes(app: App) {
@@ -10,4 +11,5 @@ export function registerAdminRoutes(app: App) {
   registerCreateApiKey(app);
   registerRevokeApiKey(app);
   registerAdjustBalance(app);
+  registerListAlteredObjects(app);
 }

@@ -1,0 +1,229 @@
+import { chunks, D1_MAX_BOUND_PARAMETERS, rowsPerInsert } from "../lib/batches.ts";
+import { fileExtension, packagedArtifactKey, proofArtifactKeys } from "./proof-artifacts.ts";
+
+/**
+ * The re-hash of sealed stored objects (migration 0019, docs/adr/0037): which objects each sealed proof
+ * publishes, the SHA-256 each must have, and what the latest re-hash found. Raw statements, set-based, within
+ * D1's 100 bound parameters.
+ */
+
+/** An object a sealed proof publishes, as the sweep re-hashes it. */
+export interface SealedObject {
+  objectKey: string;
+  proofId: string;
+  /** Its name in the package: `files/<id>.<ext>`, `manifest.json`, `proof.tsr`, `manifest.p7s`, `chain.pem`. */
+  entry: string;
+  fileId: string | null;
+  /** null: an artifact whose hash D1 does not hold, until its first re-hash records it. */
+  expectedSha256: string | null;
+  size: number | null;
+}
+
+/** What the latest re-hash found for one object of a proof. */
+export interface ObjectCheck extends SealedObject {
+  /** null: not re-hashed yet. */
+  lastCheckedAt: string | null;
+  /** null: missing at the last re-hash, or not re-hashed yet. */
+  foundSha256: string | null;
+  /** null: not re-hashed yet. */
+  matched: boolean | null;
+  mismatchSince: string | null;
+}
+
+/** The outcome of re-hashing one object. */
+export interface RehashOutcome {
+  object: SealedObject;
+  /** null: the object is not in storage. */
+  foundSha256: string | null;
+  size: number | null;
+}
+
+interface CheckRow {
+  object_key: string;
+  proof_id: string;
+  entry: string;
+  file_id: string | null;
+  expected_sha256: string | null;
+  size: number | null;
+  last_checked_at: string | null;
+  found_sha256: string | null;
+  matched: number | null;
+  mismatch_since: string | null;
+}
+
+const COLUMNS = "object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched, mismatch_since";
+
+const fromRow = (row: CheckRow): ObjectCheck => ({
+  objectKey: row.object_key,
+  proofId: row.proof_id,
+  entry: row.entry,
+  fileId: row.file_id,
+  expectedSha256: row.expected_sha256,
+  size: row.size,
+  lastCheckedAt: row.last_checked_at,
+  foundSha256: row.found_sha256,
+  matched: row.matched === null ? null : row.matched === 1,
+  mismatchSince: row.mismatch_since,
+});
+
+const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
+
+interface EnrolledProof {
+  id: string;
+  sealing_run: string | null;
+  manifest_sha256: string | null;
+  seal_certificate_sha256: string | null;
+}
+
+/** The objects a sealed proof publishes, with the hash D1 recorded at sealing where it holds one. */
+function objectsOf(proof: EnrolledProof, files: { id: string; content_type: string; signed_key: string; signed_sha256: string; signed_size: number | null }[]) {
+  const keys = proofArtifactKeys(proof.id, proof.sealing_run);
+  const artifacts: SealedObject[] = [
+    { objectKey: keys.manifest, proofId: proof.id, entry: "manifest.json", fileId: null, expectedSha256: proof.manifest_sha256, size: null },
+    { objectKey: keys.timestampResponse, proofId: proof.id, entry: "proof.tsr", fileId: null, expectedSha256: null, size: null },
+    { objectKey: keys.timestampChain, proofId: proof.id, entry: "chain.pem", fileId: null, expectedSha256: null, size: null },
+    // Proofs sealed before the proof-level seal (manifest version 1) have no manifest.p7s: its absence is not an alteration.
+    ...(proof.seal_certificate_sha256 === null
+      ? []
+      : [
+          {
+            objectKey: packagedArtifactKey(proof.id, proof.sealing_run, "manifest.p7s"),
+            proofId: proof.id,
+            entry: "manifest.p7s",
+            fileId: null,
+            expectedSha256: null,
+            size: null,
+          },
+        ]),
+  ];
+  return [
+    ...artifacts,
+    ...files.map((file) => ({
+      objectKey: file.signed_key,
+      proofId: proof.id,
+      entry: `files/${file.id}.${fileExtension(file.content_type)}`,
+      fileId: file.id,
+      expectedSha256: file.signed_sha256,
+      size: file.signed_size,
+    })),
+  ];
+}
+
+/**
+ * Lists the objects of up to `limit` sealed proofs queued by migration 0019's trigger (sealed longest ago
+ * first) and takes them off the queue, in one atomic batch: a proof is listed whole or not at all. Returns
+ * how many objects were listed.
+ */
+export async function enrolSealedObjects(d1: D1Database, limit: number): Promise<number> {
+  const proofs = (
+    await d1
+      .prepare(
+        `SELECT p.id, p.sealing_run, p.manifest_sha256, p.seal_certificate_sha256 FROM sealed_object_enrolments e JOIN proofs p ON p.id = e.proof_id ORDER BY e.sealed_at, e.proof_id LIMIT ${limit}`,
+      )
+      .all<EnrolledProof>()
+  ).results;
+  if (proofs.length === 0) return 0;
+  const ids = proofs.map((proof) => proof.id);
+  const files = (
+    await d1
+      .prepare(
+        `SELECT id, proof_id, content_type, signed_key, signed_sha256, signed_size FROM files WHERE proof_id IN (${placeholders(ids.length)}) AND signed_key IS NOT NULL AND signed_sha256 IS NOT NULL`,
+      )
+      .bind(...ids)
+      .all<{ id: string; proof_id: string; content_type: string; signed_key: string; signed_sha256: string; signed_size: number | null }>()
+  ).results;
+  const objects = proofs.flatMap((proof) =>
+    objectsOf(
+      proof,
+      files.filter((file) => file.proof_id === proof.id),
+    ),
+  );
+  const inserts = chunks(objects, rowsPerInsert(6)).map((rows) =>
+    d1
+      .prepare(
+        `INSERT OR IGNORE INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
+      )
+      .bind(...rows.flatMap((row) => [row.objectKey, row.proofId, row.entry, row.fileId, row.expectedSha256, row.size])),
+  );
+  const dequeue = chunks(ids, D1_MAX_BOUND_PARAMETERS).map((some) =>
+    d1.prepare(`DELETE FROM sealed_object_enrolments WHERE proof_id IN (${placeholders(some.length)})`).bind(...some),
+  );
+  await d1.batch([...inserts, ...dequeue]);
+  return objects.length;
+}
+
+/** Up to `limit` objects re-hashed longest ago, never re-hashed first (the index `sealed_object_checks_due`). */
+export async function objectsDueForRehash(d1: D1Database, limit: number): Promise<SealedObject[]> {
+  const rows = await d1.prepare(`SELECT ${COLUMNS} FROM sealed_object_checks ORDER BY last_checked_at, object_key LIMIT ${limit}`).all<CheckRow>();
+  return rows.results.map(fromRow);
+}
+
+/**
+ * Records a run's re-hashes in one atomic batch. An artifact without an expected hash takes the one found
+ * (its first re-hash); an object found with its expected hash matches; anything else (another hash, or no
+ * object) is a mismatch, dated from its first detection. Returns the mismatches.
+ */
+export async function recordRehashes(d1: D1Database, outcomes: readonly RehashOutcome[], checkedAt: string): Promise<RehashOutcome[]> {
+  const matches = (outcome: RehashOutcome) =>
+    outcome.foundSha256 !== null && (outcome.object.expectedSha256 === null || outcome.object.expectedSha256 === outcome.foundSha256);
+  const plainMatches = outcomes.filter((outcome) => matches(outcome) && outcome.object.expectedSha256 !== null && outcome.object.size !== null);
+  const others = outcomes.filter((outcome) => !plainMatches.includes(outcome));
+  const statements = [
+    // Most objects match: one statement per round of keys.
+    ...chunks(
+      plainMatches.map((outcome) => outcome.object.objectKey),
+      D1_MAX_BOUND_PARAMETERS - 1,
+    ).map((keys) =>
+      d1
+        .prepare(
+          `UPDATE sealed_object_checks SET last_checked_at = ?, found_sha256 = expected_sha256, matched = 1, mismatch_since = NULL WHERE object_key IN (${placeholders(keys.length)})`,
+        )
+        .bind(checkedAt, ...keys),
+    ),
+    ...others.map((outcome) =>
+      matches(outcome)
+        ? d1
+            .prepare(
+              "UPDATE sealed_object_checks SET last_checked_at = ?, expected_sha256 = COALESCE(expected_sha256, ?), size = COALESCE(size, ?), found_sha256 = ?, matched = 1, mismatch_since = NULL WHERE object_key = ?",
+            )
+            .bind(checkedAt, outcome.foundSha256, outcome.size, outcome.foundSha256, outcome.object.objectKey)
+        : d1
+            .prepare(
+              "UPDATE sealed_object_checks SET last_checked_at = ?, found_sha256 = ?, matched = 0, mismatch_since = COALESCE(mismatch_since, ?) WHERE object_key = ?",
+            )
+            .bind(checkedAt, outcome.foundSha256, checkedAt, outcome.object.objectKey),
+    ),
+  ];
+  if (statements.length > 0) await d1.batch(statements);
+  return outcomes.filter((outcome) => !matches(outcome));
+}
+
+/** What the latest re-hash found for each object of one proof (empty: not listed yet). */
+export async function proofObjectChecks(d1: D1Database, proofId: string): Promise<ObjectCheck[]> {
+  const rows = await d1.prepare(`SELECT ${COLUMNS} FROM sealed_object_checks WHERE proof_id = ? ORDER BY entry`).bind(proofId).all<CheckRow>();
+  return rows.results.map(fromRow);
+}
+
+/** An object found altered or missing, with its proof's mode and organization, for the operator. */
+export interface AlteredObject extends ObjectCheck {
+  mode: "test" | "live";
+  organizationId: string;
+}
+
+/**
+ * Objects whose latest re-hash found them altered or missing, latest detected first, after the keyset
+ * `after` (the previous page's last mismatch_since and object key); the partial index `sealed_object_checks_altered`.
+ */
+export async function alteredObjects(
+  d1: D1Database,
+  input: { limit: number; after: { mismatchSince: string; objectKey: string } | null },
+): Promise<AlteredObject[]> {
+  const after = input.after === null ? "" : "AND (c.mismatch_since, c.object_key) < (?, ?)";
+  const rows = await d1
+    .prepare(
+      `SELECT c.${COLUMNS.split(", ").join(", c.")}, p.mode, p.organization_id FROM sealed_object_checks c JOIN proofs p ON p.id = c.proof_id WHERE c.matched = 0 ${after} ORDER BY c.mismatch_since DESC, c.object_key DESC LIMIT ${input.limit}`,
+    )
+    .bind(...(input.after === null ? [] : [input.after.mismatchSince, input.after.objectKey]))
+    .all<CheckRow & { mode: "test" | "live"; organization_id: string }>();
+  return rows.results.map((row) => ({ ...fromRow(row), mode: row.mode, organizationId: row.organization_id }));
+}
