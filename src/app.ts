@@ -34,6 +34,10 @@ function toApiError(error: Error, c: Context<HonoEnv>): ApiError {
   return new ApiError("internal_error");
 }
 
+/**
+ * The methods of the routes serving exactly this path. Routes match strictly, so `/v1/me/` is not `/v1/me`:
+ * a trailing slash is another, unknown path (404), never a 405 listing the methods of the path without it.
+ */
 function allowedMethods(app: App, pathname: string): string[] {
   const methods = new Set<string>();
   for (const route of app.routes) {
@@ -42,7 +46,7 @@ function allowedMethods(app: App, pathname: string): string[] {
       `^${route.path
         .replace(/[.+?^$()[\]\\|]/g, "\\$&")
         .replace(/:[A-Za-z0-9_]+(\{[^}]*\})?/g, "[^/]+")
-        .replace(/\*/g, ".*")}/?$`,
+        .replace(/\*/g, ".*")}$`,
     );
     if (pattern.test(pathname)) methods.add(route.method);
   }

@@ -63,7 +63,10 @@ export const ERROR_CATALOGUE = {
   not_found: {
     status: 404,
     title: { en: "Not found", fr: "Introuvable" },
-    description: { en: "No route or resource at this address.", fr: "Aucune route ni ressource à cette adresse." },
+    description: {
+      en: "No route or resource at this address. Paths match exactly: `/v1/me/`, with a trailing slash, is not `/v1/me` and answers 404.",
+      fr: "Aucune route ni ressource à cette adresse. Les chemins sont comparés exactement : `/v1/me/`, avec une barre oblique finale, n'est pas `/v1/me` et répond 404.",
+    },
   },
   proof_not_found: {
     status: 404,

@@ -17,6 +17,18 @@ describe("problem format", () => {
     expectProblem(await callJson("/v1/nothing-here"), 404, "not_found");
   });
 
+  // Issue 28: `/v1/me/` answered 405 with `Allow: GET, HEAD`, a method the path then refused again.
+  it("answers a known path with a trailing slash as the unknown path it is: 404 not_found", async () => {
+    const org = await createOrganization();
+    for (const path of ["/v1/me/", "/v1/proofs/", "/health/", "/v1/settings/", "/v1/webhook-endpoints/"]) {
+      const response = await callJson(path, { key: org.testKey });
+      expectProblem(response, 404, "not_found");
+      expect(response.headers.get("Allow"), path).toBeNull();
+    }
+    expectProblem(await callJson("/health/"), 404, "not_found");
+    expectProblem(await callJson("/v1/me/", { method: "DELETE" }), 404, "not_found");
+  });
+
   it("answers a wrong method with 405 method_not_allowed and Allow", async () => {
     const response = await callJson("/health", { method: "DELETE" });
     expectProblem(response, 405, "method_not_allowed");
