@@ -1,6 +1,10 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { initSync, WasmReader } from "@contentauth/c2pa-wasm";
+import type { C2paEvidence } from "../../shared/verification/verify-proof-core.ts";
+
+/** The service's own assertion in every signed file: what it observed, and the proof the file belongs to. */
+export const CAPTURE_ASSERTION = "com.proofseal.capture";
 
 let ready = false;
 
@@ -16,26 +20,35 @@ function initC2pa(): void {
   ready = true;
 }
 
+type ManifestStore = {
+  validation_state?: string;
+  validation_results?: { activeManifest?: { failure?: { code: string }[] } };
+  active_manifest?: string;
+  manifests?: Record<string, { signature_info?: { cert_serial_number?: string }; assertions?: { label?: string; data?: unknown }[] }>;
+};
+
+const STATES = new Set(["Trusted", "Valid", "Invalid"]);
+
 /**
- * The file's C2PA validation state with c2pa-rs, trusting only `anchorsPem`; no manifest or a broken one is
- * `Invalid`. `signerSerial`: the serial number (decimal) of the certificate that signed the active manifest.
+ * The file's C2PA reading with c2pa-rs, trusting only `anchorsPem`: its validation state (no manifest or a
+ * broken one is `Invalid`), the active manifest's failures, its `com.proofseal.capture` assertion and the
+ * serial number (decimal) of the certificate that signed it.
  */
-export async function c2paState(bytes: Uint8Array, format: string, anchorsPem: string): Promise<{ state: string; failures: string[]; signerSerial?: string }> {
+export async function readC2pa(bytes: Uint8Array, format: string, anchorsPem: string): Promise<C2paEvidence> {
   initC2pa();
   try {
     const reader = await WasmReader.fromBytes(format, bytes, JSON.stringify({ trust: { trust_anchors: anchorsPem }, verify: { verify_trust: true } }));
-    const store = reader.manifestStore() as {
-      validation_state?: string;
-      validation_results?: { activeManifest?: { failure?: { code: string }[] } };
-      active_manifest?: string;
-      manifests?: Record<string, { signature_info?: { cert_serial_number?: string } }>;
-    };
+    const store = reader.manifestStore() as ManifestStore;
+    const active = store.manifests?.[store.active_manifest ?? ""];
+    const capture = active?.assertions?.find((assertion) => assertion.label === CAPTURE_ASSERTION)?.data;
+    const state = store.validation_state ?? "Invalid";
     return {
-      state: store.validation_state ?? "Invalid",
+      state: STATES.has(state) ? (state as C2paEvidence["state"]) : "Invalid",
       failures: (store.validation_results?.activeManifest?.failure ?? []).map((entry) => entry.code),
-      signerSerial: store.manifests?.[store.active_manifest ?? ""]?.signature_info?.cert_serial_number,
+      capture: capture !== null && typeof capture === "object" && !Array.isArray(capture) ? (capture as Record<string, unknown>) : null,
+      signerSerial: active?.signature_info?.cert_serial_number ?? null,
     };
   } catch (error) {
-    return { state: "Invalid", failures: [String((error as Error).message ?? error).slice(0, 200)] };
+    return { state: "Invalid", failures: [String((error as Error).message ?? error).slice(0, 200)], capture: null, signerSerial: null };
   }
 }

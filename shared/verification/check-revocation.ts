@@ -1,11 +1,7 @@
-import { inspectCrl, parseCertificate } from "../../shared/crl-check.ts";
-import { REVOCATION_CHAINS, REVOCATION_INDEX, RevocationIndexSchema, type RevocationChain, type RevocationIndexEntry } from "../../shared/revocation-data.ts";
-import { pemCertificatesDer } from "../../shared/timestamp-check.ts";
-import type { Check } from "./verify-package.ts";
-
-/** Per chain: every certificate's CRL checked, some not captured at sealing (said why), or no data in the package. */
-export type ChainRevocation = { status: "checked" | "unavailable" | "absent"; detail: string };
-export type RevocationSummary = Record<RevocationChain, ChainRevocation>;
+import { inspectCrl, parseCertificate } from "../crl-check.ts";
+import { REVOCATION_CHAINS, REVOCATION_INDEX, RevocationIndexSchema, type RevocationChain, type RevocationIndexEntry } from "../revocation-data.ts";
+import { pemCertificatesDer } from "../timestamp-check.ts";
+import type { ChainRevocation, RevocationSummary, VerificationCheck } from "./types.ts";
 
 export interface RevocationInput {
   genTime: string | null;
@@ -20,6 +16,15 @@ export interface RevocationInput {
 
 /** A CRL issued this long after gen_time still describes it: a seal takes minutes at most (docs/adr/0022). */
 const ISSUED_AFTER_GEN_TIME_MS = 3600_000;
+/** JSON, or undefined (which the index's schema refuses) when the bytes are not JSON. */
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, index) => byte === b[index]);
 
 /**
@@ -29,15 +34,18 @@ const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every
  * C2PA signer), which it does not list as revoked before gen_time (revocation or invalidity date). What
  * could not be captured at sealing, or a package without revocation data, is reported, not failed.
  */
-export async function checkRevocation(entries: Map<string, Uint8Array>, input: RevocationInput): Promise<{ checks: Check[]; summary: RevocationSummary }> {
-  const checks: Check[] = [];
+export async function checkRevocation(
+  entries: ReadonlyMap<string, Uint8Array>,
+  input: RevocationInput,
+): Promise<{ checks: VerificationCheck[]; summary: RevocationSummary }> {
+  const checks: VerificationCheck[] = [];
   const absent = (chain: RevocationChain): ChainRevocation => ({ status: "absent", detail: `no revocation data for the ${chain} chain in this package` });
   const summary: RevocationSummary = { tsa: absent("tsa"), c2pa: absent("c2pa") };
   const indexBytes = entries.get(REVOCATION_INDEX);
   if (!indexBytes) return { checks, summary };
-  const parsed = RevocationIndexSchema.safeParse(JSON.parse(new TextDecoder().decode(indexBytes)));
+  const parsed = RevocationIndexSchema.safeParse(parseJson(indexBytes));
   if (!parsed.success) {
-    checks.push({ name: "revocation_index", ok: false, detail: `${REVOCATION_INDEX} cannot be read` });
+    checks.push({ name: "revocation_index", result: "fail", detail: `${REVOCATION_INDEX} cannot be read` });
     return { checks, summary };
   }
   for (const chain of REVOCATION_CHAINS) {
@@ -56,13 +64,13 @@ export async function checkRevocation(entries: Map<string, Uint8Array>, input: R
 }
 
 async function checkEntry(
-  entries: Map<string, Uint8Array>,
+  entries: ReadonlyMap<string, Uint8Array>,
   entry: RevocationIndexEntry,
   chain: RevocationIndexEntry[],
   input: RevocationInput,
-): Promise<Check> {
-  const name = `revocation ${entry.chain}-${entry.position}`;
-  const fail = (detail: string): Check => ({ name, ok: false, detail });
+): Promise<VerificationCheck> {
+  const name = `revocation:${entry.chain}-${entry.position}`;
+  const fail = (detail: string): VerificationCheck => ({ name, result: "fail", detail });
   const certificate = pemCertificatesDer(new TextDecoder().decode(entries.get(entry.certificate) ?? new Uint8Array()))[0];
   const crl = entry.crl === null ? undefined : entries.get(entry.crl);
   if (!certificate || !crl) return fail(`${entry.certificate} or ${entry.crl} is missing`);
@@ -104,7 +112,7 @@ async function checkEntry(
     const since = Math.min(Date.parse(inspection.revoked.revokedAt), Date.parse(inspection.revoked.invalidSince ?? inspection.revoked.revokedAt));
     const what = `${entry.subject} is listed as revoked on ${inspection.revoked.revokedAt}${inspection.revoked.invalidSince ? ` (key invalid since ${inspection.revoked.invalidSince})` : ""}, ${inspection.revoked.reason ?? "no reason given"}`;
     if (since <= genTime) return fail(`${what}: before gen_time ${input.genTime}`);
-    return { name, ok: true, detail: `${what}: after gen_time, which the proof predates (${dates})` };
+    return { name, result: "pass", detail: `${what}: after gen_time, which the proof predates (${dates})` };
   }
-  return { name, ok: true, detail: `the issuing CA's CRL does not list ${entry.subject} (${dates})` };
+  return { name, result: "pass", detail: `the issuing CA's CRL does not list ${entry.subject} (${dates})` };
 }

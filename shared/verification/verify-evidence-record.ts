@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import * as pkijs from "pkijs";
 import {
   decodeEvidenceRecord,
@@ -10,33 +9,18 @@ import {
   sameBytes,
   type ArchiveTimeStamp,
   type EvidenceRecord,
-} from "../../shared/evidence-record.ts";
-import { checkTimestamp, type TimestampCheck } from "../../shared/timestamp-check.ts";
-import type { Check } from "./verify-package.ts";
+} from "../evidence-record.ts";
+import { checkTimestamp, type TimestampCheck } from "../timestamp-check.ts";
+import { sha256Hex } from "./digest.ts";
+import type { EvidenceSummary, VerificationCheck } from "./types.ts";
 
 export const EVIDENCE_RECORD_ENTRY = "evidence-record.ers";
-
-/** What the evidence record says, for the report. */
-export interface EvidenceSummary {
-  archive_timestamps: number;
-  /** Hash-tree renewals start a new chain: more than one means the digest algorithm was replaced. */
-  chains: number;
-  first_gen_time: string | null;
-  latest_gen_time: string | null;
-  /** Who made the latest archive timestamp (its signer's common name: a test proof's says it is simulated). */
-  latest_authority: string | null;
-  /** When the latest archive timestamp's authority certificate expires (expired: renewal overdue). */
-  latest_authority_expires: string | null;
-  renewal_overdue: boolean;
-}
-
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /**
  * The package's evidence objects, by name: manifest.json, proof.tsr and every revocation/ file, in name
  * order (the sweep hashes the same objects in storage; the order does not matter, lists are sorted).
  */
-export function evidenceObjects(entries: Map<string, Uint8Array>): { names: string[]; objects: Uint8Array[] } {
+export function evidenceObjects(entries: ReadonlyMap<string, Uint8Array>): { names: string[]; objects: Uint8Array[] } {
   const names = ["manifest.json", "proof.tsr", ...[...entries.keys()].filter((name) => name.startsWith("revocation/") && !name.endsWith("/")).sort()];
   return { names, objects: names.flatMap((name) => (entries.has(name) ? [entries.get(name)!] : [])) };
 }
@@ -54,21 +38,21 @@ const sameSet = (a: Uint8Array[], b: Uint8Array[]) => a.length === b.length && a
  * expired or is close to (the record is then due for renewal: only the service can add it).
  */
 export async function verifyEvidenceRecord(
-  entries: Map<string, Uint8Array>,
+  entries: ReadonlyMap<string, Uint8Array>,
   chainPem: string,
   token: { tsr: Uint8Array; manifest: Uint8Array; genTime: string | null },
   pins: { tsaRootSha256?: string },
   now: Date,
-): Promise<{ checks: Check[]; summary: EvidenceSummary | null }> {
-  const checks: Check[] = [];
-  const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
+): Promise<{ checks: VerificationCheck[]; summary: EvidenceSummary | null }> {
+  const checks: VerificationCheck[] = [];
+  const check = (name: string, ok: boolean, detail: string) => checks.push({ name, result: ok ? "pass" : "fail", detail });
   const der = entries.get(EVIDENCE_RECORD_ENTRY);
   if (!der) return { checks, summary: null };
   let record: EvidenceRecord;
   try {
     record = decodeEvidenceRecord(der);
   } catch (error) {
-    check("evidence_record", false, `${EVIDENCE_RECORD_ENTRY} is not an RFC 4998 EvidenceRecord: ${(error as Error).message}`);
+    check("evidence_record_readable", false, `${EVIDENCE_RECORD_ENTRY} is not an RFC 4998 EvidenceRecord: ${(error as Error).message}`);
     return { checks, summary: null };
   }
   const { names, objects } = evidenceObjects(entries);
@@ -96,7 +80,7 @@ export async function verifyEvidenceRecord(
         : chainIndex === 0
           ? names.join(", ")
           : `${names.join(", ")} and the ${chainIndex} earlier chain(s) (hash-tree renewal)`;
-    check(`evidence ${position + 1} covers`, covers, covers ? `${label} covers ${what}` : `${label} does not cover ${what}`);
+    check(`archive_timestamp:${position + 1}:covers`, covers, covers ? `${label} covers ${what}` : `${label} does not cover ${what}`);
     // Its certificates are judged when the next archive timestamp proves it existed; the latest at its own gen_time.
     const at = genTimes[position + 1] ?? null;
     const root = stamp.reducedHashtree
@@ -112,23 +96,23 @@ export async function verifyEvidenceRecord(
       inspection.signerCertifiedForTimestamping &&
       inspection.signerCertificateBound;
     check(
-      `evidence ${position + 1} timestamp`,
+      `archive_timestamp:${position + 1}:token`,
       valid,
       valid ? `${label}: the authority's token of ${genTime} over the hash tree's root` : `${label}: ${describe(inspection)}`,
     );
     const isLatest = position === stamps.length - 1;
     const judgedAt = isLatest ? genTime : genTimes[position + 1];
     check(
-      `evidence ${position + 1} chain`,
+      `archive_timestamp:${position + 1}:chain`,
       inspection.chainTrusted,
       inspection.chainTrusted
         ? `${label}: the authority's certificate chains to a root of chain.pem at ${judgedAt}${isLatest ? " (its own gen_time)" : ", when the next archive timestamp proves it existed"}`
         : `${label}: the authority's certificate does not chain to a root of chain.pem at ${judgedAt ?? "?"}`,
     );
     if (pins.tsaRootSha256) {
-      const root = inspection.rootCertificate ? sha256(inspection.rootCertificate) : null;
+      const root = inspection.rootCertificate ? await sha256Hex(inspection.rootCertificate) : null;
       check(
-        `evidence ${position + 1} root pinned`,
+        `archive_timestamp:${position + 1}:root_pinned`,
         root === pins.tsaRootSha256.toLowerCase(),
         root === pins.tsaRootSha256.toLowerCase()
           ? `${label}: its root is the pinned one`
@@ -139,7 +123,7 @@ export async function verifyEvidenceRecord(
       const before = inspections[position - 1]!.genTime;
       const ordered = before !== null && genTime !== null && Date.parse(before) <= Date.parse(genTime);
       check(
-        `evidence ${position + 1} order`,
+        `archive_timestamp:${position + 1}:order`,
         ordered,
         ordered ? `${label} was made after archive timestamp ${position}` : `${label} is dated before archive timestamp ${position}`,
       );

@@ -1,0 +1,137 @@
+import type { ManifestFile, SealedManifest } from "./sealed-manifest.ts";
+import type { FileEvidence, VerificationCheck } from "./types.ts";
+
+/** The formats c2pa-rs reads, by the manifest's content type (WebM cannot carry C2PA: sealed by the manifest alone). */
+export const C2PA_CONTENT_TYPES: ReadonlySet<string> = new Set([
+  "image/jpeg",
+  "image/png",
+  "image/heic",
+  "image/heif",
+  "image/webp",
+  "video/mp4",
+  "video/quicktime",
+]);
+
+/** The proof-level fields every file's `com.proofseal.capture` assertion repeats from the manifest. */
+const PROOF_FIELDS = ["proof_id", "session_id", "organization_id", "mode", "external_reference", "party", "stage"] as const;
+
+/** The before's proof id, as the capture assertion names it (the manifest also gives the before's manifest hash). */
+function comparedProofId(compareTo: unknown): unknown {
+  if (compareTo !== null && typeof compareTo === "object") return (compareTo as { proof_id?: unknown }).proof_id ?? null;
+  return compareTo ?? null;
+}
+
+/**
+ * What a file's capture assertion must say, from the sealed manifest: the proof's fields and the file's step
+ * and position. A field a version-1 manifest does not hold (organization_id, position) is not compared.
+ */
+function namedFields(manifest: SealedManifest, file: ManifestFile): [string, unknown][] {
+  const expected: [string, unknown][] = PROOF_FIELDS.filter((field) => field in manifest.fields).map((field) => [field, manifest.fields[field]]);
+  if ("compare_to" in manifest.fields) expected.push(["compare_to", comparedProofId(manifest.fields.compare_to)]);
+  expected.push(["step_id", file.step_id]);
+  if (file.position !== null) expected.push(["position", file.position]);
+  return expected;
+}
+
+const shown = (value: unknown) => (value === undefined ? "nothing" : JSON.stringify(value));
+
+/** The file ids the package (or storage) holds whose capture assertion names another proof. */
+export function foreignFiles(manifest: SealedManifest, files: ReadonlyMap<string, FileEvidence>): string[] {
+  return [...files.entries()]
+    .filter(([, evidence]) => evidence.present && evidence.c2pa?.capture && evidence.c2pa.capture.proof_id !== manifest.proof_id)
+    .map(([id]) => id);
+}
+
+/**
+ * files_listed: the manifest's list of files is exactly the files the package (or storage) holds, and none of
+ * them names another proof.
+ */
+export function filesListed(manifest: SealedManifest, files: ReadonlyMap<string, FileEvidence>): VerificationCheck {
+  const listed = new Set(manifest.files.map((file) => file.id));
+  const held = [...files.entries()].filter(([, evidence]) => evidence.present).map(([id]) => id);
+  const missing = [...listed].filter((id) => !held.includes(id));
+  const extra = held.filter((id) => !listed.has(id));
+  const foreign = foreignFiles(manifest, files);
+  const problems = [
+    missing.length ? `missing: ${missing.join(", ")}` : "",
+    extra.length ? `not in the sealed manifest: ${extra.join(", ")}` : "",
+    foreign.length ? `signed for another proof: ${foreign.join(", ")}` : "",
+  ].filter(Boolean);
+  return problems.length === 0
+    ? { name: "files_listed", result: "pass", detail: `the ${listed.size} files of the sealed manifest, and no other` }
+    : { name: "files_listed", result: "fail", detail: `${listed.size} files in the sealed manifest, ${held.length} here; ${problems.join("; ")}` };
+}
+
+/** file_hash, file_c2pa, file_names_proof and file_original for one file the manifest lists. */
+export function fileChecks(manifest: SealedManifest, file: ManifestFile, evidence: FileEvidence | undefined): VerificationCheck[] {
+  const check = (kind: string, result: VerificationCheck["result"], detail: string): VerificationCheck => ({ name: `${kind}:${file.id}`, result, detail });
+  if (!evidence?.present) return [check("file_hash", "fail", "the signed file is missing")];
+  const checks: VerificationCheck[] = [];
+  if (evidence.sha256 === null) checks.push(check("file_hash", "not_checked", "the signed file has not been hashed yet"));
+  else if (evidence.sha256 === file.signed_sha256)
+    checks.push(
+      check("file_hash", "pass", `the signed file is the one the sealed manifest lists${evidence.checked_at ? ` (checked ${evidence.checked_at})` : ""}`),
+    );
+  else checks.push(check("file_hash", "fail", `the signed file's SHA-256 ${evidence.sha256} is not the sealed manifest's ${file.signed_sha256 ?? "(none)"}`));
+
+  if (!C2PA_CONTENT_TYPES.has(file.content_type)) {
+    const cannot = `${file.content_type} cannot carry Content Credentials`;
+    checks.push(check("file_c2pa", "not_checked", `${cannot}: kept as received, proven by the sealed manifest alone`));
+    checks.push(check("file_names_proof", "not_checked", `${cannot}: the sealed manifest alone names its proof`));
+    checks.push(
+      file.sha256 === file.signed_sha256
+        ? check("file_original", "pass", "kept exactly as received (the sealed manifest's two hashes are equal)")
+        : check("file_original", "fail", `${cannot}, yet the sealed manifest's signed copy differs from the original`),
+    );
+    return checks;
+  }
+  const c2pa = evidence.c2pa;
+  if (c2pa === null) {
+    checks.push(check("file_c2pa", "not_checked", "its Content Credentials were not read here"));
+    checks.push(check("file_names_proof", "not_checked", "its Content Credentials were not read here"));
+  } else {
+    checks.push(
+      c2pa.state === "Trusted"
+        ? check("file_c2pa", "pass", "c2pa-rs: Trusted, signed under the pinned roots")
+        : check("file_c2pa", "fail", `c2pa-rs: ${c2pa.state}${c2pa.failures.length ? ` (${c2pa.failures.join(", ")})` : ""}`),
+    );
+    if (c2pa.capture === null) {
+      checks.push(check("file_names_proof", "fail", "its Content Credentials hold no com.proofseal.capture assertion naming its proof"));
+    } else {
+      const capture = c2pa.capture;
+      const differing = namedFields(manifest, file).filter(([field, value]) => capture[field] !== value);
+      checks.push(
+        differing.length === 0
+          ? check("file_names_proof", "pass", `its signed capture assertion names this proof, step ${file.step_id ?? "?"} position ${file.position ?? "?"}`)
+          : check(
+              "file_names_proof",
+              "fail",
+              `its signed capture assertion differs from the sealed manifest: ${differing
+                .map(([field, value]) => `${field} ${shown(capture[field])} (manifest: ${shown(value)})`)
+                .join(", ")}`,
+            ),
+      );
+    }
+  }
+  checks.push(originalCheck(file, evidence, check));
+  return checks;
+}
+
+function originalCheck(
+  file: ManifestFile,
+  evidence: FileEvidence,
+  check: (kind: string, result: VerificationCheck["result"], detail: string) => VerificationCheck,
+): VerificationCheck {
+  if (file.content_type !== "image/jpeg")
+    return check("file_original", "not_checked", `the original of a ${file.content_type} file cannot be recovered from its signed copy`);
+  if (file.prior_credentials)
+    return check(
+      "file_original",
+      "not_checked",
+      "the file arrived with earlier Content Credentials: removing the C2PA segments does not give back the original, whose hash the sealed manifest keeps",
+    );
+  if (evidence.original_sha256 === null) return check("file_original", "not_checked", "the JPEG's original was not computed here");
+  return evidence.original_sha256 === file.sha256
+    ? check("file_original", "pass", "without its C2PA segments it is the original the device sent")
+    : check("file_original", "fail", "without its C2PA segments it is not the sealed manifest's original");
+}
