@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
 import { join } from "node:path";
 import { loadSigningKey } from "./c2pa/cose.ts";
-import { ensureLocalPki } from "./pki/ensure-local-pki.ts";
+import { ensureLocalPki, LOCAL_PROOF_SEALS } from "./pki/ensure-local-pki.ts";
+import { sealIdentity, type SealIdentity } from "./seal/seal-identity.ts";
 import { httpAuthority, type TimestampAuthority } from "./tsa/authority.ts";
 import { simulatedAuthority } from "./tsa/simulated-authority.ts";
 import { crlSource, type CrlSource } from "./revocation/crl-source.ts";
@@ -15,6 +16,11 @@ export interface SealerConfig {
   memoryBudgetBytes: number;
   /** Live proofs and test proofs are signed by different identities under different roots (ADR 0018). */
   c2pa: Record<"live" | "test", C2paIdentity>;
+  /**
+   * The proof seal of each mode (manifest.p7s): a key of its own, issued by the same root as that mode's
+   * C2PA signer (docs/adr/0027).
+   */
+  seal: Record<"live" | "test", SealIdentity>;
   /** Test-mode proofs: the simulated authority (its tokens prove nothing and say so). */
   testAuthority: TimestampAuthority;
   /** Live proofs: the configured authority, which timestamps each proof's manifest. */
@@ -43,7 +49,7 @@ const DEFAULT_CERTS_DIR = "sealer/certs";
 
 /**
  * Configuration from the environment. Locally everything comes from PKI_DIR (made by `npm run dev`);
- * in production the live and test C2PA keys come from secrets, TSA_URL names a real authority, and the certificate
+ * in production the live and test C2PA keys and proof seal keys come from secrets, TSA_URL names a real authority, and the certificate
  * chains are files of the image (too large for a 5 KB secret). The startup check refuses a configuration
  * missing one of them, naming it. The simulated authority of test proofs always uses PKI_DIR, created on
  * first start when missing (in a container: a fresh one per instance, which is fine since every test
@@ -68,6 +74,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
         certificate(CERTIFICATE_FILES.tsaQualifiedCerts),
       )
     : simulatedAuthority(pkiDir, "tsa-live", "Local Timestamp Authority");
+  const seal = (mode: "live" | "test", productionKey: string | undefined, chainFile: string): SealIdentity => {
+    const local = LOCAL_PROOF_SEALS[mode];
+    return productionKey
+      ? sealIdentity(productionKey, derChain(certificate(chainFile)))
+      : sealIdentity(file(`${local.name}.pk8`), derChain(file(`${local.name}.pem`)));
+  };
   return {
     port: Number(env.SEALER_PORT ?? 8788),
     secret: env.SEALER_SECRET ?? "",
@@ -75,6 +87,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SealerConfig {
     c2pa: {
       live: identity(env.C2PA_SIGNING_KEY_PEM || undefined, CERTIFICATE_FILES.c2paChain, CERTIFICATE_FILES.c2paTrustAnchor, "c2pa"),
       test: identity(env.C2PA_TEST_SIGNING_KEY_PEM || undefined, CERTIFICATE_FILES.c2paTestChain, CERTIFICATE_FILES.c2paTestTrustAnchor, "c2pa-test"),
+    },
+    seal: {
+      live: seal("live", env.PROOF_SEAL_KEY_PEM || undefined, CERTIFICATE_FILES.proofSealChain),
+      test: seal("test", env.PROOF_SEAL_TEST_KEY_PEM || undefined, CERTIFICATE_FILES.proofSealTestChain),
     },
     testAuthority: simulatedAuthority(pkiDir, "tsa-test", "Simulated TSA (test mode, no legal value)"),
     liveAuthority,

@@ -11,6 +11,8 @@ export const CERTIFICATE_FILES = {
   c2paTrustAnchor: "c2pa-trust-anchor.pem",
   c2paTestChain: "c2pa-test-chain.pem",
   c2paTestTrustAnchor: "c2pa-test-trust-anchor.pem",
+  proofSealChain: "proof-seal-chain.pem",
+  proofSealTestChain: "proof-seal-test-chain.pem",
   tsaChain: "tsa-chain.pem",
   tsaQualifiedCerts: "tsa-qualified-certs.pem",
 } as const;
@@ -27,6 +29,8 @@ const SECRET_SETTINGS = [
   "SEALER_SECRET",
   "C2PA_SIGNING_KEY_PEM",
   "C2PA_TEST_SIGNING_KEY_PEM",
+  "PROOF_SEAL_KEY_PEM",
+  "PROOF_SEAL_TEST_KEY_PEM",
   "TSA_URL",
   "TSA_NAME",
   "TSA_SIGNATURE_URL",
@@ -69,6 +73,51 @@ export function startupProblems(env: NodeJS.ProcessEnv, certsDir: string): strin
     problems.push(...testIdentityProblems(certsDir));
   }
   if (set("TSA_URL")) needs(CERTIFICATE_FILES.tsaChain, "TSA_URL");
+  problems.push(...proofSealProblems(env, certsDir, needs));
+  return problems;
+}
+
+/**
+ * The proof seal (manifest.p7s, docs/adr/0027) goes with the C2PA identity of its mode: a production
+ * C2PA key needs a production seal key, and each seal certificate must be issued under that mode's C2PA
+ * trust anchor (the one root verifiers pin for both), the test one saying it is a test.
+ */
+function proofSealProblems(env: NodeJS.ProcessEnv, certsDir: string, needs: (file: string, because: string) => void): string[] {
+  const set = (name: string) => typeof env[name] === "string" && env[name] !== "";
+  const problems: string[] = [];
+  const modes = [
+    {
+      seal: "PROOF_SEAL_KEY_PEM",
+      c2pa: "C2PA_SIGNING_KEY_PEM",
+      chain: CERTIFICATE_FILES.proofSealChain,
+      anchor: CERTIFICATE_FILES.c2paTrustAnchor,
+      test: false,
+    },
+    {
+      seal: "PROOF_SEAL_TEST_KEY_PEM",
+      c2pa: "C2PA_TEST_SIGNING_KEY_PEM",
+      chain: CERTIFICATE_FILES.proofSealTestChain,
+      anchor: CERTIFICATE_FILES.c2paTestTrustAnchor,
+      test: true,
+    },
+  ];
+  for (const mode of modes) {
+    if (set(mode.seal) !== set(mode.c2pa)) {
+      problems.push(`${mode.seal} and ${mode.c2pa} are set together: the proof seal and the C2PA signer of a mode chain to the same root`);
+      continue;
+    }
+    if (!set(mode.seal)) continue;
+    needs(mode.chain, mode.seal);
+    const chain = pemCertificates(readCertificateFile(certsDir, mode.chain)).map((pem) => new X509Certificate(pem));
+    const anchors = pemCertificates(readCertificateFile(certsDir, mode.anchor)).map((pem) => new X509Certificate(pem));
+    const top = chain.at(-1);
+    if (top && anchors.length > 0 && !anchors.some((anchor) => top.checkIssued(anchor) && top.verify(anchor.publicKey))) {
+      problems.push(`${join(certsDir, mode.chain)} does not chain to ${join(certsDir, mode.anchor)}`);
+    }
+    if (mode.test && chain[0] && !/test/i.test(chain[0].subject)) {
+      problems.push(`the first certificate of ${join(certsDir, mode.chain)} does not say in its subject that it is a test`);
+    }
+  }
   return problems;
 }
 

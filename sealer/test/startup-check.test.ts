@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { X509Certificate } from "node:crypto";
 import { loadConfig } from "../src/config.ts";
 import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
 import { MAX_SETTING_BYTES, startupProblems } from "../src/startup-check.ts";
@@ -12,7 +13,9 @@ const fresh = (name: string) => mkdtempSync(join(tmpdir(), `${name}-`));
 const pki = ensureLocalPki(join(fresh("pki"), "pki"));
 const signingKey = readFileSync(join(pki, "c2pa-signer.pk8"), "utf8");
 const testSigningKey = readFileSync(join(pki, "c2pa-test-signer.pk8"), "utf8");
-const keys = { C2PA_SIGNING_KEY_PEM: signingKey, C2PA_TEST_SIGNING_KEY_PEM: testSigningKey };
+const sealKey = readFileSync(join(pki, "proof-seal.pk8"), "utf8");
+const testSealKey = readFileSync(join(pki, "proof-seal-test.pk8"), "utf8");
+const keys = { C2PA_SIGNING_KEY_PEM: signingKey, C2PA_TEST_SIGNING_KEY_PEM: testSigningKey, PROOF_SEAL_KEY_PEM: sealKey, PROOF_SEAL_TEST_KEY_PEM: testSealKey };
 
 /** A certificates folder as the image ships it, made from the local PKI standing in for real ones. */
 function certsDir(): string {
@@ -21,6 +24,8 @@ function certsDir(): string {
   copyFileSync(join(pki, "c2pa-root.pem"), join(dir, "c2pa-trust-anchor.pem"));
   copyFileSync(join(pki, "c2pa-test-signer.pem"), join(dir, "c2pa-test-chain.pem"));
   copyFileSync(join(pki, "c2pa-test-root.pem"), join(dir, "c2pa-test-trust-anchor.pem"));
+  copyFileSync(join(pki, "proof-seal.pem"), join(dir, "proof-seal-chain.pem"));
+  copyFileSync(join(pki, "proof-seal-test.pem"), join(dir, "proof-seal-test-chain.pem"));
   writeFileSync(join(dir, "tsa-chain.pem"), readFileSync(join(pki, "tsa-live.pem"), "utf8") + readFileSync(join(pki, "tsa-live-root.pem"), "utf8"));
   return dir;
 }
@@ -35,6 +40,9 @@ test("production certificates come from files of the image; only the keys are se
   assert.equal(config.c2pa.test.trustAnchorPem, readFileSync(join(dir, "c2pa-test-trust-anchor.pem"), "utf8"));
   assert.match(config.liveAuthority.chainPem, /BEGIN CERTIFICATE/);
   assert.equal(config.liveAuthority.name, "tsa.example");
+  assert.deepEqual(config.seal.live.certificateDer, new Uint8Array(new X509Certificate(readFileSync(join(dir, "proof-seal-chain.pem"))).raw));
+  assert.deepEqual(config.seal.test.certificateDer, new Uint8Array(new X509Certificate(readFileSync(join(dir, "proof-seal-test-chain.pem"))).raw));
+  assert.equal(config.seal.live.key.export({ format: "pem", type: "pkcs8" }), sealKey);
 });
 
 test("the startup check names each missing or empty certificate file and the setting that needs it", () => {
@@ -47,6 +55,8 @@ test("the startup check names each missing or empty certificate file and the set
     `${join(empty, "c2pa-test-chain.pem")} is missing (needed because C2PA_TEST_SIGNING_KEY_PEM is set)`,
     `${join(empty, "c2pa-test-trust-anchor.pem")} is missing (needed because C2PA_TEST_SIGNING_KEY_PEM is set)`,
     `${join(empty, "tsa-chain.pem")} is missing (needed because TSA_URL is set)`,
+    `${join(empty, "proof-seal-chain.pem")} is missing (needed because PROOF_SEAL_KEY_PEM is set)`,
+    `${join(empty, "proof-seal-test-chain.pem")} is missing (needed because PROOF_SEAL_TEST_KEY_PEM is set)`,
   ]);
   assert.throws(() => loadConfig({ PKI_DIR: pki, SEALER_CERTS_DIR: empty, C2PA_SIGNING_KEY_PEM: signingKey }), /c2pa-trust-anchor\.pem is missing/);
 });
@@ -64,7 +74,7 @@ test("the startup check names a former certificate variable still set and a sett
 });
 
 test("a live key without a test key is refused: test proofs would be signed as live ones", () => {
-  assert.deepEqual(startupProblems({ C2PA_SIGNING_KEY_PEM: signingKey }, certsDir()), [
+  assert.deepEqual(startupProblems({ C2PA_SIGNING_KEY_PEM: signingKey, PROOF_SEAL_KEY_PEM: sealKey }, certsDir()), [
     "C2PA_TEST_SIGNING_KEY_PEM is not set: test proofs must be signed with their own test identity, never the live key",
   ]);
 });
@@ -76,7 +86,29 @@ test("a test identity under the live root, or whose signer does not say it is a 
   assert.deepEqual(startupProblems(keys, dir), [
     `the first certificate of ${join(dir, "c2pa-test-chain.pem")} does not say in its subject that it is a test`,
     `${join(dir, "c2pa-test-trust-anchor.pem")} holds the live trust anchor: test proofs need a root of their own`,
+    `${join(dir, "proof-seal-test-chain.pem")} does not chain to ${join(dir, "c2pa-test-trust-anchor.pem")}`,
   ]);
+});
+
+test("a proof seal key goes with its mode's C2PA key, under its C2PA root, the test one saying it is a test", () => {
+  const dir = certsDir();
+  assert.deepEqual(startupProblems({ ...keys, PROOF_SEAL_KEY_PEM: "" }, dir), [
+    "PROOF_SEAL_KEY_PEM and C2PA_SIGNING_KEY_PEM are set together: the proof seal and the C2PA signer of a mode chain to the same root",
+  ]);
+  copyFileSync(join(pki, "proof-seal-test.pem"), join(dir, "proof-seal-chain.pem"));
+  copyFileSync(join(pki, "proof-seal.pem"), join(dir, "proof-seal-test-chain.pem"));
+  assert.deepEqual(startupProblems(keys, dir), [
+    `${join(dir, "proof-seal-chain.pem")} does not chain to ${join(dir, "c2pa-trust-anchor.pem")}`,
+    `${join(dir, "proof-seal-test-chain.pem")} does not chain to ${join(dir, "c2pa-test-trust-anchor.pem")}`,
+    `the first certificate of ${join(dir, "proof-seal-test-chain.pem")} does not say in its subject that it is a test`,
+  ]);
+});
+
+test("a proof seal key that is not its certificate's key is refused at start", () => {
+  assert.throws(
+    () => loadConfig({ PKI_DIR: pki, SEALER_CERTS_DIR: certsDir(), ...keys, PROOF_SEAL_KEY_PEM: testSealKey, TSA_URL: "https://tsa.example/tsr" }),
+    /the proof seal's key is not the key of its certificate/,
+  );
 });
 
 test("local development needs no certificate file", () => {

@@ -3,9 +3,11 @@
  * a C2PA root and claim-signing certificate for live proofs, a second C2PA root and signer for test
  * proofs (its subject says it is a test with no legal value, and it chains to its own root, so a test
  * file never validates under the live anchor), the test-mode timestamp authority (simulated, "no legal
- * value") and a second authority standing in for a real one in local live mode. Production takes the
- * C2PA key from a secret, a real authority's URL from configuration, and their public chains from
- * files of the image (sealer/certs/README.md).
+ * value") and a second authority standing in for a real one in local live mode. Each C2PA root also
+ * issues the proof seal's certificate of its mode (manifest.p7s, docs/adr/0027): a key of its own, for
+ * document signing, so the service root anchors both the files' C2PA signatures and the seal over the
+ * whole proof. Production takes the C2PA and seal keys from secrets, a real authority's URL from
+ * configuration, and their public chains from files of the image (sealer/certs/README.md).
  *
  * Each root is the issuing CA of its signer and publishes a CRL, as a real CA does: the signer's certificate
  * carries a CRL distribution point, `http://localhost/pki/<root>.crl` (LOCAL_CRL_BASE), which the sealer
@@ -31,6 +33,13 @@ subjectKeyIdentifier = hash
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature
 extendedKeyUsage = emailProtection, 1.3.6.1.4.1.62558.2.1
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid:always
+
+[proof_seal]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature, nonRepudiation
+extendedKeyUsage = 1.3.6.1.5.5.7.3.36
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
 
@@ -192,12 +201,22 @@ export function localCrl(dir: string, root: string, now: Date = new Date()): Uin
 /** The policy each simulated authority's tokens name (openssl's configuration and the in-process one alike). */
 export const TSA_POLICIES = { "tsa-test": "1.3.6.1.4.1.99999.1.1", "tsa-live": "1.3.6.1.4.1.99999.1.2" } as const;
 
-/** Named after what the folder holds: a folder made before its CRLs were published is completed. */
-const READY = "ready-with-crls";
+/**
+ * Named after what the folder holds: a folder made before its CRLs were published, or before the proof
+ * seal's certificates existed, is completed (what it has is kept, what is missing is made).
+ */
+const READY = "ready-with-proof-seals";
 
 /** Subjects that say, to anyone reading the certificate in a C2PA reader, that it signs only tests. */
 export const TEST_C2PA_ROOT_SUBJECT = "/C=FR/O=Proof Sealing Test (no legal value)/CN=Test C2PA Root - TEST ONLY - NO LEGAL VALUE";
 export const TEST_C2PA_SIGNER_SUBJECT = "/C=FR/O=Proof Sealing Test (no legal value)/CN=Test C2PA Signer - TEST ONLY - NO LEGAL VALUE";
+export const TEST_PROOF_SEAL_SUBJECT = "/C=FR/O=Proof Sealing Test (no legal value)/CN=Test Proof Seal - TEST ONLY - NO LEGAL VALUE";
+
+/** The files of each mode's proof seal identity in the folder (`<name>.pk8`, `<name>.pem`) and the root that issued it. */
+export const LOCAL_PROOF_SEALS = {
+  live: { name: "proof-seal", root: "c2pa-root" },
+  test: { name: "proof-seal-test", root: "c2pa-test-root" },
+} as const;
 
 export function ensureLocalPki(target: string): string {
   const dir = resolve(target);
@@ -209,6 +228,8 @@ export function ensureLocalPki(target: string): string {
   issue(dir, "c2pa-signer", "/C=FR/O=Proof Sealing Local/CN=Local C2PA Claim Signer", "c2pa-root", "c2pa_signer", 365 * 10);
   issue(dir, "c2pa-test-root", TEST_C2PA_ROOT_SUBJECT, null, "root", 365 * 30);
   issue(dir, "c2pa-test-signer", TEST_C2PA_SIGNER_SUBJECT, "c2pa-test-root", "c2pa_signer", 365 * 10);
+  issue(dir, LOCAL_PROOF_SEALS.live.name, "/C=FR/O=Proof Sealing Local/CN=Local Proof Seal", LOCAL_PROOF_SEALS.live.root, "proof_seal", 365 * 10);
+  issue(dir, LOCAL_PROOF_SEALS.test.name, TEST_PROOF_SEAL_SUBJECT, LOCAL_PROOF_SEALS.test.root, "proof_seal", 365 * 10);
   issue(dir, "tsa-test-root", "/C=FR/O=Proof Sealing Test/CN=Simulated TSA Root (no legal value)", null, "root", 365 * 30);
   issue(dir, "tsa-test", "/C=FR/O=Proof Sealing Test/CN=Simulated TSA (no legal value)", "tsa-test-root", "tsa_signer", 365 * 10);
   issue(dir, "tsa-live-root", "/C=FR/O=Local Authority/CN=Local Timestamp Root", null, "root", 365 * 30);
