@@ -388,6 +388,22 @@ export const ERROR_CATALOGUE = {
       fr: "Seule une livraison abandonnée, ou en attente de sa prochaine tentative, peut être renvoyée ; une livraison en cours est déjà en route et une livraison réussie a été reçue.",
     },
   },
+  webhook_endpoint_disabled: {
+    status: 409,
+    title: { en: "Webhook endpoint disabled", fr: "Point de terminaison désactivé" },
+    description: {
+      en: "A disabled endpoint receives nothing, test events and manual retries included: enable it again (PATCH with `status: active`) first.",
+      fr: "Un point de terminaison désactivé ne reçoit rien, ni événement de test ni renvoi manuel : réactivez-le d'abord (PATCH avec `status: active`).",
+    },
+  },
+  webhook_endpoint_deleted: {
+    status: 409,
+    title: { en: "Webhook endpoint deleted", fr: "Point de terminaison supprimé" },
+    description: {
+      en: "The delivery's endpoint was deleted: nothing can be sent to it any more. The delivery stays in the log.",
+      fr: "Le point de terminaison de la livraison a été supprimé : plus rien ne peut lui être envoyé. La livraison reste dans le journal.",
+    },
+  },
   webhook_endpoint_limit_reached: {
     status: 409,
     title: { en: "Too many webhook endpoints", fr: "Trop de points de terminaison" },

@@ -7,6 +7,7 @@ import { encryptSecret, newWebhookSecret, secretHint } from "./secrets.ts";
 import { checkWebhookUrl } from "./url-rules.ts";
 import { presentEndpoint } from "./present.ts";
 import type { SubscribableEvent } from "../events/types.ts";
+import type { EndpointRow } from "../storage/rows.ts";
 
 const MAX_ENDPOINTS_PER_MODE = 10;
 
@@ -46,6 +47,14 @@ export async function endpointOrThrow({ ctx, input }: { ctx: Pick<DomainContext,
   const endpoint = await findEndpoint(ctx.db, ctx.caller.organizationId, ctx.caller.mode, input.id);
   if (endpoint === null) throw new ApiError("webhook_endpoint_not_found");
   return endpoint;
+}
+
+/**
+ * An endpoint that will receive what is sent now: a disabled one receives nothing (its deliveries are
+ * abandoned when due), so a test event or a manual retry to it is refused rather than accepted for nothing.
+ */
+export function requireActiveEndpoint(endpoint: EndpointRow): void {
+  if (endpoint.status === "disabled") throw new ApiError("webhook_endpoint_disabled");
 }
 
 export async function updateEndpoint({

@@ -233,6 +233,22 @@ describe("manual retries of a delivery", () => {
     expect((await retry(org.testKey, deliveryId)).status).toBe(202);
   });
 
+  // Issue 28: a retry to a disabled endpoint was answered 202, then abandoned at once as endpoint_disabled.
+  it("are refused with 409 when the endpoint is disabled or deleted, and leave the delivery as it was", async () => {
+    vi.stubGlobal("fetch", dnsStandIn(async () => new Response("down", { status: 500 })).fetch);
+    const { org, endpointId, deliveryId } = await deliveryTo(unique("retry-disabled.example.com"));
+    await setStatus(deliveryId, "abandoned");
+    await callJson(`/v1/webhook-endpoints/${endpointId}`, { key: org.testKey, method: "PATCH", body: { status: "disabled" } });
+    expect((await retry(org.testKey, deliveryId)).body).toMatchObject({ status: 409, code: "webhook_endpoint_disabled" });
+    const row = await env.DB.prepare("SELECT status FROM webhook_deliveries WHERE id = ?").bind(deliveryId).first<{ status: string }>();
+    expect(row?.status).toBe("abandoned");
+    await callJson(`/v1/webhook-endpoints/${endpointId}`, { key: org.testKey, method: "PATCH", body: { status: "active" } });
+    expect((await retry(org.testKey, deliveryId)).status).toBe(202);
+    await setStatus(deliveryId, "abandoned");
+    expect((await callJson(`/v1/webhook-endpoints/${endpointId}`, { key: org.testKey, method: "DELETE" })).status).toBe(204);
+    expect((await retry(org.testKey, deliveryId)).body).toMatchObject({ status: 409, code: "webhook_endpoint_deleted" });
+  });
+
   it("queue a delivery once when two retries race", async () => {
     vi.stubGlobal("fetch", dnsStandIn(async () => new Response("down", { status: 500 })).fetch);
     const { org, deliveryId } = await deliveryTo(unique("retry-race.example.com"));

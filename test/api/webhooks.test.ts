@@ -131,6 +131,19 @@ describe("webhook endpoints", () => {
     );
   });
 
+  // Issue 28: a test event to a disabled endpoint was answered 202 and then never sent.
+  // (An active endpoint's test event is 202: the next test.)
+  it("refuses a test event to a disabled endpoint with 409 webhook_endpoint_disabled, and queues nothing", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
+    const id = created.body.id;
+    await callJson(`/v1/webhook-endpoints/${id}`, { key: org.testKey, method: "PATCH", body: { status: "disabled" } });
+    const refused = await callJson(`/v1/webhook-endpoints/${id}/test`, { key: org.testKey, body: {} });
+    expect(refused.body).toMatchObject({ status: 409, code: "webhook_endpoint_disabled" });
+    const queued = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?").bind(id).first<{ n: number }>();
+    expect(queued?.n).toBe(0);
+  });
+
   it("refuses the 21st test event of an hour", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
     const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() });
