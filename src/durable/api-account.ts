@@ -8,7 +8,7 @@ export type IdempotencyDecision =
   | { kind: "mismatch" }
   | { kind: "replay"; status: number; body: string; headers: Record<string, string> };
 
-/** Records are kept 24 hours (the specification says 1 h in one place and 24 h in another; see ADR 0004). */
+/** Records are kept 24 hours (the specification says 1 h in one place and 24 h in another; see ADR 0032). */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A request still "started" after this long belongs to a Worker that died: let a retry run it. */
 const STALE_START_MS = 60_000;
@@ -69,7 +69,7 @@ const CLAIM_RECORD = `INSERT INTO records (key, state, attempt, body_hash, start
  * records of its Idempotency-Keys, so that a creation checks both in one call (one round trip).
  *
  * Rate limits: each key has its own exact fixed window, counted in memory (one instance at a time) and
- * written at most once a second (src/durable/fixed-window.ts, docs/adr/0002). An account's requests all
+ * written at most once a second (src/durable/fixed-window.ts, docs/adr/0031). An account's requests all
  * pass through its one object, which answers an in-memory count in microseconds: far more requests than
  * the per-key limits allow a normal account.
  *
@@ -78,7 +78,7 @@ const CLAIM_RECORD = `INSERT INTO records (key, state, attempt, body_hash, start
  * attempt that holds the record may store or forget it, so a Worker that outlived its stale record cannot
  * overwrite the retry that replaced it. Records are per account rather than per key because a new
  * Durable Object per request is the slowest Durable Object call there is, and every creation used a new
- * key; an account's object is warm after its first request (docs/adr/0004).
+ * key; an account's object is warm after its first request (docs/adr/0032).
  */
 export class ApiAccount extends DurableObject {
   private tableReady = false;

@@ -16,7 +16,7 @@ export const PERSIST_DELAY_MS = 1_000;
 
 /**
  * An exact fixed window, counted in memory by the Durable Object that holds it (one instance at a time,
- * so exact: the 61st unit of a minute is refused whichever location the requests come from; ADR 0002).
+ * so exact: the 61st unit of a minute is refused whichever location the requests come from; ADR 0031).
  * Storage only carries the count over a restart: it is written at most once per `PERSIST_DELAY_MS`, after
  * the answer and without holding it. A restart (a deploy, a failed write) forgets at most the units of
  * that last second; idling never does, as an object leaves memory only after seconds without requests

@@ -7,7 +7,7 @@ const MINUTE_MS = 60_000;
 
 /**
  * One instance per bucket that is not an API key's (public verification per client, test events and
- * manual retries per endpoint): an exact fixed window, serialised by the Durable Object (docs/adr/0002).
+ * manual retries per endpoint): an exact fixed window, serialised by the Durable Object (docs/adr/0031).
  * API keys are counted by their account's object (src/durable/api-account.ts).
  */
 export class RateLimitBucket extends DurableObject {

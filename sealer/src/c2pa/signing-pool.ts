@@ -43,7 +43,7 @@ interface Thread {
 /**
  * Threads that C2PA-sign files (signing-thread.ts), so that signing one file, synchronous in c2pa-rs,
  * overlaps the downloads, uploads and timestamps of the others instead of holding the event loop
- * (docs/adr/0023). Each file goes to the thread with the fewest under way; a thread waiting for a
+ * (docs/adr/0034). Each file goes to the thread with the fewest under way; a thread waiting for a
  * timestamp signs another file meanwhile. Idle threads keep no process alive.
  */
 export class SigningPool {
