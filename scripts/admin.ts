@@ -7,11 +7,13 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { AdminClient } from "./lib/admin-client.ts";
 import { parseDevVars } from "./lib/dev-vars.ts";
+import { parseRightsOption } from "./lib/rights-option.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
   create-org --name NAME
   create-key --org ORG_ID --mode test|live [--rights a,b] [--name NAME] [--rate-limit 60]
+             (no --rights: all five rights; --rights "": none)
   revoke-key KEY_ID
   balance --org ORG_ID --amount N --reason TEXT
   help
@@ -54,9 +56,10 @@ async function main(): Promise<unknown> {
     case "create-key": {
       const mode = required(values.mode, "mode");
       if (mode !== "test" && mode !== "live") throw new Error("--mode must be test or live");
+      const rights = parseRightsOption(values.rights);
       return client.createApiKey(required(values.org, "org"), {
         mode,
-        ...(values.rights ? { rights: values.rights.split(",").map((right) => right.trim()) } : {}),
+        ...(rights === undefined ? {} : { rights }),
         ...(values.name ? { name: values.name } : {}),
         ...(values["rate-limit"] ? { rate_limit_per_minute: Number(values["rate-limit"]) } : {}),
       });
