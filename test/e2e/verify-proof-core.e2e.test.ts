@@ -1,0 +1,393 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type FileEvidence, type VerificationPins, verifyProof } from "../../shared/verification/verify-proof-core.ts";
+import {
+  evidenceRecordWithOpenssl,
+  genuineEvidence,
+  type Manifest,
+  makePki,
+  manifestBytes,
+  manifestV2,
+  type PackageFile,
+  type Pki,
+  sealWithOpenssl,
+  sha256,
+  stampWithOpenssl,
+} from "./support/openssl-package.ts";
+
+/**
+ * The one verification core (shared/verification, issue 24) on packages made with openssl alone: the proof
+ * seal (manifest.p7s), the token, the pins, the sealed file list and each file's evidence, long-term trust,
+ * test proofs. No stack: the files' C2PA readings are given as evidence, as proof-verify and the Worker give them.
+ */
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const FILES: PackageFile[] = [
+  {
+    id: "med_photo1",
+    step_id: "photos",
+    position: 1,
+    content_type: "image/jpeg",
+    signed: bytes("signed jpeg 1"),
+    sha256: sha256("original jpeg 1"),
+    prior_credentials: false,
+  },
+  {
+    id: "med_photo2",
+    step_id: "photos",
+    position: 2,
+    content_type: "image/png",
+    signed: bytes("signed png 2"),
+    sha256: sha256("original png 2"),
+    prior_credentials: false,
+  },
+  // A JPEG that arrived with earlier Content Credentials: without APP11 it is not the original (issue 24, point 5).
+  {
+    id: "med_photo3",
+    step_id: "photos",
+    position: 3,
+    content_type: "image/jpeg",
+    signed: bytes("signed jpeg 3"),
+    sha256: sha256("original jpeg 3"),
+    prior_credentials: true,
+  },
+  {
+    id: "med_clip1",
+    step_id: "walkaround",
+    position: 1,
+    content_type: "video/webm",
+    signed: bytes("webm as received"),
+    sha256: sha256("webm as received"),
+    prior_credentials: false,
+  },
+];
+
+let pki: Pki;
+beforeAll(() => {
+  pki = makePki();
+});
+
+interface Built {
+  manifest: Manifest;
+  entries: Map<string, Uint8Array>;
+  files: Map<string, FileEvidence>;
+}
+
+/** A genuine package: the manifest sealed (manifest.p7s) and stamped (proof.tsr), each file's evidence as c2pa-rs reads a genuine one. */
+function build(proof: Record<string, unknown> = {}, files: PackageFile[] = FILES): Built {
+  const manifest = manifestV2(proof, files);
+  const json = manifestBytes(manifest);
+  const entries = new Map<string, Uint8Array>([
+    ["manifest.json", json],
+    ["manifest.p7s", sealWithOpenssl(pki, json)],
+    ["proof.tsr", stampWithOpenssl(pki, { data: json })],
+    ["chain.pem", bytes(pki.tsaRootPem)],
+    ["c2pa-trust-anchor.pem", bytes(pki.serviceRootPem)],
+  ]);
+  const evidence = new Map(
+    files.map((file) => [
+      file.id,
+      {
+        ...genuineEvidence(
+          manifest,
+          file,
+          file.content_type === "image/jpeg" ? (file.prior_credentials ? sha256("jpeg 3 with its earlier APP11 removed") : file.sha256) : null,
+        ),
+        // c2pa-rs cannot read WebM: proof-verify gives no reading.
+        ...(file.content_type === "video/webm" ? { c2pa: null } : {}),
+      },
+    ]),
+  );
+  return { manifest, entries, files: evidence };
+}
+
+const pinned = (): VerificationPins => ({ tsaRootSha256: pki.tsaRootSha256, serviceRootSha256: pki.serviceRootSha256 });
+const verify = (built: Built, options: { pins?: VerificationPins; now?: Date; source?: "package" | "storage" } = {}) =>
+  verifyProof({ entries: built.entries, files: built.files, pins: options.pins ?? pinned(), now: options.now ?? new Date(), source: options.source });
+const failed = (result: Awaited<ReturnType<typeof verifyProof>>) => result.checks.filter((check) => check.result === "fail").map((check) => check.name);
+const check = (result: Awaited<ReturnType<typeof verifyProof>>, name: string) => result.checks.find((one) => one.name === name);
+
+describe("the verification core (shared/verification/verify-proof-core.ts)", () => {
+  it("verifies a genuine package with both roots pinned, under the stable check names", async () => {
+    const built = build();
+    const result = await verify(built);
+    expect(failed(result)).toEqual([]);
+    expect(result).toMatchObject({
+      verdict: "verified",
+      verdict_line: "VERIFIED",
+      test_mode: false,
+      proof_id: "prf_core1",
+      manifest_version: 2,
+      manifest_sha256: sha256(built.entries.get("manifest.json")!),
+      tsa_root_sha256: pki.tsaRootSha256,
+      service_root_sha256: pki.serviceRootSha256,
+      pinned: { tsa: true, service: true },
+      seal: { signer_subject: "C=FR, O=Verify Core Test, CN=Proof Seal" },
+      files_checked_at: "2026-11-26T12:00:00.000Z",
+    });
+    expect(result.checks.map((one) => one.name)).toEqual([
+      "package_complete",
+      "timestamp_imprint",
+      "timestamp_signature",
+      "timestamp_signer",
+      "timestamp_chain",
+      "tsa_root_pinned",
+      "service_root_pinned",
+      "manifest_seal",
+      "files_listed",
+      ...FILES.flatMap((file) => [`file_hash:${file.id}`, `file_c2pa:${file.id}`, `file_names_proof:${file.id}`, `file_original:${file.id}`]),
+      "revocation",
+      "evidence_record",
+      "long_term",
+      "mode",
+    ]);
+    // What cannot be checked here is said, never counted as holding.
+    expect(result.checks.filter((one) => one.result === "not_checked").map((one) => one.name)).toEqual([
+      "file_original:med_photo2",
+      "file_original:med_photo3",
+      "file_c2pa:med_clip1",
+      "file_names_proof:med_clip1",
+      "revocation",
+      "evidence_record",
+    ]);
+  });
+
+  it("a genuine proof whose JPEG arrived with earlier Content Credentials verifies: its original is not checked, and says why", async () => {
+    const result = await verify(build());
+    expect(result.verdict).toBe("verified");
+    expect(check(result, "file_original:med_photo3")).toMatchObject({ result: "not_checked", detail: expect.stringContaining("earlier Content Credentials") });
+    // The same stripped JPEG without the manifest's prior_credentials is not the original: the skip rests on the sealed flag.
+    const unflagged = build(
+      {},
+      FILES.map((file) => (file.id === "med_photo3" ? { ...file, prior_credentials: false } : file)),
+    );
+    unflagged.files.set("med_photo3", { ...unflagged.files.get("med_photo3")!, original_sha256: sha256("jpeg 3 with its earlier APP11 removed") });
+    expect(failed(await verify(unflagged))).toEqual(["file_original:med_photo3"]);
+  });
+
+  it("refuses a relabelled manifest (another party, reference and proof id) re-stamped by the same authority: manifest_seal fails", async () => {
+    const genuine = build();
+    const relabelled = build({ proof_id: "prf_other", external_reference: "LEASE-43", party: "recipient" });
+    // The forger keeps the genuine seal (it cannot make the service's) over the new, re-stamped manifest.
+    relabelled.entries.set("manifest.p7s", genuine.entries.get("manifest.p7s")!);
+    const result = await verify(relabelled);
+    expect(failed(result)).toEqual(["manifest_seal"]);
+    expect(check(result, "manifest_seal")!.detail).toContain("not made over this manifest.json");
+    expect(result.verdict).toBe("not_verified");
+  });
+
+  it("refuses a seal made by another CA (the forger's) once the service root is pinned, and never verifies it unpinned", async () => {
+    const forger = makePki();
+    const forged = build({ party: "recipient" });
+    const json = forged.entries.get("manifest.json")!;
+    forged.entries.set("manifest.p7s", sealWithOpenssl(forger, json));
+    forged.entries.set("c2pa-trust-anchor.pem", bytes(forger.serviceRootPem));
+    const pinnedResult = await verify(forged);
+    expect(failed(pinnedResult)).toEqual(["service_root_pinned", "manifest_seal"]);
+    const unpinned = await verify(forged, { pins: { tsaRootSha256: pki.tsaRootSha256 } });
+    expect(failed(unpinned)).toEqual([]);
+    expect(unpinned.verdict).toBe("origin_not_established");
+    // The genuine root in the package beside the forger's: the seal does not chain to the pinned root.
+    forged.entries.set("c2pa-trust-anchor.pem", bytes(`${pki.serviceRootPem}${forger.serviceRootPem}`));
+    expect(failed(await verify(forged))).toEqual(["service_root_pinned", "manifest_seal"]);
+  });
+
+  it("refuses a seal without the ESS signing-certificate attribute, or by a certificate not for document signing", async () => {
+    const noEss = build();
+    noEss.entries.set("manifest.p7s", sealWithOpenssl(pki, noEss.entries.get("manifest.json")!, { cades: false }));
+    const a = await verify(noEss);
+    expect(failed(a)).toEqual(["manifest_seal"]);
+    expect(check(a, "manifest_seal")!.detail).toContain("signingCertificateV2");
+
+    const email = build();
+    email.entries.set("manifest.p7s", sealWithOpenssl(pki, email.entries.get("manifest.json")!, { signer: "seal-email" }));
+    const b = await verify(email);
+    expect(failed(b)).toEqual(["manifest_seal"]);
+    expect(check(b, "manifest_seal")!.detail).toContain("not certified for document signing");
+  });
+
+  it("says a version-1 package (no manifest.p7s) was sealed before proofs were sealed as a whole, and never verifies it", async () => {
+    const built = build({ version: 1 });
+    built.entries.delete("manifest.p7s");
+    const result = await verify(built);
+    expect(failed(result)).toEqual(["manifest_seal"]);
+    expect(check(result, "manifest_seal")!.detail).toContain("sealed before proofs were sealed as a whole");
+    expect(check(result, "package_complete")!.result).toBe("pass");
+    // A version-2 package without its seal is incomplete.
+    const stripped = build();
+    stripped.entries.delete("manifest.p7s");
+    expect(failed(await verify(stripped))).toEqual(["package_complete", "manifest_seal"]);
+  });
+
+  it("refuses a package with a file dropped, a file added from another proof, or a file signed for another proof", async () => {
+    const dropped = build();
+    dropped.files.delete("med_photo2");
+    const a = await verify(dropped);
+    expect(failed(a)).toEqual(["files_listed", "file_hash:med_photo2"]);
+    expect(check(a, "files_listed")!.detail).toContain("missing: med_photo2");
+
+    const other = build({ proof_id: "prf_other", external_reference: "LEASE-99" }, [{ ...FILES[0]!, id: "med_other", signed: bytes("other signed jpeg") }]);
+    const added = build();
+    added.files.set("med_other", other.files.get("med_other")!);
+    const b = await verify(added);
+    expect(failed(b)).toEqual(["files_listed"]);
+    expect(check(b, "files_listed")!.detail).toMatch(/not in the sealed manifest: med_other; signed for another proof: med_other/);
+
+    // The sealed hash of a file whose signed capture assertion names another proof (and another step).
+    const foreign = build();
+    const evidence = foreign.files.get("med_photo1")!;
+    foreign.files.set("med_photo1", {
+      ...evidence,
+      c2pa: { ...evidence.c2pa!, capture: { ...other.files.get("med_other")!.c2pa!.capture, step_id: "photos", position: 1 } },
+    });
+    const c = await verify(foreign);
+    expect(failed(c)).toEqual(["files_listed", "file_names_proof:med_photo1"]);
+    expect(check(c, "file_names_proof:med_photo1")!.detail).toContain('proof_id "prf_other" (manifest: "prf_core1")');
+
+    // Another position in the same step: only the file's own naming fails.
+    const moved = build();
+    const second = moved.files.get("med_photo2")!;
+    moved.files.set("med_photo2", { ...second, c2pa: { ...second.c2pa!, capture: { ...second.c2pa!.capture, position: 1 } } });
+    expect(failed(await verify(moved))).toEqual(["file_names_proof:med_photo2"]);
+  });
+
+  it("refuses a replaced file (hash) and a file c2pa-rs does not trust; a changed stored object is altered", async () => {
+    const replaced = build();
+    replaced.files.set("med_photo2", { ...replaced.files.get("med_photo2")!, sha256: sha256("another png") });
+    expect(failed(await verify(replaced))).toEqual(["file_hash:med_photo2"]);
+    expect((await verify(replaced)).verdict).toBe("not_verified");
+    expect((await verify(replaced, { source: "storage" })).verdict).toBe("altered");
+
+    const untrusted = build();
+    const evidence = untrusted.files.get("med_photo1")!;
+    untrusted.files.set("med_photo1", { ...evidence, c2pa: { ...evidence.c2pa!, state: "Valid", failures: ["signingCredential.untrusted"] } });
+    const result = await verify(untrusted, { source: "storage" });
+    expect(failed(result)).toEqual(["file_c2pa:med_photo1"]);
+    expect(result.verdict).toBe("not_verified");
+  });
+
+  it("never says verified without both pins: origin not established when everything else holds", async () => {
+    const built = build();
+    for (const pins of [{}, { tsaRootSha256: pki.tsaRootSha256 }, { serviceRootSha256: pki.serviceRootSha256 }]) {
+      const result = await verify(built, { pins });
+      expect(failed(result)).toEqual([]);
+      expect(result.verdict).toBe("origin_not_established");
+      expect(result.verdict_line).toContain("ORIGIN NOT ESTABLISHED");
+    }
+    const unpinned = await verify(built, { pins: {} });
+    expect(check(unpinned, "tsa_root_pinned")).toMatchObject({ result: "not_checked" });
+    expect(check(unpinned, "service_root_pinned")).toMatchObject({ result: "not_checked" });
+    // A wrong pin fails.
+    expect(failed(await verify(built, { pins: { ...pinned(), tsaRootSha256: "00".repeat(32) } }))).toEqual(["tsa_root_pinned"]);
+  });
+
+  it("after the authority's certificate expired: not verified without an evidence record, verified with one renewed under a valid certificate", async () => {
+    const built = build();
+    const later = new Date(pki.tsaSignerNotAfter.getTime() + 365 * 86400_000);
+    const without = await verify(built, { now: later });
+    expect(failed(without)).toEqual(["long_term"]);
+    expect(without.verdict).toBe("not_verified");
+    expect(check(without, "long_term")!.detail).toMatch(/expired on .* no evidence record/);
+    // Before it expired, the token stands on its own.
+    expect(check(await verify(built, { now: new Date() }), "long_term")!.result).toBe("pass");
+
+    built.entries.set("evidence-record.ers", await evidenceRecordWithOpenssl(pki, built.entries.get("manifest.json")!, built.entries.get("proof.tsr")!));
+    const renewed = await verify(built, { now: later });
+    expect(failed(renewed)).toEqual([]);
+    expect(renewed.verdict).toBe("verified");
+    expect(check(renewed, "evidence_record")!.result).toBe("pass");
+
+    // Once the latest renewal's certificate has expired too, renewal is overdue: not verified.
+    const overdue = await verify(built, { now: new Date(pki.archiveSignerNotAfter.getTime() + 86400_000) });
+    expect(failed(overdue)).toEqual(["long_term"]);
+    expect(check(overdue, "long_term")!.detail).toContain("renewal is overdue");
+
+    // An evidence record over another manifest does not count.
+    const other = build({ external_reference: "LEASE-77" });
+    built.entries.set("evidence-record.ers", await evidenceRecordWithOpenssl(pki, other.entries.get("manifest.json")!, other.entries.get("proof.tsr")!));
+    expect(failed(await verify(built, { now: later }))).toEqual(["evidence_record", "long_term"]);
+  });
+
+  it("says TEST in the verdict of a test proof", async () => {
+    const result = await verify(build({ mode: "test" }));
+    expect(result).toMatchObject({ verdict: "verified", test_mode: true, verdict_line: "VERIFIED (TEST PROOF, no legal value)" });
+    expect(check(result, "mode")!.detail).toContain("TEST");
+    const unpinned = await verify(build({ mode: "test" }), { pins: {} });
+    expect(unpinned.verdict_line).toBe("ORIGIN NOT ESTABLISHED (consistent, but a root was not pinned) (TEST PROOF, no legal value)");
+  });
+
+  it("refuses a swapped token and an edited manifest", async () => {
+    const swapped = build();
+    swapped.entries.set("proof.tsr", build({ external_reference: "LEASE-5" }).entries.get("proof.tsr")!);
+    expect(failed(await verify(swapped))).toEqual(["timestamp_imprint"]);
+
+    const edited = build();
+    const json = new TextDecoder().decode(edited.entries.get("manifest.json")!);
+    edited.entries.set("manifest.json", bytes(json.replace('"LEASE-42"', '"LEASE-4X"')));
+    // The files' capture assertions still name the genuine reference, too.
+    expect(failed(await verify(edited))).toEqual([
+      "timestamp_imprint",
+      "manifest_seal",
+      "file_names_proof:med_photo1",
+      "file_names_proof:med_photo2",
+      "file_names_proof:med_photo3",
+    ]);
+  });
+});
+
+/** The folder of an unzipped package, as VERIFY.md's steps and proof-verify read it. */
+function writeFolder(built: Built, files: PackageFile[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "core-package-"));
+  for (const [name, content] of built.entries) writeFileSync(join(dir, name), content);
+  mkdirSync(join(dir, "files"));
+  for (const file of files) writeFileSync(join(dir, "files", `${file.id}.webm`), file.signed);
+  return dir;
+}
+
+describe("proof-verify from the repository's root (npx proof-verify, the verifier/ workspace)", () => {
+  const root = resolve(import.meta.dirname, "../..");
+  const npx = (...args: string[]) => spawnSync("npx", ["--no-install", "proof-verify", ...args], { cwd: root, encoding: "utf8" });
+  // A WebM cannot carry Content Credentials: a package of one WebM needs no C2PA signing to verify end to end.
+  const webm = FILES.filter((file) => file.content_type === "video/webm");
+
+  it("prints its usage and exit codes with --help", () => {
+    const help = npx("--help");
+    expect(help.status).toBe(0);
+    expect(help.stderr).toContain("--service-root-sha256");
+    expect(help.stderr).toMatch(/3 {2}ORIGIN NOT ESTABLISHED/);
+    expect(npx("a.zip", "--tsa-root-sha256", "abc").status).toBe(2);
+    expect(npx("a.zip", "--service-root-sha256", "aa".repeat(32), "--c2pa-root-sha256", "bb".repeat(32)).status).toBe(2);
+  });
+
+  it("exits 0 verified with both pins, 3 without them, 1 on a relabelled package; --json carries the verdict and test_mode", () => {
+    const folder = writeFolder(build({}, webm), webm);
+    const pins = ["--tsa-root-sha256", pki.tsaRootSha256, "--service-root-sha256", pki.serviceRootSha256];
+    const verified = npx(folder, ...pins);
+    expect(verified.stdout).toContain("\nVERIFIED\n");
+    expect(verified.status).toBe(0);
+    // The former name of the service root's pin still works.
+    expect(npx(folder, "--tsa-root-sha256", pki.tsaRootSha256, "--c2pa-root-sha256", pki.serviceRootSha256).status).toBe(0);
+
+    const unpinned = npx(folder, "--json");
+    expect(unpinned.status).toBe(3);
+    expect(JSON.parse(unpinned.stdout)).toMatchObject({ verdict: "origin_not_established", test_mode: false });
+    expect(npx(folder).stdout).not.toMatch(/^VERIFIED/m);
+
+    const relabelled = build({ party: "recipient" }, webm);
+    relabelled.entries.set("manifest.p7s", build({}, webm).entries.get("manifest.p7s")!);
+    const refused = npx(writeFolder(relabelled, webm), ...pins, "--json");
+    expect(refused.status).toBe(1);
+    expect(
+      JSON.parse(refused.stdout)
+        .checks.filter((one: { result: string }) => one.result === "fail")
+        .map((one: { name: string }) => one.name),
+    ).toEqual(["manifest_seal"]);
+
+    const test = npx(writeFolder(build({ mode: "test" }, webm), webm), ...pins);
+    expect(test.status).toBe(0);
+    expect(test.stdout).toContain("VERIFIED (TEST PROOF, no legal value)");
+  });
+});
