@@ -94,10 +94,13 @@ const UNSAFE_SVG: readonly RegExp[] = [
   /<\?xml-stylesheet/i,
   // Event handlers: `onload=`, `onclick =`, wherever the attribute starts.
   /(^|[\s"'/:])on[a-z]+\s*=/i,
-  // Any link that is not to a fragment of the document itself (`href`, `xlink:href`, `src`).
-  new RegExp(String.raw`(^|[\s"'/])${P}(href|src)\s*=\s*(["'])(?!\s*#)`, "i"),
-  // Animations that rewrite a link or a handler after the checks above.
-  new RegExp(String.raw`attributeName\s*=\s*["']\s*(${P}href|on)`, "i"),
+  // Any link that is not to a fragment of the document itself (`href`, `xlink:href`, `src`), however its
+  // value is written: double-quoted, single-quoted or unquoted (`href=https://…`, which an HTML parser
+  // takes), with or without spaces around `=`. Whatever the value starts with, after an optional quote and
+  // spaces, must be `#`.
+  new RegExp(String.raw`(^|[\s"'/])${P}(href|src)\s*=\s*(?!["']?\s*#)`, "i"),
+  // Animations that rewrite a link or a handler after the checks above, their value quoted or not.
+  new RegExp(String.raw`attributeName\s*=\s*["']?\s*(${P}href|on)`, "i"),
   /xml:base/i,
   /javascript:|vbscript:|data:/i,
   // CSS: only `url(#fragment)`, no imports, no escapes that could spell either.

@@ -130,6 +130,16 @@ describe("capture themes", () => {
       `<?xml version="1.0"?><?xml-stylesheet href="https://evil.example/a.css"?>${svg("<rect/>")}`,
       `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${svg("<text>&x;</text>")}`,
       svg("<rect/>", ' xml:base="https://evil.example/"'),
+      // Issue 28: external references in unquoted attributes, and the other ways of writing a value.
+      svg("<image href=https://evil.example/x.png />"),
+      svg("<image\nhref=https://evil.example/x.png/>"),
+      svg("<image xlink:href=//evil.example/x.png />"),
+      svg('<image href = "https://evil.example/x.png"/>'),
+      svg("<image href\n=\n'https://evil.example/x.png'/>"),
+      svg("<image href=&#34;https://evil.example/x.png&#34;/>"),
+      svg('<image href=""/>'),
+      svg("<image src=https://evil.example/x.png />"),
+      svg("<a href=#x><set attributeName=href to=https://evil.example/ /></a>"),
     ];
     for (const body of unsafe) {
       const response = await putLogo(org.testKey, theme.body.id, body, "image/svg+xml");
