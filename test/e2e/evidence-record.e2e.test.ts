@@ -120,10 +120,17 @@ function proofVerify(args: string[], fakeTime?: string) {
   const result = spawnSync(command[0] as string, command[1] as string[], { encoding: "utf8", cwd: tmpdir() });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, report: args.includes("--json") ? JSON.parse(result.stdout) : null };
 }
-const failed = (report: { checks: { name: string; ok: boolean }[] }) => report.checks.filter((check) => !check.ok).map((check) => check.name);
+type Check = { name: string; result: string; detail: string };
+const failed = (report: { checks: Check[] }) => report.checks.filter((check) => check.result === "fail").map((check) => check.name);
+/** The evidence record's steps (one per archive timestamp), behind the evidence_record check. */
+const steps = (report: { evidence_record: { steps: Check[] } }) => report.evidence_record.steps;
+const failedSteps = (report: { evidence_record: { steps: Check[] } }) =>
+  steps(report)
+    .filter((one) => one.result === "fail")
+    .map((one) => one.name);
 const pins = (zip: string) => {
   const report = proofVerify([zip, "--json"]).report;
-  return ["--tsa-root-sha256", report.tsa_root_sha256, "--c2pa-root-sha256", report.c2pa_root_sha256];
+  return ["--tsa-root-sha256", report.tsa_root_sha256, "--service-root-sha256", report.service_root_sha256];
 };
 
 /** A copy of the genuine package's folder, changed by `change`, zipped again with every entry. */
@@ -178,32 +185,32 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     expect(failed(report)).toEqual([]);
     expect(status).toBe(0);
     // A test proof's record is renewed by the simulated test authority, and says so.
-    expect(report.evidence_record).toMatchObject({
+    expect(report.evidence_record.summary).toMatchObject({
       archive_timestamps: 2,
       chains: 1,
       renewal_overdue: false,
       latest_authority: expect.stringContaining("no legal value"),
     });
-    const names = report.checks.map((check: { name: string }) => check.name);
-    expect(names).toEqual(
+    expect(report.checks.find((check: Check) => check.name === "evidence_record").result).toBe("pass");
+    expect(steps(report).map((one) => one.name)).toEqual(
       expect.arrayContaining([
-        "evidence 1 covers",
-        "evidence 1 timestamp",
-        "evidence 1 chain",
-        "evidence 1 root pinned",
-        "evidence 2 covers",
-        "evidence 2 chain",
+        "archive_timestamp:1:covers",
+        "archive_timestamp:1:token",
+        "archive_timestamp:1:chain",
+        "archive_timestamp:1:root_pinned",
+        "archive_timestamp:2:covers",
+        "archive_timestamp:2:chain",
         "timestamp_chain_when_archived",
       ]),
     );
-    expect(report.checks.find((check: { name: string }) => check.name === "evidence 1 covers").detail).toContain("revocation/");
+    expect(steps(report).find((one) => one.name === "archive_timestamp:1:covers")!.detail).toContain("revocation/");
     expect(stdout).not.toContain("FAIL");
     const readable = proofVerify([genuine.zip, ...pins(genuine.zip)]);
     expect(readable.stdout).toContain("Evidence record (RFC 4998): 2 archive timestamp(s)");
     expect(readable.stdout).toMatch(/renewal is due before then/);
   });
 
-  it("with faketime after every certificate's expiry, the unmodified package still verifies from its evidence record, saying renewal is overdue", () => {
+  it("with faketime after every certificate's expiry: not verified, the evidence record's renewal being overdue, or the package having none", () => {
     const after = new Date(latestCertificateExpiry(genuine.folder) + 86_400_000);
     // An absolute date: the clock starts there (faketime's "@" form is not parsed by this faketime).
     const fakeTime = after.toISOString().slice(0, 19).replace("T", " ");
@@ -217,16 +224,25 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
       encoding: "utf8",
     });
     expect(openssl.status).not.toBe(0);
+    // Every archive timestamp still holds as made, but the latest renewal is no longer valid now (issue 24, point 5).
     const { status, report } = proofVerify([genuine.zip, ...pins(genuine.zip), "--json"], fakeTime);
-    expect(failed(report)).toEqual([]);
-    expect(status).toBe(0);
-    expect(report.evidence_record).toMatchObject({ archive_timestamps: 2, renewal_overdue: true });
+    expect(failedSteps(report)).toEqual([]);
+    expect(failed(report)).toEqual(["long_term"]);
+    expect(report.checks.find((check: Check) => check.name === "long_term").detail).toContain("renewal is overdue");
+    expect(status).toBe(1);
+    expect(report.evidence_record.summary).toMatchObject({ archive_timestamps: 2, renewal_overdue: true });
     const readable = proofVerify([genuine.zip, ...pins(genuine.zip)], fakeTime);
     expect(readable.stdout).toMatch(/expired on .*overdue for renewal/);
-    expect(readable.stdout).toContain("VERIFIED");
+    expect(readable.stdout).toContain("\nNOT VERIFIED");
+    // Without its evidence record, nothing proves the token was made while the authority's certificate was valid.
+    const stripped = tampered((dir) => rmSync(join(dir, "evidence-record.ers")));
+    const without = proofVerify([stripped, ...pins(genuine.zip), "--json"], fakeTime);
+    expect(failed(without.report)).toEqual(["long_term"]);
+    expect(without.report.checks.find((check: Check) => check.name === "long_term").detail).toContain("no evidence record");
+    expect(without.status).toBe(1);
   });
 
-  it("after SHA-512 replaces SHA-256, the sweep's hash-tree renewal starts a new chain that still verifies, under faketime too", async () => {
+  it("after SHA-512 replaces SHA-256, the sweep's hash-tree renewal starts a new chain that still verifies (under faketime, overdue for renewal)", async () => {
     const renewed = await hashTreeRenewed();
     const er = decodeEvidenceRecord(readFileSync(join(renewed.folder, "evidence-record.ers")));
     expect(er.chains.map((chain) => chain.map((stamp) => stamp.digestAlgorithm))).toEqual([["SHA-256", "SHA-256"], ["SHA-512"]]);
@@ -234,12 +250,12 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     const { status, report } = proofVerify([renewed.zip, ...pinned, "--json"]);
     expect(failed(report)).toEqual([]);
     expect(status).toBe(0);
-    expect(report.evidence_record).toMatchObject({ archive_timestamps: 3, chains: 2 });
-    expect(report.checks.find((check: { name: string }) => check.name === "evidence 3 covers").detail).toContain("hash-tree renewal");
+    expect(report.evidence_record.summary).toMatchObject({ archive_timestamps: 3, chains: 2 });
+    expect(steps(report).find((one) => one.name === "archive_timestamp:3:covers")!.detail).toContain("hash-tree renewal");
     const fakeTime = new Date(latestCertificateExpiry(renewed.folder) + 86_400_000).toISOString().slice(0, 19).replace("T", " ");
     const late = proofVerify([renewed.zip, ...pinned, "--json"], fakeTime);
-    expect(failed(late.report)).toEqual([]);
-    expect(late.status).toBe(0);
+    expect(failedSteps(late.report)).toEqual([]);
+    expect(failed(late.report)).toEqual(["long_term"]);
   }, 120_000);
 
   it("VERIFY.md's step 8 runs as written in the unzipped package: openssl counts the archive timestamps, proof-verify checks them (English and French alike)", () => {
@@ -260,23 +276,25 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     expect(count!.stdout.trim()).toBe("2");
     expect(verify!.status, verify!.stdout).toBe(0);
     expect(verify!.stdout).toContain("Evidence record (RFC 4998): 2 archive timestamp(s)");
-    expect(verify!.stdout).toMatch(/\nVERIFIED\n/);
+    expect(verify!.stdout).toMatch(/\nVERIFIED \(TEST PROOF, no legal value\)\n/);
   });
 
   it("fails on an evidence record of another proof, and on a tampered manifest", () => {
     const swapped = tampered((dir) => cpSync(join(other.folder, "evidence-record.ers"), join(dir, "evidence-record.ers")));
     const a = proofVerify([swapped, "--json"]);
     expect(a.status).toBe(1);
-    expect(failed(a.report)).toEqual(["evidence 1 covers"]);
+    expect(failed(a.report)).toEqual(["evidence_record"]);
+    expect(failedSteps(a.report)).toEqual(["archive_timestamp:1:covers"]);
 
     const edited = tampered((dir) =>
       writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X')),
     );
     const b = proofVerify([edited, "--json"]);
     expect(b.status).toBe(1);
-    expect(failed(b.report)).toEqual(expect.arrayContaining(["timestamp_imprint", "evidence 1 covers"]));
+    expect(failed(b.report)).toEqual(expect.arrayContaining(["timestamp_imprint", "evidence_record"]));
+    expect(failedSteps(b.report)).toContain("archive_timestamp:1:covers");
 
     const dropped = tampered((dir) => rmSync(join(dir, "revocation", readdirSync(join(dir, "revocation")).find((name) => name.endsWith(".crl"))!)));
-    expect(failed(proofVerify([dropped, "--json"]).report)).toContain("evidence 1 covers");
+    expect(failedSteps(proofVerify([dropped, "--json"]).report)).toContain("archive_timestamp:1:covers");
   });
 });

@@ -28,7 +28,9 @@ function proofVerify(...args: string[]) {
   const result = spawnSync(process.execPath, [join(root, "verifier/bin/proof-verify.ts"), ...args], { encoding: "utf8", cwd: tmpdir() });
   return { status: result.status, stdout: result.stdout, report: args.includes("--json") ? JSON.parse(result.stdout) : null };
 }
-const failed = (report: { checks: { name: string; ok: boolean }[] }) => report.checks.filter((check) => !check.ok).map((check) => check.name);
+type Report = { checks: { name: string; result: string; detail: string }[]; revocation: { steps: { name: string; result: string; detail: string }[] } };
+const failed = (report: Report) => report.checks.filter((check) => check.result === "fail").map((check) => check.name);
+const step = (report: Report, name: string) => report.revocation.steps.find((one) => one.name === name)!;
 
 /** A copy of the genuine package's folder, changed by `change`, zipped again. */
 function tampered(change: (dir: string) => void): string {
@@ -37,86 +39,147 @@ function tampered(change: (dir: string) => void): string {
   cpSync(genuine.folder, folder, { recursive: true });
   change(folder);
   const zip = join(dir, "package.zip");
-  execFileSync("zip", ["-qr", zip, "manifest.json", "proof.tsr", "chain.pem", "c2pa-trust-anchor.pem", "revocation", "files", "VERIFY.md"], { cwd: folder });
+  execFileSync("zip", ["-qr", zip, "."], { cwd: folder });
   return zip;
 }
 
-const pinnedRoots = (zip: string) => {
-  const report = proofVerify(zip, "--json").report;
-  return ["--tsa-root-sha256", report.tsa_root_sha256, "--c2pa-root-sha256", report.c2pa_root_sha256];
-};
+/** The roots to pin, obtained outside the package: the service's GET /v1/public/trust-anchors (test mode). */
+async function pinnedRoots(): Promise<string[]> {
+  const anchors: { data: { kind: string; mode: string; status: string; sha256: string }[] } = await (
+    await fetch(`${stack.baseUrl}/v1/public/trust-anchors`)
+  ).json();
+  const current = (kind: string) => anchors.data.find((anchor) => anchor.kind === kind && anchor.mode === "test" && anchor.status === "current")!.sha256;
+  return ["--tsa-root-sha256", current("timestamp_authority"), "--service-root-sha256", current("c2pa")];
+}
+const fileIds = (folder: string) => readdirSync(join(folder, "files")).map((name) => name.replace(/\.[^.]+$/, ""));
 
 describe("proof-verify, the offline verifier (verifier/)", () => {
-  it("verifies a genuine package sealed on npm run dev, roots pinned: every check holds, exit 0, readable report", () => {
-    const pins = pinnedRoots(genuine.zip);
+  it("verifies a genuine package sealed on npm run dev, roots pinned: every check holds, exit 0, TEST in the verdict", async () => {
+    const pins = await pinnedRoots();
     const { status, report } = proofVerify(genuine.zip, ...pins, "--json");
     expect(failed(report)).toEqual([]);
     expect(status).toBe(0);
-    expect(report).toMatchObject({ ok: true, proof_id: genuine.proof.id, manifest_sha256: genuine.proof.manifest_sha256, pinned: { tsa: true, c2pa: true } });
+    expect(report).toMatchObject({
+      verdict: "verified",
+      test_mode: true,
+      verdict_line: "VERIFIED (TEST PROOF, no legal value)",
+      manifest_version: 2,
+      proof_id: genuine.proof.id,
+      manifest_sha256: genuine.proof.manifest_sha256,
+      pinned: { tsa: true, service: true },
+    });
     const names = report.checks.map((check: { name: string }) => check.name);
     expect(names).toEqual(
-      expect.arrayContaining(["timestamp_imprint", "timestamp_signature", "timestamp_signer", "timestamp_chain", "tsa_root_pinned", "c2pa_root_pinned"]),
+      expect.arrayContaining([
+        "package_complete",
+        "manifest_seal",
+        "timestamp_imprint",
+        "timestamp_signature",
+        "timestamp_signer",
+        "timestamp_chain",
+        "tsa_root_pinned",
+        "service_root_pinned",
+        "files_listed",
+        "revocation",
+        "evidence_record",
+        "long_term",
+        "mode",
+      ]),
     );
-    // Each file: its bytes, its C2PA manifest (c2pa-rs, Trusted with both roots), and the JPEG's original.
-    expect(names.filter((name: string) => name.startsWith("file "))).toHaveLength(3);
-    expect(names.filter((name: string) => name.startsWith("c2pa "))).toHaveLength(3);
-    expect(names.filter((name: string) => name.startsWith("original "))).toHaveLength(1);
+    // Each file: its bytes, its C2PA manifest (c2pa-rs, Trusted under both roots) naming this proof, and the JPEG's original.
+    for (const kind of ["file_hash", "file_c2pa", "file_names_proof"])
+      expect(report.checks.filter((check: { name: string; result: string }) => check.name.startsWith(`${kind}:`) && check.result === "pass")).toHaveLength(3);
+    expect(report.checks.filter((check: { name: string; result: string }) => check.name.startsWith("file_original:") && check.result === "pass")).toHaveLength(
+      1,
+    );
     // Revocation at gen_time from the CRLs captured at sealing, for both chains.
-    expect(names).toEqual(expect.arrayContaining(["revocation tsa-1", "revocation c2pa-1"]));
-    expect(report.revocation).toMatchObject({ tsa: { status: "checked" }, c2pa: { status: "checked" } });
+    expect(report.revocation.steps.map((one: { name: string }) => one.name)).toEqual(expect.arrayContaining(["revocation:tsa-1", "revocation:c2pa-1"]));
+    expect(report.revocation.summary).toMatchObject({ tsa: { status: "checked" }, c2pa: { status: "checked" } });
     const readable = proofVerify(genuine.zip, ...pins);
     expect(readable.status).toBe(0);
-    expect(readable.stdout).toContain("VERIFIED");
+    expect(readable.stdout).toContain("\nVERIFIED (TEST PROOF, no legal value)\n");
     expect(readable.stdout).toContain("(pinned)");
     expect(readable.stdout).toContain("authority (tsa): checked");
   });
 
-  it("fails on an edited manifest, a swapped token and a replaced file", () => {
+  it("never says VERIFIED without both pins: origin not established, exit 3", async () => {
+    const pins = await pinnedRoots();
+    for (const args of [[], pins.slice(0, 2), pins.slice(2)]) {
+      const { status, report } = proofVerify(genuine.zip, ...args, "--json");
+      expect(failed(report)).toEqual([]);
+      expect(report.verdict).toBe("origin_not_established");
+      expect(status).toBe(3);
+    }
+    const readable = proofVerify(genuine.zip);
+    expect(readable.stdout).not.toMatch(/^VERIFIED/m);
+    expect(readable.stdout).toContain("ORIGIN NOT ESTABLISHED");
+  });
+
+  it("fails on an edited manifest, a swapped token and a file of another proof", async () => {
+    const pins = await pinnedRoots();
     const edited = tampered((dir) =>
       writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X')),
     );
-    const a = proofVerify(edited, "--json");
+    const a = proofVerify(edited, ...pins, "--json");
     expect(a.status).toBe(1);
-    expect(failed(a.report)).toEqual(["timestamp_imprint"]);
+    // The token and the seal no longer cover it, and no file's capture assertion names that reference.
+    expect(failed(a.report)).toEqual(["timestamp_imprint", "manifest_seal", ...fileIds(genuine.folder).map((id) => `file_names_proof:${id}`)]);
 
     const swapped = tampered((dir) => cpSync(join(other.folder, "proof.tsr"), join(dir, "proof.tsr")));
-    const b = proofVerify(swapped, "--json");
+    const b = proofVerify(swapped, ...pins, "--json");
     expect(b.status).toBe(1);
     expect(failed(b.report)).toEqual(["timestamp_imprint"]);
 
+    let replacedId = "";
     const replaced = tampered((dir) => {
       const jpeg = readdirSync(join(dir, "files")).find((name) => name.endsWith(".jpg"))!;
+      replacedId = jpeg.replace(/\.jpg$/, "");
       const otherJpeg = readdirSync(join(other.folder, "files")).find((name) => name.endsWith(".jpg"))!;
       cpSync(join(other.folder, "files", otherJpeg), join(dir, "files", jpeg));
     });
-    const c = proofVerify(replaced, "--json");
+    const c = proofVerify(replaced, ...pins, "--json");
     expect(c.status).toBe(1);
-    expect(failed(c.report)).toEqual([expect.stringMatching(/^file med_/)]);
-    expect(proofVerify(replaced).stdout).toContain("NOT VERIFIED");
+    // Signed by the service (c2pa-rs still trusts it), but for another proof: it names that proof, not this one.
+    expect(failed(c.report)).toEqual(["files_listed", `file_hash:${replacedId}`, `file_names_proof:${replacedId}`, `file_original:${replacedId}`]);
+    expect(proofVerify(replaced, ...pins).stdout).toContain("NOT VERIFIED");
+
+    // Dropped, or added from another proof: the sealed list of files no longer matches.
+    const dropped = tampered((dir) => rmSync(join(dir, "files", readdirSync(join(dir, "files")).find((name) => name.endsWith(".png"))!)));
+    expect(failed(proofVerify(dropped, ...pins, "--json").report)).toEqual(["files_listed", expect.stringMatching(/^file_hash:/)]);
+    const added = tampered((dir) => {
+      const otherPng = readdirSync(join(other.folder, "files")).find((name) => name.endsWith(".png"))!;
+      cpSync(join(other.folder, "files", otherPng), join(dir, "files", otherPng));
+    });
+    expect(failed(proofVerify(added, ...pins, "--json").report)).toEqual(["files_listed"]);
   });
 
-  it("fails on a forged but self-consistent package (an authority with the same names, a new token) once the genuine root is pinned", () => {
-    const pins = pinnedRoots(genuine.zip);
+  it("fails on a relabelled package re-stamped by another authority with the same names once the genuine roots are pinned", async () => {
+    const pins = await pinnedRoots();
     const forger = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "forger-")), "pki"));
     const forged = tampered((dir) => {
-      writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X'));
+      writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"party":"provider"', '"party":"recipient"'));
       execFileSync("openssl", ["ts", "-query", "-data", "manifest.json", "-sha256", "-cert", "-out", "request.tsq"], { cwd: dir, stdio: "pipe" });
       execFileSync("openssl", ["ts", "-reply", "-config", join(forger, "tsa-test.cnf"), "-queryfile", "request.tsq", "-out", "proof.tsr"], {
         cwd: dir,
         stdio: "pipe",
       });
       cpSync(join(forger, "tsa-test-root.pem"), join(dir, "chain.pem"));
+      rmSync(join(dir, "request.tsq"));
     });
     // Unpinned, the forged timestamp is consistent with its own chain: only a pin tells it apart.
     const unpinned = proofVerify(forged, "--json").report;
-    expect(unpinned.checks.filter((check: { name: string }) => check.name.startsWith("timestamp_")).every((check: { ok: boolean }) => check.ok)).toBe(true);
+    expect(
+      unpinned.checks.filter((check: { name: string }) => check.name.startsWith("timestamp_")).every((check: { result: string }) => check.result === "pass"),
+    ).toBe(true);
+    expect(unpinned.verdict).not.toBe("verified");
     const pinned = proofVerify(forged, ...pins, "--json");
     expect(pinned.status).toBe(1);
-    expect(failed(pinned.report)).toContain("tsa_root_pinned");
+    // The seal was made over the genuine manifest, and every file's capture assertion names the genuine party.
+    expect(failed(pinned.report)).toEqual(expect.arrayContaining(["tsa_root_pinned", "manifest_seal"]));
   });
 
-  it("checks the revocation data: a CRL listing the authority's certificate as revoked before gen_time fails, revoked after it passes, a forged CRL fails", () => {
-    const pins = pinnedRoots(genuine.zip);
+  it("checks the revocation data: a CRL listing the authority's certificate as revoked before gen_time fails, revoked after it passes, a forged CRL fails", async () => {
+    const pins = await pinnedRoots();
     const genEpoch = Math.floor(Date.parse(genuine.proof.timestamp.gen_time) / 1000);
     /** The stack's authority CA, copied, revoking the package's authority certificate at `at` (epoch seconds, through faketime). */
     const revokedCrl = (at: number, reason: string) => {
@@ -135,10 +198,11 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
       "--json",
     );
     expect(before.status).toBe(1);
-    expect(failed(before.report)).toEqual(["revocation tsa-1"]);
-    expect(before.report.checks.find((check: { name: string }) => check.name === "revocation tsa-1").detail).toMatch(
-      /revoked .*keyCompromise: before gen_time/,
-    );
+    expect(failed(before.report)).toEqual(["revocation"]);
+    expect(step(before.report, "revocation:tsa-1")).toMatchObject({
+      result: "fail",
+      detail: expect.stringMatching(/revoked .*keyCompromise: before gen_time/),
+    });
 
     const after = proofVerify(
       tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch + 60, "superseded"))),
@@ -146,7 +210,7 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
       "--json",
     );
     expect(failed(after.report)).toEqual([]);
-    expect(after.report.checks.find((check: { name: string }) => check.name === "revocation tsa-1").detail).toMatch(/after gen_time/);
+    expect(step(after.report, "revocation:tsa-1").detail).toMatch(/after gen_time/);
 
     // A CA of the same name but another key (what a forger has): its CRL is not the issuer's.
     const forger = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "crl-forger-")), "pki"));
@@ -156,8 +220,19 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
       "--json",
     );
     expect(forged.status).toBe(1);
-    expect(failed(forged.report)).toEqual(["revocation c2pa-1"]);
-    expect(forged.report.checks.find((check: { name: string }) => check.name === "revocation c2pa-1").detail).toMatch(/not signed by the CA/);
+    expect(failed(forged.report)).toEqual(["revocation"]);
+    expect(step(forged.report, "revocation:c2pa-1").detail).toMatch(/not signed by the CA/);
+  });
+
+  it("verifies a genuine proof whose JPEG arrived with earlier Content Credentials (its original is not checked, and says why)", async () => {
+    const pins = await pinnedRoots();
+    const jpeg = readdirSync(join(genuine.folder, "files")).find((name) => name.endsWith(".jpg"))!;
+    const withCredentials = await sealedPackage(stack, "test", [{ file: jpeg, type: "image/jpeg", bytes: readFileSync(join(genuine.folder, "files", jpeg)) }]);
+    const { status, report } = proofVerify(withCredentials.zip, ...pins, "--json");
+    expect(failed(report)).toEqual([]);
+    expect(status).toBe(0);
+    const original = report.checks.find((check: { name: string }) => check.name.startsWith("file_original:"));
+    expect(original).toMatchObject({ result: "not_checked", detail: expect.stringContaining("earlier Content Credentials") });
   });
 
   it("refuses bad usage with exit 2", () => {

@@ -6,8 +6,15 @@ import { captureOverHttp, waitForProof } from "./capture.ts";
 import { request } from "./http.ts";
 import type { Stack } from "./stack.ts";
 
-/** Seals a JPEG, a PNG and an MP4 on the running stack and downloads the proof's package: the ZIP and its unzipped folder. */
-export async function sealedPackage(stack: Stack, mode: "test" | "live" = "test") {
+/** The default shots: a JPEG, a PNG and an MP4. */
+const SHOTS: Parameters<typeof captureOverHttp>[3] = [
+  { file: "photo.jpg", type: "image/jpeg" },
+  { file: "photo.png", type: "image/png" },
+  { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
+];
+
+/** Seals the shots (by default a JPEG, a PNG and an MP4) on the running stack and downloads the proof's package: the ZIP and its unzipped folder. */
+export async function sealedPackage(stack: Stack, mode: "test" | "live" = "test", shots = SHOTS) {
   const key = mode === "test" ? stack.testKey : stack.liveKey;
   const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
     token: key,
@@ -24,11 +31,7 @@ export async function sealedPackage(stack: Stack, mode: "test" | "live" = "test"
     stack,
     key,
     { external_reference: `package-${Date.now()}`, party: "provider", stage: "checkin", template_id: template.body.id },
-    [
-      { file: "photo.jpg", type: "image/jpeg" },
-      { file: "photo.png", type: "image/png" },
-      { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
-    ],
+    shots,
   );
   if (completed.status !== 200) throw new Error(`complete: ${JSON.stringify(completed.body)}`);
   const proof = await waitForProof(stack, key, completed.body.proof_id, (p) => p.status !== "pending", 90_000);
