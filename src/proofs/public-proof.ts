@@ -7,9 +7,13 @@ import { proofClaims, publicClaims } from "../verification/claims.ts";
 import { packageRoots } from "../verification/package-roots.ts";
 import type { PublicEvidenceRecord } from "../evidence/evidence-state.ts";
 import { readRevocationIndex } from "../storage/proof-revocation.ts";
+import type { ObjectCheck } from "../storage/sealed-object-checks.ts";
 
-/** The public face of a proof: nothing about the organization, keys or capture links. */
-export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null) {
+/**
+ * The public face of a proof: nothing about the organization, keys or capture links. `rehashes`: what the
+ * re-hash sweep last found for its objects, when the caller already read it (its cache key names them).
+ */
+export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null, rehashes?: ObjectCheck[]) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
   const [roots, revocation] =
     proof.status === "sealed" ? await Promise.all([packageRoots(env.FILES, proof), readRevocationIndex(env.FILES, proof)]) : [null, null];
@@ -38,7 +42,7 @@ export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], e
     evidence_record: evidence,
     sealed_at: proof.sealedAt,
     ...proofUrls(env.API_BASE_URL, proof.id),
-    verification: await proofVerification(env, proof, files),
+    verification: await proofVerification(env, proof, files, rehashes),
     claims: publicClaims(proofClaims(proof, presented)),
   };
 }

@@ -1,73 +1,101 @@
 import type { Env } from "../env.ts";
-import { sha256Hex } from "../lib/crypto.ts";
-import { proofArtifactKeys } from "../storage/proof-artifacts.ts";
+import { database } from "../db/client.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
-import { checkTimestamp } from "../../shared/timestamp-check.ts";
+import { readSealedArtifacts } from "../storage/sealed-artifacts.ts";
+import { type ObjectCheck, proofObjectChecks } from "../storage/sealed-object-checks.ts";
+import { listTrustAnchors, type TrustAnchorRow } from "../storage/trust-anchors.ts";
+import { rootFingerprints } from "../../shared/trust-anchors.ts";
+import { type FileEvidence, type Verdict, type VerificationCheck, type VerificationPins, verifyProof } from "../../shared/verification/verify-proof-core.ts";
 
+/** The public verdict of a proof: the one verification core's, and the status the contract names. */
 export interface Verification {
+  /** The contract's status: `valid` only for `verified`; `invalid` for any other verdict of a sealed proof. */
   status: "valid" | "invalid" | "pending" | "failed";
+  /** The core's verdict (`pending` also while sealing, `not_verified` for a proof that could not be sealed). */
+  verdict: Verdict;
   test_mode: boolean;
-  checks: { name: string; result: "pass" | "fail"; detail?: string }[];
-}
-
-const verificationKey = (proofId: string) => `proofs/${proofId}/verification.json`;
-
-async function bytesOf(bucket: R2Bucket, key: string): Promise<Uint8Array | null> {
-  const object = await bucket.get(key);
-  return object === null ? null : new Uint8Array(await object.arrayBuffer());
+  /** The oldest latest re-hash of the proof's signed files (their sealing for files not re-hashed yet); null unless sealed. */
+  files_checked_at: string | null;
+  checks: VerificationCheck[];
 }
 
 /**
- * Verifies a sealed proof again from what is stored, as a stranger would: the manifest hashes to
- * `manifest_sha256`, the authority's token signs it and chains to the published roots at its time, the
- * manifest lists every file with both hashes, and every signed file is there. A sealed proof never
- * changes, so the first result is kept beside its artifacts.
+ * What the service knows of each signed file now, as the verification core takes it: the latest re-hash of
+ * the stored object (src/sweeps/rehash-sealed-objects.ts), or, before its first re-hash, the hash the sealer
+ * took when it stored it (checked at sealing). C2PA is not read in the Worker (not_checked).
  */
-export async function proofVerification(env: Env, proof: ProofRow, files: FileRow[]): Promise<Verification> {
+export function storedFileEvidence(proof: ProofRow, files: FileRow[], checks: ObjectCheck[]): Map<string, FileEvidence> {
+  const byFile = new Map(checks.filter((check) => check.fileId !== null).map((check) => [check.fileId!, check]));
+  const evidence = new Map<string, FileEvidence>();
+  for (const file of files) {
+    if (file.signedKey === null) continue;
+    const check = byFile.get(file.id);
+    const seen =
+      check === undefined || check.lastCheckedAt === null
+        ? { present: true, sha256: file.signedSha256, checked_at: proof.sealedAt }
+        : { present: check.foundSha256 !== null, sha256: check.foundSha256, checked_at: check.lastCheckedAt };
+    evidence.set(file.id, { ...seen, c2pa: null, original_sha256: null });
+  }
+  return evidence;
+}
+
+/**
+ * The roots the service publishes (GET /v1/public/trust-anchors) as the pins of its own verdict: for each
+ * chain, the published root of the proof's mode that the package's root is, or else the current one (so a
+ * chain.pem or trust anchor replaced in storage by another root fails its pin). None published: not pinned.
+ */
+async function publishedPins(anchors: TrustAnchorRow[], mode: ProofRow["mode"], entries: Map<string, Uint8Array>): Promise<VerificationPins> {
+  const decode = (name: string) => new TextDecoder().decode(entries.get(name) ?? new Uint8Array());
+  const pin = async (kind: TrustAnchorRow["kind"], pem: string) => {
+    const published = anchors.filter((anchor) => anchor.kind === kind && anchor.mode === mode).map((anchor) => anchor.sha256);
+    const inPackage = (await rootFingerprints(pem)).map((root) => root.sha256);
+    return published.find((sha256) => inPackage.includes(sha256)) ?? published[0];
+  };
+  const [tsaRootSha256, serviceRootSha256] = await Promise.all([pin("timestamp_authority", decode("chain.pem")), pin("c2pa", decode("c2pa-trust-anchor.pem"))]);
+  return { ...(tsaRootSha256 ? { tsaRootSha256 } : {}), ...(serviceRootSha256 ? { serviceRootSha256 } : {}) };
+}
+
+/** What the re-hash sweep last found for each object of a proof (none before it is sealed). */
+export async function latestRehashes(env: Env, proof: ProofRow): Promise<ObjectCheck[]> {
+  return proof.status === "sealed" ? proofObjectChecks(env.DB, proof.id) : [];
+}
+
+/** A suffix that changes whenever a re-hash of the proof's objects is recorded, for ETags and cache keys of what shows the verdict. */
+export function rehashVersion(checks: ObjectCheck[]): string {
+  const times = checks.flatMap((check) => (check.lastCheckedAt === null ? [] : [Date.parse(check.lastCheckedAt)])).sort((a, b) => a - b);
+  if (times.length === 0) return "";
+  const altered = checks.filter((check) => check.matched === false).length;
+  return `.rh${times[0]!.toString(36)}-${times.at(-1)!.toString(36)}-${times.length}-${altered}`;
+}
+
+/**
+ * Verifies a sealed proof on every request from what is stored now, with the one verification core
+ * (shared/verification/, docs/adr/0035): its small artifacts as they are in R2, each signed file as the
+ * latest re-hash found it (no file's bytes are read here, docs/adr/0037), pinned to the roots the service
+ * publishes. Nothing is kept: an object altered after sealing turns the verdict at its next re-hash.
+ */
+export async function proofVerification(env: Env, proof: ProofRow, files: FileRow[], checks?: ObjectCheck[]): Promise<Verification> {
   const test_mode = proof.mode === "test";
-  if (proof.status !== "sealed") return { status: proof.status, test_mode, checks: [] };
-  const cached = await env.FILES.get(verificationKey(proof.id));
-  if (cached !== null) return (await cached.json()) as Verification;
-  const keys = proofArtifactKeys(proof.id, proof.sealingRun);
-  const [manifest, tsr, chain] = await Promise.all([
-    bytesOf(env.FILES, keys.manifest),
-    bytesOf(env.FILES, keys.timestampResponse),
-    env.FILES.get(keys.timestampChain),
+  if (proof.status !== "sealed")
+    return { status: proof.status, verdict: proof.status === "pending" ? "pending" : "not_verified", test_mode, files_checked_at: null, checks: [] };
+  const [entries, rehashed, anchors] = await Promise.all([
+    readSealedArtifacts(env.FILES, proof),
+    checks ?? proofObjectChecks(env.DB, proof.id),
+    listTrustAnchors(database(env.DB)),
   ]);
-  const checks: Verification["checks"] = [];
-  const check = (name: string, ok: boolean, detail?: string) => checks.push({ name, result: ok ? "pass" : "fail", ...(ok || !detail ? {} : { detail }) });
-  check("manifest_hash", manifest !== null && (await sha256Hex(manifest)) === proof.manifestSha256, "manifest.json does not hash to manifest_sha256");
-  if (manifest !== null && tsr !== null && chain !== null) {
-    const stamp = await checkTimestamp(tsr, manifest, await chain.text());
-    check("timestamp_signature", stamp.granted && stamp.signatureValid, "the token's signature does not verify");
-    check(
-      "timestamp_signer",
-      stamp.signerCertifiedForTimestamping && stamp.signerCertificateBound,
-      "the token's signer is not a timestamping certificate, or the token does not name it",
-    );
-    check("timestamp_imprint", stamp.imprintMatches, "the token does not cover this manifest");
-    check("timestamp_chain", stamp.chainTrusted, "the token's signer does not chain to the published roots");
-  } else {
-    check("timestamp_present", false, "proof.tsr or chain.pem is missing");
-  }
-  let listed: { id: string; sha256: string; signed_sha256: string }[] = [];
-  try {
-    const parsed = manifest === null ? null : (JSON.parse(new TextDecoder().decode(manifest)) as { files?: unknown });
-    listed = Array.isArray(parsed?.files) ? (parsed.files as typeof listed) : [];
-  } catch {
-    listed = [];
-  }
-  const everyFileListed = files.every((file) =>
-    listed.some((entry) => entry.id === file.id && entry.sha256 === file.sha256 && entry.signed_sha256 === file.signedSha256),
-  );
-  check("files_in_manifest", everyFileListed && listed.length === files.length, "the manifest and the proof's files disagree");
-  const heads = await Promise.all(files.map((file) => (file.signedKey ? env.FILES.head(file.signedKey) : Promise.resolve(null))));
-  check(
-    "signed_files_stored",
-    heads.every((head, i) => head !== null && head.size === files[i]!.signedSize),
-    "a signed file is missing",
-  );
-  const verification: Verification = { status: checks.every((c) => c.result === "pass") ? "valid" : "invalid", test_mode, checks };
-  await env.FILES.put(verificationKey(proof.id), JSON.stringify(verification), { httpMetadata: { contentType: "application/json" } });
-  return verification;
+  const result = await verifyProof({
+    entries,
+    files: storedFileEvidence(proof, files, rehashed),
+    pins: await publishedPins(anchors, proof.mode, entries),
+    now: new Date(),
+    source: "storage",
+  });
+  return {
+    status: result.verdict === "verified" ? "valid" : "invalid",
+    verdict: result.verdict,
+    // The mode D1 holds, whatever a stored manifest says: a test proof is never shown as live.
+    test_mode: test_mode || result.test_mode,
+    files_checked_at: result.files_checked_at,
+    checks: result.checks,
+  };
 }

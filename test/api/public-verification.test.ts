@@ -3,45 +3,48 @@ import { env } from "cloudflare:workers";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
-import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
+import { packagedArtifactKey, proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { V2_CHAIN_PEM, V2_MANIFEST, V2_MANIFEST_SHA256, V2_P7S_BASE64, V2_SERVICE_ROOT_PEM, V2_TSR_BASE64 } from "./fixtures/sealed-proof-v2.ts";
+
+const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 import { rateLimitAddressKey } from "../../src/lib/client-address.ts";
 
+/** A sealed proof whose stored artifacts are the genuine version-2 package of fixtures/sealed-proof-v2.ts, its manifest as given. */
 async function sealedWithArtifacts(manifest: string) {
   const org = await createOrganization();
   const { proofId } = await insertPendingProof(org.id, "test", 1);
   await env.DB.prepare("UPDATE proofs SET status = 'sealed', manifest_sha256 = ?, timestamp_gen_time = ?, sealed_at = ? WHERE id = ?")
-    .bind(FIXTURE_MANIFEST_SHA256, new Date().toISOString(), new Date().toISOString(), proofId)
+    .bind(V2_MANIFEST_SHA256, new Date().toISOString(), new Date().toISOString(), proofId)
     .run();
   const keys = proofArtifactKeys(proofId, null);
   await env.FILES.put(keys.manifest, manifest);
-  await env.FILES.put(
-    keys.timestampResponse,
-    Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0)),
-  );
-  await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);
+  await env.FILES.put(packagedArtifactKey(proofId, null, "manifest.p7s"), bytes(V2_P7S_BASE64));
+  await env.FILES.put(keys.timestampResponse, bytes(V2_TSR_BASE64));
+  await env.FILES.put(keys.timestampChain, V2_CHAIN_PEM);
+  await env.FILES.put(keys.c2paTrustAnchor, V2_SERVICE_ROOT_PEM);
   return proofId;
 }
 
 describe("public verification", () => {
   it("reports a tampered manifest as invalid, naming the failed checks, and reveals nothing private", async () => {
-    const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST.replace("fixture", "forged!"));
+    const proofId = await sealedWithArtifacts(V2_MANIFEST.replace("ref-fixture-v2", "ref-forged!!"));
     const { status, body, headers } = await callJson(`/v1/public/proofs/${proofId}`);
     expect(status).toBe(200);
     expect(body.verification.status).toBe("invalid");
     expect(body.verification.test_mode).toBe(true);
     const failed = body.verification.checks.filter((c: any) => c.result === "fail").map((c: any) => c.name);
-    // Another manifest is a data mismatch only: the authority's signature, signer and chain still hold (issue 14 point 6).
-    expect(failed).toEqual(expect.arrayContaining(["manifest_hash", "timestamp_imprint"]));
+    // Another manifest is a data mismatch only: the authority's signature, signer and chain still hold (issue 14 point 6),
+    // and the seal over the whole proof no longer covers it (issue 24).
+    expect(failed).toEqual(expect.arrayContaining(["manifest_seal", "timestamp_imprint"]));
     for (const unrelated of ["timestamp_signature", "timestamp_signer", "timestamp_chain"]) expect(failed).not.toContain(unrelated);
-    expect(headers.get("ETag")).toBe(`"${FIXTURE_MANIFEST_SHA256}"`);
+    expect(headers.get("ETag")).toBe(`"${V2_MANIFEST_SHA256}"`);
     // Not immutable since evidence records (issue 14 point 5): a renewal rewrites what the answer says.
     expect(headers.get("Cache-Control")).toBe("public, max-age=300");
     expect(JSON.stringify(body)).not.toMatch(/org_|sk_(test|live)_|\/c\/|capture_url|session_id/);
   });
 
   it("serves a sealed proof's public answer from the edge cache once computed", async () => {
-    const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST);
+    const proofId = await sealedWithArtifacts(V2_MANIFEST);
     const first = await callJson(`/v1/public/proofs/${proofId}`);
     await new Promise((done) => setTimeout(done, 50));
     const cached = await caches.default.match(new Request(`http://localhost:8787/v1/public/proofs/${proofId}`));
@@ -50,10 +53,10 @@ describe("public verification", () => {
   });
 
   it("accepts the authority's real token over the real manifest", async () => {
-    const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST);
+    const proofId = await sealedWithArtifacts(V2_MANIFEST);
     const { body } = await callJson(`/v1/public/proofs/${proofId}`);
     const passed = body.verification.checks.filter((c: any) => c.result === "pass").map((c: any) => c.name);
-    expect(passed).toEqual(expect.arrayContaining(["manifest_hash", "timestamp_signature", "timestamp_signer", "timestamp_imprint", "timestamp_chain"]));
+    expect(passed).toEqual(expect.arrayContaining(["manifest_seal", "timestamp_signature", "timestamp_signer", "timestamp_imprint", "timestamp_chain"]));
   });
 
   it("answers 404 proof_not_found for an unknown proof, and no-store while pending", async () => {
@@ -101,7 +104,7 @@ describe("public verification", () => {
   });
 
   it("can be called from any web page (CORS), while the integrator API cannot", async () => {
-    const proofId = await sealedWithArtifacts(FIXTURE_MANIFEST);
+    const proofId = await sealedWithArtifacts(V2_MANIFEST);
     const read = await call(`/v1/public/proofs/${proofId}`, { headers: { Origin: "https://verifier.example" } });
     await read.body?.cancel();
     expect(read.headers.get("Access-Control-Allow-Origin")).toBe("*");

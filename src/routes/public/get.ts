@@ -6,6 +6,7 @@ import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
 import { fromEdgeCache, renewableOrNotModified } from "./caching.ts";
 import { evidenceVersion, publicEvidenceRecord } from "../../evidence/evidence-state.ts";
 import { PublicProofParams, PublicProofSchema } from "./schema.ts";
+import { latestRehashes, rehashVersion } from "../../verification/verify-proof.ts";
 
 const route = publicRoute(["proof_not_found"], {
   method: "get",
@@ -27,15 +28,17 @@ const route = publicRoute(["proof_not_found"], {
 export function registerGetPublicProof(app: App) {
   app.openapi(route, async (c) => {
     const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
-    // The answer says when the evidence was last renewed: its ETag and edge-cache key change with each renewal.
-    const evidence = await publicEvidenceRecord(c.env.FILES, proof);
-    const notModified = renewableOrNotModified(c, proof.status === "sealed", proof.manifestSha256 && `${proof.manifestSha256}${evidenceVersion(evidence)}`);
+    // The answer says when the evidence was last renewed and what the latest re-hash of the stored objects found
+    // (docs/adr/0037): its ETag and edge-cache key change with each renewal and each re-hash.
+    const [evidence, rehashes] = await Promise.all([publicEvidenceRecord(c.env.FILES, proof), latestRehashes(c.env, proof)]);
+    const version = `${evidenceVersion(evidence)}${rehashVersion(rehashes)}`;
+    const notModified = renewableOrNotModified(c, proof.status === "sealed", proof.manifestSha256 && `${proof.manifestSha256}${version}`);
     if (notModified) return notModified as never;
     return (await fromEdgeCache(
       c,
       proof.status === "sealed",
-      async () => c.json(await publicProof(c.env, proof, files, evidence), 200),
-      evidenceVersion(evidence),
+      async () => c.json(await publicProof(c.env, proof, files, evidence, rehashes), 200),
+      version,
     )) as never;
   });
 }

@@ -6,16 +6,47 @@ import { CLAIM_CODES } from "../../verification/claims.ts";
 
 export const VerificationSchema = z
   .strictObject({
-    status: z.enum(["valid", "invalid", "pending", "failed"]),
+    status: z.enum(["valid", "invalid", "pending", "failed"]).openapi({
+      description: t(
+        "`valid` only when the verdict is `verified`; any other verdict of a sealed proof is `invalid` (`altered` among them); `pending` while sealing, `failed` when it could not be sealed.",
+        "`valid` seulement quand le verdict est `verified` ; tout autre verdict d'une preuve scellée est `invalid` (`altered` compris) ; `pending` pendant le scellement, `failed` quand elle n'a pas pu être scellée.",
+      ),
+    }),
+    verdict: z.enum(["verified", "not_verified", "origin_not_established", "altered", "pending"]).openapi({
+      description: t(
+        "The verdict of the one verification core that proof-verify and VERIFY.md share, with the roots this service publishes (GET /v1/public/trust-anchors) pinned. `altered`: the only failures are signed files whose stored copy no longer has the hash it was sealed with, as the service's re-hash found it.",
+        "Le verdict du noyau de vérification unique que partagent proof-verify et VERIFY.md, avec les racines que publie ce service (GET /v1/public/trust-anchors) épinglées. `altered` : les seuls échecs sont des fichiers signés dont la copie stockée n'a plus l'empreinte scellée, selon la nouvelle empreinte calculée par le service.",
+      ),
+    }),
     test_mode: z.boolean().openapi({
       description: t("A test proof: its timestamp is simulated and proves nothing.", "Une preuve de test : son horodatage est simulé et ne prouve rien."),
     }),
-    checks: z.array(z.strictObject({ name: z.string(), result: z.enum(["pass", "fail"]), detail: z.string().optional() })),
+    files_checked_at: z
+      .string()
+      .nullable()
+      .openapi({
+        description: t(
+          "When the stored signed files were last checked: the oldest latest re-hash of the proof's files (a sweep re-hashes every stored object in turn), or the sealing for a file not re-hashed yet. null unless sealed.",
+          "Quand les fichiers signés stockés ont été vérifiés pour la dernière fois : la plus ancienne des dernières empreintes recalculées des fichiers de la preuve (une tâche périodique recalcule tour à tour l'empreinte de chaque objet stocké), ou le scellement pour un fichier pas encore revérifié. null tant qu'elle n'est pas scellée.",
+        ),
+      }),
+    checks: z.array(
+      z.strictObject({
+        name: z.string().openapi({
+          description: t(
+            "Stable snake_case, the same in proof-verify and VERIFY.md; per file suffixed with `:<file id>` (file_hash, file_c2pa, file_names_proof, file_original).",
+            "En snake_case stable, le même dans proof-verify et VERIFY.md ; par fichier, suivi de `:<id du fichier>` (file_hash, file_c2pa, file_names_proof, file_original).",
+          ),
+        }),
+        result: z.enum(["pass", "fail", "not_checked"]),
+        detail: z.string(),
+      }),
+    ),
   })
   .openapi("Verification", {
     description: t(
-      "The result of verifying the proof again from its stored artifacts.",
-      "Le résultat d'une nouvelle vérification de la preuve à partir de ses éléments stockés.",
+      "The result of verifying the proof again on each request from what is stored now: its artifacts as they are, and each signed file as the latest re-hash found it.",
+      "Le résultat d'une nouvelle vérification de la preuve à chaque requête à partir de ce qui est stocké : ses éléments tels qu'ils sont, et chaque fichier signé tel que l'a trouvé la dernière empreinte recalculée.",
     ),
   });
 
