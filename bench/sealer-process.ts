@@ -12,6 +12,7 @@ import { crlSource } from "../sealer/src/revocation/crl-source.ts";
 import { runSealJob } from "../sealer/src/seal-job.ts";
 import { warmOpenssl } from "../sealer/src/tsa/confirm-with-openssl.ts";
 import { simulatedAuthority } from "../sealer/src/tsa/simulated-authority.ts";
+import { sealIdentity } from "../sealer/src/seal/seal-identity.ts";
 import type { SealJob, SealResult } from "../shared/sealer-protocol.ts";
 
 export interface JobRun {
@@ -26,6 +27,7 @@ const context = {
   key: loadSigningKey(pem("c2pa-signer.pk8")),
   chainDer: [new Uint8Array(new X509Certificate(pem("c2pa-signer.pem")).raw)],
   trustAnchorPem: pem("c2pa-root.pem"),
+  seal: sealIdentity(pem("proof-seal.pk8"), [new Uint8Array(new X509Certificate(pem("proof-seal.pem")).raw)]),
   authority: simulatedAuthority(pki, "tsa-test", "Simulated"),
   crls: crlSource({ localPkiDir: pki }),
 };

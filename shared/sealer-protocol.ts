@@ -146,6 +146,8 @@ export const SealedResultSchema = z.strictObject({
   status: z.literal("sealed"),
   manifest: z.string().min(1),
   manifest_sha256: sha256Hex,
+  /** manifest.p7s: the detached CMS signature (CAdES-B, DER) of manifest.json by the mode's proof seal (docs/adr/0027). */
+  manifest_p7s_base64: z.base64().min(1),
   tsr_base64: z.base64().min(1),
   chain_pem: z.string().min(1),
   c2pa_trust_anchor_pem: z.string().min(1),

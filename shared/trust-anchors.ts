@@ -12,9 +12,12 @@ export interface RootFingerprint {
 
 const NAMES: Record<string, string> = { "2.5.4.3": "CN", "2.5.4.6": "C", "2.5.4.10": "O", "2.5.4.11": "OU" };
 
-/** A certificate's subject in one line (`C=FR, O=…, CN=…`). */
-export const subjectText = (cert: pkijs.Certificate) =>
-  cert.subject.typesAndValues.map((tv) => `${NAMES[tv.type] ?? tv.type}=${tv.value.valueBlock.value}`).join(", ");
+/** A distinguished name in one line (`C=FR, O=…, CN=…`). */
+export const nameText = (name: pkijs.RelativeDistinguishedNames) =>
+  name.typesAndValues.map((tv) => `${NAMES[tv.type] ?? tv.type}=${tv.value.valueBlock.value}`).join(", ");
+
+/** A certificate's subject in one line. */
+export const subjectText = (cert: pkijs.Certificate) => nameText(cert.subject);
 
 export const opensslFingerprint = (sha256: string) => sha256.toUpperCase().match(/../g)!.join(":");
 

@@ -47,6 +47,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       key: keys[mode],
       chainDer: config.c2pa[mode].chainDer,
       trustAnchorPem: config.c2pa[mode].trustAnchorPem,
+      seal: config.seal[mode],
       authority: mode === "live" ? config.liveAuthority : config.testAuthority,
       signatureAuthority: mode === "live" ? config.liveSignatureAuthority : config.testAuthority,
       budget,

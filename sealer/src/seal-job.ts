@@ -5,6 +5,8 @@ import type { SealedResult, SealJob, SealJobFile, SealResult } from "../../share
 import { canCarryC2pa } from "./c2pa/c2pa.ts";
 import { SigningFailedError, signingPool, SigningThreadError, type SignedCopy } from "./c2pa/signing-pool.ts";
 import { buildManifest } from "./manifest.ts";
+import { sealManifest } from "./seal/manifest-seal.ts";
+import type { SealIdentity } from "./seal/seal-identity.ts";
 import { mediaFacts } from "./provenance/media-facts.ts";
 import { carriesC2paBlock, mayNameRemoteManifest, readPriorCredentials } from "./provenance/prior-credentials.ts";
 import { fileSignals } from "./provenance/signals.ts";
@@ -28,6 +30,8 @@ export interface SealContext {
   key: KeyObject;
   chainDer: Uint8Array[];
   trustAnchorPem: string;
+  /** Signs manifest.json as manifest.p7s: the proof seal of the job's mode, issued by the same root as the C2PA signer (docs/adr/0027). */
+  seal: SealIdentity;
   /** Timestamps the proof's manifest (for live proofs: the qualified authority, paid once per proof). */
   authority: TimestampAuthority;
   /**
@@ -256,11 +260,14 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
   if (thumbnails.status === "rejected") throw thumbnails.reason;
   if (timestamped.status === "rejected") throw timestamped.reason;
   const { proofTimestamp, revocation } = timestamped.value;
+  // Signed once the token is in hand: a seal is never made for a manifest the authority did not stamp.
+  const manifestSeal = sealManifest(new TextEncoder().encode(manifest.json), context.seal, new Date());
   const sealedFiles = signedFiles.map(({ sealed }, index) => ({ ...sealed, thumbnail: thumbnails.value[index]! }));
   return {
     status: "sealed",
     manifest: manifest.json,
     manifest_sha256: manifest.sha256,
+    manifest_p7s_base64: Buffer.from(manifestSeal).toString("base64"),
     tsr_base64: Buffer.from(proofTimestamp.response).toString("base64"),
     chain_pem: context.authority.chainPem,
     c2pa_trust_anchor_pem: context.trustAnchorPem,

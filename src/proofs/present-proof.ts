@@ -36,6 +36,15 @@ export function presentTimestamp(proof: ProofRow) {
   };
 }
 
+/**
+ * The certificate that sealed the proof as a whole (manifest.p7s): what to look for in GET
+ * /v1/public/trust-anchors; null while pending, failed, or sealed before the seal existed.
+ */
+export function presentSeal(proof: ProofRow) {
+  if (proof.sealCertificateSha256 === null) return null;
+  return { certificate_subject: proof.sealCertificateSubject ?? "", certificate_sha256: proof.sealCertificateSha256 };
+}
+
 /** The one place a proof row becomes its API shape (CONTRACT.md "Proof"). */
 export function presentProof(proof: ProofRow, files: FileRow[], baseUrl: string) {
   return {
@@ -54,6 +63,7 @@ export function presentProof(proof: ProofRow, files: FileRow[], baseUrl: string)
     files: files.map((file) => presentFile(file)),
     timestamp: presentTimestamp(proof),
     manifest_sha256: proof.manifestSha256,
+    seal: presentSeal(proof),
     created_at: proof.createdAt,
     sealed_at: proof.sealedAt,
     failure: proof.failureCode === null ? null : { code: proof.failureCode, message: proof.failureMessage ?? "" },

@@ -1,6 +1,6 @@
 import type { Env } from "../env.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
-import { presentFile, presentTimestamp, proofUrls } from "./present-proof.ts";
+import { presentFile, presentSeal, presentTimestamp, proofUrls } from "./present-proof.ts";
 import { proofVerification } from "../verification/verify-proof.ts";
 import { publicSignals } from "./file-facts.ts";
 import { proofClaims, publicClaims } from "../verification/claims.ts";
@@ -34,6 +34,7 @@ export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], e
     files: presented,
     timestamp: presentTimestamp(proof),
     manifest_sha256: proof.manifestSha256,
+    seal: presentSeal(proof),
     // Fingerprints to compare elsewhere (GET /v1/public/trust-anchors, the authority's own publication): the package's chains prove nothing by themselves.
     trust_anchors: roots && { timestamp_authority_root_sha256: roots.tsa?.sha256 ?? null, c2pa_root_sha256: roots.c2pa?.sha256 ?? null },
     // What the package's revocation/ holds, as captured at sealing (null: not sealed, or sealed before it was captured).

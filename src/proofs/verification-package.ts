@@ -8,9 +8,13 @@ import { readRevocationIndex, revocationFileNames } from "../storage/proof-revoc
 import { REVOCATION_INDEX } from "../../shared/revocation-data.ts";
 import { EVIDENCE_RECORD_NAME, evidenceRecordKey } from "../storage/evidence-records.ts";
 
+/** The proof seal's name in the package, beside manifest.json. */
+export const MANIFEST_SEAL_ENTRY = "manifest.p7s";
+
 /**
- * The verification package of a sealed proof, streamed as a ZIP: manifest.json, proof.tsr, chain.pem, the
- * C2PA trust anchor, the revocation data captured at sealing (`revocation/`, when the proof has it), the
+ * The verification package of a sealed proof, streamed as a ZIP: manifest.json, its seal manifest.p7s (proofs
+ * sealed since the seal existed, docs/adr/0027), proof.tsr, chain.pem, the service root (`c2pa-trust-anchor.pem`,
+ * for convenience: nothing trusts it unless pinned), the revocation data captured at sealing (`revocation/`, when the proof has it), the
  * signed files and VERIFY.md, everything needed to verify it offline.
  */
 export async function verificationPackage({
@@ -42,6 +46,8 @@ export async function verificationPackage({
     };
   const entries: ZipEntry[] = [
     { name: "manifest.json", body: fromStorage(keys.manifest) },
+    // A proof records the certificate of its seal: one without it was sealed before manifest.p7s existed.
+    ...(proof.sealCertificateSha256 === null ? [] : [{ name: MANIFEST_SEAL_ENTRY, body: fromStorage(keys.manifestSeal) }]),
     { name: "proof.tsr", body: fromStorage(keys.timestampResponse) },
     { name: "chain.pem", body: fromStorage(keys.timestampChain) },
     { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },

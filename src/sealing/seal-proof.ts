@@ -22,6 +22,8 @@ import { earlierProofsByHash } from "../storage/sealed-before.ts";
 import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { deleteRevocation, storeRevocation } from "../storage/proof-revocation.ts";
+import { sealCertificateUpsert } from "../storage/seal-certificates.ts";
+import { type SealCertificate, sealCertificate } from "./seal-certificate.ts";
 
 export interface SealingDependencies {
   db: Database;
@@ -68,8 +70,16 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
     return failProof(deps, loaded.proof, result);
   }
   const sealerAnsweredAt = Date.now();
+  let sealedWith: SealCertificate;
+  try {
+    sealedWith = await sealCertificate(base64Bytes(result.manifest_p7s_base64));
+  } catch (error) {
+    // A seal that names no certificate it carries is the sealer's fault: nothing of this run is published.
+    await discardRun(deps.files, loaded.proof, loaded.files, run);
+    throw error;
+  }
   await storeArtifacts(deps.files, proofId, run, result);
-  const outcome = await recordSealed(deps, loaded.proof, loaded.files, result, run);
+  const outcome = await recordSealed(deps, loaded.proof, loaded.files, result, run, sealedWith);
   if (outcome === "sealed") logSealingTimes(proofId, result, { completedAt: loaded.proof.createdAt, sealerCalledAt, sealerAnsweredAt, recordedAt: Date.now() });
   // Another run sealed the proof first: this run's copies are published nowhere.
   if (outcome === "already_done") {
@@ -148,11 +158,14 @@ async function buildJob(
   };
 }
 
+const base64Bytes = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+
 async function storeArtifacts(bucket: R2Bucket, proofId: string, run: string, result: SealedResult): Promise<void> {
   const keys = proofArtifactKeys(proofId, run);
-  const tsr = Uint8Array.from(atob(result.tsr_base64), (char) => char.charCodeAt(0));
+  const tsr = base64Bytes(result.tsr_base64);
   await Promise.all([
     bucket.put(keys.manifest, result.manifest, { httpMetadata: { contentType: "application/json" } }),
+    bucket.put(keys.manifestSeal, base64Bytes(result.manifest_p7s_base64), { httpMetadata: { contentType: "application/pkcs7-signature" } }),
     bucket.put(keys.timestampResponse, tsr, { httpMetadata: { contentType: "application/timestamp-reply" } }),
     bucket.put(keys.timestampChain, result.chain_pem, { httpMetadata: { contentType: "application/x-pem-file" } }),
     bucket.put(keys.c2paTrustAnchor, result.c2pa_trust_anchor_pem, { httpMetadata: { contentType: "application/x-pem-file" } }),
@@ -170,7 +183,14 @@ function proofEventFields(proof: ProofRow) {
   return { proof_id: proof.id, session_id: proof.sessionId, external_reference: proof.externalReference, party: proof.party, stage: proof.stage };
 }
 
-async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: FileRow[], result: SealedResult, run: string): Promise<SealOutcome> {
+async function recordSealed(
+  deps: SealingDependencies,
+  proof: ProofRow,
+  files: FileRow[],
+  result: SealedResult,
+  run: string,
+  sealedWith: SealCertificate,
+): Promise<SealOutcome> {
   const sealedAt = nowIso();
   const eventId = newId("evt");
   const event = proofSealed.build(proofEventOrigin(proof, sealedAt), {
@@ -205,9 +225,12 @@ async function recordSealed(deps: SealingDependencies, proof: ProofRow, files: F
     ),
     // Published at GET /v1/public/trust-anchors so that verifiers can pin them (issue 14).
     ...trustAnchorUpserts(deps.db, roots, proof.mode, sealedAt),
+    // Listed beside the roots, so that a new sealing certificate (a rotation) is visible (docs/adr/0027).
+    sealCertificateUpsert(deps.db, sealedWith, proof.mode, sealedAt),
     markSealedStatement(deps.db, proof.id, {
       run,
       manifestSha256: result.manifest_sha256,
+      sealCertificate: sealedWith,
       genTime: result.timestamp.gen_time,
       qualified: result.timestamp.qualified,
       authority: result.timestamp.authority,

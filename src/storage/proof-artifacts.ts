@@ -13,6 +13,8 @@ export const proofArtifactKeys = (proofId: string, run: string | null) => {
   return {
     /** The exact bytes whose SHA-256 is `manifest_sha256`. */
     manifest: `${prefix}/manifest.json`,
+    /** manifest.p7s: the proof seal, a detached CMS signature of manifest.json (docs/adr/0027); absent for proofs sealed before it. */
+    manifestSeal: `${prefix}/manifest.p7s`,
     /** The whole RFC 3161 TimeStampResp, as `openssl ts -verify -in` expects it. */
     timestampResponse: `${prefix}/proof.tsr`,
     /** The authority's chain for `openssl ts -verify -CAfile`. */

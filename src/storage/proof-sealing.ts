@@ -83,7 +83,17 @@ export function signedFileUpdate(
 export function markSealedStatement(
   db: Database,
   proofId: string,
-  sealed: { run: string; manifestSha256: string; genTime: string; qualified: boolean; authority: string; serial: string; policy: string; sealedAt: string },
+  sealed: {
+    run: string;
+    manifestSha256: string;
+    sealCertificate: { sha256: string; subject: string };
+    genTime: string;
+    qualified: boolean;
+    authority: string;
+    serial: string;
+    policy: string;
+    sealedAt: string;
+  },
 ) {
   return db
     .update(proofs)
@@ -92,6 +102,8 @@ export function markSealedStatement(
       sealingRun: sealed.run,
       holdsReservation: 0,
       manifestSha256: sealed.manifestSha256,
+      sealCertificateSha256: sealed.sealCertificate.sha256,
+      sealCertificateSubject: sealed.sealCertificate.subject,
       timestampGenTime: sealed.genTime,
       timestampQualified: sealed.qualified,
       timestampAuthority: sealed.authority,

@@ -38,6 +38,7 @@ describe("GET /v1/proofs/{id}", () => {
         "mode",
         "package_url",
         "party",
+        "seal",
         "sealed_at",
         "session_id",
         "stage",

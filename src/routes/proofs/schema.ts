@@ -130,6 +130,24 @@ export const TimestampSchema = z
   })
   .openapi("Timestamp", { description: t("The RFC 3161 timestamp of the proof.", "L'horodatage RFC 3161 de la preuve.") });
 
+export const ProofSealSchema = z
+  .strictObject({
+    certificate_subject: z.string().openapi({ description: t("Subject of the sealing certificate.", "Sujet du certificat de scellement.") }),
+    certificate_sha256: z.string().openapi({
+      description: t(
+        "SHA-256 of the sealing certificate's DER, lower-case hex, as GET /v1/public/trust-anchors lists it under `seal_certificates`.",
+        "SHA-256 du DER du certificat de scellement, en hexadécimal minuscule, tel que GET /v1/public/trust-anchors le liste sous `seal_certificates`.",
+      ),
+    }),
+  })
+  .nullable()
+  .openapi("ProofSeal", {
+    description: t(
+      "The certificate that signed the proof's manifest.json as a whole (manifest.p7s in the package, a CMS signature that `openssl cms -verify` checks against the service root). null until sealed, and for proofs sealed before the seal existed.",
+      "Le certificat qui a signé le manifest.json de la preuve dans son ensemble (manifest.p7s dans le paquet, une signature CMS que `openssl cms -verify` vérifie avec la racine du service). null avant le scellement, et pour les preuves scellées avant que le sceau existe.",
+    ),
+  });
+
 export const ProofSchema = z
   .strictObject({
     id: z.string().openapi({ description: t("Proof identifier (`prf_…`).", "Identifiant de la preuve (`prf_…`).") }),
@@ -156,6 +174,7 @@ export const ProofSchema = z
       .string()
       .nullable()
       .openapi({ description: t("SHA-256 of the manifest the timestamp covers.", "SHA-256 du manifeste couvert par l'horodatage.") }),
+    seal: ProofSealSchema,
     created_at: z.string(),
     sealed_at: z.string().nullable(),
     failure: z.strictObject({ code: z.string(), message: z.string() }).nullable(),

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { t } from "../../openapi/translations.ts";
 import { ModeSchema } from "../../auth/mode.ts";
-import { ProofFileSchema, TimestampSchema } from "../proofs/schema.ts";
+import { ProofFileSchema, ProofSealSchema, TimestampSchema } from "../proofs/schema.ts";
 import { CLAIM_CODES } from "../../verification/claims.ts";
 
 export const VerificationSchema = z
@@ -92,6 +92,7 @@ export const PublicProofSchema = z
     ),
     timestamp: TimestampSchema.nullable(),
     manifest_sha256: z.string().nullable(),
+    seal: ProofSealSchema,
     trust_anchors: z
       .strictObject({ timestamp_authority_root_sha256: z.string().nullable(), c2pa_root_sha256: z.string().nullable() })
       .nullable()

@@ -3,6 +3,7 @@ import { database } from "../../../src/db/client.ts";
 import type { SealingDependencies } from "../../../src/sealing/seal-proof.ts";
 import type { SealedResult, SealJob, SealResult } from "../../../shared/sealer-protocol.ts";
 import { FIXTURE_CHAIN_PEM, OTHER_ROOT_PEM } from "../fixtures/sealed-proof.ts";
+import { SEAL_FIXTURE_P7S_BASE64 } from "../fixtures/proof-seal.ts";
 
 /** What a sealer answers for a job it sealed (the artifacts are placeholders). */
 export function sealedAnswer(job: SealJob): SealedResult {
@@ -10,6 +11,8 @@ export function sealedAnswer(job: SealJob): SealedResult {
     status: "sealed",
     manifest: JSON.stringify({ proof_id: job.proof.id }),
     manifest_sha256: "a".repeat(64),
+    // A real seal (of another manifest): sealing records the certificate it names.
+    manifest_p7s_base64: SEAL_FIXTURE_P7S_BASE64,
     tsr_base64: btoa("tsr-bytes"),
     // Real certificates: sealing records the roots they chain to (trust anchors), so they must parse.
     chain_pem: FIXTURE_CHAIN_PEM,
