@@ -358,8 +358,16 @@ export const ERROR_CATALOGUE = {
     status: 422,
     title: { en: "Invalid webhook URL", fr: "URL de webhook invalide" },
     description: {
-      en: "HTTPS only, a public domain name (no IP address, localhost or internal name), no credentials, no fragment, port 443 or above 1023, at most 2048 characters.",
-      fr: "HTTPS uniquement, un nom de domaine public (ni adresse IP, ni localhost, ni nom interne), sans identifiants ni fragment, port 443 ou supérieur à 1023, 2048 caractères au plus.",
+      en: "HTTPS only, a public domain name (no IP address, localhost or internal name), no credentials, no fragment, port 443 or above 1023, at most 2048 characters, written as it is read: `https://host/…` with no spaces around it and nothing the URL parser would repair into another scheme or host (`https:host`, `https:///host`, a backslash in the host).",
+      fr: "HTTPS uniquement, un nom de domaine public (ni adresse IP, ni localhost, ni nom interne), sans identifiants ni fragment, port 443 ou supérieur à 1023, 2048 caractères au plus, écrite comme elle se lit : `https://hôte/…` sans espaces autour et sans rien que l'analyseur d'URL réparerait en un autre schéma ou hôte (`https:hôte`, `https:///hôte`, une barre oblique inverse dans l'hôte).",
+    },
+  },
+  webhook_url_already_registered: {
+    status: 422,
+    title: { en: "Webhook URL already registered", fr: "URL de webhook déjà enregistrée" },
+    description: {
+      en: "Another endpoint of this mode already has this URL (compared in its serialised form): it would receive every event twice. Subscribe that endpoint to more events instead; `endpoint_id` names it.",
+      fr: "Un autre point de terminaison de ce mode a déjà cette URL (comparée sous sa forme sérialisée) : il recevrait chaque événement deux fois. Abonnez plutôt ce point à plus d'événements ; `endpoint_id` le désigne.",
     },
   },
   webhook_endpoint_not_found: {

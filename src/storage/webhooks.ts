@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookEndpoints, webhookSecrets } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
@@ -48,15 +48,6 @@ export async function listEndpoints(db: Database, organizationId: string, mode: 
     .where(and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.mode, mode)))
     .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))
     .all();
-}
-
-export async function countEndpoints(db: Database, organizationId: string, mode: Mode): Promise<number> {
-  const row = await db
-    .select({ n: count() })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.mode, mode)))
-    .get();
-  return row?.n ?? 0;
 }
 
 /** D1 binds at most 100 parameters per query: endpoint ids are looked up this many at a time. */

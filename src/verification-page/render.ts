@@ -124,10 +124,12 @@ const formatName = (contentType: string) => (contentType.split("/")[1] ?? conten
  * tap on it opens the full file; the text link below is the accessible way there), or, when there is none
  * (a video, a HEIC photo libvips cannot decode), a tile that says what the file is instead of a picture.
  */
-function preview(file: PageFile, m: Record<string, string>, eager: ReadonlySet<string>): string {
+function preview(file: PageFile, m: Record<string, string>, eager: ReadonlySet<string>, altered: boolean): string {
   if (file.thumbnail_url) {
     const loading = eager.has(file.id) ? "eager" : "lazy";
-    return `<a class="preview" href="${e(file.url)}" tabindex="-1" aria-hidden="true"><img src="${e(file.thumbnail_url)}" alt="" loading="${loading}" decoding="async" data-testid="thumbnail-${e(file.id)}"></a>`;
+    const image = `<img src="${e(file.thumbnail_url)}" alt="" loading="${loading}" decoding="async" data-testid="thumbnail-${e(file.id)}">`;
+    // The thumbnail was made from the sealed bytes; a tap must not lead from it to a stored file that no longer matches them.
+    return altered ? `<span class="preview">${image}</span>` : `<a class="preview" href="${e(file.url)}" tabindex="-1" aria-hidden="true">${image}</a>`;
   }
   // Short enough for a 150 px tile: the link below says how to see the file.
   const format = formatName(file.content_type);
@@ -154,16 +156,44 @@ const fileName = (file: PageFile, m: Record<string, string>, numbering: Numberin
 };
 
 /**
+ * The link to a file's stored copy: the signed file while the latest re-hash found it as sealed; once found
+ * altered, a warning that it no longer matches, and a link that says what it opens.
+ */
+function openLink(file: PageFile, m: Record<string, string>, altered: ReadonlySet<string>): string {
+  if (!file.signed_sha256) return "";
+  if (altered.has(file.id))
+    return `<p class="altered" data-testid="altered-${e(file.id)}" role="alert"><strong>${e(m.fileAltered!)}</strong> <a href="${e(file.url)}">${e(m.openAlteredFile!)}</a></p>`;
+  return `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>`;
+}
+
+/** The files whose stored copy the latest re-hash found changed since sealing (their `file_hash` check fails). */
+function alteredFiles(proofs: (PageProof | null)[]): ReadonlySet<string> {
+  return new Set(
+    proofs.flatMap(
+      (proof) =>
+        proof?.verification.checks.flatMap((check) => (check.name.startsWith("file_hash:") && check.result === "fail" ? [check.name.slice(10)] : [])) ?? [],
+    ),
+  );
+}
+
+/**
  * Files as tiles: what each is and how heavy, the full signed file only when the reader opens it (a phone
  * must not download several MB per photo to read the page), and what was observed and reported beside it.
  */
-function fileList(files: PageFile[], m: Record<string, string>, lang: PageLanguage, eager: ReadonlySet<string>, numbering: Numbering): string {
+function fileList(
+  files: PageFile[],
+  m: Record<string, string>,
+  lang: PageLanguage,
+  eager: ReadonlySet<string>,
+  numbering: Numbering,
+  altered: ReadonlySet<string>,
+): string {
   return `<ul class="files">${files
     .map(
       (
         file,
-      ) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m, eager)}<p class="tile-head"><span>${e([fileName(file, m, numbering), formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
-${file.signed_sha256 ? `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>` : ""}${fileFacts(file, m, lang)}</li>`,
+      ) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m, eager, altered.has(file.id))}<p class="tile-head"><span>${e([fileName(file, m, numbering), formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
+${openLink(file, m, altered)}${fileFacts(file, m, lang)}</li>`,
     )
     .join("")}</ul>`;
 }
@@ -182,6 +212,7 @@ function singleProof(
   lang: PageLanguage,
   eager: ReadonlySet<string>,
   numbering: Numbering,
+  altered: ReadonlySet<string>,
 ): string {
   return `<h2>${e(m.files!)}</h2>${steps
     .map(
@@ -192,6 +223,7 @@ function singleProof(
           lang,
           eager,
           numbering,
+          altered,
         )}</section>`,
     )
     .join("")}`;
@@ -206,6 +238,7 @@ function pairedProofs(
   lang: PageLanguage,
   eager: ReadonlySet<string>,
   numbering: Numbering,
+  altered: ReadonlySet<string>,
 ): string {
   const side = (proof: PageProof, heading: string, name: string, step: PageStep) =>
     `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(
@@ -214,6 +247,7 @@ function pairedProofs(
       lang,
       eager,
       numbering,
+      altered,
     )}</div>`;
   return `<h2>${e(m.before!)} / ${e(m.after!)}</h2>${steps
     .map(
@@ -223,19 +257,32 @@ function pairedProofs(
     .join("")}`;
 }
 
-/** The verdict in one sentence: a test proof that verifies still proves nothing in law. */
+/**
+ * The verdict of the one verification core in one sentence (pending and failed: the proof's state). A test
+ * proof says so in the verdict itself, whatever the verdict: it proves nothing in law.
+ */
 function verdictOf(proof: PageProof, m: Record<string, string>): string {
-  const status = proof.verification.status;
-  return (status === "valid" && proof.verification.test_mode ? m.testValid : m[status]) ?? status;
+  const { status, verdict, test_mode } = proof.verification;
+  if (status === "pending" || status === "failed") return m[status] ?? status;
+  if (verdict === "verified") return (test_mode ? m.verdict_verified_test : m.verdict_verified) ?? verdict;
+  const sentence = m[`verdict_${verdict}`] ?? verdict;
+  return test_mode ? `${sentence} ${m.testSuffix}` : sentence;
 }
 
-/** Every check as a sentence a reader understands, with its status; the codes stay in the technical details. */
-function checkList(proof: PageProof, m: Record<string, string>): string {
+const RESULT_WORDS = { pass: "passed", fail: "failedCheck", not_checked: "notChecked" } as const;
+
+/**
+ * Every check of the core as a sentence a reader understands, with its result, under the core's name (a
+ * file's checks name the file as the gallery does); the details stay in the technical details.
+ */
+function checkList(proof: PageProof, m: Record<string, string>, numbering: Numbering): string {
   return `<ul class="checks" data-testid="checks">${proof.verification.checks
-    .map(
-      (check) =>
-        `<li class="${check.result}" data-code="${e(check.name)}">${e(m[`check_${check.name}`] ?? check.name)} <strong>${e(check.result === "pass" ? m.passed! : m.failedCheck!)}</strong></li>`,
-    )
+    .map((check) => {
+      const [base, fileId] = check.name.split(":") as [string, string | undefined];
+      const file = fileId === undefined ? undefined : proof.files.find((candidate) => candidate.id === fileId);
+      const which = file ? ` (${fileName(file, m, numbering)})` : "";
+      return `<li class="${check.result}" data-code="${e(check.name)}">${e(m[`check_${base}`] ?? check.name)}${e(which)} <strong>${e(m[RESULT_WORDS[check.result]]!)}</strong></li>`;
+    })
     .join("")}</ul>`;
 }
 
@@ -251,7 +298,9 @@ function technicalDetails(proof: PageProof, m: Record<string, string>, numbering
         `<h4>${e(fileName(file, m, numbering))} · ${e(step.label)}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
     )
     .join("");
-  const checks = proof.verification.checks.map((check) => `<li><code>${e(check.name)}</code>: <code>${check.result}</code></li>`).join("");
+  const checks = proof.verification.checks
+    .map((check) => `<li><code>${e(check.name)}</code>: <code>${check.result}</code> <span lang="en">${e(check.detail)}</span></li>`)
+    .join("");
   return `<details class="technical" data-testid="technical"><summary>${e(m.technical!)}</summary>
 <dl>${copyable("proof-id", m.proofId!, proof.id, m)}${proof.manifest_sha256 ? copyable("manifest-sha256", m.manifest!, proof.manifest_sha256, m) : ""}</dl>
 ${rootFingerprints(proof, m)}<h3>${e(m.fingerprints!)}</h3>${files}${checks ? `<h3>${e(m.checks!)}</h3><ul>${checks}</ul>` : ""}</details>`;
@@ -270,6 +319,26 @@ function rootFingerprints(proof: PageProof, m: Record<string, string>): string {
 <dl class="roots" data-testid="root-fingerprints">${roots.timestamp_authority_root_sha256 ? copyable("root-tsa", m.rootTsa!, opensslFingerprint(roots.timestamp_authority_root_sha256), m, ":") : ""}${roots.c2pa_root_sha256 ? copyable("root-c2pa", m.rootC2pa!, opensslFingerprint(roots.c2pa_root_sha256), m, ":") : ""}</dl>`;
 }
 
+/**
+ * The "check it yourself" commands, run in the unzipped package: each root taken from the list the service
+ * publishes (GET /v1/public/trust-anchors) by the fingerprint the page shows, never from the package (whose
+ * chain.pem and c2pa-trust-anchor.pem prove nothing by themselves); then the seal over the whole proof and
+ * the timestamp, with the commands VERIFY.md gives.
+ */
+function checkCommands(proof: PageProof): string {
+  const roots = proof.trust_anchors;
+  if (!proof.manifest_sha256 || !roots?.timestamp_authority_root_sha256 || !roots.c2pa_root_sha256) return "";
+  const published = new URL("/v1/public/trust-anchors", proof.package_url).href;
+  const save = (sha256: string, file: string) =>
+    `curl -s ${published} | python3 -c 'import json, sys; print(next(a["pem"] for a in json.load(sys.stdin)["data"] if a["sha256"] == "${sha256}"), end="")' > ${file}`;
+  return [
+    save(roots.c2pa_root_sha256, "service-root.pem"),
+    save(roots.timestamp_authority_root_sha256, "tsa-root.pem"),
+    "openssl cms -verify -binary -inform DER -in manifest.p7s -content manifest.json -CAfile service-root.pem -purpose any -out /dev/null",
+    "openssl ts -verify -data manifest.json -in proof.tsr -CAfile tsa-root.pem -untrusted chain.pem",
+  ].join("\n");
+}
+
 /** The human verification page, server-rendered; no inline script or style (strict CSP). */
 export function renderVerificationPage(
   proof: PageProof,
@@ -279,19 +348,20 @@ export function renderVerificationPage(
   organizationName: string | null,
 ): string {
   const m = PAGE_MESSAGES[lang];
-  const command = proof.manifest_sha256 ? `openssl ts -verify -digest ${proof.manifest_sha256} -in proof.tsr -CAfile chain.pem` : "";
+  const command = checkCommands(proof);
   const hashes = proof.files
     .flatMap((file) => [file.sha256, file.signed_sha256])
     .filter(Boolean)
     .join(" ");
   const eager = eagerThumbnails([...proof.files, ...(partner?.files ?? [])]);
   const numbering = numberedFiles(proof, steps);
+  const altered = alteredFiles([proof, partner]);
   const files =
     partner === null
-      ? singleProof(proof, steps, m, lang, eager, numbering)
+      ? singleProof(proof, steps, m, lang, eager, numbering, altered)
       : proof.compare_to
-        ? pairedProofs(partner, proof, steps, m, lang, eager, numbering)
-        : pairedProofs(proof, partner, steps, m, lang, eager, numbering);
+        ? pairedProofs(partner, proof, steps, m, lang, eager, numbering, altered)
+        : pairedProofs(proof, partner, steps, m, lang, eager, numbering, altered);
   // Our simulated authority is named in the reader's language; a real one keeps its own name.
   const authority = proof.timestamp ? (proof.mode === "test" ? m.testAuthority! : proof.timestamp.authority) : "";
   return `<!doctype html>
@@ -303,7 +373,7 @@ ${proof.verification.test_mode ? `<p class="test-banner" data-testid="test-banne
 <main>
 <nav aria-label="${e(m.language!)}">${PAGE_LANGUAGES.map((code) => `<a href="?lang=${code}"${code === lang ? ' aria-current="page"' : ""}>${code.toUpperCase()}</a>`).join(" ")}</nav>
 <h1>${e(m.title!)}</h1>
-<p class="verdict ${e(proof.verification.status)}" data-testid="verdict">${e(verdictOf(proof, m))}</p>
+<p class="verdict ${e(proof.verification.status)}" data-testid="verdict" data-verdict="${e(proof.verification.verdict)}">${e(verdictOf(proof, m))}</p>
 <section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, e(m.scanToOpen!))}<p>${e(m.scanToOpen!)}<br>${e(m.pageAddress!)}<br><code>${e(proof.verification_url)}</code></p></section>
 <dl class="facts">
 ${organizationName ? `<dt>${e(m.organization!)}</dt><dd data-testid="organization">${e(organizationName)}</dd>` : ""}
@@ -311,16 +381,17 @@ ${organizationName ? `<dt>${e(m.organization!)}</dt><dd data-testid="organizatio
 <dt>${e(m.party!)}</dt><dd>${e(m[proof.party] ?? proof.party)}</dd>
 ${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
 ${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
+${proof.verification.files_checked_at ? `<dt>${e(m.filesCheckedAt!)}</dt><dd data-testid="files-checked-at">${timeOf(proof.verification.files_checked_at, lang, true)}</dd>` : ""}
 ${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)}, ${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)}</dd>` : ""}
 </dl>
 <p class="screen-only"><button type="button" data-print>${e(m.print!)}</button></p>
 ${claimLists(proof.claims, lang, m)}
-${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(proof, m)}` : ""}
+${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(proof, m, numbering)}` : ""}
 ${files}
 ${
   proof.status === "sealed"
     ? `<p class="screen-only"><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
-<h2 id="command-title">${e(m.command!)}</h2><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command" class="screen-only">${e(m.copy!)}</button>`
+<h2 id="command-title">${e(m.command!)}</h2><p>${e(m.commandHelp!)}</p><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command" class="screen-only">${e(m.copy!)}</button>`
     : ""
 }
 ${technicalDetails(proof, m, numbering)}

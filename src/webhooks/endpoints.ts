@@ -2,14 +2,31 @@ import type { Env } from "../env.ts";
 import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
-import { countEndpoints, findEndpoint, insertEndpoint, isActiveSecret, replaceEndpoint, rotateEndpointSecret, secretsOf } from "../storage/webhooks.ts";
+import { findEndpoint, insertEndpoint, isActiveSecret, listEndpoints, replaceEndpoint, rotateEndpointSecret, secretsOf } from "../storage/webhooks.ts";
 import { encryptSecret, newWebhookSecret, secretHint } from "./secrets.ts";
-import { checkWebhookUrl } from "./url-rules.ts";
+import { checkWebhookUrl, serialisedWebhookUrl } from "./url-rules.ts";
 import { presentEndpoint } from "./present.ts";
 import type { SubscribableEvent } from "../events/types.ts";
 import type { EndpointRow } from "../storage/rows.ts";
 
 const MAX_ENDPOINTS_PER_MODE = 10;
+
+/**
+ * One endpoint per URL in a mode: a second one would receive every event twice and take one of the ten
+ * slots for nothing (issue 28). URLs are compared serialised, so `HTTPS://Hooks.Example.com:443/x` is
+ * `https://hooks.example.com/x`. Refused (422, like the other URL rules) rather than answered with the
+ * existing endpoint, whose secret is never shown again.
+ */
+function refuseDuplicateUrl(endpoints: readonly EndpointRow[], url: string, exceptId?: string): void {
+  const same = endpoints.find((endpoint) => endpoint.id !== exceptId && serialisedWebhookUrl(endpoint.url) === url);
+  if (same !== undefined) {
+    throw new ApiError("webhook_url_already_registered", {
+      field: "/url",
+      detail: `Endpoint ${same.id} already has this URL.`,
+      extra: { endpoint_id: same.id },
+    });
+  }
+}
 
 async function secretRow(env: Env, endpointId: string, now: Date) {
   const secret = newWebhookSecret();
@@ -25,13 +42,15 @@ export async function createEndpoint({
   input: { url: string; events: SubscribableEvent[]; description?: string };
 }) {
   const { env, db, caller, now } = ctx;
-  checkWebhookUrl(input.url);
-  if ((await countEndpoints(db, caller.organizationId, caller.mode)) >= MAX_ENDPOINTS_PER_MODE) throw new ApiError("webhook_endpoint_limit_reached");
+  const url = checkWebhookUrl(input.url).href;
+  const existing = await listEndpoints(db, caller.organizationId, caller.mode);
+  refuseDuplicateUrl(existing, url);
+  if (existing.length >= MAX_ENDPOINTS_PER_MODE) throw new ApiError("webhook_endpoint_limit_reached");
   const endpoint = {
     id: newId("whe"),
     organizationId: caller.organizationId,
     mode: caller.mode,
-    url: input.url,
+    url,
     description: input.description ?? null,
     events: input.events,
     status: "active" as const,
@@ -67,10 +86,11 @@ export async function updateEndpoint({
   const { db, now } = ctx;
   const { id, changes } = input;
   const endpoint = await endpointOrThrow({ ctx, input: { id } });
-  if (changes.url !== undefined) checkWebhookUrl(changes.url);
+  const url = changes.url === undefined ? endpoint.url : checkWebhookUrl(changes.url).href;
+  if (changes.url !== undefined) refuseDuplicateUrl(await listEndpoints(db, ctx.caller.organizationId, ctx.caller.mode), url, id);
   const updated = {
     ...endpoint,
-    url: changes.url ?? endpoint.url,
+    url,
     events: changes.events ?? endpoint.events,
     description: changes.description === undefined ? endpoint.description : changes.description,
     status: changes.status ?? endpoint.status,

@@ -1,11 +1,12 @@
 import { isActiveSecret } from "../storage/webhooks.ts";
 import type { EndpointRow, SecretRow } from "../storage/rows.ts";
+import { serialisedWebhookUrl } from "./url-rules.ts";
 
 export function presentEndpoint(endpoint: EndpointRow, secrets: SecretRow[], now: Date, revealedSecret?: string) {
   return {
     id: endpoint.id,
     mode: endpoint.mode,
-    url: endpoint.url,
+    url: serialisedWebhookUrl(endpoint.url),
     description: endpoint.description,
     events: endpoint.events,
     status: endpoint.status,

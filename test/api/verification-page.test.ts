@@ -5,9 +5,10 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { setSessionSnapshot } from "./support/template-snapshots.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
-import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { packagedArtifactKey, proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
 import { opensslFingerprint } from "../../shared/trust-anchors.ts";
 import { FIXTURE_CHAIN_PEM, OTHER_ROOT_PEM } from "./fixtures/sealed-proof.ts";
+import { V2_CHAIN_PEM, V2_MANIFEST, V2_P7S_BASE64, V2_SERVICE_ROOT_PEM, V2_TSR_BASE64 } from "./fixtures/sealed-proof-v2.ts";
 import { SIGNAL_CODES } from "../../shared/integrity-signals.ts";
 
 const SNAPSHOT = JSON.stringify({
@@ -93,14 +94,34 @@ describe("the verification page /p/{id}", () => {
   it("says every check as a sentence with its status, keeps codes and hashes in the technical details, and never loads a full file eagerly", async () => {
     const org = await createOrganization();
     const { proofId, fileIds } = await sealedProof(org.id);
+    // Genuine artifacts of another proof (the core's checks run; this proof's files are not the manifest's).
+    const keys = proofArtifactKeys(proofId, null);
+    await env.FILES.put(keys.manifest, V2_MANIFEST);
+    await env.FILES.put(
+      packagedArtifactKey(proofId, null, "manifest.p7s"),
+      Uint8Array.from(atob(V2_P7S_BASE64), (c) => c.charCodeAt(0)),
+    );
+    await env.FILES.put(
+      keys.timestampResponse,
+      Uint8Array.from(atob(V2_TSR_BASE64), (c) => c.charCodeAt(0)),
+    );
+    await env.FILES.put(keys.timestampChain, V2_CHAIN_PEM);
+    await env.FILES.put(keys.c2paTrustAnchor, V2_SERVICE_ROOT_PEM);
     for (const lang of PAGE_LANGUAGES) {
       const { html } = await page(`/p/${proofId}?lang=${lang}`);
       const checks = html.slice(html.indexOf('data-testid="checks"'), html.indexOf("</ul>", html.indexOf('data-testid="checks"')));
-      const codes = [...checks.matchAll(/data-code="([a-z_]+)">([^<]+)<strong>([^<]+)</g)];
+      const codes = [...checks.matchAll(/data-code="([a-z_]+)(?::[A-Za-z0-9_]+)?">([^<]+)<strong>([^<]+)</g)];
       expect(codes.length, lang).toBeGreaterThan(2);
       for (const [, code, sentence, status] of codes) {
-        expect(sentence!.trim().replaceAll("&#39;", "'"), `${lang} ${code}`).toBe(PAGE_MESSAGES[lang][`check_${code}`]);
-        expect([PAGE_MESSAGES[lang].passed, PAGE_MESSAGES[lang].failedCheck]).toContain(status);
+        // A file's check names the file as the gallery does ("(Photo 1)") when it is one of the proof's.
+        expect(
+          sentence!
+            .trim()
+            .replaceAll("&#39;", "'")
+            .replace(/ \([^)]*\)$/, ""),
+          `${lang} ${code}`,
+        ).toBe(PAGE_MESSAGES[lang][`check_${code}`]);
+        expect([PAGE_MESSAGES[lang].passed, PAGE_MESSAGES[lang].failedCheck, PAGE_MESSAGES[lang].notChecked]).toContain(status);
       }
       const technical = html.slice(html.indexOf('<details class="technical"'), html.indexOf("</details>", html.indexOf('<details class="technical"')));
       // Only the technical details and the "check it yourself" command carry identifiers.

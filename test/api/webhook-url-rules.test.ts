@@ -40,4 +40,25 @@ describe("webhook URL rules", () => {
   ])("refuses %s", (_name, url) => {
     expect(refused(url)).toBe(true);
   });
+
+  // Issue 28: the parser repairs these into https://hooks.example.com/…, so lists and logs read another
+  // URL than deliveries call.
+  it.each([
+    ["a leading space", " https://hooks.example.com/x"],
+    ["a trailing newline", "https://hooks.example.com/x\n"],
+    ["a tab inside the host", "https://hooks.exa\tmple.com/x"],
+    ["no slashes after the scheme", "https:hooks.example.com/x"],
+    ["three slashes", "https:///hooks.example.com/x"],
+    ["a backslash before an @", "https://hooks.example.com\\@127.0.0.1/x"],
+    ["backslashes for slashes", "https:\\\\hooks.example.com\\x"],
+    ["an empty user", "https://@hooks.example.com/x"],
+  ])("refuses a URL whose scheme or host the parser repairs: %s", (_name, url) => {
+    expect(refused(url)).toBe(true);
+  });
+
+  it("answers the serialised URL, accepting what the parser only normalises", () => {
+    expect(checkWebhookUrl("HTTPS://Hooks.Example.COM:443/a/../b?x=1").href).toBe("https://hooks.example.com/b?x=1");
+    expect(checkWebhookUrl("https://bücher.de/x").href).toBe("https://xn--bcher-kva.de/x");
+    expect(checkWebhookUrl("https://hooks.example.com/a b").href).toBe("https://hooks.example.com/a%20b");
+  });
 });

@@ -90,9 +90,50 @@ describe("webhook endpoints", () => {
 
   it("allows at most 10 endpoints per mode", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
-    for (let i = 0; i < 10; i++) expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() })).status).toBe(201);
-    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody() })).body.code).toBe("webhook_endpoint_limit_reached");
+    // Ten different URLs: one URL twice is refused since issue 28 (next test).
+    for (let i = 0; i < 10; i++) {
+      expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: `https://hooks.example.com/${i}` }) })).status).toBe(201);
+    }
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: "https://hooks.example.com/10" }) })).body.code).toBe(
+      "webhook_endpoint_limit_reached",
+    );
     expect((await callJson("/v1/webhook-endpoints", { key: org.liveKey, body: endpointBody() })).status).toBe(201);
+  });
+
+  // Issue 28: URLs were stored as typed, and the same URL could take several of the ten slots.
+  it("stores and shows URLs serialised, refuses repaired ones and one URL twice in a mode", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: "HTTPS://Hooks.Example.COM:443/a/../proofs" }) });
+    expect(created.status).toBe(201);
+    expect(created.body.url).toBe("https://hooks.example.com/proofs");
+    const stored = await env.DB.prepare("SELECT url FROM webhook_endpoints WHERE id = ?").bind(created.body.id).first<{ url: string }>();
+    expect(stored?.url).toBe("https://hooks.example.com/proofs");
+    for (const url of [
+      " https://hooks.example.com/x",
+      "https:hooks.example.com/x",
+      "https:///hooks.example.com/x",
+      "https://hooks.example.com\\@127.0.0.1/x",
+    ]) {
+      const refused = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url }) });
+      expect(refused.body, url).toMatchObject({ status: 422, code: "invalid_webhook_url", field: "/url" });
+    }
+    const twice = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: "https://hooks.example.com/proofs" }) });
+    expect(twice.body).toMatchObject({ status: 422, code: "webhook_url_already_registered", field: "/url", endpoint_id: created.body.id });
+    expect((await callJson("/v1/webhook-endpoints", { key: org.liveKey, body: endpointBody({ url: "https://hooks.example.com/proofs" }) })).status).toBe(201);
+    const other = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: "https://hooks.example.com/other" }) });
+    const path = `/v1/webhook-endpoints/${other.body.id}`;
+    expect((await callJson(path, { key: org.testKey, method: "PATCH", body: { url: "https://HOOKS.example.com/proofs" } })).body).toMatchObject({
+      status: 422,
+      code: "webhook_url_already_registered",
+    });
+    expect((await callJson(path, { key: org.testKey, method: "PATCH", body: { url: "https://hooks.example.com/other/../other" } })).body.url).toBe(
+      "https://hooks.example.com/other",
+    );
+    // An endpoint stored before URLs were serialised is listed, and compared, in its serialised form.
+    await env.DB.prepare("UPDATE webhook_endpoints SET url = ? WHERE id = ?").bind("https:///hooks.example.com/legacy", other.body.id).run();
+    expect((await callJson(path, { key: org.testKey })).body.url).toBe("https://hooks.example.com/legacy");
+    const legacyTwice = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url: "https://hooks.example.com/legacy" }) });
+    expect(legacyTwice.body).toMatchObject({ code: "webhook_url_already_registered", endpoint_id: other.body.id });
   });
 
   it("updates, disables, removes the description and deletes", async () => {

@@ -248,7 +248,7 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
           const box = element.getBoundingClientRect();
           return { text: element.textContent, visible: box.width > 0 && box.top >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth };
         });
-        expect(verdict).toEqual({ text: PAGE_MESSAGES.de.testValid, visible: true });
+        expect(verdict).toEqual({ text: PAGE_MESSAGES.de.verdict_verified_test, visible: true });
         expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
         await screenshot(page, "verification-page-de-360");
       },

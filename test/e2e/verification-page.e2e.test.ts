@@ -36,7 +36,7 @@ describe("the verification page as a reader sees it (issue 13)", () => {
         const context = await e2e.browser.newContext({ viewport: { width, height: 800 }, locale, timezoneId: "Europe/Paris" });
         const page = await context.newPage();
         await page.goto(proof.verification_url);
-        expect(await page.getByTestId("verdict").textContent()).toBe(PAGE_MESSAGES[lang].testValid);
+        expect(await page.getByTestId("verdict").textContent()).toBe(PAGE_MESSAGES[lang].verdict_verified_test);
         // 1 h ahead of UTC in Paris in November, named in the page's language.
         await expect
           .poll(() => page.getByTestId("certified-time").getByTestId("local-time").textContent())
@@ -155,7 +155,7 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     const pdf = join(RESULTS, "verification-page-fr.pdf");
     writeFileSync(pdf, await page.pdf({ format: "A4", printBackground: true }));
     const text = execFileSync("pdftotext", ["-layout", pdf, "-"]).toString().replace(/\s+/g, " ");
-    expect(text).toContain(PAGE_MESSAGES.fr.testValid.slice(0, 40));
+    expect(text).toContain(PAGE_MESSAGES.fr.verdict_verified_test!.slice(0, 40));
     expect(text).toContain(proof.external_reference);
     for (const file of proof.files) {
       // A hash may wrap inside its cell: compare without spaces.

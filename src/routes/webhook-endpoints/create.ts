@@ -7,7 +7,11 @@ import { createEndpoint } from "../../webhooks/endpoints.ts";
 import { CreateEndpointBody, EndpointSchema } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "manage_webhooks", cost: "write", errors: ["invalid_webhook_url", "webhook_endpoint_limit_reached", "service_unavailable"] },
+  {
+    right: "manage_webhooks",
+    cost: "write",
+    errors: ["invalid_webhook_url", "webhook_url_already_registered", "webhook_endpoint_limit_reached", "service_unavailable"],
+  },
   {
     method: "post",
     path: "/v1/webhook-endpoints",

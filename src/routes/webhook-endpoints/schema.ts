@@ -13,7 +13,12 @@ const Events = z
 const Url = z
   .string()
   .max(2048)
-  .openapi({ description: t("HTTPS URL on a public domain name.", "URL HTTPS sur un nom de domaine public.") });
+  .openapi({
+    description: t(
+      "HTTPS URL on a public domain name, written as it is read (`https://host/…`; see `invalid_webhook_url`). Stored and shown in its WHATWG-serialised form (scheme and host in lower case, punycode, default port and dot segments removed), which is what deliveries call. One endpoint per URL in a mode: a URL another endpoint of the mode already has is 422 `webhook_url_already_registered`.",
+      "URL HTTPS sur un nom de domaine public, écrite comme elle se lit (`https://hôte/…` ; voir `invalid_webhook_url`). Enregistrée et montrée sous sa forme sérialisée WHATWG (schéma et hôte en minuscules, punycode, port par défaut et segments `..` retirés), celle qu'appellent les livraisons. Un point de terminaison par URL dans un mode : une URL qu'un autre point du mode a déjà donne 422 `webhook_url_already_registered`.",
+    ),
+  });
 
 export const CreateEndpointBody = z.strictObject({ url: Url, events: Events, description: z.string().max(200).optional() }).openapi("CreateWebhookEndpoint");
 
@@ -68,7 +73,9 @@ export const EndpointSchema = z
   .strictObject({
     id: z.string().openapi({ description: t("Endpoint identifier (`whe_…`).", "Identifiant du point de terminaison (`whe_…`).") }),
     mode: ModeSchema,
-    url: z.string(),
+    url: z.string().openapi({
+      description: t("The URL deliveries call, in its WHATWG-serialised form.", "L'URL qu'appellent les livraisons, sous sa forme sérialisée WHATWG."),
+    }),
     description: z.string().nullable(),
     events: z.array(SubscribableEventSchema),
     status: z.enum(["active", "disabled"]),

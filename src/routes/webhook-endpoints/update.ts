@@ -7,7 +7,7 @@ import { updateEndpoint } from "../../webhooks/endpoints.ts";
 import { EndpointIdParams, EndpointSchema, UpdateEndpointBody } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "manage_webhooks", cost: "write", errors: ["webhook_endpoint_not_found", "invalid_webhook_url"] },
+  { right: "manage_webhooks", cost: "write", errors: ["webhook_endpoint_not_found", "invalid_webhook_url", "webhook_url_already_registered"] },
   {
     method: "patch",
     path: "/v1/webhook-endpoints/{id}",

@@ -1,0 +1,123 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { env } from "cloudflare:workers";
+import { call, callJson } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { insertPendingProof } from "./support/proof-factory.ts";
+import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/proof-artifacts.ts";
+import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
+import {
+  V2_CHAIN_PEM,
+  V2_FILES,
+  V2_MANIFEST,
+  V2_MANIFEST_SHA256,
+  V2_P7S_BASE64,
+  V2_SEAL_CERTIFICATE_SHA256,
+  V2_SERVICE_ROOT_PEM,
+  V2_SERVICE_ROOT_SHA256,
+  V2_TSA_ROOT_SHA256,
+  V2_TSR_BASE64,
+} from "./fixtures/sealed-proof-v2.ts";
+
+const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+
+let proofId: string;
+let sealedAt: string;
+let alteredKey: string;
+
+/**
+ * The genuine version-2 package of fixtures/sealed-proof-v2.ts stored as sealing stores it, its files' rows
+ * in D1 and its two roots published (GET /v1/public/trust-anchors), as sealing records them.
+ */
+beforeAll(async () => {
+  const org = await createOrganization();
+  const pending = await insertPendingProof(org.id, "test", 0);
+  proofId = pending.proofId;
+  const run = `run_${proofId}`;
+  const keys = proofArtifactKeys(proofId, run);
+  sealedAt = new Date(Date.now() - 60_000).toISOString();
+  await env.FILES.put(keys.manifest, V2_MANIFEST);
+  await env.FILES.put(packagedArtifactKey(proofId, run, "manifest.p7s"), bytes(V2_P7S_BASE64));
+  await env.FILES.put(keys.timestampResponse, bytes(V2_TSR_BASE64));
+  await env.FILES.put(keys.timestampChain, V2_CHAIN_PEM);
+  await env.FILES.put(keys.c2paTrustAnchor, V2_SERVICE_ROOT_PEM);
+  for (const file of V2_FILES) {
+    const key = signedFileKey(proofId, run, file.id, "image/jpeg");
+    if (file.position === 1) alteredKey = key;
+    await env.FILES.put(key, bytes(file.signed_base64));
+    await env.DB.prepare(
+      "INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, original_key, signed_key, signed_sha256, signed_size, created_at, captured_at) VALUES (?, ?, ?, 'photos', 'photo', 'image/jpeg', 200, ?, 'uploaded', ?, ?, ?, 300, ?, ?)",
+    )
+      .bind(file.id, pending.sessionId, proofId, file.original_sha256, `captures/${pending.sessionId}/${file.id}`, key, file.signed_sha256, sealedAt, sealedAt)
+      .run();
+  }
+  for (const [sha256, kind] of [
+    [V2_TSA_ROOT_SHA256, "timestamp_authority"],
+    [V2_SERVICE_ROOT_SHA256, "c2pa"],
+  ] as const)
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO trust_anchors (sha256, kind, mode, subject, pem, first_sealed_at, last_sealed_at) VALUES (?, ?, 'test', 'Fixture', '', ?, ?)",
+    )
+      .bind(sha256, kind, sealedAt, sealedAt)
+      .run();
+  await env.DB.prepare(
+    "UPDATE proofs SET status = 'sealed', sealing_run = ?, manifest_sha256 = ?, seal_certificate_sha256 = ?, timestamp_gen_time = ?, sealed_at = ?, updated_at = ? WHERE id = ?",
+  )
+    .bind(run, V2_MANIFEST_SHA256, V2_SEAL_CERTIFICATE_SHA256, sealedAt, sealedAt, sealedAt, proofId)
+    .run();
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+const byName = (checks: { name: string; result: string }[]) => Object.fromEntries(checks.map((check) => [check.name, check.result]));
+
+describe("the public verdict rests on the stored objects as they are", () => {
+  it("says verified for a genuine proof, with the core's checks and when its files were last checked", async () => {
+    const before = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(before.status).toBe(200);
+    expect(before.body.verification).toMatchObject({ status: "valid", verdict: "verified", test_mode: true, files_checked_at: sealedAt });
+    const checks = byName(before.body.verification.checks);
+    for (const name of ["package_complete", "manifest_seal", "timestamp_imprint", "timestamp_chain", "tsa_root_pinned", "service_root_pinned", "files_listed"])
+      expect(checks[name], name).toBe("pass");
+    for (const file of V2_FILES) expect(checks[`file_hash:${file.id}`]).toBe("pass");
+    // After a re-hash, the files were last checked then; the answer's ETag changes with it.
+    const rehashedAt = new Date();
+    await rehashSealedObjects(env, rehashedAt);
+    const after = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(after.body.verification).toMatchObject({ verdict: "verified", files_checked_at: rehashedAt.toISOString() });
+    expect(after.headers.get("ETag")).not.toBe(before.headers.get("ETag"));
+    const page = await (await call(`/p/${proofId}?lang=en`, { headers: { Accept: "text/html" } })).text();
+    expect(page).toContain('data-verdict="verified"');
+  });
+
+  it("turns altered at the re-hash after one byte of a stored signed file changed (same size), in the JSON, the page and the operator's list", async () => {
+    const genuine = bytes(V2_FILES[0].signed_base64);
+    const altered = genuine.slice();
+    altered[10] = altered[10]! ^ 0x01;
+    await env.FILES.put(alteredKey, altered);
+    // Until the sweep re-hashes it, the verdict is what the latest re-hash found (the JSON reads no file's bytes).
+    expect((await callJson(`/v1/public/proofs/${proofId}`)).body.verification.verdict).toBe("verified");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await rehashSealedObjects(env, new Date(Date.now() + 60_000));
+    expect(logged.mock.calls.some((args) => String(args[0]).includes('"alert":"sealed_object_altered"'))).toBe(true);
+    const { body } = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(body.verification).toMatchObject({ status: "invalid", verdict: "altered" });
+    const checks = byName(body.verification.checks);
+    expect(checks[`file_hash:${V2_FILES[0].id}`]).toBe("fail");
+    expect(checks[`file_hash:${V2_FILES[1].id}`]).toBe("pass");
+    const page = await (await call(`/p/${proofId}?lang=en`, { headers: { Accept: "text/html" } })).text();
+    expect(page).toContain('data-verdict="altered"');
+    expect(page).not.toContain('data-verdict="verified"');
+    expect(page).not.toMatch(/Verified/);
+    // The altered file is not offered as the sealed one; the intact one still is.
+    expect(page).not.toContain(`data-testid="open-${V2_FILES[0].id}"`);
+    expect(page).toContain(`data-testid="altered-${V2_FILES[0].id}"`);
+    expect(page).toContain(`data-testid="open-${V2_FILES[1].id}"`);
+    const listed = await callJson("/admin/v1/altered-objects?limit=100", { key: ADMIN_TOKEN });
+    expect(listed.body.data).toContainEqual(expect.objectContaining({ proof_id: proofId, file_id: V2_FILES[0].id }));
+    // Restored from a backup: verified again at its next re-hash.
+    await env.FILES.put(alteredKey, genuine);
+    await rehashSealedObjects(env, new Date(Date.now() + 120_000));
+    expect((await callJson(`/v1/public/proofs/${proofId}`)).body.verification.verdict).toBe("verified");
+  });
+});
