@@ -15,10 +15,10 @@ export const C2PA_CONTENT_TYPES: ReadonlySet<string> = new Set([
 /** The proof-level fields every file's `com.proofseal.capture` assertion repeats from the manifest. */
 const PROOF_FIELDS = ["proof_id", "session_id", "organization_id", "mode", "external_reference", "party", "stage"] as const;
 
-/** The before's proof id, as the capture assertion names it (the manifest also gives the before's manifest hash). */
+/** The before's proof id (the manifest's compare_to also gives the before's manifest hash; the capture assertion names the id). */
 function comparedProofId(compareTo: unknown): unknown {
   if (compareTo !== null && typeof compareTo === "object") return (compareTo as { proof_id?: unknown }).proof_id ?? null;
-  return compareTo ?? null;
+  return compareTo;
 }
 
 /**
@@ -99,7 +99,8 @@ export function fileChecks(manifest: SealedManifest, file: ManifestFile, evidenc
       checks.push(check("file_names_proof", "fail", "its Content Credentials hold no com.proofseal.capture assertion naming its proof"));
     } else {
       const capture = c2pa.capture;
-      const differing = namedFields(manifest, file).filter(([field, value]) => capture[field] !== value);
+      const named = (field: string) => (field === "compare_to" ? comparedProofId(capture.compare_to) : capture[field]);
+      const differing = namedFields(manifest, file).filter(([field, value]) => named(field) !== value);
       checks.push(
         differing.length === 0
           ? check("file_names_proof", "pass", `its signed capture assertion names this proof, step ${file.step_id ?? "?"} position ${file.position ?? "?"}`)
@@ -107,7 +108,7 @@ export function fileChecks(manifest: SealedManifest, file: ManifestFile, evidenc
               "file_names_proof",
               "fail",
               `its signed capture assertion differs from the sealed manifest: ${differing
-                .map(([field, value]) => `${field} ${shown(capture[field])} (manifest: ${shown(value)})`)
+                .map(([field, value]) => `${field} ${shown(named(field))} (manifest: ${shown(value)})`)
                 .join(", ")}`,
             ),
       );
