@@ -415,7 +415,10 @@ export const ERROR_CATALOGUE = {
   webhook_endpoint_limit_reached: {
     status: 409,
     title: { en: "Too many webhook endpoints", fr: "Trop de points de terminaison" },
-    description: { en: "At most 10 webhook endpoints per mode.", fr: "Au plus 10 points de terminaison par mode." },
+    description: {
+      en: "At most 10 webhook endpoints per mode: delete one before creating another. A documented deviation: the specification lists 401, 403, 422, 429 and 503 for this route, not 409; the body is valid, the endpoints already there refuse it, which is a conflict.",
+      fr: "Au plus 10 points de terminaison par mode : supprimez-en un avant d'en créer un autre. Un écart documenté : la spécification indique 401, 403, 422, 429 et 503 pour cette route, pas 409 ; le corps est valide, ce sont les points déjà présents qui le refusent, ce qui est un conflit.",
+    },
   },
   debit_exceeds_available_balance: {
     status: 409,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
+import apiNotes from "../../docs/api-notes.md?raw";
 import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { attemptDelivery } from "../../src/webhooks/attempt.ts";
@@ -98,6 +99,23 @@ describe("webhook endpoints", () => {
       "webhook_endpoint_limit_reached",
     );
     expect((await callJson("/v1/webhook-endpoints", { key: org.liveKey, body: endpointBody() })).status).toBe(201);
+  });
+
+  // Issue 28: the specification lists no 409 for this route; the limit's 409 is kept and said to be a deviation.
+  it("documents the limit's 409 as a deviation from the specification, in both languages and in docs/api-notes.md", async () => {
+    for (const [lang, word] of [
+      ["en", "deviation from the specification"],
+      ["fr", "écart par rapport à la spécification"],
+    ] as const) {
+      const document = (await callJson(`/openapi.json?lang=${lang}`)).body;
+      const create = document.paths["/v1/webhook-endpoints"].post;
+      expect(create.responses["409"].description).toContain("webhook_endpoint_limit_reached");
+      expect(create.description.toLowerCase(), lang).toContain(word);
+      expect(document.info.description.toLowerCase(), lang).toContain(word);
+    }
+    expect(apiNotes).toMatch(
+      /## Where this API departs from the specification\n\n- `POST \/v1\/webhook-endpoints` answers `409 webhook_endpoint_limit_reached`/,
+    );
   });
 
   // Issue 28: URLs were stored as typed, and the same URL could take several of the ten slots.

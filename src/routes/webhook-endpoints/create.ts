@@ -19,8 +19,8 @@ const route = apiRoute(
     tags: ["Webhooks"],
     summary: t("Create a webhook endpoint", "Créer un point de terminaison de webhook"),
     description: t(
-      "Creates an endpoint in the key's mode; the answer shows its signing secret once.",
-      "Crée un point de terminaison dans le mode de la clé ; la réponse montre une seule fois son secret de signature.",
+      "Creates an endpoint in the key's mode; the answer shows its signing secret once. At most 10 endpoints per mode: the eleventh is 409 `webhook_endpoint_limit_reached`, a deviation from the specification, which lists 401, 403, 422, 429 and 503 for this route (the request is valid; the endpoints already there conflict with it).",
+      "Crée un point de terminaison dans le mode de la clé ; la réponse montre une seule fois son secret de signature. Au plus 10 points par mode : le onzième donne 409 `webhook_endpoint_limit_reached`, un écart par rapport à la spécification, qui indique 401, 403, 422, 429 et 503 pour cette route (la requête est valide ; ce sont les points déjà présents qui entrent en conflit avec elle).",
     ),
     request: { body: jsonBody(CreateEndpointBody) },
     responses: {
