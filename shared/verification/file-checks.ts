@@ -100,7 +100,8 @@ export function fileChecks(manifest: SealedManifest, file: ManifestFile, evidenc
     } else {
       const capture = c2pa.capture;
       const named = (field: string) => (field === "compare_to" ? comparedProofId(capture.compare_to) : capture[field]);
-      const differing = namedFields(manifest, file).filter(([field, value]) => named(field) !== value);
+      // c2pa-rs reads an assertion's null as no key at all: absent stands for the manifest's null, and only for it.
+      const differing = namedFields(manifest, file).filter(([field, value]) => (named(field) ?? null) !== value);
       checks.push(
         differing.length === 0
           ? check("file_names_proof", "pass", `its signed capture assertion names this proof, step ${file.step_id ?? "?"} position ${file.position ?? "?"}`)

@@ -247,6 +247,19 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     expect(failed(c)).toEqual(["files_listed", "file_names_proof:med_photo1"]);
     expect(check(c, "file_names_proof:med_photo1")!.detail).toContain('proof_id "prf_other" (manifest: "prf_core1")');
 
+    // c2pa-rs reads an assertion's null as no key: a missing compare_to is the manifest's null, a missing party is not.
+    const read = build();
+    const jpeg = read.files.get("med_photo1")!;
+    const { compare_to: _null, ...withoutCompareTo } = jpeg.c2pa!.capture!;
+    read.files.set("med_photo1", { ...jpeg, c2pa: { ...jpeg.c2pa!, capture: withoutCompareTo } });
+    expect(failed(await verify(read))).toEqual([]);
+    const { party: _party, ...withoutParty } = withoutCompareTo;
+    read.files.set("med_photo1", { ...jpeg, c2pa: { ...jpeg.c2pa!, capture: withoutParty } });
+    expect(check(await verify(read), "file_names_proof:med_photo1")).toMatchObject({
+      result: "fail",
+      detail: expect.stringContaining('party nothing (manifest: "provider")'),
+    });
+
     // Another position in the same step: only the file's own naming fails.
     const moved = build();
     const second = moved.files.get("med_photo2")!;
