@@ -10,7 +10,16 @@ export const MAX_SETTING_BYTES = 5 * 1024;
 const FORMER_CERTIFICATE_VARIABLES = ["C2PA_CERT_CHAIN_PEM", "C2PA_TRUST_ANCHOR_PEM", "TSA_CHAIN_PEM", "TSA_QUALIFIED_CERTS_PEM"] as const;
 
 /** What production cannot run without (local development generates or does without them); WEBHOOK_SECRET_KEY is needed everywhere (src/config/env.ts). */
-const PRODUCTION_SECRETS = ["ADMIN_TOKEN", "SUPERVISION_TOKEN", "SEALER_SECRET", "C2PA_SIGNING_KEY_PEM", "C2PA_TEST_SIGNING_KEY_PEM", "TSA_URL"] as const;
+const PRODUCTION_SECRETS = [
+  "ADMIN_TOKEN",
+  "SUPERVISION_TOKEN",
+  "SEALER_SECRET",
+  "C2PA_SIGNING_KEY_PEM",
+  "C2PA_TEST_SIGNING_KEY_PEM",
+  "PROOF_SEAL_KEY_PEM",
+  "PROOF_SEAL_TEST_KEY_PEM",
+  "TSA_URL",
+] as const;
 const R2_S3_SETTINGS = ["R2_ACCESS_KEY_ID", "R2_SECRET_ACCESS_KEY", "R2_S3_ENDPOINT", "R2_BUCKET_NAME"] as const;
 
 const isSet = (value: unknown) => typeof value === "string" && value !== "";

@@ -68,6 +68,9 @@ export const SettingsSchema = z.object({
   C2PA_SIGNING_KEY_PEM: optional(text("is not text")),
   /** Test proofs' own C2PA key: its certificate says it is a test, under a root of its own (docs/adr/0018). */
   C2PA_TEST_SIGNING_KEY_PEM: optional(text("is not text")),
+  /** The proof seal's key (manifest.p7s), live and test, each under its mode's C2PA root (docs/adr/0027). */
+  PROOF_SEAL_KEY_PEM: optional(text("is not text")),
+  PROOF_SEAL_TEST_KEY_PEM: optional(text("is not text")),
   TSA_URL: optional(httpUrl),
   TSA_NAME: optional(text("is not text")),
   /** The authority of each file's C2PA signature timestamp, so the qualified TSA_URL is paid once per proof (docs/adr/0020). */

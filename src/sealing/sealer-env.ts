@@ -8,6 +8,8 @@ import type { Env } from "../env.ts";
 export const SEALER_CONFIGURATION = [
   "C2PA_SIGNING_KEY_PEM",
   "C2PA_TEST_SIGNING_KEY_PEM",
+  "PROOF_SEAL_KEY_PEM",
+  "PROOF_SEAL_TEST_KEY_PEM",
   "TSA_URL",
   "TSA_NAME",
   "TSA_SIGNATURE_URL",

@@ -17,6 +17,8 @@ const production = (): Env => ({
   UPLOAD_URL_SIGNING_KEY: "signing",
   C2PA_SIGNING_KEY_PEM: "-----BEGIN PRIVATE KEY-----…",
   C2PA_TEST_SIGNING_KEY_PEM: "-----BEGIN PRIVATE KEY-----test…",
+  PROOF_SEAL_KEY_PEM: "-----BEGIN PRIVATE KEY-----seal…",
+  PROOF_SEAL_TEST_KEY_PEM: "-----BEGIN PRIVATE KEY-----seal test…",
   TSA_URL: "https://tsa.example/tsr",
 });
 
@@ -27,10 +29,18 @@ describe("the Worker's startup check", () => {
   });
 
   it("names each missing production secret and an incomplete set of R2 credentials", () => {
-    const { ADMIN_TOKEN: _admin, TSA_URL: _tsa, UPLOAD_URL_SIGNING_KEY: _signing, C2PA_TEST_SIGNING_KEY_PEM: _test, ...rest } = production();
+    const {
+      ADMIN_TOKEN: _admin,
+      TSA_URL: _tsa,
+      UPLOAD_URL_SIGNING_KEY: _signing,
+      C2PA_TEST_SIGNING_KEY_PEM: _test,
+      PROOF_SEAL_TEST_KEY_PEM: _sealTest,
+      ...rest
+    } = production();
     expect(configurationProblems({ ...rest, R2_ACCESS_KEY_ID: "id", R2_S3_ENDPOINT: "https://r2.example" } as Env)).toEqual([
       "ADMIN_TOKEN is not set",
       "C2PA_TEST_SIGNING_KEY_PEM is not set",
+      "PROOF_SEAL_TEST_KEY_PEM is not set",
       "TSA_URL is not set",
       "R2_SECRET_ACCESS_KEY is not set (the other R2 S3 settings are)",
       "R2_BUCKET_NAME is not set (the other R2 S3 settings are)",
