@@ -24,8 +24,8 @@ const TrustAnchorSchema = z
     subject: z.string(),
     sha256: z.string().openapi({
       description: t(
-        "SHA-256 of the certificate's DER, lower-case hex: the value to pin (`proof-verify --tsa-root-sha256` / `--c2pa-root-sha256`).",
-        "SHA-256 du DER du certificat, en hexadécimal minuscule : la valeur à épingler (`proof-verify --tsa-root-sha256` / `--c2pa-root-sha256`).",
+        "SHA-256 of the certificate's DER, lower-case hex: the value to pin (`proof-verify --tsa-root-sha256` / `--service-root-sha256`).",
+        "SHA-256 du DER du certificat, en hexadécimal minuscule : la valeur à épingler (`proof-verify --tsa-root-sha256` / `--service-root-sha256`).",
       ),
     }),
     openssl_fingerprint: z.string().openapi({
