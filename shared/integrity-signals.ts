@@ -1,7 +1,7 @@
 /**
  * Integrity signals: facts about a sealed file that a reader of the proof should weigh, each with a
  * stable code. None fails a proof; each says that what the device reported and what the bytes show do
- * not agree, or that the file has a history before this capture (docs/adr/0018-what-a-seal-claims.md).
+ * not agree, or that the file has a history before this capture (docs/adr/0036-created-and-gathered-assertions.md).
  * The sealer computes those it can see in the bytes; the Worker adds `sealed_before`, which needs the
  * organization's other proofs.
  */
@@ -14,6 +14,11 @@ export const SEALER_SIGNAL_CODES = [
   "camera_shot_has_camera_exif",
   /** Declared a camera shot, yet its EXIF original date is far from the moment we received it. */
   "camera_shot_original_date_far",
+  /**
+   * Declared a camera shot, yet its format is not one the capture page's camera produces: a photo from it
+   * is a JPEG (canvas), a video MP4 or WebM (MediaRecorder). A "camera" PNG, HEIC, WebP or QuickTime came from elsewhere.
+   */
+  "camera_shot_format_not_from_capture_page",
   /** The width and height the device reported are not those decoded from the file. */
   "dimensions_mismatch",
   /** The duration the device reported is not the one decoded from the video. */

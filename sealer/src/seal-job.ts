@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { KeyObject } from "node:crypto";
 import type { SealedResult, SealJob, SealJobFile, SealResult } from "../../shared/sealer-protocol.ts";
-import { canCarryC2pa } from "./c2pa/c2pa.ts";
+import { canCarryC2pa, type ManifestAssertion } from "./c2pa/c2pa.ts";
 import { SigningFailedError, signingPool, SigningThreadError, type SignedCopy } from "./c2pa/signing-pool.ts";
 import { buildManifest } from "./manifest.ts";
 import { sealManifest } from "./seal/manifest-seal.ts";
@@ -10,7 +10,7 @@ import type { SealIdentity } from "./seal/seal-identity.ts";
 import { mediaFacts } from "./provenance/media-facts.ts";
 import { carriesC2paBlock, mayNameRemoteManifest, readPriorCredentials } from "./provenance/prior-credentials.ts";
 import { fileSignals } from "./provenance/signals.ts";
-import { captureActions, captureAssertion, ORIGINAL_INGREDIENT } from "./provenance/capture-assertions.ts";
+import { ORIGINAL_INGREDIENT, sealedFileAssertions } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
 import type { TimestampAuthority } from "./tsa/authority.ts";
@@ -148,13 +148,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     return { proofTimestamp, revocation: [...tsaRevocation, ...c2paRevocationEntries] };
   };
   /** The signed copy, made on a signing thread; `original` is handed over to it. */
-  const signedCopy = async (
-    file: SealJobFile,
-    original: Uint8Array,
-    format: string,
-    assertions: { label: string; data: unknown }[],
-    opensOriginal: boolean,
-  ): Promise<SignedCopy> => {
+  const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: ManifestAssertion[]): Promise<SignedCopy> => {
     if (!canCarryC2pa(format)) return { bytes: original, sha256: sha256(original), crc32: crc32(original) };
     // The wait for the signature's timestamp counts as timestamps, not as signing.
     let signingSince = performance.now();
@@ -166,7 +160,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
         signingSince = performance.now();
       }
     };
-    const definition = { title: file.id, format, assertions, parentLabel: opensOriginal ? ORIGINAL_INGREDIENT : undefined };
+    const definition = { title: file.id, format, assertions, parentLabel: ORIGINAL_INGREDIENT };
     try {
       return await signingPool().sign({ bytes: original, definition, key: context.key, chainDer: context.chainDer, timestamp: signatureTimestamp }, signal);
     } catch (error) {
@@ -196,14 +190,9 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const prior = canCarryC2pa(sniffed) && (carriesBlock || mayNameRemoteManifest(original)) ? await readPriorCredentials(original, sniffed) : null;
     const priorState = prior !== null ? "readable" : carriesBlock ? "unreadable" : "none";
     const facts = mediaFacts(original, sniffed);
-    const signals = fileSignals(file, facts, priorState);
+    const signals = fileSignals(file, sniffed, facts, priorState);
     clock.record("verification", verificationStarted);
-    const { actions, opensOriginal } = captureActions(file, priorState !== "none");
-    const assertions = [
-      { label: "c2pa.actions", data: { actions } },
-      { label: "com.proofseal.capture", data: captureAssertion(job, file, sniffed, facts, signals) },
-    ];
-    const signed = await signedCopy(file, original, sniffed, assertions, opensOriginal);
+    const signed = await signedCopy(file, original, sniffed, sealedFileAssertions(job, file, sniffed, facts, signals));
     signal.throwIfAborted();
     written.add(file);
     const stored = clock.time("upload", () => storeSignedCopy(file, signed.bytes, sniffed, job.proof.mode, signal));

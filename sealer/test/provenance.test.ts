@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSealJob } from "../src/seal-job.ts";
-import { readC2pa, signWithC2pa } from "../src/c2pa/c2pa.ts";
+import { WasmReader } from "@contentauth/c2pa-wasm";
+import { initC2pa, readC2pa, signWithC2pa } from "../src/c2pa/c2pa.ts";
 import { loadSigningKey } from "../src/c2pa/cose.ts";
 import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
 import { mediaFacts } from "../src/provenance/media-facts.ts";
@@ -83,48 +84,72 @@ async function seal(name: string, type: string, capture: Capture, bytes?: Uint8A
   const signed = written.get(`/signed/${file.id}`)!;
   const reading = await readC2pa(signed, file.sniffed_type, (result as SealedResult).c2pa_trust_anchor_pem);
   const manifest = reading.activeManifest as {
-    assertions: { label: string; data: { actions?: { action: string; digitalSourceType?: string; description?: string }[] } & Record<string, unknown> }[];
+    assertions: {
+      label: string;
+      data: { actions?: { action: string; digitalSourceType?: string; description?: string }[] } & Record<string, unknown>;
+      created?: boolean;
+    }[];
     ingredients?: { relationship: string; active_manifest?: string; validation_results?: unknown }[];
   };
   const actions = manifest.assertions.filter((a) => a.label.startsWith("c2pa.actions")).flatMap((a) => a.data.actions ?? []);
-  const capture_ = manifest.assertions.find((a) => a.label === "com.proofseal.capture")!.data;
-  return { file, signed, reading, manifest, actions, captureAssertion: capture_ };
+  const assertion = (label: string) => manifest.assertions.find((a) => a.label === label)!;
+  return {
+    file,
+    signed,
+    reading,
+    manifest,
+    actions,
+    captureAssertion: assertion("com.proofseal.capture").data,
+    reportedAssertion: assertion("com.proofseal.reported").data,
+    /** Each assertion's C2PA 2.x attribution as c2pa-rs reads it from the signed claim. */
+    attribution: Object.fromEntries(manifest.assertions.map((a) => [a.label, a.created === true ? "created" : "gathered"])),
+    job: sealJob,
+  };
+}
+
+/** The signed claim's own lists (crJSON's `claim.v2`): the labels of the signer's assertions and of the gathered ones. */
+async function claimLists(signed: Uint8Array, format: string) {
+  initC2pa();
+  const reader = await WasmReader.fromBytes(format, signed);
+  try {
+    const crJson = JSON.parse(reader.crJson()) as {
+      manifests: { label: string; "claim.v2": { created_assertions: { url: string }[]; gathered_assertions?: { url: string }[] } }[];
+    };
+    const claim = crJson.manifests.find((manifest) => manifest.label === reader.activeLabel())!["claim.v2"];
+    const labels = (list: { url: string }[] = []) => list.map((entry) => entry.url.replace(/^self#jumbf=c2pa\.assertions\//, "")).sort();
+    return { created: labels(claim.created_assertions), gathered: labels(claim.gathered_assertions) };
+  } finally {
+    reader.free();
+  }
 }
 
 const now = new Date().toISOString();
 const camera = { method: "camera", device_time: now, clock_offset_ms: 120 };
 const chosen = { method: "file", device_time: now, clock_offset_ms: 120 };
 
-test("a shot from the capture page's camera is c2pa.created with digitalCapture, described as the page's report", async () => {
-  const { actions, manifest, file, reading } = await seal("photo.jpg", "image/jpeg", camera);
-  assert.equal(reading.state, "Trusted");
-  assert.deepEqual(
-    actions.map((a) => a.action),
-    ["c2pa.created"],
-  );
-  assert.equal(actions[0]!.digitalSourceType, DIGITAL_CAPTURE);
-  assert.match(actions[0]!.description ?? "", /Reported by the capture web page.*cannot attest the camera/);
-  assert.equal(manifest.ingredients?.length ?? 0, 0);
-  assert.deepEqual(file.signals, []);
-  assert.equal(file.prior_credentials, null);
-});
-
 for (const [label, capture] of [
+  ["a shot reported from the capture page's camera", camera],
   ["a chosen file", chosen],
   ["an unknown method", { method: "unknown", clock_offset_ms: null }],
 ] as const) {
-  test(`${label} is never digitalCapture: c2pa.opened with the original as its parentOf ingredient`, async () => {
-    const { actions, manifest, reading } = await seal("photo.jpg", "image/jpeg", capture);
+  test(`${label}: the signer opened the received asset (parentOf), asserts no digitalSourceType, and leaves the method to the gathered report`, async () => {
+    const { actions, manifest, reading, attribution, reportedAssertion, file } = await seal("photo.jpg", "image/jpeg", capture);
     assert.equal(reading.state, "Trusted");
     assert.deepEqual(
       actions.map((a) => a.action),
       ["c2pa.opened"],
     );
-    assert.ok(actions.every((a) => a.digitalSourceType === undefined));
+    assert.doesNotMatch(JSON.stringify(manifest.assertions), /digitalSourceType/, "no digital source type anywhere in the manifest");
+    assert.doesNotMatch(JSON.stringify(actions), /camera/, "the signer's action does not repeat the reported method");
     assert.deepEqual(
       manifest.ingredients?.map((i) => i.relationship),
       ["parentOf"],
     );
+    assert.equal(attribution["c2pa.actions.v2"], "created");
+    assert.equal(attribution["com.proofseal.reported"], "gathered");
+    assert.equal((reportedAssertion.reported_by_device as { method: string }).method, capture.method);
+    assert.deepEqual(file.signals, []);
+    assert.equal(file.prior_credentials, null);
   });
 }
 
@@ -179,12 +204,64 @@ test("a file sealed by the service and uploaded again keeps its earlier manifest
     ["c2pa.opened"],
   );
   assert.equal(again.manifest.ingredients?.[0]?.relationship, "parentOf");
-  assert.deepEqual(again.file.prior_credentials?.digital_source_types, [DIGITAL_CAPTURE]);
+  assert.deepEqual(again.file.prior_credentials?.digital_source_types, [], "our own seal claims no digital source type");
   assert.match(again.file.prior_credentials?.signer ?? "", /TEST ONLY/);
   assert.equal(again.reading.state, "Trusted");
 });
 
-test("the signed assertion keeps what the service observed apart from what the device reported", async () => {
+test("each signed file names its proof at the top of its created capture assertion, compared field by field with the job", async () => {
+  const sealJob = job([
+    { name: "photo.jpg", type: "image/jpeg" },
+    { name: "photo.png", type: "image/png" },
+  ]);
+  Object.assign(sealJob.proof, {
+    organization_id: "org_named",
+    external_reference: "lease-42",
+    party: "recipient",
+    stage: "checkout",
+    compare_to: "prf_before",
+    compare_to_manifest_sha256: "b".repeat(64),
+  });
+  sealJob.files[1]!.step_id = "kitchen";
+  const result = (await runSealJob(sealContext(), sealJob)) as SealedResult;
+  assert.equal(result.status, "sealed");
+  for (const [index, file] of sealJob.files.entries()) {
+    const signed = written.get(`/signed/${file.id}`)!;
+    const reading = await readC2pa(signed, file.content_type, result.c2pa_trust_anchor_pem);
+    assert.equal(reading.state, "Trusted");
+    const capture = (reading.activeManifest as { assertions: { label: string; data: Record<string, unknown>; created?: boolean }[] }).assertions.find(
+      (a) => a.label === "com.proofseal.capture",
+    )!;
+    assert.equal(capture.created, true);
+    const { observed, signals, ...naming } = capture.data;
+    assert.deepEqual(naming, {
+      proof_id: sealJob.proof.id,
+      session_id: sealJob.proof.session_id,
+      organization_id: "org_named",
+      mode: "test",
+      external_reference: "lease-42",
+      party: "recipient",
+      stage: "checkout",
+      step_id: index === 0 ? "photos" : "kitchen",
+      position: index + 1,
+      compare_to: "prf_before",
+    });
+    assert.equal((observed as { sha256: string }).sha256, file.sha256);
+    assert.deepEqual(
+      signals,
+      result.files[index]!.signals.map((signal) => signal.code),
+    );
+  }
+  const before = job([{ name: "photo.jpg", type: "image/jpeg" }]);
+  await runSealJob(sealContext(), before);
+  const reading = await readC2pa(written.get(`/signed/${before.files[0]!.id}`)!, "image/jpeg");
+  const capture = (reading.activeManifest as { assertions: { label: string; data: Record<string, unknown> }[] }).assertions.find(
+    (a) => a.label === "com.proofseal.capture",
+  )!;
+  assert.equal(capture.data.compare_to, null, "a before names no before");
+});
+
+test("the signer's claim holds what the service observed; what the device and the EXIF report is gathered, kept apart", async () => {
   const reported = {
     method: "camera",
     device_time: "2001-01-01T00:00:00.000Z",
@@ -192,17 +269,40 @@ test("the signed assertion keeps what the service observed apart from what the d
     height: 9,
     geolocation: { latitude: 48.85, longitude: 2.35, accuracy_m: 0 },
   };
-  const { captureAssertion, file } = await seal("photo.jpg", "image/jpeg", { ...reported, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234" });
+  const gallery = galleryJpeg("Canon", "EOS 5D", "2019:06:01 12:00:00");
+  const { captureAssertion, reportedAssertion, file, signed, reading } = await seal(
+    "gallery.jpg",
+    "image/jpeg",
+    { ...reported, clock_offset_ms: 820_000_000_000, capture_page_version: "abc1234" },
+    gallery,
+  );
+  assert.equal(reading.state, "Trusted");
   const observed = captureAssertion.observed as Record<string, unknown>;
-  assert.equal(observed.sha256, sha256(fixture("photo.jpg")));
+  assert.equal(observed.sha256, sha256(gallery));
   assert.equal(observed.clock_offset_ms, 820_000_000_000);
   assert.equal(observed.capture_page_version, "abc1234");
   assert.equal(observed.content_type, "image/jpeg");
   assert.deepEqual((observed.decoded as { width: number }).width, file.decoded.width);
   assert.deepEqual((observed.decoded as { height: number }).height, file.decoded.height);
-  assert.deepEqual(captureAssertion.reported_by_device, reported);
-  assert.equal("capture" in captureAssertion, false, "no mixed block of reported and observed facts");
-  assert.deepEqual(captureAssertion.signals, ["dimensions_mismatch", "device_time_far", "location_accuracy_zero"]);
+  assert.deepEqual(captureAssertion.signals, [
+    "camera_shot_has_camera_exif",
+    "camera_shot_original_date_far",
+    "dimensions_mismatch",
+    "device_time_far",
+    "location_accuracy_zero",
+  ]);
+  for (const reportedField of ["reported_by_device", "method", "device_time", "geolocation", "exif"]) {
+    assert.equal(reportedField in captureAssertion, false, `${reportedField} is not among the signer's claims`);
+  }
+  assert.deepEqual(reportedAssertion, {
+    reported_by_device: reported,
+    exif: { make: "Canon", model: "EOS 5D", date_time_original: "2019:06:01 12:00:00" },
+  });
+  // The claim's own lists, as signed: the reported facts are gathered, never attributed to the signer.
+  assert.deepEqual(await claimLists(signed, "image/jpeg"), {
+    created: ["c2pa.actions.v2", "c2pa.hash.data", "c2pa.ingredient.v3", "com.proofseal.capture"],
+    gathered: ["com.proofseal.reported"],
+  });
 });
 
 test("a gallery JPEG declared as a camera shot is flagged by its camera EXIF and its original date", async () => {
@@ -216,6 +316,37 @@ test("a gallery JPEG declared as a camera shot is flagged by its camera EXIF and
   assert.match(file.signals[0]!.detail, /Canon EOS 5D/);
   const asChosen = await seal("gallery.jpg", "image/jpeg", chosen, gallery);
   assert.deepEqual(asChosen.file.signals, [], "a chosen file may well come from a camera");
+  // Within the tolerance of a time zone (EXIF dates have none): the same capture, not flagged for its date.
+  const sameDay = await seal("gallery.jpg", "image/jpeg", camera, galleryJpeg("Canon", "EOS 5D", "2026:11:22 23:30:00"));
+  assert.deepEqual(
+    sameDay.file.signals.map((s) => s.code),
+    ["camera_shot_has_camera_exif"],
+  );
+});
+
+test("a 'camera' shot in a format the capture page's camera never makes is flagged, in the answer and in the signed file", async () => {
+  const png = await seal("photo.png", "image/png", camera);
+  assert.equal(png.reading.state, "Trusted");
+  assert.deepEqual(
+    png.file.signals.map((s) => s.code),
+    ["camera_shot_format_not_from_capture_page"],
+  );
+  assert.match(png.file.signals[0]!.detail, /photo in image\/png; the capture page's camera makes image\/jpeg/);
+  assert.deepEqual(png.captureAssertion.signals, ["camera_shot_format_not_from_capture_page"]);
+  const mov = await seal("clip.mov", "video/quicktime", camera);
+  assert.deepEqual(
+    mov.file.signals.map((s) => s.code),
+    ["camera_shot_format_not_from_capture_page"],
+  );
+  for (const [name, type] of [
+    ["photo.jpg", "image/jpeg"],
+    ["clip.mp4", "video/mp4"],
+  ] as const) {
+    assert.deepEqual((await seal(name, type, camera)).file.signals, [], `${type} is what the page makes`);
+  }
+  const webm = job([{ name: "clip.webm", type: "video/webm" }]).files[0]!;
+  assert.deepEqual(fileSignals(webm, "video/webm", mediaFacts(fixture("clip.webm"), "video/webm"), "none"), []);
+  assert.deepEqual((await seal("photo.png", "image/png", chosen)).file.signals, [], "a chosen PNG contradicts nothing");
 });
 
 test("each signal code: dimensions, duration, device time, location accuracy (none fails the proof)", async () => {
@@ -270,11 +401,11 @@ test("decoded sizes for every accepted format: WebP (VP8X, VP8L, VP8), HEIC's pr
   webmFile.capture_context = { ...camera, width: 1280, height: 720 };
   const webmFacts = mediaFacts(fixture("clip.webm"), "video/webm");
   assert.deepEqual(
-    fileSignals(webmFile, webmFacts, "none").map((signal) => signal.code),
+    fileSignals(webmFile, "video/webm", webmFacts, "none").map((signal) => signal.code),
     ["dimensions_mismatch"],
   );
   webmFile.capture_context = { ...camera, width: 120, height: 160 };
-  assert.deepEqual(fileSignals(webmFile, webmFacts, "none"), []);
+  assert.deepEqual(fileSignals(webmFile, "video/webm", webmFacts, "none"), []);
   // Simple WebPs: only the headers the parser reads (RIFF, chunk type, size, then the bitstream's first bytes).
   const webp = (chunk: string, head: number[]) => new Uint8Array([...new TextEncoder().encode(`RIFF\0\0\0\0WEBP${chunk}`), 0, 0, 0, 0, ...head, 0, 0]);
   const lossless = (99 | (49 << 14)) >>> 0;
@@ -296,7 +427,7 @@ test("a video declared with other dimensions is flagged; a fragmented MediaRecor
     height: 240,
     duration_ms: file.decoded.duration_ms,
   });
-  const mov = await seal("clip.mov", "video/quicktime", { ...camera, width: 640, height: 480 });
+  const mov = await seal("clip.mov", "video/quicktime", { ...chosen, width: 640, height: 480 });
   assert.deepEqual(
     mov.file.signals.map((s) => s.code),
     ["dimensions_mismatch"],
@@ -314,12 +445,12 @@ test("a video declared with other dimensions is flagged; a fragmented MediaRecor
     assert.deepEqual(recorded.file.signals, []);
     assert.deepEqual(recorded.file.decoded, { width: 320, height: 240, duration_ms: null });
   }
-  const heic = await seal("photo.heic", "image/heic", { ...camera, width: 4032, height: 3024 });
+  const heic = await seal("photo.heic", "image/heic", { ...chosen, width: 4032, height: 3024 });
   assert.deepEqual(
     heic.file.signals.map((s) => s.code),
     ["dimensions_mismatch"],
   );
-  const webp = await seal("photo.webp", "image/webp", { ...camera, width: 64, height: 48 });
+  const webp = await seal("photo.webp", "image/webp", { ...chosen, width: 64, height: 48 });
   assert.deepEqual(webp.file.signals, []);
 });
 

@@ -106,6 +106,8 @@ export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
     signal_prior_content_credentials_unreadable: "This file carries Content Credentials that cannot be read (damaged or forged).",
     signal_camera_shot_has_camera_exif: "Reported as a camera shot, yet its metadata names a camera maker or model, as a file from the gallery does.",
     signal_camera_shot_original_date_far: "Reported as a camera shot, yet the date in its metadata is far from when the service received it.",
+    signal_camera_shot_format_not_from_capture_page:
+      "Reported as a camera shot, yet its format is not one the capture page's camera produces (a photo from it is a JPEG; a video, MP4 or WebM).",
     signal_dimensions_mismatch: "The width and height the device reported differ from those of the file.",
     signal_duration_mismatch: "The duration the device reported differs from that of the video.",
     signal_device_time_far: "The device's clock was far from the service's.",
@@ -216,6 +218,8 @@ export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
     signal_camera_shot_has_camera_exif:
       "Déclaré pris avec l'appareil photo, mais ses métadonnées nomment une marque ou un modèle d'appareil, comme un fichier de la galerie.",
     signal_camera_shot_original_date_far: "Déclaré pris avec l'appareil photo, mais la date de ses métadonnées est loin du moment où le service l'a reçu.",
+    signal_camera_shot_format_not_from_capture_page:
+      "Déclaré pris avec l'appareil photo, mais son format n'est pas de ceux que produit l'appareil photo de la page de capture (une photo y est un JPEG ; une vidéo, un MP4 ou un WebM).",
     signal_dimensions_mismatch: "La largeur et la hauteur déclarées par l'appareil diffèrent de celles du fichier.",
     signal_duration_mismatch: "La durée déclarée par l'appareil diffère de celle de la vidéo.",
     signal_device_time_far: "L'horloge de l'appareil était loin de celle du service.",
@@ -327,6 +331,8 @@ export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
       "Declarado como tomado con la cámara, pero sus metadatos nombran una marca o un modelo de cámara, como un archivo de la galería.",
     signal_camera_shot_original_date_far:
       "Declarado como tomado con la cámara, pero la fecha de sus metadatos está lejos del momento en que el servicio lo recibió.",
+    signal_camera_shot_format_not_from_capture_page:
+      "Declarado como tomado con la cámara, pero su formato no es uno de los que produce la cámara de la página de captura (allí una foto es un JPEG; un vídeo, MP4 o WebM).",
     signal_dimensions_mismatch: "El ancho y el alto que declaró el dispositivo difieren de los del archivo.",
     signal_duration_mismatch: "La duración que declaró el dispositivo difiere de la del vídeo.",
     signal_device_time_far: "El reloj del dispositivo estaba lejos del reloj del servicio.",
@@ -438,6 +444,8 @@ export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
     signal_camera_shot_has_camera_exif:
       "Als Kameraaufnahme angegeben, doch ihre Metadaten nennen einen Kamerahersteller oder ein Modell, wie bei einer Datei aus der Galerie.",
     signal_camera_shot_original_date_far: "Als Kameraaufnahme angegeben, doch das Datum in ihren Metadaten liegt weit vom Empfang durch den Dienst entfernt.",
+    signal_camera_shot_format_not_from_capture_page:
+      "Als Kameraaufnahme angegeben, doch ihr Format ist keines, das die Kamera der Aufnahmeseite erzeugt (ein Foto ist dort ein JPEG, ein Video MP4 oder WebM).",
     signal_dimensions_mismatch: "Breite und Höhe, die das Gerät angab, weichen von denen der Datei ab.",
     signal_duration_mismatch: "Die Dauer, die das Gerät angab, weicht von der des Videos ab.",
     signal_device_time_far: "Die Uhr des Geräts wich weit von der des Dienstes ab.",

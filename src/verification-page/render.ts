@@ -60,6 +60,7 @@ ${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.i
 const SIGNALS_WITH_FIGURES = new Set([
   "camera_shot_has_camera_exif",
   "camera_shot_original_date_far",
+  "camera_shot_format_not_from_capture_page",
   "dimensions_mismatch",
   "duration_mismatch",
   "device_time_far",

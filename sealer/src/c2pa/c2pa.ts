@@ -55,16 +55,34 @@ const WITHOUT_C2PA_SUPPORT = new Set(["video/webm"]);
 
 export const canCarryC2pa = (format: string) => !WITHOUT_C2PA_SUPPORT.has(format);
 
+/**
+ * One assertion of the manifest. `created`: C2PA 2.x's attribution (claim version 2). A created
+ * assertion is the signer's own claim (`created_assertions`); a gathered one (`gathered_assertions`, the
+ * default, as in c2pa-rs) was collected from elsewhere and is not attributed to the signer.
+ */
+export interface ManifestAssertion {
+  label: string;
+  data: unknown;
+  created?: boolean;
+}
+
 export interface ManifestDefinition {
   title: string;
   format: string;
-  assertions: { label: string; data: unknown }[];
+  assertions: ManifestAssertion[];
   /**
    * The original as the `parentOf` ingredient labelled so (c2pa-rs reads it from the bytes: an earlier
    * manifest it carries is kept whole, with its validation status, instead of being replaced).
    */
   parentLabel?: string;
 }
+
+/**
+ * The parent ingredient is the asset the signer opened, bytes it received and read itself (with an earlier
+ * manifest's validation by c2pa-rs): a created assertion. c2pa-rs has no per-ingredient attribution and
+ * gathers ingredients unless their label is listed here.
+ */
+const BUILDER_SETTINGS = JSON.stringify({ builder: { created_assertion_labels: ["c2pa.ingredient"] } });
 
 /** Returns the file with a C2PA manifest signed by `signer` embedded. */
 export async function signWithC2pa(bytes: Uint8Array, definition: ManifestDefinition, signer: CoseSigner): Promise<Uint8Array> {
@@ -73,8 +91,10 @@ export async function signWithC2pa(bytes: Uint8Array, definition: ManifestDefini
     claim_generator_info: [{ name: "proof-sealing-service", version: "1" }],
     title: definition.title,
     format: definition.format,
+    // c2pa-rs takes an assertion's attribution only from the definition (`addAssertion` always gathers).
+    assertions: definition.assertions.map(({ label, data, created }) => ({ label, data, created: created === true })),
   };
-  const builder = WasmBuilder.fromJson(JSON.stringify(manifest));
+  const builder = WasmBuilder.fromJson(JSON.stringify(manifest), BUILDER_SETTINGS);
   // c2pa-rs turns an error of the signing callback into a string; keep ours (an authority that is down
   // must stay a TimestampUnavailableError, retried later, not become a corrupt file).
   let signerError: unknown = null;
@@ -98,7 +118,6 @@ export async function signWithC2pa(bytes: Uint8Array, definition: ManifestDefini
         builder.addIngredient(JSON.stringify(ingredient));
       }
     }
-    for (const assertion of definition.assertions) builder.addAssertion(assertion.label, assertion.data);
     return await builder.sign(
       { alg: "es256", reserveSize: COSE_RESERVE_SIZE, sign },
       [],
@@ -122,9 +141,11 @@ export interface C2paReading {
 export async function readC2pa(bytes: Uint8Array, format: string, trustAnchorsPem?: string): Promise<C2paReading> {
   initC2pa();
   const settings = trustAnchorsPem ? JSON.stringify({ trust: { trust_anchors: trustAnchorsPem }, verify: { verify_trust: true } }) : undefined;
+  let reader: WasmReader | null = null;
   try {
-    const reader = await WasmReader.fromBytes(format, bytes, settings);
-    const store = reader.manifestStore() as {
+    reader = await WasmReader.fromBytes(format, bytes, settings);
+    // The store as JSON text: manifestStore() hands an assertion's null values back as undefined.
+    const store = JSON.parse(reader.json()) as {
       validation_state?: string;
       active_manifest?: string;
       manifests?: Record<string, Record<string, unknown>>;
@@ -136,5 +157,7 @@ export async function readC2pa(bytes: Uint8Array, format: string, trustAnchorsPe
     return { state, codes, activeManifest: store.active_manifest ? (store.manifests?.[store.active_manifest] ?? null) : null };
   } catch {
     return { state: "Invalid", codes: [], activeManifest: null };
+  } finally {
+    reader?.free();
   }
 }

@@ -1,58 +1,53 @@
 import type { SealJob, SealJobFile } from "../../../shared/sealer-protocol.ts";
+import type { ManifestAssertion } from "../c2pa/c2pa.ts";
 import type { MediaFacts } from "./media-facts.ts";
 import { reportedCapture, type Signal } from "./signals.ts";
-
-const DIGITAL_CAPTURE = "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture";
 
 /** The parent ingredient's label, referenced by the action that opened it. */
 export const ORIGINAL_INGREDIENT = "original";
 
-/**
- * The C2PA actions that match how the file reached us (docs/adr/0018). Only a shot the capture page
- * reported as taken with its camera, and carrying no earlier manifest, is `c2pa.created` with
- * `digitalCapture`, described as the page's report (a web page cannot attest the camera). Anything
- * else (a chosen file, an unknown method, a file with earlier Content Credentials) is an existing asset
- * the person supplied: `c2pa.opened` with the original as its `parentOf` ingredient.
- */
-export function captureActions(file: SealJobFile, hasPrior: boolean) {
-  const method = reportedCapture(file).method ?? "unknown";
-  if (method === "camera" && !hasPrior) {
-    return {
-      opensOriginal: false,
-      actions: [
-        {
-          action: "c2pa.created",
-          digitalSourceType: DIGITAL_CAPTURE,
-          description: "Reported by the capture web page as a shot from the device's camera; a web page cannot attest the camera.",
-        },
-      ],
-    };
-  }
-  return {
-    opensOriginal: true,
-    actions: [
-      {
-        action: "c2pa.opened",
-        description: `An existing file supplied through the capture page (reported method: ${method}).`,
-        parameters: { ingredientIds: [ORIGINAL_INGREDIENT] },
-      },
-    ],
-  };
-}
+/** The signer's own claims about one file: what the service observed (C2PA 2.x created assertion). */
+export const CAPTURE_ASSERTION = "com.proofseal.capture";
+/** What the device and the file's own metadata say, which the service cannot check (C2PA 2.x gathered assertion). */
+export const REPORTED_ASSERTION = "com.proofseal.reported";
 
 /**
- * `com.proofseal.capture`: what the service observed (the bytes it received, when, its measure of the
- * device's clock, the capture page version it served) kept apart from what the device reported (named as reported, never as established),
- * and the integrity signals.
+ * The signer's action: it opened the asset it received, the original kept as its `parentOf` ingredient
+ * (docs/adr/0036). Whatever made the bytes (a camera, an editor, a generator) is not something the
+ * service saw, so the signer asserts no `c2pa.created` and no IPTC digitalSourceType: the device's
+ * report of how the file was made is in the gathered {@link REPORTED_ASSERTION}, and an earlier
+ * manifest, kept whole in the parent ingredient, still says what its own signer claimed.
+ */
+const OPENED = {
+  actions: [
+    {
+      action: "c2pa.opened",
+      description:
+        "The file as the service received it through the capture page; how it was made is reported by the device (com.proofseal.reported), not attested.",
+      parameters: { ingredientIds: [ORIGINAL_INGREDIENT] },
+    },
+  ],
+};
+
+/**
+ * `com.proofseal.capture`: which proof the file belongs to, at its top level (the verifier compares
+ * each field with the sealed manifest.json), what the service observed (the bytes it received, when,
+ * its measure of the device's clock, the capture page version it served, what it decoded), and the
+ * integrity signals the sealer computed.
  */
 export function captureAssertion(job: SealJob, file: SealJobFile, sniffedType: string, facts: MediaFacts, signals: Signal[]) {
   const measured = (file.capture_context ?? {}) as { clock_offset_ms?: unknown; capture_page_version?: unknown };
   return {
     proof_id: job.proof.id,
     session_id: job.proof.session_id,
-    step_id: file.step_id,
+    organization_id: job.proof.organization_id,
     mode: job.proof.mode,
     external_reference: job.proof.external_reference,
+    party: job.proof.party,
+    stage: job.proof.stage,
+    step_id: file.step_id,
+    position: file.position,
+    compare_to: job.proof.compare_to,
     observed: {
       sha256: file.sha256.toLowerCase(),
       size: file.size,
@@ -62,7 +57,27 @@ export function captureAssertion(job: SealJob, file: SealJobFile, sniffedType: s
       capture_page_version: typeof measured.capture_page_version === "string" ? measured.capture_page_version : null,
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
     },
-    reported_by_device: reportedCapture(file),
     signals: signals.map((signal) => signal.code),
   };
+}
+
+/**
+ * `com.proofseal.reported`: what the device reported with the shot (method, device time, dimensions,
+ * duration, location) as it sent it, and what the file's EXIF says (maker, model, original date) as
+ * written by whatever wrote the file. Gathered, so C2PA attributes none of it to the signer.
+ */
+export function reportedAssertion(file: SealJobFile, facts: MediaFacts) {
+  return { reported_by_device: reportedCapture(file), exif: facts.exif };
+}
+
+/**
+ * The assertions of one signed file: the opening action and the capture assertion are the signer's
+ * (created), the device's report is gathered.
+ */
+export function sealedFileAssertions(job: SealJob, file: SealJobFile, sniffedType: string, facts: MediaFacts, signals: Signal[]): ManifestAssertion[] {
+  return [
+    { label: "c2pa.actions", data: OPENED, created: true },
+    { label: CAPTURE_ASSERTION, data: captureAssertion(job, file, sniffedType, facts, signals), created: true },
+    { label: REPORTED_ASSERTION, data: reportedAssertion(file, facts), created: false },
+  ];
 }

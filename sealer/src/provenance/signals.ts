@@ -11,8 +11,14 @@ export type PriorState = "none" | "readable" | "unreadable";
 
 /** Beyond this, the device's clock or the file's original date is "far" from ours. */
 const DEVICE_TIME_TOLERANCE_MS = 10 * 60 * 1000;
-/** EXIF dates carry no time zone: anything within a day's worth of zones is not called far. */
+/**
+ * EXIF dates carry no time zone: read as UTC, a local time is off by its zone, at most 14 h (UTC+14) and
+ * 12 h the other way; an hour more for the upload. Beyond that the date is not this capture's.
+ */
 const EXIF_DATE_TOLERANCE_MS = 15 * 60 * 60 * 1000;
+
+/** What the capture page's camera produces: a canvas JPEG for a photo, MediaRecorder's MP4 or WebM for a video. */
+const CAPTURE_PAGE_CAMERA_TYPES: Record<SealJobFile["kind"], readonly string[]> = { photo: ["image/jpeg"], video: ["video/mp4", "video/webm"] };
 const DURATION_TOLERANCE_MS = 1000;
 
 /** What the device reported about one shot (the capture context minus what the server measured). */
@@ -42,10 +48,11 @@ export const reportedCapture = (file: SealJobFile): ReportedCapture => {
 const exifInstant = (value: string) => Date.parse(`${value.replace(/^(\d{4}):(\d{2}):(\d{2}) /, "$1-$2-$3T")}Z`);
 
 /**
- * The signals the bytes and the report give about one file. `prior`: whether it carries earlier Content
- * Credentials, and whether c2pa-rs could read them. Every comparison is between a reported value and one the sealer decoded or measured.
+ * The signals the bytes and the report give about one file. `sniffedType`: its type read from the bytes;
+ * `prior`: whether it carries earlier Content Credentials, and whether c2pa-rs could read them. Every
+ * comparison is between a reported value and one the sealer decoded or measured.
  */
-export function fileSignals(file: SealJobFile, facts: MediaFacts, prior: PriorState): Signal[] {
+export function fileSignals(file: SealJobFile, sniffedType: string, facts: MediaFacts, prior: PriorState): Signal[] {
   const reported = reportedCapture(file);
   const signals: Signal[] = [];
   if (prior === "readable") signals.push({ code: "prior_content_credentials", detail: "The file came with C2PA Content Credentials of its own." });
@@ -58,6 +65,12 @@ export function fileSignals(file: SealJobFile, facts: MediaFacts, prior: PriorSt
   const original = facts.exif?.date_time_original ? exifInstant(facts.exif.date_time_original) : Number.NaN;
   if (reported.method === "camera" && !Number.isNaN(original) && Math.abs(original - Date.parse(file.captured_at)) > EXIF_DATE_TOLERANCE_MS) {
     signals.push({ code: "camera_shot_original_date_far", detail: `EXIF original date ${facts.exif?.date_time_original}, received ${file.captured_at}.` });
+  }
+  if (reported.method === "camera" && !CAPTURE_PAGE_CAMERA_TYPES[file.kind].includes(sniffedType)) {
+    signals.push({
+      code: "camera_shot_format_not_from_capture_page",
+      detail: `A ${file.kind} in ${sniffedType}; the capture page's camera makes ${CAPTURE_PAGE_CAMERA_TYPES[file.kind].join(" or ")}.`,
+    });
   }
   if (reported.width !== undefined && reported.height !== undefined && facts.width !== null && facts.height !== null) {
     // A rotated shot may be reported in display orientation: either order matches.
