@@ -354,6 +354,14 @@ export const ERROR_CATALOGUE = {
       fr: "Le SHA-256 des octets diffère de celui déclaré ; le stockage les a refusés.",
     },
   },
+  invalid_cursor: {
+    status: 422,
+    title: { en: "Invalid cursor", fr: "Curseur invalide" },
+    description: {
+      en: "The `cursor` was not issued by this API for this list, organization and mode, or was altered: cursors are opaque and signed. Send a `next_cursor` exactly as received, or start again from the first page without a cursor.",
+      fr: "Le `cursor` n'a pas été émis par cette API pour cette liste, cette organisation et ce mode, ou a été modifié : les curseurs sont opaques et signés. Renvoyez un `next_cursor` tel que reçu, ou recommencez à la première page sans curseur.",
+    },
+  },
   invalid_webhook_url: {
     status: 422,
     title: { en: "Invalid webhook URL", fr: "URL de webhook invalide" },

@@ -1,4 +1,4 @@
-import { decodeCursor, toPage } from "../lib/pagination.ts";
+import { readCursor, toPage } from "../lib/pagination.ts";
 import { alteredObjects, type AlteredObject } from "../storage/sealed-object-checks.ts";
 
 /** An object of a sealed proof that the re-hash sweep found altered or missing, as the operator reads it. */
@@ -23,10 +23,12 @@ export function presentAlteredObject(object: AlteredObject) {
  * object, latest detected first: what the `sealed_object_altered` alert points the operator to. An object
  * restored to its sealed bytes leaves the list at its next re-hash.
  */
-export async function listAlteredObjects({ ctx, input }: { ctx: { d1: D1Database }; input: { limit: number; cursor?: string } }) {
-  const after = input.cursor === undefined ? null : decodeCursor(input.cursor);
-  const rows = await alteredObjects(ctx.d1, { limit: input.limit + 1, after: after && { mismatchSince: after.createdAt, objectKey: after.id } });
+export async function listAlteredObjects({ ctx, input }: { ctx: { d1: D1Database; cursorSecret: string }; input: { limit: number; cursor?: string } }) {
+  const scope = { secret: ctx.cursorSecret, list: "altered-objects" };
+  const after = await readCursor(scope, input.cursor);
+  const rows = await alteredObjects(ctx.d1, { limit: input.limit + 1, after: after ? { mismatchSince: after.createdAt, objectKey: after.id } : null });
   return toPage(
+    scope,
     rows.map((row) => ({ ...row, createdAt: row.mismatchSince!, id: row.objectKey })),
     input.limit,
     presentAlteredObject,

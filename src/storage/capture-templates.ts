@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import { captureTemplates } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "./keyset-page.ts";
+import type { Keyset } from "../lib/pagination.ts";
 
 import type { TemplateRow } from "./rows.ts";
 export type NewTemplateRow = typeof captureTemplates.$inferInsert;
@@ -24,8 +25,8 @@ export async function findTemplate(db: Database, organizationId: string, mode: M
   return row ? { ...row.template, inUse: Boolean(row.inUse) } : null;
 }
 
-export async function listTemplates(db: Database, organizationId: string, mode: Mode, limit: number, cursor: string | undefined) {
-  const page = keysetPage({ createdAt: captureTemplates.createdAt, id: captureTemplates.id }, cursor);
+export async function listTemplates(db: Database, organizationId: string, mode: Mode, limit: number, after: Keyset | undefined) {
+  const page = keysetPage({ createdAt: captureTemplates.createdAt, id: captureTemplates.id }, after);
   const rows = await db
     .select({ template: captureTemplates, inUse })
     .from(captureTemplates)

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { captureThemes } from "../db/schema/index.ts";
 import { keysetPage } from "./keyset-page.ts";
+import type { Keyset } from "../lib/pagination.ts";
 
 import type { ThemeRow } from "./rows.ts";
 
@@ -45,8 +46,8 @@ export async function insertTheme(db: Database, row: Omit<typeof captureThemes.$
   return inserted!;
 }
 
-export async function listThemes(db: Database, organizationId: string, limit: number, cursor: string | undefined) {
-  const page = keysetPage({ createdAt: captureThemes.createdAt, id: captureThemes.id }, cursor);
+export async function listThemes(db: Database, organizationId: string, limit: number, after: Keyset | undefined) {
+  const page = keysetPage({ createdAt: captureThemes.createdAt, id: captureThemes.id }, after);
   return db
     .select()
     .from(captureThemes)

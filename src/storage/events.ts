@@ -5,6 +5,7 @@ import type { Mode } from "../auth/mode.ts";
 import type { EVENT_CATALOGUE } from "../events/catalogue.ts";
 import { newId } from "../lib/ids.ts";
 import { keysetPage } from "./keyset-page.ts";
+import type { Keyset } from "../lib/pagination.ts";
 
 /** An event of the catalogue, as its builder makes it: `data` typed by that event's body. */
 export type EventToRecord = ReturnType<(typeof EVENT_CATALOGUE)[number]["build"]>;
@@ -29,8 +30,8 @@ export function eventInsertWhere(db: Database, event: EventToRecord, condition: 
 }
 
 /** A keyset page (`limit + 1` rows, newest first) of the organisation's events in this mode, of one type or all. */
-export async function listEvents(db: Database, organizationId: string, mode: Mode, type: string | undefined, limit: number, cursor: string | undefined) {
-  const page = keysetPage({ createdAt: events.createdAt, id: events.id }, cursor);
+export async function listEvents(db: Database, organizationId: string, mode: Mode, type: string | undefined, limit: number, after: Keyset | undefined) {
+  const page = keysetPage({ createdAt: events.createdAt, id: events.id }, after);
   return db
     .select()
     .from(events)

@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "./keyset-page.ts";
+import type { Keyset } from "../lib/pagination.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
 
 export interface ProofFilters {
@@ -16,8 +17,8 @@ export interface ProofFilters {
 }
 
 /** The query behind `GET /v1/proofs`, newest first, keyset-paged (exposed so a test can EXPLAIN it). */
-export function proofListQuery(db: Database, organizationId: string, mode: Mode, filters: ProofFilters, limit: number, cursor: string | undefined) {
-  const page = keysetPage({ createdAt: proofs.createdAt, id: proofs.id }, cursor);
+export function proofListQuery(db: Database, organizationId: string, mode: Mode, filters: ProofFilters, limit: number, after: Keyset | undefined) {
+  const page = keysetPage({ createdAt: proofs.createdAt, id: proofs.id }, after);
   const conditions: (SQL | undefined)[] = [eq(proofs.organizationId, organizationId), eq(proofs.mode, mode), page.where];
   if (filters.linked === false) conditions.push(eq(proofs.status, "sealed"), isNull(proofs.compareTo), isNull(proofs.comparedBy));
   // Linked: the proof has its partner, as a "before" (`compared_by`) or as an "after" (`compare_to`).

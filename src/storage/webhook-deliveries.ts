@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "./keyset-page.ts";
+import type { Keyset } from "../lib/pagination.ts";
 import type { DeliveryStatus } from "./webhook-attempts.ts";
 import type { DeliveryRow } from "./rows.ts";
 
@@ -29,9 +30,9 @@ export async function listDeliveries(
   mode: Mode,
   filters: DeliveryFilters,
   limit: number,
-  cursor: string | undefined,
+  after: Keyset | undefined,
 ): Promise<DeliveryRow[]> {
-  const page = keysetPage({ createdAt: webhookDeliveries.createdAt, id: webhookDeliveries.id }, cursor);
+  const page = keysetPage({ createdAt: webhookDeliveries.createdAt, id: webhookDeliveries.id }, after);
   return db
     .select()
     .from(webhookDeliveries)

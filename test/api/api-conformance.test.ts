@@ -231,7 +231,7 @@ describe("problem `field` is always a JSON pointer", () => {
   it("names query, path and header parameters as /query/…, /path/…, /header/…", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
     expect((await callJson("/v1/proofs?limit=0", { key: org.testKey })).body).toMatchObject({ code: "validation_failed", field: "/query/limit" });
-    expect((await callJson("/v1/proofs?cursor=nope", { key: org.testKey })).body).toMatchObject({ code: "validation_failed", field: "/query/cursor" });
+    expect((await callJson("/v1/proofs?cursor=nope", { key: org.testKey })).body).toMatchObject({ code: "invalid_cursor", field: "/query/cursor" });
     expect((await callJson(`/v1/proofs/${"p".repeat(81)}`, { key: org.testKey })).body).toMatchObject({ code: "validation_failed", field: "/path/id" });
     const noKey = await callJson("/v1/capture-sessions", { key: org.testKey, body: baseSession() });
     expect(noKey.body).toMatchObject({ code: "validation_failed", field: "/header/Idempotency-Key" });

@@ -128,7 +128,8 @@ describe("capture templates", () => {
     } while (cursor);
     expect(seen).toEqual([...created].reverse());
     const bad = await callJson("/v1/capture-templates?cursor=garbage", { key: org.testKey });
-    expect(bad.body).toMatchObject({ status: 422, code: "validation_failed", field: "/query/cursor" });
+    // Cursors are signed since issue 28 (docs/adr/0030): one this API did not issue is invalid_cursor.
+    expect(bad.body).toMatchObject({ status: 422, code: "invalid_cursor", field: "/query/cursor" });
     const tooBig = await callJson("/v1/capture-templates?limit=101", { key: org.testKey });
     expect(tooBig.body).toMatchObject({ status: 422, field: "/query/limit" });
   });

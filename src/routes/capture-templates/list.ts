@@ -1,13 +1,13 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { PageQuerySchema, pageSchema, toPage } from "../../lib/pagination.ts";
+import { PageQuerySchema, pageSchema, callerCursorScope, readCursor, toPage } from "../../lib/pagination.ts";
 import { presentTemplate } from "../../capture-templates/present.ts";
 import { listTemplates } from "../../storage/capture-templates.ts";
 import { CaptureTemplateSchema } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "manage_templates", cost: "read", errors: [] },
+  { right: "manage_templates", cost: "read", errors: ["invalid_cursor"] },
   {
     method: "get",
     path: "/v1/capture-templates",
@@ -32,7 +32,8 @@ export function registerListTemplates(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
     const { limit, cursor } = c.req.valid("query");
-    const rows = await listTemplates(c.var.db, caller.organizationId, caller.mode, limit, cursor);
-    return c.json(toPage(rows, limit, presentTemplate), 200);
+    const scope = callerCursorScope(c, "capture-templates");
+    const rows = await listTemplates(c.var.db, caller.organizationId, caller.mode, limit, await readCursor(scope, cursor));
+    return c.json(await toPage(scope, rows, limit, presentTemplate), 200);
   });
 }

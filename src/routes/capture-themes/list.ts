@@ -1,13 +1,13 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { PageQuerySchema, pageSchema, toPage } from "../../lib/pagination.ts";
+import { PageQuerySchema, pageSchema, callerCursorScope, readCursor, toPage } from "../../lib/pagination.ts";
 import { presentTheme } from "../../capture-themes/present.ts";
 import { listThemes } from "../../storage/capture-themes.ts";
 import { CaptureThemeSchema } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "manage_templates", cost: "read", errors: [] },
+  { right: "manage_templates", cost: "read", errors: ["invalid_cursor"] },
   {
     method: "get",
     path: "/v1/capture-themes",
@@ -28,7 +28,8 @@ const route = apiRoute(
 export function registerListThemes(app: App) {
   app.openapi(route, async (c) => {
     const { limit, cursor } = c.req.valid("query");
-    const rows = await listThemes(c.var.db, c.get("caller").organizationId, limit, cursor);
-    return c.json(toPage(rows, limit, presentTheme), 200);
+    const scope = callerCursorScope(c, "capture-themes");
+    const rows = await listThemes(c.var.db, c.get("caller").organizationId, limit, await readCursor(scope, cursor));
+    return c.json(await toPage(scope, rows, limit, presentTheme), 200);
   });
 }

@@ -1,13 +1,13 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { pageSchema, toPage } from "../../lib/pagination.ts";
+import { pageSchema, callerCursorScope, readCursor, toPage } from "../../lib/pagination.ts";
 import { listEvents } from "../../storage/events.ts";
 import { presentEvent } from "./present.ts";
 import { EventListQuery, EventSchema } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "read_proof", cost: "read", errors: [] },
+  { right: "read_proof", cost: "read", errors: ["invalid_cursor"] },
   {
     method: "get",
     path: "/v1/events",
@@ -31,7 +31,8 @@ export function registerListEvents(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
     const { limit, cursor, type } = c.req.valid("query");
-    const rows = await listEvents(c.var.db, caller.organizationId, caller.mode, type, limit, cursor);
-    return c.json(toPage(rows, limit, presentEvent), 200);
+    const scope = callerCursorScope(c, "events");
+    const rows = await listEvents(c.var.db, caller.organizationId, caller.mode, type, limit, await readCursor(scope, cursor));
+    return c.json(await toPage(scope, rows, limit, presentEvent), 200);
   });
 }

@@ -1,13 +1,13 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { pageSchema, toPage } from "../../lib/pagination.ts";
+import { pageSchema, callerCursorScope, readCursor, toPage } from "../../lib/pagination.ts";
 import { presentProof } from "../../proofs/present-proof.ts";
 import { proofFiles, proofListQuery } from "../../storage/proofs-read.ts";
 import { ProofListQuery, ProofSchema } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "read_proof", cost: "read", errors: [] },
+  { right: "read_proof", cost: "read", errors: ["invalid_cursor"] },
   {
     method: "get",
     path: "/v1/proofs",
@@ -30,14 +30,12 @@ export function registerListProofs(app: App) {
     const caller = c.get("caller");
     const db = c.var.db;
     const { limit, cursor, ...filters } = c.req.valid("query");
-    const rows = await proofListQuery(db, caller.organizationId, caller.mode, filters, limit, cursor).all();
+    const scope = callerCursorScope(c, "proofs");
+    const rows = await proofListQuery(db, caller.organizationId, caller.mode, filters, limit, await readCursor(scope, cursor)).all();
     const files = await proofFiles(
       db,
       rows.slice(0, limit).map((row) => row.id),
     );
-    return c.json(
-      toPage(rows, limit, (row) => presentProof(row, files.get(row.id) ?? [], c.env.API_BASE_URL)),
-      200,
-    );
+    return c.json(await toPage(scope, rows, limit, (row) => presentProof(row, files.get(row.id) ?? [], c.env.API_BASE_URL)), 200);
   });
 }

@@ -1,13 +1,13 @@
 import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { pageSchema, toPage } from "../../lib/pagination.ts";
+import { pageSchema, callerCursorScope, readCursor, toPage } from "../../lib/pagination.ts";
 import { listDeliveries } from "../../storage/webhook-deliveries.ts";
 import { presentDeliverySummary } from "./present.ts";
 import { DeliveryListQuery, DeliverySummarySchema } from "./schema.ts";
 
 const route = apiRoute(
-  { right: "manage_webhooks", cost: "read", errors: [] },
+  { right: "manage_webhooks", cost: "read", errors: ["invalid_cursor"] },
   {
     method: "get",
     path: "/v1/webhook-deliveries",
@@ -32,7 +32,15 @@ export function registerListDeliveries(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
     const { limit, cursor, endpoint_id, status, event } = c.req.valid("query");
-    const rows = await listDeliveries(c.var.db, caller.organizationId, caller.mode, { endpointId: endpoint_id, status, event }, limit, cursor);
-    return c.json(toPage(rows, limit, presentDeliverySummary), 200);
+    const scope = callerCursorScope(c, "webhook-deliveries");
+    const rows = await listDeliveries(
+      c.var.db,
+      caller.organizationId,
+      caller.mode,
+      { endpointId: endpoint_id, status, event },
+      limit,
+      await readCursor(scope, cursor),
+    );
+    return c.json(await toPage(scope, rows, limit, presentDeliverySummary), 200);
   });
 }
