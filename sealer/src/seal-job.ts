@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { KeyObject } from "node:crypto";
 import type { SealedResult, SealJob, SealJobFile, SealResult } from "../../shared/sealer-protocol.ts";
-import { canCarryC2pa, type ManifestAssertion } from "./c2pa/c2pa.ts";
+import { canCarryC2pa, type ManifestDefinition } from "./c2pa/c2pa.ts";
 import { SigningFailedError, signingPool, SigningThreadError, type SignedCopy } from "./c2pa/signing-pool.ts";
 import { buildManifest } from "./manifest.ts";
 import { sealManifest } from "./seal/manifest-seal.ts";
@@ -10,7 +10,7 @@ import type { SealIdentity } from "./seal/seal-identity.ts";
 import { mediaFacts } from "./provenance/media-facts.ts";
 import { carriesC2paBlock, mayNameRemoteManifest, readPriorCredentials } from "./provenance/prior-credentials.ts";
 import { fileSignals } from "./provenance/signals.ts";
-import { ORIGINAL_INGREDIENT, sealedFileAssertions } from "./provenance/capture-assertions.ts";
+import { sealedFileManifest } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
 import type { TimestampAuthority } from "./tsa/authority.ts";
@@ -148,7 +148,12 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     return { proofTimestamp, revocation: [...tsaRevocation, ...c2paRevocationEntries] };
   };
   /** The signed copy, made on a signing thread; `original` is handed over to it. */
-  const signedCopy = async (file: SealJobFile, original: Uint8Array, format: string, assertions: ManifestAssertion[]): Promise<SignedCopy> => {
+  const signedCopy = async (
+    file: SealJobFile,
+    original: Uint8Array,
+    format: string,
+    manifest: Pick<ManifestDefinition, "assertions" | "parent">,
+  ): Promise<SignedCopy> => {
     if (!canCarryC2pa(format)) return { bytes: original, sha256: sha256(original), crc32: crc32(original) };
     // The wait for the signature's timestamp counts as timestamps, not as signing.
     let signingSince = performance.now();
@@ -160,7 +165,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
         signingSince = performance.now();
       }
     };
-    const definition = { title: file.id, format, assertions, parentLabel: ORIGINAL_INGREDIENT };
+    const definition = { title: file.id, format, ...manifest };
     try {
       return await signingPool().sign({ bytes: original, definition, key: context.key, chainDer: context.chainDer, timestamp: signatureTimestamp }, signal);
     } catch (error) {
@@ -192,7 +197,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const facts = mediaFacts(original, sniffed);
     const signals = fileSignals(file, sniffed, facts, priorState);
     clock.record("verification", verificationStarted);
-    const signed = await signedCopy(file, original, sniffed, sealedFileAssertions(job, file, sniffed, facts, signals));
+    const signed = await signedCopy(file, original, sniffed, sealedFileManifest(job, file, sniffed, facts, signals, priorState));
     signal.throwIfAborted();
     written.add(file);
     const stored = clock.time("upload", () => storeSignedCopy(file, signed.bytes, sniffed, job.proof.mode, signal));

@@ -68,3 +68,22 @@ test("a flipped byte in the signed picture makes it Invalid", async () => {
   assert.equal((await readC2pa(tampered, "image/jpeg", context.trustAnchorPem)).state, "Invalid");
   assert.equal((await readC2pa(fixture("photo.jpg"), "image/jpeg")).state, "Invalid");
 });
+
+test("the parent ingredient reads an earlier manifest from the bytes only when asked (reading a file with none costs c2pa-rs a pass over it)", async () => {
+  const opened = [{ label: "c2pa.actions", data: { actions: [{ action: "c2pa.opened", parameters: { ingredientIds: ["original"] } }] }, created: true }];
+  const earlier = await signWithC2pa(fixture("photo.jpg"), { title: "earlier", format: "image/jpeg", assertions }, signer);
+  const parentOf = async (readManifest: boolean) => {
+    const signed = await signWithC2pa(
+      earlier,
+      { title: "again", format: "image/jpeg", assertions: opened, parent: { label: "original", readManifest } },
+      signer,
+    );
+    const reading = await readC2pa(signed, "image/jpeg", context.trustAnchorPem);
+    assert.equal(reading.state, "Trusted");
+    return (reading.activeManifest!.ingredients as { relationship: string; active_manifest?: string }[])[0]!;
+  };
+  assert.ok((await parentOf(true)).active_manifest, "the earlier manifest is kept");
+  const described = await parentOf(false);
+  assert.equal(described.relationship, "parentOf");
+  assert.equal(described.active_manifest, undefined, "described from the definition alone");
+});

@@ -71,10 +71,13 @@ export interface ManifestDefinition {
   format: string;
   assertions: ManifestAssertion[];
   /**
-   * The original as the `parentOf` ingredient labelled so (c2pa-rs reads it from the bytes: an earlier
-   * manifest it carries is kept whole, with its validation status, instead of being replaced).
+   * The original as the `parentOf` ingredient labelled `label`. `readManifest`: the bytes may carry an
+   * earlier manifest (a C2PA block, or a remote reference), which c2pa-rs then reads from them and keeps
+   * whole, with its validation status, instead of replacing it. Without one there is nothing to read and
+   * the ingredient is the same described from the definition, a pass over the bytes less (4 MB JPEG,
+   * medians of 30 signs at load 9: 83 ms read, 75 ms described, 74 ms with no ingredient at all).
    */
-  parentLabel?: string;
+  parent?: { label: string; readManifest: boolean };
 }
 
 /**
@@ -107,15 +110,18 @@ export async function signWithC2pa(bytes: Uint8Array, definition: ManifestDefini
     }
   };
   try {
-    if (definition.parentLabel !== undefined) {
-      const ingredient = { title: definition.title, format: definition.format, relationship: "parentOf", label: definition.parentLabel };
-      try {
-        await builder.addIngredientFromBlob(JSON.stringify(ingredient), definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);
-      } catch {
-        // An earlier C2PA block too damaged for c2pa-rs to read: the original stays the parent, described
-        // without its manifest (the `prior_content_credentials_unreadable` signal says so), rather than
-        // failing a file the person supplied in good faith.
-        builder.addIngredient(JSON.stringify(ingredient));
+    if (definition.parent !== undefined) {
+      const ingredient = JSON.stringify({ title: definition.title, format: definition.format, relationship: "parentOf", label: definition.parent.label });
+      if (!definition.parent.readManifest) builder.addIngredient(ingredient);
+      else {
+        try {
+          await builder.addIngredientFromBlob(ingredient, definition.format, new BytesBlob(bytes, definition.format) as unknown as Blob);
+        } catch {
+          // An earlier C2PA block too damaged for c2pa-rs to read: the original stays the parent, described
+          // without its manifest (the `prior_content_credentials_unreadable` signal says so), rather than
+          // failing a file the person supplied in good faith.
+          builder.addIngredient(ingredient);
+        }
       }
     }
     return await builder.sign(

@@ -1,10 +1,10 @@
 import type { SealJob, SealJobFile } from "../../../shared/sealer-protocol.ts";
-import type { ManifestAssertion } from "../c2pa/c2pa.ts";
+import type { ManifestDefinition } from "../c2pa/c2pa.ts";
 import type { MediaFacts } from "./media-facts.ts";
-import { reportedCapture, type Signal } from "./signals.ts";
+import { reportedCapture, type PriorState, type Signal } from "./signals.ts";
 
 /** The parent ingredient's label, referenced by the action that opened it. */
-export const ORIGINAL_INGREDIENT = "original";
+const ORIGINAL_INGREDIENT = "original";
 
 /** The signer's own claims about one file: what the service observed (C2PA 2.x created assertion). */
 export const CAPTURE_ASSERTION = "com.proofseal.capture";
@@ -71,13 +71,24 @@ export function reportedAssertion(file: SealJobFile, facts: MediaFacts) {
 }
 
 /**
- * The assertions of one signed file: the opening action and the capture assertion are the signer's
- * (created), the device's report is gathered.
+ * What the signer says of one file: the opening action and the capture assertion are its own (created),
+ * the device's report is gathered; the original is the parent ingredient, its earlier manifest read when
+ * it may carry one (`prior`, as the sealer found it).
  */
-export function sealedFileAssertions(job: SealJob, file: SealJobFile, sniffedType: string, facts: MediaFacts, signals: Signal[]): ManifestAssertion[] {
-  return [
-    { label: "c2pa.actions", data: OPENED, created: true },
-    { label: CAPTURE_ASSERTION, data: captureAssertion(job, file, sniffedType, facts, signals), created: true },
-    { label: REPORTED_ASSERTION, data: reportedAssertion(file, facts), created: false },
-  ];
+export function sealedFileManifest(
+  job: SealJob,
+  file: SealJobFile,
+  sniffedType: string,
+  facts: MediaFacts,
+  signals: Signal[],
+  prior: PriorState,
+): Pick<ManifestDefinition, "assertions" | "parent"> {
+  return {
+    assertions: [
+      { label: "c2pa.actions", data: OPENED, created: true },
+      { label: CAPTURE_ASSERTION, data: captureAssertion(job, file, sniffedType, facts, signals), created: true },
+      { label: REPORTED_ASSERTION, data: reportedAssertion(file, facts), created: false },
+    ],
+    parent: { label: ORIGINAL_INGREDIENT, readManifest: prior !== "none" },
+  };
 }
