@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -79,6 +79,23 @@ describe("a real capture sealed on npm run dev", () => {
         otherDigest = String((error as { stdout?: Buffer }).stdout);
       }
       expect(otherDigest).not.toContain("Verification: OK");
+      // The seal over the whole proof, checked against the service root the trust-anchors route publishes
+      // (not the package's copy); the other mode's root refuses it.
+      const anchors = await request(`${stack.baseUrl}/v1/public/trust-anchors`);
+      const serviceRoots = anchors.body.data.filter((root: { kind: string }) => root.kind === "c2pa");
+      const ownRoot = serviceRoots.find((root: { sha256: string }) => root.sha256 === publicProof.body.trust_anchors.c2pa_root_sha256);
+      expect(ownRoot.mode).toBe(mode);
+      const cmsVerify = (rootPem: string) => {
+        writeFileSync(join(dir, "service-root.pem"), rootPem);
+        const args = ["cms", "-verify", "-binary", "-inform", "DER", "-in", "manifest.p7s", "-content", "manifest.json", "-CAfile", "service-root.pem"];
+        return spawnSync("openssl", [...args, "-purpose", "any", "-out", "/dev/null"], { cwd: dir }).status;
+      };
+      expect(cmsVerify(ownRoot.pem)).toBe(0);
+      for (const other of serviceRoots.filter((root: { mode: string }) => root.mode !== mode)) expect(cmsVerify(other.pem)).not.toBe(0);
+      expect(anchors.body.seal_certificates).toContainEqual(
+        expect.objectContaining({ mode, status: "current", sha256: proof.seal.certificate_sha256, subject: proof.seal.certificate_subject }),
+      );
+      expect(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).version).toBe(2);
       const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
       for (const file of manifest.files) {
         const name = execFileSync("ls", [join(dir, "files")])
