@@ -57,7 +57,7 @@ export async function verificationPackage({
     })),
     ...(evidence === null ? [] : [{ name: EVIDENCE_RECORD_NAME, body: fromStorage(evidenceKey) }]),
     ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
-    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation, evidence !== null) },
+    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation, evidence !== null, ctx.env.API_BASE_URL) },
   ];
   return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
 }

@@ -41,7 +41,10 @@ function claimsSection(claims: ProofClaims, files: FileRow[], lang: "en" | "fr")
 }
 
 /**
- * The offline instructions put in every package, in English and French. `roots`: the fingerprints of the package's authority and C2PA roots (`verificationPackage` reads them from chain.pem and c2pa-trust-anchor.pem); `revocation`: the index of the revocation data captured at sealing (null: sealed before it was captured); `hasEvidenceRecord`: the package carries evidence-record.ers (step 8).
+ * The offline instructions put in every package, in English and French. `roots`: the fingerprints of the
+ * package's authority and service roots, printed for comparison (the steps never trust them: step 1 takes the
+ * roots from the list published at `baseUrl`); `revocation`: the index of the revocation data captured at
+ * sealing (null: sealed before it was captured); `hasEvidenceRecord`: the package carries evidence-record.ers (step 8).
  */
 export function verifyMarkdown(
   proof: ProofRow,
@@ -49,6 +52,7 @@ export function verifyMarkdown(
   roots: PackageRoots = { tsa: null, c2pa: null },
   revocation: RevocationIndexEntry[] | null = null,
   hasEvidenceRecord = false,
+  baseUrl = "{base_url}",
 ): string {
   const claims = proofClaims(
     proof,
@@ -56,23 +60,25 @@ export function verifyMarkdown(
   );
   const testNote =
     proof.mode === "test"
-      ? "\n> **Test proof.** The timestamp comes from a simulated authority and the files are signed by a test certificate: it proves nothing and has no legal value.\n> **Preuve de test.** L'horodatage vient d'une autorité simulée et les fichiers sont signés par un certificat de test : elle ne prouve rien et n'a aucune valeur légale.\n"
+      ? "\n> **Test proof.** The timestamp comes from a simulated authority and the proof is sealed and its files signed by a test identity: it proves nothing and has no legal value.\n> **Preuve de test.** L'horodatage vient d'une autorité simulée, la preuve est scellée et ses fichiers signés par une identité de test : elle ne prouve rien et n'a aucune valeur légale.\n"
       : "";
   return `# Verify proof ${proof.id} / Vérifier la preuve ${proof.id}
 ${testNote}
+What the service states, for comparison; the steps below check each from the package and from roots obtained outside it, never from these lines. / Ce que déclare le service, pour comparaison ; les étapes ci-dessous vérifient chaque valeur à partir du paquet et de racines obtenues hors de lui, jamais à partir de ces lignes.
+
 manifest_sha256: \`${proof.manifestSha256}\`
-gen_time: \`${proof.timestampGenTime}\` (qualified: ${proof.timestampQualified ? "yes" : "no"}: what the service states; the token itself is read in step 2)
+gen_time: \`${proof.timestampGenTime}\` (qualified: ${proof.timestampQualified ? "yes" : "no"})
 tsa_root_sha256: \`${roots.tsa?.sha256 ?? "—"}\`
 c2pa_root_sha256: \`${roots.c2pa?.sha256 ?? "—"}\`
 
 ## English
 
-${verifySteps(proof, files, roots, "en", revocation, hasEvidenceRecord)}
+${verifySteps(proof, files, "en", revocation, hasEvidenceRecord, baseUrl)}
 
 ${claimsSection(claims, files, "en")}
 ## Français
 
-${verifySteps(proof, files, roots, "fr", revocation, hasEvidenceRecord)}
+${verifySteps(proof, files, "fr", revocation, hasEvidenceRecord, baseUrl)}
 
 ${claimsSection(claims, files, "fr")}`;
 }

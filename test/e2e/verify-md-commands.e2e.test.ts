@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,14 +10,19 @@ import { sealedPackage } from "./support/sealed-package.ts";
 import { pathWithProofVerify } from "./support/proof-verify-on-path.ts";
 import { ensureLocalPki, localCrl } from "../../sealer/src/pki/ensure-local-pki.ts";
 
+/** The sweeps run every few seconds here, so that a re-hash comes within the test (production: every minute). */
+const SWEEP_INTERVAL_SECONDS = 5;
 let stack: Stack;
 let sealed: Awaited<ReturnType<typeof sealedPackage>>;
+// The stack's own folder, so that the test can reach its local R2 (under state/) as an intruder with storage access would.
+const stateDir = mkdtempSync(join(tmpdir(), "verify-md-stack-"));
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ stateDir, env: { DEV_SWEEP_INTERVAL_SECONDS: String(SWEEP_INTERVAL_SECONDS) } });
   sealed = await sealedPackage(stack);
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
 });
 
 const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
@@ -35,16 +40,16 @@ function run(block: string, cwd: string) {
         .split("\n")
         .filter((line) => !line.startsWith("c2patool "))
         .join("\n");
-  return spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, encoding: "utf8", env: { ...process.env, PATH } });
+  const result = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { cwd, encoding: "utf8", env: { ...process.env, PATH } });
+  return { ...result, output: `${result.stdout}${result.stderr}` };
 }
 
-/** The verifier's own copy of the authority's root: here taken from the service's public list by the fingerprint VERIFY.md prints. */
-async function saveIndependentRoot(folder: string, markdown: string) {
-  const pinned = markdown.match(/^tsa_root_sha256: `([0-9a-f]{64})`/m)![1]!;
-  const listed = await request(`${stack.baseUrl}/v1/public/trust-anchors`);
-  const root = listed.body.data.find((anchor: { sha256: string }) => anchor.sha256 === pinned);
-  writeFileSync(join(folder, "tsa-root.pem"), root.pem);
-  return pinned;
+/** The blocks of step `n` (its `### n.` heading to the next one). */
+function step(markdown: string, n: number): string[] {
+  const from = markdown.search(new RegExp(`^### ${n}\\. `, "m"));
+  const rest = markdown.slice(from + 4);
+  const to = rest.search(/^### \d+\. /m);
+  return blocks(to === -1 ? rest : rest.slice(0, to));
 }
 
 describe("VERIFY.md of a package sealed on npm run dev", () => {
@@ -60,33 +65,71 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     expect(fr).toContain("ne prouve rien à lui seul");
   });
 
-  it("runs every command as written, reads gen_time and the authority from the token, and gives back the JPEG original", async () => {
+  it("runs every command as written: the roots from the published list, the seal, the token, the files and originals against the sealed manifest", () => {
     const markdown = readFileSync(join(sealed.folder, "VERIFY.md"), "utf8");
-    const pinned = await saveIndependentRoot(sealed.folder, markdown);
+    const printed = (name: string) => markdown.match(new RegExp(`^${name}: \`([0-9a-f]{64})\``, "m"))![1]!;
     const outputs = blocks(section(markdown, "English")).map((block) => {
       const result = run(block, sealed.folder);
-      expect(result.status, `${block}\n${result.stdout}${result.stderr}`).toBe(0);
-      return result.stdout;
+      expect(result.status, `${block}\n${result.output}`).toBe(0);
+      return result.output;
     });
     const all = outputs.join("");
-    expect(all).toContain("manifest.json: OK");
+    // Step 1: both roots taken from GET /v1/public/trust-anchors, the ones the package's chains name.
+    expect(all).toContain(`tsa-root.pem: `);
+    expect(all).toContain(`, test, SHA-256 ${printed("tsa_root_sha256")}`);
+    expect(all).toContain(`, test, SHA-256 ${printed("c2pa_root_sha256")}`);
+    const listed = JSON.parse(readFileSync(join(sealed.folder, "published-roots.json"), "utf8")).data.map((root: { pem: string }) => root.pem);
+    expect(listed).toContain(readFileSync(join(sealed.folder, "service-root.pem"), "utf8"));
+    // Step 2: the seal, at today's date and at gen_time, then what the sealed manifest states.
+    expect(all.match(/CMS Verification successful/g)).toHaveLength(2);
+    expect(all).toContain(`proof_id: "${sealed.proof.id}"`);
+    expect(all).toContain('mode: "test"');
+    // Step 3: the token read and verified, at today's date and at gen_time.
     expect(all).toMatch(/^Time stamp: .+ GMT$/m);
     expect(all).toMatch(/^TSA: .+/m);
     expect(all.match(/Verification: OK/g)).toHaveLength(2);
-    // The root's fingerprint as openssl prints it is the one VERIFY.md pins.
-    expect(all).toContain(`sha256 Fingerprint=${pinned.toUpperCase().match(/../g)!.join(":")}`);
+    // Step 4: every file the manifest lists, against its signed_sha256.
     const manifest = JSON.parse(readFileSync(join(sealed.folder, "manifest.json"), "utf8"));
-    for (const file of manifest.files) expect(all).toContain(`files/${file.id}.`);
-    const jpeg = manifest.files.find((file: { id: string; content_type?: string }) => all.includes(`original-${file.id}.jpg: OK`));
+    for (const file of manifest.files) expect(all).toMatch(new RegExp(`files/${file.id}\\.[a-z0-9]+: OK`));
+    // Step 6: the JPEG original, against the manifest's sha256.
+    const jpeg = manifest.files.find((file: { id: string }) => all.includes(`original-${file.id}.jpg: OK`));
     expect(jpeg).toBeDefined();
     expect(sha256(readFileSync(join(sealed.folder, `original-${jpeg.id}.jpg`)))).toBe(jpeg.sha256);
-    // Step 7: both chains' certificates checked against the CRLs captured at sealing, at gen_time.
+    // Step 7: both chains' certificates checked against the CRLs captured at sealing, at gen_time, with the roots of step 1.
     expect(all).toContain("revocation/tsa-1.pem: OK");
     expect(all).toContain("revocation/c2pa-1.pem: OK");
     expect(all).toMatch(/^lastUpdate=.+\nnextUpdate=.+$/m);
-    // Step 8: proof-verify in this folder, the roots pinned (no evidence record yet, a minute after sealing).
-    expect(all).toContain("No evidence record (evidence-record.ers) in this package");
-    expect(all).toMatch(/\nVERIFIED\n/);
+    // Step 8: proof-verify in this folder, pinned to the roots of step 1 (no evidence record yet, a minute after sealing).
+    expect(all).toContain("no evidence record (evidence-record.ers) in this package");
+    expect(all).toMatch(/\nVERIFIED \(TEST PROOF, no legal value\)\n/);
+  });
+
+  it("compares with no value only VERIFY.md states, and names the core's checks in every step", () => {
+    const markdown = readFileSync(join(sealed.folder, "VERIFY.md"), "utf8");
+    const en = section(markdown, "English");
+    for (const block of blocks(en)) {
+      expect(block).not.toMatch(/[0-9a-f]{64}/);
+      expect(block).not.toContain("CAfile chain.pem");
+      expect(block).not.toContain("c2pa-trust-anchor.pem -");
+    }
+    for (const name of [
+      "tsa_root_pinned",
+      "service_root_pinned",
+      "manifest_seal",
+      "timestamp_imprint",
+      "timestamp_signature",
+      "timestamp_signer",
+      "timestamp_chain",
+      "files_listed",
+      "file_hash:",
+      "file_c2pa:",
+      "file_names_proof:",
+      "file_original:",
+      "revocation",
+      "evidence_record",
+      "long_term",
+    ])
+      expect(en).toContain(`\`${name}`);
   });
 
   it("prints the same root fingerprints as the public JSON and the public list of roots", async () => {
@@ -103,30 +146,51 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     expect(listed).toEqual(expect.arrayContaining([`timestamp_authority:${printed("tsa_root_sha256")}`, `c2pa:${printed("c2pa_root_sha256")}`]));
   });
 
-  it("fails where it must: an edited manifest, a replaced file, a forged chain against the genuine root", async () => {
+  it("fails where it must: a relabelled manifest, a swapped file, a dropped file, a chain to a root the service does not publish", () => {
     const markdown = readFileSync(join(sealed.folder, "VERIFY.md"), "utf8");
-    const en = blocks(section(markdown, "English"));
+    const en = section(markdown, "English");
     const copy = () => {
       const dir = mkdtempSync(join(tmpdir(), "tampered-"));
       cpSync(sealed.folder, dir, { recursive: true });
       return dir;
     };
-    const edited = copy();
+    const [roots, seal, token, files] = [1, 2, 3, 4].map((n) => step(en, n)[0]!);
+    for (const block of [roots, seal, token, files]) expect(run(block, sealed.folder).status).toBe(0);
+    const manifestOf = (dir: string) => readFileSync(join(dir, "manifest.json"), "utf8");
+    // Relabelled: the other party and another reference. The seal refuses it (and the token no longer covers it).
+    const relabelled = copy();
+    const party = JSON.parse(manifestOf(relabelled)).party as string;
     writeFileSync(
-      join(edited, "manifest.json"),
-      readFileSync(join(edited, "manifest.json"), "utf8").replace(/"external_reference":"/, '"external_reference":"X'),
+      join(relabelled, "manifest.json"),
+      manifestOf(relabelled)
+        .replace(`"party":"${party}"`, `"party":"${party === "provider" ? "recipient" : "provider"}"`)
+        .replace(/"external_reference":"/, '"external_reference":"X'),
     );
-    expect(run(en[0]!, edited).status).not.toBe(0);
-    const verify = en.find((block) => block.startsWith("openssl ts -verify"))!;
-    expect(run(verify, edited).status).not.toBe(0);
-    const replaced = copy();
-    const firstFile = execFileSync("ls", [join(replaced, "files")])
-      .toString()
-      .split("\n")[0]!;
-    writeFileSync(join(replaced, "files", firstFile), "other bytes");
-    const filesBlock = en.find((block) => block.includes("files/") && block.includes("sha256sum -c"))!;
-    expect(run(filesBlock, replaced).status).not.toBe(0);
-    // A self-made root standing in for the genuine one: the token does not chain to it.
+    expect(run(seal, relabelled).status).not.toBe(0);
+    expect(run(token, relabelled).status).not.toBe(0);
+    // Swapped: a genuine signed file in place of another. Step 4 refuses it against the sealed manifest.
+    const swapped = copy();
+    const [first, second] = readdirSync(join(swapped, "files"));
+    cpSync(join(swapped, "files", second!), join(swapped, "files", first!));
+    const swappedRun = run(files, swapped);
+    expect(swappedRun.status).not.toBe(0);
+    expect(swappedRun.output).toContain(`files/${first}: FAILED, not the file the manifest seals`);
+    // Dropped: one file gone; and gone from the manifest too, which the seal then refuses.
+    const dropped = copy();
+    rmSync(join(dropped, "files", first!));
+    expect(run(files, dropped).output).toMatch(/FAILED, missing/);
+    expect(run(files, dropped).status).not.toBe(0);
+    const manifest = JSON.parse(manifestOf(dropped));
+    const droppedId = first!.replace(/\.[a-z0-9]+$/, "");
+    // Parsed in its canonical (sorted) order, so serialised again exactly as sealed but for the file removed.
+    writeFileSync(join(dropped, "manifest.json"), JSON.stringify({ ...manifest, files: manifest.files.filter((f: { id: string }) => f.id !== droppedId) }));
+    expect(run(files, dropped).status).toBe(0);
+    expect(run(seal, dropped).status).not.toBe(0);
+    // An added file that the manifest does not list.
+    const added = copy();
+    cpSync(join(added, "files", first!), join(added, "files", `med_added.${first!.split(".").at(-1)}`));
+    expect(run(files, added).output).toContain("FAILED, not in the sealed manifest");
+    // A self-made root standing in for the genuine one in chain.pem: step 1 finds no published root.
     const forged = copy();
     execFileSync(
       "openssl",
@@ -141,7 +205,7 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
         "-keyout",
         "k.pem",
         "-out",
-        "tsa-root.pem",
+        "forged-root.pem",
         "-subj",
         "/CN=Forged",
         "-days",
@@ -149,14 +213,55 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
       ],
       { cwd: forged, stdio: "pipe" },
     );
-    expect(run(verify, forged).status).not.toBe(0);
+    const chain = readFileSync(join(forged, "chain.pem"), "utf8");
+    const lastCertificate = chain.lastIndexOf("-----BEGIN CERTIFICATE-----");
+    writeFileSync(join(forged, "chain.pem"), chain.slice(0, lastCertificate) + readFileSync(join(forged, "forged-root.pem"), "utf8"));
+    const forgedRun = run(roots, forged);
+    expect(forgedRun.status).not.toBe(0);
+    expect(forgedRun.output).toContain("tsa-root.pem: FAILED, no root of chain.pem is one the service publishes");
     // A CRL by a CA of the same name but another key, in place of the one captured at sealing.
     const [genuineCrl, forgedCrl] = [copy(), copy()];
-    for (const folder of [genuineCrl, forgedCrl]) await saveIndependentRoot(folder, markdown);
+    for (const folder of [genuineCrl, forgedCrl]) expect(run(roots, folder).status).toBe(0);
     const forger = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "crl-forger-")), "pki"));
     writeFileSync(join(forgedCrl, "revocation", "tsa-1.crl"), localCrl(forger, "tsa-test-root"));
-    const revocationBlock = en.find((block) => block.includes("-crl_check"))!;
+    const revocationBlock = blocks(en).find((block) => block.includes("-crl_check"))!;
     expect(run(revocationBlock, genuineCrl).status).toBe(0);
     expect(run(revocationBlock, forgedCrl).status).not.toBe(0);
   });
+
+  it("stops saying verified within one sweep interval once one byte of a stored signed file changes (same size)", async () => {
+    const manifest = JSON.parse(readFileSync(join(sealed.folder, "manifest.json"), "utf8"));
+    const target = manifest.files[0] as { id: string; signed_sha256: string };
+    const publicJson = `${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`;
+    expect((await request(publicJson)).body.verification.verdict).toBe("verified");
+    // Local R2 keeps each object's bytes in a blob file under the state folder: found by its content.
+    const blobs = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? blobs(join(dir, entry.name)) : [join(dir, entry.name)]));
+    const stored = blobs(join(stateDir, "state")).filter(
+      (path) => statSync(path).size < 64 * 1024 * 1024 && sha256(readFileSync(path)) === target.signed_sha256,
+    );
+    expect(stored.length).toBeGreaterThan(0);
+    for (const path of stored) {
+      const bytes = readFileSync(path);
+      const middle = Math.floor(bytes.length / 2);
+      bytes[middle] = bytes[middle]! ^ 0x01;
+      writeFileSync(path, bytes);
+    }
+    const changedAt = Date.now();
+    let verification = (await request(publicJson)).body.verification;
+    while (verification.verdict === "verified" && Date.now() - changedAt < (SWEEP_INTERVAL_SECONDS + 10) * 1000) {
+      await new Promise((done) => setTimeout(done, 500));
+      verification = (await request(publicJson)).body.verification;
+    }
+    // One sweep interval, plus the run itself and the tick that triggers it.
+    expect(Date.now() - changedAt).toBeLessThan((SWEEP_INTERVAL_SECONDS + 10) * 1000);
+    expect(verification).toMatchObject({ status: "invalid", verdict: "altered" });
+    expect(verification.checks).toContainEqual(expect.objectContaining({ name: `file_hash:${target.id}`, result: "fail" }));
+    const page = await (await fetch(`${stack.baseUrl}/p/${sealed.proof.id}?lang=en`, { headers: { Accept: "text/html" } })).text();
+    expect(page).toContain('data-verdict="altered"');
+    expect(page).toContain(`data-testid="altered-${target.id}"`);
+    const altered = await request(`${stack.baseUrl}/admin/v1/altered-objects`, { token: stack.adminToken });
+    expect(altered.body.data).toContainEqual(expect.objectContaining({ proof_id: sealed.proof.id, file_id: target.id }));
+    expect(stack.output()).toContain('"alert":"sealed_object_altered"');
+  }, 60_000);
 });
