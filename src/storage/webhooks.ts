@@ -1,20 +1,47 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookEndpoints, webhookSecrets } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import type { EndpointRow, SecretRow } from "./rows.ts";
 
-export type NewEndpoint = typeof webhookEndpoints.$inferInsert;
 export type NewSecret = typeof webhookSecrets.$inferInsert;
 
-/** An endpoint and its first signing secret, together or not at all. */
-export async function insertEndpoint(db: Database, endpoint: NewEndpoint, secret: NewSecret): Promise<void> {
-  await db.batch([db.insert(webhookEndpoints).values(endpoint), db.insert(webhookSecrets).values(secret)]);
+/** No other endpoint of the same organization and mode has this URL (as stored). */
+const urlIsFree = (endpoint: { id: string; organizationId: string; mode: Mode; url: string }) =>
+  sql`NOT EXISTS (SELECT 1 FROM webhook_endpoints AS other WHERE other.organization_id = ${endpoint.organizationId} AND other.mode = ${endpoint.mode} AND other.url = ${endpoint.url} AND other.id <> ${endpoint.id})`;
+
+/**
+ * An endpoint and its first signing secret, together or not at all, and only while its mode has fewer than
+ * `maxPerMode` endpoints and none with its URL: decided in the statement, so that two creations at once
+ * cannot both take the last slot or the same URL (issue 28). False when refused.
+ */
+export async function insertEndpoint(db: Database, endpoint: EndpointRow, secret: NewSecret, maxPerMode: number): Promise<boolean> {
+  const room = sql`(SELECT COUNT(*) FROM webhook_endpoints WHERE organization_id = ${endpoint.organizationId} AND mode = ${endpoint.mode}) < ${maxPerMode}`;
+  const [inserted] = await db.batch([
+    db.insert(webhookEndpoints).select(
+      // Every column in the table's order (migrations/0004).
+      sql`SELECT ${endpoint.id}, ${endpoint.organizationId}, ${endpoint.mode}, ${endpoint.url}, ${endpoint.description}, ${JSON.stringify(endpoint.events)}, ${endpoint.status}, ${endpoint.createdAt}, ${endpoint.updatedAt} WHERE ${room} AND ${urlIsFree(endpoint)}`,
+    ),
+    db
+      .insert(webhookSecrets)
+      .select(
+        sql`SELECT ${secret.id}, ${secret.endpointId}, ${secret.ciphertext}, ${secret.iv}, ${secret.hint}, ${secret.expiresAt ?? null}, ${secret.createdAt} WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ${endpoint.id})`,
+      ),
+  ]);
+  return inserted.meta.changes === 1;
 }
 
-/** Writes an endpoint's every column as given (the caller read it and applied the changes). */
-export async function replaceEndpoint(db: Database, endpoint: EndpointRow): Promise<void> {
-  await db.update(webhookEndpoints).set(endpoint).where(eq(webhookEndpoints.id, endpoint.id));
+/**
+ * Writes an endpoint's every column as given (the caller read it and applied the changes); with a new URL,
+ * only while no other endpoint of its mode has that URL. False when nothing was written (refused, or the
+ * endpoint deleted meanwhile).
+ */
+export async function replaceEndpoint(db: Database, endpoint: EndpointRow, urlChanged: boolean): Promise<boolean> {
+  const result = await db
+    .update(webhookEndpoints)
+    .set(endpoint)
+    .where(and(eq(webhookEndpoints.id, endpoint.id), urlChanged ? urlIsFree(endpoint) : undefined));
+  return result.meta.changes === 1;
 }
 
 /** In one batch: the current secret gets its expiry, the new one is added, the endpoint is marked updated. */

@@ -58,7 +58,11 @@ export async function createEndpoint({
     updatedAt: now.toISOString(),
   };
   const { secret, row } = await secretRow(env, endpoint.id, now);
-  await insertEndpoint(db, endpoint, row);
+  if (!(await insertEndpoint(db, endpoint, row, MAX_ENDPOINTS_PER_MODE))) {
+    // Another creation took the URL or the last slot since the list was read: say which.
+    refuseDuplicateUrl(await listEndpoints(db, caller.organizationId, caller.mode), url);
+    throw new ApiError("webhook_endpoint_limit_reached");
+  }
   return presentEndpoint(endpoint, [row], now, secret);
 }
 
@@ -96,7 +100,11 @@ export async function updateEndpoint({
     status: changes.status ?? endpoint.status,
     updatedAt: now.toISOString(),
   };
-  await replaceEndpoint(db, updated);
+  if (!(await replaceEndpoint(db, updated, changes.url !== undefined))) {
+    // Another endpoint took the URL since the list was read, or this one was deleted meanwhile.
+    refuseDuplicateUrl(await listEndpoints(db, ctx.caller.organizationId, ctx.caller.mode), url, id);
+    throw new ApiError("webhook_endpoint_not_found");
+  }
   return presentEndpoint(updated, (await secretsOf(db, [id])).get(id) ?? [], now);
 }
 

@@ -154,6 +154,23 @@ describe("webhook endpoints", () => {
     expect(legacyTwice.body).toMatchObject({ code: "webhook_url_already_registered", endpoint_id: other.body.id });
   });
 
+  it("keeps one URL per mode and ten endpoints per mode when creations race", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const create = (url: string) => callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ url }) });
+    const same = await Promise.all(Array.from({ length: 4 }, () => create("https://hooks.example.com/race")));
+    expect(same.map((answer) => answer.status).sort()).toEqual([201, 422, 422, 422]);
+    for (const answer of same.filter((answer) => answer.status === 422)) expect(answer.body.code).toBe("webhook_url_already_registered");
+    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => create(`https://hooks.example.com/race/${i}`)));
+    expect(many.filter((answer) => answer.status === 201)).toHaveLength(9);
+    for (const answer of many.filter((answer) => answer.status !== 201)) expect(answer.body.code).toBe("webhook_endpoint_limit_reached");
+    expect((await callJson("/v1/webhook-endpoints", { key: org.testKey })).body.data).toHaveLength(10);
+    const [a, b] = many.filter((answer) => answer.status === 201).map((answer) => `/v1/webhook-endpoints/${answer.body.id}`) as [string, string];
+    const moves = await Promise.all(
+      [a, b].map((path) => callJson(path, { key: org.testKey, method: "PATCH", body: { url: "https://hooks.example.com/moved" } })),
+    );
+    expect(moves.map((answer) => answer.status).sort()).toEqual([200, 422]);
+  });
+
   it("updates, disables, removes the description and deletes", async () => {
     const org = await createOrganization();
     const created = await callJson("/v1/webhook-endpoints", { key: org.testKey, body: endpointBody({ description: "x" }) });
