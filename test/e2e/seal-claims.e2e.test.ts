@@ -20,10 +20,10 @@ afterAll(async () => {
 
 const chosenFile = () => ({ method: "file", device_time: new Date().toISOString() });
 
-/** Captures one JPEG over HTTP and waits for its sealed proof; returns it with its signed file and the package's trust anchor. */
-async function sealOne(key: string, capture: Record<string, unknown>, bytes?: Buffer) {
+/** Captures one file (a JPEG unless said) over HTTP and waits for its sealed proof; returns it with its signed file and the package's trust anchor. */
+async function sealOne(key: string, capture: Record<string, unknown>, bytes?: Buffer, file = { name: "photo.jpg", type: "image/jpeg" }) {
   const { completed } = await captureOverHttp(stack, key, { external_reference: `claims-${Date.now()}-${Math.random()}`, party: "provider" }, [
-    { file: "photo.jpg", type: "image/jpeg", bytes, capture },
+    { file: file.name, type: file.type, bytes, capture },
   ]);
   expect(completed.status).toBe(200);
   const proof = await waitForProof(stack, key, completed.body.proof_id, (p) => p.status !== "pending");
@@ -33,9 +33,9 @@ async function sealOne(key: string, capture: Record<string, unknown>, bytes?: Bu
   const dir = mkdtempSync(join(tmpdir(), "claims-"));
   writeFileSync(join(dir, "proof.zip"), Buffer.from(await (await fetch(proof.package_url)).arrayBuffer()));
   const anchor = execFileSync("unzip", ["-p", "proof.zip", "c2pa-trust-anchor.pem"], { cwd: dir }).toString();
-  const reading = await readC2pa(new Uint8Array(signed), "image/jpeg", anchor);
+  const reading = await readC2pa(new Uint8Array(signed), file.type, anchor);
   const manifest = reading.activeManifest as {
-    assertions: { label: string; data: { actions?: { action: string; digitalSourceType?: string }[] } }[];
+    assertions: { label: string; data: { actions?: { action: string; digitalSourceType?: string }[] } & Record<string, unknown>; created?: boolean }[];
     ingredients?: { relationship: string; active_manifest?: string }[];
     signature_info?: { issuer?: string; common_name?: string };
   };
@@ -66,7 +66,7 @@ describe("what a seal claims, black-box on npm run dev with the c2pa-rs reader",
     expect(JSON.stringify(again.publicProof)).not.toContain(first.proof.id);
   });
 
-  it("a camera shot is created with digitalCapture; the public JSON separates observed from reported and lists the signals", async () => {
+  it("a camera shot is opened by the signer, named after its proof, the report gathered; the public JSON separates observed from reported", async () => {
     const reported = {
       method: "camera",
       device_time: "2001-01-01T00:00:00.000Z",
@@ -75,7 +75,23 @@ describe("what a seal claims, black-box on npm run dev with the c2pa-rs reader",
       geolocation: { latitude: 48.8566, longitude: 2.3522, accuracy_m: 0 },
     };
     const shot = await sealOne(stack.testKey, reported);
-    expect(shot.actions).toEqual([expect.objectContaining({ action: "c2pa.created", digitalSourceType: DIGITAL_CAPTURE })]);
+    expect(shot.reading.state).toBe("Trusted");
+    expect(shot.actions.map((a) => a.action)).toEqual(["c2pa.opened"]);
+    expect(JSON.stringify(shot.manifest.assertions)).not.toContain("digitalSourceType");
+    const capture = shot.manifest.assertions.find((a) => a.label === "com.proofseal.capture")!;
+    expect(capture.created).toBe(true);
+    expect(capture.data).toMatchObject({
+      proof_id: shot.proof.id,
+      external_reference: shot.proof.external_reference,
+      party: "provider",
+      step_id: "photos",
+      position: 1,
+      compare_to: null,
+      mode: "test",
+    });
+    const gathered = shot.manifest.assertions.find((a) => a.label === "com.proofseal.reported")!;
+    expect(gathered.created).toBeUndefined();
+    expect(gathered.data.reported_by_device).toEqual(reported);
     const file = shot.publicProof.files[0];
     expect(file.reported_by_device).toEqual({ ...reported, duration_ms: null });
     expect(file.observed).toMatchObject({
@@ -89,6 +105,18 @@ describe("what a seal claims, black-box on npm run dev with the c2pa-rs reader",
     const fromTheBytes = file.signals.map((s: { code: string }) => s.code).filter((code: string) => code !== "sealed_before");
     expect(fromTheBytes).toEqual(["dimensions_mismatch", "device_time_far", "location_accuracy_zero"]);
     expect(shot.publicProof.claims.not_proven.map((c: { code: string }) => c.code)).toContain("camera_genuine");
+  });
+
+  it("a PNG declared as a camera shot is flagged in the signed file, the public JSON and the page", async () => {
+    const shot = await sealOne(stack.testKey, { method: "camera", device_time: new Date().toISOString() }, undefined, { name: "photo.png", type: "image/png" });
+    expect(shot.reading.state).toBe("Trusted");
+    const capture = shot.manifest.assertions.find((a) => a.label === "com.proofseal.capture")!;
+    expect(capture.data.signals).toContain("camera_shot_format_not_from_capture_page");
+    const file = shot.publicProof.files[0];
+    expect(file.signals.map((s: { code: string }) => s.code)).toContain("camera_shot_format_not_from_capture_page");
+    const page = await (await fetch(shot.proof.verification_url, { headers: { "Accept-Language": "fr" } })).text();
+    expect(page).toContain('data-code="camera_shot_format_not_from_capture_page"');
+    expect(page).toContain("n&#39;est pas de ceux que produit l&#39;appareil photo de la page de capture");
   });
 
   it("the signer certificate of a test proof differs from a live proof's and names itself a test; neither validates under the other's anchor", async () => {
