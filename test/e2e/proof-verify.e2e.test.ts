@@ -51,7 +51,8 @@ async function pinnedRoots(): Promise<string[]> {
   const current = (kind: string) => anchors.data.find((anchor) => anchor.kind === kind && anchor.mode === "test" && anchor.status === "current")!.sha256;
   return ["--tsa-root-sha256", current("timestamp_authority"), "--service-root-sha256", current("c2pa")];
 }
-const fileIds = (folder: string) => readdirSync(join(folder, "files")).map((name) => name.replace(/\.[^.]+$/, ""));
+/** The file ids in the sealed manifest's order, the order of the per-file checks. */
+const fileIds = (folder: string): string[] => JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")).files.map((file: { id: string }) => file.id);
 
 describe("proof-verify, the offline verifier (verifier/)", () => {
   it("verifies a genuine package sealed on npm run dev, roots pinned: every check holds, exit 0, TEST in the verdict", async () => {
@@ -181,19 +182,25 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
   it("checks the revocation data: a CRL listing the authority's certificate as revoked before gen_time fails, revoked after it passes, a forged CRL fails", async () => {
     const pins = await pinnedRoots();
     const genEpoch = Math.floor(Date.parse(genuine.proof.timestamp.gen_time) / 1000);
-    /** The stack's authority CA, copied, revoking the package's authority certificate at `at` (epoch seconds, through faketime). */
-    const revokedCrl = (at: number, reason: string) => {
+    /**
+     * The stack's authority CA, copied, revoking the package's authority certificate now (after gen_time) for
+     * `reason`, or as compromised since `compromisedAt` (epoch seconds: the CRL's invalidity date).
+     */
+    const revokedCrl = (revocation: { reason: string } | { compromisedAt: number }) => {
       const ca = join(mkdtempSync(join(tmpdir(), "ca-")), "pki");
       cpSync(join(stateDir, "local", "pki"), ca, { recursive: true });
-      execFileSync(
-        "faketime",
-        [`@${at}`, "openssl", "ca", "-config", "tsa-test-root-ca.cnf", "-revoke", join(genuine.folder, "revocation", "tsa-1.pem"), "-crl_reason", reason],
-        { cwd: ca, stdio: "pipe" },
-      );
+      const how =
+        "reason" in revocation
+          ? ["-crl_reason", revocation.reason]
+          : ["-crl_compromise", `${new Date(revocation.compromisedAt * 1000).toISOString().replace(/[-:T]/g, "").slice(0, 14)}Z`];
+      execFileSync("openssl", ["ca", "-config", "tsa-test-root-ca.cnf", "-revoke", join(genuine.folder, "revocation", "tsa-1.pem"), ...how], {
+        cwd: ca,
+        stdio: "pipe",
+      });
       return localCrl(ca, "tsa-test-root");
     };
     const before = proofVerify(
-      tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch - 3600, "keyCompromise"))),
+      tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl({ compromisedAt: genEpoch - 3600 }))),
       ...pins,
       "--json",
     );
@@ -205,7 +212,7 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     });
 
     const after = proofVerify(
-      tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl(genEpoch + 60, "superseded"))),
+      tampered((dir) => writeFileSync(join(dir, "revocation", "tsa-1.crl"), revokedCrl({ reason: "superseded" }))),
       ...pins,
       "--json",
     );
@@ -227,11 +234,16 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
   it("verifies a genuine proof whose JPEG arrived with earlier Content Credentials (its original is not checked, and says why)", async () => {
     const pins = await pinnedRoots();
     const jpeg = readdirSync(join(genuine.folder, "files")).find((name) => name.endsWith(".jpg"))!;
-    const withCredentials = await sealedPackage(stack, "test", [{ file: jpeg, type: "image/jpeg", bytes: readFileSync(join(genuine.folder, "files", jpeg)) }]);
+    const withCredentials = await sealedPackage(stack, "test", [
+      { file: jpeg, type: "image/jpeg", bytes: readFileSync(join(genuine.folder, "files", jpeg)) },
+      { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
+    ]);
     const { status, report } = proofVerify(withCredentials.zip, ...pins, "--json");
     expect(failed(report)).toEqual([]);
     expect(status).toBe(0);
-    const original = report.checks.find((check: { name: string }) => check.name.startsWith("file_original:"));
+    const original = report.checks.find(
+      (check: { name: string; detail: string }) => check.name.startsWith("file_original:") && check.detail.includes("Credentials"),
+    );
     expect(original).toMatchObject({ result: "not_checked", detail: expect.stringContaining("earlier Content Credentials") });
   });
 
