@@ -186,7 +186,7 @@ describe("the public JSON and the package carry the evidence record", () => {
     expect(before.body.evidence_record).toBeNull();
     expect(before.headers.get("ETag")).toBe(`"${"c".repeat(64)}"`);
     // No longer immutable: a renewal rewrites the record.
-    expect(before.headers.get("Cache-Control")).toBe("public, max-age=300");
+    expect(before.headers.get("Cache-Control")).toBe("public, max-age=60");
     const packageBefore = await call(`/v1/public/proofs/${proofId}/package`);
     const zipBefore = new TextDecoder("latin1").decode(await packageBefore.arrayBuffer());
     expect(zipBefore).not.toContain("evidence-record.ers");

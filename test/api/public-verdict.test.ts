@@ -86,8 +86,11 @@ describe("the public verdict rests on the stored objects as they are", () => {
     const after = await callJson(`/v1/public/proofs/${proofId}`);
     expect(after.body.verification).toMatchObject({ verdict: "verified", files_checked_at: rehashedAt.toISOString() });
     expect(after.headers.get("ETag")).not.toBe(before.headers.get("ETag"));
-    const page = await (await call(`/p/${proofId}?lang=en`, { headers: { Accept: "text/html" } })).text();
-    expect(page).toContain('data-verdict="verified"');
+    const response = await call(`/p/${proofId}?lang=en`, { headers: { Accept: "text/html" } });
+    // Kept by browsers one sweep interval at most, as the public JSON: an altered verdict shows at the next re-hash.
+    expect(response.headers.get("Cache-Control")).toBe("public, max-age=60");
+    expect(after.headers.get("Cache-Control")).toBe("public, max-age=60");
+    expect(await response.text()).toContain('data-verdict="verified"');
   });
 
   it("turns altered at the re-hash after one byte of a stored signed file changed (same size), in the JSON, the page and the operator's list", async () => {

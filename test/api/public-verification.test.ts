@@ -39,7 +39,7 @@ describe("public verification", () => {
     for (const unrelated of ["timestamp_signature", "timestamp_signer", "timestamp_chain"]) expect(failed).not.toContain(unrelated);
     expect(headers.get("ETag")).toBe(`"${V2_MANIFEST_SHA256}"`);
     // Not immutable since evidence records (issue 14 point 5): a renewal rewrites what the answer says.
-    expect(headers.get("Cache-Control")).toBe("public, max-age=300");
+    expect(headers.get("Cache-Control")).toBe("public, max-age=60");
     expect(JSON.stringify(body)).not.toMatch(/org_|sk_(test|live)_|\/c\/|capture_url|session_id/);
   });
 

@@ -24,15 +24,16 @@ export function immutableOrNotModified(c: Context<HonoEnv>, sealed: boolean, eta
 }
 
 /**
- * A sealed proof's answer that still changes when its evidence record is renewed (docs/adr/0022): the
- * public JSON and the package. Browsers keep it a few minutes and revalidate with the ETag, which names
- * the renewal (`evidenceVersion`), so a renewed record is never hidden behind a 304.
+ * A sealed proof's answer that still changes when its evidence record is renewed (docs/adr/0022) or, for the
+ * public JSON, when a re-hash of its stored objects is recorded (docs/adr/0037): the public JSON and the
+ * package. Browsers keep it one minute, the sweeps' interval, so that an altered verdict shows at the next
+ * re-hash, and revalidate with the ETag, which names the renewal and the re-hash: never hidden behind a 304.
  */
 export function renewableOrNotModified(c: Context<HonoEnv>, sealed: boolean, etag: string | null): Response | null {
   if (!sealed || etag === null) return immutableOrNotModified(c, false, null);
   const quoted = `"${etag}"`;
   c.header("ETag", quoted);
-  c.header("Cache-Control", "public, max-age=300");
+  c.header("Cache-Control", "public, max-age=60");
   if (
     c.req
       .header("If-None-Match")

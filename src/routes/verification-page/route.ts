@@ -41,7 +41,8 @@ export function registerVerificationPage(app: App) {
     const steps = pageSteps(session?.templateSnapshot ?? null, lang, stepIds);
     // The page names who asked for the proof (issue 13); the public JSON still says nothing of the organization.
     const organization = await findOrganization(db, loaded.row.organizationId);
-    c.header("Cache-Control", proof.status === "sealed" ? "public, max-age=300" : "no-store");
+    // One minute, the sweeps' interval: the verdict turns at the next re-hash of an altered object (docs/adr/0037).
+    c.header("Cache-Control", proof.status === "sealed" ? "public, max-age=60" : "no-store");
     return c.html(renderVerificationPage(proof, partner, steps, lang, organization?.name ?? null));
   });
 }
