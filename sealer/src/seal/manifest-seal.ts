@@ -35,6 +35,28 @@ function signingCertificateV2(certificateDer: Uint8Array, certificate: pkijs.Cer
   return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] });
 }
 
+/** What a seal takes from its identity and never changes: parsed once per identity (parsing a certificate is most of a seal's cost). */
+interface PreparedIdentity {
+  certificates: pkijs.Certificate[];
+  sid: pkijs.IssuerAndSerialNumber;
+  signingCertificate: pkijs.Attribute;
+}
+const preparedIdentities = new WeakMap<SealIdentity, PreparedIdentity>();
+
+function prepared(identity: SealIdentity): PreparedIdentity {
+  let ready = preparedIdentities.get(identity);
+  if (ready === undefined) {
+    const certificate = pkijs.Certificate.fromBER(buffer(identity.certificateDer));
+    ready = {
+      certificates: [certificate, ...identity.intermediatesDer.map((der) => pkijs.Certificate.fromBER(buffer(der)))],
+      sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
+      signingCertificate: new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2(identity.certificateDer, certificate)] }),
+    };
+    preparedIdentities.set(identity, ready);
+  }
+  return ready;
+}
+
 /** The encodings of a SET OF in DER order (X.690 11.6: ascending, as octet strings). */
 function derSetOrder<T extends { toSchema(): asn1js.AsnType }>(items: T[]): T[] {
   const encoded = items.map((item) => ({ item, der: bytes(item.toSchema().toBER()) }));
@@ -51,19 +73,19 @@ function derSetOrder<T extends { toSchema(): asn1js.AsnType }>(items: T[]): T[] 
  * `openssl cms -verify -binary -inform DER -in manifest.p7s -content manifest.json -CAfile <root> -purpose any`.
  */
 export function sealManifest(content: Uint8Array, identity: SealIdentity, signingTime: Date): Uint8Array {
-  const certificate = pkijs.Certificate.fromBER(buffer(identity.certificateDer));
+  const { certificates, sid, signingCertificate } = prepared(identity);
   const attributes = derSetOrder([
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
     new pkijs.Attribute({ type: OID.signingTime, values: [new asn1js.UTCTime({ valueDate: signingTime })] }),
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: buffer(sha256(content)) })] }),
-    new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2(identity.certificateDer, certificate)] }),
+    signingCertificate,
   ]);
   // What is signed is the attributes' DER as a SET (RFC 5652 5.4), not the [0] they are sent under.
   const signedAttributes = new asn1js.Set({ value: attributes.map((attribute) => attribute.toSchema()) }).toBER();
   const signature = sign("sha256", bytes(signedAttributes), identity.key);
   const signerInfo = new pkijs.SignerInfo({
     version: 1,
-    sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
+    sid,
     digestAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }),
     signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
     signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 }),
@@ -74,7 +96,7 @@ export function sealManifest(content: Uint8Array, identity: SealIdentity, signin
     digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 })],
     // Detached: the content is manifest.json beside it, so eContent is absent.
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
-    certificates: [certificate, ...identity.intermediatesDer.map((der) => pkijs.Certificate.fromBER(buffer(der)))],
+    certificates,
     signerInfos: [signerInfo],
   });
   const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
