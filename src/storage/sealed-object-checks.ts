@@ -204,6 +204,12 @@ export async function proofObjectChecks(d1: D1Database, proofId: string): Promis
   return rows.results.map(fromRow);
 }
 
+/** Whether the latest re-hash of one stored object found it changed since sealing (false: matched, or not re-hashed or listed yet). */
+export async function foundAltered(d1: D1Database, objectKey: string): Promise<boolean> {
+  const row = await d1.prepare("SELECT matched FROM sealed_object_checks WHERE object_key = ?").bind(objectKey).first<{ matched: number | null }>();
+  return row?.matched === 0;
+}
+
 /** An object found altered or missing, with its proof's mode and organization, for the operator. */
 export interface AlteredObject extends ObjectCheck {
   mode: "test" | "live";

@@ -116,6 +116,17 @@ describe("the public verdict rests on the stored objects as they are", () => {
     expect(page).not.toContain(`data-testid="open-${V2_FILES[0].id}"`);
     expect(page).toContain(`data-testid="altered-${V2_FILES[0].id}"`);
     expect(page).toContain(`data-testid="open-${V2_FILES[1].id}"`);
+    // The public file route still serves what is stored, as evidence, but not as the sealed file.
+    const file = await call(`/v1/public/proofs/${proofId}/files/${V2_FILES[0].id}`);
+    expect(file.headers.get("Sealed-File-Status")).toBe("altered");
+    expect(file.headers.get("Cache-Control")).toBe("no-store");
+    expect(file.headers.get("ETag")).toBeNull();
+    expect(file.headers.get("Content-Disposition")).toContain(`altered-${V2_FILES[0].id}.jpg`);
+    await file.arrayBuffer();
+    const intact = await call(`/v1/public/proofs/${proofId}/files/${V2_FILES[1].id}`);
+    expect(intact.headers.get("Sealed-File-Status")).toBeNull();
+    expect(intact.headers.get("ETag")).toBe(`"${V2_FILES[1].signed_sha256}"`);
+    await intact.arrayBuffer();
     const listed = await callJson("/admin/v1/altered-objects?limit=100", { key: ADMIN_TOKEN });
     expect(listed.body.data).toContainEqual(expect.objectContaining({ proof_id: proofId, file_id: V2_FILES[0].id }));
     // Restored from a backup: verified again at its next re-hash.

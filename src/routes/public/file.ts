@@ -11,7 +11,10 @@ const route = publicRoute(["proof_not_found", "capture_file_not_found"], {
   operationId: "getPublicProofFile",
   tags: ["Public verification"],
   summary: t("Download a signed file", "Télécharger un fichier signé"),
-  description: t("The C2PA-signed file, as listed in the manifest.", "Le fichier signé C2PA, tel que listé dans le manifeste."),
+  description: t(
+    "The C2PA-signed file, as listed in the manifest. When the service's re-hash of the stored object found it changed since sealing, the stored bytes are still served, as evidence, but with `Sealed-File-Status: altered`, no ETag and no caching: they are not the sealed file (the proof's verdict is then `altered`).",
+    "Le fichier signé C2PA, tel que listé dans le manifeste. Quand la nouvelle empreinte de l'objet stocké, calculée par le service, montre qu'il a changé depuis le scellement, les octets stockés sont encore servis, comme élément de preuve, mais avec `Sealed-File-Status: altered`, sans ETag ni mise en cache : ce ne sont pas ceux du fichier scellé (le verdict de la preuve est alors `altered`).",
+  ),
   request: { params: PublicFileParams },
   responses: {
     200: { description: t("The signed file.", "Le fichier signé."), content: { "application/octet-stream": { schema: BinarySchema } } },

@@ -5,6 +5,7 @@ import type { ErrorCode } from "../../errors/catalogue.ts";
 import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
 import type { FileRow } from "../../storage/rows.ts";
 import { immutableOrNotModified } from "./caching.ts";
+import { foundAltered } from "../../storage/sealed-object-checks.ts";
 
 /** A file of a sealed proof: its signed copy is stored. */
 export type SealedFile = FileRow & { signedKey: string };
@@ -24,8 +25,8 @@ export interface SealedObject {
 /**
  * Serves an object stored for a file of a sealed proof, the same way on every public route:
  * `capture_file_not_found` unless the proof is sealed and has that file with its signed copy; immutable under
- * its ETag (304 when the client has it); streamed inline with its type and length, never sniffed, saying the
- * proof's mode. `select` names the file's object, or throws the route's own problem when the file has none.
+ * its ETag (304 when the client has it), unless the re-hash found the signed file altered; streamed inline with its
+ * type and length, never sniffed, saying the proof's mode. `select` names the file's object, or throws the route's own problem when the file has none.
  */
 export async function serveSealedObject(
   c: Context<HonoEnv>,
@@ -36,8 +37,12 @@ export async function serveSealedObject(
   const file = files.find((candidate) => candidate.id === ids.fileId);
   if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");
   const object = select({ ...file, signedKey: file.signedKey });
-  const notModified = immutableOrNotModified(c, true, object.etag);
+  // A signed file the re-hash found changed since sealing (docs/adr/0037) is still served, as evidence, but never
+  // under the sealed file's ETag, never cached, and saying it is not the sealed file.
+  const altered = object.key === file.signedKey && (await foundAltered(c.env.DB, object.key));
+  const notModified = immutableOrNotModified(c, !altered, altered ? null : object.etag);
   if (notModified) return notModified;
+  if (altered) c.header("Sealed-File-Status", "altered");
   const stored = await c.env.FILES.get(object.key);
   if (stored === null) {
     // Its 404 must not be kept a year under the object's ETag: the object may be restored from a backup.
@@ -47,7 +52,7 @@ export async function serveSealedObject(
   }
   c.header("Content-Type", object.contentType);
   c.header("Content-Length", String(stored.size));
-  c.header("Content-Disposition", `inline; filename="${object.filename}"`);
+  c.header("Content-Disposition", `inline; filename="${altered ? `altered-${object.filename}` : object.filename}"`);
   c.header("X-Content-Type-Options", "nosniff");
   c.header("Proof-Mode", proof.mode);
   return c.body(stored.body, 200);
