@@ -49,21 +49,21 @@ const REUSE_LIMIT = 64;
 /**
  * What checking many tokens of the same authorities can reuse (the sealer checks 11 per proof, and parsing
  * the chain file and validating the chain again cost more than the rest of a check): the chain file's
- * certificates parsed once, each signer's public key imported once, and each chain found trusted, with
- * the validity period of every certificate on it. A chain's trust depends on the token's genTime only
- * through those periods (building and checking the path does not look at dates), so a token whose genTime
- * falls outside one is validated afresh. Every token's own signature, imprint, signer and binding are
- * still checked.
+ * certificates and those tokens carry, parsed once per distinct DER, and each chain found trusted, with the
+ * validity period of every certificate on it. A chain's trust depends on the token's genTime only through
+ * those periods (building and checking the path does not look at dates), so a token whose genTime falls
+ * outside one is validated afresh. Every token itself is parsed by pkijs and checked in full each time:
+ * its status, signature, imprint, signer, usage and binding.
  */
 export class TimestampCheckReuse {
-  /** What the known-shape reading hashes and verifies with (WebCrypto unless the caller gives its own). */
+  /** What a check hashes and verifies ECDSA signatures with (WebCrypto unless the caller gives its own). */
   readonly primitives: CheckPrimitives;
   readonly #certificates = new Map<string, pkijs.Certificate[]>();
-  readonly #publicKeys = new Map<string, Promise<CryptoKey>>();
   readonly #trustedChains = new Map<string, { periods: [Date, Date][]; root: Uint8Array }>();
 
   readonly #parsed = new Map<string, pkijs.Certificate>();
   readonly #encoded = new WeakMap<pkijs.Certificate, Uint8Array>();
+  readonly #keys = new WeakMap<pkijs.Certificate, string>();
   readonly #publicKeyInfos = new WeakMap<pkijs.Certificate, Uint8Array>();
 
   constructor(primitives: CheckPrimitives = webCryptoPrimitives) {
@@ -72,11 +72,23 @@ export class TimestampCheckReuse {
 
   /** A certificate a token carries, parsed once per distinct DER (pkijs's schema matching is most of a token's parse). */
   certificate(der: Uint8Array): pkijs.Certificate {
-    return remembered(this.#parsed, hex(der), () => {
+    const key = hex(der);
+    return remembered(this.#parsed, key, () => {
       const certificate = pkijs.Certificate.fromBER(buffer(der));
       this.#encoded.set(certificate, der.slice());
+      this.#keys.set(certificate, key);
       return certificate;
     });
+  }
+
+  /** A certificate's DER in hex, the key a chain is remembered by. */
+  key(certificate: pkijs.Certificate): string {
+    let key = this.#keys.get(certificate);
+    if (key === undefined) {
+      key = hex(this.encoded(certificate));
+      this.#keys.set(certificate, key);
+    }
+    return key;
   }
 
   /** A certificate's SubjectPublicKeyInfo (DER), encoded once. */
@@ -91,20 +103,16 @@ export class TimestampCheckReuse {
 
   /** The DER of a certificate parsed here or from the chain file, without encoding it again. */
   encoded(certificate: pkijs.Certificate): Uint8Array {
-    return this.#encoded.get(certificate) ?? new Uint8Array(certificate.toSchema().toBER());
+    let der = this.#encoded.get(certificate);
+    if (der === undefined) {
+      der = new Uint8Array(certificate.toSchema().toBER());
+      this.#encoded.set(certificate, der);
+    }
+    return der;
   }
 
   certificates(chainPem: string): pkijs.Certificate[] {
-    return remembered(this.#certificates, chainPem, () => pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der))));
-  }
-
-  publicKey(key: string, importKey: () => Promise<CryptoKey>): Promise<CryptoKey> {
-    return remembered(this.#publicKeys, key, () => {
-      const imported = importKey();
-      // A key that failed to import is not kept: the next check tries again.
-      imported.catch(() => this.#publicKeys.delete(key));
-      return imported;
-    });
+    return remembered(this.#certificates, chainPem, () => pemCertificatesDer(chainPem).map((der) => this.certificate(der)));
   }
 
   /** The root of a chain found trusted before, when `at` falls within every certificate's validity period on it. */
@@ -119,9 +127,9 @@ export class TimestampCheckReuse {
 }
 
 /**
- * Digest and ECDSA verification for the known-shape reading. In Node, WebCrypto runs each call on libuv's
- * thread pool, where it waits behind whatever else is queued there (the sealer's thumbnails): a caller
- * may give synchronous ones (the sealer gives node:crypto's).
+ * Digest and ECDSA verification applied to the fields pkijs parsed. In Node, WebCrypto runs each call on
+ * libuv's thread pool, where it waits behind whatever else is queued there (the sealer's thumbnails): a
+ * caller may give synchronous ones (the sealer gives node:crypto's).
  */
 export interface CheckPrimitives {
   /** `hash`: SHA-1, SHA-256, SHA-384 or SHA-512. */
@@ -132,21 +140,21 @@ export interface CheckPrimitives {
 
 const webCryptoKeys = new Map<string, Promise<CryptoKey | null>>();
 
+/** What a check uses without reuse, and by default with it: WebCrypto, the ECDSA signature converted by pkijs. */
 const webCryptoPrimitives: CheckPrimitives = {
   digest: async (hash, data) => new Uint8Array(await crypto.subtle.digest(hash, buffer(data))),
   async verifyEcdsa(spki, hash, signature, data) {
     const key = await remembered(webCryptoKeys, hex(spki), async () => {
       const info = new pkijs.PublicKeyInfo({ schema: asn1js.fromBER(buffer(spki)).result });
-      const curve = CURVE_NAMES[(info.algorithm.algorithmParams as asn1js.ObjectIdentifier | undefined)?.valueBlock.toString() ?? ""];
-      return curve ? crypto.subtle.importKey("spki", buffer(spki), { name: "ECDSA", namedCurve: curve }, false, ["verify"]) : null;
+      const curve = pkijs.ECNamedCurves.find((info.algorithm.algorithmParams as asn1js.ObjectIdentifier | undefined)?.valueBlock.toString() ?? "");
+      return curve ? crypto.subtle.importKey("spki", buffer(spki), { name: "ECDSA", namedCurve: curve.name }, false, ["verify"]) : null;
     });
-    const size = CURVE_SIZES[(key?.algorithm as { namedCurve?: string } | undefined)?.namedCurve ?? ""];
-    const raw = size ? ecdsaSignatureP1363(signature, size) : null;
-    return key !== null && raw !== null && crypto.subtle.verify({ name: "ECDSA", hash }, key, buffer(raw), buffer(data));
+    const curve = pkijs.ECNamedCurves.find((key?.algorithm as { namedCurve?: string } | undefined)?.namedCurve ?? "");
+    const cms = asn1js.fromBER(buffer(signature));
+    if (key === null || !curve || cms.offset === -1) return false;
+    return crypto.subtle.verify({ name: "ECDSA", hash }, key, pkijs.createECDSASignatureFromCMS(cms.result, curve.size), buffer(data));
   },
 };
-
-const CURVE_NAMES: Record<string, string> = { "1.2.840.10045.3.1.7": "P-256", "1.3.132.0.34": "P-384", "1.3.132.0.35": "P-521" };
 
 /** `map`'s value for `key`, made once; a process meets a handful of keys, so the map is emptied beyond `REUSE_LIMIT`. */
 export function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
@@ -166,20 +174,31 @@ const HASHES: Record<string, string> = {
   "2.16.840.1.101.3.4.2.2": "SHA-384",
   "2.16.840.1.101.3.4.2.3": "SHA-512",
 };
+/** ecdsa-with-SHA256, -384 and -512: the signature algorithms a check verifies with `CheckPrimitives.verifyEcdsa`. */
+const ECDSA_HASHES: Record<string, string> = { "1.2.840.10045.4.3.2": "SHA-256", "1.2.840.10045.4.3.3": "SHA-384", "1.2.840.10045.4.3.4": "SHA-512" };
 const TIME_STAMPING_OID = "1.3.6.1.5.5.7.3.8";
 const EXTENDED_KEY_USAGE_OID = "2.5.29.37";
 const SIGNING_CERTIFICATE_OID = "1.2.840.113549.1.9.16.2.12";
 const SIGNING_CERTIFICATE_V2_OID = "1.2.840.113549.1.9.16.2.47";
-const CONTENT_TYPE_OID = "1.2.840.113549.1.9.3";
 const MESSAGE_DIGEST_OID = "1.2.840.113549.1.9.4";
-const SIGNING_TIME_OID = "1.2.840.113549.1.9.5";
 const SUBJECT_KEY_IDENTIFIER_OID = "2.5.29.14";
 const RSA_ENCRYPTION_OID = "1.2.840.113549.1.1.1";
 const EC_PUBLIC_KEY_OID = "1.2.840.10045.2.1";
 
-export const hex = (bytes: ArrayBuffer | Uint8Array) =>
-  [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+const HEX_DIGITS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+/** Lower-case hex; a lookup per byte, as a check keys its caches by certificates' DER. */
+export function hex(bytes: ArrayBuffer | Uint8Array): string {
+  let text = "";
+  for (const byte of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)) text += HEX_DIGITS[byte];
+  return text;
+}
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** The DER of every certificate in a PEM bundle. */
 export function pemCertificatesDer(pem: string): Uint8Array[] {
@@ -187,8 +206,12 @@ export function pemCertificatesDer(pem: string): Uint8Array[] {
   return blocks.map((block) => Uint8Array.from(atob(block.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, "")), (c) => c.charCodeAt(0)));
 }
 
-/** An INTEGER's content bytes as `openssl ts -reply -text` prints a serial. */
-const serialText = (serial: Uint8Array) => `0x${hex(withoutLeadingZeros(serial)).toUpperCase()}`;
+/** An INTEGER's content bytes as `openssl ts -reply -text` prints a serial: `0x`, upper-case hex, no leading zeros. */
+function serialText(serial: Uint8Array): string {
+  let start = 0;
+  while (start < serial.length - 1 && serial[start] === 0) start++;
+  return `0x${hex(serial.subarray(start)).toUpperCase()}`;
+}
 
 function certifiedForTimestamping(certificate: pkijs.Certificate): boolean {
   const usage = certificate.extensions?.find((extension) => extension.extnID === EXTENDED_KEY_USAGE_OID);
@@ -197,7 +220,7 @@ function certifiedForTimestamping(certificate: pkijs.Certificate): boolean {
 }
 
 /** Without this binding a signer could be swapped for another certificate holding the same key. */
-async function bindsCertificate(signerInfo: pkijs.SignerInfo, certificateDer: Uint8Array): Promise<boolean> {
+async function bindsCertificate(signerInfo: pkijs.SignerInfo, certificateDer: Uint8Array, primitives: CheckPrimitives): Promise<boolean> {
   const attribute = signerInfo.signedAttrs?.attributes.find((a) => a.type === SIGNING_CERTIFICATE_V2_OID || a.type === SIGNING_CERTIFICATE_OID);
   const certs = (attribute?.values[0] as asn1js.Sequence | undefined)?.valueBlock.value[0] as asn1js.Sequence | undefined;
   const first = certs?.valueBlock.value[0] as asn1js.Sequence | undefined;
@@ -212,7 +235,7 @@ async function bindsCertificate(signerInfo: pkijs.SignerInfo, certificateDer: Ui
   const certHash = parts.find((part): part is asn1js.OctetString => part instanceof asn1js.OctetString);
   const hash = HASHES[algorithm];
   if (!certHash || !hash) return false;
-  return hex(certHash.valueBlock.valueHexView) === hex(await crypto.subtle.digest(hash, buffer(certificateDer)));
+  return bytesEqual(certHash.valueBlock.valueHexView, await primitives.digest(hash, certificateDer));
 }
 
 /** The certificate a SignerInfo's `sid` names (issuer and serial number, or subject key identifier). */
@@ -234,7 +257,6 @@ function namedBy(signerInfo: pkijs.SignerInfo, candidates: pkijs.Certificate[]):
 async function signatureVerifies(
   signerInfo: pkijs.SignerInfo,
   signer: pkijs.Certificate,
-  signerHex: string,
   tstInfoDer: Uint8Array,
   reuse?: TimestampCheckReuse,
 ): Promise<boolean> {
@@ -242,48 +264,90 @@ async function signatureVerifies(
   const hash = HASHES[signerInfo.digestAlgorithm.algorithmId];
   // RFC 3161 §2.4.2: the token's SignerInfo always carries signed attributes (content type, digest, ESS).
   const digestAttribute = attributes?.attributes.find((a) => a.type === MESSAGE_DIGEST_OID)?.values[0] as asn1js.OctetString | undefined;
-  if (!attributes || !hash || !digestAttribute) return false;
-  if (hex(digestAttribute.valueBlock.valueHexView) !== hex(await crypto.subtle.digest(hash, buffer(tstInfoDer)))) return false;
-  const engine = pkijs.getCrypto(true);
-  const rsa = signerInfo.signatureAlgorithm.algorithmId === RSA_ENCRYPTION_OID;
+  if (!attributes || !hash || !(digestAttribute instanceof asn1js.OctetString)) return false;
+  const primitives = reuse?.primitives ?? webCryptoPrimitives;
+  if (!bytesEqual(digestAttribute.valueBlock.valueHexView, await primitives.digest(hash, tstInfoDer))) return false;
   // `encodedValue` is the attributes' DER re-tagged as a SET, which is what was signed (RFC 5652 §5.4).
-  if (!reuse || signer.subjectPublicKeyInfo.algorithm.algorithmId !== EC_PUBLIC_KEY_OID) {
-    return rsa
-      ? engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hash)
-      : engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm);
+  const ecdsaHash = ECDSA_HASHES[signerInfo.signatureAlgorithm.algorithmId];
+  if (reuse && ecdsaHash && signer.subjectPublicKeyInfo.algorithm.algorithmId === EC_PUBLIC_KEY_OID) {
+    // What pkijs's verification does for an ECDSA signer, with the caller's primitives and the key's DER encoded once.
+    return primitives.verifyEcdsa(
+      reuse.publicKeyInfo(signer),
+      ecdsaHash,
+      signerInfo.signature.valueBlock.valueHexView,
+      new Uint8Array(attributes.encodedValue),
+    );
   }
-  // The same verification as pkijs's for an ECDSA signer, with its key imported once per certificate and algorithm.
-  const key = await reuse.publicKey(`${signerHex} ${signerInfo.signatureAlgorithm.algorithmId}`, () =>
-    engine.getPublicKey(signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm),
-  );
-  const curve = pkijs.ECNamedCurves.find((key.algorithm as { namedCurve?: string }).namedCurve ?? "");
-  const cms = asn1js.fromBER(signerInfo.signature.valueBlock.valueHexView);
-  if (!curve || cms.offset === -1) return false;
-  const signature = pkijs.createECDSASignatureFromCMS(cms.result, curve.size);
-  return crypto.subtle.verify({ name: "ECDSA", hash: engine.getHashAlgorithm(signerInfo.signatureAlgorithm) }, key, signature, attributes.encodedValue);
+  const engine = pkijs.getCrypto(true);
+  return signerInfo.signatureAlgorithm.algorithmId === RSA_ENCRYPTION_OID
+    ? engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hash)
+    : engine.verifyWithPublicKey(attributes.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm);
+}
+
+/**
+ * One DER element read by asn1js, as pkijs's `fromBER` reads it (bytes after it ignored), but without asn1js's
+ * speculative reading of every OCTET and BIT STRING's contents as DER: pkijs reads what it needs of those
+ * (the TSTInfo, extensions, keys) from their bytes, so that reading was a second parse of the TSTInfo.
+ */
+function derOf(bytes: Uint8Array): asn1js.AsnType {
+  const parsed = asn1js.fromBER(bytes, { parseEmbedded: false });
+  if (parsed.offset === -1) throw new RangeError(`unreadable DER: ${parsed.result.error}`);
+  return parsed.result;
 }
 
 const selfSigned = (cert: pkijs.Certificate) => cert.subject.isEqual(cert.issuer);
 
+/** The names under which pkijs's SignedData schema gives the fields a check reads. */
+const SIGNED_DATA_FIELDS = {
+  encapContentInfo: "signedData.encapContentInfo",
+  certificates: "signedData.certificates",
+  signerInfos: "signedData.signerInfos",
+} as const;
+let builtSignedDataSchema: asn1js.Sequence | undefined;
+
+/** pkijs's SignedData schema, built on first use. */
+function signedDataSchema(): asn1js.Sequence {
+  if (builtSignedDataSchema !== undefined) return builtSignedDataSchema;
+  const schema: asn1js.Sequence = pkijs.SignedData.schema({
+    names: {
+      encapContentInfo: { names: { blockName: SIGNED_DATA_FIELDS.encapContentInfo } },
+      certificates: SIGNED_DATA_FIELDS.certificates,
+      signerInfos: SIGNED_DATA_FIELDS.signerInfos,
+    },
+  });
+  builtSignedDataSchema = schema;
+  return schema;
+}
+
 /**
- * A token's SignedData and the certificates it carries. With `reuse`, the certificates (the `[0]` field)
- * are taken out before pkijs reads the rest and parsed once per distinct DER: the same signer's
- * certificate comes with every token of an authority.
+ * What a check reads of a token's SignedData: its encapsulated content, its SignerInfos and the certificates
+ * it carries. The whole SignedData is matched against pkijs's own SignedData schema, as `new
+ * pkijs.SignedData({ schema })` matches it, and each field read is built by its pkijs class. That
+ * constructor builds the schema anew for every token, with the schemas of every certificate and revocation
+ * list CMS allows (attribute certificates, general names, CRLs): some 1.2 ms of a check's 2-3 ms, and most of
+ * the code a freshly started sealer runs for it. asn1js's matching does not change a schema, so it is built
+ * once here. With `reuse`, each certificate is parsed once per distinct DER: the same signer's certificate
+ * comes with every token of an authority.
  */
-function signedDataOf(content: unknown, reuse?: TimestampCheckReuse): { signedData: pkijs.SignedData; carried: pkijs.Certificate[] } {
-  const fields = content instanceof asn1js.Sequence ? content.valueBlock.value : null;
-  const certificatesAt = fields?.findIndex((field) => field.idBlock.tagClass === 3 && field.idBlock.tagNumber === 0) ?? -1;
-  if (!reuse || !fields || certificatesAt === -1) {
-    const signedData = new pkijs.SignedData({ schema: content });
-    return { signedData, carried: (signedData.certificates ?? []).filter((cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate) };
-  }
-  const choices = (fields[certificatesAt] as asn1js.Constructed).valueBlock.value;
-  // A plain SEQUENCE is a Certificate; the other CertificateChoices (tagged) are not certificates to check with.
-  const carried = choices
-    .filter((choice) => choice instanceof asn1js.Sequence)
-    .map((choice) => reuse.certificate(new Uint8Array(choice.valueBeforeDecodeView)));
-  const signedData = new pkijs.SignedData({ schema: new asn1js.Sequence({ value: fields.filter((_, index) => index !== certificatesAt) }) });
-  return { signedData, carried };
+function signedDataOf(
+  content: asn1js.AsnType,
+  reuse?: TimestampCheckReuse,
+): { encapsulated: pkijs.EncapsulatedContentInfo; signerInfos: pkijs.SignerInfo[]; carried: pkijs.Certificate[] } {
+  // As pkijs does, the matched fields are named on the token's own freshly parsed element.
+  const matched = asn1js.compareSchema(content, content, signedDataSchema());
+  if (!matched.verified) throw new RangeError("not a SignedData");
+  const fields = matched.result as unknown as Record<string, unknown>;
+  const certificates = (fields[SIGNED_DATA_FIELDS.certificates] as asn1js.Constructed | undefined)?.valueBlock.value ?? [];
+  return {
+    encapsulated: new pkijs.EncapsulatedContentInfo({ schema: fields[SIGNED_DATA_FIELDS.encapContentInfo] }),
+    signerInfos: ((fields[SIGNED_DATA_FIELDS.signerInfos] as asn1js.AsnType[] | undefined) ?? []).map(
+      (signerInfo) => new pkijs.SignerInfo({ schema: signerInfo }),
+    ),
+    // A plain SEQUENCE is a Certificate; the other CertificateChoices (tagged) are not certificates to check with.
+    carried: certificates
+      .filter((choice) => choice instanceof asn1js.Sequence)
+      .map((choice) => (reuse ? reuse.certificate(new Uint8Array(choice.valueBeforeDecodeView)) : new pkijs.Certificate({ schema: choice }))),
+  };
 }
 
 /**
@@ -314,51 +378,45 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     signerNotAfter: null,
   };
   try {
-    // Whatever the known-shape reading cannot settle, even by failing, the full check below decides.
-    const known = options.reuse ? await knownShapeCheck(tsr, data, chainPem, options, options.reuse).catch(() => null) : null;
-    if (known) return known;
-    const outer = asn1js.fromBER(buffer(tsr));
+    const outer = derOf(tsr);
     // A bare TimeStampToken (a ContentInfo: its first element is an OID), as an archive timestamp holds it.
-    const bare = (outer.result as asn1js.Sequence).valueBlock.value[0] instanceof asn1js.ObjectIdentifier;
-    const response = bare ? null : new pkijs.TimeStampResp({ schema: outer.result });
-    const token = bare ? new pkijs.ContentInfo({ schema: outer.result }) : response!.timeStampToken;
+    const bare = (outer as asn1js.Sequence).valueBlock.value[0] instanceof asn1js.ObjectIdentifier;
+    const response = bare ? null : new pkijs.TimeStampResp({ schema: outer });
+    const token = bare ? new pkijs.ContentInfo({ schema: outer }) : response!.timeStampToken;
     if ((response && response.status.status !== 0 && response.status.status !== 1) || !token) return result;
     result.granted = true;
-    result.token = bare ? tsr.slice() : new Uint8Array((outer.result as asn1js.Sequence).valueBlock.value[1]!.valueBeforeDecodeView);
-    const { signedData, carried } = signedDataOf(token.content, options.reuse);
-    const content = signedData.encapContentInfo.eContent;
+    result.token = bare ? tsr.slice() : new Uint8Array((outer as asn1js.Sequence).valueBlock.value[1]!.valueBeforeDecodeView);
+    const { encapsulated, signerInfos, carried } = signedDataOf(token.content, options.reuse);
+    const content = encapsulated.eContent;
     if (!content) return result;
     const tstInfoDer = new Uint8Array(content.getValue());
-    const tstInfo = pkijs.TSTInfo.fromBER(buffer(tstInfoDer));
+    const tstInfo = new pkijs.TSTInfo({ schema: derOf(tstInfoDer) });
     result.genTime = tstInfo.genTime.toISOString();
     result.serial = serialText(tstInfo.serialNumber.valueBlock.valueHexView);
     result.policy = tstInfo.policy;
     result.nonceHex = tstInfo.nonce ? hex(tstInfo.nonce.valueBlock.valueHexView) : null;
+    const primitives = options.reuse?.primitives ?? webCryptoPrimitives;
     const imprintHash = HASHES[tstInfo.messageImprint.hashAlgorithm.algorithmId];
     result.imprintMatches =
       imprintHash !== undefined &&
       imprintHash !== "SHA-1" &&
-      hex(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView) === hex(options.imprint ?? (await crypto.subtle.digest(imprintHash, buffer(data))));
+      bytesEqual(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView, options.imprint ?? (await primitives.digest(imprintHash, data)));
 
     const supplied = options.reuse ? options.reuse.certificates(chainPem) : pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der)));
-    const signerInfo = signedData.signerInfos[0];
+    const signerInfo = signerInfos[0];
     const signer = signerInfo ? namedBy(signerInfo, [...carried, ...supplied]) : null;
     if (!signerInfo || !signer) return result;
     result.signerCertificate = options.reuse ? options.reuse.encoded(signer) : new Uint8Array(signer.toSchema().toBER());
-    const signerHex = hex(result.signerCertificate);
-    result.signatureValid = await signatureVerifies(signerInfo, signer, signerHex, tstInfoDer, options.reuse).catch(() => false);
+    result.signatureValid = await signatureVerifies(signerInfo, signer, tstInfoDer, options.reuse).catch(() => false);
     result.signerCertifiedForTimestamping = certifiedForTimestamping(signer);
-    result.signerCertificateBound = await bindsCertificate(signerInfo, result.signerCertificate);
+    result.signerCertificateBound = await bindsCertificate(signerInfo, result.signerCertificate, primitives);
     result.signerNotAfter = signer.notAfter.value.toISOString();
     const checkDate = options.at ?? tstInfo.genTime;
     // The chain is the same for every token an authority signs with the same certificates: the anchors, the
     // signer, and what the token carries, all part of the key.
-    const chainKey = [
-      chainPem,
-      signerHex,
-      ...carried.map((cert) => (cert === signer ? signerHex : hex(options.reuse?.encoded(cert) ?? cert.toSchema().toBER()))),
-    ].join(" ");
-    const knownRoot = options.reuse?.trustedRoot(chainKey, checkDate) ?? null;
+    const reuse = options.reuse;
+    const chainKey = reuse ? [chainPem, ...[signer, ...carried].map((cert) => reuse.key(cert))].join(" ") : "";
+    const knownRoot = reuse?.trustedRoot(chainKey, checkDate) ?? null;
     if (knownRoot) {
       result.chainTrusted = true;
       result.rootCertificate = knownRoot;
@@ -376,484 +434,10 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     const root = chain.certificatePath?.at(-1);
     if (result.chainTrusted && root) {
       result.rootCertificate = new Uint8Array(root.toSchema().toBER());
-      options.reuse?.rememberTrusted(chainKey, chain.certificatePath!, result.rootCertificate);
+      reuse?.rememberTrusted(chainKey, chain.certificatePath!, result.rootCertificate);
     }
   } catch {
     return result;
   }
   return result;
-}
-
-/**
- * The sealer's common case, checked without pkijs or asn1js reading the token (their reading was most of a
- * check's 2.4 ms and 3.5 MB of garbage, 11 times a proof on the sealer's event loop): a granted response
- * whose token's DER is read here field by field, from an ECDSA signer named by issuer and serial number
- * whose certificate and chain an earlier check of `reuse` already parsed and found trusted at this
- * genTime. It answers only when every property holds; anything else (another shape, a failed property,
- * a chain not yet known) answers null and the full check above decides. Its reading must therefore refuse
- * whatever pkijs and asn1js refuse in the fields it reads (versions, algorithm parameters, the
- * digestAlgorithms SET, the PKIStatusInfo, OIDs as asn1js reads them, the tsa Name and the signed
- * attributes, those it does not know answering null): a field skipped or read more
- * loosely than theirs is a token accepted here and refused there. Being stricter only costs the full
- * check (bytes after the response, for one, which the full check ignores).
- */
-async function knownShapeCheck(
-  tsr: Uint8Array,
-  data: Uint8Array,
-  chainPem: string,
-  options: TimestampCheckOptions,
-  reuse: TimestampCheckReuse,
-): Promise<TimestampCheck | null> {
-  let token: TokenFields;
-  try {
-    token = tokenFields(tsr);
-  } catch {
-    return null;
-  }
-  const { tstInfo, signer: signerInfo } = token;
-  const imprintHash = HASHES[tstInfo.imprintAlgorithm];
-  const digestHash = HASHES[signerInfo.digestAlgorithm];
-  const verifyHash = ECDSA_HASHES[signerInfo.signatureAlgorithm];
-  if (!imprintHash || imprintHash === "SHA-1" || !digestHash || !verifyHash) return null;
-  const { digest, verifyEcdsa } = reuse.primitives;
-  const expected = options.imprint ?? (await digest(imprintHash, data));
-  if (!bytesEqual(tstInfo.imprint, expected)) return null;
-  const carried = token.certificates.map((der) => reuse.certificate(der));
-  const signer = [...carried, ...reuse.certificates(chainPem)].find(
-    (cert) =>
-      bytesEqual(new Uint8Array(cert.issuer.valueBeforeDecode), signerInfo.issuer) && bytesEqual(cert.serialNumber.valueBlock.valueHexView, signerInfo.serial),
-  );
-  if (!signer || signer.subjectPublicKeyInfo.algorithm.algorithmId !== EC_PUBLIC_KEY_OID || !certifiedForTimestamping(signer)) return null;
-  const signerDer = reuse.encoded(signer);
-  const signerHex = hex(signerDer);
-  const chainKey = [chainPem, signerHex, ...carried.map((cert) => (cert === signer ? signerHex : hex(reuse.encoded(cert))))].join(" ");
-  const root = reuse.trustedRoot(chainKey, options.at ?? tstInfo.genTime);
-  if (!root) return null;
-  const essHash = HASHES[signerInfo.essAlgorithm ?? ""];
-  if (!essHash || !signerInfo.essCertHash || !bytesEqual(signerInfo.essCertHash, await digest(essHash, signerDer))) return null;
-  if (!signerInfo.messageDigest || !bytesEqual(signerInfo.messageDigest, await digest(digestHash, tstInfo.der))) return null;
-  const spki = reuse.publicKeyInfo(signer);
-  if (!(await verifyEcdsa(spki, verifyHash, signerInfo.signature, signerInfo.signedAttributes))) return null;
-  return {
-    granted: true,
-    signatureValid: true,
-    imprintMatches: true,
-    chainTrusted: true,
-    signerCertifiedForTimestamping: true,
-    signerCertificateBound: true,
-    genTime: tstInfo.genTime.toISOString(),
-    serial: serialText(tstInfo.serial),
-    policy: tstInfo.policy,
-    nonceHex: tstInfo.nonce ? hex(tstInfo.nonce) : null,
-    signerCertificate: signerDer,
-    rootCertificate: root,
-    token: tsr.slice(token.start, token.end),
-    signerNotAfter: signer.notAfter.value.toISOString(),
-  };
-}
-
-const ECDSA_HASHES: Record<string, string> = { "1.2.840.10045.4.3.2": "SHA-256", "1.2.840.10045.4.3.3": "SHA-384", "1.2.840.10045.4.3.4": "SHA-512" };
-const CURVE_SIZES: Record<string, number> = { "P-256": 32, "P-384": 48, "P-521": 66 };
-const SIGNED_DATA_OID = "1.2.840.113549.1.7.2";
-const TST_INFO_OID = "1.2.840.113549.1.9.16.1.4";
-
-/** What knownShapeCheck reads of a token; every byte array a view into the response. */
-interface TokenFields {
-  /** Where the TimeStampToken lies in the response. */
-  start: number;
-  end: number;
-  certificates: Uint8Array[];
-  tstInfo: { der: Uint8Array; policy: string; imprintAlgorithm: string; imprint: Uint8Array; serial: Uint8Array; genTime: Date; nonce: Uint8Array | null };
-  signer: {
-    issuer: Uint8Array;
-    serial: Uint8Array;
-    digestAlgorithm: string;
-    /** The signed attributes as signed: their DER tagged as a SET (RFC 5652 §5.4). */
-    signedAttributes: Uint8Array;
-    messageDigest: Uint8Array | null;
-    essAlgorithm: string | null;
-    essCertHash: Uint8Array | null;
-    signatureAlgorithm: string;
-    signature: Uint8Array;
-  };
-}
-
-/** One DER element: where its header and contents lie (its tag is the one asked for). */
-interface Element {
-  start: number;
-  contentStart: number;
-  end: number;
-}
-
-/** Strict DER: one-byte tags, definite minimal lengths, nothing past `limit`; throws on anything else. */
-function element(bytes: Uint8Array, at: number, limit: number, tag: number): Element {
-  if (at + 2 > limit || bytes[at] !== tag) throw new RangeError("unexpected DER");
-  let length = bytes[at + 1]!;
-  let contentStart = at + 2;
-  if (length & 0x80) {
-    const count = length & 0x7f;
-    if (count === 0 || count > 3 || bytes[contentStart] === 0) throw new RangeError("unexpected DER length");
-    length = 0;
-    for (let i = 0; i < count; i++) length = length * 256 + bytes[contentStart + i]!;
-    if (length < 0x80) throw new RangeError("unexpected DER length");
-    contentStart += count;
-  }
-  const end = contentStart + length;
-  if (end > limit) throw new RangeError("DER past its container");
-  return { start: at, contentStart, end };
-}
-
-/** Reads a constructed element's children in order, each of the tag asked for (or skips an optional one). */
-export class Reader {
-  readonly bytes: Uint8Array;
-  readonly parent: Element;
-  #at: number;
-  constructor(bytes: Uint8Array, parent: Element) {
-    this.bytes = bytes;
-    this.parent = parent;
-    this.#at = parent.contentStart;
-  }
-  more(): boolean {
-    return this.#at < this.parent.end;
-  }
-  next(tag: number): Element {
-    const found = element(this.bytes, this.#at, this.parent.end, tag);
-    this.#at = found.end;
-    return found;
-  }
-  /** Whether the next field has this tag. */
-  nextIs(tag: number): boolean {
-    return this.more() && this.bytes[this.#at] === tag;
-  }
-  optional(tag: number): Element | null {
-    return this.nextIs(tag) ? this.next(tag) : null;
-  }
-  done(): void {
-    if (this.#at !== this.parent.end) throw new RangeError("unexpected DER after the last field");
-  }
-  contents = (found: Element) => this.bytes.subarray(found.contentStart, found.end);
-  oid = (found: Element) => oidText(this.contents(found));
-  children = (found: Element) => new Reader(this.bytes, found);
-}
-
-/** The DER tags the readers here meet. */
-export const TAG = {
-  BOOLEAN: 0x01,
-  INTEGER: 0x02,
-  BIT_STRING: 0x03,
-  OCTET_STRING: 0x04,
-  NULL: 0x05,
-  OID: 0x06,
-  UTF8_STRING: 0x0c,
-  UTC_TIME: 0x17,
-  GENERALIZED_TIME: 0x18,
-  SEQUENCE: 0x30,
-  SET: 0x31,
-  IMPLICIT_0: 0x80,
-  IMPLICIT_1: 0x81,
-  CONTEXT_0: 0xa0,
-  CONTEXT_1: 0xa1,
-  DIRECTORY_NAME: 0xa4,
-} as const;
-const {
-  BOOLEAN,
-  INTEGER,
-  BIT_STRING,
-  OCTET_STRING,
-  NULL,
-  OID,
-  UTF8_STRING,
-  UTC_TIME,
-  GENERALIZED_TIME,
-  SEQUENCE,
-  SET,
-  IMPLICIT_0,
-  IMPLICIT_1,
-  CONTEXT_0,
-  CONTEXT_1,
-  DIRECTORY_NAME,
-} = TAG;
-
-/** The children of `der`, which must be one SEQUENCE and nothing after it. */
-export function sequenceReader(der: Uint8Array): Reader {
-  const whole = element(der, 0, der.length, SEQUENCE);
-  if (whole.end !== der.length) throw new RangeError("bytes after the SEQUENCE");
-  return new Reader(der, whole);
-}
-
-/** A granted TimeStampResp's token, read field by field (RFC 3161 §2.4.2, RFC 5652 §5). */
-function tokenFields(tsr: Uint8Array): TokenFields {
-  const response = sequenceReader(tsr);
-  const status = response.children(response.next(SEQUENCE));
-  // PKIStatusInfo: granted (0) or grantedWithMods (1), as the full check counts them; then the optional
-  // statusString (UTF8Strings) and failInfo.
-  const granted = status.contents(status.next(INTEGER));
-  if (granted.length !== 1 || granted[0]! > 1) throw new RangeError("not granted");
-  const statusString = status.optional(SEQUENCE);
-  const texts = statusString ? status.children(statusString) : null;
-  while (texts?.more()) texts.next(UTF8_STRING);
-  status.optional(BIT_STRING);
-  status.done();
-  const tokenElement = response.next(SEQUENCE);
-  response.done();
-  const token = response.children(tokenElement);
-  if (token.oid(token.next(OID)) !== SIGNED_DATA_OID) throw new RangeError("not SignedData");
-  const explicit = token.children(token.next(CONTEXT_0));
-  token.done();
-  const signedData = explicit.children(explicit.next(SEQUENCE));
-  explicit.done();
-  // Version 3: RFC 5652 §5.1 for an eContentType other than id-data with only X.509 certificates (the only kind read here).
-  version(signedData, 3);
-  const digestAlgorithmSet = signedData.children(signedData.next(SET));
-  const digestAlgorithms: string[] = [];
-  while (digestAlgorithmSet.more()) digestAlgorithms.push(algorithmOid(digestAlgorithmSet));
-  const encapsulated = signedData.children(signedData.next(SEQUENCE));
-  if (encapsulated.oid(encapsulated.next(OID)) !== TST_INFO_OID) throw new RangeError("not a TSTInfo");
-  const eContent = encapsulated.children(encapsulated.next(CONTEXT_0));
-  encapsulated.done();
-  const tstInfoElement = eContent.next(OCTET_STRING);
-  eContent.done();
-  const certificatesElement = signedData.optional(CONTEXT_0);
-  const certificates: Uint8Array[] = [];
-  const list = certificatesElement ? signedData.children(certificatesElement) : null;
-  while (list?.more()) {
-    const certificate = list.next(SEQUENCE);
-    certificates.push(tsr.subarray(certificate.start, certificate.end));
-  }
-  const signerInfos = signedData.children(signedData.next(SET));
-  signedData.done();
-  const signerInfo = signerInfos.children(signerInfos.next(SEQUENCE));
-  signerInfos.done();
-  const signer = signerFields(tsr, signerInfo);
-  if (!digestAlgorithms.includes(signer.digestAlgorithm)) throw new RangeError("the signer's digest algorithm is not among the SignedData's");
-  return {
-    start: tokenElement.start,
-    end: tokenElement.end,
-    certificates,
-    tstInfo: tstInfoFields(tsr.subarray(tstInfoElement.contentStart, tstInfoElement.end)),
-    signer,
-  };
-}
-
-export function tstInfoFields(der: Uint8Array): TokenFields["tstInfo"] {
-  const fields = sequenceReader(der);
-  version(fields, 1);
-  const policy = fields.oid(fields.next(OID));
-  const messageImprint = fields.children(fields.next(SEQUENCE));
-  const imprintAlgorithmOid = algorithmOid(messageImprint);
-  const imprint = messageImprint.contents(messageImprint.next(OCTET_STRING));
-  messageImprint.done();
-  const serial = fields.contents(fields.next(INTEGER));
-  const genTime = generalizedTime(fields.contents(fields.next(GENERALIZED_TIME)));
-  const accuracyElement = fields.optional(SEQUENCE);
-  if (accuracyElement) {
-    const accuracy = fields.children(accuracyElement);
-    accuracy.optional(INTEGER);
-    accuracy.optional(IMPLICIT_0);
-    accuracy.optional(IMPLICIT_1);
-    accuracy.done();
-  }
-  fields.optional(BOOLEAN);
-  const nonce = fields.optional(INTEGER);
-  // The tsa only as a directoryName; extensions, whose contents nothing here reads, are left to the full check.
-  const tsa = fields.optional(CONTEXT_0);
-  if (tsa) directoryName(fields.children(tsa));
-  if (fields.nextIs(CONTEXT_1)) throw new RangeError("TSTInfo extensions");
-  fields.done();
-  return { der, policy, imprintAlgorithm: imprintAlgorithmOid, imprint, serial, genTime, nonce: nonce ? fields.contents(nonce) : null };
-}
-
-function signerFields(tsr: Uint8Array, signerInfo: Reader): TokenFields["signer"] {
-  // Version 1 goes with a signer named by issuer and serial number (RFC 5652 §5.3), the only sid read here.
-  version(signerInfo, 1);
-  const sid = signerInfo.children(signerInfo.next(SEQUENCE));
-  const issuer = sid.next(SEQUENCE);
-  const serial = sid.contents(sid.next(INTEGER));
-  sid.done();
-  const digestAlgorithm = algorithmOid(signerInfo);
-  const attributesElement = signerInfo.next(CONTEXT_0);
-  const signatureAlgorithm = algorithmOid(signerInfo);
-  const signature = signerInfo.contents(signerInfo.next(OCTET_STRING));
-  signerInfo.done();
-  const signedAttributes = tsr.slice(attributesElement.start, attributesElement.end);
-  signedAttributes[0] = SET;
-  return {
-    issuer: tsr.subarray(issuer.start, issuer.end),
-    serial,
-    digestAlgorithm,
-    signedAttributes,
-    ...signedAttributeFields(signerInfo.children(attributesElement)),
-    signatureAlgorithm,
-    signature,
-  };
-}
-
-/**
- * The signed attributes, each read to its end: only the types a timestamp token carries (contentType naming a
- * TSTInfo, messageDigest, signingTime, one ESS signing-certificate attribute), each with exactly one value.
- * Any other type, a second value, a repeated type or a field read no further is left to the full check.
- */
-export function signedAttributeFields(attributes: Reader): Pick<TokenFields["signer"], "messageDigest" | "essAlgorithm" | "essCertHash"> {
-  const fields: ReturnType<typeof signedAttributeFields> = { messageDigest: null, essAlgorithm: null, essCertHash: null };
-  const seen = new Set<string>();
-  while (attributes.more()) {
-    const attribute = attributes.children(attributes.next(SEQUENCE));
-    const type = attribute.oid(attribute.next(OID));
-    const values = attribute.children(attribute.next(SET));
-    attribute.done();
-    // The full check reads the first of each type: a repeated one is left to it.
-    if (seen.has(type)) throw new RangeError("repeated attribute");
-    seen.add(type);
-    if (type === CONTENT_TYPE_OID) {
-      if (values.oid(values.next(OID)) !== TST_INFO_OID) throw new RangeError("contentType other than the TSTInfo");
-    } else if (type === MESSAGE_DIGEST_OID) {
-      fields.messageDigest = values.contents(values.next(OCTET_STRING));
-    } else if (type === SIGNING_TIME_OID) {
-      if (values.nextIs(UTC_TIME)) utcTime(values.contents(values.next(UTC_TIME)));
-      else generalizedTime(values.contents(values.next(GENERALIZED_TIME)));
-    } else if (type === SIGNING_CERTIFICATE_V2_OID || type === SIGNING_CERTIFICATE_OID) {
-      if (fields.essCertHash) throw new RangeError("two signing-certificate attributes");
-      const v2 = type === SIGNING_CERTIFICATE_V2_OID;
-      const signingCertificate = values.children(values.next(SEQUENCE));
-      const certs = signingCertificate.children(signingCertificate.next(SEQUENCE));
-      // The first names the signer's certificate; further ones (the rest of its chain) are read to their end, not compared.
-      const [first] = essCertIds(certs, v2);
-      if (!first) throw new RangeError("no ESSCertID");
-      fields.essAlgorithm = first.algorithm;
-      fields.essCertHash = first.hash;
-      const policies = signingCertificate.optional(SEQUENCE);
-      const policyList = policies ? signingCertificate.children(policies) : null;
-      while (policyList?.more()) {
-        // PolicyInformation with its identifier only: qualifiers are left to the full check.
-        const policy = policyList.children(policyList.next(SEQUENCE));
-        policy.oid(policy.next(OID));
-        policy.done();
-      }
-      signingCertificate.done();
-    } else {
-      throw new RangeError("a signed attribute not read here");
-    }
-    values.done();
-  }
-  return fields;
-}
-
-/** ESSCertID(v2)s (RFC 2634 §5.4, RFC 5035 §4), each read to its end with its optional issuerSerial. */
-function essCertIds(certs: Reader, v2: boolean): { algorithm: string; hash: Uint8Array }[] {
-  const ids: { algorithm: string; hash: Uint8Array }[] = [];
-  while (certs.more()) {
-    const id = certs.children(certs.next(SEQUENCE));
-    const algorithm = v2 ? (id.nextIs(SEQUENCE) ? algorithmOid(id) : SHA256_OID) : SHA1_OID;
-    const hash = id.contents(id.next(OCTET_STRING));
-    const issuerSerial = id.optional(SEQUENCE);
-    if (issuerSerial) {
-      const fields = id.children(issuerSerial);
-      const names = fields.children(fields.next(SEQUENCE));
-      do directoryName(names);
-      while (names.more());
-      fields.next(INTEGER);
-      fields.done();
-    }
-    id.done();
-    ids.push({ algorithm, hash });
-  }
-  return ids;
-}
-
-/** The next GeneralName, which must be a directoryName [4] holding a Name read to its end; any other form is left to the full check. */
-export function directoryName(fields: Reader): void {
-  const name = fields.children(fields.next(DIRECTORY_NAME));
-  const rdnSequence = name.children(name.next(SEQUENCE));
-  name.done();
-  while (rdnSequence.more()) {
-    const rdn = rdnSequence.children(rdnSequence.next(SET));
-    // RelativeDistinguishedName ::= SET SIZE (1..MAX) OF AttributeTypeAndValue
-    do {
-      const typeAndValue = rdn.children(rdn.next(SEQUENCE));
-      typeAndValue.oid(typeAndValue.next(OID));
-      typeAndValue.next(NAME_STRING_TAGS.find((tag) => typeAndValue.nextIs(tag)) ?? UTF8_STRING);
-      typeAndValue.done();
-    } while (rdn.more());
-  }
-  fields.done();
-}
-
-/** The string types a Name's values are read in here (X.520's DirectoryString, PrintableString and IA5String). */
-const NAME_STRING_TAGS = [0x0c, 0x13, 0x16];
-
-/** `YYMMDDHHMMSSZ`, as RFC 5652 §11.3 writes a signingTime before 2050; its value is not used here. */
-function utcTime(bytes: Uint8Array): void {
-  if (!/^\d{12}Z$/.test(String.fromCharCode(...bytes))) throw new RangeError("unexpected UTCTime");
-}
-
-/** `YYYYMMDDHHMMSS[.fff]Z`, as RFC 3161 §2.4.2 writes it; finer fractions are left to the full check. */
-function generalizedTime(bytes: Uint8Array): Date {
-  const text = String.fromCharCode(...bytes);
-  const parts = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d{1,3}))?Z$/.exec(text);
-  if (!parts) throw new RangeError("unexpected GeneralizedTime");
-  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, Number((parts[7] ?? "").padEnd(3, "0"))));
-}
-
-/** An INTEGER version field that must be `expected`; another (even a valid one) is left to the full check. */
-function version(fields: Reader, expected: number): void {
-  const value = fields.contents(fields.next(INTEGER));
-  if (value.length !== 1 || value[0] !== expected) throw new RangeError("unexpected version");
-}
-
-/** The next field, an AlgorithmIdentifier: its OID, with parameters absent or NULL (anything else is left to the full check). */
-function algorithmOid(fields: Reader): string {
-  const algorithm = fields.children(fields.next(SEQUENCE));
-  const oid = algorithm.oid(algorithm.next(OID));
-  const parameters = algorithm.optional(NULL);
-  if (parameters && parameters.end !== parameters.contentStart) throw new RangeError("NULL with contents");
-  algorithm.done();
-  return oid;
-}
-
-/** Strict, as asn1js: no empty OID, no arc padded with a leading 0x80, no last arc left unfinished. */
-function oidText(bytes: Uint8Array): string {
-  if (bytes.length === 0 || bytes[bytes.length - 1]! & 0x80) throw new RangeError("unfinished OID");
-  const arcs: number[] = [];
-  let value = 0;
-  let arcStart = true;
-  for (const byte of bytes) {
-    if (arcStart && byte === 0x80) throw new RangeError("OID arc padded with 0x80");
-    value = value * 128 + (byte & 0x7f);
-    arcStart = !(byte & 0x80);
-    if (arcStart) {
-      arcs.push(value);
-      value = 0;
-    }
-  }
-  const first = Math.min(2, Math.floor(arcs[0]! / 40));
-  return [first, arcs[0]! - first * 40, ...arcs.slice(1)].join(".");
-}
-
-function withoutLeadingZeros(bytes: Uint8Array): Uint8Array {
-  let start = 0;
-  while (start < bytes.length - 1 && bytes[start] === 0) start++;
-  return bytes.subarray(start);
-}
-
-/** An ECDSA-Sig-Value (DER) as WebCrypto wants it: r and s, each `size` bytes; null when either is longer. */
-function ecdsaSignatureP1363(der: Uint8Array, size: number): Uint8Array | null {
-  try {
-    const values = sequenceReader(der);
-    const [r, s] = [values.contents(values.next(INTEGER)), values.contents(values.next(INTEGER))].map(withoutLeadingZeros);
-    values.done();
-    if (r!.length > size || s!.length > size) return null;
-    const signature = new Uint8Array(size * 2);
-    signature.set(r!, size - r!.length);
-    signature.set(s!, size * 2 - s!.length);
-    return signature;
-  } catch {
-    return null;
-  }
-}
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

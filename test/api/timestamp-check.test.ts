@@ -1,5 +1,7 @@
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
 import { describe, expect, it } from "vitest";
-import { checkTimestamp, directoryName, sequenceReader, signedAttributeFields, TAG, TimestampCheckReuse, tstInfoFields } from "../../shared/timestamp-check.ts";
+import { checkTimestamp, TimestampCheckReuse } from "../../shared/timestamp-check.ts";
 import identrustRoot from "./fixtures/public-timestamps/identrust-root.pem?raw";
 import identrustTsr from "./fixtures/public-timestamps/identrust-sha512.tsr.base64?raw";
 import sigstageChain from "./fixtures/public-timestamps/sigstage-chain.pem?raw";
@@ -153,6 +155,77 @@ describe("re-checking a timestamp inside the Worker", () => {
       }
     });
 
+    it("refuses every token whose SignedData pkijs's own SignedData class refuses (each byte of its structure changed in turn)", async () => {
+      const reuse = new TimestampCheckReuse();
+      expect((await checkTimestamp(tsr, manifest, FIXTURE_CHAIN_PEM, { reuse })).chainTrusted).toBe(true);
+      const pkijsReadsSignedData = (bytes: Uint8Array) => {
+        try {
+          new pkijs.SignedData({ schema: pkijs.TimeStampResp.fromBER(bytes.slice().buffer).timeStampToken!.content });
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      // The SignedData's own fields and the headers of the certificates, the TSTInfo and the SignerInfo, whose
+      // contents pkijs's Certificate, TSTInfo and SignerInfo classes read as they always did.
+      const response = asn1js.fromBER(tsr.slice()).result as asn1js.Sequence;
+      const signedData = ((response.valueBlock.value[1] as asn1js.Sequence).valueBlock.value[1] as asn1js.Constructed).valueBlock.value[0] as asn1js.Sequence;
+      const start = (block: asn1js.AsnType) => block.valueBeforeDecodeView.byteOffset;
+      const headerEnd = (block: asn1js.AsnType) => start(block) + block.idBlock.blockLength + block.lenBlock.blockLength;
+      const [, , encapsulated, certificates, signerInfos] = signedData.valueBlock.value as [unknown, unknown, asn1js.Sequence, asn1js.Constructed, asn1js.Set];
+      const eContent = (encapsulated.valueBlock.value[1] as asn1js.Constructed).valueBlock.value[0]!;
+      const ranges = [
+        [start(signedData), headerEnd(eContent)],
+        [start(certificates), headerEnd(certificates)],
+        [start(signerInfos), headerEnd(signerInfos.valueBlock.value[0]!)],
+      ];
+      let refused = 0;
+      for (const [from, to] of ranges) {
+        for (let index = from!; index < to!; index++) {
+          const changed = tsr.slice();
+          changed[index]! ^= 0x01;
+          if (pkijsReadsSignedData(changed)) continue;
+          refused++;
+          expect((await checkTimestamp(changed, manifest, FIXTURE_CHAIN_PEM, { reuse })).signatureValid, `byte ${index}`).toBe(false);
+        }
+      }
+      expect(refused).toBeGreaterThan(20);
+    });
+
+    it("refuses a token carrying revocation information pkijs cannot read, as pkijs's SignedData does, and reads one it can", async () => {
+      const reuse = new TimestampCheckReuse();
+      expect((await checkTimestamp(tsr, manifest, FIXTURE_CHAIN_PEM, { reuse })).chainTrusted).toBe(true);
+      /** The fixture's response with `crls` ([1], after the certificates) added to its SignedData, re-encoded. */
+      const withCrls = (...choices: asn1js.AsnType[]) => {
+        const response = asn1js.fromBER(tsr.slice()).result as asn1js.Sequence;
+        const signedData = ((response.valueBlock.value[1] as asn1js.Sequence).valueBlock.value[1] as asn1js.Constructed).valueBlock.value[0] as asn1js.Sequence;
+        signedData.valueBlock.value.splice(4, 0, new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 1 }, value: choices }));
+        return new Uint8Array(response.toBER());
+      };
+      // An OtherRevocationInfoFormat ([1] IMPLICIT SEQUENCE { OID, ANY }) pkijs reads, then a CRL that is an empty SEQUENCE.
+      const readable = withCrls(
+        new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 1 }, value: [new asn1js.ObjectIdentifier({ value: "1.2.3" }), new asn1js.Null()] }),
+      );
+      const unreadable = withCrls(new asn1js.Sequence({ value: [] }));
+      for (const [token, readByPkijs] of [
+        [readable, true],
+        [unreadable, false],
+      ] as const) {
+        expect(() => new pkijs.SignedData({ schema: pkijs.TimeStampResp.fromBER(token.slice().buffer).timeStampToken!.content })).toSatisfy(
+          (read: () => void) => {
+            try {
+              read();
+              return readByPkijs;
+            } catch {
+              return !readByPkijs;
+            }
+          },
+        );
+        expect((await checkTimestamp(token, manifest, FIXTURE_CHAIN_PEM, { reuse })).signatureValid).toBe(readByPkijs);
+        expect((await checkTimestamp(token, manifest, FIXTURE_CHAIN_PEM)).signatureValid).toBe(readByPkijs);
+      }
+    });
+
     it("validates the chain afresh at an instant outside a certificate's validity, where it is not trusted", async () => {
       const reuse = new TimestampCheckReuse();
       const sigstage = fromBase64(sigstageTsr);
@@ -164,92 +237,6 @@ describe("re-checking a timestamp inside the Worker", () => {
           rootCertificate: null,
         });
       }
-    });
-  });
-
-  it("reads an OBJECT IDENTIFIER as asn1js does: an unfinished last arc, an arc padded with 0x80 or no arcs at all are refused", () => {
-    const oid = (...contents: number[]) => {
-      const reader = sequenceReader(new Uint8Array([TAG.SEQUENCE, contents.length + 2, TAG.OID, contents.length, ...contents]));
-      return reader.oid(reader.next(TAG.OID));
-    };
-    expect(oid(0x2a, 0x86, 0x48)).toBe("1.2.840");
-    expect(() => oid(0x2a, 0x86)).toThrow();
-    expect(() => oid(0x2a, 0x80)).toThrow();
-    expect(() => oid(0x2a, 0x80, 0x01)).toThrow();
-    expect(() => oid()).toThrow();
-  });
-
-  describe("the known-shape reading leaves to the full check what it does not read to the end (these fields are signed: no altered token reaches them)", () => {
-    /** One DER element (contents under 256 bytes, which these are). */
-    const der = (tag: number, ...contents: number[][]) => {
-      const flat = contents.flat();
-      return [tag, ...(flat.length < 0x80 ? [flat.length] : [0x81, flat.length]), ...flat];
-    };
-    const oid = (...arcs: number[]) => der(TAG.OID, arcs);
-    const commonName = der(TAG.SEQUENCE, oid(0x55, 0x04, 0x03), der(0x0c, [0x54, 0x53, 0x41]));
-    const name = (...rdns: number[][]) => der(TAG.DIRECTORY_NAME, der(TAG.SEQUENCE, ...rdns));
-    /** The children of a SEQUENCE holding `fields`. */
-    const reader = (...fields: number[][]) => sequenceReader(new Uint8Array(der(TAG.SEQUENCE, ...fields)));
-    const readName = (...fields: number[][]) => directoryName(reader(...fields));
-
-    it("reads a GeneralName only as a directoryName whose Name ends where it says", () => {
-      expect(() => readName(name(der(TAG.SET, commonName)))).not.toThrow();
-      // A uniformResourceIdentifier [6], an RDN with nothing in it, bytes after the last AttributeTypeAndValue or after the Name.
-      expect(() => readName(der(0x86, [0x61]))).toThrow();
-      expect(() => readName(name(der(TAG.SET)))).toThrow();
-      expect(() => readName(name(der(TAG.SET, commonName, [TAG.NULL, 0])))).toThrow();
-      expect(() => readName(der(TAG.DIRECTORY_NAME, der(TAG.SEQUENCE, der(TAG.SET, commonName)), [TAG.NULL, 0]))).toThrow();
-      expect(() => readName(name(der(TAG.SET, der(TAG.SEQUENCE, oid(0x55, 0x04, 0x03), der(0x0c, [0x54]), [TAG.NULL, 0]))))).toThrow();
-    });
-
-    it("reads a TSTInfo's tsa only as a directoryName, and leaves a TSTInfo with extensions to the full check", () => {
-      const genTime = der(TAG.GENERALIZED_TIME, [...new TextEncoder().encode("20250509115855Z")]);
-      const imprint = der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01)), der(TAG.OCTET_STRING, [1]));
-      const tstInfo = (...after: number[][]) =>
-        tstInfoFields(new Uint8Array(der(TAG.SEQUENCE, der(TAG.INTEGER, [1]), oid(0x2a, 0x03), imprint, der(TAG.INTEGER, [7]), genTime, ...after)));
-      expect(tstInfo(der(TAG.CONTEXT_0, name(der(TAG.SET, commonName))))).toMatchObject({ policy: "1.2.3", serial: new Uint8Array([7]) });
-      expect(() => tstInfo(der(TAG.CONTEXT_0, der(0x86, [0x61])))).toThrow();
-      expect(() => tstInfo(der(TAG.CONTEXT_1, der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x2a, 0x03), der(TAG.OCTET_STRING)))))).toThrow();
-    });
-
-    const contentType = der(
-      TAG.SEQUENCE,
-      oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03),
-      der(TAG.SET, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x01, 0x04)),
-    );
-    const messageDigest = der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x04), der(TAG.SET, der(TAG.OCTET_STRING, [1, 2, 3])));
-    const signingTime = (...values: number[][]) => der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x05), der(TAG.SET, ...values));
-    const utcTime = der(TAG.UTC_TIME, [...new TextEncoder().encode("250509115855Z")]);
-    /** SigningCertificateV2 with one ESSCertIDv2 (default SHA-256), its `rest` after the hash, then `after` the certs. */
-    const essV2 = (rest: number[][], after: number[][] = []) =>
-      der(
-        TAG.SEQUENCE,
-        oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x02, 0x2f),
-        der(TAG.SET, der(TAG.SEQUENCE, der(TAG.SEQUENCE, der(TAG.SEQUENCE, der(TAG.OCTET_STRING, [9]), ...rest)), ...after)),
-      );
-    const issuerSerial = der(TAG.SEQUENCE, der(TAG.SEQUENCE, name(der(TAG.SET, commonName))), der(TAG.INTEGER, [5]));
-    const attributes = (...list: number[][]) => signedAttributeFields(reader(...list));
-
-    it("reads only the signed attributes a timestamp token carries, each with its one value read to its end", () => {
-      expect(
-        attributes(contentType, messageDigest, signingTime(utcTime), essV2([issuerSerial], [der(TAG.SEQUENCE, der(TAG.SEQUENCE, oid(0x2a, 0x03)))])),
-      ).toEqual({
-        messageDigest: new Uint8Array([1, 2, 3]),
-        essAlgorithm: "2.16.840.1.101.3.4.2.1",
-        essCertHash: new Uint8Array([9]),
-      });
-      // Another attribute type (1.2.3), contentType other than id-ct-TSTInfo (id-data), two signingTimes or one that is an INTEGER.
-      expect(() => attributes(messageDigest, der(TAG.SEQUENCE, oid(0x2a, 0x03), der(TAG.SET, der(TAG.NULL))))).toThrow();
-      expect(() =>
-        attributes(
-          der(TAG.SEQUENCE, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03), der(TAG.SET, oid(0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01))),
-        ),
-      ).toThrow();
-      expect(() => attributes(signingTime(utcTime, utcTime))).toThrow();
-      expect(() => attributes(signingTime(der(TAG.INTEGER, [1])))).toThrow();
-      // An issuerSerial with bytes after its serial, policies with bytes after them.
-      expect(() => attributes(essV2([der(TAG.SEQUENCE, der(TAG.SEQUENCE, name(der(TAG.SET, commonName))), der(TAG.INTEGER, [5]), [TAG.NULL, 0])]))).toThrow();
-      expect(() => attributes(essV2([], [der(TAG.SEQUENCE), [TAG.NULL, 0]]))).toThrow();
     });
   });
 });
