@@ -9,9 +9,9 @@ import { pathWithProofVerify } from "./support/proof-verify-on-path.ts";
 import { decodeEvidenceRecord } from "../../shared/evidence-record.ts";
 
 /**
- * Issue 14 point 5, judged: an evidence record renewed by the sweep verifies with the offline verifier,
- * and with faketime set after every certificate's expiry the verifier still validates the unmodified
- * package from its evidence record (docs/adr/0022). One stack's state, restarted twice (a renewal made due,
+ * Issue 14 point 5, judged: an evidence record renewed by the sweep verifies with the offline verifier
+ * (docs/adr/0022); with faketime set after every certificate's expiry, each archive timestamp still holds
+ * as made but the package is NOT VERIFIED, its latest renewal no longer valid (issue 24 point 5, ADR 0035). One stack's state, restarted twice (a renewal made due,
  * then another hash algorithm); the sweeps run only when this file calls /__scheduled, so both proofs land
  * in one batch, under one archive timestamp.
  */
