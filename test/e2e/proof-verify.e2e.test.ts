@@ -43,12 +43,12 @@ function tampered(change: (dir: string) => void): string {
   return zip;
 }
 
-/** The roots to pin, obtained outside the package: the service's GET /v1/public/trust-anchors (test mode). */
-async function pinnedRoots(): Promise<string[]> {
+/** The roots to pin, obtained outside the package: the service's GET /v1/public/trust-anchors (test mode unless said). */
+async function pinnedRoots(mode: "test" | "live" = "test"): Promise<string[]> {
   const anchors: { data: { kind: string; mode: string; status: string; sha256: string }[] } = await (
     await fetch(`${stack.baseUrl}/v1/public/trust-anchors`)
   ).json();
-  const current = (kind: string) => anchors.data.find((anchor) => anchor.kind === kind && anchor.mode === "test" && anchor.status === "current")!.sha256;
+  const current = (kind: string) => anchors.data.find((anchor) => anchor.kind === kind && anchor.mode === mode && anchor.status === "current")!.sha256;
   return ["--tsa-root-sha256", current("timestamp_authority"), "--service-root-sha256", current("c2pa")];
 }
 /** The file ids in the sealed manifest's order, the order of the per-file checks. */
@@ -246,6 +246,18 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
       (check: { name: string; detail: string }) => check.name.startsWith("file_original:") && check.detail.includes("Credentials"),
     );
     expect(original).toMatchObject({ result: "not_checked", detail: expect.stringContaining("earlier Content Credentials") });
+  });
+
+  it("verifies a live proof with the live roots, without TEST, and refuses it under the test roots", async () => {
+    const live = await sealedPackage(stack, "live");
+    const { status, report } = proofVerify(live.zip, ...(await pinnedRoots("live")), "--json");
+    expect(failed(report)).toEqual([]);
+    expect(status).toBe(0);
+    expect(report).toMatchObject({ verdict: "verified", test_mode: false, verdict_line: "VERIFIED" });
+    // The test root is never the live one: a live proof does not verify under it.
+    const underTest = proofVerify(live.zip, ...(await pinnedRoots("test")), "--json");
+    expect(underTest.status).toBe(1);
+    expect(failed(underTest.report)).toContain("service_root_pinned");
   });
 
   it("refuses bad usage with exit 2", () => {
