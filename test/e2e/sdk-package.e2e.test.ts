@@ -1,0 +1,145 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { delimiter, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProofSeal } from "../../sdk/src/index.ts";
+import { captureOverHttp, waitForProof } from "./support/capture.ts";
+import { startStack, type Stack } from "./support/stack.ts";
+
+/**
+ * The SDK as an integrator gets it (issue 30): `npm pack` in sdk/, the tarball installed into an empty project
+ * outside the repository, a ten-line script compiled there with `tsc --strict` (the SDK's declarations checked
+ * too) and run against `npm run dev`. One stack for the whole file.
+ */
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, "../..");
+const env = { ...process.env, PATH: `${join(root, "node_modules/.bin")}${delimiter}${process.env.PATH}` };
+const HOOK = "https://hooks.example.com:9443/sdk";
+
+interface Received {
+  body: string;
+  header: string;
+}
+
+let stack: Stack;
+let receiver: Server;
+let project: string;
+const received: Received[] = [];
+
+async function packAndInstall(): Promise<string> {
+  const folder = mkdtempSync(join(tmpdir(), "sdk-consumer-"));
+  const { stdout } = await run("npm", ["pack", "--pack-destination", folder, "--silent"], { cwd: join(root, "sdk"), env });
+  const tarball = join(folder, stdout.trim().split("\n").at(-1)!);
+  writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  // No dependency to fetch: the install works offline, as the SDK promises zero runtime dependencies.
+  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: folder, env });
+  return folder;
+}
+
+const waitFor = async (condition: () => boolean, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((done) => setTimeout(done, 250));
+  }
+};
+
+beforeAll(async () => {
+  receiver = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    received.push({ body: Buffer.concat(chunks).toString("utf8"), header: String(req.headers["x-signature"]) });
+    res.writeHead(200).end();
+  });
+  await new Promise<void>((done) => receiver.listen(0, "127.0.0.1", done));
+  const port = (receiver.address() as { port: number }).port;
+  [stack, project] = await Promise.all([startStack({ env: { WEBHOOK_RESOLVE: `hooks.example.com:9443=127.0.0.1:${port}` } }), packAndInstall()]);
+});
+afterAll(async () => {
+  await stack?.stop();
+  receiver?.close();
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe("the packed SDK in an empty project, against npm run dev", () => {
+  it("compiles under tsc --strict, creates a session, pages through proofs, verifies a real delivery and refuses tampered, stale and expired-secret ones", async () => {
+    const sdk = new ProofSeal({ apiKey: stack.testKey, baseUrl: stack.baseUrl });
+    const endpoint = await sdk.webhookEndpoints.create({ url: HOOK, events: ["capture_session.completed", "proof.sealed", "proof.failed"] });
+    // The shortest overlap: the first secret stops signing a minute from now.
+    const rotated = await sdk.webhookEndpoints.rotateSecret(endpoint.id, { expires_in_seconds: 60 });
+    const rotatedAt = Date.now();
+    const captures = await Promise.all(
+      ["a", "b"].map((side) =>
+        captureOverHttp(stack, stack.testKey, { external_reference: `packed-sdk-${side}`, party: "provider" }, [{ file: "photo.jpg", type: "image/jpeg" }]),
+      ),
+    );
+    const proofIds = captures.map(({ completed }) => completed.body.proof_id as string);
+    for (const id of proofIds) expect((await waitForProof(stack, stack.testKey, id, (proof) => proof.status !== "pending", 90_000)).status).toBe("sealed");
+    const sealed = () => received.find((delivery) => delivery.body.includes('"proof.sealed"') && delivery.body.includes(proofIds[0]!));
+    await waitFor(() => sealed() !== undefined, 30_000);
+    expect(sealed()!.header.match(/v1=/g)).toHaveLength(2);
+
+    // Once the first secret has expired, deliveries carry the new secret's signature only.
+    await new Promise((done) => setTimeout(done, Math.max(0, rotatedAt + 62_000 - Date.now())));
+    const test = await sdk.webhookEndpoints.sendTestEvent(endpoint.id, { event: "proof.failed" });
+    const later = () => received.find((delivery) => delivery.body.includes('"test":true'));
+    await waitFor(() => later() !== undefined, 30_000);
+    expect(later()!.header.match(/v1=/g)).toHaveLength(1);
+    expect(test.lastResponse.status).toBe(202);
+
+    const constants = { BASE: stack.baseUrl, KEY: stack.testKey, SEALED: sealed()!, LATER: later()!, OLD: endpoint.secret, NEW: rotated.secret };
+    const script = `const { BASE, KEY, SEALED, LATER, OLD, NEW } = ${JSON.stringify(constants)};
+import { ProofSeal, verifyWebhook, WebhookVerificationError, type WebhookEvent } from "@proofseal/sdk";
+const client = new ProofSeal({ apiKey: KEY, baseUrl: BASE });
+const session = await client.captureSessions.create({ external_reference: "packed-sdk-script", party: "recipient" });
+const proofs: string[] = [];
+for await (const proof of client.proofs.list({ limit: 1 })) proofs.push(proof.id);
+const event: WebhookEvent = await verifyWebhook(SEALED.body, SEALED.header, [OLD, NEW]);
+const reason = (check: Promise<unknown>) => check.then(() => "accepted", (error: unknown) => (error instanceof WebhookVerificationError ? error.reason : String(error)));
+const refusals = [reason(verifyWebhook(SEALED.body.replace("proof.sealed", "proof.failed"), SEALED.header, NEW)), reason(verifyWebhook(SEALED.body, SEALED.header, NEW, { now: Date.now() + 301_000 })), reason(verifyWebhook(LATER.body, LATER.header, OLD)), reason(verifyWebhook(LATER.body, LATER.header, NEW))];
+console.log(JSON.stringify({ mode: client.mode, session: session.id, proofs, sealed: event.event === "proof.sealed" ? event.proof_id : null, refusals: await Promise.all(refusals), rate: session.lastResponse.rateLimit }));
+`;
+    expect(script.trim().split("\n").length).toBeLessThanOrEqual(11);
+    writeFileSync(join(project, "script.ts"), script);
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { module: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [], outDir: "out", skipLibCheck: false },
+        files: ["script.ts"],
+      }),
+    );
+    await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "--strict", "-p", "."], { cwd: project, env });
+    const { stdout } = await run(process.execPath, [join(project, "out/script.js")], { cwd: project, env });
+    const result = JSON.parse(stdout);
+    expect(result.mode).toBe("test");
+    expect(result.session).toMatch(/^cps_/);
+    expect(result.proofs).toEqual(expect.arrayContaining(proofIds));
+    expect(result.sealed).toBe(proofIds[0]);
+    expect(result.refusals).toEqual(["signature_mismatch", "timestamp_outside_tolerance", "signature_mismatch", "accepted"]);
+    expect(result.rate).toMatchObject({ limit: 60 });
+  }, 300_000);
+
+  it("retries a lost answer with the same Idempotency-Key: the API replays the one session it created", async () => {
+    const keys: (string | null)[] = [];
+    let lost = false;
+    const losingFetch: typeof fetch = async (input, init) => {
+      keys.push(new Headers(init?.headers).get("idempotency-key"));
+      const response = await fetch(input, init);
+      if (!lost) {
+        lost = true;
+        await response.body?.cancel();
+        throw new TypeError("fetch failed: the connection closed before the answer");
+      }
+      return response;
+    };
+    const sdk = new ProofSeal({ apiKey: stack.testKey, baseUrl: stack.baseUrl, fetch: losingFetch });
+    const session = await sdk.captureSessions.create({ external_reference: `lost-answer-${Date.now()}`, party: "provider" });
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(session.lastResponse).toMatchObject({ attempts: 2, idempotentReplayed: true, status: 201, idempotencyKey: keys[0] });
+    expect((await sdk.captureSessions.get(session.id)).status).toBe("open");
+  });
+});
