@@ -301,6 +301,7 @@ const selfSigned = (cert: pkijs.Certificate) => cert.subject.isEqual(cert.issuer
 const SIGNED_DATA_FIELDS = {
   encapContentInfo: "signedData.encapContentInfo",
   certificates: "signedData.certificates",
+  crls: "signedData.crls",
   signerInfos: "signedData.signerInfos",
 } as const;
 let builtSignedDataSchema: asn1js.Sequence | undefined;
@@ -312,6 +313,7 @@ function signedDataSchema(): asn1js.Sequence {
     names: {
       encapContentInfo: { names: { blockName: SIGNED_DATA_FIELDS.encapContentInfo } },
       certificates: SIGNED_DATA_FIELDS.certificates,
+      crls: { names: { crls: SIGNED_DATA_FIELDS.crls } },
       signerInfos: SIGNED_DATA_FIELDS.signerInfos,
     },
   });
@@ -337,17 +339,29 @@ function signedDataOf(
   const matched = asn1js.compareSchema(content, content, signedDataSchema());
   if (!matched.verified) throw new RangeError("not a SignedData");
   const fields = matched.result as unknown as Record<string, unknown>;
-  const certificates = (fields[SIGNED_DATA_FIELDS.certificates] as asn1js.Constructed | undefined)?.valueBlock.value ?? [];
+  const choices = (fields[SIGNED_DATA_FIELDS.certificates] as asn1js.Constructed | undefined)?.valueBlock.value ?? [];
+  // A plain SEQUENCE is a Certificate. The other CertificateChoices (attribute certificates, other formats) are
+  // not certificates to check with, but pkijs reads them whole: so that this reading refuses what pkijs's
+  // SignedData refuses, a set holding any is read by pkijs's CertificateSet, and so is each revocation list.
+  if (choices.some((choice) => choice.idBlock.tagClass !== 1)) new pkijs.CertificateSet({ schema: new asn1js.Set({ value: choices }) });
+  for (const revocation of (fields[SIGNED_DATA_FIELDS.crls] as asn1js.AsnType[] | undefined) ?? []) revocationInfo(revocation);
   return {
     encapsulated: new pkijs.EncapsulatedContentInfo({ schema: fields[SIGNED_DATA_FIELDS.encapContentInfo] }),
     signerInfos: ((fields[SIGNED_DATA_FIELDS.signerInfos] as asn1js.AsnType[] | undefined) ?? []).map(
       (signerInfo) => new pkijs.SignerInfo({ schema: signerInfo }),
     ),
-    // A plain SEQUENCE is a Certificate; the other CertificateChoices (tagged) are not certificates to check with.
-    carried: certificates
+    carried: choices
       .filter((choice) => choice instanceof asn1js.Sequence)
       .map((choice) => (reuse ? reuse.certificate(new Uint8Array(choice.valueBeforeDecodeView)) : new pkijs.Certificate({ schema: choice }))),
   };
+}
+
+/** A RevocationInfoChoice read as pkijs's SignedData reads it: a CRL, or an OtherRevocationInfoFormat re-tagged as a SEQUENCE. */
+function revocationInfo(choice: asn1js.AsnType): pkijs.CertificateRevocationList | pkijs.OtherRevocationInfoFormat {
+  if (choice.idBlock.tagClass === 1) return new pkijs.CertificateRevocationList({ schema: choice });
+  choice.idBlock.tagClass = 1;
+  choice.idBlock.tagNumber = 16;
+  return new pkijs.OtherRevocationInfoFormat({ schema: choice });
 }
 
 /**

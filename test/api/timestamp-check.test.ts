@@ -226,6 +226,21 @@ describe("re-checking a timestamp inside the Worker", () => {
       }
     });
 
+    it("refuses a token carrying a certificate choice pkijs cannot read, as pkijs's SignedData does", async () => {
+      const reuse = new TimestampCheckReuse();
+      expect((await checkTimestamp(tsr, manifest, FIXTURE_CHAIN_PEM, { reuse })).chainTrusted).toBe(true);
+      // A v1 attribute certificate ([1] IMPLICIT) that is an empty SEQUENCE, beside the signer's certificate.
+      const response = asn1js.fromBER(tsr.slice()).result as asn1js.Sequence;
+      const signedData = ((response.valueBlock.value[1] as asn1js.Sequence).valueBlock.value[1] as asn1js.Constructed).valueBlock.value[0] as asn1js.Sequence;
+      (signedData.valueBlock.value[3] as asn1js.Constructed).valueBlock.value.push(
+        new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 1 }, value: [new asn1js.Sequence({ value: [new asn1js.Integer({ value: 0 })] })] }),
+      );
+      const token = new Uint8Array(response.toBER());
+      expect(() => new pkijs.SignedData({ schema: pkijs.TimeStampResp.fromBER(token.slice().buffer).timeStampToken!.content })).toThrow();
+      expect((await checkTimestamp(token, manifest, FIXTURE_CHAIN_PEM, { reuse })).signatureValid).toBe(false);
+      expect((await checkTimestamp(token, manifest, FIXTURE_CHAIN_PEM)).signatureValid).toBe(false);
+    });
+
     it("validates the chain afresh at an instant outside a certificate's validity, where it is not trusted", async () => {
       const reuse = new TimestampCheckReuse();
       const sigstage = fromBase64(sigstageTsr);
