@@ -269,9 +269,13 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     expect(markdown).toContain("openssl cannot check an evidence record by itself");
     expect(markdown).toContain("openssl ne sait pas vérifier seul un enregistrement de preuve");
     const PATH = pathWithProofVerify();
-    // Step 1 saves the roots proof-verify is pinned to, taken from the list the service publishes.
+    // Step 1 saves the roots proof-verify is pinned to, taken from the list the service publishes (the stack
+    // restarted on another port since the package was downloaded: its list is asked there).
     const language = markdown.split(/^## /m).find((part) => part.startsWith("English"))!;
-    const step1 = language.slice(language.search(/^### 1\. /m)).match(/```sh\n([\s\S]*?)```/)![1]!;
+    const step1 = language
+      .slice(language.search(/^### 1\. /m))
+      .match(/```sh\n([\s\S]*?)```/)![1]!
+      .replace(/curl -sf \S+\/v1\/public\/trust-anchors/, `curl -sf ${stack.baseUrl}/v1/public/trust-anchors`);
     expect(spawnSync("bash", ["-e", "-o", "pipefail", "-c", step1], { cwd: genuine.folder, encoding: "utf8" }).status).toBe(0);
     const [count, verify] = step8("English").map((block) =>
       spawnSync("bash", ["-e", "-o", "pipefail", "-c", block], { cwd: genuine.folder, encoding: "utf8", env: { ...process.env, PATH } }),
