@@ -1,5 +1,5 @@
 import { createPrivateKey, sign as nodeSign, type KeyObject } from "node:crypto";
-import { CborMap, CborTag, encodeCbor } from "./cbor.ts";
+import { encode, Tag } from "cbor2";
 
 export interface CoseSigner {
   key: KeyObject;
@@ -18,27 +18,34 @@ export function loadSigningKey(pem: string): KeyObject {
 }
 
 /**
+ * A plain Uint8Array view of the same bytes: cbor2 encodes a Node Buffer through its toJSON (a map), not as a
+ * byte string, and certificates or tokens read with node:fs or node:crypto arrive as Buffers.
+ */
+const byteString = (bytes: Uint8Array) => new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
  * The signature c2pa-rs asks for with "direct COSE handling": a tagged COSE_Sign1 of exactly
  * `reserveSize` bytes over the claim, ES256 in raw r||s form, the chain in the protected header, and
- * the timestamp token (`sigTst2`) plus zero padding in the unprotected header.
+ * the timestamp token (`sigTst2`) plus zero padding in the unprotected header. Maps keep their insertion order
+ * (cbor2's default, no key sorting) and integers their shortest form, the bytes c2pa-rs reads back.
  */
 export async function coseSign1(signer: CoseSigner, claim: Uint8Array, reserveSize: number): Promise<Uint8Array> {
-  const protectedHeader = encodeCbor(
-    new CborMap([
+  const chain = signer.chainDer.map(byteString);
+  const protectedHeader = encode(
+    new Map<number, number | Uint8Array | Uint8Array[]>([
       [1, ES256],
-      [X5CHAIN, signer.chainDer.length === 1 ? signer.chainDer[0]! : signer.chainDer],
+      [X5CHAIN, chain.length === 1 ? chain[0]! : chain],
     ]),
   );
-  const toBeSigned = encodeCbor(["Signature1", protectedHeader, new Uint8Array(0), claim]);
-  const signature = new Uint8Array(nodeSign("sha256", toBeSigned, { key: signer.key, dsaEncoding: "ieee-p1363" }));
-  const unprotected: [string, CborMap | Uint8Array][] = [];
+  const toBeSigned = encode(["Signature1", protectedHeader, new Uint8Array(0), byteString(claim)]);
+  const signature = byteString(nodeSign("sha256", toBeSigned, { key: signer.key, dsaEncoding: "ieee-p1363" }));
+  const unprotected = new Map<string, unknown>();
   if (signer.timestamp !== null) {
-    const counterSigned = encodeCbor(["CounterSignature", protectedHeader, new Uint8Array(0), encodeCbor(signature)]);
-    const token = await signer.timestamp(counterSigned);
-    unprotected.push(["sigTst2", new CborMap([["tstTokens", [new CborMap([["val", token]])]]])]);
+    const counterSigned = encode(["CounterSignature", protectedHeader, new Uint8Array(0), encode(signature)]);
+    const token = byteString(await signer.timestamp(counterSigned));
+    unprotected.set("sigTst2", new Map([["tstTokens", [new Map([["val", token]])]]]));
   }
-  const build = (padLength: number) =>
-    encodeCbor(new CborTag(18, [protectedHeader, new CborMap([...unprotected, ["pad", new Uint8Array(padLength)]]), null, signature]));
+  const build = (padLength: number) => encode(new Tag(18, [protectedHeader, new Map([...unprotected, ["pad", new Uint8Array(padLength)]]), null, signature]));
   let padLength = Math.max(0, reserveSize - build(0).length);
   // The pad's own length prefix grows at 24, 256 and 65536 bytes: settle on the exact size.
   for (let i = 0; i < 4; i++) {
