@@ -125,7 +125,7 @@ function originalCheck(
   check: (kind: string, result: VerificationCheck["result"], detail: string) => VerificationCheck,
 ): VerificationCheck {
   if (file.content_type !== "image/jpeg")
-    return check("file_original", "not_checked", `the original of a ${file.content_type} file cannot be recovered from its signed copy`);
+    return check("file_original", "not_checked", `not recoverable from the signed copy (${file.content_type}): the sealed manifest keeps its hash`);
   if (file.prior_credentials)
     return check(
       "file_original",
