@@ -1,5 +1,5 @@
 import type { Env } from "./env.ts";
-import { isLoopbackHost } from "./middleware/https-only.ts";
+import { isLoopbackHost } from "./lib/host-names.ts";
 import { problemBody } from "./errors/problem.ts";
 import { settingsProblems } from "./config/env.ts";
 

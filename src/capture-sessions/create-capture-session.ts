@@ -4,7 +4,7 @@ import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { randomToken, sha256Hex } from "../lib/crypto.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
-import { isLoopbackHost } from "../middleware/https-only.ts";
+import { isLoopbackHost } from "../lib/host-names.ts";
 import { isReturnUrlAllowed } from "../settings/return-origins.ts";
 import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
 import { getAllowedReturnOrigins } from "../storage/settings.ts";

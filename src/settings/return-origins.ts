@@ -1,6 +1,5 @@
 import { ApiError } from "../errors/api-error.ts";
-import { hasEmptyLabel } from "../lib/host-names.ts";
-import { isLoopbackHost } from "../middleware/https-only.ts";
+import { hasEmptyLabel, isLoopbackHost } from "../lib/host-names.ts";
 
 export const MAX_RETURN_ORIGINS = 20;
 

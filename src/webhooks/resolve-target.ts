@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { isLoopbackHost } from "../middleware/https-only.ts";
+import { isLoopbackHost } from "../lib/host-names.ts";
 
 /**
  * Where a delivery really goes. In local development only (API on loopback), WEBHOOK_RESOLVE

@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { isLoopbackHost } from "../middleware/https-only.ts";
+import { isLoopbackHost } from "../lib/host-names.ts";
 
 /** After a failed attempt: 1 min, 5 min, 30 min, 2 h, 12 h (the specification's five retries), then abandoned. */
 export const WEBHOOK_RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 43200] as const;
