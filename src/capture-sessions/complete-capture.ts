@@ -5,7 +5,7 @@ import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { recordCompletion, recordRejection } from "../storage/capture-completion.ts";
 import { captureSessionCompleted, captureSessionRejected } from "../events/catalogue.ts";
-import { publishEvents } from "../events/publish.ts";
+import { publishEvents } from "../webhooks/publish-events.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
 import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";

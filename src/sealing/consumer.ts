@@ -4,7 +4,7 @@ import { sealingRetryDelay } from "./retry-schedule.ts";
 import { callSealer } from "./sealer-client.ts";
 import { loadProofForSealing } from "../storage/proof-sealing.ts";
 import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
-import { publishEvents } from "../events/publish.ts";
+import { publishEvents } from "../webhooks/publish-events.ts";
 
 export interface SealingMessage {
   proof_id: string;

@@ -1,6 +1,6 @@
 import type { WorkerContext } from "../domain/context.ts";
 import { undispatchedEventIds } from "../storage/webhook-publishing.ts";
-import { publishEvents } from "../events/publish.ts";
+import { publishEvents } from "../webhooks/publish-events.ts";
 
 /** How long a recorded event may wait for the publication that follows its batch before the sweep takes it. */
 const UNPUBLISHED_AFTER_MS = 30_000;

@@ -14,7 +14,7 @@ import { refusedDestination } from "./destination-check.ts";
 import { firstBytesOf } from "./response-start.ts";
 
 // Attempting deliveries, from the queue to the receiver: the webhook queue's message, its consumer, one
-// attempt and its HTTP request. Which deliveries exist is the outbox fan-out's (src/events/publish.ts).
+// attempt and its HTTP request. Which deliveries exist is the outbox fan-out's (src/webhooks/publish-events.ts).
 
 /** A webhook queue message: the delivery's id only; the body and its state are read from the delivery log. */
 export interface DeliveryMessage {

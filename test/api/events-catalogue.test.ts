@@ -49,7 +49,7 @@ async function freshWorker() {
     openapi: async (lang: "en" | "fr") => (await fetch(new Request(`${API}/openapi.json${lang === "fr" ? "?lang=fr" : ""}`))).json<any>(),
     catalogue: await import("../../src/events/catalogue.ts"),
     record: await import("../../src/storage/events.ts"),
-    publish: await import("../../src/events/publish.ts"),
+    publish: await import("../../src/webhooks/publish-events.ts"),
     db: (await import("../../src/db/client.ts")).database(env.DB),
   };
 }

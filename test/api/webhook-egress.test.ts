@@ -4,7 +4,7 @@ import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { dnsStandIn, PUBLIC_ADDRESS } from "./support/dns-stand-in.ts";
 import { attemptDelivery } from "../../src/webhooks/attempt.ts";
-import { publishEvents } from "../../src/events/publish.ts";
+import { publishEvents } from "../../src/webhooks/publish-events.ts";
 import { isPublicAddress } from "../../src/webhooks/public-address.ts";
 import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/storage/events.ts";

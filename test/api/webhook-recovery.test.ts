@@ -9,7 +9,7 @@ import { database } from "../../src/db/client.ts";
 import { eventInsert } from "../../src/storage/events.ts";
 import { sampleEvent } from "./support/events.ts";
 import { attemptDelivery } from "../../src/webhooks/attempt.ts";
-import { publishEvents } from "../../src/events/publish.ts";
+import { publishEvents } from "../../src/webhooks/publish-events.ts";
 import { DEAD_LETTER_FAILURE, consumeDeadLetters } from "../../src/webhooks/dead-letters.ts";
 import worker from "../../src/index.ts";
 import { OVERDUE_AFTER_MS, requeueOverdueDeliveries } from "../../src/sweeps/requeue-overdue-deliveries.ts";

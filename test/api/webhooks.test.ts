@@ -5,7 +5,7 @@ import { callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { attemptDelivery } from "../../src/webhooks/attempt.ts";
 import { consumeWebhookMessages } from "../../src/webhooks/attempt.ts";
-import { publishEvents } from "../../src/events/publish.ts";
+import { publishEvents } from "../../src/webhooks/publish-events.ts";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from "../../src/webhooks/retry-schedule.ts";
 import { hmacSha256Hex } from "../../shared/hmac-sha256.ts";

@@ -3,8 +3,8 @@ import type { WorkerContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
 import { chunks } from "../lib/batches.ts";
 import { eventsAndTheirEndpoints, insertDeliveries, markEventsDispatched, unsentDeliveryIds } from "../storage/webhook-publishing.ts";
-import { deliveryBody } from "../webhooks/delivery-body.ts";
-import { queueDeliveries } from "../webhooks/attempt.ts";
+import { deliveryBody } from "./delivery-body.ts";
+import { queueDeliveries } from "./attempt.ts";
 
 /** Events handled per round of queries: one bound parameter each, well within D1's 100. */
 const EVENTS_PER_ROUND = 50;
