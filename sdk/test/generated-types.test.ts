@@ -5,7 +5,11 @@ import { describe, it } from "node:test";
 import { GENERATED_FILE, renderTypes } from "../scripts/generate-types.ts";
 import { loadOpenApiDocument } from "../scripts/openapi-document.ts";
 
-const sdkPackage = JSON.parse(readFileSync(resolve(import.meta.dirname, "../package.json"), "utf8")) as { version: string; proofSeal: { apiVersion: string } };
+const sdkPackage = JSON.parse(readFileSync(resolve(import.meta.dirname, "../package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  proofSeal: { apiVersion: string };
+};
 
 describe("the SDK's generated types", () => {
   it("are what the API's current /openapi.json generates (run `npm run generate --prefix sdk` when this fails)", async () => {
@@ -19,6 +23,11 @@ describe("the SDK's generated types", () => {
     const rendered = await renderTypes(document);
     assert.notEqual(rendered, readFileSync(GENERATED_FILE, "utf8"));
     assert.match(rendered, /sdk_drift_probe\??: string/);
+  });
+
+  it("are named by the document itself: info.description points integrators at the package", async () => {
+    const document = (await loadOpenApiDocument()) as { info: { description: string } };
+    assert.ok(document.info.description.includes(`\`${sdkPackage.name}\``), document.info.description);
   });
 
   it("tie the package's major version to the API version the document declares", async () => {
