@@ -5,6 +5,7 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/proof-artifacts.ts";
 import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
+import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
 import {
   V2_CHAIN_PEM,
   V2_FILES,
@@ -90,7 +91,17 @@ describe("the public verdict rests on the stored objects as they are", () => {
     // Kept by browsers one sweep interval at most, as the public JSON: an altered verdict shows at the next re-hash.
     expect(response.headers.get("Cache-Control")).toBe("public, max-age=60");
     expect(after.headers.get("Cache-Control")).toBe("public, max-age=60");
-    expect(await response.text()).toContain('data-verdict="verified"');
+    const html = await response.text();
+    expect(html).toContain('data-verdict="verified"');
+    // A test proof says so in the verdict line itself; when the files were last checked is shown.
+    expect(html).toContain(`>${PAGE_MESSAGES.en.verdict_verified_test!.replaceAll("'", "&#39;")}</p>`);
+    expect(html).toMatch(new RegExp(`data-testid="files-checked-at"><time datetime="${rehashedAt.toISOString()}"`));
+    // "Check it yourself" takes the roots from the published list, never the package's chain.pem as a root.
+    const command = html.slice(html.indexOf('<code id="command">'), html.indexOf("</code>", html.indexOf('<code id="command">')));
+    expect(command).toContain("/v1/public/trust-anchors");
+    expect(command).toContain("-CAfile service-root.pem");
+    expect(command).toContain("-CAfile tsa-root.pem -untrusted chain.pem");
+    expect(command).not.toContain("-CAfile chain.pem");
   });
 
   it("turns altered at the re-hash after one byte of a stored signed file changed (same size), in the JSON, the page and the operator's list", async () => {
@@ -112,6 +123,7 @@ describe("the public verdict rests on the stored objects as they are", () => {
     expect(page).toContain('data-verdict="altered"');
     expect(page).not.toContain('data-verdict="verified"');
     expect(page).not.toMatch(/Verified/);
+    expect(page).toContain(PAGE_MESSAGES.en.testSuffix);
     // The altered file is not offered as the sealed one; the intact one still is.
     expect(page).not.toContain(`data-testid="open-${V2_FILES[0].id}"`);
     expect(page).toContain(`data-testid="altered-${V2_FILES[0].id}"`);

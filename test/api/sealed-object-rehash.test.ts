@@ -72,6 +72,23 @@ describe("re-hash of sealed stored objects", () => {
       ["chain.pem", "manifest.json", "manifest.p7s", "proof.tsr", ...signed.map((file) => `files/${file.id}.jpg`)].sort(),
     );
     expect(checks.filter((check) => check.lastCheckedAt !== null)).toHaveLength(2);
+    // The queries of a run stay far within the 1,000 an invocation may make (each statement of a batch counts).
+    await sealedProof();
+    let queries = 0;
+    const counting = new Proxy(env.DB, {
+      get(target, name) {
+        if (name === "prepare")
+          return (sql: string) => {
+            queries++;
+            return target.prepare(sql);
+          };
+        const value = Reflect.get(target, name);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const counted = await rehashSealedObjects({ ...env, DB: counting }, new Date(), { objects: 100, bytes: 1 << 30, enrolProofs: 20 });
+    expect(counted.checked).toBeGreaterThan(5);
+    expect(queries).toBeLessThanOrEqual(counted.checked + 10);
     // A row budget.
     expect(await rehashSealedObjects(env, new Date(), { objects: 2, bytes: 1 << 30, enrolProofs: 20 })).toMatchObject({ enrolled: 0, checked: 2 });
     // An object larger than the whole budget is still hashed, alone.
