@@ -1,17 +1,11 @@
 // @ts-check
 /** Which language the page speaks, and its words in that language; the template's texts arrive already translated. */
 import { MESSAGES } from "./messages.js";
+import { resolveLocale } from "./locale-fallback.js";
 
-/**
- * The specification's order: the exact tag, its base language, the template's default language (and its
- * base), then English. Returns a language the page has a table for.
- */
+/** The language the page speaks: the one fallback rule (`locale-fallback.js`) over the languages it has words for. */
 export function pickLanguage(requested, templateDefault) {
-  const candidates = [requested, templateDefault].flatMap((tag) => {
-    const lower = String(tag || "").toLowerCase();
-    return lower ? [lower, lower.split("-")[0]] : [];
-  });
-  return candidates.find((candidate) => Object.hasOwn(MESSAGES, candidate)) ?? "en";
+  return resolveLocale(requested, Object.keys(MESSAGES), templateDefault || "en");
 }
 
 export function translator(language) {

@@ -1,14 +1,8 @@
 import type { LocalizedText } from "../capture-templates/snapshot.ts";
+import { resolveLocale } from "../../public/capture/locale-fallback.js";
 
-/**
- * The specification's fallback order: the exact tag, then its base language (`pt` for `pt-BR`), then the
- * template's default language, then English. Tags compare case-insensitively; the available spelling wins.
- */
-export function resolveLocale(requested: string, available: readonly string[], defaultLocale: string): string {
-  const find = (tag: string) => available.find((candidate) => candidate.toLowerCase() === tag.toLowerCase());
-  const base = requested.split("-")[0] ?? requested;
-  return find(requested) ?? find(base) ?? find(defaultLocale) ?? find("en") ?? available[0] ?? defaultLocale;
-}
+/** The fallback rule is the capture page's own file, so that the page and the Worker cannot drift apart. */
+export { resolveLocale };
 
 export function resolveText(text: LocalizedText, locale: string, defaultLocale: string): string {
   if (typeof text === "string") return text;

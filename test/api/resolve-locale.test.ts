@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveLocale, resolveText } from "../../src/i18n/resolve-locale.ts";
+import { LOCALE_FALLBACK_CASES } from "./support/locale-fallback-cases.ts";
 
 describe("language fallback", () => {
   it("takes the exact tag, then the base language, then the default, then English", () => {
@@ -24,6 +25,12 @@ describe("language fallback", () => {
   it("still answers when nothing in the order is available", () => {
     expect(resolveLocale("ja", ["de", "fr"], "it")).toBe("de");
     expect(resolveLocale("ja", [], "it")).toBe("it");
+  });
+
+  it("follows the same table of cases as the capture page (one rule, public/capture/locale-fallback.js)", () => {
+    for (const { requested, available, defaultLocale, expected, why } of LOCALE_FALLBACK_CASES) {
+      expect(resolveLocale(requested, available, defaultLocale), why).toBe(expected);
+    }
   });
 
   it("resolves a text given as a string or a language map", () => {

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 // The capture page's own modules, run in Node: plain ES modules with no dependency on the DOM.
 import { MESSAGES } from "../../public/capture/messages.js";
 import { pickLanguage, translator } from "../../public/capture/i18n.js";
+import { resolveLocale } from "../../public/capture/locale-fallback.js";
+import { LOCALE_FALLBACK_CASES } from "../api/support/locale-fallback-cases.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
@@ -30,6 +32,18 @@ describe("the capture page's own words", () => {
     expect(pickLanguage("pt-BR", "es-419")).toBe("es");
     expect(pickLanguage("ja", "ko")).toBe("en");
     expect(pickLanguage(undefined, undefined)).toBe("en");
+  });
+
+  it("follow the same table of cases as the Worker's template texts (one rule, public/capture/locale-fallback.js)", () => {
+    for (const { requested, available, defaultLocale, expected, why } of LOCALE_FALLBACK_CASES) {
+      expect(resolveLocale(requested, available, defaultLocale), why).toBe(expected);
+    }
+    // The rows over the page's own languages, through the page's entry point.
+    const pageRows = LOCALE_FALLBACK_CASES.filter((row) => row.available.join() === Object.keys(MESSAGES).join());
+    expect(pageRows.length).toBeGreaterThan(3);
+    for (const { requested, defaultLocale, expected, why } of pageRows) {
+      expect(pickLanguage(requested, defaultLocale), why).toBe(expected);
+    }
   });
 
   it("fill their placeholders", () => {
