@@ -105,12 +105,14 @@ describe("re-hash of sealed stored objects", () => {
     const tsr = checks.find((check) => check.entry === "proof.tsr")!;
     expect(tsr.expectedSha256).toBe(tsr.foundSha256);
     expect(checks.find((check) => check.entry === "manifest.json")!.expectedSha256).toBe(FIXTURE_MANIFEST_SHA256);
-    const oldest = checks.map((check) => check.lastCheckedAt!).sort()[0]!;
-    // The next run (an hour on) takes this proof's objects again before anything checked later.
-    const later = new Date(Date.parse(oldest) + 3_600_000);
-    await rehashSealedObjects(env, later, { ...REHASH_BUDGET, objects: 1 });
-    const due = await env.DB.prepare("SELECT MIN(last_checked_at) AS oldest FROM sealed_object_checks").first<{ oldest: string }>();
-    expect(due!.oldest >= oldest).toBe(true);
+    // The object re-hashed longest ago is the next one taken, whatever its key.
+    const chosen = checks.find((check) => check.entry === "proof.tsr")!;
+    await env.DB.prepare("UPDATE sealed_object_checks SET last_checked_at = '2001-01-01T00:00:00.000Z' WHERE object_key = ?").bind(chosen.objectKey).run();
+    const later = new Date(Date.parse(start.toISOString()) + 3_600_000);
+    expect((await rehashSealedObjects(env, later, { ...REHASH_BUDGET, objects: 1 })).checked).toBe(1);
+    const after = await proofObjectChecks(env.DB, proofId);
+    expect(after.find((check) => check.objectKey === chosen.objectKey)!.lastCheckedAt).toBe(later.toISOString());
+    expect(after.filter((check) => check.lastCheckedAt === later.toISOString())).toHaveLength(1);
   });
 
   it("marks a signed file changed by one byte (same size) altered, logs the alert line, and lists it for the operator", async () => {
