@@ -246,6 +246,10 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
       (check: { name: string; detail: string }) => check.name.startsWith("file_original:") && check.detail.includes("Credentials"),
     );
     expect(original).toMatchObject({ result: "not_checked", detail: expect.stringContaining("earlier Content Credentials") });
+    // The public JSON runs the same core on the stored objects: the same verdict, under the same check names.
+    const published = await (await fetch(`${stack.baseUrl}/v1/public/proofs/${withCredentials.proof.id}`)).json();
+    expect(published.verification).toMatchObject({ verdict: "verified", test_mode: true });
+    expect(published.verification.checks.map((check: { name: string }) => check.name)).toEqual(report.checks.map((check: { name: string }) => check.name));
   });
 
   it("verifies a live proof with the live roots, without TEST, and refuses it under the test roots", async () => {
