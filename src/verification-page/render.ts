@@ -35,6 +35,8 @@ export interface PageProof {
   files: PageFile[];
   timestamp: { gen_time: string; qualified: boolean; authority: string } | null;
   manifest_sha256: string | null;
+  /** The proof seal's certificate (manifest.p7s); null: sealed before proofs were sealed as a whole. */
+  seal: { certificate_subject: string; certificate_sha256: string } | null;
   trust_anchors: { timestamp_authority_root_sha256: string | null; c2pa_root_sha256: string | null } | null;
   package_url: string;
   verification_url: string;
@@ -332,10 +334,16 @@ function checkCommands(proof: PageProof): string {
   const published = new URL("/v1/public/trust-anchors", proof.package_url).href;
   const save = (sha256: string, file: string) =>
     `curl -s ${published} | python3 -c 'import json, sys; print(next(a["pem"] for a in json.load(sys.stdin)["data"] if a["sha256"] == "${sha256}"), end="")' > ${file}`;
+  // A proof sealed before manifest.p7s existed has no seal to check: only its timestamp.
+  const seal = proof.seal
+    ? [
+        save(roots.c2pa_root_sha256, "service-root.pem"),
+        "openssl cms -verify -binary -inform DER -in manifest.p7s -content manifest.json -CAfile service-root.pem -purpose any -out /dev/null",
+      ]
+    : [];
   return [
-    save(roots.c2pa_root_sha256, "service-root.pem"),
+    ...seal,
     save(roots.timestamp_authority_root_sha256, "tsa-root.pem"),
-    "openssl cms -verify -binary -inform DER -in manifest.p7s -content manifest.json -CAfile service-root.pem -purpose any -out /dev/null",
     "openssl ts -verify -data manifest.json -in proof.tsr -CAfile tsa-root.pem -untrusted chain.pem",
   ].join("\n");
 }
