@@ -1,6 +1,7 @@
 import { ApiError } from "../errors/api-error.ts";
-import { toHex } from "../lib/crypto.ts";
 import { forgetUploadedParts, markFileUploaded } from "../storage/files.ts";
+import { deleteObjects, hashObject } from "../storage/objects/bucket.ts";
+import { completeMultipartUpload } from "../storage/objects/capture-uploads.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { PART_SIZE } from "./declare-file.ts";
 import type { DomainContext } from "../domain/context.ts";
@@ -40,21 +41,22 @@ export async function completeMultipart({
   if (parts.length !== expected || parts.some((part, index) => part.part_number !== index + 1)) {
     throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
   }
-  const upload = env.FILES.resumeMultipartUpload(file.originalKey, file.multipartUploadId);
   try {
-    await upload.complete(parts.map((part) => ({ partNumber: part.part_number, etag: bareEtag(part.etag) })));
+    await completeMultipartUpload(
+      env,
+      file.originalKey,
+      file.multipartUploadId,
+      parts.map((part) => ({ partNumber: part.part_number, etag: bareEtag(part.etag) })),
+    );
   } catch {
     // A part storage does not hold under that ETag: the phone sends its parts again.
     await forgetUploadedParts(db, file.id);
     throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
   }
-  const object = await env.FILES.get(file.originalKey);
+  const object = await hashObject(env, file.originalKey);
   if (object === null) throw new ApiError("upload_incomplete", { extra: { files: [file.id] } });
-  const digest = new crypto.DigestStream("SHA-256");
-  await object.body.pipeTo(digest);
-  const sha256 = toHex(await digest.digest);
-  if (object.size !== file.size || sha256 !== file.sha256) {
-    await env.FILES.delete(file.originalKey);
+  if (object.size !== file.size || object.sha256 !== file.sha256) {
+    await deleteObjects(env, [file.originalKey]);
     await forgetUploadedParts(db, file.id);
     throw new ApiError(object.size !== file.size ? "upload_size_mismatch" : "upload_checksum_mismatch");
   }

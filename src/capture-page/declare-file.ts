@@ -5,6 +5,8 @@ import type { SessionRow } from "../storage/capture-sessions.ts";
 import { insertFile, liveFilesOfSession } from "../storage/files.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { issueUploadUrl } from "../storage/signed-urls.ts";
+import { captureUploadKey } from "../storage/objects/bucket.ts";
+import { startMultipartUpload } from "../storage/objects/capture-uploads.ts";
 import { allowedTypes, maxBytes, UPLOAD_URL_LIFETIME_SECONDS } from "./media-rules.ts";
 import type { DomainContext } from "../domain/context.ts";
 
@@ -96,11 +98,8 @@ export async function declareFile({
     // Beside the device's report, two facts the service measures itself: the clock offset and the version of
     // the capture page it serves (the page is part of this deploy), kept apart when presented (ADR 0018).
     captureContext: { ...capture, clock_offset_ms: Number.isNaN(deviceTime) ? null : now.getTime() - deviceTime, capture_page_version: env.BUILD_COMMIT },
-    originalKey: `captures/${session.id}/${id}`,
-    multipartUploadId:
-      input.size > MULTIPART_THRESHOLD
-        ? (await env.FILES.createMultipartUpload(`captures/${session.id}/${id}`, { httpMetadata: { contentType: input.content_type } })).uploadId
-        : null,
+    originalKey: captureUploadKey(session.id, id),
+    multipartUploadId: input.size > MULTIPART_THRESHOLD ? await startMultipartUpload(env, captureUploadKey(session.id, id), input.content_type) : null,
     uploadedParts: null,
     createdAt: now.toISOString(),
     capturedAt: null,

@@ -1,7 +1,8 @@
-import type { Env } from "../env.ts";
 import type { Database } from "../db/client.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { fileStatus, markFileDeleted } from "../storage/files.ts";
+import { deleteObjects, type ObjectStore } from "../storage/objects/bucket.ts";
+import { abortMultipartUpload } from "../storage/objects/capture-uploads.ts";
 import type { FileRow } from "../storage/rows.ts";
 import type { DomainContext } from "../domain/context.ts";
 
@@ -15,12 +16,12 @@ export async function removeCaptureFile({ ctx, input: { file } }: { ctx: Pick<Do
   await markFileDeleted(db, file.id);
   if (file.multipartUploadId !== null && file.status === "declared") {
     try {
-      await env.FILES.resumeMultipartUpload(file.originalKey, file.multipartUploadId).abort();
+      await abortMultipartUpload(env, file.originalKey, file.multipartUploadId);
     } catch {
       // Already completed or aborted: nothing of it is left to stop.
     }
   }
-  await env.FILES.delete(file.originalKey);
+  await deleteObjects(env, [file.originalKey]);
 }
 
 /**
@@ -37,8 +38,8 @@ export async function requireWritableFile(db: Database, fileId: string): Promise
 }
 
 /** After a write that raced a removal: the bytes of a file removed meanwhile are deleted too. */
-export async function discardIfRemoved(env: Env, db: Database, fileId: string, key: string): Promise<void> {
+export async function discardIfRemoved(store: ObjectStore, db: Database, fileId: string, key: string): Promise<void> {
   if ((await fileStatus(db, fileId)) !== "deleted") return;
-  await env.FILES.delete(key);
+  await deleteObjects(store, [key]);
   throw new ApiError("capture_file_not_found", { detail: "The file was removed from the capture while it was uploading." });
 }

@@ -9,6 +9,7 @@ import { publishEvents } from "../webhooks/publish-events.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
 import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
+import { objectHead, type ObjectStore } from "../storage/objects/bucket.ts";
 import type { FileRow } from "../storage/rows.ts";
 
 export interface CompletionResult {
@@ -61,12 +62,12 @@ function redirectUrl(session: SessionRow, proofId: string): string | null {
 }
 
 /** Every declared file is in storage with its declared size; returns when storage observed each. */
-async function storedFiles(bucket: R2Bucket, declared: FileRow[]): Promise<Map<string, string>> {
+async function storedFiles(store: ObjectStore, declared: FileRow[]): Promise<Map<string, string>> {
   const observed = new Map<string, string>();
   const incomplete: string[] = [];
   await Promise.all(
     declared.map(async (file) => {
-      const head = await bucket.head(file.originalKey);
+      const head = await objectHead(store, file.originalKey);
       if (head === null || head.size !== file.size) incomplete.push(file.id);
       else observed.set(file.id, file.capturedAt ?? head.uploaded.toISOString());
     }),
@@ -99,7 +100,7 @@ export async function completeCapture({ ctx: deps, input }: { ctx: CompletionDep
     return { proof_id: session.proofId, session_id: session.id, redirect_url: redirectUrl(session, session.proofId) };
   }
   const declared = await liveFilesOfSession(deps.db, session.id);
-  const observed = await storedFiles(deps.env.FILES, declared);
+  const observed = await storedFiles(deps.env, declared);
   await checkSteps(deps.db, session, declared);
   if (session.compareTo !== null && !(await deps.claimBefore(session.compareTo, session.id))) {
     await rejectAfter(deps, session);

@@ -1,6 +1,7 @@
 import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
-import { themeLogoKey, updateTheme } from "../storage/capture-themes.ts";
+import { updateTheme } from "../storage/capture-themes.ts";
+import { storeThemeLogo } from "../storage/objects/theme-logos.ts";
 import { checkDeclaredLogoType, readLogoBody, sniffLogo } from "./logo.ts";
 import { themeOrThrow } from "./find-theme.ts";
 
@@ -17,8 +18,7 @@ export async function uploadThemeLogo({ ctx, input }: { ctx: Pick<DomainContext,
   const bytes = await readLogoBody(input.request);
   const contentType = sniffLogo(bytes);
   checkDeclaredLogoType(input.request.headers.get("Content-Type"), contentType);
-  const key = themeLogoKey(theme.id);
-  await ctx.env.FILES.put(key, bytes, { httpMetadata: { contentType } });
+  const key = await storeThemeLogo(ctx.env, theme.id, bytes, contentType);
   await updateTheme(ctx.db, theme.id, { logoKey: key, logoContentType: contentType, updatedAt: ctx.now.toISOString() });
   return themeOrThrow({ ctx, input: { id: theme.id } });
 }

@@ -1,5 +1,7 @@
 import type { ProofRow } from "../storage/rows.ts";
-import { EVIDENCE_RECORD_NAME, evidenceRecordKey } from "../storage/evidence-records.ts";
+import type { ObjectStore } from "../storage/objects/bucket.ts";
+import { EVIDENCE_RECORD_NAME } from "../storage/objects/bucket.ts";
+import { evidenceRecordMetadata } from "../storage/objects/sealed-artifacts.ts";
 
 /** What the public JSON says of a proof's evidence record (docs/adr/0022). */
 export interface PublicEvidenceRecord {
@@ -16,11 +18,10 @@ export interface PublicEvidenceRecord {
  * The proof's evidence record as the renewal sweep last wrote it, from its storage metadata (one HEAD, no
  * read of the record): null before its first archive timestamp.
  */
-export async function publicEvidenceRecord(bucket: R2Bucket, proof: Pick<ProofRow, "id" | "sealingRun" | "status">): Promise<PublicEvidenceRecord | null> {
+export async function publicEvidenceRecord(store: ObjectStore, proof: Pick<ProofRow, "id" | "sealingRun" | "status">): Promise<PublicEvidenceRecord | null> {
   if (proof.status !== "sealed") return null;
-  const head = await bucket.head(evidenceRecordKey(proof.id, proof.sealingRun));
-  const metadata = head?.customMetadata;
-  if (!head || !metadata?.renewed_at) return null;
+  const metadata = await evidenceRecordMetadata(store, proof);
+  if (!metadata?.renewed_at) return null;
   return {
     file: EVIDENCE_RECORD_NAME,
     archive_timestamps: Number(metadata.archive_timestamps ?? "0"),

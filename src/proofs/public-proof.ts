@@ -6,7 +6,7 @@ import { publicSignals } from "./file-facts.ts";
 import { proofClaims, publicClaims } from "../verification/claims.ts";
 import { packageRoots } from "../verification/package-roots.ts";
 import type { PublicEvidenceRecord } from "../evidence/evidence-state.ts";
-import { readRevocationIndex } from "../storage/proof-revocation.ts";
+import { readRevocationIndex } from "../storage/objects/revocation.ts";
 import type { ObjectCheck } from "../storage/sealed-object-checks.ts";
 
 /**
@@ -15,8 +15,7 @@ import type { ObjectCheck } from "../storage/sealed-object-checks.ts";
  */
 export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null, rehashes?: ObjectCheck[]) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
-  const [roots, revocation] =
-    proof.status === "sealed" ? await Promise.all([packageRoots(env.FILES, proof), readRevocationIndex(env.FILES, proof)]) : [null, null];
+  const [roots, revocation] = proof.status === "sealed" ? await Promise.all([packageRoots(env, proof), readRevocationIndex(env, proof)]) : [null, null];
   const presented = files.map((file) => {
     const url = `${base}/v1/public/proofs/${proof.id}/files/${file.id}`;
     return { ...presentFile(file, publicSignals), url, thumbnail_url: proof.status === "sealed" && file.thumbnail ? `${url}/thumbnail` : null };

@@ -1,12 +1,19 @@
 import type { DomainContext } from "../domain/context.ts";
 import { zipStream, type ZipEntry } from "../lib/zip/zip-stream.ts";
-import { packagedArtifactKey, proofArtifactKeys, fileExtension } from "../storage/proof-artifacts.ts";
+import {
+  EVIDENCE_RECORD_NAME,
+  evidenceRecordKey,
+  fileExtension,
+  objectHead,
+  openObject,
+  packagedArtifactKey,
+  proofArtifactKeys,
+} from "../storage/objects/bucket.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { verifyMarkdown } from "../verification/verify-md.ts";
 import { packageRoots } from "../verification/package-roots.ts";
-import { readRevocationIndex, revocationFileNames } from "../storage/proof-revocation.ts";
+import { readRevocationIndex, revocationFileNames } from "../storage/objects/revocation.ts";
 import { REVOCATION_INDEX } from "../../shared/revocation-data.ts";
-import { EVIDENCE_RECORD_NAME, evidenceRecordKey } from "../storage/evidence-records.ts";
 
 /** The proof seal's name in the package, beside manifest.json. */
 export const MANIFEST_SEAL_ENTRY = "manifest.p7s";
@@ -30,9 +37,9 @@ export async function verificationPackage({
   const evidenceKey = evidenceRecordKey(proof.id, proof.sealingRun);
   // The evidence record exists once the renewal sweep gave the proof its first archive timestamp (docs/adr/0022).
   const [roots, revocation, evidence] = await Promise.all([
-    packageRoots(ctx.env.FILES, proof),
-    readRevocationIndex(ctx.env.FILES, proof),
-    ctx.env.FILES.head(evidenceKey),
+    packageRoots(ctx.env, proof),
+    readRevocationIndex(ctx.env, proof),
+    objectHead(ctx.env, evidenceKey),
   ]);
   // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
   // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
@@ -40,7 +47,7 @@ export async function verificationPackage({
   const fromStorage =
     (key: string, crc32: number | null = null) =>
     async () => {
-      const object = await ctx.env.FILES.get(key);
+      const object = await openObject(ctx.env, key);
       if (object === null) throw new Error(`missing artifact ${key}`);
       return { stream: object.body, size: object.size, crc32 };
     };

@@ -57,7 +57,7 @@ export function sealingDependencies(worker: WorkerContext): SealingDependencies 
   const { env, db } = worker;
   return {
     db,
-    files: env.FILES,
+    objects: env,
     downloadUrl: async (key) => {
       const signed = await issueDownloadUrl(env, key, SEALER_URL_LIFETIME_SECONDS);
       return { url: signed.url, headers: signed.headers };

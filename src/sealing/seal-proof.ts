@@ -3,7 +3,9 @@ import { newId } from "../lib/ids.ts";
 import { eventInsertWhere } from "../storage/events.ts";
 import { proofFailed, proofSealed } from "../events/catalogue.ts";
 import { nowIso } from "../lib/time.ts";
-import { proofArtifactKeys, signedFileKey, thumbnailKey } from "../storage/proof-artifacts.ts";
+import { type ObjectStore, signedFileKey, thumbnailKey } from "../storage/objects/bucket.ts";
+import { discardSealingRun, storeSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
+import { deleteRevocation } from "../storage/objects/revocation.ts";
 import {
   consumeReservationStatement,
   countSealAttempt,
@@ -21,13 +23,13 @@ import { SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
 import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
-import { deleteRevocation, storeRevocation } from "../storage/proof-revocation.ts";
 import { sealCertificateUpsert } from "../storage/seal-certificates.ts";
 import { type SealCertificate, sealCertificate } from "./seal-certificate.ts";
 
 export interface SealingDependencies {
   db: Database;
-  files: R2Bucket;
+  /** Where the run's artifacts are stored (the Worker's env). */
+  objects: ObjectStore;
   /** Short-lived signed URLs, so the sealer holds no storage credentials of its own. */
   downloadUrl(key: string): Promise<{ url: string; headers?: Record<string, string> }>;
   uploadUrl(key: string, contentType: string): Promise<{ url: string; method: string; headers: Record<string, string> }>;
@@ -62,11 +64,11 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
   } catch (error) {
     // The sealer deletes what a run it abandons wrote, but a sealer that died mid-run cannot: the next
     // attempt is a new run, so this one's copies would stay unpublished in storage for ever.
-    await discardRun(deps.files, loaded.proof, loaded.files, run);
+    await discardSealingRun(deps.objects, proofId, run, loaded.files);
     throw error;
   }
   if (result.status === "failed") {
-    await discardRun(deps.files, loaded.proof, loaded.files, run);
+    await discardSealingRun(deps.objects, proofId, run, loaded.files);
     return failProof(deps, loaded.proof, result);
   }
   const sealerAnsweredAt = Date.now();
@@ -75,26 +77,18 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
     sealedWith = await sealCertificate(base64Bytes(result.manifest_p7s_base64));
   } catch (error) {
     // A seal that names no certificate it carries is the sealer's fault: nothing of this run is published.
-    await discardRun(deps.files, loaded.proof, loaded.files, run);
+    await discardSealingRun(deps.objects, proofId, run, loaded.files);
     throw error;
   }
-  await storeArtifacts(deps.files, proofId, run, result);
+  await storeSealedArtifacts(deps.objects, proofId, run, result);
   const outcome = await recordSealed(deps, loaded.proof, loaded.files, result, run, sealedWith);
   if (outcome === "sealed") logSealingTimes(proofId, result, { completedAt: loaded.proof.createdAt, sealerCalledAt, sealerAnsweredAt, recordedAt: Date.now() });
   // Another run sealed the proof first: this run's copies are published nowhere.
   if (outcome === "already_done") {
-    await discardRun(deps.files, loaded.proof, loaded.files, run);
-    await deleteRevocation(deps.files, proofId, run, result.revocation);
+    await discardSealingRun(deps.objects, proofId, run, loaded.files);
+    await deleteRevocation(deps.objects, proofId, run, result.revocation);
   }
   return outcome;
-}
-
-async function discardRun(bucket: R2Bucket, proof: ProofRow, files: FileRow[], run: string): Promise<void> {
-  const artifacts = Object.values(proofArtifactKeys(proof.id, run));
-  await bucket.delete([
-    ...artifacts,
-    ...files.flatMap((file) => [signedFileKey(proof.id, run, file.id, file.contentType), thumbnailKey(proof.id, run, file.id)]),
-  ]);
 }
 
 /** Each file's 1-based position within its step, in capture order (the order the files are given in). */
@@ -159,20 +153,6 @@ async function buildJob(
 }
 
 const base64Bytes = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-
-async function storeArtifacts(bucket: R2Bucket, proofId: string, run: string, result: SealedResult): Promise<void> {
-  const keys = proofArtifactKeys(proofId, run);
-  const tsr = base64Bytes(result.tsr_base64);
-  await Promise.all([
-    bucket.put(keys.manifest, result.manifest, { httpMetadata: { contentType: "application/json" } }),
-    bucket.put(keys.manifestSeal, base64Bytes(result.manifest_p7s_base64), { httpMetadata: { contentType: "application/pkcs7-signature" } }),
-    bucket.put(keys.timestampResponse, tsr, { httpMetadata: { contentType: "application/timestamp-reply" } }),
-    bucket.put(keys.timestampChain, result.chain_pem, { httpMetadata: { contentType: "application/x-pem-file" } }),
-    bucket.put(keys.c2paTrustAnchor, result.c2pa_trust_anchor_pem, { httpMetadata: { contentType: "application/x-pem-file" } }),
-    // Beside the token, with the package's names (docs/adr/0022).
-    storeRevocation(bucket, proofId, run, result.revocation),
-  ]);
-}
 
 /** Whose the proof's events are, and the fields `proof.sealed` and `proof.failed` open with. */
 function proofEventOrigin(proof: ProofRow, createdAt: string) {

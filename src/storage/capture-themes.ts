@@ -2,12 +2,10 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { captureThemes } from "../db/schema/index.ts";
 import { keysetPage } from "./keyset-page.ts";
+import { type ObjectStore, openObject } from "./objects/bucket.ts";
 import type { Keyset } from "../lib/pagination.ts";
 
 import type { ThemeRow } from "./rows.ts";
-
-/** Where a theme's logo lives in R2 (`env.FILES`). */
-export const themeLogoKey = (themeId: string) => `themes/${themeId}/logo`;
 
 export async function findTheme(db: Database, organizationId: string, id: string): Promise<ThemeRow | null> {
   const row = await db
@@ -101,7 +99,7 @@ export async function makeDefaultTheme(db: Database, organizationId: string, id:
  */
 export async function readThemeLogo(
   db: Database,
-  files: R2Bucket,
+  store: ObjectStore,
   themeId: string,
 ): Promise<{ body: ReadableStream; contentType: string; size: number } | null> {
   const row = await db
@@ -110,7 +108,7 @@ export async function readThemeLogo(
     .where(eq(captureThemes.id, themeId))
     .get();
   if (!row?.key) return null;
-  const object = await files.get(row.key);
+  const object = await openObject(store, row.key);
   if (object === null) return null;
-  return { body: object.body, contentType: row.contentType ?? object.httpMetadata?.contentType ?? "application/octet-stream", size: object.size };
+  return { body: object.body, contentType: row.contentType ?? object.contentType ?? "application/octet-stream", size: object.size };
 }

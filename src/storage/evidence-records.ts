@@ -1,5 +1,5 @@
 import { chunks } from "../lib/batches.ts";
-import { packagedArtifactKey } from "./proof-artifacts.ts";
+import { evidenceRecordKey } from "./objects/bucket.ts";
 
 /**
  * The evidence-record renewal's rows (migration 0015, docs/adr/0022). Raw statements, set-based: a claim
@@ -7,14 +7,6 @@ import { packagedArtifactKey } from "./proof-artifacts.ts";
  */
 
 export type EvidenceMode = "test" | "live";
-
-/**
- * The record's name in the package, and in storage beside the proof's manifest.json (under its sealing
- * run): the only artifact of a sealed proof that changes, rewritten by each renewal.
- */
-export const EVIDENCE_RECORD_NAME = "evidence-record.ers";
-
-export const evidenceRecordKey = (proofId: string, run: string | null) => packagedArtifactKey(proofId, run, EVIDENCE_RECORD_NAME);
 
 export interface DueEvidence {
   mode: EvidenceMode;

@@ -1,5 +1,5 @@
 import { chunks, D1_MAX_BOUND_PARAMETERS, rowsPerInsert } from "../lib/batches.ts";
-import { fileExtension, packagedArtifactKey, proofArtifactKeys } from "./proof-artifacts.ts";
+import { fileExtension, packagedArtifactKey, proofArtifactKeys } from "./objects/bucket.ts";
 
 /**
  * The re-hash of sealed stored objects (migration 0019, docs/adr/0037): which objects each sealed proof

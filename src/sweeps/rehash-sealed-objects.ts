@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { hashObject, type ObjectStore } from "../storage/objects/bucket.ts";
 import { enrolSealedObjects, objectsDueForRehash, recordRehashes, type RehashOutcome, type SealedObject } from "../storage/sealed-object-checks.ts";
 
 /**
@@ -24,13 +25,9 @@ export interface RehashRun {
 }
 
 /** The SHA-256 of an object as stored, streamed; null when it is not there. */
-async function rehash(bucket: R2Bucket, object: SealedObject): Promise<RehashOutcome> {
-  const stored = await bucket.get(object.objectKey);
-  if (stored === null) return { object, foundSha256: null, size: null };
-  const digest = new crypto.DigestStream("SHA-256");
-  await stored.body.pipeTo(digest);
-  const found = [...new Uint8Array(await digest.digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-  return { object, foundSha256: found, size: stored.size };
+async function rehash(store: ObjectStore, object: SealedObject): Promise<RehashOutcome> {
+  const stored = await hashObject(store, object.objectKey);
+  return stored === null ? { object, foundSha256: null, size: null } : { object, foundSha256: stored.sha256, size: stored.size };
 }
 
 /**
@@ -47,7 +44,7 @@ export async function rehashSealedObjects(env: Env, now: Date, budget: RehashBud
   let bytes = 0;
   for (const object of due) {
     if (outcomes.length > 0 && bytes + (object.size ?? 0) > budget.bytes) break;
-    const outcome = await rehash(env.FILES, object);
+    const outcome = await rehash(env, object);
     outcomes.push(outcome);
     bytes += outcome.size ?? 0;
   }

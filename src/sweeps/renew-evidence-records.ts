@@ -1,8 +1,9 @@
 import type { WorkerContext } from "../domain/context.ts";
 import { type ArchiveTimestamper, sealerArchiveTimestamper } from "../evidence/archive-timestamp-client.ts";
-import { evidenceObjects } from "../evidence/evidence-objects.ts";
 import { evidenceSettings, nextRenewalDue, type EvidenceSettings } from "../evidence/evidence-settings.ts";
 import { claimDueEvidence, dueEvidenceByMode, recordRenewals, type ClaimedEvidence, type EvidenceMode } from "../storage/evidence-records.ts";
+import type { ObjectStore } from "../storage/objects/bucket.ts";
+import { evidenceObjects, readEvidenceRecord, storeEvidenceRecord } from "../storage/objects/sealed-artifacts.ts";
 import {
   buildHashTree,
   decodeEvidenceRecord,
@@ -64,11 +65,11 @@ async function renewBatch(worker: WorkerContext, settings: EvidenceSettings, mod
   // A proof whose artifacts cannot be read stays claimed (back in CLAIM_MS) without holding up the others.
   const prepared = await Promise.allSettled(
     claimed.map(async (proof) => {
-      const record = await currentRecord(env.FILES, proof);
+      const record = await currentRecord(env, proof);
       return {
         proof,
         record,
-        leaf: await nextLeaf(record, settings.hash, () => evidenceObjects(env.FILES, { id: proof.proofId, sealingRun: proof.sealingRun })),
+        leaf: await nextLeaf(record, settings.hash, () => evidenceObjects(env, { id: proof.proofId, sealingRun: proof.sealingRun })),
       };
     }),
   );
@@ -89,9 +90,10 @@ async function renewBatch(worker: WorkerContext, settings: EvidenceSettings, mod
   await Promise.all(
     ready.map(({ proof, record: previous }, index) => {
       const record = withArchiveTimeStamp(previous, { digestAlgorithm: settings.hash, reducedHashtree: tree.reduced[index]!, timeStamp: token });
-      return env.FILES.put(proof.targetKey, encodeEvidenceRecord(record), {
-        httpMetadata: { contentType: "application/octet-stream" },
-        customMetadata: { renewed_at: stamp.gen_time, archive_timestamps: String(record.chains.flat().length), authority: stamp.authority },
+      return storeEvidenceRecord(env, proof.targetKey, encodeEvidenceRecord(record), {
+        renewed_at: stamp.gen_time,
+        archive_timestamps: String(record.chains.flat().length),
+        authority: stamp.authority,
       });
     }),
   );
@@ -108,9 +110,7 @@ async function renewBatch(worker: WorkerContext, settings: EvidenceSettings, mod
 }
 
 /** The proof's record so far (null before its first archive timestamp). */
-async function currentRecord(bucket: R2Bucket, proof: ClaimedEvidence): Promise<EvidenceRecord | null> {
+async function currentRecord(store: ObjectStore, proof: ClaimedEvidence): Promise<EvidenceRecord | null> {
   if (proof.recordKey === null) return null;
-  const object = await bucket.get(proof.recordKey);
-  if (object === null) throw new Error(`evidence record ${proof.recordKey} is missing`);
-  return decodeEvidenceRecord(new Uint8Array(await object.arrayBuffer()));
+  return decodeEvidenceRecord(await readEvidenceRecord(store, proof.recordKey));
 }

@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
 import { database } from "../db/client.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
-import { readSealedArtifacts } from "../storage/sealed-artifacts.ts";
+import { readSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
 import { type ObjectCheck, proofObjectChecks } from "../storage/sealed-object-checks.ts";
 import { listTrustAnchors, type TrustAnchorRow } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
@@ -79,7 +79,7 @@ export async function proofVerification(env: Env, proof: ProofRow, files: FileRo
   if (proof.status !== "sealed")
     return { status: proof.status, verdict: proof.status === "pending" ? "pending" : "not_verified", test_mode, files_checked_at: null, checks: [] };
   const [entries, rehashed, anchors] = await Promise.all([
-    readSealedArtifacts(env.FILES, proof),
+    readSealedArtifacts(env, proof),
     checks ?? proofObjectChecks(env.DB, proof.id),
     listTrustAnchors(database(env.DB)),
   ]);

@@ -1,6 +1,6 @@
 import type { RootFingerprint } from "../../shared/trust-anchors.ts";
 import type { RevocationIndexEntry } from "../../shared/revocation-data.ts";
-import { fileExtension } from "../storage/proof-artifacts.ts";
+import { fileExtension } from "../storage/objects/bucket.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 
 export interface PackageRoots {

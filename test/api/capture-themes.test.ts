@@ -184,10 +184,10 @@ describe("capture themes", () => {
   it("exposes the stored logo to the capture page through readThemeLogo", async () => {
     const org = await createOrganization();
     const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "A", primary_color: "#000000", locale: "en" } });
-    expect(await readThemeLogo(database(env.DB), env.FILES, theme.body.id)).toBeNull();
+    expect(await readThemeLogo(database(env.DB), env, theme.body.id)).toBeNull();
     const uploaded = await putLogo(org.testKey, theme.body.id, PNG as unknown as string, "image/png");
     await uploaded.body?.cancel();
-    const logo = await readThemeLogo(database(env.DB), env.FILES, theme.body.id);
+    const logo = await readThemeLogo(database(env.DB), env, theme.body.id);
     expect(logo?.contentType).toBe("image/png");
     expect(new Uint8Array(await new Response(logo!.body).arrayBuffer())).toEqual(PNG);
   });

@@ -4,7 +4,7 @@ import { workerContext } from "../../src/domain/context.ts";
 import { renewEvidenceRecords } from "../../src/sweeps/renew-evidence-records.ts";
 import type { ArchiveTimestamper } from "../../src/evidence/archive-timestamp-client.ts";
 import { EVIDENCE_BATCH_SIZE } from "../../src/evidence/evidence-settings.ts";
-import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
 import {
   buildHashTree,
   decodeEvidenceRecord,

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { buildManifest } from "../../sealer/src/manifest.ts";
-import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { packagedArtifactKey, proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { packagedArtifactKey, proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
 import { V2_CHAIN_PEM, V2_MANIFEST, V2_MANIFEST_SHA256, V2_P7S_BASE64, V2_SERVICE_ROOT_PEM, V2_TSR_BASE64 } from "./fixtures/sealed-proof-v2.ts";
 
 const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));

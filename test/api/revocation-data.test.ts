@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
-import { packagedArtifactKey } from "../../src/storage/proof-artifacts.ts";
+import { packagedArtifactKey } from "../../src/storage/objects/bucket.ts";
 import type { RevocationEntry } from "../../shared/revocation-data.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";

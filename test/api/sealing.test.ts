@@ -6,7 +6,7 @@ import { consumeSealingMessages } from "../../src/sealing/consumer.ts";
 import type { SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEALING_RETRY_DELAYS_SECONDS } from "../../src/sealing/retry-schedule.ts";
 import { SEAL_TIMEOUT_MS, TransientSealingError } from "../../src/sealing/sealer-client.ts";
-import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
 import { resumeStalledSealing, stalledAfterMs } from "../../src/sweeps/resume-stalled-sealing.ts";
 import { admin } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";

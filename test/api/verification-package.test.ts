@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { call } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
 import { crc32 } from "../../shared/crc32.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
 

@@ -5,7 +5,7 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { setSessionSnapshot } from "./support/template-snapshots.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
-import { packagedArtifactKey, proofArtifactKeys } from "../../src/storage/proof-artifacts.ts";
+import { packagedArtifactKey, proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
 import { opensslFingerprint } from "../../shared/trust-anchors.ts";
 import { FIXTURE_CHAIN_PEM, OTHER_ROOT_PEM } from "./fixtures/sealed-proof.ts";
 import { V2_CHAIN_PEM, V2_MANIFEST, V2_P7S_BASE64, V2_SERVICE_ROOT_PEM, V2_TSR_BASE64 } from "./fixtures/sealed-proof-v2.ts";

@@ -3,6 +3,7 @@ import { t } from "../../openapi/translations.ts";
 import { captureContext } from "../../domain/context.ts";
 import { usableSessionFile } from "../../capture-page/access.ts";
 import { uploadInstructions } from "../../capture-page/declare-file.ts";
+import { objectHead } from "../../storage/objects/bucket.ts";
 import { noStore } from "./no-store.ts";
 import { captureLinkRoute, FileParams, ReissuedUploadSchema, captureAnswer } from "./schema.ts";
 
@@ -27,7 +28,7 @@ export function registerReissueCaptureUpload(app: App) {
     const { file } = await usableSessionFile({ ctx, input: { token, fileId } });
     const uploadedParts =
       file.multipartUploadId === null
-        ? (await c.env.FILES.head(file.originalKey)) !== null
+        ? (await objectHead(c.env, file.originalKey)) !== null
           ? [1]
           : []
         : (file.uploadedParts ?? []).map((part) => part.part_number).sort((a, b) => a - b);

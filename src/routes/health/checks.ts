@@ -1,6 +1,8 @@
 import type { Env } from "../../env.ts";
 import { sealerConfigured, sealerFetch } from "../../sealing/sealer-client.ts";
 import type { HealthCheck } from "./schema.ts";
+import { probeBucket } from "../../storage/objects/bucket.ts";
+import { probeDatabase } from "../../storage/health.ts";
 
 async function timed(check: () => Promise<void>): Promise<HealthCheck> {
   const started = performance.now();
@@ -14,13 +16,13 @@ async function timed(check: () => Promise<void>): Promise<HealthCheck> {
 
 export function checkDatabase(env: Env): Promise<HealthCheck> {
   return timed(async () => {
-    await env.DB.prepare("SELECT 1").first();
+    await probeDatabase(env.DB);
   });
 }
 
 export function checkStorage(env: Env): Promise<HealthCheck> {
   return timed(async () => {
-    await env.FILES.head("health/probe");
+    await probeBucket(env);
   });
 }
 

@@ -30,7 +30,7 @@ export function registerGetPublicProof(app: App) {
     const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
     // The answer says when the evidence was last renewed and what the latest re-hash of the stored objects found
     // (docs/adr/0037): its ETag and edge-cache key change with each renewal and each re-hash.
-    const [evidence, rehashes] = await Promise.all([publicEvidenceRecord(c.env.FILES, proof), latestRehashes(c.env, proof)]);
+    const [evidence, rehashes] = await Promise.all([publicEvidenceRecord(c.env, proof), latestRehashes(c.env, proof)]);
     const version = `${evidenceVersion(evidence)}${rehashVersion(rehashes)}`;
     const notModified = renewableOrNotModified(c, proof.status === "sealed", proof.manifestSha256 && `${proof.manifestSha256}${version}`);
     if (notModified) return notModified as never;

@@ -30,7 +30,7 @@ export function registerGetPublicProofPackage(app: App) {
     const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
     if (proof.status !== "sealed") throw new ApiError("proof_not_found", { detail: "The proof is not sealed yet." });
     // The package carries the evidence record, rewritten by each renewal: the ETag names the renewal.
-    const notModified = renewableOrNotModified(c, true, `pkg-${proof.manifestSha256}${evidenceVersion(await publicEvidenceRecord(c.env.FILES, proof))}`);
+    const notModified = renewableOrNotModified(c, true, `pkg-${proof.manifestSha256}${evidenceVersion(await publicEvidenceRecord(c.env, proof))}`);
     if (notModified) return notModified as never;
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);

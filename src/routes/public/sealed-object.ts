@@ -6,6 +6,7 @@ import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
 import type { FileRow } from "../../storage/rows.ts";
 import { immutableOrNotModified } from "./caching.ts";
 import { foundAltered } from "../../storage/sealed-object-checks.ts";
+import { openObject } from "../../storage/objects/bucket.ts";
 
 /** A file of a sealed proof: its signed copy is stored. */
 export type SealedFile = FileRow & { signedKey: string };
@@ -43,7 +44,7 @@ export async function serveSealedObject(
   const notModified = immutableOrNotModified(c, !altered, altered ? null : object.etag);
   if (notModified) return notModified;
   if (altered) c.header("Sealed-File-Status", "altered");
-  const stored = await c.env.FILES.get(object.key);
+  const stored = await openObject(c.env, object.key);
   if (stored === null) {
     // Its 404 must not be kept a year under the object's ETag: the object may be restored from a backup.
     c.header("ETag", undefined);

@@ -3,6 +3,8 @@ import { ApiError } from "../../errors/api-error.ts";
 import { verifyLocalGrant } from "../../storage/signed-urls.ts";
 import { markFileUploaded, recordPart } from "../../storage/files.ts";
 import { nowIso } from "../../lib/time.ts";
+import { deleteObjects, objectHead, openObject } from "../../storage/objects/bucket.ts";
+import { putUpload, uploadPart } from "../../storage/objects/capture-uploads.ts";
 import { discardIfRemoved, requireWritableFile } from "../../capture-page/remove-file.ts";
 
 /**
@@ -25,7 +27,7 @@ export function registerLocalSignedStorage(app: App) {
       // One part of a multipart upload: R2 keeps the parts until the completion checks the whole file.
       let part: R2UploadedPart;
       try {
-        part = await c.env.FILES.resumeMultipartUpload(grant.k, grant.u).uploadPart(grant.p, body);
+        part = await uploadPart(c.env, grant.k, grant.u, grant.p, body);
       } catch (error) {
         // The file was removed meanwhile and its upload aborted: say so rather than fail.
         if (grant.f !== undefined) await requireWritableFile(db, grant.f);
@@ -35,13 +37,10 @@ export function registerLocalSignedStorage(app: App) {
       c.header("ETag", part.etag);
       return c.text("", 200);
     }
-    if (grant.f !== undefined && (await c.env.FILES.head(grant.k)) !== null) throw new ApiError("upload_url_used");
+    if (grant.f !== undefined && (await objectHead(c.env, grant.k)) !== null) throw new ApiError("upload_url_used");
     let stored: R2Object | null;
     try {
-      stored = await c.env.FILES.put(grant.k, body, {
-        ...(grant.s ? { sha256: grant.s } : {}),
-        httpMetadata: grant.c ? { contentType: grant.c } : undefined,
-      });
+      stored = await putUpload(c.env, grant.k, body, { sha256: grant.s, contentType: grant.c });
     } catch (error) {
       if (/sha-?256|checksum|digest/i.test((error as Error).message)) throw new ApiError("upload_checksum_mismatch");
       throw error;
@@ -57,16 +56,16 @@ export function registerLocalSignedStorage(app: App) {
   app.delete("/u/:token", async (c) => {
     const check = await verifyLocalGrant(c.env, c.req.param("token"), "DELETE");
     if (!check.ok) throw new ApiError(check.reason === "expired" ? "upload_url_expired" : "upload_url_invalid");
-    await c.env.FILES.delete(check.grant.k);
+    await deleteObjects(c.env, [check.grant.k]);
     return c.body(null, 204);
   });
 
   app.get("/u/:token", async (c) => {
     const check = await verifyLocalGrant(c.env, c.req.param("token"), "GET");
     if (!check.ok) throw new ApiError(check.reason === "expired" ? "upload_url_expired" : "upload_url_invalid");
-    const object = await c.env.FILES.get(check.grant.k);
+    const object = await openObject(c.env, check.grant.k);
     if (object === null) throw new ApiError("not_found");
-    c.header("Content-Type", object.httpMetadata?.contentType ?? "application/octet-stream");
+    c.header("Content-Type", object.contentType ?? "application/octet-stream");
     c.header("Content-Length", String(object.size));
     return c.body(object.body, 200);
   });

@@ -39,7 +39,7 @@ export function dependencies(seal: (job: SealJob) => Promise<SealResult>) {
   const published: string[] = [];
   const deps: SealingDependencies = {
     db: database(env.DB),
-    files: env.FILES,
+    objects: env,
     downloadUrl: async (key) => ({ url: `https://storage.test/${key}` }),
     uploadUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "PUT", headers: {} }),
     discardUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "DELETE", headers: {} }),

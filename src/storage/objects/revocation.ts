@@ -6,8 +6,8 @@ import {
   revocationNames,
   type RevocationEntry,
   type RevocationIndexEntry,
-} from "../../shared/revocation-data.ts";
-import { packagedArtifactKey } from "./proof-artifacts.ts";
+} from "../../../shared/revocation-data.ts";
+import { bucket, deleteObjects, type ObjectStore, packagedArtifactKey } from "./bucket.ts";
 
 /**
  * A sealed proof's revocation data in R2 (docs/adr/0022), beside its token under the run's prefix and
@@ -39,20 +39,23 @@ function revocationObjects(proofId: string, run: string, entries: RevocationEntr
   ];
 }
 
-export async function storeRevocation(bucket: R2Bucket, proofId: string, run: string, entries: RevocationEntry[]): Promise<void> {
+export async function storeRevocation(store: ObjectStore, proofId: string, run: string, entries: RevocationEntry[]): Promise<void> {
   await Promise.all(
-    revocationObjects(proofId, run, entries).map((object) => bucket.put(object.key, object.body, { httpMetadata: { contentType: object.contentType } })),
+    revocationObjects(proofId, run, entries).map((object) => bucket(store).put(object.key, object.body, { httpMetadata: { contentType: object.contentType } })),
   );
 }
 
 /** What storeRevocation wrote, for a run whose copies are published nowhere. */
-export async function deleteRevocation(bucket: R2Bucket, proofId: string, run: string, entries: RevocationEntry[]): Promise<void> {
-  await bucket.delete(revocationObjects(proofId, run, entries).map((object) => object.key));
+export async function deleteRevocation(store: ObjectStore, proofId: string, run: string, entries: RevocationEntry[]): Promise<void> {
+  await deleteObjects(
+    store,
+    revocationObjects(proofId, run, entries).map((object) => object.key),
+  );
 }
 
 /** The index of a sealed proof's revocation data; null for a proof sealed before it was captured. */
-export async function readRevocationIndex(bucket: R2Bucket, proof: { id: string; sealingRun: string | null }): Promise<RevocationIndexEntry[] | null> {
-  const object = await bucket.get(packagedArtifactKey(proof.id, proof.sealingRun, REVOCATION_INDEX));
+export async function readRevocationIndex(store: ObjectStore, proof: { id: string; sealingRun: string | null }): Promise<RevocationIndexEntry[] | null> {
+  const object = await bucket(store).get(packagedArtifactKey(proof.id, proof.sealingRun, REVOCATION_INDEX));
   if (object === null) return null;
   return RevocationIndexSchema.parse(JSON.parse(await object.text()));
 }
