@@ -8,6 +8,7 @@ import { takeRateLimit } from "../../durable/rate-limit-client.ts";
 import { sealedProofsHoldingFile } from "../../verification/proofs-holding-file.ts";
 import { BinarySchema, FileMatchesSchema, VerifyBySha256Schema } from "./schema.ts";
 import { rateLimitAddressKey } from "../../lib/client-address.ts";
+import { fieldOf } from "../../openapi/hook.ts";
 
 /** Verifications per minute per client address: hashing uploads is work we do for strangers. */
 const VERIFY_LIMIT_PER_MINUTE = 30;
@@ -54,11 +55,16 @@ const tooLarge = () =>
 
 async function digestOf(request: Request): Promise<string> {
   if ((request.headers.get("Content-Type") ?? "").includes("json")) {
-    const parsed = z.object({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).safeParse(await request.json().catch(() => null));
+    // Malformed JSON is 400 `invalid_json` here as on every other route, not a wrong `sha256`.
+    const body = await request.json().catch(() => {
+      throw new ApiError("invalid_json", { detail: "The request body is not valid JSON." });
+    });
+    const parsed = z.object({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).safeParse(body);
     if (!parsed.success) throw new ApiError("validation_failed", { field: "/sha256", detail: "A SHA-256 in hexadecimal." });
     return parsed.data.sha256.toLowerCase();
   }
-  if (request.body === null) throw new ApiError("validation_failed", { detail: "Send the file's bytes or JSON {sha256}." });
+  // No body at all: the pointer names the body as a whole, as the routes' validator does.
+  if (request.body === null) throw new ApiError("validation_failed", { field: fieldOf("json", []), detail: "Send the file's bytes or JSON {sha256}." });
   // Refused on the announced length before a byte is read; a body without one is counted as it streams.
   if (Number(request.headers.get("Content-Length") ?? "0") > MAX_VERIFY_FILE_BYTES) throw tooLarge();
   const digest = new crypto.DigestStream("SHA-256");
