@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProofSeal } from "../../sdk/src/index.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
-import { startStack, type Stack } from "./support/stack.ts";
+import { freePort, startStack, type Stack } from "./support/stack.ts";
 
 /**
  * The SDK as an integrator gets it (issue 30): `npm pack` in sdk/, the tarball installed into an empty project
@@ -18,6 +18,10 @@ const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
 const env = { ...process.env, PATH: `${join(root, "node_modules/.bin")}${delimiter}${process.env.PATH}` };
 const HOOK = "https://hooks.example.com:9443/sdk";
+/** examples/quickstart.ts runs its own receiver, reached through a second WEBHOOK_RESOLVE rule. */
+const EXAMPLE_HOOK_HOST = "quickstart.example.com:9443";
+/** The shared test machine can stall a dev stack for a minute (the cron sweeps under load): wait longer than the default. */
+const PATIENT_MS = 150_000;
 
 interface Received {
   body: string;
@@ -27,6 +31,7 @@ interface Received {
 let stack: Stack;
 let receiver: Server;
 let project: string;
+let examplePort: number;
 const received: Received[] = [];
 
 async function packAndInstall(): Promise<string> {
@@ -37,6 +42,18 @@ async function packAndInstall(): Promise<string> {
   // No dependency to fetch: the install works offline, as the SDK promises zero runtime dependencies.
   await run("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: folder, env });
   return folder;
+}
+
+/** A `node` on PATH outside the repository older than the pinned 24 (Debian's 20 on the test machines), if any. */
+async function olderSystemNode(): Promise<string | null> {
+  for (const folder of (process.env.PATH ?? "").split(delimiter).filter((entry) => entry && !entry.includes("node_modules"))) {
+    const candidate = join(folder, "node");
+    if (!existsSync(candidate)) continue;
+    const { stdout } = await run(candidate, ["--version"]);
+    const major = Number(/^v(\d+)/.exec(stdout)?.[1]);
+    if (major >= 20 && major < 24) return candidate;
+  }
+  return null;
 }
 
 const waitFor = async (condition: () => boolean, timeoutMs: number) => {
@@ -56,7 +73,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => receiver.listen(0, "127.0.0.1", done));
   const port = (receiver.address() as { port: number }).port;
-  [stack, project] = await Promise.all([startStack({ env: { WEBHOOK_RESOLVE: `hooks.example.com:9443=127.0.0.1:${port}` } }), packAndInstall()]);
+  examplePort = await freePort();
+  const resolveRules = `hooks.example.com:9443=127.0.0.1:${port},${EXAMPLE_HOOK_HOST}=127.0.0.1:${examplePort}`;
+  [stack, project] = await Promise.all([startStack({ env: { WEBHOOK_RESOLVE: resolveRules } }), packAndInstall()]);
 });
 afterAll(async () => {
   await stack?.stop();
@@ -66,7 +85,7 @@ afterAll(async () => {
 
 describe("the packed SDK in an empty project, against npm run dev", () => {
   it("compiles under tsc --strict, creates a session, pages through proofs, verifies a real delivery and refuses tampered, stale and expired-secret ones", async () => {
-    const sdk = new ProofSeal({ apiKey: stack.testKey, baseUrl: stack.baseUrl });
+    const sdk = new ProofSeal({ apiKey: stack.testKey, baseUrl: stack.baseUrl, timeoutMs: PATIENT_MS });
     const endpoint = await sdk.webhookEndpoints.create({ url: HOOK, events: ["capture_session.completed", "proof.sealed", "proof.failed"] });
     // The shortest overlap: the first secret stops signing a minute from now.
     const rotated = await sdk.webhookEndpoints.rotateSecret(endpoint.id, { expires_in_seconds: 60 });
@@ -81,6 +100,14 @@ describe("the packed SDK in an empty project, against npm run dev", () => {
     const sealed = () => received.find((delivery) => delivery.body.includes('"proof.sealed"') && delivery.body.includes(proofIds[0]!));
     await waitFor(() => sealed() !== undefined, 30_000);
     expect(sealed()!.header.match(/v1=/g)).toHaveLength(2);
+
+    // While the first secret expires: the example, in one command, ends on a sealed proof's page.
+    const example = await run(process.execPath, [join(root, "examples/quickstart.ts")], {
+      cwd: root,
+      env: { ...env, PROOFSEAL_BASE_URL: stack.baseUrl, PROOFSEAL_API_KEY: stack.testKey, HOOK_HOST: EXAMPLE_HOOK_HOST, RECEIVER_PORT: String(examplePort) },
+    });
+    expect(example.stdout).toContain("Events in order: capture_session.completed, proof.sealed");
+    expect(example.stdout).toMatch(new RegExp(`Verification page: ${stack.baseUrl}/p/prf_\\w+\\n`));
 
     // Once the first secret has expired, deliveries carry the new secret's signature only.
     await new Promise((done) => setTimeout(done, Math.max(0, rotatedAt + 62_000 - Date.now())));
@@ -114,6 +141,10 @@ console.log(JSON.stringify({ mode: client.mode, session: session.id, proofs, sea
     await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "--strict", "-p", "."], { cwd: project, env });
     const { stdout } = await run(process.execPath, [join(project, "out/script.js")], { cwd: project, env });
     const result = JSON.parse(stdout);
+    // The SDK promises Node.js 20+: the machine's own older Node.js, when there is one, runs the same script.
+    const older = await olderSystemNode();
+    if (older) expect(JSON.parse((await run(older, [join(project, "out/script.js")], { cwd: project })).stdout).refusals).toEqual(result.refusals);
+    else console.log("!! SKIPPED: no Node.js older than 24 on PATH to run the packed SDK with");
     expect(result.mode).toBe("test");
     expect(result.session).toMatch(/^cps_/);
     expect(result.proofs).toEqual(expect.arrayContaining(proofIds));
@@ -135,11 +166,11 @@ console.log(JSON.stringify({ mode: client.mode, session: session.id, proofs, sea
       }
       return response;
     };
-    const sdk = new ProofSeal({ apiKey: stack.testKey, baseUrl: stack.baseUrl, fetch: losingFetch });
+    const sdk = new ProofSeal({ apiKey: stack.testKey, baseUrl: stack.baseUrl, fetch: losingFetch, timeoutMs: PATIENT_MS });
     const session = await sdk.captureSessions.create({ external_reference: `lost-answer-${Date.now()}`, party: "provider" });
-    expect(keys).toHaveLength(2);
-    expect(keys[1]).toBe(keys[0]);
-    expect(session.lastResponse).toMatchObject({ attempts: 2, idempotentReplayed: true, status: 201, idempotencyKey: keys[0] });
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(keys)).toEqual(new Set([keys[0]]));
+    expect(session.lastResponse).toMatchObject({ attempts: keys.length, idempotentReplayed: true, status: 201, idempotencyKey: keys[0] });
     expect((await sdk.captureSessions.get(session.id)).status).toBe("open");
   });
 });
