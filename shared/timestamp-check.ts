@@ -29,6 +29,8 @@ export interface TimestampCheck {
   token: Uint8Array | null;
   /** When the signer's certificate expires (ISO), to know when a renewal is due (RFC 4998). */
   signerNotAfter: string | null;
+  /** The certificates the token carries (DER, in its order): with the chain file, the pool the signer's path is built from. */
+  certificates: Uint8Array[];
 }
 
 /**
@@ -334,7 +336,7 @@ function signedDataSchema(): asn1js.Sequence {
 function signedDataOf(
   content: asn1js.AsnType,
   reuse?: TimestampCheckReuse,
-): { encapsulated: pkijs.EncapsulatedContentInfo; signerInfos: pkijs.SignerInfo[]; carried: pkijs.Certificate[] } {
+): { encapsulated: pkijs.EncapsulatedContentInfo; signerInfos: pkijs.SignerInfo[]; certificates: Uint8Array[]; carried: pkijs.Certificate[] } {
   // As pkijs does, the matched fields are named on the token's own freshly parsed element.
   const matched = asn1js.compareSchema(content, content, signedDataSchema());
   if (!matched.verified) throw new RangeError("not a SignedData");
@@ -345,14 +347,15 @@ function signedDataOf(
   // SignedData refuses, a set holding any is read by pkijs's CertificateSet, and so is each revocation list.
   if (choices.some((choice) => choice.idBlock.tagClass !== 1)) new pkijs.CertificateSet({ schema: new asn1js.Set({ value: choices }) });
   for (const revocation of (fields[SIGNED_DATA_FIELDS.crls] as asn1js.AsnType[] | undefined) ?? []) revocationInfo(revocation);
+  const plain = choices.filter((choice) => choice instanceof asn1js.Sequence);
+  const certificates = plain.map((choice) => new Uint8Array(choice.valueBeforeDecodeView));
   return {
     encapsulated: new pkijs.EncapsulatedContentInfo({ schema: fields[SIGNED_DATA_FIELDS.encapContentInfo] }),
     signerInfos: ((fields[SIGNED_DATA_FIELDS.signerInfos] as asn1js.AsnType[] | undefined) ?? []).map(
       (signerInfo) => new pkijs.SignerInfo({ schema: signerInfo }),
     ),
-    carried: choices
-      .filter((choice) => choice instanceof asn1js.Sequence)
-      .map((choice) => (reuse ? reuse.certificate(new Uint8Array(choice.valueBeforeDecodeView)) : new pkijs.Certificate({ schema: choice }))),
+    certificates,
+    carried: reuse ? certificates.map((der) => reuse.certificate(der)) : plain.map((choice) => new pkijs.Certificate({ schema: choice })),
   };
 }
 
@@ -390,6 +393,7 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     rootCertificate: null,
     token: null,
     signerNotAfter: null,
+    certificates: [],
   };
   try {
     const outer = derOf(tsr);
@@ -400,7 +404,8 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     if ((response && response.status.status !== 0 && response.status.status !== 1) || !token) return result;
     result.granted = true;
     result.token = bare ? tsr.slice() : new Uint8Array((outer as asn1js.Sequence).valueBlock.value[1]!.valueBeforeDecodeView);
-    const { encapsulated, signerInfos, carried } = signedDataOf(token.content, options.reuse);
+    const { encapsulated, signerInfos, certificates, carried } = signedDataOf(token.content, options.reuse);
+    result.certificates = certificates;
     const content = encapsulated.eContent;
     if (!content) return result;
     const tstInfoDer = new Uint8Array(content.getValue());

@@ -20,7 +20,7 @@ import { discard, download, TransientJobError } from "./transfer.ts";
 import { storeSignedCopy } from "./store-signed-copy.ts";
 import { jobSignal } from "./job-abort.ts";
 import { PhaseClock } from "./phase-clock.ts";
-import { captureRevocation, tokenCertificates } from "./revocation/capture-revocation.ts";
+import { captureRevocation } from "./revocation/capture-revocation.ts";
 import type { CrlSource } from "./revocation/crl-source.ts";
 import { pemCertificatesDer } from "../../shared/timestamp-check.ts";
 
@@ -137,7 +137,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     // Under `signal`: once a copy failed to be written, the outcome is decided and nothing more is asked.
     const manifestBytes = new TextEncoder().encode(manifest.json);
     const proofTimestamp = await timestamp(context.authority, manifestBytes, signal);
-    const tsaPool = [...tokenCertificates(proofTimestamp.token), ...pemCertificatesDer(context.authority.chainPem)];
+    const tsaPool = [...proofTimestamp.certificates, ...pemCertificatesDer(context.authority.chainPem)];
     const [, tsaRevocation, c2paRevocationEntries] = await clock.time("timestamps", () =>
       Promise.all([
         confirmWithOpenssl(proofTimestamp.response, manifestBytes, context.authority.chainPem),

@@ -11,6 +11,7 @@ import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_TSR_BASE64, OTHER_ROOT_PEM
 
 const manifest = new TextEncoder().encode(FIXTURE_MANIFEST);
 
+const hexOf = (bytes: Uint8Array) => [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 const fromBase64 = (text: string) => Uint8Array.from(atob(text.replace(/\s+/g, "")), (c) => c.charCodeAt(0));
 const tsr = fromBase64(FIXTURE_TSR_BASE64);
 const hello = new TextEncoder().encode("hello");
@@ -73,12 +74,21 @@ describe("re-checking a timestamp inside the Worker", () => {
     it("accepts IdenTrust's RSA token with a SHA-512 imprint, its intermediate carried in the token", async () => {
       const check = await checkTimestamp(fromBase64(identrustTsr), hello, identrustRoot);
       expect(check).toMatchObject({ ...allButData, imprintMatches: true, genTime: "2025-03-11T08:52:08.000Z", serial: "0x400195846778D8EBD3E0D31354082A24" });
+      // The certificates it carries, as they are in the token: the signer's and its intermediate (the pool a revocation check builds the path from).
+      expect(check.certificates).toHaveLength(2);
+      expect(check.certificates).toContainEqual(check.signerCertificate);
+      for (const certificate of check.certificates) expect(hexOf(fromBase64(identrustTsr))).toContain(hexOf(certificate));
       expect((await checkTimestamp(fromBase64(identrustTsr), hello, sigstageRoot!)).chainTrusted).toBe(false);
     });
 
     it("accepts a token without certificates when the chain supplies the signer's (as openssl ts -verify -untrusted)", async () => {
       const noCert = fromBase64(sigstageNoCertTsr);
-      expect(await checkTimestamp(noCert, hello, sigstageChain)).toMatchObject({ ...allButData, imprintMatches: true, genTime: "2025-06-18T08:13:02.000Z" });
+      expect(await checkTimestamp(noCert, hello, sigstageChain)).toMatchObject({
+        ...allButData,
+        imprintMatches: true,
+        genTime: "2025-06-18T08:13:02.000Z",
+        certificates: [],
+      });
       // Without the signer's certificate nothing can be verified, and the signer alone is never a trust anchor.
       expect(await checkTimestamp(noCert, hello, sigstageRoot!)).toMatchObject({ imprintMatches: true, signatureValid: false, chainTrusted: false });
       expect((await checkTimestamp(noCert, hello, sigstageSigner!)).chainTrusted).toBe(false);

@@ -1,4 +1,3 @@
-import * as asn1js from "asn1js";
 import type * as pkijs from "pkijs";
 import { crlDistributionUrls, inspectCrl, parseCertificate, serialHex, type CrlInspection } from "../../../shared/crl-check.ts";
 import type { RevocationChain, RevocationEntry } from "../../../shared/revocation-data.ts";
@@ -28,22 +27,6 @@ function pathBelowRoot(leaf: Uint8Array, pool: Uint8Array[]): { der: Uint8Array;
     current = issuer;
   }
   return path;
-}
-
-/**
- * The certificates an RFC 3161 token carries (the signer's, sometimes its intermediates): the SignedData's
- * `[0]` field read with asn1js alone, as pkijs's schema matching of the whole token cost about 5 ms a proof.
- */
-export function tokenCertificates(token: Uint8Array): Uint8Array[] {
-  const contentInfo = asn1js.fromBER(token.slice().buffer as ArrayBuffer).result;
-  const explicit = contentInfo instanceof asn1js.Sequence ? contentInfo.valueBlock.value[1] : undefined;
-  const signedData = explicit instanceof asn1js.Constructed ? explicit.valueBlock.value[0] : undefined;
-  const fields = signedData instanceof asn1js.Sequence ? signedData.valueBlock.value : [];
-  const certificates = fields.find((field) => field.idBlock.tagClass === 3 && field.idBlock.tagNumber === 0) as asn1js.Constructed | undefined;
-  // A plain SEQUENCE is a Certificate; the other CertificateChoices (tagged) are not certificates.
-  return (certificates?.valueBlock.value ?? [])
-    .filter((choice) => choice instanceof asn1js.Sequence)
-    .map((choice) => new Uint8Array(choice.valueBeforeDecodeView));
 }
 
 const hexOf = (der: Uint8Array) => Buffer.from(der.buffer, der.byteOffset, der.byteLength).toString("hex");

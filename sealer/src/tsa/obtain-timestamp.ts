@@ -17,6 +17,8 @@ export interface CheckedTimestamp {
   signerCertificate: Uint8Array;
   /** When the authority's signing certificate expires (an archive timestamp is renewed before it). */
   signerNotAfter: string;
+  /** The certificates the token carries (DER), as the check read them: with the authority's chain, the signer's path. */
+  certificates: Uint8Array[];
 }
 
 const HASH_OIDS = { "SHA-256": "2.16.840.1.101.3.4.2.1", "SHA-384": "2.16.840.1.101.3.4.2.2", "SHA-512": "2.16.840.1.101.3.4.2.3" } as const;
@@ -94,5 +96,6 @@ export async function obtainTimestampOfDigest(
     qualified: pemCertificatesDer(authority.qualifiedCertsPem).some((der) => hex(der) === signer),
     signerCertificate: check.signerCertificate!,
     signerNotAfter: check.signerNotAfter!,
+    certificates: check.certificates,
   };
 }
