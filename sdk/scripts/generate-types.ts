@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { loadOpenApiDocument } from "./openapi-document.ts";
@@ -50,15 +50,20 @@ function format(source: string): string {
   return result.stdout;
 }
 
+/**
+ * `node scripts/generate-types.ts` writes the file; with `--check` (before `npm pack`) it only fails when the
+ * file is stale, so that packing never ships types the API no longer matches nor rewrites the sources.
+ */
 if (import.meta.main) {
   const rendered = await renderTypes(await loadOpenApiDocument());
-  const before = (() => {
-    try {
-      return readFileSync(GENERATED_FILE, "utf8");
-    } catch {
-      return "";
+  const current = existsSync(GENERATED_FILE) ? readFileSync(GENERATED_FILE, "utf8") : "";
+  if (process.argv.includes("--check")) {
+    if (current !== rendered) {
+      console.error("sdk/src/generated/openapi.ts is stale: run npm run generate --prefix sdk and commit it");
+      process.exit(1);
     }
-  })();
-  writeFileSync(GENERATED_FILE, rendered);
-  console.log(before === rendered ? "sdk/src/generated/openapi.ts is up to date" : "sdk/src/generated/openapi.ts regenerated");
+  } else {
+    writeFileSync(GENERATED_FILE, rendered);
+    console.log(current === rendered ? "sdk/src/generated/openapi.ts is up to date" : "sdk/src/generated/openapi.ts regenerated");
+  }
 }
