@@ -13,11 +13,29 @@ const stateDir = mkdtempSync(join(tmpdir(), "proof-verify-stack-"));
 let stack: Stack;
 let genuine: Awaited<ReturnType<typeof sealedPackage>>;
 let other: Awaited<ReturnType<typeof sealedPackage>>;
+/** A proof whose JPEG arrived with earlier Content Credentials (the genuine package's signed JPEG, sent again). */
+let withCredentials: Awaited<ReturnType<typeof sealedPackage>>;
+let live: Awaited<ReturnType<typeof sealedPackage>>;
+/** The test and live roots, as the service publishes them, and the public JSON of `withCredentials`. */
+let pins: string[];
+let livePins: string[];
+let published: { verification: { verdict: string; test_mode: boolean; checks: { name: string }[] } };
+// Every request to the stack is made here: a dev stack closes idle connections (and reloads as files change),
+// which a request made after seconds of offline checks sometimes met as "other side closed".
 beforeAll(async () => {
   stack = await startStack({ stateDir });
   genuine = await sealedPackage(stack);
   other = await sealedPackage(stack);
-}, 240_000);
+  const jpeg = readdirSync(join(genuine.folder, "files")).find((name) => name.endsWith(".jpg"))!;
+  withCredentials = await sealedPackage(stack, "test", [
+    { file: jpeg, type: "image/jpeg", bytes: readFileSync(join(genuine.folder, "files", jpeg)) },
+    { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
+  ]);
+  live = await sealedPackage(stack, "live");
+  pins = await pinnedRoots("test");
+  livePins = await pinnedRoots("live");
+  published = await (await fetch(`${stack.baseUrl}/v1/public/proofs/${withCredentials.proof.id}`)).json();
+}, 400_000);
 afterAll(async () => {
   await stack?.stop();
   rmSync(stateDir, { recursive: true, force: true });
@@ -55,8 +73,7 @@ async function pinnedRoots(mode: "test" | "live" = "test"): Promise<string[]> {
 const fileIds = (folder: string): string[] => JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")).files.map((file: { id: string }) => file.id);
 
 describe("proof-verify, the offline verifier (verifier/)", () => {
-  it("verifies a genuine package sealed on npm run dev, roots pinned: every check holds, exit 0, TEST in the verdict", async () => {
-    const pins = await pinnedRoots();
+  it("verifies a genuine package sealed on npm run dev, roots pinned: every check holds, exit 0, TEST in the verdict", () => {
     const { status, report } = proofVerify(genuine.zip, ...pins, "--json");
     expect(failed(report)).toEqual([]);
     expect(status).toBe(0);
@@ -103,8 +120,7 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     expect(readable.stdout).toContain("authority (tsa): checked");
   });
 
-  it("never says VERIFIED without both pins: origin not established, exit 3", async () => {
-    const pins = await pinnedRoots();
+  it("never says VERIFIED without both pins: origin not established, exit 3", () => {
     for (const args of [[], pins.slice(0, 2), pins.slice(2)]) {
       const { status, report } = proofVerify(genuine.zip, ...args, "--json");
       expect(failed(report)).toEqual([]);
@@ -116,8 +132,7 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     expect(readable.stdout).toContain("ORIGIN NOT ESTABLISHED");
   });
 
-  it("fails on an edited manifest, a swapped token and a file of another proof", async () => {
-    const pins = await pinnedRoots();
+  it("fails on an edited manifest, a swapped token and a file of another proof", () => {
     const edited = tampered((dir) =>
       writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"external_reference":"', '"external_reference":"X')),
     );
@@ -155,8 +170,7 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     expect(failed(proofVerify(added, ...pins, "--json").report)).toEqual(["files_listed"]);
   });
 
-  it("fails on a relabelled package re-stamped by another authority with the same names once the genuine roots are pinned", async () => {
-    const pins = await pinnedRoots();
+  it("fails on a relabelled package re-stamped by another authority with the same names once the genuine roots are pinned", () => {
     const forger = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "forger-")), "pki"));
     const forged = tampered((dir) => {
       writeFileSync(join(dir, "manifest.json"), readFileSync(join(dir, "manifest.json"), "utf8").replace('"party":"provider"', '"party":"recipient"'));
@@ -180,8 +194,7 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     expect(failed(pinned.report)).toEqual(expect.arrayContaining(["tsa_root_pinned", "manifest_seal"]));
   });
 
-  it("checks the revocation data: a CRL listing the authority's certificate as revoked before gen_time fails, revoked after it passes, a forged CRL fails", async () => {
-    const pins = await pinnedRoots();
+  it("checks the revocation data: a CRL listing the authority's certificate as revoked before gen_time fails, revoked after it passes, a forged CRL fails", () => {
     const genEpoch = Math.floor(Date.parse(genuine.proof.timestamp.gen_time) / 1000);
     /**
      * The stack's authority CA, copied, revoking the package's authority certificate now (after gen_time) for
@@ -232,13 +245,7 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     expect(step(forged.report, "revocation:c2pa-1").detail).toMatch(/not signed by the CA/);
   });
 
-  it("verifies a genuine proof whose JPEG arrived with earlier Content Credentials (its original is not checked, and says why)", async () => {
-    const pins = await pinnedRoots();
-    const jpeg = readdirSync(join(genuine.folder, "files")).find((name) => name.endsWith(".jpg"))!;
-    const withCredentials = await sealedPackage(stack, "test", [
-      { file: jpeg, type: "image/jpeg", bytes: readFileSync(join(genuine.folder, "files", jpeg)) },
-      { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
-    ]);
+  it("verifies a genuine proof whose JPEG arrived with earlier Content Credentials (its original is not checked, and says why)", () => {
     const { status, report } = proofVerify(withCredentials.zip, ...pins, "--json");
     expect(failed(report)).toEqual([]);
     expect(status).toBe(0);
@@ -247,19 +254,17 @@ describe("proof-verify, the offline verifier (verifier/)", () => {
     );
     expect(original).toMatchObject({ result: "not_checked", detail: expect.stringContaining("earlier Content Credentials") });
     // The public JSON runs the same core on the stored objects: the same verdict, under the same check names.
-    const published = await (await fetch(`${stack.baseUrl}/v1/public/proofs/${withCredentials.proof.id}`)).json();
     expect(published.verification).toMatchObject({ verdict: "verified", test_mode: true });
-    expect(published.verification.checks.map((check: { name: string }) => check.name)).toEqual(report.checks.map((check: { name: string }) => check.name));
+    expect(published.verification.checks.map((check) => check.name)).toEqual(report.checks.map((check: { name: string }) => check.name));
   });
 
-  it("verifies a live proof with the live roots, without TEST, and refuses it under the test roots", async () => {
-    const live = await sealedPackage(stack, "live");
-    const { status, report } = proofVerify(live.zip, ...(await pinnedRoots("live")), "--json");
+  it("verifies a live proof with the live roots, without TEST, and refuses it under the test roots", () => {
+    const { status, report } = proofVerify(live.zip, ...livePins, "--json");
     expect(failed(report)).toEqual([]);
     expect(status).toBe(0);
     expect(report).toMatchObject({ verdict: "verified", test_mode: false, verdict_line: "VERIFIED" });
     // The test root is never the live one: a live proof does not verify under it.
-    const underTest = proofVerify(live.zip, ...(await pinnedRoots("test")), "--json");
+    const underTest = proofVerify(live.zip, ...pins, "--json");
     expect(underTest.status).toBe(1);
     expect(failed(underTest.report)).toContain("service_root_pinned");
   });
