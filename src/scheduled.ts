@@ -9,22 +9,26 @@ import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts
 import { renewEvidenceRecords } from "./sweeps/renew-evidence-records.ts";
 import { rehashSealedObjects } from "./sweeps/rehash-sealed-objects.ts";
 
-/** A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. */
-export type Sweep = (worker: WorkerContext, now: Date) => Promise<void>;
+/**
+ * A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. What it
+ * answers (a count, a run's report) is for its tests: the cron run ignores it. A third parameter, where a sweep has
+ * one, is optional and left to its default here (a test passes its own budget or timestamper).
+ */
+export type Sweep = (worker: WorkerContext, now: Date) => Promise<unknown>;
 
 /** The sweeps, in the order they run. Each resource adds its own here. */
 const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
-  { name: "expire-capture-sessions", run: async ({ env }, now) => void (await expireCaptureSessions(env, now)) },
-  { name: "resume-stalled-sealing", run: async ({ env }, now) => void (await resumeStalledSealing(env, now)) },
+  { name: "expire-capture-sessions", run: expireCaptureSessions },
+  { name: "resume-stalled-sealing", run: resumeStalledSealing },
   { name: "publish-undispatched-events", run: publishUndispatchedEvents },
   // Retention (src/retention.ts): data past its period is deleted a little every minute.
-  { name: "delete-unused-capture-sessions", run: async ({ env }, now) => void (await deleteUnusedCaptureSessions(env, now)) },
-  { name: "delete-webhook-delivery-bodies", run: async ({ env }, now) => void (await deleteWebhookDeliveryBodies(env, now)) },
-  { name: "requeue-overdue-deliveries", run: async ({ env }, now) => void (await requeueOverdueDeliveries(env, now)) },
+  { name: "delete-unused-capture-sessions", run: deleteUnusedCaptureSessions },
+  { name: "delete-webhook-delivery-bodies", run: deleteWebhookDeliveryBodies },
+  { name: "requeue-overdue-deliveries", run: requeueOverdueDeliveries },
   // RFC 4998 evidence records: archive timestamps over batches of sealed proofs (docs/adr/0022).
-  { name: "renew-evidence-records", run: async (worker, now) => void (await renewEvidenceRecords(worker, now)) },
+  { name: "renew-evidence-records", run: renewEvidenceRecords },
   // The public verdict rests on the stored objects as they are: a bounded re-hash each minute (docs/adr/0037).
-  { name: "rehash-sealed-objects", run: async ({ env }, now) => void (await rehashSealedObjects(env, now)) },
+  { name: "rehash-sealed-objects", run: rehashSealedObjects },
 ];
 
 export async function runScheduledSweeps(env: Env, now: Date): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Env } from "../env.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { RETENTION_DAYS, retentionCutoff } from "../retention.ts";
 import { deleteUnusedSessionRows, findUnusedSessions } from "../storage/unused-capture-sessions.ts";
 import { deleteUnusedUploads } from "../storage/objects/capture-uploads.ts";
@@ -13,7 +13,7 @@ const ROUNDS_PER_RUN = 4;
  * the objects deleted first, then the rows, so a failure half-way leaves rows that the next run finds
  * again rather than objects nothing points to. Returns how many sessions were deleted.
  */
-export async function deleteUnusedCaptureSessions(env: Env, now: Date): Promise<number> {
+export async function deleteUnusedCaptureSessions({ env }: WorkerContext, now: Date): Promise<number> {
   const cutoff = retentionCutoff(now, RETENTION_DAYS.unusedCaptureSession);
   let deleted = 0;
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {

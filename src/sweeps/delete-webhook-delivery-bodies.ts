@@ -1,4 +1,4 @@
-import type { Env } from "../env.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { RETENTION_DAYS, retentionCutoff } from "../retention.ts";
 import { deleteOldDeliveryBodies } from "../storage/webhook-delivery-bodies.ts";
 
@@ -9,7 +9,7 @@ const ROUNDS_PER_RUN = 10;
  * Empties the bodies of webhook deliveries past their retention period (src/retention.ts). Only
  * finished deliveries (succeeded or abandoned): one still being retried keeps the body it must send.
  */
-export async function deleteWebhookDeliveryBodies(env: Env, now: Date): Promise<number> {
+export async function deleteWebhookDeliveryBodies({ env }: WorkerContext, now: Date): Promise<number> {
   const cutoff = retentionCutoff(now, RETENTION_DAYS.webhookDeliveryBody);
   let emptied = 0;
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {

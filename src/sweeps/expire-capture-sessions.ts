@@ -1,10 +1,10 @@
-import type { Env } from "../env.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { expireOpenSessions } from "../storage/session-expiry.ts";
 
 /**
  * Marks open sessions past their expiry as `expired` and releases their live reservation.
  * `capture_session.expired` is reserved for a later version and is not recorded.
  */
-export async function expireCaptureSessions(env: Env, now: Date): Promise<number> {
+export async function expireCaptureSessions({ env }: WorkerContext, now: Date): Promise<number> {
   return expireOpenSessions(env.DB, now.toISOString());
 }

@@ -1,4 +1,4 @@
-import type { Env } from "../env.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { hashObject, type ObjectStore } from "../storage/objects/bucket.ts";
 import { enrolSealedObjects, objectsDueForRehash, recordRehashes, type RehashOutcome, type SealedObject } from "../storage/sealed-object-checks.ts";
 
@@ -37,7 +37,7 @@ async function rehash(store: ObjectStore, object: SealedObject): Promise<RehashO
  * GET /admin/v1/altered-objects, and logs one `sealed_object_altered` line for an alert to watch. Safe to run
  * twice at once: both record the same findings.
  */
-export async function rehashSealedObjects(env: Env, now: Date, budget: RehashBudget = REHASH_BUDGET): Promise<RehashRun> {
+export async function rehashSealedObjects({ env }: WorkerContext, now: Date, budget: RehashBudget = REHASH_BUDGET): Promise<RehashRun> {
   const enrolled = await enrolSealedObjects(env.DB, budget.enrolProofs);
   const due = await objectsDueForRehash(env.DB, budget.objects);
   const outcomes: RehashOutcome[] = [];

@@ -1,4 +1,4 @@
-import type { Env } from "../env.ts";
+import type { WorkerContext } from "../domain/context.ts";
 import { SEAL_TIMEOUT_MS } from "../sealing/sealer-client.ts";
 import { SEALING_RETRY_DELAYS_SECONDS, sealingRetryDelay } from "../sealing/retry-schedule.ts";
 import { sendInBatches } from "../lib/batches.ts";
@@ -36,7 +36,7 @@ function stalledCutoffs(now: Date): { byAttempts: string[]; beyond: string } {
  * takes them again before their next expected attempt), then sent: a failure to send leaves them to a run
  * after that delay, never to every minute's run.
  */
-export async function resumeStalledSealing(env: Env, now: Date): Promise<number> {
+export async function resumeStalledSealing({ env }: WorkerContext, now: Date): Promise<number> {
   const ids = await claimStalledProofs(env.DB, now.toISOString(), stalledCutoffs(now), PROOFS_PER_RUN);
   await sendInBatches(
     env.SEALING_QUEUE,

@@ -10,6 +10,7 @@ import { deleteWebhookDeliveryBodies } from "../../src/sweeps/delete-webhook-del
 import { RETENTION_DAYS } from "../../src/retention.ts";
 import { runScheduledSweeps } from "../../src/scheduled.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
+import { workerContext } from "../../src/domain/context.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -145,7 +146,7 @@ describe("retention of unused capture sessions", () => {
     const sealed = await insertPendingProof(org.id, "test", 1);
     await env.DB.prepare("UPDATE capture_sessions SET expires_at = ? WHERE id = ?").bind(daysAgo(400), sealed.sessionId).run();
 
-    await deleteUnusedCaptureSessions(env, new Date());
+    await deleteUnusedCaptureSessions(workerContext(env), new Date());
 
     for (const gone of [expired, rejected]) {
       expect(await sessionRow(gone.id)).toBeNull();
@@ -177,7 +178,7 @@ describe("retention of unused capture sessions", () => {
     const shared = `{"shared":"${crypto.randomUUID()}"}`;
     const old = await unusedSession(org.id, "expired", RETENTION_DAYS.unusedCaptureSession + 5, shared);
     const young = await unusedSession(org.id, "expired", 1, shared);
-    await deleteUnusedCaptureSessions(env, new Date());
+    await deleteUnusedCaptureSessions(workerContext(env), new Date());
     expect(await sessionRow(old.id)).toBeNull();
     expect(await snapshotRows(young.sha256)).toBe(1);
     await env.FILES.resumeMultipartUpload(young.partialKey, young.uploadId).abort();
@@ -188,7 +189,7 @@ describe("retention of unused capture sessions", () => {
     const gone = await unusedSession(org.id, "expired", RETENTION_DAYS.unusedCaptureSession + 1);
     await env.FILES.resumeMultipartUpload(gone.partialKey, gone.uploadId).abort();
     await env.DB.prepare("UPDATE files SET multipart_upload_id = 'no-such-upload' WHERE session_id = ? AND status = 'declared'").bind(gone.id).run();
-    await deleteUnusedCaptureSessions(env, new Date());
+    await deleteUnusedCaptureSessions(workerContext(env), new Date());
     expect(await sessionRow(gone.id)).toBeNull();
     expect(await env.FILES.head(gone.uploadedKey)).toBeNull();
   });
@@ -207,7 +208,7 @@ describe("retention of unused capture sessions", () => {
         ).bind(id, org.id, crypto.randomUUID(), sha256, at, at, at),
       ),
     ]);
-    await deleteUnusedCaptureSessions(env, new Date());
+    await deleteUnusedCaptureSessions(workerContext(env), new Date());
     const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE organization_id = ?").bind(org.id).first<{ n: number }>();
     expect(left!.n).toBe(0);
   });
@@ -235,7 +236,7 @@ describe(`retention of webhook delivery bodies (${RETENTION_DAYS.webhookDelivery
     const young = await delivery(org.id, "succeeded", RETENTION_DAYS.webhookDeliveryBody - 1);
     const stillRetrying = await delivery(org.id, "retrying", RETENTION_DAYS.webhookDeliveryBody + 1);
 
-    await deleteWebhookDeliveryBodies(env, new Date());
+    await deleteWebhookDeliveryBodies(workerContext(env), new Date());
 
     const read = await callJson(`/v1/webhook-deliveries/${old}`, { key: org.testKey });
     expect(read.status).toBe(200);

@@ -176,7 +176,7 @@ describe("sweeps over backlogs, within production's limits", () => {
 
     const runs: number[] = [];
     for (let minute = 0; minute < 4; minute++)
-      runs.push(await inOneInvocation(() => resumeStalledSealing({ ...env, SEALING_QUEUE: queue }, new Date(now + minute * 60_000))));
+      runs.push(await inOneInvocation(() => resumeStalledSealing(workerContext({ ...env, SEALING_QUEUE: queue }), new Date(now + minute * 60_000))));
 
     expect(runs).toEqual([100, 50, 0, 0]);
     const sent = bodies.map((body) => (body as { proof_id: string }).proof_id);

@@ -18,6 +18,7 @@ import {
   V2_TSA_ROOT_SHA256,
   V2_TSR_BASE64,
 } from "./fixtures/sealed-proof-v2.ts";
+import { workerContext } from "../../src/domain/context.ts";
 
 const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -83,7 +84,7 @@ describe("the public verdict rests on the stored objects as they are", () => {
     for (const file of V2_FILES) expect(checks[`file_hash:${file.id}`]).toBe("pass");
     // After a re-hash, the files were last checked then; the answer's ETag changes with it.
     const rehashedAt = new Date();
-    await rehashSealedObjects(env, rehashedAt);
+    await rehashSealedObjects(workerContext(env), rehashedAt);
     const after = await callJson(`/v1/public/proofs/${proofId}`);
     expect(after.body.verification).toMatchObject({ verdict: "verified", files_checked_at: rehashedAt.toISOString() });
     expect(after.headers.get("ETag")).not.toBe(before.headers.get("ETag"));
@@ -112,7 +113,7 @@ describe("the public verdict rests on the stored objects as they are", () => {
     // Until the sweep re-hashes it, the verdict is what the latest re-hash found (the JSON reads no file's bytes).
     expect((await callJson(`/v1/public/proofs/${proofId}`)).body.verification.verdict).toBe("verified");
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    await rehashSealedObjects(env, new Date(Date.now() + 60_000));
+    await rehashSealedObjects(workerContext(env), new Date(Date.now() + 60_000));
     expect(logged.mock.calls.some((args) => String(args[0]).includes('"alert":"sealed_object_altered"'))).toBe(true);
     const { body } = await callJson(`/v1/public/proofs/${proofId}`);
     expect(body.verification).toMatchObject({ status: "invalid", verdict: "altered" });
@@ -143,7 +144,7 @@ describe("the public verdict rests on the stored objects as they are", () => {
     expect(listed.body.data).toContainEqual(expect.objectContaining({ proof_id: proofId, file_id: V2_FILES[0].id }));
     // Restored from a backup: verified again at its next re-hash.
     await env.FILES.put(alteredKey, genuine);
-    await rehashSealedObjects(env, new Date(Date.now() + 120_000));
+    await rehashSealedObjects(workerContext(env), new Date(Date.now() + 120_000));
     expect((await callJson(`/v1/public/proofs/${proofId}`)).body.verification.verdict).toBe("verified");
   });
 });

@@ -9,6 +9,7 @@ import { REHASH_BUDGET, rehashSealedObjects } from "../../src/sweeps/rehash-seal
 import { runScheduledSweeps } from "../../src/scheduled.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
+import { workerContext } from "../../src/domain/context.ts";
 
 const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
@@ -49,7 +50,7 @@ async function sweepUntilChecked(proofId: string, after: Date) {
   let now = after;
   for (let round = 0; round < 20; round++) {
     now = new Date(now.getTime() + 60_000);
-    await rehashSealedObjects(env, now);
+    await rehashSealedObjects(workerContext(env), now);
     const checks = await proofObjectChecks(env.DB, proofId);
     if (checks.length > 0 && checks.every((check) => check.lastCheckedAt !== null && check.lastCheckedAt > after.toISOString())) return now;
   }
@@ -62,7 +63,7 @@ describe("re-hash of sealed stored objects", () => {
   it("lists every object a sealed proof publishes and re-hashes within its row and byte budgets", async () => {
     const { proofId, signed } = await sealedProof({ fileBytes: 10_000, withSeal: true });
     // A byte budget: chain.pem and the first file, then the second file would pass 15,000 bytes (objects in key order, never checked).
-    const first = await rehashSealedObjects(env, new Date(), { objects: 100, bytes: 15_000, enrolProofs: 20 });
+    const first = await rehashSealedObjects(workerContext(env), new Date(), { objects: 100, bytes: 15_000, enrolProofs: 20 });
     // Enrolled whole: manifest.json, proof.tsr, chain.pem, manifest.p7s and both signed files.
     expect(first).toMatchObject({ enrolled: 6, checked: 2 });
     expect(first.bytes).toBeGreaterThan(10_000);
@@ -86,13 +87,16 @@ describe("re-hash of sealed stored objects", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    const counted = await rehashSealedObjects({ ...env, DB: counting }, new Date(), { objects: 100, bytes: 1 << 30, enrolProofs: 20 });
+    const counted = await rehashSealedObjects(workerContext({ ...env, DB: counting }), new Date(), { objects: 100, bytes: 1 << 30, enrolProofs: 20 });
     expect(counted.checked).toBeGreaterThan(5);
     expect(queries).toBeLessThanOrEqual(counted.checked + 10);
     // A row budget.
-    expect(await rehashSealedObjects(env, new Date(), { objects: 2, bytes: 1 << 30, enrolProofs: 20 })).toMatchObject({ enrolled: 0, checked: 2 });
+    expect(await rehashSealedObjects(workerContext(env), new Date(), { objects: 2, bytes: 1 << 30, enrolProofs: 20 })).toMatchObject({
+      enrolled: 0,
+      checked: 2,
+    });
     // An object larger than the whole budget is still hashed, alone.
-    expect((await rehashSealedObjects(env, new Date(), { objects: 100, bytes: 1, enrolProofs: 20 })).checked).toBe(1);
+    expect((await rehashSealedObjects(workerContext(env), new Date(), { objects: 100, bytes: 1, enrolProofs: 20 })).checked).toBe(1);
   });
 
   it("checks the objects re-hashed longest ago first, so every object comes round again", async () => {
@@ -109,7 +113,7 @@ describe("re-hash of sealed stored objects", () => {
     const chosen = checks.find((check) => check.entry === "proof.tsr")!;
     await env.DB.prepare("UPDATE sealed_object_checks SET last_checked_at = '2001-01-01T00:00:00.000Z' WHERE object_key = ?").bind(chosen.objectKey).run();
     const later = new Date(Date.parse(start.toISOString()) + 3_600_000);
-    expect((await rehashSealedObjects(env, later, { ...REHASH_BUDGET, objects: 1 })).checked).toBe(1);
+    expect((await rehashSealedObjects(workerContext(env), later, { ...REHASH_BUDGET, objects: 1 })).checked).toBe(1);
     const after = await proofObjectChecks(env.DB, proofId);
     expect(after.find((check) => check.objectKey === chosen.objectKey)!.lastCheckedAt).toBe(later.toISOString());
     expect(after.filter((check) => check.lastCheckedAt === later.toISOString())).toHaveLength(1);

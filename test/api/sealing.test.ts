@@ -12,6 +12,7 @@ import { admin } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { workerContext } from "../../src/domain/context.ts";
 
 async function state(proofId: string, organizationId: string) {
   const proof = await env.DB.prepare("SELECT * FROM proofs WHERE id = ?").bind(proofId).first<any>();
@@ -248,7 +249,7 @@ describe("stalled-sealing sweep", () => {
         .run();
       ids.push(proofId);
     }
-    await resumeStalledSealing(env, now);
+    await resumeStalledSealing(workerContext(env), now);
     for (const [index, example] of cases.entries()) {
       const row = await env.DB.prepare("SELECT updated_at FROM proofs WHERE id = ?").bind(ids[index]).first<any>();
       expect({ ...example, touched: row.updated_at === now.toISOString() }).toEqual({ ...example, touched: example.resent });

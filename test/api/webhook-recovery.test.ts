@@ -59,7 +59,7 @@ describe("deliveries whose message was lost", () => {
   it("are queued again once overdue, then not again before they are overdue once more", async () => {
     const { deliveryId, createdAt } = await deliveryWithLostMessage();
     const { queue, sent } = recordingQueue();
-    const sweep = (ms: number) => requeueOverdueDeliveries({ ...env, WEBHOOK_QUEUE: queue }, at(createdAt, ms));
+    const sweep = (ms: number) => requeueOverdueDeliveries(workerContext({ ...env, WEBHOOK_QUEUE: queue }), at(createdAt, ms));
 
     await sweep(OVERDUE_AFTER_MS - 60_000);
     expect(sent.filter((id) => id === deliveryId)).toHaveLength(0);
@@ -84,9 +84,12 @@ describe("deliveries whose message was lost", () => {
     expect((await delivery(sealed)).next_attempt_at).toBe(at(attempted, (waiting as { delaySeconds: number }).delaySeconds * 1000).toISOString());
 
     const { queue, sent } = recordingQueue();
-    await requeueOverdueDeliveries({ ...env, WEBHOOK_QUEUE: queue }, at(attempted, OVERDUE_AFTER_MS));
+    await requeueOverdueDeliveries(workerContext({ ...env, WEBHOOK_QUEUE: queue }), at(attempted, OVERDUE_AFTER_MS));
     expect(sent.filter((id) => id === completed || id === sealed)).toEqual([]);
-    await requeueOverdueDeliveries({ ...env, WEBHOOK_QUEUE: queue }, at(attempted, WEBHOOK_RETRY_DELAYS_SECONDS[0] * 1000 + OVERDUE_AFTER_MS + 10_000));
+    await requeueOverdueDeliveries(
+      workerContext({ ...env, WEBHOOK_QUEUE: queue }),
+      at(attempted, WEBHOOK_RETRY_DELAYS_SECONDS[0] * 1000 + OVERDUE_AFTER_MS + 10_000),
+    );
     expect(sent.filter((id) => id === completed || id === sealed).sort()).toEqual([completed, sealed].sort());
   });
 
@@ -94,7 +97,7 @@ describe("deliveries whose message was lost", () => {
     const { deliveryId, createdAt } = await deliveryWithLostMessage();
     await env.DB.prepare("UPDATE webhook_deliveries SET status = 'abandoned' WHERE id = ?").bind(deliveryId).run();
     const { queue, sent } = recordingQueue();
-    await requeueOverdueDeliveries({ ...env, WEBHOOK_QUEUE: queue }, at(createdAt, 10 * OVERDUE_AFTER_MS));
+    await requeueOverdueDeliveries(workerContext({ ...env, WEBHOOK_QUEUE: queue }), at(createdAt, 10 * OVERDUE_AFTER_MS));
     expect(sent).not.toContain(deliveryId);
   });
 });
@@ -134,7 +137,7 @@ describe("the webhook queue's dead-letter queue", () => {
         next_attempt_at: at(now, delay * 1000).toISOString(),
       });
       now = at(now, delay * 1000 + OVERDUE_AFTER_MS + 1_000);
-      await requeueOverdueDeliveries({ ...env, WEBHOOK_QUEUE: queue }, now);
+      await requeueOverdueDeliveries(workerContext({ ...env, WEBHOOK_QUEUE: queue }), now);
       expect(sent.filter((id) => id === deliveryId)).toHaveLength(index + 1);
     }
     await deadLetter(now);
