@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
@@ -152,6 +152,22 @@ console.log(JSON.stringify({ mode: client.mode, session: session.id, proofs, sea
     expect(result.refusals).toEqual(["signature_mismatch", "timestamp_outside_tolerance", "signature_mismatch", "accepted"]);
     expect(result.rate).toMatchObject({ limit: 60 });
   }, 300_000);
+
+  it("compiles the README's five-minute TypeScript against the packed SDK under tsc --strict", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Five minutes"), readme.indexOf("\n## ", readme.indexOf("## Five minutes") + 1));
+    const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    // The snippets are one program, but for the proof id the receiver printed.
+    const folder = join(project, "readme");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "five-minutes.ts"), `declare const proofId: string;\n${blocks.join("\n")}\nexport {};\n`);
+    const compilerOptions = { module: "nodenext", target: "es2022", types: ["node"], typeRoots: [join(root, "node_modules/@types")], noEmit: true };
+    writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["five-minutes.ts"] }));
+    await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "--strict", "-p", "."], { cwd: folder, env }).catch((error) => {
+      throw new Error(`README's TypeScript does not compile:\n${error.stdout}`);
+    });
+  }, 60_000);
 
   it("retries a lost answer with the same Idempotency-Key: the API replays the one session it created", async () => {
     const keys: (string | null)[] = [];
