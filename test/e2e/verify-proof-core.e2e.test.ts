@@ -399,6 +399,13 @@ describe("proof-verify from the repository's root (npx proof-verify, the verifie
         .map((one: { name: string }) => one.name),
     ).toEqual(["manifest_seal"]);
 
+    // A file hidden in a sub-folder of files/ is a file of the package, which the sealed manifest does not list.
+    mkdirSync(join(folder, "files", "more"));
+    writeFileSync(join(folder, "files", "more", "med_clip1.webm"), webm[0]!.signed);
+    const hidden = npx(folder, ...pins, "--json");
+    expect(hidden.status).toBe(1);
+    expect(JSON.parse(hidden.stdout).checks.find((one: { name: string }) => one.name === "files_listed").detail).toContain("more/med_clip1");
+
     const test = npx(writeFolder(build({ mode: "test" }, webm), webm), ...pins);
     expect(test.status).toBe(0);
     expect(test.stdout).toContain("VERIFIED (TEST PROOF, no legal value)");

@@ -35,7 +35,8 @@ async function filesEvidence(entries: Map<string, Uint8Array>, pins: Verificatio
   const anchors = await c2paAnchors(entries, pins);
   const evidence = new Map<string, FileEvidence>();
   for (const [name, bytes] of entries) {
-    if (!name.startsWith(FILES) || name.endsWith("/") || name.slice(FILES.length).includes("/")) continue;
+    // Anything under files/, in a sub-folder too, is a file of the package: what the manifest does not list is extra.
+    if (!name.startsWith(FILES) || name.endsWith("/")) continue;
     const id = name.slice(FILES.length).replace(/\.[^.]+$/, "");
     const contentType = listed.get(id);
     evidence.set(id, {
