@@ -1,76 +1,57 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { captureSessions, templateSnapshots } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import type { CaptureSessionRow } from "./rows.ts";
+import { statement, valueList } from "./statement.ts";
 
 /** A session with its template snapshot (stored once per content in template_snapshots). */
 export type SessionRow = CaptureSessionRow & { templateSnapshot: TemplateSnapshot };
 /** `templateSnapshotJson` is the snapshot's canonical JSON, stored as is: its SHA-256 is `templateSha256`. */
 export type NewSessionRow = typeof captureSessions.$inferInsert & { holdsReservation: number; templateSnapshotJson: string };
 
-const COLUMNS = [
-  "id",
-  "organization_id",
-  "mode",
-  "status",
-  "token_hash",
-  "external_reference",
-  "party",
-  "stage",
-  "category",
-  "template_id",
-  "template_sha256",
-  "locale",
-  "location_reference",
-  "return_url",
-  "compare_to",
-  "holds_reservation",
-  "created_at",
-  "updated_at",
-  "expires_at",
-] as const;
-
 /** A session to insert; without a locale of its own it takes its organization's default theme's, else English. */
 export type SessionToInsert = Omit<NewSessionRow, "locale"> & { locale: string | null };
 
-/** The locale column's value: the one asked for, else the default theme's (one indexed read in the same statement). */
-const LOCALE_OR_DEFAULT = "COALESCE(?, (SELECT locale FROM capture_themes WHERE organization_id = ? AND is_default = 1 AND archived_at IS NULL), 'en')";
-
-function values(row: SessionToInsert): unknown[] {
+/**
+ * Each column with the value it gets, side by side so that none can shift. The locale is the one asked for,
+ * else the default theme's (one indexed read in the same statement).
+ */
+function columnValues(row: SessionToInsert): [string, unknown][] {
   return [
-    row.id,
-    row.organizationId,
-    row.mode,
-    row.status,
-    row.tokenHash,
-    row.externalReference,
-    row.party,
-    row.stage ?? null,
-    row.category ?? null,
-    row.templateId ?? null,
-    row.templateSha256,
-    row.locale,
-    row.organizationId,
-    row.locationReference ?? null,
-    row.returnUrl ?? null,
-    row.compareTo ?? null,
-    row.holdsReservation,
-    row.createdAt,
-    row.updatedAt,
-    row.expiresAt,
+    ["id", row.id],
+    ["organization_id", row.organizationId],
+    ["mode", row.mode],
+    ["status", row.status],
+    ["token_hash", row.tokenHash],
+    ["external_reference", row.externalReference],
+    ["party", row.party],
+    ["stage", row.stage ?? null],
+    ["category", row.category ?? null],
+    ["template_id", row.templateId ?? null],
+    ["template_sha256", row.templateSha256],
+    [
+      "locale",
+      sql`COALESCE(${row.locale}, (SELECT locale FROM capture_themes WHERE organization_id = ${row.organizationId} AND is_default = 1 AND archived_at IS NULL), 'en')`,
+    ],
+    ["location_reference", row.locationReference ?? null],
+    ["return_url", row.returnUrl ?? null],
+    ["compare_to", row.compareTo ?? null],
+    ["holds_reservation", row.holdsReservation],
+    ["created_at", row.createdAt],
+    ["updated_at", row.updatedAt],
+    ["expires_at", row.expiresAt],
   ];
 }
 
-const INSERT_SESSION = `INSERT INTO capture_sessions (${COLUMNS.join(", ")}) SELECT ${COLUMNS.map((column) => (column === "locale" ? LOCALE_OR_DEFAULT : "?")).join(", ")}`;
 /** A live session is a promise on the balance: inserted only if the balance covers every promise plus this one. */
-const WITHIN_BALANCE = `(SELECT balance FROM organizations WHERE id = ?)
-    - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ? AND holds_reservation = 1)
-    - (SELECT COUNT(*) FROM proofs WHERE organization_id = ? AND holds_reservation = 1) >= 1`;
+const withinBalance = (organizationId: string) => sql`(SELECT balance FROM organizations WHERE id = ${organizationId})
+    - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ${organizationId} AND holds_reservation = 1)
+    - (SELECT COUNT(*) FROM proofs WHERE organization_id = ${organizationId} AND holds_reservation = 1) >= 1`;
 
-/** The insert goes ahead only if its snapshot is stored (?: its SHA-256). */
-const SNAPSHOT_STORED = "EXISTS (SELECT 1 FROM template_snapshots WHERE sha256 = ?)";
+/** The insert goes ahead only if its snapshot is stored. */
+const snapshotStored = (sha256: string) => sql`EXISTS (SELECT 1 FROM template_snapshots WHERE sha256 = ${sha256})`;
 
 /**
  * Snapshots this isolate has stored or seen stored, by SHA-256: the next session copying one is inserted
@@ -82,18 +63,16 @@ const knownSnapshots = new Set<string>();
 
 /** The session's insert, returning its locale; with `snapshotMustBeStored`, made only if its snapshot is there. */
 function insertSession(d1: D1Database, row: SessionToInsert, snapshotMustBeStored: boolean): D1PreparedStatement {
-  const conditions: string[] = [];
-  const parameters = values(row);
-  if (snapshotMustBeStored) {
-    conditions.push(SNAPSHOT_STORED);
-    parameters.push(row.templateSha256);
-  }
-  if (row.holdsReservation !== 0) {
-    conditions.push(WITHIN_BALANCE);
-    parameters.push(row.organizationId, row.organizationId, row.organizationId);
-  }
-  const where = conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`;
-  return d1.prepare(`${INSERT_SESSION}${where} RETURNING locale`).bind(...parameters);
+  const columns = columnValues(row);
+  const conditions = [
+    ...(snapshotMustBeStored ? [snapshotStored(row.templateSha256)] : []),
+    ...(row.holdsReservation !== 0 ? [withinBalance(row.organizationId)] : []),
+  ];
+  const where = conditions.length === 0 ? sql`` : sql` WHERE ${sql.join(conditions, sql` AND `)}`;
+  return statement(
+    d1,
+    sql`INSERT INTO capture_sessions (${sql.raw(columns.map(([name]) => name).join(", "))}) SELECT ${valueList(columns.map(([, value]) => value))}${where} RETURNING locale`,
+  );
 }
 
 /**
@@ -111,9 +90,10 @@ export async function insertSessionWithinBalance(d1: D1Database, row: SessionToI
     const inserted = await insertSession(d1, row, true).first<{ locale: string }>();
     if (inserted !== null) return { locale: inserted.locale };
   }
-  const snapshot = d1
-    .prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)")
-    .bind(row.templateSha256, row.templateSnapshotJson, row.createdAt);
+  const snapshot = statement(
+    d1,
+    sql`INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (${row.templateSha256}, ${row.templateSnapshotJson}, ${row.createdAt})`,
+  );
   const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insertSession(d1, row, false)]);
   if (knownSnapshots.size >= MAX_KNOWN_SNAPSHOTS) knownSnapshots.clear();
   knownSnapshots.add(row.templateSha256);

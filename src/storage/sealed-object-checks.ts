@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { chunks, D1_MAX_BOUND_PARAMETERS, rowsPerInsert } from "../lib/batches.ts";
 import { fileExtension, packagedArtifactKey, proofArtifactKeys } from "./objects/bucket.ts";
+import { statement, valueList } from "./statement.ts";
 
 /**
  * The re-hash of sealed stored objects (migration 0019, docs/adr/0037): which objects each sealed proof
@@ -51,7 +53,10 @@ interface CheckRow {
   mismatch_since: string | null;
 }
 
-const COLUMNS = "object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched, mismatch_since";
+const COLUMN_NAMES = ["object_key", "proof_id", "entry", "file_id", "expected_sha256", "size", "last_checked_at", "found_sha256", "matched", "mismatch_since"];
+const COLUMNS = sql.raw(COLUMN_NAMES.join(", "));
+/** The same columns of the table aliased `c`. */
+const CHECK_COLUMNS_OF_C = sql.raw(COLUMN_NAMES.map((name) => `c.${name}`).join(", "));
 
 const fromRow = (row: CheckRow): ObjectCheck => ({
   objectKey: row.object_key,
@@ -65,8 +70,6 @@ const fromRow = (row: CheckRow): ObjectCheck => ({
   matched: row.matched === null ? null : row.matched === 1,
   mismatchSince: row.mismatch_since,
 });
-
-const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
 
 interface EnrolledProof {
   id: string;
@@ -116,21 +119,18 @@ function objectsOf(proof: EnrolledProof, files: { id: string; content_type: stri
  */
 export async function enrolSealedObjects(d1: D1Database, limit: number): Promise<number> {
   const proofs = (
-    await d1
-      .prepare(
-        `SELECT p.id, p.sealing_run, p.manifest_sha256, p.seal_certificate_sha256 FROM sealed_object_enrolments e JOIN proofs p ON p.id = e.proof_id ORDER BY e.sealed_at, e.proof_id LIMIT ${limit}`,
-      )
-      .all<EnrolledProof>()
+    await statement(
+      d1,
+      sql`SELECT p.id, p.sealing_run, p.manifest_sha256, p.seal_certificate_sha256 FROM sealed_object_enrolments e JOIN proofs p ON p.id = e.proof_id ORDER BY e.sealed_at, e.proof_id LIMIT ${sql.raw(String(limit))}`,
+    ).all<EnrolledProof>()
   ).results;
   if (proofs.length === 0) return 0;
   const ids = proofs.map((proof) => proof.id);
   const files = (
-    await d1
-      .prepare(
-        `SELECT id, proof_id, content_type, signed_key, signed_sha256, signed_size FROM files WHERE proof_id IN (${placeholders(ids.length)}) AND signed_key IS NOT NULL AND signed_sha256 IS NOT NULL`,
-      )
-      .bind(...ids)
-      .all<{ id: string; proof_id: string; content_type: string; signed_key: string; signed_sha256: string; signed_size: number | null }>()
+    await statement(
+      d1,
+      sql`SELECT id, proof_id, content_type, signed_key, signed_sha256, signed_size FROM files WHERE proof_id IN (${valueList(ids)}) AND signed_key IS NOT NULL AND signed_sha256 IS NOT NULL`,
+    ).all<{ id: string; proof_id: string; content_type: string; signed_key: string; signed_sha256: string; signed_size: number | null }>()
   ).results;
   const objects = proofs.flatMap((proof) =>
     objectsOf(
@@ -139,14 +139,16 @@ export async function enrolSealedObjects(d1: D1Database, limit: number): Promise
     ),
   );
   const inserts = chunks(objects, rowsPerInsert(6)).map((rows) =>
-    d1
-      .prepare(
-        `INSERT OR IGNORE INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
-      )
-      .bind(...rows.flatMap((row) => [row.objectKey, row.proofId, row.entry, row.fileId, row.expectedSha256, row.size])),
+    statement(
+      d1,
+      sql`INSERT OR IGNORE INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size) VALUES ${sql.join(
+        rows.map((row) => sql`(${row.objectKey}, ${row.proofId}, ${row.entry}, ${row.fileId}, ${row.expectedSha256}, ${row.size})`),
+        sql`, `,
+      )}`,
+    ),
   );
   const dequeue = chunks(ids, D1_MAX_BOUND_PARAMETERS).map((some) =>
-    d1.prepare(`DELETE FROM sealed_object_enrolments WHERE proof_id IN (${placeholders(some.length)})`).bind(...some),
+    statement(d1, sql`DELETE FROM sealed_object_enrolments WHERE proof_id IN (${valueList(some)})`),
   );
   await d1.batch([...inserts, ...dequeue]);
   return objects.length;
@@ -154,7 +156,10 @@ export async function enrolSealedObjects(d1: D1Database, limit: number): Promise
 
 /** Up to `limit` objects re-hashed longest ago, never re-hashed first (the index `sealed_object_checks_due`). */
 export async function objectsDueForRehash(d1: D1Database, limit: number): Promise<SealedObject[]> {
-  const rows = await d1.prepare(`SELECT ${COLUMNS} FROM sealed_object_checks ORDER BY last_checked_at, object_key LIMIT ${limit}`).all<CheckRow>();
+  const rows = await statement(
+    d1,
+    sql`SELECT ${COLUMNS} FROM sealed_object_checks ORDER BY last_checked_at, object_key LIMIT ${sql.raw(String(limit))}`,
+  ).all<CheckRow>();
   return rows.results.map(fromRow);
 }
 
@@ -174,24 +179,21 @@ export async function recordRehashes(d1: D1Database, outcomes: readonly RehashOu
       plainMatches.map((outcome) => outcome.object.objectKey),
       D1_MAX_BOUND_PARAMETERS - 1,
     ).map((keys) =>
-      d1
-        .prepare(
-          `UPDATE sealed_object_checks SET last_checked_at = ?, found_sha256 = expected_sha256, matched = 1, mismatch_since = NULL WHERE object_key IN (${placeholders(keys.length)})`,
-        )
-        .bind(checkedAt, ...keys),
+      statement(
+        d1,
+        sql`UPDATE sealed_object_checks SET last_checked_at = ${checkedAt}, found_sha256 = expected_sha256, matched = 1, mismatch_since = NULL WHERE object_key IN (${valueList(keys)})`,
+      ),
     ),
     ...others.map((outcome) =>
       matches(outcome)
-        ? d1
-            .prepare(
-              "UPDATE sealed_object_checks SET last_checked_at = ?, expected_sha256 = COALESCE(expected_sha256, ?), size = COALESCE(size, ?), found_sha256 = ?, matched = 1, mismatch_since = NULL WHERE object_key = ?",
-            )
-            .bind(checkedAt, outcome.foundSha256, outcome.size, outcome.foundSha256, outcome.object.objectKey)
-        : d1
-            .prepare(
-              "UPDATE sealed_object_checks SET last_checked_at = ?, found_sha256 = ?, matched = 0, mismatch_since = COALESCE(mismatch_since, ?) WHERE object_key = ?",
-            )
-            .bind(checkedAt, outcome.foundSha256, checkedAt, outcome.object.objectKey),
+        ? statement(
+            d1,
+            sql`UPDATE sealed_object_checks SET last_checked_at = ${checkedAt}, expected_sha256 = COALESCE(expected_sha256, ${outcome.foundSha256}), size = COALESCE(size, ${outcome.size}), found_sha256 = ${outcome.foundSha256}, matched = 1, mismatch_since = NULL WHERE object_key = ${outcome.object.objectKey}`,
+          )
+        : statement(
+            d1,
+            sql`UPDATE sealed_object_checks SET last_checked_at = ${checkedAt}, found_sha256 = ${outcome.foundSha256}, matched = 0, mismatch_since = COALESCE(mismatch_since, ${checkedAt}) WHERE object_key = ${outcome.object.objectKey}`,
+          ),
     ),
   ];
   if (statements.length > 0) await d1.batch(statements);
@@ -200,13 +202,13 @@ export async function recordRehashes(d1: D1Database, outcomes: readonly RehashOu
 
 /** What the latest re-hash found for each object of one proof (empty: not listed yet). */
 export async function proofObjectChecks(d1: D1Database, proofId: string): Promise<ObjectCheck[]> {
-  const rows = await d1.prepare(`SELECT ${COLUMNS} FROM sealed_object_checks WHERE proof_id = ? ORDER BY entry`).bind(proofId).all<CheckRow>();
+  const rows = await statement(d1, sql`SELECT ${COLUMNS} FROM sealed_object_checks WHERE proof_id = ${proofId} ORDER BY entry`).all<CheckRow>();
   return rows.results.map(fromRow);
 }
 
 /** Whether the latest re-hash of one stored object found it changed since sealing (false: matched, or not re-hashed or listed yet). */
 export async function foundAltered(d1: D1Database, objectKey: string): Promise<boolean> {
-  const row = await d1.prepare("SELECT matched FROM sealed_object_checks WHERE object_key = ?").bind(objectKey).first<{ matched: number | null }>();
+  const row = await statement(d1, sql`SELECT matched FROM sealed_object_checks WHERE object_key = ${objectKey}`).first<{ matched: number | null }>();
   return row?.matched === 0;
 }
 
@@ -224,12 +226,10 @@ export async function alteredObjects(
   d1: D1Database,
   input: { limit: number; after: { mismatchSince: string; objectKey: string } | null },
 ): Promise<AlteredObject[]> {
-  const after = input.after === null ? "" : "AND (c.mismatch_since, c.object_key) < (?, ?)";
-  const rows = await d1
-    .prepare(
-      `SELECT c.${COLUMNS.split(", ").join(", c.")}, p.mode, p.organization_id FROM sealed_object_checks c JOIN proofs p ON p.id = c.proof_id WHERE c.matched = 0 ${after} ORDER BY c.mismatch_since DESC, c.object_key DESC LIMIT ${input.limit}`,
-    )
-    .bind(...(input.after === null ? [] : [input.after.mismatchSince, input.after.objectKey]))
-    .all<CheckRow & { mode: "test" | "live"; organization_id: string }>();
+  const after = input.after === null ? sql`` : sql`AND (c.mismatch_since, c.object_key) < (${input.after.mismatchSince}, ${input.after.objectKey})`;
+  const rows = await statement(
+    d1,
+    sql`SELECT ${CHECK_COLUMNS_OF_C}, p.mode, p.organization_id FROM sealed_object_checks c JOIN proofs p ON p.id = c.proof_id WHERE c.matched = 0 ${after} ORDER BY c.mismatch_since DESC, c.object_key DESC LIMIT ${sql.raw(String(input.limit))}`,
+  ).all<CheckRow & { mode: "test" | "live"; organization_id: string }>();
   return rows.results.map((row) => ({ ...fromRow(row), mode: row.mode, organizationId: row.organization_id }));
 }

@@ -1,3 +1,6 @@
+import { sql } from "drizzle-orm";
+import { statement } from "./statement.ts";
+
 /**
  * Claims, in one statement, up to `limit` pending proofs last touched at or before the cut-off of their
  * attempt count (`byAttempts[n]` for `seal_attempts = n`, `beyond` past the list), oldest first, touching
@@ -10,12 +13,13 @@ export async function claimStalledProofs(
   cutoffs: { byAttempts: readonly string[]; beyond: string },
   limit: number,
 ): Promise<string[]> {
-  const branches = cutoffs.byAttempts.map((_, attempts) => `WHEN ${attempts} THEN ?`).join(" ");
-  const claimed = await d1
-    .prepare(
-      `UPDATE proofs SET updated_at = ? WHERE id IN (SELECT id FROM proofs WHERE status = 'pending' AND updated_at <= CASE seal_attempts ${branches} ELSE ? END ORDER BY updated_at LIMIT ${limit}) RETURNING id`,
-    )
-    .bind(now, ...cutoffs.byAttempts, cutoffs.beyond)
-    .all<{ id: string }>();
+  const branches = sql.join(
+    cutoffs.byAttempts.map((cutoff, attempts) => sql`WHEN ${sql.raw(String(attempts))} THEN ${cutoff}`),
+    sql` `,
+  );
+  const claimed = await statement(
+    d1,
+    sql`UPDATE proofs SET updated_at = ${now} WHERE id IN (SELECT id FROM proofs WHERE status = 'pending' AND updated_at <= CASE seal_attempts ${branches} ELSE ${cutoffs.beyond} END ORDER BY updated_at LIMIT ${sql.raw(String(limit))}) RETURNING id`,
+  ).all<{ id: string }>();
   return claimed.results.map((row) => row.id);
 }

@@ -1,9 +1,10 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
 import { EMITTED_EVENTS } from "../events/types.ts";
 import { chunks, rowsPerInsert } from "../lib/batches.ts";
 import type { EndpointRow, EventRow } from "./rows.ts";
+import { statement } from "./statement.ts";
 
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 
@@ -73,16 +74,14 @@ export async function undispatchedEventIds(db: Database, before: Date, limit: nu
  * again before they are overdue once more. Returns their ids.
  */
 export async function claimOverdueDeliveries(d1: D1Database, dueBefore: Date, now: Date, limit: number): Promise<string[]> {
-  const claimed = await d1
-    .prepare(
-      `UPDATE webhook_deliveries SET next_attempt_at = ?1, updated_at = ?1 WHERE id IN (
+  const claimed = await statement(
+    d1,
+    sql`UPDATE webhook_deliveries SET next_attempt_at = ${now.toISOString()}, updated_at = ${now.toISOString()} WHERE id IN (
          SELECT id FROM webhook_deliveries
-         WHERE status IN ('pending', 'retrying') AND COALESCE(next_attempt_at, created_at) <= ?2
-         ORDER BY COALESCE(next_attempt_at, created_at) LIMIT ?3
+         WHERE status IN ('pending', 'retrying') AND COALESCE(next_attempt_at, created_at) <= ${dueBefore.toISOString()}
+         ORDER BY COALESCE(next_attempt_at, created_at) LIMIT ${limit}
        ) RETURNING id`,
-    )
-    .bind(now.toISOString(), dueBefore.toISOString(), limit)
-    .all<{ id: string }>();
+  ).all<{ id: string }>();
   return claimed.results.map((row) => row.id);
 }
 
