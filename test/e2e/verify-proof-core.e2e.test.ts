@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -405,6 +405,16 @@ describe("proof-verify from the repository's root (npx proof-verify, the verifie
     const hidden = npx(folder, ...pins, "--json");
     expect(hidden.status).toBe(1);
     expect(JSON.parse(hidden.stdout).checks.find((one: { name: string }) => one.name === "files_listed").detail).toContain("more/med_clip1");
+
+    // A ZIP holding manifest.json twice (unzip and proof-verify could each read another) is refused as unreadable.
+    const twice = join(mkdtempSync(join(tmpdir(), "core-zip-")), "package.zip");
+    spawnSync("zip", ["-qr", twice, "."], { cwd: writeFolder(build({}, webm), webm) });
+    const zipped = readFileSync(twice);
+    const renamed = Buffer.from(zipped.toString("latin1").replaceAll("chain.pem", "proof.tsr"), "latin1");
+    writeFileSync(twice, renamed);
+    const duplicate = npx(twice, ...pins, "--json");
+    expect(duplicate.status).toBe(1);
+    expect(JSON.parse(duplicate.stdout).checks[0].detail).toContain("proof.tsr: twice in the ZIP");
 
     const test = npx(writeFolder(build({ mode: "test" }, webm), webm), ...pins);
     expect(test.status).toBe(0);

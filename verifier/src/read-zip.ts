@@ -48,6 +48,8 @@ export function readZip(zip: Uint8Array): Map<string, Uint8Array> {
     if (method !== 0 && method !== 8) throw new Error(`${name}: unsupported ZIP compression method ${method}`);
     const bytes = method === 8 ? new Uint8Array(inflateRawSync(data)) : data;
     if (bytes.length !== size) throw new Error(`${name}: size differs from the ZIP directory`);
+    // Two entries of one name: unzip and this reader could each show a different one.
+    if (entries.has(name)) throw new Error(`${name}: twice in the ZIP`);
     entries.set(name, bytes);
     offset += 46 + nameLength + extraLength + view.getUint16(offset + 32, true);
   }
