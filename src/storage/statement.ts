@@ -7,7 +7,7 @@ const dialect = new SQLiteSyncDialect();
  * A raw D1 statement written with drizzle's sql`` template, for what the query builder does not say (an
  * INSERT … SELECT … WHERE, an UPDATE … RETURNING over a subquery, a CTE of VALUES): each value is bound
  * where it is written, so a column or condition added later cannot shift the values after it. The only
- * `prepare` of src/storage/ (test/e2e/storage-boundary.e2e.test.ts); D1's 100 bound parameters still apply.
+ * `prepare` of src/ (lint/raw-statements.grit refuses any other); D1's 100 bound parameters still apply.
  */
 export function statement(d1: D1Database, query: SQL): D1PreparedStatement {
   const compiled = dialect.sqlToQuery(query);

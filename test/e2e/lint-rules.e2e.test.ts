@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The lint rules (biome.jsonc) and the check of the generated Env (worker-configuration.d.ts) bite.
+ * The lint rules (biome.jsonc and its GritQL plugins in lint/) and the check of the generated Env (worker-configuration.d.ts) bite.
  * The import rules of biome.jsonc bite: each case lays out one file in a scratch copy of the repository's
  * layout (never in the checkout, where other work would see it) and runs `biome lint` with the real configuration.
  */
@@ -32,6 +32,8 @@ async function lint(path: string, source: string): Promise<{ failed: boolean; ou
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "lint-rules-"));
   await copyFile(join(root, "biome.jsonc"), join(scratch, "biome.jsonc"));
+  await mkdir(join(scratch, "lint"));
+  for (const plugin of ["objects-outside-storage.grit", "raw-statements.grit"]) await copyFile(join(root, "lint", plugin), join(scratch, "lint", plugin));
 });
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
@@ -56,6 +58,34 @@ describe("lint rules", () => {
     expect(storage).toMatchObject({ failed: false });
     const db = await lint("src/db/client.ts", `import { drizzle } from "drizzle-orm/d1";\nexport const client = drizzle;\n`);
     expect(db).toMatchObject({ failed: false });
+  });
+
+  it("refuses R2 outside src/storage/objects/: the FILES binding, read or destructured, and an R2Bucket handed around", async () => {
+    for (const [path, source] of [
+      ["src/routes/things/get.ts", `export const read = (env: { FILES: { get(key: string): unknown } }) => env.FILES.get("key");\n`],
+      ["src/things/thing.ts", `export function bucketOf(env: Env) {\n  const { FILES } = env;\n  return FILES;\n}\n`],
+      ["src/storage/things.ts", `export const read = (bucket: R2Bucket) => bucket.get("key");\n`],
+      ["shared/thing.ts", `export const read = (c: { env: Env }) => c.env.FILES;\n`],
+    ]) {
+      const result = await lint(path!, source!);
+      expect(result.failed, path).toBe(true);
+      expect(result.output, path).toContain("src/storage/objects/");
+    }
+  });
+
+  it("lets src/storage/objects/ reach the bucket", async () => {
+    const result = await lint("src/storage/objects/things.ts", `export const read = (store: { FILES: R2Bucket }) => store.FILES.get("key");\n`);
+    expect(result).toMatchObject({ failed: false });
+  });
+
+  it("refuses a raw D1 statement outside src/storage/statement.ts, where a `?` would bind by position", async () => {
+    for (const path of ["src/storage/things.ts", "src/routes/health/checks.ts"]) {
+      const result = await lint(path, `export const byId = (d1: D1Database, id: string) => d1.prepare("SELECT * FROM things WHERE id = ?").bind(id);\n`);
+      expect(result.failed, path).toBe(true);
+      expect(result.output, path).toContain("src/storage/statement.ts");
+    }
+    const helper = await lint("src/storage/statement.ts", `export const run = (d1: D1Database, text: string) => d1.prepare(text);\n`);
+    expect(helper).toMatchObject({ failed: false });
   });
 
   it("refuses a sealer file importing the Worker's src/", async () => {
