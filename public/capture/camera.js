@@ -1,6 +1,10 @@
 // @ts-check
 /** Live capture from the rear camera: a still of exactly the frame shown, or a clip recorded with MediaRecorder. */
 
+/**
+ * @param {HTMLVideoElement} video
+ * @param {boolean} withAudio
+ */
 export async function openCamera(video, withAudio) {
   const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 1920 } }, audio: withAudio });
   video.srcObject = stream;
@@ -9,7 +13,7 @@ export async function openCamera(video, withAudio) {
   try {
     await new Promise((resolve, reject) => {
       video.addEventListener("playing", resolve, { once: true });
-      video.play().then(resolve, (error) => (video.videoWidth > 0 ? resolve(undefined) : reject(error)));
+      video.play().then(resolve, (/** @type {unknown} */ error) => (video.videoWidth > 0 ? resolve(undefined) : reject(error)));
     });
   } catch (error) {
     closeCamera(stream);
@@ -18,6 +22,7 @@ export async function openCamera(video, withAudio) {
   return stream;
 }
 
+/** @param {MediaStream | null} stream */
 export function closeCamera(stream) {
   for (const track of stream?.getTracks() ?? []) track.stop();
 }
@@ -25,6 +30,10 @@ export function closeCamera(stream) {
 /**
  * The whole video frame: the viewfinder shows it whole too (object-fit: contain), so what is saved is
  * exactly what the person framed.
+ */
+/**
+ * @param {HTMLVideoElement} video
+ * @returns {Promise<{ blob: Blob, width: number, height: number }>}
  */
 export function still(video) {
   const canvas = document.createElement("canvas");
@@ -42,9 +51,15 @@ export function still(video) {
 
 export const canRecord = () => typeof MediaRecorder !== "undefined";
 
+/**
+ * Starts recording; the function it answers stops and gives the clip.
+ * @param {MediaStream} stream
+ * @returns {() => Promise<{ blob: Blob, durationMs: number }>}
+ */
 export function startRecording(stream) {
   const type = ["video/mp4", "video/webm"].find((candidate) => MediaRecorder.isTypeSupported(candidate)) ?? "";
   const recorder = type ? new MediaRecorder(stream, { mimeType: type }) : new MediaRecorder(stream);
+  /** @type {Blob[]} */
   const chunks = [];
   const started = performance.now();
   recorder.ondataavailable = (event) => event.data.size > 0 && chunks.push(event.data);

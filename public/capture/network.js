@@ -6,7 +6,12 @@
  * back online, for as long as the page is open.
  */
 
+/** A refusal or failure the server answered: its status and problem body (null when not JSON). */
 export class HttpError extends Error {
+  /**
+   * @param {number} status
+   * @param {any} body the parsed answer, read by its known fields (`code`, `title`, `locale`)
+   */
   constructor(status, body) {
     super(body?.title || `HTTP ${status}`);
     this.status = status;
@@ -16,12 +21,22 @@ export class HttpError extends Error {
 
 export class Aborted extends Error {}
 
+/** @param {unknown} error */
 export const isPermanent = (error) =>
   error instanceof Aborted || (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429);
 
 /** The problem code of a refusal, or null. */
+/**
+ * @param {unknown} error
+ * @returns {string | null}
+ */
 export const codeOf = (error) => (error instanceof HttpError ? (error.body?.code ?? null) : null);
 
+/**
+ * @param {string} path
+ * @param {{ method?: string, body?: unknown }} [options]
+ * @returns {Promise<any>} the parsed JSON answer, read by its documented fields
+ */
 export async function api(path, options = {}) {
   const response = await fetch(path, {
     method: options.method || "GET",
@@ -42,6 +57,10 @@ export async function api(path, options = {}) {
 }
 
 /** Waits `ms`, or less when the browser comes back online, or until `signal` aborts. */
+/**
+ * @param {number} ms
+ * @param {AbortSignal} [signal]
+ */
 function pause(ms, signal) {
   return new Promise((resolve) => {
     const done = () => {
@@ -83,6 +102,12 @@ export async function retrying(work, { onWait, signal } = {}) {
  * way is let finish even when its shot is deleted (the file is then deleted on the server): cutting it would
  * leave storage with half a part and the browser with a failed request.
  */
+/**
+ * @param {import("./types.js").UploadPart} part
+ * @param {Blob} blob
+ * @param {(loaded: number) => void} onProgress
+ * @returns {Promise<string>}
+ */
 export function putPart(part, blob, onProgress) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -108,6 +133,7 @@ export function putPart(part, blob, onProgress) {
 }
 
 /** Online or not, as far as the browser knows; `onChange` is called on every change. */
+/** @param {(online: boolean) => void} onChange */
 export function watchConnection(onChange) {
   window.addEventListener("online", () => onChange(true));
   window.addEventListener("offline", () => onChange(false));

@@ -3,18 +3,36 @@
 import { t } from "./i18n.js";
 import { el, icon } from "./ui.js";
 
-export const $ = (id) => /** @type {any} */ (document.getElementById(id));
+/**
+ * One of the page's elements by id. Typed as present: an element of another screen is null at run time, and the
+ * callers that may run then check (`$("alerts")?.…`, `if (counter)`).
+ * @param {string} id
+ */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const main = $("main");
 const dock = $("dock-actions");
 let firstScreen = true;
 let leaving = () => {};
 
+/**
+ * @template T
+ * @param {T} node
+ * @returns {node is NonNullable<Exclude<T, false>>}
+ */
+const present = (node) => Boolean(node);
+
 /** What must stop when a screen is left (the camera). */
+/** @param {() => void} stop */
 export function onLeavingScreen(stop) {
   leaving = stop;
 }
 
 /** Runs an event handler so that nothing it throws goes unseen (no unhandled rejection, an alert instead). */
+/**
+ * @template {unknown[]} A
+ * @param {(...args: A) => unknown} handler
+ * @returns {(...args: A) => Promise<unknown>}
+ */
 export const safely =
   (handler) =>
   (...args) =>
@@ -29,20 +47,30 @@ export function clearAlerts() {
   delete area.dataset.refused;
 }
 
+/**
+ * @param {string} message
+ * @param {unknown} [error] logged to the console
+ * @param {HTMLElement | null} [action] a button offered beside the alert
+ */
 export function alertOnScreen(message, error, action = null) {
   if (error) console.warn(error);
   const area = $("alerts");
   const alert = el("p", { class: "alert", role: "alert", "data-testid": "error" }, icon("alert"), el("span", {}, message));
-  if (area) area.replaceChildren(...[alert, action].filter(Boolean));
+  if (area) area.replaceChildren(...[alert, action].filter(present));
   else show([alert], []);
 }
 
 /** Replaces the screen: its content, the actions in the thumb zone, and where focus goes. */
+/**
+ * @param {(HTMLElement | null)[]} content
+ * @param {(HTMLElement | null)[]} actions
+ * @param {{ steps?: boolean, bare?: boolean }} [options]
+ */
 export function show(content, actions, options = { steps: false, bare: false }) {
   leaving();
   main.className = options.steps ? "step-screen" : "";
-  main.replaceChildren(...content.filter(Boolean));
-  dock.replaceChildren(...actions.filter(Boolean));
+  main.replaceChildren(...content.filter(present));
+  dock.replaceChildren(...actions.filter(present));
   dock.hidden = actions.length === 0;
   $("steps").hidden = !options.steps;
   $("footer").hidden = Boolean(options.bare);
@@ -51,9 +79,19 @@ export function show(content, actions, options = { steps: false, bare: false }) 
   firstScreen = false;
 }
 
+/** @param {string} text */
 export const heading = (text) => el("h1", { tabindex: "-1" }, text);
+/**
+ * @param {string | Node | (string | Node)[]} label
+ * @param {Record<string, unknown>} attributes
+ * @param {() => unknown} handler
+ */
 export const button = (label, attributes, handler) => el("button", { type: "button", ...attributes, onclick: safely(handler) }, label);
 
+/**
+ * @param {string} message
+ * @param {HTMLElement[]} [actions]
+ */
 export function showError(message, actions = []) {
   show(
     [

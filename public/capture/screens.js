@@ -8,12 +8,23 @@ import { button, heading, show, showError } from "./screen.js";
 /** A permission prompt left open, or a phone that cannot find itself, must not hold the capture back. */
 const LOCATION_TIMEOUT_MS = 15_000;
 
+/** @typedef {import("./types.js").Step} Step */
+
+/**
+ * @param {Step} step
+ * @param {(step: Step) => number} minimumFor
+ */
 function shotsText(step, minimumFor) {
   const n = Math.max(1, minimumFor(step));
   const count = t(step.kind === "video" ? (n === 1 ? "video1" : "videoN") : n === 1 ? "photo1" : "photoN", { n });
   return minimumFor(step) === 0 ? `${count} · ${t("optional")}` : count;
 }
 
+/**
+ * @param {import("./types.js").Session} session
+ * @param {(step: Step) => number} minimumFor
+ * @param {() => unknown} start
+ */
 export function showWelcome(session, minimumFor, start) {
   const seconds = session.steps.reduce((sum, step) => sum + (step.kind === "video" ? 60 : 20 * Math.max(1, minimumFor(step))), 30);
   show(
@@ -38,10 +49,11 @@ export function showWelcome(session, minimumFor, start) {
 }
 
 /** Location, asked in context, never blocking: its own timeout, and "continue without" at any moment. */
+/** @returns {Promise<import("./types.js").CaptureLocation | null>} */
 export function askLocation() {
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (value) => !settled && ((settled = true), resolve(value));
+    const finish = (/** @type {import("./types.js").CaptureLocation | null} */ value) => !settled && ((settled = true), resolve(value));
     const waiting = el("p", { class: "status", role: "status" });
     const accept = () => {
       waiting.replaceChildren(el("span", { class: "spinner" }), t("locationWaiting"));
@@ -71,6 +83,10 @@ export function askLocation() {
   });
 }
 
+/**
+ * @param {import("./types.js").Session} session
+ * @param {{ proof_id?: string, redirect_url?: string | null }} result POST /complete's answer
+ */
 export function showCompletion(session, result) {
   const countdown = el("p", { class: "muted", "data-testid": "redirect-countdown", "aria-live": "polite" });
   show(
@@ -90,16 +106,18 @@ export function showCompletion(session, result) {
     [],
     { bare: true },
   );
-  if (!result.redirect_url) return;
+  const redirect = result.redirect_url;
+  if (!redirect) return;
   let seconds = 4;
   const tick = () => {
     countdown.textContent = t("redirect", { s: seconds });
-    if (seconds-- <= 0) location.assign(result.redirect_url);
+    if (seconds-- <= 0) location.assign(redirect);
     else setTimeout(tick, 1000);
   };
   tick();
 }
 
+/** @param {unknown} error */
 export function linkGone(error) {
   const code = codeOf(error);
   showError(

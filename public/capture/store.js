@@ -24,6 +24,12 @@ function open() {
   return opening;
 }
 
+/**
+ * @template T
+ * @param {IDBTransactionMode} mode
+ * @param {(store: IDBObjectStore) => IDBRequest<T>} work
+ * @returns {Promise<T>}
+ */
 async function run(mode, work) {
   const db = await open();
   return new Promise((resolve, reject) => {
@@ -37,6 +43,7 @@ async function run(mode, work) {
 }
 
 /** True when the shot, bytes included, is stored. */
+/** @param {import("./types.js").KeptShot} record */
 export async function saveShot(record) {
   try {
     await run("readwrite", (store) => store.put(record));
@@ -46,6 +53,7 @@ export async function saveShot(record) {
   }
 }
 
+/** @param {string} id */
 export async function deleteShot(id) {
   try {
     await run("readwrite", (store) => store.delete(id));
@@ -55,6 +63,10 @@ export async function deleteShot(id) {
 }
 
 /** The shots kept for this capture link, or none when the store cannot be read. */
+/**
+ * @param {string} token
+ * @returns {Promise<import("./types.js").KeptShot[]>}
+ */
 export async function shotsOf(token) {
   try {
     const kept = await run("readonly", (store) => store.index("token").getAll(token));

@@ -1,16 +1,23 @@
 // @ts-check
 /** Building DOM without innerHTML (the page's CSP allows no inline anything) and the few icons it draws. */
 
+/**
+ * @param {string} tag
+ * @param {Record<string, unknown>} [attributes] `onclick` is a listener; `true` sets an empty attribute, false and null none
+ * @param {...(Node | string | null | undefined | false | (Node | string | null | undefined | false)[])} children
+ * @returns {HTMLElement}
+ */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
-    if (name === "onclick") node.addEventListener("click", value);
+    if (name === "onclick") node.addEventListener("click", /** @type {EventListener} */ (value));
     else if (value !== false && value !== undefined && value !== null) node.setAttribute(name, value === true ? "" : String(value));
   }
-  node.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  node.append(.../** @type {(Node | string)[]} */ (children.flat().filter((child) => child !== null && child !== undefined && child !== false)));
   return node;
 }
 
+/** @type {Record<string, string>} */
 const PATHS = {
   check: "M5 12.5l4.5 4.5L19 7.5",
   alert: "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 7.5v5.5M12 16.5v.5",
@@ -25,6 +32,10 @@ const PATHS = {
 };
 
 /** A 24 × 24 stroked icon, hidden from assistive technology (its button or text says what it means). */
+/**
+ * @param {string} name one of PATHS
+ * @param {string} [className]
+ */
 export function icon(name, className = "icon") {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
@@ -32,7 +43,7 @@ export function icon(name, className = "icon") {
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", PATHS[name]);
+  path.setAttribute("d", PATHS[name] ?? "");
   svg.append(path);
   return svg;
 }

@@ -2,6 +2,7 @@
 /** One shot's way to storage: hash on the phone, declare, PUT each part, assemble. All through the retry policy. */
 import { api, HttpError, codeOf, putPart, retrying } from "./network.js";
 
+/** @param {Blob} blob */
 export async function sha256Hex(blob) {
   const digest = await crypto.subtle.digest("SHA-256", await blob.arrayBuffer());
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -11,6 +12,9 @@ export async function sha256Hex(blob) {
  * Uploads one shot; resolves once storage holds it, throws a permanent refusal (HttpError) or Aborted.
  * `hooks.onDeclared` and `hooks.onPartStored` let the page keep the declaration and each part's ETag, so a
  * reload resumes the same file at its first missing part.
+ * @param {string} base
+ * @param {import("./types.js").Shot} shot
+ * @param {UploadHooks} hooks
  */
 export async function uploadShot(base, shot, hooks) {
   const policy = { onWait: hooks.onWait, signal: hooks.signal };
@@ -28,20 +32,21 @@ export async function uploadShot(base, shot, hooks) {
     shot.storedParts = {};
     await hooks.onDeclared();
   }
-  shot.storedParts ??= {};
   for (let resend = 0; ; resend++) {
+    const stored = (shot.storedParts ??= {});
     try {
-      for (const { part_number: number } of shot.upload.parts) {
+      for (const { part_number: number } of planOf(shot).parts) {
         // A part already stored is not sent again: a dropped connection resumes at the first missing part.
-        if (shot.storedParts[number] !== undefined) continue;
-        shot.storedParts[number] = await retrying(() => sendPart(base, shot, number, hooks), policy);
+        if (stored[number] !== undefined) continue;
+        stored[number] = await retrying(() => sendPart(base, shot, number, hooks), policy);
         await hooks.onPartStored();
       }
-      if (shot.upload.complete) {
-        const parts = Object.entries(shot.storedParts)
+      const complete = planOf(shot).complete;
+      if (complete) {
+        const parts = Object.entries(stored)
           .filter(([, etag]) => etag)
           .map(([number, etag]) => ({ part_number: Number(number), etag }));
-        await retrying(() => api(shot.upload.complete.url, { method: "POST", body: { parts } }), policy);
+        await retrying(() => api(complete.url, { method: "POST", body: { parts } }), policy);
       }
       return;
     } catch (error) {
@@ -52,11 +57,37 @@ export async function uploadShot(base, shot, hooks) {
   }
 }
 
-/** Sends one part with the shot's current URLs; an expired or used-up URL is replaced and the part tried again. */
+/**
+ * @typedef {object} UploadHooks
+ * @property {AbortSignal} signal
+ * @property {(seconds: number) => void} onWait
+ * @property {(loaded: number) => void} onProgress bytes of the file stored so far
+ * @property {() => unknown} onDeclared
+ * @property {() => unknown} onPartStored
+ */
+
+/**
+ * The shot's upload plan: set when it was declared, replaced when its URLs are renewed.
+ * @param {import("./types.js").Shot} shot
+ */
+function planOf(shot) {
+  if (!shot.upload) throw new Error("the shot has no upload plan");
+  return shot.upload;
+}
+
+/**
+ * Sends one part with the shot's current URLs; an expired or used-up URL is replaced and the part tried again.
+ * @param {string} base
+ * @param {import("./types.js").Shot} shot
+ * @param {number} number
+ * @param {UploadHooks} hooks
+ */
 async function sendPart(base, shot, number, hooks) {
-  const part = shot.upload.parts.find((candidate) => candidate.part_number === number);
-  const before = shot.upload.parts
-    .filter((candidate) => candidate.part_number < number && shot.storedParts[candidate.part_number] !== undefined)
+  const plan = planOf(shot);
+  const part = plan.parts.find((candidate) => candidate.part_number === number);
+  if (!part) throw new Error(`part ${number} is not in the upload plan`);
+  const before = plan.parts
+    .filter((candidate) => candidate.part_number < number && shot.storedParts?.[candidate.part_number] !== undefined)
     .reduce((sum, candidate) => sum + candidate.length, 0);
   try {
     return await putPart(part, shot.blob, (loaded) => hooks.onProgress(before + loaded));
