@@ -343,7 +343,7 @@ export interface paths {
     };
     /**
      * Download a signed file
-     * @description The C2PA-signed file, as listed in the manifest.
+     * @description The C2PA-signed file, as listed in the manifest. When the service's re-hash of the stored object found it changed since sealing, the stored bytes are still served, as evidence, but with `Sealed-File-Status: altered`, no ETag and no caching: they are not the sealed file (the proof's verdict is then `altered`).
      */
     get: operations["getPublicProofFile"];
     put?: never;
