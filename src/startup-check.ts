@@ -1,4 +1,5 @@
 import type { Env } from "./env.ts";
+import { boundedCache } from "../shared/bounded-cache.ts";
 import { isLoopbackHost } from "./lib/host-names.ts";
 import { problemBody } from "./errors/problem.ts";
 import { settingsProblems } from "./config/env.ts";
@@ -56,17 +57,16 @@ export function configurationProblems(env: Env): string[] {
   return problems;
 }
 
-const checked = new WeakMap<object, string[]>();
+/** An isolate has one environment (4 kept, for the tests' several), each checked for the isolate's life. */
+const checked = boundedCache<object, string[]>({ maxEntries: 4 });
 
 /** Checked once per isolate and environment: the settings do not change while it lives. */
 export function startupProblems(env: Env): string[] {
-  let problems = checked.get(env);
-  if (problems === undefined) {
-    problems = configurationProblems(env);
-    checked.set(env, problems);
+  return checked.getOrSet(env, () => {
+    const problems = configurationProblems(env);
     if (problems.length > 0) console.error(JSON.stringify({ level: "error", message: "configuration", problems }));
-  }
-  return problems;
+    return problems;
+  });
 }
 
 /** Every request is refused while the configuration is wrong, naming what to fix (setting names, never values). */

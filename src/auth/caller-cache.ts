@@ -1,4 +1,5 @@
 import type { ApiCaller } from "../env.ts";
+import { boundedCache } from "../../shared/bounded-cache.ts";
 
 /**
  * Verified API keys, remembered by this isolate for a few seconds so that an integrator's steady traffic
@@ -15,21 +16,14 @@ import type { ApiCaller } from "../env.ts";
  * hash only.
  */
 export const CALLER_CACHE_TTL_MS = 10_000;
-/** Enough for every active key an isolate serves; the oldest entry is dropped beyond it. */
-const MAX_ENTRIES = 1_000;
 
-const entries = new Map<string, { caller: ApiCaller; expiresAt: number }>();
+/** 1,000: enough for every active key an isolate serves, the oldest dropped beyond; each until its expiry (below). */
+const entries = boundedCache<string, ApiCaller>({ maxEntries: 1_000, ttlMs: CALLER_CACHE_TTL_MS });
 /** Counts revocations seen by this isolate: a D1 answer read before one of them is not remembered. */
 let revocations = 0;
 
 export function cachedCaller(key: string, nowMs: number = Date.now()): ApiCaller | null {
-  const entry = entries.get(key);
-  if (entry === undefined) return null;
-  if (entry.expiresAt <= nowMs) {
-    entries.delete(key);
-    return null;
-  }
-  return entry.caller;
+  return entries.get(key, nowMs) ?? null;
 }
 
 /** Taken before asking D1, handed back to `rememberCaller` with the answer. */
@@ -44,16 +38,11 @@ export function revocationCount(): number {
  */
 export function rememberCaller(key: string, caller: ApiCaller, revocationsBefore: number, askedAtMs: number): void {
   if (revocationsBefore !== revocations) return;
-  entries.delete(key);
-  if (entries.size >= MAX_ENTRIES) {
-    const oldest = entries.keys().next().value;
-    if (oldest !== undefined) entries.delete(oldest);
-  }
-  entries.set(key, { caller, expiresAt: askedAtMs + CALLER_CACHE_TTL_MS });
+  entries.set(key, caller, { nowMs: askedAtMs });
 }
 
 /** Forgets a key in this isolate (its revocation): the next request with it asks D1. */
 export function forgetCallerKey(keyId: string): void {
   revocations++;
-  for (const [key, entry] of entries) if (entry.caller.keyId === keyId) entries.delete(key);
+  entries.deleteWhere((caller) => caller.keyId === keyId);
 }

@@ -4,6 +4,7 @@ import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { randomToken, sha256Hex } from "../lib/crypto.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
+import { boundedCache } from "../../shared/bounded-cache.ts";
 import { isLoopbackHost } from "../lib/host-names.ts";
 import { isReturnUrlAllowed } from "../settings/return-origins.ts";
 import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
@@ -44,16 +45,13 @@ async function checkReturnUrl(db: DomainContext["db"], caller: ApiCaller, return
  * The snapshot as stored (canonical JSON) and its SHA-256, kept for the snapshot object itself: the
  * built-in template, which most sessions copy, is the same object every time.
  */
-const storedForms = new WeakMap<TemplateSnapshot, { json: string; sha256: string }>();
+const storedForms = boundedCache<TemplateSnapshot, Promise<{ json: string; sha256: string }>>({ maxEntries: 64 });
 
-async function storedForm(snapshot: TemplateSnapshot): Promise<{ json: string; sha256: string }> {
-  let stored = storedForms.get(snapshot);
-  if (stored === undefined) {
+function storedForm(snapshot: TemplateSnapshot): Promise<{ json: string; sha256: string }> {
+  return storedForms.getOrSet(snapshot, async () => {
     const json = canonicalJson(snapshot);
-    stored = { json, sha256: await sha256Hex(json) };
-    storedForms.set(snapshot, stored);
-  }
-  return stored;
+    return { json, sha256: await sha256Hex(json) };
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "./schema/index.ts";
+import { boundedCache } from "../../shared/bounded-cache.ts";
 
 export type Database = ReturnType<typeof buildDatabase>;
 
@@ -10,15 +11,11 @@ function buildDatabase(d1: D1Database) {
 /**
  * One client per binding for the isolate's life: building one walks the whole schema (drizzle's relational
  * config), which was a tenth of an authenticated request's CPU when done per request. A client holds no
- * per-request state, only the binding, which lives as long as the isolate.
+ * per-request state, only the binding, which lives as long as the isolate. An isolate has one binding (4
+ * kept, for the tests' several), each for the isolate's life.
  */
-const clients = new WeakMap<D1Database, Database>();
+const clients = boundedCache<D1Database, Database>({ maxEntries: 4 });
 
 export function database(d1: D1Database): Database {
-  let client = clients.get(d1);
-  if (client === undefined) {
-    client = buildDatabase(d1);
-    clients.set(d1, client);
-  }
-  return client;
+  return clients.getOrSet(d1, () => buildDatabase(d1));
 }

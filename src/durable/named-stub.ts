@@ -1,22 +1,14 @@
+import { type BoundedCache, boundedCache } from "../../shared/bounded-cache.ts";
+
 /**
  * A Durable Object's stub by name, its id remembered by the isolate: `idFromName` hashes the name on
  * every call, and the same few names (an API key's bucket, an account's records) are asked on every
- * request. An id is a plain value, valid in any request; the stub itself is made per request.
+ * request. An id is a plain value, valid in any request; the stub itself is made per request. Kept: 8
+ * namespaces (a handful of bindings) and 10,000 names in each, the oldest dropped first, for the isolate's life.
  */
-const MAX_IDS_PER_NAMESPACE = 10_000;
-const ids = new WeakMap<object, Map<string, DurableObjectId>>();
+const ids = boundedCache<object, BoundedCache<string, DurableObjectId>>({ maxEntries: 8 });
 
 export function namedStub<T extends Rpc.DurableObjectBranded | undefined>(namespace: DurableObjectNamespace<T>, name: string): DurableObjectStub<T> {
-  let known = ids.get(namespace);
-  if (known === undefined) {
-    known = new Map();
-    ids.set(namespace, known);
-  }
-  let id = known.get(name);
-  if (id === undefined) {
-    id = namespace.idFromName(name);
-    if (known.size >= MAX_IDS_PER_NAMESPACE) known.clear();
-    known.set(name, id);
-  }
-  return namespace.get(id);
+  const known = ids.getOrSet(namespace, () => boundedCache<string, DurableObjectId>({ maxEntries: 10_000 }));
+  return namespace.get(known.getOrSet(name, () => namespace.idFromName(name)));
 }

@@ -1,3 +1,4 @@
+import { boundedCache } from "../../shared/bounded-cache.ts";
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../errors/api-error.ts";
 import { t } from "../openapi/translations.ts";
@@ -66,13 +67,12 @@ const encoder = new TextEncoder();
 
 // The cursor key is derived from WEBHOOK_SECRET_KEY with HKDF under a label of its own, so that it is
 // independent of the key encrypting webhook secrets and needs no secret of its own (docs/adr/0030).
-// One derivation per isolate and secret.
-const cursorKeys = new Map<string, Promise<CryptoKey>>();
+// One derivation per isolate and secret; 4 secrets at most (one, or two during a rotation), for the isolate's life.
+const cursorKeys = boundedCache<string, Promise<CryptoKey>>({ maxEntries: 4 });
 
 function cursorKey(secret: string): Promise<CryptoKey> {
-  let key = cursorKeys.get(secret);
-  if (key === undefined) {
-    key = crypto.subtle
+  return cursorKeys.getOrSet(secret, () =>
+    crypto.subtle
       .importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"])
       .then((base) =>
         crypto.subtle.deriveKey(
@@ -82,10 +82,8 @@ function cursorKey(secret: string): Promise<CryptoKey> {
           false,
           ["sign"],
         ),
-      );
-    cursorKeys.set(secret, key);
-  }
-  return key;
+      ),
+  );
 }
 
 const base64url = (bytes: Uint8Array) =>

@@ -5,6 +5,7 @@ import type { Mode } from "../auth/mode.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import type { CaptureSessionRow } from "./rows.ts";
 import { statement, valueList } from "./statement.ts";
+import { boundedCache } from "../../shared/bounded-cache.ts";
 
 /** A session with its template snapshot (stored once per content in template_snapshots). */
 export type SessionRow = CaptureSessionRow & { templateSnapshot: TemplateSnapshot };
@@ -58,8 +59,7 @@ const snapshotStored = (sha256: string) => sql`EXISTS (SELECT 1 FROM template_sn
  * alone, on condition that the snapshot is still there, rather than with the snapshot's content (most
  * sessions copy one of a few templates). A hint only: when the insert finds nothing, the full batch runs.
  */
-const MAX_KNOWN_SNAPSHOTS = 1_000;
-const knownSnapshots = new Set<string>();
+const knownSnapshots = boundedCache<string, true>({ maxEntries: 1_000 });
 
 /** The session's insert, returning its locale; with `snapshotMustBeStored`, made only if its snapshot is there. */
 function insertSession(d1: D1Database, row: SessionToInsert, snapshotMustBeStored: boolean): D1PreparedStatement {
@@ -86,7 +86,7 @@ function insertSession(d1: D1Database, row: SessionToInsert, snapshotMustBeStore
  * when the balance refused it.
  */
 export async function insertSessionWithinBalance(d1: D1Database, row: SessionToInsert): Promise<{ locale: string } | null> {
-  if (knownSnapshots.has(row.templateSha256)) {
+  if (knownSnapshots.get(row.templateSha256)) {
     const inserted = await insertSession(d1, row, true).first<{ locale: string }>();
     if (inserted !== null) return { locale: inserted.locale };
   }
@@ -95,8 +95,7 @@ export async function insertSessionWithinBalance(d1: D1Database, row: SessionToI
     sql`INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (${row.templateSha256}, ${row.templateSnapshotJson}, ${row.createdAt})`,
   );
   const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insertSession(d1, row, false)]);
-  if (knownSnapshots.size >= MAX_KNOWN_SNAPSHOTS) knownSnapshots.clear();
-  knownSnapshots.add(row.templateSha256);
+  knownSnapshots.set(row.templateSha256, true);
   const stored = inserted!.results[0];
   return stored === undefined ? null : { locale: stored.locale };
 }

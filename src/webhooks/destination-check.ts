@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
 import { isPublicAddress } from "./public-address.ts";
+import { boundedCache } from "../../shared/bounded-cache.ts";
 
 /** Cloudflare's DNS-over-HTTPS JSON API; WEBHOOK_DNS_RESOLVER_URL names another with the same API. */
 export const DEFAULT_DNS_RESOLVER_URL = "https://cloudflare-dns.com/dns-query";
@@ -26,10 +27,8 @@ interface Verdict {
   expiresAt: number;
 }
 
-/** Per isolate: a verdict lives as long as the DNS answer it came from. */
-const verdicts = new Map<string, Verdict>();
-/** Bounds the isolate's memory; the oldest verdict goes first. */
-const MAX_VERDICTS = 1000;
+/** Per isolate, 1,000 hosts at most (the oldest verdict goes first): a verdict lives as long as the DNS answer it came from (set below). */
+const verdicts = boundedCache<string, DestinationRefusal>({ maxEntries: 1_000 });
 
 class ResolverUnavailable extends Error {}
 
@@ -83,15 +82,11 @@ async function resolve(resolverUrl: string, host: string, nowMs: number): Promis
  */
 export async function refusedDestination(env: Env, host: string, now: Date): Promise<DestinationRefusal> {
   const name = host.toLowerCase().replace(/\.$/, "");
-  const cached = verdicts.get(name);
-  if (cached !== undefined && cached.expiresAt > now.getTime()) return cached.refusal;
+  const cached = verdicts.get(name, now.getTime());
+  if (cached !== undefined) return cached;
   try {
     const verdict = await resolve(env.WEBHOOK_DNS_RESOLVER_URL || DEFAULT_DNS_RESOLVER_URL, name, now.getTime());
-    if (verdict.expiresAt > now.getTime()) {
-      verdicts.delete(name);
-      if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
-      verdicts.set(name, verdict);
-    }
+    if (verdict.expiresAt > now.getTime()) verdicts.set(name, verdict.refusal, { expiresAtMs: verdict.expiresAt });
     return verdict.refusal;
   } catch (error) {
     if (!(error instanceof ResolverUnavailable)) throw error;
