@@ -53,15 +53,36 @@ export interface TimeStampRequestFields {
   certReq: boolean;
 }
 
-/** A TimeStampReq (RFC 3161 §2.4.1) read by pkijs, as every other RFC 3161 structure here; bytes after it are refused. */
+/** The names under which pkijs's TimeStampReq schema gives the fields an answer takes. */
+const REQUEST_FIELDS = { messageImprint: "request.messageImprint", nonce: "request.nonce", certReq: "request.certReq" } as const;
+let builtRequestSchema: asn1js.Sequence | undefined;
+
+function requestSchema(): asn1js.Sequence {
+  if (builtRequestSchema !== undefined) return builtRequestSchema;
+  const schema: asn1js.Sequence = pkijs.TimeStampReq.schema({
+    names: { messageImprint: { names: { blockName: REQUEST_FIELDS.messageImprint } }, nonce: REQUEST_FIELDS.nonce, certReq: REQUEST_FIELDS.certReq },
+  });
+  builtRequestSchema = schema;
+  return schema;
+}
+
+/**
+ * A TimeStampReq (RFC 3161 §2.4.1) read by asn1js and matched against pkijs's own TimeStampReq schema, built
+ * once, as the timestamp checks match a token's SignedData (shared/timestamp-check.ts): `new
+ * pkijs.TimeStampReq` would build that schema again for each of a proof's 11 requests. Bytes after the
+ * request are refused.
+ */
 export function timeStampRequestFields(der: Uint8Array): TimeStampRequestFields {
   const parsed = asn1js.fromBER(der, { parseEmbedded: false });
   if (parsed.offset !== der.length) throw new RangeError("not one TimeStampReq");
-  const request = new pkijs.TimeStampReq({ schema: parsed.result });
+  const matched = asn1js.compareSchema(parsed.result, parsed.result, requestSchema());
+  if (!matched.verified) throw new RangeError("not a TimeStampReq");
+  const fields = matched.result as unknown as Record<string, asn1js.AsnType | undefined>;
+  const nonce = fields[REQUEST_FIELDS.nonce] as asn1js.Integer | undefined;
   return {
-    messageImprint: new Uint8Array(request.messageImprint.toSchema().toBER()),
-    nonce: request.nonce ? new Uint8Array(request.nonce.valueBlock.valueHexView) : null,
-    certReq: request.certReq === true,
+    messageImprint: new Uint8Array(fields[REQUEST_FIELDS.messageImprint]!.valueBeforeDecodeView),
+    nonce: nonce ? new Uint8Array(nonce.valueBlock.valueHexView) : null,
+    certReq: (fields[REQUEST_FIELDS.certReq] as asn1js.Boolean | undefined)?.valueBlock.value === true,
   };
 }
 
