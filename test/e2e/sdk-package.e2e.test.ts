@@ -36,12 +36,17 @@ const received: Received[] = [];
 
 async function packAndInstall(): Promise<string> {
   const folder = mkdtempSync(join(tmpdir(), "sdk-consumer-"));
-  const { stdout } = await run("npm", ["pack", "--pack-destination", folder, "--silent"], { cwd: join(root, "sdk"), env });
-  const tarball = join(folder, stdout.trim().split("\n").at(-1)!);
-  writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  // No dependency to fetch: the install works offline, as the SDK promises zero runtime dependencies.
-  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: folder, env });
-  return folder;
+  try {
+    const { stdout } = await run("npm", ["pack", "--pack-destination", folder, "--silent"], { cwd: join(root, "sdk"), env });
+    const tarball = join(folder, stdout.trim().split("\n").at(-1)!);
+    writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    // No dependency to fetch: the install works offline, as the SDK promises zero runtime dependencies.
+    await run("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: folder, env });
+    return folder;
+  } catch (error) {
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** A `node` on PATH outside the repository older than the pinned 24 (Debian's 20 on the test machines), if any. */
