@@ -2,6 +2,7 @@ import type * as pkijs from "pkijs";
 import { crlDistributionUrls, inspectCrl, parseCertificate, serialHex, type CrlInspection } from "../../../shared/crl-check.ts";
 import type { RevocationChain, RevocationEntry } from "../../../shared/revocation-data.ts";
 import { subjectText } from "../../../shared/trust-anchors.ts";
+import { type BoundedCache, boundedCache } from "../../../shared/bounded-cache.ts";
 import { TransientJobError } from "../transfer.ts";
 import type { CrlSource } from "./crl-source.ts";
 
@@ -39,15 +40,13 @@ interface PathStep {
   url: string | null;
 }
 
-/** Worked out once per leaf and pool for the process (pkijs parsing was most of a capture's 6-8 ms), bounded. */
-const pathsByChain = new Map<string, PathStep[]>();
-const PATHS_KEPT = 64;
+/** Worked out once per leaf and pool (pkijs parsing was most of a capture's 6-8 ms): 64 chains, for the process's life. */
+const pathsByChain = boundedCache<string, PathStep[]>({ maxEntries: 64 });
 
 function pathSteps(leaf: Uint8Array, pool: Uint8Array[]): PathStep[] {
   const key = [leaf, ...pool].map(hexOf).join(" ");
-  let steps = pathsByChain.get(key);
-  if (steps === undefined) {
-    steps = pathBelowRoot(leaf, pool).map(({ der, issuer }) => {
+  return pathsByChain.getOrSet(key, () =>
+    pathBelowRoot(leaf, pool).map(({ der, issuer }) => {
       const cert = parseCertificate(der);
       return {
         der,
@@ -55,27 +54,22 @@ function pathSteps(leaf: Uint8Array, pool: Uint8Array[]): PathStep[] {
         facts: { subject: subjectText(cert), serial: serialHex(cert), certificate_base64: base64(der) },
         url: crlDistributionUrls(der)[0] ?? null,
       };
-    });
-    if (pathsByChain.size >= PATHS_KEPT) pathsByChain.clear();
-    pathsByChain.set(key, steps);
-  }
-  return steps;
+    }),
+  );
 }
 
 /**
  * A CRL's verdict on a certificate, kept with the CRL's bytes as the source holds them (until their
  * nextUpdate): the same bytes, certificate and issuer always give the same verdict, whose signature check
  * need not run again for each proof. Whether the CRL is out of date is still decided at each capture.
+ * Kept for the process's life: the 8 CRLs read last (a few issuers'; a replaced CRL goes as newer ones come,
+ * and the bound caps what their bytes hold), in each the verdicts on 16 certificates.
  */
-const inspections = new WeakMap<Uint8Array, Map<string, Promise<CrlInspection>>>();
+const inspections = boundedCache<Uint8Array, BoundedCache<string, Promise<CrlInspection>>>({ maxEntries: 8 });
 
 function inspection(crlDer: Uint8Array, certificateDer: Uint8Array, issuerDer: Uint8Array): Promise<CrlInspection> {
-  const byCertificate = inspections.get(crlDer) ?? new Map<string, Promise<CrlInspection>>();
-  inspections.set(crlDer, byCertificate);
-  const key = `${hexOf(certificateDer)} ${hexOf(issuerDer)}`;
-  const inspected = byCertificate.get(key) ?? inspectCrl(crlDer, certificateDer, issuerDer);
-  byCertificate.set(key, inspected);
-  return inspected;
+  const byCertificate = inspections.getOrSet(crlDer, () => boundedCache<string, Promise<CrlInspection>>({ maxEntries: 16 }));
+  return byCertificate.getOrSet(`${hexOf(certificateDer)} ${hexOf(issuerDer)}`, () => inspectCrl(crlDer, certificateDer, issuerDer));
 }
 
 /**

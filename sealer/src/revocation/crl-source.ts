@@ -1,5 +1,6 @@
 import * as pkijs from "pkijs";
 import { LOCAL_CAS, LOCAL_CRL_BASE, localCrl } from "../pki/ensure-local-pki.ts";
+import { boundedCache } from "../../../shared/bounded-cache.ts";
 
 /** A CRL as fetched: its DER bytes and when it was fetched (from the network, or earlier into the cache). */
 export interface FetchedCrl {
@@ -35,7 +36,8 @@ const MAX_CRL_BYTES = 8 * 1024 * 1024;
  * capture revocation data the same way, without network. Concurrent requests for one URL share one fetch.
  */
 export function crlSource({ localPkiDir, timeoutMs = 10_000, attempts = 2, now = Date.now }: CrlSourceOptions): CrlSource {
-  const cache = new Map<string, Promise<FetchedCrl & { nextUpdate: number }>>();
+  // 64 distribution points (the chains' few issuers), each CRL until its nextUpdate (checked at each fetch, below).
+  const cache = boundedCache<string, Promise<FetchedCrl & { nextUpdate: number }>>({ maxEntries: 64 });
   const load = async (url: string, signal?: AbortSignal): Promise<FetchedCrl & { nextUpdate: number }> => {
     const der = url.startsWith(LOCAL_CRL_BASE) ? fromLocalPki(localPkiDir, url, now()) : await fromNetwork(url, { timeoutMs, attempts, signal });
     let nextUpdate: number;

@@ -2,6 +2,7 @@ import { createHash, sign } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import type { SealIdentity } from "./seal-identity.ts";
+import { boundedCache } from "../../../shared/bounded-cache.ts";
 
 const OID = {
   data: "1.2.840.113549.1.7.1",
@@ -41,20 +42,18 @@ interface PreparedIdentity {
   sid: pkijs.IssuerAndSerialNumber;
   signingCertificate: pkijs.Attribute;
 }
-const preparedIdentities = new WeakMap<SealIdentity, PreparedIdentity>();
+/** The live and the test identity of the process's configuration (4 kept), for the process's life. */
+const preparedIdentities = boundedCache<SealIdentity, PreparedIdentity>({ maxEntries: 4 });
 
 function prepared(identity: SealIdentity): PreparedIdentity {
-  let ready = preparedIdentities.get(identity);
-  if (ready === undefined) {
+  return preparedIdentities.getOrSet(identity, () => {
     const certificate = pkijs.Certificate.fromBER(buffer(identity.certificateDer));
-    ready = {
+    return {
       certificates: [certificate, ...identity.intermediatesDer.map((der) => pkijs.Certificate.fromBER(buffer(der)))],
       sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
       signingCertificate: new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2(identity.certificateDer, certificate)] }),
     };
-    preparedIdentities.set(identity, ready);
-  }
-  return ready;
+  });
 }
 
 /** The encodings of a SET OF in DER order (X.690 11.6: ascending, as octet strings). */
