@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/proof-artifacts.ts";
+import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/objects/bucket.ts";
 import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
 import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
 import {

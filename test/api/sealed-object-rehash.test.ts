@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { admin, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/proof-artifacts.ts";
+import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/objects/bucket.ts";
 import { proofObjectChecks } from "../../src/storage/sealed-object-checks.ts";
 import { REHASH_BUDGET, rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
 import { runScheduledSweeps } from "../../src/scheduled.ts";
