@@ -80,7 +80,11 @@ beforeAll(async () => {
   const port = (receiver.address() as { port: number }).port;
   examplePort = await freePort();
   const resolveRules = `hooks.example.com:9443=127.0.0.1:${port},${EXAMPLE_HOOK_HOST}=127.0.0.1:${examplePort}`;
-  [stack, project] = await Promise.all([startStack({ env: { WEBHOOK_RESOLVE: resolveRules } }), packAndInstall()]);
+  // Both at once; whichever succeeded is kept for afterAll to stop or remove, even when the other failed.
+  const [started, packed] = await Promise.allSettled([startStack({ env: { WEBHOOK_RESOLVE: resolveRules } }), packAndInstall()]);
+  if (started.status === "fulfilled") stack = started.value;
+  if (packed.status === "fulfilled") project = packed.value;
+  for (const outcome of [started, packed]) if (outcome.status === "rejected") throw outcome.reason;
 });
 afterAll(async () => {
   await stack?.stop();
