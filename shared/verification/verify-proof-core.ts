@@ -14,6 +14,13 @@ export { C2PA_CONTENT_TYPES } from "./file-checks.ts";
 /** The artifacts every package holds; a version-2 manifest adds manifest.p7s, its seal. */
 const REQUIRED = ["manifest.json", "proof.tsr", "chain.pem", "c2pa-trust-anchor.pem"];
 const SEAL_ENTRY = "manifest.p7s";
+/**
+ * How far a token's gen_time may be after `now`. An authority's clock is within a second (ETSI EN 319 421 asks
+ * it of qualified ones), but the verifier's may lag: a laptop off NTP drifts by minutes, and a proof verified
+ * just after sealing must not fail for it. Beyond this, the token was made by a key whose clock was set ahead
+ * (a token dated in the future would otherwise verify today, and be "valid" at a date nobody has reached).
+ */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 const VERDICT_WORDS: Record<Verdict, string> = {
   verified: "VERIFIED",
@@ -148,12 +155,15 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
       ? "signer certified for timestamping only (critical EKU) and named by the ESS signing-certificate attribute"
       : "the token's signer is not certified for timestamping only, or the ESS signing-certificate attribute does not name it",
   );
+  const ahead = stamp.genTime === null ? 0 : Date.parse(stamp.genTime) - now.getTime();
   add(
     "timestamp_chain",
-    stamp.chainTrusted,
-    stamp.chainTrusted
-      ? `the authority's certificate chains to a root at gen_time ${stamp.genTime}`
-      : `the authority's certificate does not chain to a root of chain.pem at gen_time ${stamp.genTime ?? "?"}`,
+    stamp.chainTrusted && ahead <= CLOCK_SKEW_MS,
+    !stamp.chainTrusted
+      ? `the authority's certificate does not chain to a root of chain.pem at gen_time ${stamp.genTime ?? "?"}`
+      : ahead > CLOCK_SKEW_MS
+        ? `the token's gen_time ${stamp.genTime} is after the time of verification ${now.toISOString()} (by more than ${CLOCK_SKEW_MS / 60_000} minutes of clock skew): no authority made it honestly, its clock was set ahead`
+        : `the authority's certificate chains to a root at gen_time ${stamp.genTime}`,
   );
   result.tsa_root_sha256 = stamp.rootCertificate ? await sha256Hex(stamp.rootCertificate) : null;
   const notPinned = "no pin given: the root comes from the package itself, which proves nothing by itself";

@@ -324,6 +324,18 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     expect(failed(await verify(built, { now: later }))).toEqual(["evidence_record", "long_term"]);
   });
 
+  it("refuses a token dated after the time of verification, beyond five minutes of clock skew (finding F4)", async () => {
+    const built = build();
+    const genTime = Date.parse((await verify(built)).gen_time!);
+    // A verifier whose clock lags the authority's by a few minutes still verifies a proof just sealed.
+    expect((await verify(built, { now: new Date(genTime - 4 * 60_000) })).verdict).toBe("verified");
+    // Beyond that, the token was made by a key whose clock was set ahead: no honest authority dates the future.
+    const early = await verify(built, { now: new Date(genTime - 6 * 60_000) });
+    expect(failed(early)).toEqual(["timestamp_chain"]);
+    expect(check(early, "timestamp_chain")!.detail).toContain("is after the time of verification");
+    expect(early.verdict).toBe("not_verified");
+  });
+
   it("says TEST in the verdict of a test proof", async () => {
     const result = await verify(build({ mode: "test" }));
     expect(result).toMatchObject({ verdict: "verified", test_mode: true, verdict_line: "VERIFIED (TEST PROOF, no legal value)" });
