@@ -22,8 +22,6 @@ export interface ClientOptions {
   idempotencyKey?: () => string;
 }
 
-export type Query = Record<string, string | number | boolean | undefined | null>;
-
 export interface CallOptions {
   /** The Idempotency-Key of a creating call; generated when left out. */
   idempotencyKey?: string;
