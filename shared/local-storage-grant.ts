@@ -1,7 +1,7 @@
 /**
  * The local stand-in for R2's presigned URLs (development and tests): a grant, base64url JSON, and its
  * HMAC-SHA-256 under the Worker's UPLOAD_URL_SIGNING_KEY, as `/u/{payload}.{hex signature}` on the capture
- * host. The Worker signs and checks them (src/storage/signed-urls.ts); `npm run bench` signs them too, to
+ * host. The Worker signs and checks them (src/storage/objects/signed-urls.ts); `npm run bench` signs them too, to
  * run a sealer job against a local stack's storage exactly as the Worker would hand it over.
  */
 import { hmacSha256Hex } from "./hmac-sha256.ts";

@@ -4,7 +4,7 @@ import { newId } from "../lib/ids.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import { insertFile, liveFilesOfSession } from "../storage/files.ts";
 import type { FileRow } from "../storage/rows.ts";
-import { issueUploadUrl } from "../storage/signed-urls.ts";
+import { issueUploadUrl } from "../storage/objects/signed-urls.ts";
 import { captureUploadKey } from "../storage/objects/bucket.ts";
 import { startMultipartUpload } from "../storage/objects/capture-uploads.ts";
 import { allowedTypes, maxBytes, UPLOAD_URL_LIFETIME_SECONDS } from "./media-rules.ts";

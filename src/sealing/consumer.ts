@@ -3,7 +3,7 @@ import { failProof, sealProof, type SealingDependencies } from "./seal-proof.ts"
 import { sealingRetryDelay } from "./retry-schedule.ts";
 import { callSealer } from "./sealer-client.ts";
 import { loadProofForSealing } from "../storage/proof-sealing.ts";
-import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl } from "../storage/signed-urls.ts";
+import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl } from "../storage/objects/signed-urls.ts";
 import { publishEvents } from "../webhooks/publish-events.ts";
 
 export interface SealingMessage {

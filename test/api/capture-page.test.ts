@@ -110,7 +110,7 @@ describe("uploads straight to storage", () => {
     expect((await put(part.url.replace("/u/", "/u/x"), photo.bytes)).body.code).toBe("upload_url_invalid");
     expect((await put(part.url, photo.bytes)).status).toBe(200);
     expect((await put(part.url, photo.bytes)).body.code).toBe("upload_url_used");
-    const { verifyLocalGrant } = await import("../../src/storage/signed-urls.ts");
+    const { verifyLocalGrant } = await import("../../src/storage/objects/signed-urls.ts");
     const tokenPart = part.url.split("/u/")[1];
     expect(await verifyLocalGrant(env, tokenPart, "PUT", Math.floor(Date.now() / 1000) + 3600)).toEqual({ ok: false, reason: "expired" });
     expect(await verifyLocalGrant(env, tokenPart, "GET")).toEqual({ ok: false, reason: "invalid" });

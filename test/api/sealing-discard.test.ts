@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call } from "./support/client.ts";
-import { issueDeleteUrl, issueDownloadUrl } from "../../src/storage/signed-urls.ts";
+import { issueDeleteUrl, issueDownloadUrl } from "../../src/storage/objects/signed-urls.ts";
 
 describe("the sealer's discard URL (local stand-in for a presigned DELETE)", () => {
   it("deletes the one signed copy it names, again without error, and a read URL cannot delete", async () => {

@@ -4,7 +4,7 @@ import { Buffer } from "node:buffer";
 import { SignatureV4 } from "@smithy/signature-v4";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import type { Env } from "../../src/env.ts";
-import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl, type SignedRequest } from "../../src/storage/signed-urls.ts";
+import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl, type SignedRequest } from "../../src/storage/objects/signed-urls.ts";
 import { capturePageCsp } from "../../src/routes/capture/page.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { App } from "../../app.ts";
 import type { Env, HonoEnv } from "../../env.ts";
-import { s3UploadOrigin } from "../../storage/signed-urls.ts";
+import { s3UploadOrigin } from "../../storage/objects/signed-urls.ts";
 import { usableSession } from "../../capture-page/access.ts";
 import { ApiError } from "../../errors/api-error.ts";
 

@@ -1,6 +1,6 @@
 import type { App } from "../../app.ts";
 import { ApiError } from "../../errors/api-error.ts";
-import { verifyLocalGrant } from "../../storage/signed-urls.ts";
+import { verifyLocalGrant } from "../../storage/objects/signed-urls.ts";
 import { markFileUploaded, recordPart } from "../../storage/files.ts";
 import { nowIso } from "../../lib/time.ts";
 import { deleteObjects, objectHead, openObject } from "../../storage/objects/bucket.ts";

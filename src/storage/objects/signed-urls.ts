@@ -1,8 +1,8 @@
 import { AwsClient } from "aws4fetch";
-import type { Env } from "../env.ts";
-import { hmacSha256Hex } from "../../shared/hmac-sha256.ts";
-import { type LocalGrant, localGrantUrl, readLocalGrant } from "../../shared/local-storage-grant.ts";
-import { timingSafeEqualStrings } from "../lib/crypto.ts";
+import type { Env } from "../../env.ts";
+import { hmacSha256Hex } from "../../../shared/hmac-sha256.ts";
+import { type LocalGrant, localGrantUrl, readLocalGrant } from "../../../shared/local-storage-grant.ts";
+import { timingSafeEqualStrings } from "../../lib/crypto.ts";
 
 /** A request the holder of the URL may make, and nothing else. */
 export interface SignedRequest {
