@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { API, CAPTURE, admin, call, callJson } from "./support/client.ts";
 import { createKey, createOrganization, type TestOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
-import { captureCall, randomJpeg, tokenOf } from "./support/capture.ts";
+import { captureCall, randomJpeg, tokenOf, uploadPhoto } from "./support/capture.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
@@ -364,6 +364,9 @@ interface Fixtures {
   sessionId: string;
   token: string;
   fileId: string;
+  /** The token of a link already used (its capture completed), and a file of that other link. */
+  usedToken: string;
+  otherFileId: string;
   proofId: string;
   proofFileId: string;
 }
@@ -485,7 +488,7 @@ function pathCases(info: OperationInfo, f: Fixtures, random: Random): FuzzReques
   for (const parameter of (info.operation.parameters ?? []).filter((p: Json) => p.in === "path")) {
     const real = realParameter(info.path, parameter.name, f);
     const prefix = real.includes("_") ? real.slice(0, real.indexOf("_") + 1) : "";
-    const values: [string, string][] = [
+    const values: [string, string, Partial<FuzzRequest>?][] = [
       ...PATH_VALUES,
       ["an unknown id of the right form", `${prefix}${random.hex(Math.max(real.length - prefix.length, 1))}`],
       ["another resource's prefix", `usr_${random.hex(24)}`],
@@ -493,10 +496,15 @@ function pathCases(info: OperationInfo, f: Fixtures, random: Random): FuzzReques
       ["the id then an encoded slash", `${encodeURIComponent(real)}%2F..`],
       [`exactly maxLength ${parameter.schema.maxLength}`, `${prefix}${"a".repeat(Math.max((parameter.schema.maxLength ?? 80) - prefix.length, 1))}`],
     ];
-    for (const [what, value] of values) {
+    // Completing a used link again answers the first completion (the page may retry it); anything else is 410.
+    const completion = info.path === "/c/{token}/complete";
+    if (parameter.name === "token")
+      values.push(["a used link's token", f.usedToken, completion ? { statuses: [200] } : { statuses: [410], code: "capture_link_used" }]);
+    if (parameter.name === "fileId") values.push(["another link's file", f.otherFileId, { statuses: [404], code: "capture_file_not_found" }]);
+    for (const [what, value, expected] of values) {
       const request = baseRequest(info, f, random, `path ${parameter.name}: ${what}`);
       request.url = `${info.host}${concretePath(info, f, { [parameter.name]: value })}`;
-      out.push({ ...request, field: `/path/${parameter.name}` });
+      out.push({ ...request, field: `/path/${parameter.name}`, ...expected });
     }
   }
   return out;
@@ -923,6 +931,10 @@ beforeAll(async () => {
     body: { step_id: "photos", content_type: "image/jpeg", size: photo.bytes.length, sha256: photo.sha256 },
   });
   const proof = await sealedProof(org.id);
+  const used = await createSession(key, baseSession());
+  const usedToken = tokenOf(used.body.capture_url);
+  const { fileId: otherFileId } = await uploadPhoto(usedToken);
+  const completed = await captureCall(usedToken, "/complete", { body: {} });
   for (const [what, answer] of [
     ["template", template],
     ["theme", theme],
@@ -930,6 +942,7 @@ beforeAll(async () => {
     ["test event", delivery],
     ["session", session],
     ["declaration", declared],
+    ["completion", completed],
   ] as const) {
     if (answer.status >= 300) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
@@ -945,6 +958,8 @@ beforeAll(async () => {
     sessionId: session.body.id,
     token,
     fileId: declared.body.file_id,
+    usedToken,
+    otherFileId,
     proofId: proof.proofId,
     proofFileId: proof.fileIds[0] as string,
   };
@@ -994,7 +1009,10 @@ describe("the OpenAPI fuzzer", () => {
     const started = Date.now();
     const send = async (request: FuzzRequest) => {
       const response = await call(request.url, { method: request.method, headers: request.headers, rawBody: request.body as string | undefined });
-      const text = await response.text();
+      // Signed files, thumbnails and packages are read as bytes: only text can carry a problem or a stack.
+      const textual = /json|text|xml/.test(response.headers.get("Content-Type") ?? "text");
+      const text = textual ? await response.text() : "";
+      if (!textual) await response.body?.cancel();
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (response.status === 429) rateLimited.push(`${request.operation} — ${request.what}`);
       if (response.status >= 400 && response.headers.get("Content-Type")?.startsWith("application/problem+json")) {
