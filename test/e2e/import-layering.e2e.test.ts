@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Two layering rules of the Worker's src/ that Biome's import restrictions cannot say without repeating the
+ * Layering rules of the Worker's src/ that Biome's import restrictions cannot say without repeating the
  * storage fence in every override (a later override replaces an earlier one's options): read from the files.
  */
 const root = resolve(import.meta.dirname, "../..");
@@ -36,6 +36,11 @@ describe("import layering of src/", () => {
       .filter((file) => under(file.path, "events"))
       .flatMap((file) => file.imports.filter((target) => under(target, "webhooks")).map((target) => `${file.path} -> ${target}`));
     expect(offending).toEqual([]);
+  });
+
+  it("the Worker calls the one verification core (shared/verification/) from src/verification/verify-proof.ts only", () => {
+    const callers = files.filter((file) => file.imports.some((target) => under(target, "../shared/verification"))).map((file) => file.path);
+    expect(callers).toEqual(["verification/verify-proof.ts"]);
   });
 
   it("only the HTTP layer (app, route helpers, routes, middleware) imports src/middleware/", () => {
