@@ -12,6 +12,11 @@ export interface RevocationInput {
   c2paRoots: Uint8Array[];
   /** The serial numbers of the certificates that signed the files' C2PA manifests (c2pa-rs), in decimal. */
   c2paSignerSerials: string[];
+  /**
+   * The package must carry `revocation/index.json` (a version-2 manifest: every proof sealed as a whole was
+   * sealed with revocation data captured, docs/adr/0040).
+   */
+  indexRequired: boolean;
 }
 
 /** A CRL issued this long after gen_time still describes it: a seal takes minutes at most (docs/adr/0022). */
@@ -31,8 +36,10 @@ const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every
  * Checks the revocation data the package holds (`revocation/`, captured at sealing), trusting nothing in it:
  * each CRL signed by the CA that issued the certificate (the next certificate up, or the root the chain was
  * validated to), current at gen_time, about the certificate actually used (the token's signer; the files'
- * C2PA signer), which it does not list as revoked before gen_time (revocation or invalidity date). What
- * could not be captured at sealing, or a package without revocation data, is reported, not failed.
+ * C2PA signer), which it does not list as revoked before gen_time (revocation or invalidity date). A
+ * certificate the index says could not be captured at sealing is reported (`not_checked`, with the reason),
+ * not failed. A missing index when it is required (docs/adr/0040), or an index that names no entry for a
+ * chain's signer, fails: nothing else tells a stripped package from one whose CRLs could not be had.
  */
 export async function checkRevocation(
   entries: ReadonlyMap<string, Uint8Array>,
@@ -42,7 +49,15 @@ export async function checkRevocation(
   const absent = (chain: RevocationChain): ChainRevocation => ({ status: "absent", detail: `no revocation data for the ${chain} chain in this package` });
   const summary: RevocationSummary = { tsa: absent("tsa"), c2pa: absent("c2pa") };
   const indexBytes = entries.get(REVOCATION_INDEX);
-  if (!indexBytes) return { checks, summary };
+  if (!indexBytes) {
+    if (input.indexRequired)
+      checks.push({
+        name: "revocation_index",
+        result: "fail",
+        detail: `${REVOCATION_INDEX} is missing: every proof sealed as a whole carries it (the CRLs captured at sealing, or why none could be), so this package was stripped of it`,
+      });
+    return { checks, summary };
+  }
   const parsed = RevocationIndexSchema.safeParse(parseJson(indexBytes));
   if (!parsed.success) {
     checks.push({ name: "revocation_index", result: "fail", detail: `${REVOCATION_INDEX} cannot be read` });
@@ -50,9 +65,20 @@ export async function checkRevocation(
   }
   for (const chain of REVOCATION_CHAINS) {
     const ofChain = parsed.data.filter((entry) => entry.chain === chain).sort((a, b) => a.position - b.position);
+    // The sealer captures both chains for every proof: an index without a signer's entry was edited.
+    if (!ofChain.some((entry) => entry.position === 1))
+      checks.push({ name: `revocation:${chain}-1`, result: "fail", detail: `${REVOCATION_INDEX} names no entry for the ${chain} chain's signer` });
     if (ofChain.length === 0) continue;
     for (const entry of ofChain) {
-      if (entry.status === "captured") checks.push(await checkEntry(entries, entry, ofChain, input));
+      checks.push(
+        entry.status === "captured"
+          ? await checkEntry(entries, entry, ofChain, input)
+          : {
+              name: `revocation:${entry.chain}-${entry.position}`,
+              result: "not_checked",
+              detail: `${entry.subject}: not captured at sealing (${entry.reason})`,
+            },
+      );
     }
     const missing = ofChain.filter((entry) => entry.status === "unavailable");
     summary[chain] =

@@ -88,6 +88,26 @@ for entry in json.load(open("manifest.json"))["files"]:
 sys.exit(failed)
 '`;
 
+/**
+ * Step 7's first command: the index of the revocation data, which every package sealed with revocation data
+ * carries, naming each chain's signer (the core's `revocation`, docs/adr/0040). Its absence, or a signer left
+ * out, fails; a certificate whose CRL could not be had at sealing is printed with the reason, not failed.
+ */
+const REVOCATION_INDEX_CHECK = `python3 -c '
+import json, sys
+try:
+    index = json.load(open("revocation/index.json"))
+except OSError:
+    print("revocation/index.json: FAILED, missing"); sys.exit(1)
+failed = 0
+for chain in ("tsa", "c2pa"):
+    if not any(entry["chain"] == chain and entry["position"] == 1 for entry in index):
+        print("revocation/index.json: FAILED, no entry for the " + chain + " signer"); failed = 1
+for entry in index:
+    print(entry["certificate"] + (": CRL captured at sealing" if entry["status"] == "captured" else ": not captured at sealing (" + str(entry["reason"]) + "), not checked"))
+sys.exit(failed)
+'`;
+
 /** The SHA-256 of a saved root's DER, as proof-verify takes it. */
 const rootSha256 = (file: string) => `"$(openssl x509 -in ${file} -outform DER | sha256sum | cut -c1-64)"`;
 
@@ -123,8 +143,9 @@ const TEXT = {
     s6o: "For the other formats the signed file cannot be turned back into the original byte for byte: PNG gets a `caBX` chunk and MP4 or HEIC a C2PA box with their offsets rewritten. Their original is proven by the `sha256` in the sealed manifest, and the C2PA manifest of the signed file binds its content (`c2pa.hash.data` or `c2pa.hash.bmff`). **FAILED** means that the signed file does not hold the original the manifest seals.",
     none: "No JPEG in this proof.",
     s7: "7. Revocation at gen_time: the data captured at sealing (`revocation`)",
+    s7i: "`revocation/index.json` says, for each certificate relied on (the authority's signer `tsa`, the C2PA signer `c2pa`), whether its issuer's CRL was captured at sealing, from where and when, or why not. Every package sealed with revocation data carries it: the command below must list both signers. **FAILED** (the index missing, or a signer left out) means that the package was stripped of its revocation data, and `proof-verify` refuses it too. A certificate printed `not captured at sealing` (its issuer's CRL could not be had then) is reported with the reason, not failed: nothing below checks it.",
     s7t: "When the proof was sealed, the service fetched the CRL that the issuer of each certificate publishes (at the address written in the certificate) and put it in `revocation/` beside the certificate it covers; `revocation/index.json` says which, from where and when. For each one: the first command checks that the CRL is signed by the certificate's issuer, and must print `verify OK` (openssl still exits with 0 when it prints `verify failure`), then its dates: `lastUpdate` before `gen_time` or at most an hour after it, `nextUpdate` after it; the second checks the certificate against it, with the root of step 1, at `gen_time`, or at the CRL's `lastUpdate` when it was issued just after the token (openssl refuses a CRL issued after the time it checks at), and must print `OK`. `certificate revoked` means the CRL lists it: the token can then be trusted only if it was revoked after `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` gives the revocation and invalidity dates).",
-    s7u: "No revocation data could be captured at sealing for these certificates, so it is not in the package:",
+    s7u: "No revocation data could be captured at sealing for these certificates, so it is not in the package (reported, not failed):",
     s7n: "This proof was sealed before the service captured revocation data: the package holds none.",
     s8: "8. Once certificates have expired: the evidence record (`evidence_record`, `long_term`)",
     s8t: "Certificates expire, keys may leak years later, algorithms weaken. Step 3's `-attime` then only shows what the certificates were worth at `gen_time`, not that the token was made before they expired or were revoked. That is what `evidence-record.ers` is for (RFC 4998, added about an hour after sealing): archive timestamps over `manifest.json`, `proof.tsr` and `revocation/`, made over many proofs at once through a hash tree and renewed by the service before each authority certificate expires (and with a new hash algorithm when SHA-256 is to be replaced). Each archive timestamp shows that what came before it existed while its certificates were still valid. **openssl cannot check an evidence record by itself**: it has no command for its hash trees; it can only show that the file holds RFC 3161 tokens (the first command counts them).",
@@ -162,8 +183,9 @@ const TEXT = {
     s6o: "Pour les autres formats, le fichier signé ne peut pas redevenir l'original octet pour octet : le PNG reçoit un bloc `caBX`, le MP4 ou le HEIC une boîte C2PA et leurs décalages sont réécrits. Leur original est prouvé par le `sha256` du manifeste scellé, et le manifeste C2PA du fichier signé lie son contenu (`c2pa.hash.data` ou `c2pa.hash.bmff`). **FAILED** signifie que le fichier signé ne contient pas l'original que scelle le manifeste.",
     none: "Aucun JPEG dans cette preuve.",
     s7: "7. Révocation à gen_time : les données recueillies au scellement (`revocation`)",
+    s7i: "`revocation/index.json` dit, pour chaque certificat sur lequel la preuve repose (le signataire de l'autorité `tsa`, le signataire C2PA `c2pa`), si la CRL de son émetteur a été recueillie au scellement, d'où et quand, ou pourquoi pas. Tout paquet scellé avec des données de révocation le contient : la commande ci-dessous doit lister les deux signataires. **FAILED** (l'index absent, ou un signataire omis) signifie que le paquet a été privé de ses données de révocation, et `proof-verify` le refuse aussi. Un certificat affiché `not captured at sealing` (la CRL de son émetteur n'a pas pu être obtenue alors) est signalé avec la raison, pas en échec : rien ci-dessous ne le vérifie.",
     s7t: "Au scellement, le service a récupéré la CRL que publie l'émetteur de chaque certificat (à l'adresse inscrite dans le certificat) et l'a placée dans `revocation/` à côté du certificat qu'elle couvre ; `revocation/index.json` dit lequel, d'où et quand. Pour chacun : la première commande vérifie que la CRL est signée par l'émetteur du certificat, et doit afficher `verify OK` (openssl termine quand même avec 0 quand il affiche `verify failure`), puis ses dates : `lastUpdate` avant `gen_time` ou au plus une heure après, `nextUpdate` après ; la seconde vérifie le certificat avec elle, avec la racine de l'étape 1, à `gen_time`, ou au `lastUpdate` de la CRL quand elle a été émise juste après le jeton (openssl refuse une CRL émise après l'instant où il vérifie), et doit afficher `OK`. `certificate revoked` signifie que la CRL le liste : le jeton n'est alors digne de confiance que si la révocation est postérieure à `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` donne les dates de révocation et d'invalidité).",
-    s7u: "Aucune donnée de révocation n'a pu être recueillie au scellement pour ces certificats ; elle n'est donc pas dans le paquet :",
+    s7u: "Aucune donnée de révocation n'a pu être recueillie au scellement pour ces certificats ; elle n'est donc pas dans le paquet (signalé, pas un échec) :",
     s7n: "Cette preuve a été scellée avant que le service ne recueille les données de révocation : le paquet n'en contient pas.",
     s8: "8. Une fois les certificats expirés : l'enregistrement de preuve (`evidence_record`, `long_term`)",
     s8t: "Les certificats expirent, des clés peuvent être divulguées des années plus tard, les algorithmes s'affaiblissent. Le `-attime` de l'étape 3 ne montre alors que ce que valaient les certificats à `gen_time`, pas que le jeton a été fait avant leur expiration ou leur révocation. C'est le rôle de `evidence-record.ers` (RFC 4998, ajouté environ une heure après le scellement) : des horodatages d'archive sur `manifest.json`, `proof.tsr` et `revocation/`, faits sur de nombreuses preuves à la fois grâce à un arbre de hachage et renouvelés par le service avant l'expiration de chaque certificat d'autorité (et avec un nouvel algorithme de hachage quand SHA-256 doit être remplacé). Chaque horodatage d'archive montre que ce qui le précède existait tant que ses certificats étaient encore valides. **openssl ne sait pas vérifier seul un enregistrement de preuve** : il n'a aucune commande pour ses arbres de hachage ; il peut seulement montrer que le fichier contient des jetons RFC 3161 (la première commande les compte).",
@@ -199,7 +221,14 @@ function revocationStep(revocation: RevocationIndexEntry[] | null, genEpoch: num
   if (revocation === null) return [`### ${t.s7}`, t.s7n];
   const commands = revocationCommands(revocation, genEpoch);
   const missing = revocation.filter((entry) => entry.status === "unavailable").map((entry) => `- \`${entry.certificate}\` (${entry.subject}): ${entry.reason}`);
-  return [`### ${t.s7}`, t.s7t, ...(commands.length === 0 ? [] : [sh(...commands)]), ...(missing.length === 0 ? [] : [t.s7u, missing.join("\n")])];
+  return [
+    `### ${t.s7}`,
+    t.s7i,
+    sh(REVOCATION_INDEX_CHECK),
+    t.s7t,
+    ...(commands.length === 0 ? [] : [sh(...commands)]),
+    ...(missing.length === 0 ? [] : [t.s7u, missing.join("\n")]),
+  ];
 }
 
 /**

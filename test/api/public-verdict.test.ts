@@ -43,6 +43,27 @@ beforeAll(async () => {
   await env.FILES.put(keys.timestampResponse, bytes(V2_TSR_BASE64));
   await env.FILES.put(keys.timestampChain, V2_CHAIN_PEM);
   await env.FILES.put(keys.c2paTrustAnchor, V2_SERVICE_ROOT_PEM);
+  // Every version-2 proof carries its revocation index (docs/adr/0040); the fixture's certificates name no CRL
+  // distribution point, so the sealer would have recorded both signers as not captured, with the reason.
+  const notCaptured = (chain: "tsa" | "c2pa", subject: string) => ({
+    chain,
+    position: 1,
+    subject,
+    serial: "01",
+    status: "unavailable",
+    source: null,
+    captured_at: sealedAt,
+    this_update: null,
+    next_update: null,
+    reason: "the certificate names no http CRL distribution point",
+    certificate: `revocation/${chain}-1.pem`,
+    crl: null,
+  });
+  await env.FILES.put(
+    packagedArtifactKey(proofId, run, "revocation/index.json"),
+    JSON.stringify([notCaptured("tsa", "Fixture TSA (TEST)"), notCaptured("c2pa", "Fixture C2PA signer (TEST)")]),
+  );
+  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/tsa-1.pem"), V2_CHAIN_PEM.slice(0, V2_CHAIN_PEM.indexOf("-----END CERTIFICATE-----") + 26));
   for (const file of V2_FILES) {
     const key = signedFileKey(proofId, run, file.id, "image/jpeg");
     if (file.position === 1) alteredKey = key;

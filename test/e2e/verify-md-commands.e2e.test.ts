@@ -235,6 +235,27 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     const revocationBlock = blocks(en).find((block) => block.includes("-crl_check"))!;
     expect(run(revocationBlock, genuineCrl).status).toBe(0);
     expect(run(revocationBlock, forgedCrl).status).not.toBe(0);
+    // Stripped of revocation/: step 7 fails as proof-verify's revocation does (docs/adr/0040); a CRL the index
+    // says could not be had at sealing is reported, not failed.
+    const indexBlock = step(en, 7).find((block) => block.includes("revocation/index.json"))!;
+    expect(run(indexBlock, sealed.folder).status).toBe(0);
+    const stripped = copy();
+    rmSync(join(stripped, "revocation"), { recursive: true });
+    const strippedRun = run(indexBlock, stripped);
+    expect(strippedRun.status).not.toBe(0);
+    expect(strippedRun.output).toContain("revocation/index.json: FAILED, missing");
+    const notCaptured = copy();
+    const index = JSON.parse(readFileSync(join(notCaptured, "revocation", "index.json"), "utf8")) as { chain: string }[];
+    const reason = "http://localhost/pki/c2pa-test-root.crl unreachable";
+    writeFileSync(
+      join(notCaptured, "revocation", "index.json"),
+      JSON.stringify(index.map((entry) => (entry.chain === "c2pa" ? { ...entry, status: "unavailable", crl: null, reason } : entry))),
+    );
+    const reported = run(indexBlock, notCaptured);
+    expect(reported.status, reported.output).toBe(0);
+    expect(reported.output).toContain(`revocation/c2pa-1.pem: not captured at sealing (${reason}), not checked`);
+    writeFileSync(join(notCaptured, "revocation", "index.json"), JSON.stringify(index.filter((entry) => entry.chain === "tsa")));
+    expect(run(indexBlock, notCaptured).output).toContain("revocation/index.json: FAILED, no entry for the c2pa signer");
   });
 
   it("stops saying verified within one sweep interval once one byte of a stored signed file changes (same size)", async () => {

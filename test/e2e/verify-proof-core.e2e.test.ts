@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type FileEvidence, type VerificationPins, verifyProof } from "../../shared/verification/verify-proof-core.ts";
 import {
@@ -13,6 +13,7 @@ import {
   manifestV2,
   type PackageFile,
   type Pki,
+  revocationWithOpenssl,
   sealWithOpenssl,
   sha256,
   stampWithOpenssl,
@@ -66,8 +67,15 @@ const FILES: PackageFile[] = [
 ];
 
 let pki: Pki;
+/** revocation/ as captured at sealing: the authority's signer and the C2PA signer, each with its issuer's CRL. */
+let revocation: Map<string, Uint8Array>;
+const CAPTURED = [
+  { chain: "tsa", certificate: "tsa", issuer: "tsa-root" },
+  { chain: "c2pa", certificate: "seal-email", issuer: "service-root" },
+] as const;
 beforeAll(() => {
   pki = makePki();
+  revocation = revocationWithOpenssl(pki, [...CAPTURED]);
 });
 
 interface Built {
@@ -86,6 +94,7 @@ function build(proof: Record<string, unknown> = {}, files: PackageFile[] = FILES
     ["proof.tsr", stampWithOpenssl(pki, { data: json })],
     ["chain.pem", bytes(pki.tsaRootPem)],
     ["c2pa-trust-anchor.pem", bytes(pki.serviceRootPem)],
+    ...revocation,
   ]);
   const evidence = new Map(
     files.map((file) => [
@@ -109,6 +118,15 @@ const verify = (built: Built, options: { pins?: VerificationPins; now?: Date; so
   verifyProof({ entries: built.entries, files: built.files, pins: options.pins ?? pinned(), now: options.now ?? new Date(), source: options.source });
 const failed = (result: Awaited<ReturnType<typeof verifyProof>>) => result.checks.filter((check) => check.result === "fail").map((check) => check.name);
 const check = (result: Awaited<ReturnType<typeof verifyProof>>, name: string) => result.checks.find((one) => one.name === name);
+/** What an evidence record covers: manifest.json, proof.tsr and the revocation/ files in name order. */
+const evidenceObjects = (entries: Map<string, Uint8Array>) => [
+  entries.get("manifest.json")!,
+  entries.get("proof.tsr")!,
+  ...[...entries.keys()]
+    .filter((name) => name.startsWith("revocation/"))
+    .sort()
+    .map((name) => entries.get(name)!),
+];
 
 describe("the verification core (shared/verification/verify-proof-core.ts)", () => {
   it("verifies a genuine package with both roots pinned, under the stable check names", async () => {
@@ -150,7 +168,6 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
       "file_original:med_photo3",
       "file_c2pa:med_clip1",
       "file_names_proof:med_clip1",
-      "revocation",
       "evidence_record",
     ]);
   });
@@ -185,14 +202,20 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     const json = forged.entries.get("manifest.json")!;
     forged.entries.set("manifest.p7s", sealWithOpenssl(forger, json));
     forged.entries.set("c2pa-trust-anchor.pem", bytes(forger.serviceRootPem));
+    // Its own C2PA signer's CRL too, beside the genuine authority's: a package consistent with itself.
+    const own = revocationWithOpenssl(forger, [CAPTURED[1]]);
+    const indexOf = (entries: Map<string, Uint8Array>) => JSON.parse(new TextDecoder().decode(entries.get("revocation/index.json")!)) as { chain: string }[];
+    for (const [name, content] of own) forged.entries.set(name, content);
+    forged.entries.set("revocation/index.json", bytes(JSON.stringify([...indexOf(revocation).filter((entry) => entry.chain === "tsa"), ...indexOf(own)])));
+    // Pinned: neither the seal nor the C2PA signer's CRL has a trusted root.
     const pinnedResult = await verify(forged);
-    expect(failed(pinnedResult)).toEqual(["service_root_pinned", "manifest_seal"]);
+    expect(failed(pinnedResult)).toEqual(["service_root_pinned", "manifest_seal", "revocation"]);
     const unpinned = await verify(forged, { pins: { tsaRootSha256: pki.tsaRootSha256 } });
     expect(failed(unpinned)).toEqual([]);
     expect(unpinned.verdict).toBe("origin_not_established");
     // The genuine root in the package beside the forger's: the seal does not chain to the pinned root.
     forged.entries.set("c2pa-trust-anchor.pem", bytes(`${pki.serviceRootPem}${forger.serviceRootPem}`));
-    expect(failed(await verify(forged))).toEqual(["service_root_pinned", "manifest_seal"]);
+    expect(failed(await verify(forged))).toEqual(["service_root_pinned", "manifest_seal", "revocation"]);
   });
 
   it("refuses a seal without the ESS signing-certificate attribute, or by a certificate not for document signing", async () => {
@@ -307,7 +330,7 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     // Before it expired, the token stands on its own.
     expect(check(await verify(built, { now: new Date() }), "long_term")!.result).toBe("pass");
 
-    built.entries.set("evidence-record.ers", await evidenceRecordWithOpenssl(pki, built.entries.get("manifest.json")!, built.entries.get("proof.tsr")!));
+    built.entries.set("evidence-record.ers", await evidenceRecordWithOpenssl(pki, evidenceObjects(built.entries)));
     const renewed = await verify(built, { now: later });
     expect(failed(renewed)).toEqual([]);
     expect(renewed.verdict).toBe("verified");
@@ -320,7 +343,7 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
 
     // An evidence record over another manifest does not count.
     const other = build({ external_reference: "LEASE-77" });
-    built.entries.set("evidence-record.ers", await evidenceRecordWithOpenssl(pki, other.entries.get("manifest.json")!, other.entries.get("proof.tsr")!));
+    built.entries.set("evidence-record.ers", await evidenceRecordWithOpenssl(pki, evidenceObjects(other.entries)));
     expect(failed(await verify(built, { now: later }))).toEqual(["evidence_record", "long_term"]);
   });
 
@@ -334,6 +357,51 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     expect(failed(early)).toEqual(["timestamp_chain"]);
     expect(check(early, "timestamp_chain")!.detail).toContain("is after the time of verification");
     expect(early.verdict).toBe("not_verified");
+  });
+
+  it("checks the revocation data captured at sealing; a version-2 package without revocation/index.json fails (finding O1, ADR 0040)", async () => {
+    const genuine = await verify(build());
+    expect(check(genuine, "revocation")).toMatchObject({ result: "pass", detail: expect.stringContaining("not revoked at gen_time") });
+    expect(genuine.revocation.steps.map((step) => [step.name, step.result])).toEqual([
+      ["revocation:tsa-1", "pass"],
+      ["revocation:c2pa-1", "pass"],
+    ]);
+
+    // Stripped of revocation/: nothing sealed says whether its CRLs could be had, so the package is refused.
+    const stripped = build();
+    for (const name of revocation.keys()) stripped.entries.delete(name);
+    const refused = await verify(stripped);
+    expect(failed(refused)).toEqual(["revocation"]);
+    expect(check(refused, "revocation")!.detail).toContain("revocation/index.json is missing");
+    // A version-1 package (sealed before revocation data was required) is not refused for it.
+    const v1 = build({ version: 1 });
+    for (const name of revocation.keys()) v1.entries.delete(name);
+    v1.entries.delete("manifest.p7s");
+    expect(failed(await verify(v1))).toEqual(["manifest_seal"]);
+
+    // An index that leaves out a chain's signer fails too (an empty index would otherwise be as good as none).
+    const index = JSON.parse(new TextDecoder().decode(revocation.get("revocation/index.json")!)) as { chain: string; status: string; reason: string | null }[];
+    const partial = build();
+    partial.entries.set("revocation/index.json", bytes(JSON.stringify(index.filter((entry) => entry.chain === "tsa"))));
+    expect(failed(await verify(partial))).toEqual(["revocation"]);
+
+    // A CRL the index says could not be had at sealing is reported with the reason, not failed.
+    const unavailable = build();
+    const reason = "http://localhost/pki/service-root.crl unreachable: connect ECONNREFUSED";
+    unavailable.entries.set(
+      "revocation/index.json",
+      bytes(JSON.stringify(index.map((entry) => (entry.chain === "c2pa" ? { ...entry, status: "unavailable", crl: null, reason } : entry)))),
+    );
+    const reported = await verify(unavailable);
+    expect(failed(reported)).toEqual([]);
+    expect(reported.verdict).toBe("verified");
+    expect(check(reported, "revocation")).toMatchObject({ result: "not_checked", detail: expect.stringContaining(reason) });
+
+    // The C2PA signer listed on its issuer's CRL as compromised before gen_time: refused.
+    const revoked = build();
+    for (const [name, content] of revocationWithOpenssl(pki, [...CAPTURED], [{ certificate: "seal-email", revokedSince: new Date(Date.now() - 86_400_000) }]))
+      revoked.entries.set(name, content);
+    expect(failed(await verify(revoked))).toEqual(["revocation"]);
   });
 
   it("says TEST in the verdict of a test proof", async () => {
@@ -366,7 +434,10 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
 /** The folder of an unzipped package, as VERIFY.md's steps and proof-verify read it. */
 function writeFolder(built: Built, files: PackageFile[]): string {
   const dir = mkdtempSync(join(tmpdir(), "core-package-"));
-  for (const [name, content] of built.entries) writeFileSync(join(dir, name), content);
+  for (const [name, content] of built.entries) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
   mkdirSync(join(dir, "files"));
   for (const file of files) writeFileSync(join(dir, "files", `${file.id}.webm`), file.signed);
   return dir;

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson } from "../../../shared/canonical-json.ts";
@@ -192,12 +192,78 @@ export function stampWithOpenssl(pki: Pki, what: { data: Uint8Array } | { digest
   return new Uint8Array(readFileSync(join(pki.dir, "response.tsr")));
 }
 
+/** One certificate whose issuer's CRL the sealer captured: `chain` as in revocation/index.json, names as in makePki. */
+export interface CapturedCertificate {
+  chain: "tsa" | "c2pa";
+  certificate: string;
+  issuer: string;
+}
+
+/**
+ * revocation/ as the sealer captures it (shared/revocation-data.ts): for each certificate, the PEM and its
+ * issuer's CRL (DER, `openssl ca -gencrl`, valid 30 days from now), and the index naming them. A certificate
+ * in `revoked` is listed on its issuer's CRL (keyCompromise, key invalid since `revokedSince`).
+ */
+export function revocationWithOpenssl(
+  pki: Pki,
+  certificates: CapturedCertificate[],
+  revoked: { certificate: string; revokedSince: Date }[] = [],
+): Map<string, Uint8Array> {
+  const dir = mkdtempSync(join(pki.dir, "ca-"));
+  const run = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }).toString();
+  const entries = new Map<string, Uint8Array>();
+  const index = certificates.map(({ chain, certificate, issuer }) => {
+    const config = `ca-${issuer}.cnf`;
+    if (!existsSync(join(dir, config))) {
+      writeFileSync(
+        join(dir, config),
+        `[ca]\ndefault_ca = crl_ca\n[crl_ca]\ndatabase = ${issuer}-index.txt\ncrlnumber = ${issuer}-crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n`,
+      );
+      writeFileSync(join(dir, `${issuer}-index.txt`), "");
+      writeFileSync(join(dir, `${issuer}-crlnumber`), "01\n");
+      const ca = ["-config", config, "-cert", join(pki.dir, `${issuer}.pem`), "-keyfile", join(pki.dir, `${issuer}.key`)];
+      for (const one of revoked.filter((candidate) => certificates.some((other) => other.certificate === candidate.certificate && other.issuer === issuer))) {
+        const since = `${one.revokedSince.toISOString().replace(/[-:T]/g, "").slice(0, 14)}Z`;
+        run("ca", ...ca, "-revoke", join(pki.dir, `${one.certificate}.pem`), "-crl_compromise", since);
+      }
+      run("ca", ...ca, "-gencrl", "-out", `${issuer}.crl.pem`);
+      run("crl", "-in", `${issuer}.crl.pem`, "-outform", "DER", "-out", `${issuer}.crl`);
+    }
+    const pem = readFileSync(join(pki.dir, `${certificate}.pem`), "utf8");
+    const crl = new Uint8Array(readFileSync(join(dir, `${issuer}.crl`)));
+    const dates = run("crl", "-inform", "DER", "-in", `${issuer}.crl`, "-noout", "-lastupdate", "-nextupdate");
+    const date = (field: string) => new Date(dates.match(new RegExp(`${field}=(.+)`))![1]!).toISOString();
+    const names = { certificate: `revocation/${chain}-1.pem`, crl: `revocation/${chain}-1.crl` };
+    entries.set(names.certificate, new TextEncoder().encode(pem));
+    entries.set(names.crl, crl);
+    return {
+      chain,
+      position: 1,
+      subject: run("x509", "-in", join(pki.dir, `${certificate}.pem`), "-noout", "-subject")
+        .trim()
+        .replace(/^subject=\s*/, ""),
+      serial: run("x509", "-in", join(pki.dir, `${certificate}.pem`), "-noout", "-serial")
+        .trim()
+        .replace(/^serial=/, ""),
+      status: "captured",
+      source: `http://localhost/pki/${issuer}.crl`,
+      captured_at: date("lastUpdate"),
+      this_update: date("lastUpdate"),
+      next_update: date("nextUpdate"),
+      reason: null,
+      ...names,
+    };
+  });
+  entries.set("revocation/index.json", new TextEncoder().encode(JSON.stringify(index, null, 2)));
+  return entries;
+}
+
 /**
  * evidence-record.ers: one archive timestamp by the long-lived signer over the hash of the package's evidence
- * objects (manifest.json and proof.tsr: these packages hold no revocation data), no reduced hash tree.
+ * objects (manifest.json, proof.tsr and the revocation/ files), no reduced hash tree.
  */
-export async function evidenceRecordWithOpenssl(pki: Pki, manifest: Uint8Array, tsr: Uint8Array): Promise<Uint8Array> {
-  const group = await evidenceGroup("SHA-256", [manifest, tsr]);
+export async function evidenceRecordWithOpenssl(pki: Pki, objects: Uint8Array[]): Promise<Uint8Array> {
+  const group = await evidenceGroup("SHA-256", objects);
   const { root } = await buildHashTree("SHA-256", [group]);
   const response = stampWithOpenssl(pki, { digestHex: Buffer.from(root).toString("hex") }, "tsa-archive");
   writeFileSync(join(pki.dir, "archive.tsr"), response);
