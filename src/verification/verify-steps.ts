@@ -1,5 +1,6 @@
 import type { RootFingerprint } from "../../shared/trust-anchors.ts";
 import type { RevocationIndexEntry } from "../../shared/revocation-data.ts";
+import { verdictLine } from "../../shared/verification/verify-proof-core.ts";
 import { fileExtension } from "../storage/objects/bucket.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 
@@ -108,6 +109,17 @@ for entry in index:
 sys.exit(failed)
 '`;
 
+/**
+ * What proof-verify's last line must be for this proof, exactly (the core's verdictLine: a test proof's says so),
+ * and what the other lines mean.
+ */
+const verdictText = {
+  en: (line: string) =>
+    `Its last line must be exactly \`${line}\`. \`ORIGIN NOT ESTABLISHED\` means that a root was not pinned; \`NOT VERIFIED\` that a check failed (the lines marked \`FAIL\` say which).`,
+  fr: (line: string) =>
+    `Sa dernière ligne doit être exactement \`${line}\`. \`ORIGIN NOT ESTABLISHED\` signifie qu'une racine n'a pas été épinglée ; \`NOT VERIFIED\` qu'un contrôle a échoué (les lignes marquées \`FAIL\` disent lequel).`,
+};
+
 /** The SHA-256 of a saved root's DER, as proof-verify takes it. */
 const rootSha256 = (file: string) => `"$(openssl x509 -in ${file} -outform DER | sha256sum | cut -c1-64)"`;
 
@@ -149,8 +161,10 @@ const TEXT = {
     s7n: "This proof was sealed before the service captured revocation data: the package holds none.",
     s8: "8. Once certificates have expired: the evidence record (`evidence_record`, `long_term`)",
     s8t: "Certificates expire, keys may leak years later, algorithms weaken. Step 3's `-attime` then only shows what the certificates were worth at `gen_time`, not that the token was made before they expired or were revoked. That is what `evidence-record.ers` is for (RFC 4998, added about an hour after sealing): archive timestamps over `manifest.json`, `proof.tsr` and `revocation/`, made over many proofs at once through a hash tree and renewed by the service before each authority certificate expires (and with a new hash algorithm when SHA-256 is to be replaced). Each archive timestamp shows that what came before it existed while its certificates were still valid. **openssl cannot check an evidence record by itself**: it has no command for its hash trees; it can only show that the file holds RFC 3161 tokens (the first command counts them).",
-    s8v: "Check the record, and every step above at once, with `proof-verify`, the offline verifier in the service's repository (`verifier/`, Node 24, no network; `npx proof-verify` from a clone's root, or `npm link` in `verifier/` to put it on your PATH), pinned to the two roots of step 1. It must end with `VERIFIED` (a test proof's line says `TEST PROOF`); it also names the latest renewal and says when its authority certificate expires. After the authority's certificate has expired, a package without a valid, renewed evidence record is `NOT VERIFIED` (download the package again for the latest renewals):",
-    s8n: "This package holds no evidence record yet: it is added about an hour after sealing. Download the package again then; meanwhile `proof-verify`, pinned to the two roots of step 1, checks everything else:",
+    s8v: (line: string) =>
+      `Check the record, and every step above at once, with \`proof-verify\`, the offline verifier in the service's repository (\`verifier/\`, Node 24, no network; \`npx proof-verify\` from a clone's root, or \`npm link\` in \`verifier/\` to put it on your PATH), pinned to the two roots of step 1. ${verdictText.en(line)} It also names the latest renewal and says when its authority certificate expires. After the authority's certificate has expired, a package without a valid, renewed evidence record is \`NOT VERIFIED\` (download the package again for the latest renewals):`,
+    s8n: (line: string) =>
+      `This package holds no evidence record yet: it is added about an hour after sealing. Download the package again then; meanwhile \`proof-verify\`, pinned to the two roots of step 1, checks everything else. ${verdictText.en(line)}`,
   },
   fr: {
     intro:
@@ -189,8 +203,10 @@ const TEXT = {
     s7n: "Cette preuve a été scellée avant que le service ne recueille les données de révocation : le paquet n'en contient pas.",
     s8: "8. Une fois les certificats expirés : l'enregistrement de preuve (`evidence_record`, `long_term`)",
     s8t: "Les certificats expirent, des clés peuvent être divulguées des années plus tard, les algorithmes s'affaiblissent. Le `-attime` de l'étape 3 ne montre alors que ce que valaient les certificats à `gen_time`, pas que le jeton a été fait avant leur expiration ou leur révocation. C'est le rôle de `evidence-record.ers` (RFC 4998, ajouté environ une heure après le scellement) : des horodatages d'archive sur `manifest.json`, `proof.tsr` et `revocation/`, faits sur de nombreuses preuves à la fois grâce à un arbre de hachage et renouvelés par le service avant l'expiration de chaque certificat d'autorité (et avec un nouvel algorithme de hachage quand SHA-256 doit être remplacé). Chaque horodatage d'archive montre que ce qui le précède existait tant que ses certificats étaient encore valides. **openssl ne sait pas vérifier seul un enregistrement de preuve** : il n'a aucune commande pour ses arbres de hachage ; il peut seulement montrer que le fichier contient des jetons RFC 3161 (la première commande les compte).",
-    s8v: "Vérifiez l'enregistrement, et toutes les étapes ci-dessus d'un coup, avec `proof-verify`, le vérificateur hors ligne du dépôt du service (`verifier/`, Node 24, sans réseau ; `npx proof-verify` depuis la racine d'un clone, ou `npm link` dans `verifier/` pour le mettre dans votre PATH), épinglé aux deux racines de l'étape 1. Il doit finir par `VERIFIED` (la ligne d'une preuve de test dit `TEST PROOF`) ; il nomme aussi le dernier renouvellement et dit quand expire son certificat d'autorité. Une fois le certificat de l'autorité expiré, un paquet sans enregistrement de preuve valide et renouvelé est `NOT VERIFIED` (téléchargez de nouveau le paquet pour avoir les derniers renouvellements) :",
-    s8n: "Ce paquet ne contient pas encore d'enregistrement de preuve : il est ajouté environ une heure après le scellement. Téléchargez de nouveau le paquet à ce moment-là ; en attendant, `proof-verify`, épinglé aux deux racines de l'étape 1, vérifie tout le reste :",
+    s8v: (line: string) =>
+      `Vérifiez l'enregistrement, et toutes les étapes ci-dessus d'un coup, avec \`proof-verify\`, le vérificateur hors ligne du dépôt du service (\`verifier/\`, Node 24, sans réseau ; \`npx proof-verify\` depuis la racine d'un clone, ou \`npm link\` dans \`verifier/\` pour le mettre dans votre PATH), épinglé aux deux racines de l'étape 1. ${verdictText.fr(line)} Il nomme aussi le dernier renouvellement et dit quand expire son certificat d'autorité. Une fois le certificat de l'autorité expiré, un paquet sans enregistrement de preuve valide et renouvelé est \`NOT VERIFIED\` (téléchargez de nouveau le paquet pour avoir les derniers renouvellements) :`,
+    s8n: (line: string) =>
+      `Ce paquet ne contient pas encore d'enregistrement de preuve : il est ajouté environ une heure après le scellement. Téléchargez de nouveau le paquet à ce moment-là ; en attendant, \`proof-verify\`, épinglé aux deux racines de l'étape 1, vérifie tout le reste. ${verdictText.fr(line)}`,
   },
 } as const;
 
@@ -235,11 +251,12 @@ function revocationStep(revocation: RevocationIndexEntry[] | null, genEpoch: num
  * Step 8: the evidence record (RFC 4998), which openssl cannot check; `proof-verify` can, run in this folder
  * pinned to the SHA-256 of the roots step 1 saved (test/e2e/evidence-record.e2e.test.ts runs these commands).
  */
-function evidenceStep(hasEvidenceRecord: boolean, lang: Lang): string[] {
+function evidenceStep(hasEvidenceRecord: boolean, testMode: boolean, lang: Lang): string[] {
   const t = TEXT[lang];
+  const line = verdictLine("verified", testMode);
   const verify = `proof-verify . --tsa-root-sha256 ${rootSha256("tsa-root.pem")} --service-root-sha256 ${rootSha256("service-root.pem")}`;
-  if (!hasEvidenceRecord) return [`### ${t.s8}`, t.s8n, sh(verify)];
-  return [`### ${t.s8}`, t.s8t, sh("openssl asn1parse -inform DER -in evidence-record.ers | grep -c :pkcs7-signedData"), t.s8v, sh(verify)];
+  if (!hasEvidenceRecord) return [`### ${t.s8}`, t.s8n(line), sh(verify)];
+  return [`### ${t.s8}`, t.s8t, sh("openssl asn1parse -inform DER -in evidence-record.ers | grep -c :pkcs7-signedData"), t.s8v(line), sh(verify)];
 }
 
 /**
@@ -296,6 +313,6 @@ export function verifySteps(
     ...(hasJpeg ? [t.s6t, sh(JPEG_ORIGINALS)] : [t.none]),
     t.s6o,
     ...revocationStep(revocation, epoch, lang),
-    ...evidenceStep(hasEvidenceRecord, lang),
+    ...evidenceStep(hasEvidenceRecord, proof.mode === "test", lang),
   ].join("\n\n");
 }
