@@ -187,6 +187,18 @@ async function pageHtml(proofId: string): Promise<string> {
   }
 }
 
+/**
+ * The genuine live proof's verification page's "check it yourself" commands, as the page prints them (roots
+ * fetched from the published list by the fingerprints the page shows; the seal; the token): run in a package's
+ * folder, their exit status.
+ */
+async function pageCommands(folder: string): Promise<number | null> {
+  const html = await pageHtml(genuine.proof.id);
+  const entities: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+  const script = html.match(/<code id="command">([\s\S]*?)<\/code>/)![1]!.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => entities[entity]!);
+  return spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { cwd: folder, encoding: "utf8" }).status;
+}
+
 /** The token's serial number, as openssl prints it (null when proof.tsr holds none). */
 function tokenSerial(folder: string): string | null {
   const text = spawnSync("openssl", ["ts", "-reply", "-in", join(folder, "proof.tsr"), "-text"], { encoding: "utf8" }).stdout ?? "";
@@ -260,6 +272,17 @@ function restamp(dir: string, options: { fakeTime?: string; config?: string } = 
   openssl("ts", "-reply", "-config", join(pki, options.config ?? "tsa-live.cnf"), "-queryfile", query, "-out", "proof.tsr");
 }
 
+/**
+ * What a forger who strips the CRLs captured at sealing writes in their place: an index saying none could be
+ * captured. The index is not sealed (docs/adr/0040): it is the forger's word, reported `not_checked`, never `pass`.
+ */
+function revocationNotCaptured(dir: string) {
+  const index = JSON.parse(readFileSync(join(dir, "revocation", "index.json"), "utf8")) as Record<string, unknown>[];
+  for (const name of readdirSync(join(dir, "revocation")).filter((entry) => entry.endsWith(".crl"))) rmSync(join(dir, "revocation", name));
+  const notCaptured = { status: "unavailable", crl: null, this_update: null, next_update: null, reason: "the distribution point did not answer" };
+  writeFileSync(join(dir, "revocation", "index.json"), JSON.stringify(index.map((entry) => ({ ...entry, ...notCaptured }))));
+}
+
 const fileIds = (dir: string): string[] => readManifest(dir).files.map((file: { id: string }) => file.id);
 const fileOf = (sealed: Sealed, type: string) => readManifest(sealed.folder).files.find((file: { content_type: string }) => file.content_type === type);
 const ext = { "image/jpeg": "jpg", "image/png": "png", "video/mp4": "mp4" } as const;
@@ -298,6 +321,7 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(steps.failing).toEqual([]);
     expect(steps.output[8]).toMatch(/\nVERIFIED\n/);
     expect(await publicVouches(genuine.folder)).toBe(true);
+    expect(await pageCommands(forge(() => {}).folder)).toBe(0);
   });
 
   it("1. relabelled (party, external_reference, proof_id) and re-stamped by the same authority: refused with manifest.p7s kept or dropped", async () => {
@@ -355,6 +379,8 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(status).toBe(1);
     expect(verifyMd(forged.folder).failing).toEqual([2, 8]);
     expect(await publicVouches(forged.folder)).toBe(false);
+    // The page's own commands (the seal against the root it names) refuse it too.
+    expect(await pageCommands(forged.folder)).not.toBe(0);
   });
 
   it("2. a file dropped (and removed from the manifest, re-stamped), dropped alone, added from another proof, swapped for another proof's", async () => {
@@ -373,6 +399,7 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(failed(a.report)).toEqual(["manifest_seal"]);
     expect(a.status).toBe(1);
     expect(verifyMd(droppedListed.folder).failing).toEqual([2, 8]);
+    expect(await pageCommands(droppedListed.folder)).not.toBe(0);
 
     // files_listed and file_hash: the sealed manifest lists a file the package lacks.
     const dropped = forge((dir) => rmSync(join(dir, "files", `${png.id}.png`)));
@@ -439,9 +466,10 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
       mkdirSync(join(dir, "files", "more"));
       cpSync(signedFile(credentialed, "image/png"), join(dir, "files", "more", "photo.png"));
     });
-    // files_listed: files/ holds something the sealed manifest does not list (FINDING F2 while it says VERIFIED).
+    // files_listed: files/ holds something the sealed manifest does not list (finding F2, fixed in 8cccb82).
     const { status, report } = proofVerify(forged.zip, [...livePins, "--json"]);
-    expect(failed(report)).toContain("files_listed");
+    expect(failed(report)).toEqual(["files_listed"]);
+    expect(detail(report, "files_listed")).toContain("not in the sealed manifest: more/photo");
     expect(status).toBe(1);
     const steps = verifyMd(forged.folder);
     expect(steps.output[4]).toContain("files/more: FAILED, not in the sealed manifest");
@@ -469,27 +497,38 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(detail(b.report, "manifest_seal")).toContain("version-1");
     expect(b.status).toBe(1);
     expect(verifyMd(downgraded.folder).failing).toEqual([2, 8]);
-    for (const forged of [stripped, downgraded]) expect(await publicVouches(forged.folder)).toBe(false);
+    for (const forged of [stripped, downgraded]) {
+      expect(await publicVouches(forged.folder)).toBe(false);
+      expect(await pageCommands(forged.folder)).not.toBe(0);
+    }
   });
 
-  it("3-4. under faketime after every certificate's expiry: without its evidence record (and revocation/), NOT VERIFIED", async () => {
+  it("3. stripped of revocation/ (and of its evidence record): refused now (revocation), and under faketime after every certificate's expiry (long_term)", async () => {
     const fakeTime = afterEveryExpiry(genuine.folder);
     const withoutRecord = forge((dir) => rmSync(join(dir, "evidence-record.ers")));
     const stripped = forge((dir) => {
       rmSync(join(dir, "evidence-record.ers"));
       rmSync(join(dir, "revocation"), { recursive: true });
     });
+    // revocation: a version-2 package always carries its revocation index (docs/adr/0040, finding O1).
+    const now = proofVerify(stripped.zip, [...livePins, "--json"]);
+    expect(failed(now.report)).toEqual(["revocation"]);
+    expect(now.status).toBe(1);
+    expect(verifyMd(stripped.folder).failing).toEqual(expect.arrayContaining([7, 8]));
     // long_term: once the authority's certificate has expired, only an evidence record proves the token was made
     // while it was valid.
-    for (const forged of [withoutRecord, stripped]) {
+    for (const [forged, failures] of [
+      [withoutRecord, ["long_term"]],
+      [stripped, ["revocation", "long_term"]],
+    ] as const) {
       const { status, report } = proofVerify(forged.zip, [...livePins, "--json"], fakeTime);
-      expect(failed(report)).toEqual(["long_term"]);
+      expect(failed(report)).toEqual(failures);
       expect(detail(report, "long_term")).toContain("no evidence record");
       expect(report.verdict_line).toBe("NOT VERIFIED");
       expect(status).toBe(1);
     }
     // VERIFY.md under the same clock: the token (3) and proof-verify (8) fail, the seal at today's date (2) too.
-    const steps = verifyMd(stripped.folder, fakeTime);
+    const steps = verifyMd(forge((dir) => rmSync(join(dir, "evidence-record.ers"))).folder, fakeTime);
     expect(steps.failing).toEqual(expect.arrayContaining([2, 3, 8]));
     expect(steps.output[8]).toContain("\nNOT VERIFIED");
     expect(await publicVouches(stripped.folder)).toBe(false);
@@ -498,11 +537,12 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
   it("4. a token back-dated with the authority's key after its certificate expired: refused under faketime, with or without the genuine evidence record", async () => {
     const fakeTime = afterEveryExpiry(genuine.folder);
     // The genuine manifest (its seal holds), stamped by the genuine authority's key with its clock set to a date
-    // when its certificate was valid: what a leaked expired key makes. The forger drops the CRLs (not current then).
+    // when its certificate was valid: what a leaked expired key makes. The CRLs captured at sealing were not current
+    // then: the forger says none could be captured.
     const backDated = (keepRecord: boolean) =>
       forge((dir) => {
         restamp(dir, { fakeTime: "2030-06-01 12:00:00" });
-        rmSync(join(dir, "revocation"), { recursive: true });
+        revocationNotCaptured(dir);
         if (!keepRecord) rmSync(join(dir, "evidence-record.ers"));
       });
     const without = backDated(false);
@@ -526,13 +566,16 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
   it("4. a token dated in the future (the authority's key with its clock set ahead) is refused today", async () => {
     const forged = forge((dir) => {
       restamp(dir, { fakeTime: "2030-06-01 12:00:00" });
-      rmSync(join(dir, "revocation"), { recursive: true });
+      revocationNotCaptured(dir);
       rmSync(join(dir, "evidence-record.ers"));
     });
-    // No authority can have made today a token dated years ahead (FINDING F4 while it says VERIFIED).
+    // timestamp_chain: no authority can have made today a token dated years ahead (finding F4).
     const { status, report } = proofVerify(forged.zip, [...livePins, "--json"]);
-    expect(report.verdict).not.toBe("verified");
+    expect(failed(report)).toEqual(["timestamp_chain"]);
     expect(status).toBe(1);
+    // VERIFY.md: openssl does not compare gen_time with today; proof-verify (8) refuses it.
+    expect(verifyMd(forged.folder).failing).toContain(8);
+    expect(await publicVouches(forged.folder)).toBe(false);
   });
 
   it("4. the seal key leaked after its certificate expired: a relabelled manifest sealed with it and freshly stamped is refused (manifest_seal at gen_time)", async () => {
@@ -595,7 +638,7 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
         { cwd: dir, stdio: "pipe" },
       );
       restamp(dir, { fakeTime: then, config: "tsa-live-2.cnf" });
-      rmSync(join(dir, "revocation"), { recursive: true });
+      revocationNotCaptured(dir);
       rmSync(join(dir, "evidence-record.ers"));
     });
     // manifest_seal: the seal's certificate is judged at the token's gen_time, when it had expired.
@@ -643,7 +686,7 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     );
     const forged = forge((dir) => {
       rmSync(join(dir, "files"), { recursive: true });
-      rmSync(join(dir, "revocation"), { recursive: true });
+      revocationNotCaptured(dir);
       rmSync(join(dir, "evidence-record.ers"));
       mkdirSync(join(dir, "files"));
       writeFileSync(join(dir, "files", `${jpeg.id}.jpg`), signed);
@@ -688,6 +731,8 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(steps.output[1]).toContain("service-root.pem: FAILED, no root of c2pa-trust-anchor.pem is one the service publishes");
     expect(steps.failing).toEqual(expect.arrayContaining([1, 2, 3, 8]));
     expect(await publicVouches(forged.folder)).toBe(false);
+    // The genuine proof's page: its commands take the published roots by the fingerprints it shows.
+    expect(await pageCommands(forged.folder)).not.toBe(0);
   });
 
   it("6. openssl cms -verify accepts the genuine seal against the published root only, and refuses it once relabelled", async () => {
