@@ -103,10 +103,14 @@ const UNSAFE_SVG: readonly RegExp[] = [
   new RegExp(String.raw`attributeName\s*=\s*["']?\s*(${P}href|on)`, "i"),
   /xml:base/i,
   /javascript:|vbscript:|data:/i,
-  // CSS: only `url(#fragment)`, no imports, no escapes that could spell either.
+  // CSS: only `url(#fragment)`, no imports, no escapes that could spell either: not only hex ones
+  // (`u\72 l(`), any backslash, since CSS reads `u\rl(` as `url(` and `@\import` as `@import`.
   /url\(\s*(?!["']?\s*#)/i,
   /@import|expression\s*\(/i,
-  /\\[0-9a-f]/i,
+  /\\/,
+  // CSS functions that fetch a URL written as a plain string, without `url(`: `image-set("…" 1x)` (and its
+  // `-webkit-` form) and `src("…")`.
+  /image-set\s*\(|(^|[^\w-])src\s*\(/i,
 ];
 
 /**

@@ -113,7 +113,7 @@ describe("capture themes", () => {
   });
 
   it("refuses SVG tricks: prefixed script, encoded javascript, animated links, stylesheets, entities, data URLs", async () => {
-    const org = await createOrganization();
+    const org = await createOrganization({ rateLimit: 1000 });
     const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "A", primary_color: "#000000", locale: "en" } });
     const svg = (inner: string, attributes = "") => `<svg xmlns="http://www.w3.org/2000/svg"${attributes}>${inner}</svg>`;
     const unsafe = [
@@ -140,6 +140,12 @@ describe("capture themes", () => {
       svg('<image href=""/>'),
       svg("<image src=https://evil.example/x.png />"),
       svg("<a href=#x><set attributeName=href to=https://evil.example/ /></a>"),
+      // Found by the OpenAPI fuzzer: CSS escapes of letters that are not hex digits, and URLs as plain strings.
+      svg("<style>rect{background:u\\rl(https://evil.example/x.png)}</style>"),
+      svg("<style>@\\import 'https://evil.example/a.css';</style>"),
+      svg('<style>rect{background-image:image-set("https://evil.example/x.png" 1x)}</style>'),
+      svg("<rect style=\"background-image:-webkit-image-set('https://evil.example/x.png' 1x)\"/>"),
+      svg('<style>rect{background:src("https://evil.example/x.png")}</style>'),
     ];
     for (const body of unsafe) {
       const response = await putLogo(org.testKey, theme.body.id, body, "image/svg+xml");

@@ -654,6 +654,20 @@ const WRONG_BODIES: [string, string][] = [
 
 const WRONG_CONTENT_TYPES = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml"];
 
+const svg = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg">${inner}<rect width="10" height="10"/></svg>`;
+
+/** Logos that run code or fetch from outside themselves, however it is spelled: always refused. */
+const UNSAFE_SVGS: [string, string][] = [
+  ["with a script", svg("<script>alert(1)</script>")],
+  ["with an unquoted external image", svg("<image href=https://evil.example/x.png />")],
+  ["with a CSS escape spelling url(", svg("<style>rect{background:u\\rl(https://evil.example/x.png)}</style>")],
+  ["with a CSS escape spelling @import", svg("<style>@\\import 'https://evil.example/a.css';</style>")],
+  ["with image-set() of a string", svg('<style>rect{background-image:image-set("https://evil.example/x.png" 1x)}</style>')],
+  ["with -webkit-image-set() in a style attribute", svg(`<rect style="background-image:-webkit-image-set('https://evil.example/x.png' 1x)"/>`)],
+  ["with src() of a string", svg('<style>rect{background:src("https://evil.example/x.png")}</style>')],
+  ["with an entity", `<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>${svg("<text>&b;</text>")}`],
+];
+
 function bodyCases(info: OperationInfo, f: Fixtures, random: Random): FuzzRequest[] {
   const content = bodyContent(info);
   if (!content) return [];
@@ -689,11 +703,9 @@ function bodyCases(info: OperationInfo, f: Fixtures, random: Random): FuzzReques
   } else {
     const types = Object.keys(info.operation.requestBody.content);
     for (const type of types) variant(`random bytes as ${type}`, random.bytes(256 + random.int(1024)), type);
-    variant(
-      "an SVG with a script",
-      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><image href=https://evil.example/x.png /></svg>',
-      "image/svg+xml",
-    );
+    if (types.includes("image/svg+xml")) {
+      for (const [what, body] of UNSAFE_SVGS) variant(`an SVG ${what}`, body, "image/svg+xml", { statuses: [422], code: "logo_type_not_allowed" });
+    }
     variant("a PNG signature only", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), "image/png");
     variant("JSON where bytes are expected", '{"sha256": 1}', "application/json");
     variant("text/plain", "hello", "text/plain");
