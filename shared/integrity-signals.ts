@@ -27,17 +27,36 @@ export const SEALER_SIGNAL_CODES = [
   "device_time_far",
   /** The device reported a location with an accuracy of 0 m, which no real fix has. */
   "location_accuracy_zero",
+  /** A photo whose decoded frame is near-uniform (its luminance hardly varies): a covered lens, a blank screen. */
+  "blank_frame",
+  /** A photo of many pixels stored in far fewer bytes than a camera's would be: a small picture enlarged, or heavily recompressed. */
+  "image_smaller_than_declared",
 ] as const;
 
 /** The same original bytes were already sealed in another proof of the same organization. */
 export const SEALED_BEFORE = "sealed_before" as const;
 
-export const SIGNAL_CODES = [...SEALER_SIGNAL_CODES, SEALED_BEFORE] as const;
+/** The photo's perceptual fingerprint is close to that of a photo sealed earlier in another proof of the organization (docs/adr/0041). */
+export const SIMILAR_TO_EARLIER_PHOTO = "similar_to_earlier_photo" as const;
+/** The photo's perceptual fingerprint is close to that of another photo of the same proof (the same shot taken twice is fine). */
+export const SIMILAR_WITHIN_PROOF = "similar_within_proof" as const;
+
+export const WORKER_SIGNAL_CODES = [SEALED_BEFORE, SIMILAR_TO_EARLIER_PHOTO, SIMILAR_WITHIN_PROOF] as const;
+export const SIGNAL_CODES = [...SEALER_SIGNAL_CODES, ...WORKER_SIGNAL_CODES] as const;
 export type SignalCode = (typeof SIGNAL_CODES)[number];
 
-/** A signal as stored with a file: `proof_id` names the earlier proof of a `sealed_before` (never shown publicly). */
+/**
+ * A signal as stored with a file. `proof_id` names the earlier proof of a `sealed_before` or a
+ * `similar_to_earlier_photo`, `step_id` its step: both for the owning organization only, never shown publicly.
+ * `distance` (pHash bits) and `sealed_at` go with the similarity signals; `file_id` names the other photo of the
+ * same proof for `similar_within_proof`.
+ */
 export interface StoredSignal {
   code: SignalCode;
   detail: string;
   proof_id?: string;
+  step_id?: string;
+  file_id?: string;
+  distance?: number;
+  sealed_at?: string;
 }

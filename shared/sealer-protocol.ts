@@ -20,8 +20,9 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  * 5: the sealed answer may say where the job's time went (timings).
  * 6: a job names the proof's organization, the before's manifest SHA-256 and each file's position in its step;
  *    the sealed answer carries manifest.p7s, the seal over manifest.json version 2 (docs/adr/0027).
+ * 7: each sealed file carries its perceptual fingerprint (pHash and dHash, docs/adr/0041), null when not decoded.
  */
-export const SEALER_PROTOCOL_VERSION = 6;
+export const SEALER_PROTOCOL_VERSION = 7;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -115,6 +116,11 @@ export const ThumbnailSchema = z.strictObject({
 });
 export type Thumbnail = z.infer<typeof ThumbnailSchema>;
 
+const hash64Hex = z.string().regex(/^[0-9a-f]{16}$/, "64 bits in lower-case hex");
+/** A photo's perceptual fingerprint, from its decoded pixels (docs/adr/0041). */
+export const PerceptualFingerprintSchema = z.strictObject({ phash: hash64Hex, dhash: hash64Hex });
+export type PerceptualFingerprint = z.infer<typeof PerceptualFingerprintSchema>;
+
 /** One integrity signal the sealer computed from the bytes (shared/integrity-signals.ts). */
 export const SignalSchema = z.strictObject({ code: z.enum(SEALER_SIGNAL_CODES), detail: z.string() });
 
@@ -166,6 +172,8 @@ export const SealedResultSchema = z.strictObject({
       /** Decoded from the bytes, to set beside what the device reported (null: not decodable here). */
       decoded: DecodedSchema,
       signals: z.array(SignalSchema),
+      /** null: not a photo the sealer decodes (a video, HEVC HEIC: no frames are read without ffmpeg) or too large to decode. */
+      fingerprint: PerceptualFingerprintSchema.nullable(),
       /** null: none was asked for, or the sealer cannot decode the format (a video, HEVC HEIC). */
       thumbnail: ThumbnailSchema.nullable(),
     }),

@@ -9,7 +9,8 @@ import { sealManifest } from "./seal/manifest-seal.ts";
 import type { SealIdentity } from "./seal/seal-identity.ts";
 import { mediaFacts } from "./provenance/media-facts.ts";
 import { carriesC2paBlock, mayNameRemoteManifest, readPriorCredentials } from "./provenance/prior-credentials.ts";
-import { fileSignals } from "./provenance/signals.ts";
+import { fileSignals, pixelSignals } from "./provenance/signals.ts";
+import { pixelFacts } from "./provenance/fingerprint.ts";
 import { sealedFileManifest } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
@@ -195,9 +196,12 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const prior = canCarryC2pa(sniffed) && (carriesBlock || mayNameRemoteManifest(original)) ? await readPriorCredentials(original, sniffed) : null;
     const priorState = prior !== null ? "readable" : carriesBlock ? "unreadable" : "none";
     const facts = mediaFacts(original, sniffed);
-    const signals = fileSignals(file, sniffed, facts, priorState);
+    // From the pixels the phone sent (the signed copy holds the same ones): the Worker compares the fingerprint with earlier photos.
+    const pixels = file.kind === "photo" ? await pixelFacts(original, sniffed) : null;
+    const fingerprint = pixels?.fingerprint ?? null;
+    const signals = [...fileSignals(file, sniffed, facts, priorState), ...pixelSignals(file, facts, pixels)];
     clock.record("verification", verificationStarted);
-    const signed = await signedCopy(file, original, sniffed, sealedFileManifest(job, file, sniffed, facts, signals, priorState));
+    const signed = await signedCopy(file, original, sniffed, sealedFileManifest(job, file, sniffed, facts, signals, priorState, fingerprint));
     signal.throwIfAborted();
     written.add(file);
     const stored = clock.time("upload", () => storeSignedCopy(file, signed.bytes, sniffed, job.proof.mode, signal));
@@ -213,6 +217,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       prior_credentials: prior,
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
       signals,
+      fingerprint,
     };
     return { sealed, arrivedWithCredentials: priorState !== "none", stored };
   };

@@ -25,7 +25,8 @@ const waitingToDecode: (() => void)[] = [];
 /** How many pictures are being decoded now (for the test of the bound). */
 export const decodingNow = () => decoding;
 
-async function withDecodingSlot<T>(work: () => Promise<T>): Promise<T> {
+/** Runs one decode within the process-wide bound (also used by the perceptual fingerprint). */
+export async function withDecodingSlot<T>(work: () => Promise<T>): Promise<T> {
   if (decoding < DECODING_AT_ONCE) decoding++;
   else await new Promise<void>((resume) => waitingToDecode.push(resume));
   try {

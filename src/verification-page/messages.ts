@@ -113,6 +113,11 @@ export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
     signal_device_time_far: "The device's clock was far from the service's.",
     signal_location_accuracy_zero: "The reported location claims an accuracy of 0 m, which no real position fix has.",
     signal_sealed_before: "The same bytes were sealed before, in another proof.",
+    signal_blank_frame: "The photo is almost uniform: its brightness hardly varies across the frame (a covered lens or a blank screen looks like this).",
+    signal_image_smaller_than_declared:
+      "The photo weighs far fewer bytes than a camera's photo of that many pixels (an enlarged small picture or a heavily recompressed one looks like this).",
+    signal_similar_to_earlier_photo: "This photo looks like a photo sealed earlier by the same organization, in another proof.",
+    signal_similar_within_proof: "This photo looks like another photo of this proof (the same shot taken twice looks like this too).",
   },
   fr: {
     claimsProven: "Ce que cette preuve prouve",
@@ -225,6 +230,11 @@ export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
     signal_device_time_far: "L'horloge de l'appareil était loin de celle du service.",
     signal_location_accuracy_zero: "La position déclarée annonce une précision de 0 m, qu'aucune vraie localisation n'a.",
     signal_sealed_before: "Les mêmes octets ont déjà été scellés, dans une autre preuve.",
+    signal_blank_frame: "La photo est presque uniforme : sa luminosité varie à peine dans l'image (un objectif masqué ou un écran vide donne cela).",
+    signal_image_smaller_than_declared:
+      "La photo pèse bien moins d'octets qu'une photo d'appareil de ce nombre de pixels (une petite image agrandie ou fortement recompressée donne cela).",
+    signal_similar_to_earlier_photo: "Cette photo ressemble à une photo scellée plus tôt par la même organisation, dans une autre preuve.",
+    signal_similar_within_proof: "Cette photo ressemble à une autre photo de cette preuve (la même prise faite deux fois y ressemble aussi).",
   },
   es: {
     claimsProven: "Lo que esta prueba demuestra",
@@ -338,6 +348,11 @@ export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
     signal_device_time_far: "El reloj del dispositivo estaba lejos del reloj del servicio.",
     signal_location_accuracy_zero: "La ubicación declarada afirma una precisión de 0 m, que ninguna posición real tiene.",
     signal_sealed_before: "Los mismos bytes ya se sellaron antes, en otra prueba.",
+    signal_blank_frame: "La foto es casi uniforme: su luminosidad apenas varía en la imagen (un objetivo tapado o una pantalla en blanco se ven así).",
+    signal_image_smaller_than_declared:
+      "La foto pesa muchos menos bytes que una foto de cámara con tantos píxeles (una imagen pequeña ampliada o muy recomprimida se ve así).",
+    signal_similar_to_earlier_photo: "Esta foto se parece a una foto sellada antes por la misma organización, en otra prueba.",
+    signal_similar_within_proof: "Esta foto se parece a otra foto de esta prueba (la misma toma hecha dos veces también se parece).",
   },
   de: {
     claimsProven: "Was dieser Nachweis beweist",
@@ -451,6 +466,12 @@ export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = {
     signal_device_time_far: "Die Uhr des Geräts wich weit von der des Dienstes ab.",
     signal_location_accuracy_zero: "Der angegebene Ort behauptet eine Genauigkeit von 0 m, die keine echte Ortung hat.",
     signal_sealed_before: "Dieselben Bytes wurden schon zuvor versiegelt, in einem anderen Nachweis.",
+    signal_blank_frame:
+      "Das Foto ist fast einheitlich: Seine Helligkeit ändert sich im Bild kaum (so sieht ein verdecktes Objektiv oder ein leerer Bildschirm aus).",
+    signal_image_smaller_than_declared:
+      "Das Foto hat weit weniger Bytes als ein Kamerafoto mit so vielen Pixeln (so sieht ein vergrößertes kleines oder stark neu komprimiertes Bild aus).",
+    signal_similar_to_earlier_photo: "Dieses Foto ähnelt einem Foto, das dieselbe Organisation früher in einem anderen Nachweis versiegelt hat.",
+    signal_similar_within_proof: "Dieses Foto ähnelt einem anderen Foto dieses Nachweises (dieselbe Aufnahme zweimal gemacht ähnelt sich ebenfalls).",
   },
 };
 

@@ -60,6 +60,10 @@ ${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.i
 
 /** Signals whose detail carries the sealer's figures (sizes, dates, EXIF names); the others' detail only repeats the sentence. */
 const SIGNALS_WITH_FIGURES = new Set([
+  "blank_frame",
+  "image_smaller_than_declared",
+  "similar_to_earlier_photo",
+  "similar_within_proof",
   "camera_shot_has_camera_exif",
   "camera_shot_original_date_far",
   "camera_shot_format_not_from_capture_page",

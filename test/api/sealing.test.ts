@@ -107,6 +107,7 @@ describe("sealing a proof", () => {
           prior_credentials: null,
           decoded: { width: null, height: null, duration_ms: null },
           signals: [],
+          fingerprint: null,
           thumbnail: null,
         })),
       };

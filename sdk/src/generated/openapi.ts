@@ -1149,7 +1149,7 @@ export interface components {
       validation_state: "Invalid" | "Valid" | "Trusted";
       signer: string | null;
     } | null;
-    /** @description A fact to weigh, computed from the bytes; it does not fail the proof. */
+    /** @description A fact to weigh, measured by the service from the bytes, their pixels or the organization's earlier photos; it does not fail the proof and is never a verdict. */
     IntegritySignal: {
       /** @enum {string} */
       code:
@@ -1162,10 +1162,25 @@ export interface components {
         | "duration_mismatch"
         | "device_time_far"
         | "location_accuracy_zero"
-        | "sealed_before";
+        | "blank_frame"
+        | "image_smaller_than_declared"
+        | "sealed_before"
+        | "similar_to_earlier_photo"
+        | "similar_within_proof";
       detail: string;
-      /** @description `sealed_before`: the earlier proof (never in the public JSON). */
+      /** @description `sealed_before`, `similar_to_earlier_photo`: the earlier proof (never in the public JSON). */
       proof_id?: string;
+      /** @description `similar_to_earlier_photo`: the step of the earlier photo (never in the public JSON). */
+      step_id?: string;
+      /** @description `similar_within_proof`: the other photo of this proof it looks like. */
+      file_id?: string;
+      /** @description `similar_to_earlier_photo`, `similar_within_proof`: how many of the 64 bits of the two photos' DCT fingerprints differ (0: alike; 10 at most here). */
+      distance?: number;
+      /**
+       * Format: date-time
+       * @description `similar_to_earlier_photo`: when the earlier proof was sealed (never in the public JSON).
+       */
+      sealed_at?: string;
     };
     /** @description The RFC 3161 timestamp of the proof. */
     Timestamp: {

@@ -1,4 +1,4 @@
-import type { SealJob, SealJobFile } from "../../../shared/sealer-protocol.ts";
+import type { PerceptualFingerprint, SealJob, SealJobFile } from "../../../shared/sealer-protocol.ts";
 import type { ManifestDefinition } from "../c2pa/c2pa.ts";
 import type { MediaFacts } from "./media-facts.ts";
 import { reportedCapture, type PriorState, type Signal } from "./signals.ts";
@@ -32,10 +32,17 @@ const OPENED = {
 /**
  * `com.proofseal.capture`: which proof the file belongs to, at its top level (the verifier compares
  * each field with the sealed manifest.json), what the service observed (the bytes it received, when,
- * its measure of the device's clock, the capture page version it served, what it decoded), and the
- * integrity signals the sealer computed.
+ * its measure of the device's clock, the capture page version it served, what it decoded, the photo's
+ * perceptual fingerprint from its decoded pixels, null when not decoded), and the integrity signals the sealer computed.
  */
-export function captureAssertion(job: SealJob, file: SealJobFile, sniffedType: string, facts: MediaFacts, signals: Signal[]) {
+export function captureAssertion(
+  job: SealJob,
+  file: SealJobFile,
+  sniffedType: string,
+  facts: MediaFacts,
+  signals: Signal[],
+  fingerprint: PerceptualFingerprint | null,
+) {
   const measured = (file.capture_context ?? {}) as { clock_offset_ms?: unknown; capture_page_version?: unknown };
   return {
     proof_id: job.proof.id,
@@ -56,6 +63,7 @@ export function captureAssertion(job: SealJob, file: SealJobFile, sniffedType: s
       clock_offset_ms: typeof measured.clock_offset_ms === "number" ? measured.clock_offset_ms : null,
       capture_page_version: typeof measured.capture_page_version === "string" ? measured.capture_page_version : null,
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
+      fingerprint,
     },
     signals: signals.map((signal) => signal.code),
   };
@@ -82,11 +90,12 @@ export function sealedFileManifest(
   facts: MediaFacts,
   signals: Signal[],
   prior: PriorState,
+  fingerprint: PerceptualFingerprint | null,
 ): Pick<ManifestDefinition, "assertions" | "parent"> {
   return {
     assertions: [
       { label: "c2pa.actions", data: OPENED, created: true },
-      { label: CAPTURE_ASSERTION, data: captureAssertion(job, file, sniffedType, facts, signals), created: true },
+      { label: CAPTURE_ASSERTION, data: captureAssertion(job, file, sniffedType, facts, signals, fingerprint), created: true },
       { label: REPORTED_ASSERTION, data: reportedAssertion(file, facts), created: false },
     ],
     parent: { label: ORIGINAL_INGREDIENT, readManifest: prior !== "none" },

@@ -1,6 +1,7 @@
 import type { SealJobFile } from "../../../shared/sealer-protocol.ts";
 import type { SEALER_SIGNAL_CODES } from "../../../shared/integrity-signals.ts";
 import type { MediaFacts } from "./media-facts.ts";
+import type { PixelFacts } from "./fingerprint.ts";
 
 export interface Signal {
   code: (typeof SEALER_SIGNAL_CODES)[number];
@@ -92,4 +93,37 @@ export function fileSignals(file: SealJobFile, sniffedType: string, facts: Media
     signals.push({ code: "location_accuracy_zero", detail: "The reported location claims an accuracy of 0 m." });
   }
   return signals;
+}
+
+/**
+ * Below this luminance spread (standard deviation, 0-255, over a 64×64 reduction) a frame is near-uniform.
+ * Measured (docs/adr/0041): a covered lens or a flat grey JPEG stays under 2; the sample photographs and
+ * synthetic scenes here are all over 20.
+ */
+export const BLANK_FRAME_MAX_SPREAD = 4;
+/**
+ * Below this many bytes per decoded pixel, a photo of at least a megapixel weighs far less than a camera's
+ * (measured: phone JPEGs and the capture page's canvas JPEGs at quality 0.92 weigh 0.15-0.6 bytes per pixel;
+ * a 400 px picture enlarged to 2000 px weighs about 0.03).
+ */
+export const MIN_BYTES_PER_PIXEL = 0.05;
+const MIN_PIXELS_FOR_SIZE_CHECK = 1_000_000;
+
+/** The signals of a photo's decoded pixels (`pixels` null: not decoded here, so none). */
+export function pixelSignals(file: SealJobFile, facts: MediaFacts, pixels: PixelFacts | null): Signal[] {
+  if (file.kind !== "photo" || pixels === null) return [];
+  if (pixels.luminance_spread < BLANK_FRAME_MAX_SPREAD) {
+    // A uniform frame also compresses to almost nothing: the size signal would only repeat it.
+    return [{ code: "blank_frame", detail: `Luminance spread ${pixels.luminance_spread.toFixed(1)} of 255 over the decoded frame.` }];
+  }
+  const pixelCount = (facts.width ?? 0) * (facts.height ?? 0);
+  if (pixelCount < MIN_PIXELS_FOR_SIZE_CHECK) return [];
+  const bytesPerPixel = file.size / pixelCount;
+  if (bytesPerPixel >= MIN_BYTES_PER_PIXEL) return [];
+  return [
+    {
+      code: "image_smaller_than_declared",
+      detail: `${file.size} bytes for ${facts.width}×${facts.height} pixels (${bytesPerPixel.toFixed(3)} bytes per pixel, a camera's photo weighs at least ${MIN_BYTES_PER_PIXEL}).`,
+    },
+  ];
 }

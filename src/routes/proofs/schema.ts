@@ -86,15 +86,53 @@ export const IntegritySignalSchema = z
       .optional()
       .openapi({
         description: t(
-          "`sealed_before`: the earlier proof (never in the public JSON).",
-          "`sealed_before` : la preuve antérieure (jamais dans le JSON public).",
+          "`sealed_before`, `similar_to_earlier_photo`: the earlier proof (never in the public JSON).",
+          "`sealed_before`, `similar_to_earlier_photo` : la preuve antérieure (jamais dans le JSON public).",
+        ),
+      }),
+    step_id: z
+      .string()
+      .optional()
+      .openapi({
+        description: t(
+          "`similar_to_earlier_photo`: the step of the earlier photo (never in the public JSON).",
+          "`similar_to_earlier_photo` : l'étape de la photo antérieure (jamais dans le JSON public).",
+        ),
+      }),
+    file_id: z
+      .string()
+      .optional()
+      .openapi({
+        description: t(
+          "`similar_within_proof`: the other photo of this proof it looks like.",
+          "`similar_within_proof` : l'autre photo de cette preuve à laquelle elle ressemble.",
+        ),
+      }),
+    distance: z
+      .number()
+      .int()
+      .optional()
+      .openapi({
+        description: t(
+          "`similar_to_earlier_photo`, `similar_within_proof`: how many of the 64 bits of the two photos' DCT fingerprints differ (0: alike; 10 at most here).",
+          "`similar_to_earlier_photo`, `similar_within_proof` : combien des 64 bits des empreintes DCT des deux photos diffèrent (0 : identiques ; 10 au plus ici).",
+        ),
+      }),
+    sealed_at: z
+      .string()
+      .datetime()
+      .optional()
+      .openapi({
+        description: t(
+          "`similar_to_earlier_photo`: when the earlier proof was sealed (never in the public JSON).",
+          "`similar_to_earlier_photo` : quand la preuve antérieure a été scellée (jamais dans le JSON public).",
         ),
       }),
   })
   .openapi("IntegritySignal", {
     description: t(
-      "A fact to weigh, computed from the bytes; it does not fail the proof.",
-      "Un fait à peser, calculé à partir des octets ; il ne fait pas échouer la preuve.",
+      "A fact to weigh, measured by the service from the bytes, their pixels or the organization's earlier photos; it does not fail the proof and is never a verdict.",
+      "Un fait à peser, mesuré par le service à partir des octets, de leurs pixels ou des photos antérieures de l'organisation ; il ne fait pas échouer la preuve et n'est jamais un verdict.",
     ),
   });
 

@@ -28,6 +28,7 @@ export function sealedAnswer(job: SealJob): SealedResult {
       prior_credentials: null,
       decoded: { width: null, height: null, duration_ms: null },
       signals: [],
+      fingerprint: null,
       thumbnail: null,
     })),
     revocation: [],

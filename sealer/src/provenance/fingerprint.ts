@@ -1,0 +1,87 @@
+import sharp from "sharp";
+import type { PerceptualFingerprint } from "../../../shared/sealer-protocol.ts";
+import { withDecodingSlot } from "../thumbnail.ts";
+
+/**
+ * Perceptual fingerprints of a photo, from its decoded pixels (docs/adr/0041): a 64-bit DCT hash (pHash) and a
+ * 64-bit difference hash (dHash), each 16 hex digits, bit 63 first. Two pictures of the same shot, re-encoded,
+ * resized, slightly cropped or converted to another format, stay within a few bits of each other; the Worker
+ * compares them with the organization's earlier photos. Also the luminance's spread, for `blank_frame`.
+ */
+export interface PixelFacts {
+  fingerprint: PerceptualFingerprint;
+  /** Standard deviation of the luminance (0-255) over a 64×64 reduction: near 0 for a uniform frame. */
+  luminance_spread: number;
+}
+
+/** Formats the prebuilt libvips decodes (as for thumbnails); a video or HEVC HEIC gets no fingerprint. */
+const DECODABLE = new Set(["image/jpeg", "image/png", "image/webp"]);
+/** A PNG or WebP decodes whole: beyond 64 Mpx, none (as for thumbnails). */
+const MAX_WHOLE_DECODE_PIXELS = 64_000_000;
+
+const DCT_SIZE = 32;
+const LOW_FREQUENCIES = 8;
+
+/** null: the format cannot be decoded here, or the picture is too large to decode whole. */
+export async function pixelFacts(bytes: Uint8Array, sniffedType: string): Promise<PixelFacts | null> {
+  if (!DECODABLE.has(sniffedType)) return null;
+  return withDecodingSlot(async () => {
+    const limitInputPixels = sniffedType === "image/jpeg" ? undefined : MAX_WHOLE_DECODE_PIXELS;
+    if (limitInputPixels !== undefined) {
+      const { width = 0, height = 0 } = await sharp(bytes).metadata();
+      if (width * height > limitInputPixels) return null;
+    }
+    // One decode, upright and grey, reduced to 256 px (a JPEG at shrink-on-load); the three small
+    // reductions are made from it. The hashes ignore the aspect ratio on purpose: a crop of a few per cent
+    // changes it little, and a resize not at all.
+    const grey = await sharp(bytes, { failOn: "none", limitInputPixels })
+      .autoOrient()
+      .resize(256, 256, { fit: "inside", withoutEnlargement: true })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const reduce = async (width: number, height: number) =>
+      sharp(grey.data, { raw: grey.info }).resize(width, height, { fit: "fill", kernel: "cubic" }).extractChannel(0).raw().toBuffer();
+    const [dct, difference, spread] = await Promise.all([reduce(DCT_SIZE, DCT_SIZE), reduce(9, 8), reduce(64, 64)]);
+    return { fingerprint: { phash: dctHash(dct), dhash: differenceHash(difference) }, luminance_spread: standardDeviation(spread) };
+  });
+}
+
+/**
+ * pHash: the 2-D DCT-II of the 32×32 grey picture; its lowest 8×8 frequencies but the DC row and column
+ * (rows and columns 1 to 8: the DC term only says how bright the picture is), each a bit set when above their median.
+ */
+export function dctHash(pixels: Uint8Array): string {
+  const n = DCT_SIZE;
+  const cosines = Array.from({ length: LOW_FREQUENCIES + 1 }, (_, u) => Array.from({ length: n }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * n))));
+  // Rows first: each row's frequencies 0-8, then the columns of those.
+  const rows = Array.from({ length: n }, (_, y) => cosines.map((cos) => cos.reduce((sum, c, x) => sum + c * pixels[y * n + x]!, 0)));
+  const coefficients: number[] = [];
+  for (let v = 1; v <= LOW_FREQUENCIES; v++) {
+    for (let u = 1; u <= LOW_FREQUENCIES; u++) coefficients.push(cosines[v]!.reduce((sum, c, y) => sum + c * rows[y]![u]!, 0));
+  }
+  const sorted = [...coefficients].sort((a, b) => a - b);
+  const median = (sorted[31]! + sorted[32]!) / 2;
+  return toHex(coefficients.map((value) => value > median));
+}
+
+/** dHash: in a 9×8 grey picture, whether each pixel is brighter than its right neighbour (8 per row). */
+export function differenceHash(pixels: Uint8Array): string {
+  const bits: boolean[] = [];
+  for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(pixels[y * 9 + x]! > pixels[y * 9 + x + 1]!);
+  return toHex(bits);
+}
+
+function toHex(bits: boolean[]): string {
+  let hex = "";
+  for (let nibble = 0; nibble < 16; nibble++) {
+    const value = bits.slice(nibble * 4, nibble * 4 + 4).reduce((sum, bit) => (sum << 1) | (bit ? 1 : 0), 0);
+    hex += value.toString(16);
+  }
+  return hex;
+}
+
+function standardDeviation(values: Uint8Array): number {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
+}

@@ -1,0 +1,82 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import sharp from "sharp";
+import { readC2pa } from "../src/c2pa/c2pa.ts";
+import { runSealJob } from "../src/seal-job.ts";
+import { pixelFacts } from "../src/provenance/fingerprint.ts";
+import { compareFingerprints, DHASH_MAX_DISTANCE, PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
+import { sealContext } from "./support.ts";
+import { job, written } from "./storage-stand-in.ts";
+import { scene, VARIANTS } from "./scenes.ts";
+
+const fingerprintOf = async (bytes: Uint8Array, type = "image/jpeg") => (await pixelFacts(bytes, type))!.fingerprint;
+
+test("a photo re-encoded, resized, cropped or converted stays within the thresholds of the original", async () => {
+  for (const seed of [3, 11, 29]) {
+    const photo = await scene(seed);
+    const original = await fingerprintOf(photo);
+    for (const [name, variant] of Object.entries(VARIANTS)) {
+      const copy = await fingerprintOf(await variant(photo), name === "converted to PNG" ? "image/png" : "image/jpeg");
+      const distance = compareFingerprints(original, copy);
+      assert.ok(distance.similar, `scene ${seed} ${name}: pHash ${distance.phash}/${PHASH_MAX_DISTANCE}, dHash ${distance.dhash}/${DHASH_MAX_DISTANCE}`);
+    }
+  }
+});
+
+test("distinct photos are not within the thresholds of one another", async () => {
+  const prints = await Promise.all(Array.from({ length: 16 }, async (_, index) => fingerprintOf(await scene(100 + index, 600, 450))));
+  for (let a = 0; a < prints.length; a++) {
+    for (let b = a + 1; b < prints.length; b++) {
+      const distance = compareFingerprints(prints[a]!, prints[b]!);
+      assert.ok(!distance.similar, `scenes ${100 + a} and ${100 + b}: pHash ${distance.phash}, dHash ${distance.dhash}`);
+    }
+  }
+});
+
+test("the fingerprint is 64 bits each, and a video or HEIC has none", async () => {
+  const print = await fingerprintOf(await scene(1, 400, 300));
+  assert.match(print.phash, /^[0-9a-f]{16}$/);
+  assert.match(print.dhash, /^[0-9a-f]{16}$/);
+  assert.equal(await pixelFacts(new Uint8Array(16), "video/mp4"), null);
+  assert.equal(await pixelFacts(new Uint8Array(16), "image/heic"), null);
+});
+
+test("sealing returns each photo's fingerprint and signs it among the observed facts", async () => {
+  const photo = await scene(7, 800, 600);
+  const result = await runSealJob(sealContext(), job([{ name: "scene.jpg", type: "image/jpeg", bytes: photo }]));
+  assert.equal(result.status, "sealed");
+  if (result.status !== "sealed") return;
+  const file = result.files[0]!;
+  assert.deepEqual(file.fingerprint, await fingerprintOf(photo));
+  const reading = await readC2pa(written.get(`/signed/${file.id}`)!, file.sniffed_type, result.c2pa_trust_anchor_pem);
+  const assertions = (reading.activeManifest as { assertions: { label: string; data: { observed: { fingerprint: unknown } } }[] }).assertions;
+  const capture = assertions.find((assertion) => assertion.label === "com.proofseal.capture")!.data;
+  assert.deepEqual(capture.observed.fingerprint, file.fingerprint);
+  assert.ok(!file.signals.some((signal) => signal.code === "blank_frame" || signal.code === "image_smaller_than_declared"), JSON.stringify(file.signals));
+});
+
+test("a near-uniform photo is a blank frame", async () => {
+  const grey = new Uint8Array(
+    await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#3a3a3a", noise: { type: "gaussian", mean: 58, sigma: 2 } } })
+      .jpeg({ quality: 90 })
+      .toBuffer(),
+  );
+  const result = await runSealJob(sealContext(), job([{ name: "grey.jpg", type: "image/jpeg", bytes: grey }]));
+  assert.equal(result.status, "sealed");
+  if (result.status !== "sealed") return;
+  assert.deepEqual(
+    result.files[0]!.signals.map((signal) => signal.code),
+    ["blank_frame"],
+  );
+});
+
+test("a small picture enlarged to 2000 px weighs less than a camera's photo of that size", async () => {
+  const small = await scene(5, 200, 150);
+  const enlarged = new Uint8Array(await sharp(small).resize(2000, 1500).blur(3).jpeg({ quality: 70 }).toBuffer());
+  const result = await runSealJob(sealContext(), job([{ name: "enlarged.jpg", type: "image/jpeg", bytes: enlarged }]));
+  assert.equal(result.status, "sealed");
+  if (result.status !== "sealed") return;
+  const signal = result.files[0]!.signals.find((candidate) => candidate.code === "image_smaller_than_declared");
+  assert.ok(signal, `${enlarged.length} bytes: ${JSON.stringify(result.files[0]!.signals)}`);
+  assert.match(signal.detail, /2000×1500 pixels/);
+});
