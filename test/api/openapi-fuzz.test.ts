@@ -652,6 +652,43 @@ const WRONG_BODIES: [string, string][] = [
   ["prototype pollution", '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}'],
 ];
 
+/** Values of these members a security rule refuses, whatever else the body says: each must get this answer. */
+const REFUSED_VALUES: Record<string, { values: string[]; code: string; item?: boolean }> = {
+  url: {
+    code: "invalid_webhook_url",
+    values: [
+      "https://2130706433/",
+      "https://0x7f.0.0.1/",
+      "https://127.1/",
+      "https://[::ffff:127.0.0.1]/",
+      "https://169.254.169.254/latest/meta-data",
+      "https://metadata.google.internal/",
+      "https://localhost./x",
+      "https://hooks.example.com\\@127.0.0.1/x",
+      "https:hooks.example.com/x",
+      " https://hooks.example.com/x",
+      "http://hooks.example.com/x",
+      "https://user:pw@hooks.example.com/x",
+      "https://hooks.example.com:22/x",
+      "https://hooks.example.com/x#fragment",
+    ],
+  },
+  allowed_return_origins: {
+    code: "validation_failed",
+    item: true,
+    values: [
+      "https://*.example.com",
+      "javascript:alert(1)",
+      "http://shop.example",
+      "https://shop.example/path",
+      "https://user@shop.example",
+      "null",
+      "https://shop.example#x",
+    ],
+  },
+  return_url: { code: "", values: ["javascript:alert(1)", "https://evil.example/back", "//evil.example/back", "http://shop.example/back"] },
+};
+
 const WRONG_CONTENT_TYPES = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml"];
 
 const svg = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg">${inner}<rect width="10" height="10"/></svg>`;
@@ -697,6 +734,13 @@ function bodyCases(info: OperationInfo, f: Fixtures, random: Random): FuzzReques
     variant("a +json content type", JSON.stringify(base), "application/json-patch+json");
     const schema = resolve(info.document, content.schema);
     const mutations = memberMutations(info.document, schema, base, "", random, 0);
+    for (const [name, refused] of Object.entries(REFUSED_VALUES)) {
+      if (!schema.properties?.[name]) continue;
+      for (const value of refused.values) {
+        const extra: Partial<FuzzRequest> = { statuses: [422], ...(refused.code ? { code: refused.code } : {}), field: `/${name}` };
+        variant(`${name} refused: ${value}`, JSON.stringify({ ...base, [name]: refused.item ? [value] : value }), "application/json", extra);
+      }
+    }
     for (const mutation of random.sample(mutations, BODY_CASES_PER_OPERATION)) {
       variant(mutation.what, mutatedBody(base, mutation), "application/json", mutation.blames ? { field: mutation.pointer } : {});
     }
