@@ -1,9 +1,15 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { X509Certificate } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { signWithC2pa } from "../../sealer/src/c2pa/c2pa.ts";
+import { loadSigningKey } from "../../sealer/src/c2pa/cose.ts";
+import { ensureLocalPki } from "../../sealer/src/pki/ensure-local-pki.ts";
 import { type FileEvidence, type VerificationPins, verifyProof } from "../../shared/verification/verify-proof-core.ts";
+import { readC2pa } from "../../verifier/src/read-c2pa.ts";
+import { fixture } from "./support/capture.ts";
 import {
   evidenceRecordWithOpenssl,
   genuineEvidence,
@@ -26,6 +32,7 @@ import {
  */
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+const DIGITAL_CAPTURE = "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture";
 const FILES: PackageFile[] = [
   {
     id: "med_photo1",
@@ -207,9 +214,16 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     const indexOf = (entries: Map<string, Uint8Array>) => JSON.parse(new TextDecoder().decode(entries.get("revocation/index.json")!)) as { chain: string }[];
     for (const [name, content] of own) forged.entries.set(name, content);
     forged.entries.set("revocation/index.json", bytes(JSON.stringify([...indexOf(revocation).filter((entry) => entry.chain === "tsa"), ...indexOf(own)])));
-    // Pinned: neither the seal nor the C2PA signer's CRL has a trusted root.
+    // Pinned: neither the seal, nor the files' C2PA signer, nor its CRL has a trusted root.
     const pinnedResult = await verify(forged);
-    expect(failed(pinnedResult)).toEqual(["service_root_pinned", "manifest_seal", "revocation"]);
+    expect(failed(pinnedResult)).toEqual([
+      "service_root_pinned",
+      "manifest_seal",
+      "file_c2pa:med_photo1",
+      "file_c2pa:med_photo2",
+      "file_c2pa:med_photo3",
+      "revocation",
+    ]);
     const unpinned = await verify(forged, { pins: { tsaRootSha256: pki.tsaRootSha256 } });
     expect(failed(unpinned)).toEqual([]);
     expect(unpinned.verdict).toBe("origin_not_established");
@@ -303,6 +317,28 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     const result = await verify(untrusted, { source: "storage" });
     expect(failed(result)).toEqual(["file_c2pa:med_photo1"]);
     expect(result.verdict).toBe("not_verified");
+  });
+
+  it("refuses a file whose C2PA signer, Trusted by c2pa-rs, was not issued by the service root (the authority's root is only for timestamps)", async () => {
+    // c2pa-rs is given the authority's root beside the service root (the C2PA timestamps chain to it): a signer
+    // issued under the authority's root reads Trusted too.
+    const built = build();
+    built.files.set("med_photo1", {
+      ...built.files.get("med_photo1")!,
+      c2pa: { ...built.files.get("med_photo1")!.c2pa!, signerIssuer: { C: "FR", O: "Verify Core Test", CN: "TSA Root" } },
+    });
+    const result = await verify(built);
+    expect(failed(result)).toEqual(["file_c2pa:med_photo1"]);
+    expect(check(result, "file_c2pa:med_photo1")!.detail).toContain("not by the service root C=FR, O=Verify Core Test, CN=Service Root");
+    // An issuer c2pa-rs did not give is not taken for the service root.
+    built.files.set("med_photo1", { ...built.files.get("med_photo1")!, c2pa: { ...built.files.get("med_photo1")!.c2pa!, signerIssuer: null } });
+    expect(failed(await verify(built))).toEqual(["file_c2pa:med_photo1"]);
+    // The service root's name in another attribute order is the same name.
+    built.files.set("med_photo1", {
+      ...built.files.get("med_photo1")!,
+      c2pa: { ...built.files.get("med_photo1")!.c2pa!, signerIssuer: { CN: "Service Root", O: "Verify Core Test", C: "FR" } },
+    });
+    expect(failed(await verify(built))).toEqual([]);
   });
 
   it("never says verified without both pins: origin not established when everything else holds", async () => {
@@ -428,6 +464,54 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
       "file_names_proof:med_photo2",
       "file_names_proof:med_photo3",
     ]);
+  });
+});
+
+describe("proof-verify's C2PA reading (verifier/src/read-c2pa.ts): the issuer of each file's signer", () => {
+  it("reads the issuer's name of a genuine signer (the service root) and of one issued under the authority's root, which c2pa-rs also trusts", async () => {
+    const local = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "core-c2pa-")), "pki"));
+    const pem = (name: string) => readFileSync(join(local, name), "utf8");
+    const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: local, stdio: "pipe" });
+    // A C2PA signer with the genuine signer's extensions, issued by the authority's root instead of the service root.
+    openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "rogue.key");
+    openssl("pkcs8", "-topk8", "-nocrypt", "-in", "rogue.key", "-out", "rogue.pk8");
+    openssl("req", "-new", "-key", "rogue.key", "-subj", "/C=FR/O=Proof Sealing Local/CN=Local C2PA Claim Signer", "-out", "rogue.csr");
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      "rogue.csr",
+      "-CA",
+      "tsa-live-root.pem",
+      "-CAkey",
+      "tsa-live-root.key",
+      "-CAcreateserial",
+      "-days",
+      "30",
+      "-sha256",
+      "-extfile",
+      "c2pa-signer.ext",
+      "-out",
+      "rogue.pem",
+    );
+    const sign = (key: string, certificate: string) =>
+      signWithC2pa(
+        new Uint8Array(fixture("photo.jpg")),
+        {
+          title: "photo.jpg",
+          format: "image/jpeg",
+          assertions: [{ label: "c2pa.actions", data: { actions: [{ action: "c2pa.created", digitalSourceType: DIGITAL_CAPTURE }] }, created: true }],
+        },
+        { key: loadSigningKey(pem(key)), chainDer: [new Uint8Array(new X509Certificate(pem(certificate)).raw)], timestamp: null },
+      );
+    // What proof-verify gives c2pa-rs: the service root and the authority's root.
+    const anchors = `${pem("c2pa-root.pem")}\n${pem("tsa-live-root.pem")}`;
+    const subject = (name: string) => Object.fromEntries(new X509Certificate(pem(name)).subject.split("\n").map((pair) => pair.split("=") as [string, string]));
+    const genuine = await readC2pa(await sign("c2pa-signer.pk8", "c2pa-signer.pem"), "image/jpeg", anchors);
+    expect(genuine).toMatchObject({ state: "Trusted", signerIssuer: subject("c2pa-root.pem") });
+    const rogue = await readC2pa(await sign("rogue.pk8", "rogue.pem"), "image/jpeg", anchors);
+    expect(rogue).toMatchObject({ state: "Trusted", signerIssuer: subject("tsa-live-root.pem") });
+    expect(rogue.signerIssuer).not.toEqual(genuine.signerIssuer);
   });
 });
 

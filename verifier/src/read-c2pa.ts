@@ -29,10 +29,25 @@ type ManifestStore = {
 
 const STATES = new Set(["Trusted", "Valid", "Invalid"]);
 
+/** crJSON (c2pa-rs's Content Credentials JSON): each manifest's signing certificate, its issuer attribute by attribute. */
+type CrJson = { manifests?: { label?: string; signature?: { certificateInfo?: { issuer?: unknown } } }[] };
+
+/** The issuer's name of the certificate that signed manifest `label`; null when c2pa-rs does not give it. */
+function signerIssuer(reader: WasmReader, label: string | undefined): Record<string, string> | null {
+  try {
+    const issuer = (JSON.parse(reader.crJson()) as CrJson).manifests?.find((manifest) => manifest.label === label)?.signature?.certificateInfo?.issuer;
+    if (issuer === null || typeof issuer !== "object" || Array.isArray(issuer)) return null;
+    const entries = Object.entries(issuer);
+    return entries.length > 0 && entries.every(([, value]) => typeof value === "string") ? (Object.fromEntries(entries) as Record<string, string>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The file's C2PA reading with c2pa-rs, trusting only `anchorsPem`: its validation state (no manifest or a
- * broken one is `Invalid`), the active manifest's failures, its `com.proofseal.capture` assertion and the
- * serial number (decimal) of the certificate that signed it.
+ * broken one is `Invalid`), the active manifest's failures, its `com.proofseal.capture` assertion, and the
+ * serial number (decimal) and issuer's name of the certificate that signed it.
  */
 export async function readC2pa(bytes: Uint8Array, format: string, anchorsPem: string): Promise<C2paEvidence> {
   initC2pa();
@@ -47,8 +62,9 @@ export async function readC2pa(bytes: Uint8Array, format: string, anchorsPem: st
       failures: (store.validation_results?.activeManifest?.failure ?? []).map((entry) => entry.code),
       capture: capture !== null && typeof capture === "object" && !Array.isArray(capture) ? (capture as Record<string, unknown>) : null,
       signerSerial: active?.signature_info?.cert_serial_number ?? null,
+      signerIssuer: signerIssuer(reader, store.active_manifest),
     };
   } catch (error) {
-    return { state: "Invalid", failures: [String((error as Error).message ?? error).slice(0, 200)], capture: null, signerSerial: null };
+    return { state: "Invalid", failures: [String((error as Error).message ?? error).slice(0, 200)], capture: null, signerSerial: null, signerIssuer: null };
   }
 }

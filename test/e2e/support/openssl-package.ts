@@ -343,6 +343,8 @@ export function genuineEvidence(manifest: Manifest, file: PackageFile, original:
         observed: { sha256: file.sha256 },
       },
       signerSerial: null,
+      // Issued by the service root, as the service's C2PA signer is (makePki's subject).
+      signerIssuer: { C: "FR", O: "Verify Core Test", CN: "Service Root" },
     },
     original_sha256: original,
   };
