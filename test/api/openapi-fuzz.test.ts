@@ -10,7 +10,7 @@ import { sealProof } from "../../src/sealing/seal-proof.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { dnsStandIn } from "./support/dns-stand-in.ts";
 import { operations } from "./support/openapi-operations.ts";
-import { ERROR_CATALOGUE } from "../../src/errors/catalogue.ts";
+import { ERROR_CATALOGUE, type ErrorDefinition, errorSlug } from "../../src/errors/catalogue.ts";
 import { RIGHTS } from "../../src/auth/rights.ts";
 
 /**
@@ -888,6 +888,7 @@ function judge(request: FuzzRequest, status: number, headers: Headers, text: str
     return problems;
   }
   if (status >= 500) problems.push(`answered ${status}`);
+  if (!headers.get("Request-Id")) problems.push("no Request-Id header");
   for (const leak of LEAKS) if (leak.test(text)) problems.push(`leaks ${leak}: ${text.slice(0, 200)}`);
   if (status === 429) return problems;
   if (request.statuses && !request.statuses.includes(status)) problems.push(`answered ${status}, expected ${request.statuses.join(" or ")}`);
@@ -903,9 +904,15 @@ function judge(request: FuzzRequest, status: number, headers: Headers, text: str
   if (typeof problem?.type !== "string" || problem.type === "") problems.push("problem without type");
   if (typeof problem?.title !== "string" || problem.title === "") problems.push("problem without title");
   if (problem?.status !== status) problems.push(`problem status ${problem?.status} on a ${status}`);
-  const definition = (ERROR_CATALOGUE as Record<string, { status: number }>)[problem?.code];
+  const definition = (ERROR_CATALOGUE as Record<string, ErrorDefinition>)[problem?.code];
   if (!definition) problems.push(`code ${problem?.code} not in the catalogue`);
-  else if (definition.status !== status) problems.push(`code ${problem.code} is ${definition.status} in the catalogue, answered ${status}`);
+  else {
+    if (definition.status !== status) problems.push(`code ${problem.code} is ${definition.status} in the catalogue, answered ${status}`);
+    if (!String(problem.type).endsWith(`/errors/${errorSlug(problem.code)}`)) problems.push(`type ${problem.type} is not the code's page`);
+    const french = /^fr([-;]|$)/i.test(request.headers["Accept-Language"]?.split(",")[0]?.trim() ?? "");
+    const title = definition.title[french ? "fr" : "en"];
+    if (problem.title !== title) problems.push(`title "${problem.title}", expected the catalogue's "${title}"`);
+  }
   if (request.code && problem?.code !== request.code) problems.push(`code ${problem?.code}, expected ${request.code}`);
   if (status === 405 && !headers.get("Allow")) problems.push("405 without Allow");
   if (problem?.code === "validation_failed") {
