@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, X509Certificate } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { canonicalJson } from "../../shared/canonical-json.ts";
@@ -315,6 +315,8 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(report).toMatchObject({ verdict: "verified", verdict_line: "VERIFIED", test_mode: false });
     expect(status).toBe(0);
     expect(detail(report, "evidence_record")).toMatch(/archive timestamp/);
+    // c2pa-rs reads every signed file as Trusted under the pinned service root.
+    expect(report.checks.filter((check) => check.name.startsWith("file_c2pa:")).map((check) => check.result)).toEqual(["pass", "pass", "pass"]);
     const copy = forge(() => {});
     const steps = verifyMd(copy.folder);
     expect(steps.steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -473,6 +475,25 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(status).toBe(1);
     const steps = verifyMd(forged.folder);
     expect(steps.output[4]).toContain("files/more: FAILED, not in the sealed manifest");
+    expect(steps.failing).toEqual([4, 8]);
+    expect(await publicVouches(forged.folder)).toBe(false);
+  });
+
+  it("2. an added file as a symbolic link in the unzipped folder (files/damage.png -> another proof's PNG kept outside files/): files_listed refuses it", async () => {
+    const forged = forge((dir) => {
+      mkdirSync(join(dir, ".hidden"));
+      cpSync(signedFile(credentialed, "image/png"), join(dir, ".hidden", "damage.png"));
+      symlinkSync(join("..", ".hidden", "damage.png"), join(dir, "files", "damage.png"));
+    });
+    // files_listed, in folder mode too (VERIFY.md step 8 runs proof-verify in the folder): a file manager and step 4
+    // show files/damage.png (FINDING F5 while the folder verifies).
+    const { status, report } = proofVerify(forged.folder, [...livePins, "--json"]);
+    expect(failed(report)).toContain("files_listed");
+    expect(status).toBe(1);
+    // The ZIP (zip stores the file the link points to) is refused the same way.
+    expect(failed(proofVerify(forged.zip, [...livePins, "--json"]).report)).toEqual(["files_listed"]);
+    const steps = verifyMd(forged.folder);
+    expect(steps.output[4]).toContain("files/damage.png: FAILED, not in the sealed manifest");
     expect(steps.failing).toEqual([4, 8]);
     expect(await publicVouches(forged.folder)).toBe(false);
   });
