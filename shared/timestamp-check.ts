@@ -72,7 +72,7 @@ export class TimestampCheckReuse {
     this.primitives = primitives;
   }
 
-  /** A certificate a token carries, parsed once per distinct DER (pkijs's schema matching is most of a token's parse). */
+  /** A certificate of the chain file or of a token, parsed by pkijs once per distinct DER: an authority sends the same one with every token. */
   certificate(der: Uint8Array): pkijs.Certificate {
     const key = hex(der);
     return remembered(this.#parsed, key, () => {
@@ -142,7 +142,10 @@ export interface CheckPrimitives {
 
 const webCryptoKeys = new Map<string, Promise<CryptoKey | null>>();
 
-/** What a check uses without reuse, and by default with it: WebCrypto, the ECDSA signature converted by pkijs. */
+/**
+ * WebCrypto: the digests of a check without reuse, and everything a check with reuse computes unless its caller
+ * gives other primitives. The ECDSA signature is converted to WebCrypto's form by pkijs, as pkijs's engine does.
+ */
 const webCryptoPrimitives: CheckPrimitives = {
   digest: async (hash, data) => new Uint8Array(await crypto.subtle.digest(hash, buffer(data))),
   async verifyEcdsa(spki, hash, signature, data) {
@@ -306,22 +309,18 @@ const SIGNED_DATA_FIELDS = {
   crls: "signedData.crls",
   signerInfos: "signedData.signerInfos",
 } as const;
-let builtSignedDataSchema: asn1js.Sequence | undefined;
-
 /** pkijs's SignedData schema, built on first use. */
-function signedDataSchema(): asn1js.Sequence {
-  if (builtSignedDataSchema !== undefined) return builtSignedDataSchema;
-  const schema: asn1js.Sequence = pkijs.SignedData.schema({
-    names: {
-      encapContentInfo: { names: { blockName: SIGNED_DATA_FIELDS.encapContentInfo } },
-      certificates: SIGNED_DATA_FIELDS.certificates,
-      crls: { names: { crls: SIGNED_DATA_FIELDS.crls } },
-      signerInfos: SIGNED_DATA_FIELDS.signerInfos,
-    },
-  });
-  builtSignedDataSchema = schema;
-  return schema;
-}
+const signedDataSchema = once(
+  (): asn1js.Sequence =>
+    pkijs.SignedData.schema({
+      names: {
+        encapContentInfo: { names: { blockName: SIGNED_DATA_FIELDS.encapContentInfo } },
+        certificates: SIGNED_DATA_FIELDS.certificates,
+        crls: { names: { crls: SIGNED_DATA_FIELDS.crls } },
+        signerInfos: SIGNED_DATA_FIELDS.signerInfos,
+      },
+    }),
+);
 
 /**
  * What a check reads of a token's SignedData: its encapsulated content, its SignerInfos and the certificates
@@ -367,6 +366,65 @@ function revocationInfo(choice: asn1js.AsnType): pkijs.CertificateRevocationList
   return new pkijs.OtherRevocationInfoFormat({ schema: choice });
 }
 
+/** The names under which pkijs's TSTInfo schema gives the fields a check reads. */
+const TST_INFO_FIELDS = {
+  policy: "tstInfo.policy",
+  messageImprint: "tstInfo.messageImprint",
+  serialNumber: "tstInfo.serialNumber",
+  genTime: "tstInfo.genTime",
+  nonce: "tstInfo.nonce",
+} as const;
+
+/** pkijs's TSTInfo schema, built on first use. */
+const tstInfoSchema = once(
+  (): asn1js.Sequence =>
+    pkijs.TSTInfo.schema({
+      names: {
+        policy: TST_INFO_FIELDS.policy,
+        messageImprint: { names: { blockName: TST_INFO_FIELDS.messageImprint } },
+        serialNumber: TST_INFO_FIELDS.serialNumber,
+        genTime: TST_INFO_FIELDS.genTime,
+        nonce: TST_INFO_FIELDS.nonce,
+      },
+    }),
+);
+
+/**
+ * What a check reads of a TSTInfo, read as `new pkijs.TSTInfo({ schema })` reads it, against pkijs's TSTInfo
+ * schema built once (building it, with a GeneralName's for the tsa, was about a fifth of a check; building the
+ * tsa's GeneralName once more, another part). The whole TSTInfo is matched by that schema, accuracy, tsa and
+ * extensions included; pkijs would then build those three into objects, which cannot refuse what the schema
+ * matched, and nothing here reads them.
+ */
+function tstInfoOf(der: Uint8Array): {
+  policy: string;
+  messageImprint: pkijs.MessageImprint;
+  serialNumber: asn1js.Integer;
+  genTime: Date;
+  nonce?: asn1js.Integer;
+} {
+  const tstInfo = derOf(der);
+  const matched = asn1js.compareSchema(tstInfo, tstInfo, tstInfoSchema());
+  if (!matched.verified) throw new RangeError("not a TSTInfo");
+  const fields = matched.result as unknown as Record<string, unknown>;
+  return {
+    policy: (fields[TST_INFO_FIELDS.policy] as asn1js.ObjectIdentifier).valueBlock.toString(),
+    messageImprint: new pkijs.MessageImprint({ schema: fields[TST_INFO_FIELDS.messageImprint] }),
+    serialNumber: fields[TST_INFO_FIELDS.serialNumber] as asn1js.Integer,
+    genTime: (fields[TST_INFO_FIELDS.genTime] as asn1js.GeneralizedTime).toDate(),
+    nonce: fields[TST_INFO_FIELDS.nonce] as asn1js.Integer | undefined,
+  };
+}
+
+/** `build`'s value, made on the first call: asn1js's matching does not change a schema, so one serves every token. */
+function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => {
+    if (built === undefined) built = build();
+    return built;
+  };
+}
+
 /**
  * Inspects an RFC 3161 TimeStampResp against the data it should cover and the roots it should chain to,
  * without trusting anything in it: each property is reported separately, so that the sealer can refuse a
@@ -409,7 +467,7 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
     const content = encapsulated.eContent;
     if (!content) return result;
     const tstInfoDer = new Uint8Array(content.getValue());
-    const tstInfo = new pkijs.TSTInfo({ schema: derOf(tstInfoDer) });
+    const tstInfo = tstInfoOf(tstInfoDer);
     result.genTime = tstInfo.genTime.toISOString();
     result.serial = serialText(tstInfo.serialNumber.valueBlock.valueHexView);
     result.policy = tstInfo.policy;

@@ -112,6 +112,23 @@ describe("re-checking a timestamp inside the Worker", () => {
       }
     });
 
+    it("reads each token's TSTInfo as pkijs's TSTInfo class reads it", async () => {
+      for (const { tsr: token, data, chain } of cases) {
+        const response = pkijs.TimeStampResp.fromBER(token.slice().buffer);
+        const eContent = new pkijs.SignedData({ schema: response.timeStampToken!.content }).encapContentInfo.eContent!;
+        const tstInfo = pkijs.TSTInfo.fromBER(eContent.getValue());
+        expect(await checkTimestamp(token, data, chain)).toMatchObject({
+          genTime: tstInfo.genTime.toISOString(),
+          serial: `0x${hexOf(new Uint8Array(tstInfo.serialNumber.valueBlock.valueHexView))
+            .toUpperCase()
+            .replace(/^(00)+(?=.)/, "")}`,
+          policy: tstInfo.policy,
+          nonceHex: tstInfo.nonce ? hexOf(new Uint8Array(tstInfo.nonce.valueBlock.valueHexView)) : null,
+          imprintMatches: true,
+        });
+      }
+    });
+
     it("still checks each token's own signature and imprint, and the chain against the roots given, once the chain is known", async () => {
       const reuse = new TimestampCheckReuse();
       expect((await checkTimestamp(tsr, manifest, FIXTURE_CHAIN_PEM, { reuse })).chainTrusted).toBe(true);
