@@ -877,7 +877,13 @@ interface Documented {
   fieldRequired: boolean;
   /** The media types of each documented answer. */
   responses: Record<string, string[]>;
+  /** Whether its answers declare the RateLimit headers (authenticated routes, and public verification per address). */
+  rateLimited: boolean;
+  host: string;
 }
+
+/** Keys that authenticate (of either mode, another organization, lacking a right): their answers count against a limit. */
+const validKeys = new Set<string>();
 
 function judge(request: FuzzRequest, status: number, headers: Headers, text: string, documented: Documented): string[] {
   const problems: string[] = [];
@@ -889,6 +895,13 @@ function judge(request: FuzzRequest, status: number, headers: Headers, text: str
   }
   if (status >= 500) problems.push(`answered ${status}`);
   if (!headers.get("Request-Id")) problems.push("no Request-Id header");
+  // Counted answers say so (a body refused for its size is refused before the key is read).
+  const key = request.headers.Authorization?.replace(/^bearer /i, "") ?? "";
+  const verification = request.method === "POST" && new URL(request.url).pathname === "/v1/public/verify";
+  const counted = verification || validKeys.has(key);
+  if (documented.rateLimited && counted && request.url.startsWith(documented.host) && status !== 413 && !headers.get("RateLimit-Limit")) {
+    problems.push("no RateLimit headers on a counted answer");
+  }
   for (const leak of LEAKS) if (leak.test(text)) problems.push(`leaks ${leak}: ${text.slice(0, 200)}`);
   if (status === 429) return problems;
   if (request.statuses && !request.statuses.includes(status)) problems.push(`answered ${status}, expected ${request.statuses.join(" or ")}`);
@@ -925,14 +938,17 @@ function judge(request: FuzzRequest, status: number, headers: Headers, text: str
   return problems;
 }
 
-function documentedAnswers(documents: { name: string; body: Json }[]): Map<string, Documented> {
+function documentedAnswers(documents: { name: string; host: string; body: Json }[]): Map<string, Documented> {
   const out = new Map<string, Documented>();
-  for (const { name, body } of documents) {
+  for (const { name, host, body } of documents) {
     for (const { method, path, operation } of operations(body)) {
       const responses: Record<string, string[]> = {};
       for (const [status, response] of Object.entries<Json>(operation.responses)) responses[status] = Object.keys(response.content ?? {});
       const description: string = operation.responses["422"]?.description ?? "";
-      out.set(`${name} ${method.toUpperCase()} ${path}`, { fieldRequired: /`validation_failed`[^`]*`field`/.test(description), responses });
+      const rateLimited = Object.entries<Json>(operation.responses).some(
+        ([status, response]) => status !== "401" && "RateLimit-Limit" in (response.headers ?? {}),
+      );
+      out.set(`${name} ${method.toUpperCase()} ${path}`, { fieldRequired: /`validation_failed`[^`]*`field`/.test(description), responses, rateLimited, host });
     }
   }
   return out;
@@ -1009,6 +1025,7 @@ beforeAll(async () => {
   ] as const) {
     if (answer.status >= 300) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
+  for (const valid of [org.testKey, org.liveKey, otherOrg.testKey, ...Object.values(keyWithout)]) validKeys.add(valid);
   fixtures = {
     org,
     otherOrg,
