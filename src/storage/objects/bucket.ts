@@ -1,7 +1,7 @@
 /**
  * The R2 bucket (binding `FILES`) and the key of every object in it. Only src/storage/objects/ reaches the
  * bucket, and only through `bucket()` below (`npm run lint` refuses `.FILES` and `R2Bucket` elsewhere,
- * lint/r2-in-storage.grit): callers elsewhere pass the Worker's env as an `ObjectStore` to the typed
+ * lint/objects-outside-storage.grit): callers elsewhere pass the Worker's env as an `ObjectStore` to the typed
  * functions of src/storage/objects/.
  */
 
@@ -19,7 +19,7 @@ export const captureUploadKey = (sessionId: string, fileId: string) => `captures
 export const themeLogoKey = (themeId: string) => `themes/${themeId}/logo`;
 
 /** What the health check reads (a HEAD of an object that need not exist). */
-export const HEALTH_PROBE_KEY = "health/probe";
+const HEALTH_PROBE_KEY = "health/probe";
 
 /** Each sealing run writes under its own prefix; the proof records the run that sealed it (`sealing_run`). */
 const runPrefix = (proofId: string, run: string | null) => (run === null ? `proofs/${proofId}` : `proofs/${proofId}/runs/${run}`);
@@ -84,7 +84,7 @@ export function signedFileKey(proofId: string, run: string, fileId: string, cont
 }
 
 /** An object as read: its bytes as a stream (read once), its size, the type it was stored with, when it was written. */
-export interface OpenedObject {
+interface OpenedObject {
   body: ReadableStream<Uint8Array>;
   size: number;
   contentType: string | null;

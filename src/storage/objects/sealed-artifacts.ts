@@ -119,7 +119,7 @@ export async function evidenceObjects(store: ObjectStore, proof: ProofRun): Prom
 }
 
 /** The metadata the renewal sweep writes with each evidence record (read by one HEAD, without the record). */
-export interface EvidenceRecordMetadata {
+interface EvidenceRecordMetadata {
   renewed_at: string;
   archive_timestamps: string;
   authority: string;
