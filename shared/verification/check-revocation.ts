@@ -1,6 +1,7 @@
-import { inspectCrl, parseCertificate } from "../crl-check.ts";
+import { crlDistributionUrls, inspectCrl, parseCertificate } from "../crl-check.ts";
 import { REVOCATION_CHAINS, REVOCATION_INDEX, RevocationIndexSchema, type RevocationChain, type RevocationIndexEntry } from "../revocation-data.ts";
 import { pemCertificatesDer } from "../timestamp-check.ts";
+import { subjectText } from "../trust-anchors.ts";
 import type { ChainRevocation, RevocationSummary, VerificationCheck } from "./types.ts";
 
 export interface RevocationInput {
@@ -17,6 +18,8 @@ export interface RevocationInput {
    * sealed with revocation data captured, docs/adr/0040).
    */
   indexRequired: boolean;
+  /** The proof seal's certificate (manifest.p7s), when the seal held; null otherwise. */
+  seal: Uint8Array | null;
 }
 
 /** A CRL issued this long after gen_time still describes it: a seal takes minutes at most (docs/adr/0022). */
@@ -86,6 +89,7 @@ export async function checkRevocation(
         ? { status: "checked", detail: `CRLs of ${ofChain.map((entry) => entry.subject).join(" / ")} captured at sealing` }
         : { status: "unavailable", detail: missing.map((entry) => `${entry.subject}: not captured at sealing (${entry.reason})`).join("; ") };
   }
+  if (input.seal) checks.push(await checkSeal(entries, parsed.data, input.seal, input));
   return { checks, summary };
 }
 
@@ -118,6 +122,54 @@ async function checkEntry(
   const roots = entry.chain === "tsa" ? (input.tsaRoot ? [input.tsaRoot] : []) : input.c2paRoots;
   const issuer = aboveDer ?? roots.find((root) => parseCertificate(root).subject.isEqual(cert.issuer));
   if (!issuer) return fail(`the CA that issued ${entry.subject} is not in the package (or the chain did not validate)`);
+  return judgeCrl(name, crl, certificate, issuer, entry, entry.subject, input);
+}
+
+/**
+ * revocation:seal: the proof seal's certificate is issued by the service root, like the C2PA signer, and names
+ * the same CRL distribution point (docs/adr/0027), so the root's CRL captured at sealing for the C2PA signer
+ * covers it too: it is judged at gen_time as the C2PA signer is. A CRL is used only when the seal's
+ * certificate names its distribution point; none captured from there, the seal's revocation is not checked.
+ */
+async function checkSeal(
+  entries: ReadonlyMap<string, Uint8Array>,
+  index: RevocationIndexEntry[],
+  seal: Uint8Array,
+  input: RevocationInput,
+): Promise<VerificationCheck> {
+  const name = "revocation:seal";
+  const cert = parseCertificate(seal);
+  const subject = subjectText(cert);
+  const urls = crlDistributionUrls(seal);
+  const entry = index.find(
+    (candidate) => candidate.status === "captured" && candidate.crl !== null && candidate.source !== null && urls.includes(candidate.source),
+  );
+  const crl = entry?.crl ? entries.get(entry.crl) : undefined;
+  if (!entry || !crl)
+    return {
+      name,
+      result: "not_checked",
+      detail:
+        urls.length === 0
+          ? `the seal's certificate (${subject}) names no http CRL distribution point`
+          : `the CRL the seal's certificate names (${urls.join(", ")}) was not captured at sealing`,
+    };
+  const issuer = input.c2paRoots.find((root) => parseCertificate(root).subject.isEqual(cert.issuer));
+  if (!issuer) return { name, result: "fail", detail: `the CA that issued the seal's certificate (${subject}) is not the service root` };
+  return judgeCrl(name, crl, seal, issuer, entry, `the seal's certificate (${subject})`, input);
+}
+
+/** A CRL about `certificate`: signed by `issuer`, current at gen_time, not listing it as revoked before gen_time. */
+async function judgeCrl(
+  name: string,
+  crl: Uint8Array,
+  certificate: Uint8Array,
+  issuer: Uint8Array,
+  entry: RevocationIndexEntry,
+  subject: string,
+  input: RevocationInput,
+): Promise<VerificationCheck> {
+  const fail = (detail: string): VerificationCheck => ({ name, result: "fail", detail });
 
   let inspection: Awaited<ReturnType<typeof inspectCrl>>;
   try {
@@ -125,7 +177,7 @@ async function checkEntry(
   } catch {
     return fail(`${entry.crl} is not a CRL`);
   }
-  if (!inspection.signedByIssuer) return fail(`${entry.crl} is not signed by the CA that issued ${entry.subject}`);
+  if (!inspection.signedByIssuer) return fail(`${entry.crl} is not signed by the CA that issued ${subject}`);
   const genTime = Date.parse(input.genTime ?? "");
   if (Number.isNaN(genTime)) return fail("no gen_time to check the CRL at");
   const current =
@@ -136,9 +188,9 @@ async function checkEntry(
   const dates = `thisUpdate ${inspection.thisUpdate}, nextUpdate ${inspection.nextUpdate ?? "none"}, fetched ${entry.captured_at} from ${entry.source}`;
   if (inspection.revoked) {
     const since = Math.min(Date.parse(inspection.revoked.revokedAt), Date.parse(inspection.revoked.invalidSince ?? inspection.revoked.revokedAt));
-    const what = `${entry.subject} is listed as revoked on ${inspection.revoked.revokedAt}${inspection.revoked.invalidSince ? ` (key invalid since ${inspection.revoked.invalidSince})` : ""}, ${inspection.revoked.reason ?? "no reason given"}`;
+    const what = `${subject} is listed as revoked on ${inspection.revoked.revokedAt}${inspection.revoked.invalidSince ? ` (key invalid since ${inspection.revoked.invalidSince})` : ""}, ${inspection.revoked.reason ?? "no reason given"}`;
     if (since <= genTime) return fail(`${what}: before gen_time ${input.genTime}`);
     return { name, result: "pass", detail: `${what}: after gen_time, which the proof predates (${dates})` };
   }
-  return { name, result: "pass", detail: `the issuing CA's CRL does not list ${entry.subject} (${dates})` };
+  return { name, result: "pass", detail: `the issuing CA's CRL does not list ${subject} (${dates})` };
 }

@@ -28,6 +28,8 @@ export interface ManifestSealCheck {
   root: Uint8Array | null;
   /** The seal's certificate, when the CMS names one it carries. */
   seal: { signer_subject: string; signer_not_after: string; signing_time: string | null } | null;
+  /** The seal's certificate (DER) when the seal holds: its revocation is checked at gen_time too. */
+  certificate: Uint8Array | null;
 }
 
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
@@ -87,7 +89,7 @@ function certifiedForDocumentSigning(certificate: pkijs.Certificate): boolean {
  * -binary -content manifest.json -CAfile <root> -purpose any` checks, with the chain judged at gen_time.
  */
 export async function checkManifestSeal(p7s: Uint8Array, manifest: Uint8Array, anchors: Uint8Array[], at: Date | null): Promise<ManifestSealCheck> {
-  const result: ManifestSealCheck = { ok: false, detail: "", root: null, seal: null };
+  const result: ManifestSealCheck = { ok: false, detail: "", root: null, seal: null, certificate: null };
   const fail = (detail: string) => Object.assign(result, { detail });
   let signedData: pkijs.SignedData;
   try {
@@ -137,6 +139,7 @@ export async function checkManifestSeal(p7s: Uint8Array, manifest: Uint8Array, a
   const root = chain?.result === true ? chain.certificatePath?.at(-1) : undefined;
   if (!root) return fail(`the seal's certificate (${result.seal.signer_subject}) does not chain to the service root at gen_time ${at.toISOString()}`);
   result.root = new Uint8Array(root.toSchema().toBER());
+  result.certificate = signerDer;
   result.ok = true;
   result.detail = `manifest.p7s seals this manifest.json: signed by ${result.seal.signer_subject}, valid at gen_time ${at.toISOString()} under the service root`;
   return result;

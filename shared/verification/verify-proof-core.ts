@@ -196,11 +196,13 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
 
   // The seal over the whole proof (manifest.p7s), judged at the token's gen_time.
   const p7s = entries.get(SEAL_ENTRY);
+  let sealCertificate: Uint8Array | null = null;
   if (manifest.version < 2) add("manifest_seal", "fail", "sealed before proofs were sealed as a whole: this version-1 package has no manifest.p7s");
   else if (!p7s) add("manifest_seal", "fail", "manifest.p7s, the seal over the whole proof, is missing");
   else {
     const seal = await checkManifestSeal(p7s, manifestBytes, anchors, stamp.genTime ? new Date(stamp.genTime) : null);
     result.seal = seal.seal;
+    sealCertificate = seal.certificate;
     add("manifest_seal", seal.ok, seal.detail);
     if (seal.root) result.service_root_sha256 = await sha256Hex(seal.root);
   }
@@ -221,6 +223,7 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
     c2paRoots: anchors,
     c2paSignerSerials: [...files.values()].flatMap((evidence) => (evidence.present && evidence.c2pa?.signerSerial ? [evidence.c2pa.signerSerial] : [])),
     indexRequired: manifest.version >= 2,
+    seal: sealCertificate,
   });
   result.revocation = { summary: revocation.summary, steps: revocation.checks };
   const listed = (of: CheckResult) =>
@@ -233,7 +236,12 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
   else if (summed(revocation.checks) === "fail") add("revocation", "fail", `revocation data fails: ${listed("fail")}`);
   else if (revocation.checks.some((step) => step.result === "not_checked"))
     add("revocation", "not_checked", `not revoked at gen_time where a CRL was captured; ${listed("not_checked")}`);
-  else add("revocation", "pass", `not revoked at gen_time: authority ${revocation.summary.tsa.status}, C2PA signer ${revocation.summary.c2pa.status}`);
+  else
+    add(
+      "revocation",
+      "pass",
+      `not revoked at gen_time: authority ${revocation.summary.tsa.status}, C2PA signer ${revocation.summary.c2pa.status}${sealCertificate ? ", proof seal checked" : ""}`,
+    );
 
   // The evidence record (RFC 4998), and what it must prove once the authority's certificate has expired.
   const evidence = await verifyEvidenceRecord(entries, text("chain.pem"), { tsr, manifest: manifestBytes, genTime: stamp.genTime }, pins, now);

@@ -157,6 +157,7 @@ const TEXT = {
     s7: "7. Revocation at gen_time: the data captured at sealing (`revocation`)",
     s7i: "`revocation/index.json` says, for each certificate relied on (the authority's signer `tsa`, the C2PA signer `c2pa`), whether its issuer's CRL was captured at sealing, from where and when, or why not. Every package sealed with revocation data carries it: the command below must list both signers. **FAILED** (the index missing, or a signer left out) means that the package was stripped of its revocation data, and `proof-verify` refuses it too. A certificate printed `not captured at sealing` (its issuer's CRL could not be had then) is reported with the reason, not failed: nothing below checks it.",
     s7t: "When the proof was sealed, the service fetched the CRL that the issuer of each certificate publishes (at the address written in the certificate) and put it in `revocation/` beside the certificate it covers; `revocation/index.json` says which, from where and when. For each one: the first command checks that the CRL is signed by the certificate's issuer, and must print `verify OK` (openssl still exits with 0 when it prints `verify failure`), then its dates: `lastUpdate` before `gen_time` or at most an hour after it, `nextUpdate` after it; the second checks the certificate against it, with the root of step 1, at `gen_time`, or at the CRL's `lastUpdate` when it was issued just after the token (openssl refuses a CRL issued after the time it checks at), and must print `OK`. `certificate revoked` means the CRL lists it: the token can then be trusted only if it was revoked after `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` gives the revocation and invalidity dates).",
+    s7s: "The proof seal's certificate (in `manifest.p7s`) is issued by the service root, like the C2PA signer, and names the same CRL: these commands take it out of the seal and check it against that CRL at `gen_time`; the last must print `OK`. `certificate revoked` means that the seal's key was withdrawn: the proof can then be trusted only if that happened after `gen_time`.",
     s7u: "No revocation data could be captured at sealing for these certificates, so it is not in the package (reported, not failed):",
     s7n: "This proof was sealed before the service captured revocation data: the package holds none.",
     s8: "8. Once certificates have expired: the evidence record (`evidence_record`, `long_term`)",
@@ -199,6 +200,7 @@ const TEXT = {
     s7: "7. Révocation à gen_time : les données recueillies au scellement (`revocation`)",
     s7i: "`revocation/index.json` dit, pour chaque certificat sur lequel la preuve repose (le signataire de l'autorité `tsa`, le signataire C2PA `c2pa`), si la CRL de son émetteur a été recueillie au scellement, d'où et quand, ou pourquoi pas. Tout paquet scellé avec des données de révocation le contient : la commande ci-dessous doit lister les deux signataires. **FAILED** (l'index absent, ou un signataire omis) signifie que le paquet a été privé de ses données de révocation, et `proof-verify` le refuse aussi. Un certificat affiché `not captured at sealing` (la CRL de son émetteur n'a pas pu être obtenue alors) est signalé avec la raison, pas en échec : rien ci-dessous ne le vérifie.",
     s7t: "Au scellement, le service a récupéré la CRL que publie l'émetteur de chaque certificat (à l'adresse inscrite dans le certificat) et l'a placée dans `revocation/` à côté du certificat qu'elle couvre ; `revocation/index.json` dit lequel, d'où et quand. Pour chacun : la première commande vérifie que la CRL est signée par l'émetteur du certificat, et doit afficher `verify OK` (openssl termine quand même avec 0 quand il affiche `verify failure`), puis ses dates : `lastUpdate` avant `gen_time` ou au plus une heure après, `nextUpdate` après ; la seconde vérifie le certificat avec elle, avec la racine de l'étape 1, à `gen_time`, ou au `lastUpdate` de la CRL quand elle a été émise juste après le jeton (openssl refuse une CRL émise après l'instant où il vérifie), et doit afficher `OK`. `certificate revoked` signifie que la CRL le liste : le jeton n'est alors digne de confiance que si la révocation est postérieure à `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` donne les dates de révocation et d'invalidité).",
+    s7s: "Le certificat du sceau de la preuve (dans `manifest.p7s`) est émis par la racine du service, comme le signataire C2PA, et désigne la même CRL : ces commandes l'extraient du sceau et le vérifient avec cette CRL à `gen_time` ; la dernière doit afficher `OK`. `certificate revoked` signifie que la clé du sceau a été retirée : la preuve n'est alors digne de confiance que si c'est arrivé après `gen_time`.",
     s7u: "Aucune donnée de révocation n'a pu être recueillie au scellement pour ces certificats ; elle n'est donc pas dans le paquet (signalé, pas un échec) :",
     s7n: "Cette preuve a été scellée avant que le service ne recueille les données de révocation : le paquet n'en contient pas.",
     s8: "8. Une fois les certificats expirés : l'enregistrement de preuve (`evidence_record`, `long_term`)",
@@ -232,9 +234,25 @@ function revocationCommands(entries: RevocationIndexEntry[], genEpoch: number): 
   });
 }
 
-function revocationStep(revocation: RevocationIndexEntry[] | null, genEpoch: number, lang: Lang): string[] {
+/**
+ * The proof seal's certificate against the service root's CRL captured for the C2PA signer: the same issuer and
+ * the same distribution point (docs/adr/0027), what the core's `revocation:seal` checks. openssl refuses a CRL
+ * that is not the certificate's issuer's ("unable to get certificate CRL").
+ */
+function sealRevocationCommands(revocation: RevocationIndexEntry[], genEpoch: number): string[] {
+  const rootCrl = revocation.find((entry) => entry.chain === "c2pa" && entry.position === 1 && entry.crl !== null);
+  if (!rootCrl) return [];
+  const at = Math.max(genEpoch, Math.ceil(Date.parse(rootCrl.this_update ?? "") / 1000) || 0);
+  return [
+    "openssl pkcs7 -inform DER -in manifest.p7s -print_certs -out seal-certificate.pem",
+    `openssl verify -crl_check -CRLfile ${rootCrl.crl} -CAfile service-root.pem -attime ${at} seal-certificate.pem`,
+  ];
+}
+
+function revocationStep(revocation: RevocationIndexEntry[] | null, genEpoch: number, sealed: boolean, lang: Lang): string[] {
   const t = TEXT[lang];
   if (revocation === null) return [`### ${t.s7}`, t.s7n];
+  const seal = sealed ? sealRevocationCommands(revocation, genEpoch) : [];
   const commands = revocationCommands(revocation, genEpoch);
   const missing = revocation.filter((entry) => entry.status === "unavailable").map((entry) => `- \`${entry.certificate}\` (${entry.subject}): ${entry.reason}`);
   return [
@@ -243,6 +261,7 @@ function revocationStep(revocation: RevocationIndexEntry[] | null, genEpoch: num
     sh(REVOCATION_INDEX_CHECK),
     t.s7t,
     ...(commands.length === 0 ? [] : [sh(...commands)]),
+    ...(seal.length === 0 ? [] : [t.s7s, sh(...seal)]),
     ...(missing.length === 0 ? [] : [t.s7u, missing.join("\n")]),
   ];
 }
@@ -312,7 +331,7 @@ export function verifySteps(
     `### ${t.s6}`,
     ...(hasJpeg ? [t.s6t, sh(JPEG_ORIGINALS)] : [t.none]),
     t.s6o,
-    ...revocationStep(revocation, epoch, lang),
+    ...revocationStep(revocation, epoch, proof.sealCertificateSha256 !== null, lang),
     ...evidenceStep(hasEvidenceRecord, proof.mode === "test", lang),
   ].join("\n\n");
 }

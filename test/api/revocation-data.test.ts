@@ -76,6 +76,9 @@ describe("revocation data captured at sealing, in storage, the package and the p
       expect(markdown).toContain(`openssl crl -inform DER -in revocation/${chain}-1.crl`);
       expect(markdown).toMatch(new RegExp(`openssl verify -crl_check -CRLfile revocation/${chain}-1.crl .* -attime \\d+ revocation/${chain}-1.pem`));
     }
+    // The proof seal's certificate, issued by the service root like the C2PA signer, against the same CRL.
+    expect(markdown).toContain("openssl pkcs7 -inform DER -in manifest.p7s -print_certs -out seal-certificate.pem");
+    expect(markdown).toMatch(/openssl verify -crl_check -CRLfile revocation\/c2pa-1\.crl -CAfile service-root\.pem -attime \d+ seal-certificate\.pem/);
 
     const published = await callJson(`/v1/public/proofs/${proofId}`);
     expect(published.body.revocation).toEqual(index);

@@ -98,6 +98,8 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     // Step 7: both chains' certificates checked against the CRLs captured at sealing, at gen_time, with the roots of step 1.
     expect(all).toContain("revocation/tsa-1.pem: OK");
     expect(all).toContain("revocation/c2pa-1.pem: OK");
+    // ... and the proof seal's certificate, taken out of manifest.p7s, against the service root's CRL.
+    expect(all).toContain("seal-certificate.pem: OK");
     expect(all).toMatch(/^lastUpdate=.+\nnextUpdate=.+$/m);
     // Step 8: proof-verify in this folder, pinned to the roots of step 1 (no evidence record yet, a minute after sealing).
     expect(all).toContain("no evidence record (evidence-record.ers) in this package");

@@ -401,6 +401,7 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     expect(genuine.revocation.steps.map((step) => [step.name, step.result])).toEqual([
       ["revocation:tsa-1", "pass"],
       ["revocation:c2pa-1", "pass"],
+      ["revocation:seal", "pass"],
     ]);
 
     // Stripped of revocation/: nothing sealed says whether its CRLs could be had, so the package is refused.
@@ -432,12 +433,47 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     expect(failed(reported)).toEqual([]);
     expect(reported.verdict).toBe("verified");
     expect(check(reported, "revocation")).toMatchObject({ result: "not_checked", detail: expect.stringContaining(reason) });
+    // ... and the proof seal's certificate, which names the same CRL (the service root's), is not checked either.
+    expect(reported.revocation.steps.find((step) => step.name === "revocation:seal")).toMatchObject({
+      result: "not_checked",
+      detail: expect.stringContaining("was not captured at sealing"),
+    });
 
     // The C2PA signer listed on its issuer's CRL as compromised before gen_time: refused.
     const revoked = build();
-    for (const [name, content] of revocationWithOpenssl(pki, [...CAPTURED], [{ certificate: "seal-email", revokedSince: new Date(Date.now() - 86_400_000) }]))
+    for (const [name, content] of revocationWithOpenssl(
+      pki,
+      [...CAPTURED],
+      [{ certificate: "seal-email", issuer: "service-root", revokedSince: new Date(Date.now() - 86_400_000) }],
+    ))
       revoked.entries.set(name, content);
     expect(failed(await verify(revoked))).toEqual(["revocation"]);
+  });
+
+  it("checks the proof seal's certificate against the service root's CRL captured at sealing, at gen_time (docs/adr/0027)", async () => {
+    // The seal's certificate names the service root's CRL, captured for the C2PA signer (same issuer): listed there
+    // as compromised before gen_time, the seal is refused.
+    const revoked = build();
+    for (const [name, content] of revocationWithOpenssl(
+      pki,
+      [...CAPTURED],
+      [{ certificate: "seal", issuer: "service-root", revokedSince: new Date(Date.now() - 86_400_000) }],
+    ))
+      revoked.entries.set(name, content);
+    const result = await verify(revoked);
+    expect(failed(result)).toEqual(["revocation"]);
+    expect(result.revocation.steps.filter((step) => step.result === "fail").map((step) => step.name)).toEqual(["revocation:seal"]);
+    expect(check(result, "revocation")!.detail).toMatch(/revocation:seal the seal's certificate \(.*Proof Seal\) is listed as revoked .* before gen_time/);
+    // Revoked after gen_time (the key compromised later): the proof predates it. (CRL dates are in whole seconds.)
+    const later = build();
+    await new Promise((done) => setTimeout(done, 1100));
+    for (const [name, content] of revocationWithOpenssl(
+      pki,
+      [...CAPTURED],
+      [{ certificate: "seal", issuer: "service-root", revokedSince: new Date(Date.now() + 86_400_000) }],
+    ))
+      later.entries.set(name, content);
+    expect(failed(await verify(later))).toEqual([]);
   });
 
   it("says TEST in the verdict of a test proof", async () => {

@@ -27,12 +27,14 @@ keyUsage = critical, digitalSignature, nonRepudiation
 extendedKeyUsage = 1.3.6.1.5.5.7.3.36
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
+crlDistributionPoints = URI:http://localhost/pki/service-root.crl
 [email]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature, nonRepudiation
 extendedKeyUsage = emailProtection
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
+crlDistributionPoints = URI:http://localhost/pki/service-root.crl
 [tsa]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature, nonRepudiation
@@ -202,12 +204,13 @@ export interface CapturedCertificate {
 /**
  * revocation/ as the sealer captures it (shared/revocation-data.ts): for each certificate, the PEM and its
  * issuer's CRL (DER, `openssl ca -gencrl`, valid 30 days from now), and the index naming them. A certificate
- * in `revoked` is listed on its issuer's CRL (keyCompromise, key invalid since `revokedSince`).
+ * in `revoked` (captured or not: the proof seal's shares the C2PA signer's CRL) is listed on its issuer's CRL
+ * (keyCompromise, key invalid since `revokedSince`).
  */
 export function revocationWithOpenssl(
   pki: Pki,
   certificates: CapturedCertificate[],
-  revoked: { certificate: string; revokedSince: Date }[] = [],
+  revoked: { certificate: string; issuer: string; revokedSince: Date }[] = [],
 ): Map<string, Uint8Array> {
   const dir = mkdtempSync(join(pki.dir, "ca-"));
   const run = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }).toString();
@@ -222,7 +225,7 @@ export function revocationWithOpenssl(
       writeFileSync(join(dir, `${issuer}-index.txt`), "");
       writeFileSync(join(dir, `${issuer}-crlnumber`), "01\n");
       const ca = ["-config", config, "-cert", join(pki.dir, `${issuer}.pem`), "-keyfile", join(pki.dir, `${issuer}.key`)];
-      for (const one of revoked.filter((candidate) => certificates.some((other) => other.certificate === candidate.certificate && other.issuer === issuer))) {
+      for (const one of revoked.filter((candidate) => candidate.issuer === issuer)) {
         const since = `${one.revokedSince.toISOString().replace(/[-:T]/g, "").slice(0, 14)}Z`;
         run("ca", ...ca, "-revoke", join(pki.dir, `${one.certificate}.pem`), "-crl_compromise", since);
       }
