@@ -143,6 +143,7 @@ function verifyMd(folder: string, fakeTime?: string) {
   const steps = [...english.matchAll(/^### (\d+)\. /gm)].map((match) => Number(match[1]));
   const failing: number[] = [];
   const output: Record<number, string> = {};
+  const blocks: { step: number; script: string; status: number | null }[] = [];
   for (const n of steps) {
     output[n] = "";
     for (const block of stepBlocks(english, n)) {
@@ -159,10 +160,11 @@ function verifyMd(folder: string, fakeTime?: string) {
         env: { ...process.env, PATH },
       });
       output[n] += `${result.stdout}${result.stderr}`;
+      blocks.push({ step: n, script, status: result.status });
       if (result.status !== 0 && !failing.includes(n)) failing.push(n);
     }
   }
-  return { steps, failing, output };
+  return { steps, failing, output, blocks };
 }
 
 /**
@@ -667,7 +669,13 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(failed(report)).toEqual(["manifest_seal"]);
     expect(detail(report, "manifest_seal")).toContain("does not chain to the service root at gen_time");
     expect(status).toBe(1);
-    expect(verifyMd(forged.folder, then).failing).toEqual(expect.arrayContaining([2, 8]));
+    const steps = verifyMd(forged.folder, then);
+    expect(steps.failing).toEqual(expect.arrayContaining([2, 8]));
+    // Step 2's check "at gen_time" (what its text says to run once the seal's certificate has expired) must be at
+    // this token's gen_time, when the certificate had expired (FINDING F6 while its -attime is a number written in
+    // VERIFY.md, the genuine token's gen_time, instead of read from proof.tsr).
+    const atGenTime = steps.blocks.find((block) => block.step === 2 && block.script.includes("-attime"));
+    expect(atGenTime?.status).not.toBe(0);
     expect(await publicVouches(forged.folder)).toBe(false);
   });
 
@@ -833,6 +841,7 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(live.report.verdict_line).toBe("NOT VERIFIED (TEST PROOF, no legal value)");
     expect(live.status).toBe(1);
     expect((await get(`${stack.baseUrl}/v1/public/proofs/${testProof.proof.id}`)).body.verification).toMatchObject({ test_mode: true });
+    expect(await pageHtml(testProof.proof.id)).toContain('data-testid="test-banner"');
   });
 
   // Last: it alters the genuine proof's stored object, which every test above downloaded before.
