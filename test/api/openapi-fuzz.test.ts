@@ -1068,13 +1068,19 @@ describe("the OpenAPI fuzzer", () => {
     }
   });
 
-  it("public verification: malformed JSON is 400 invalid_json like everywhere else, and an absent body is named", async () => {
+  it("public verification: malformed JSON is 400 invalid_json like everywhere else, an absent body is named, an unknown member refused", async () => {
     const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.7" };
     const malformed = await callJson("/v1/public/verify", { method: "POST", rawBody: '{"sha256": ', headers });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ status: 400, code: "invalid_json" });
     const absent = await callJson("/v1/public/verify", { method: "POST", headers: { "CF-Connecting-IP": "198.51.100.8" } });
     expect(absent.body).toMatchObject({ status: 422, code: "validation_failed", field: "/" });
+    // The body is as strict as its documented schema (additionalProperties: false), like every other body.
+    const extra = await callJson("/v1/public/verify", {
+      body: { sha256: "a".repeat(64), algorithm: "sha256" },
+      headers: { "CF-Connecting-IP": "198.51.100.9" },
+    });
+    expect(extra.body).toMatchObject({ status: 422, code: "validation_failed", field: "/algorithm" });
   });
 
   it("finds no 5xx and no answer outside the problem format in either document", { timeout: 240_000 }, async () => {

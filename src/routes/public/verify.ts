@@ -1,4 +1,3 @@
-import { z } from "@hono/zod-openapi";
 import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
@@ -59,8 +58,14 @@ async function digestOf(request: Request): Promise<string> {
     const body = await request.json().catch(() => {
       throw new ApiError("invalid_json", { detail: "The request body is not valid JSON." });
     });
-    const parsed = z.object({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).safeParse(body);
-    if (!parsed.success) throw new ApiError("validation_failed", { field: "/sha256", detail: "A SHA-256 in hexadecimal." });
+    // The documented schema, strict like every body: an unknown member is named as the routes' validator names it.
+    const parsed = VerifyBySha256Schema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const unknown = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+      if (unknown !== undefined) throw new ApiError("validation_failed", { field: fieldOf("json", [unknown]), detail: "Unknown field." });
+      throw new ApiError("validation_failed", { field: "/sha256", detail: "A SHA-256 in hexadecimal." });
+    }
     return parsed.data.sha256.toLowerCase();
   }
   // No body at all: the pointer names the body as a whole, as the routes' validator does.
