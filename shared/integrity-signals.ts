@@ -48,7 +48,7 @@ export type SignalCode = (typeof SIGNAL_CODES)[number];
 /**
  * A signal as stored with a file. `proof_id` names the earlier proof of a `sealed_before` or a
  * `similar_to_earlier_photo`, `step_id` its step: both for the owning organization only, never shown publicly.
- * `distance` (pHash bits) and `sealed_at` go with the similarity signals; `file_id` names the other photo of the
+ * `distance` (pHash bits) and `sealed_at` go with the similarity signals; `other_file_id` names the other photo of the
  * same proof for `similar_within_proof`.
  */
 export interface StoredSignal {
@@ -56,7 +56,7 @@ export interface StoredSignal {
   detail: string;
   proof_id?: string;
   step_id?: string;
-  file_id?: string;
+  other_file_id?: string;
   distance?: number;
   sealed_at?: string;
 }

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { t } from "../openapi/translations.ts";
 import { defineEvent } from "./define.ts";
+import { SIGNAL_CODES } from "../../shared/integrity-signals.ts";
 
 /*
  * Every webhook event, declared once: its body's fields (zod), its documentation and its sample. Recording
@@ -65,8 +66,64 @@ export const proofSealed = defineEvent({
       })
       .openapi({ description: t("The proof's RFC 3161 timestamp.", "L'horodatage RFC 3161 de la preuve.") }),
     sealed_at: at("When the proof was sealed.", "Quand la preuve a été scellée."),
+    signals: z
+      .array(
+        z.object({
+          file_id: z.string().openapi({ description: t("The file the signal is about (`med_…`).", "Le fichier dont parle le signal (`med_…`).") }),
+          code: z.enum(SIGNAL_CODES),
+          detail: z.string(),
+          proof_id: z
+            .string()
+            .optional()
+            .openapi({
+              description: t(
+                "`sealed_before`, `similar_to_earlier_photo`: your earlier proof.",
+                "`sealed_before`, `similar_to_earlier_photo` : votre preuve antérieure.",
+              ),
+            }),
+          step_id: z
+            .string()
+            .optional()
+            .openapi({
+              description: t("`similar_to_earlier_photo`: the earlier photo's step.", "`similar_to_earlier_photo` : l'étape de la photo antérieure."),
+            }),
+          other_file_id: z
+            .string()
+            .optional()
+            .openapi({ description: t("`similar_within_proof`: the other photo of this proof.", "`similar_within_proof` : l'autre photo de cette preuve.") }),
+          distance: z
+            .number()
+            .int()
+            .optional()
+            .openapi({
+              description: t("Differing bits of the two photos' 64-bit DCT fingerprints.", "Bits différents des empreintes DCT de 64 bits des deux photos."),
+            }),
+          sealed_at: z
+            .string()
+            .optional()
+            .openapi({
+              description: t(
+                "`similar_to_earlier_photo`: when the earlier proof was sealed.",
+                "`similar_to_earlier_photo` : quand la preuve antérieure a été scellée.",
+              ),
+            }),
+        }),
+      )
+      .openapi({
+        description: t(
+          "Every integrity signal of the proof's files (facts to weigh, never verdicts), so that a proof worth a look can be routed to a person without polling.",
+          "Tous les signaux d'intégrité des fichiers de la preuve (des faits à peser, jamais des verdicts), pour orienter une preuve à examiner vers une personne sans interroger l'API.",
+        ),
+      }),
   }),
-  sample: (now) => ({ ...SAMPLE, compare_to: null, manifest_sha256: "0".repeat(64), timestamp: { gen_time: now, qualified: false }, sealed_at: now }),
+  sample: (now) => ({
+    ...SAMPLE,
+    compare_to: null,
+    manifest_sha256: "0".repeat(64),
+    timestamp: { gen_time: now, qualified: false },
+    sealed_at: now,
+    signals: [],
+  }),
 });
 
 export const proofFailed = defineEvent({

@@ -36,11 +36,24 @@ export function reportedByDevice(file: FileRow) {
   };
 }
 
-/** The organization's own view: a `sealed_before` names the earlier proof. */
+/** The organization's own view: a `sealed_before` or `similar_to_earlier_photo` names the earlier proof. */
 export const privateSignals = (file: FileRow): StoredSignal[] => file.signals ?? [];
 
-/** Anyone's view: a `sealed_before` says only that the bytes were sealed before, never in which proof. */
+/**
+ * Anyone's view: a `sealed_before` says only that the bytes were sealed before, a `similar_to_earlier_photo`
+ * only that the photo looks like one the same organization sealed earlier, with the distance: never in which
+ * proof, step or when (docs/adr/0041).
+ */
 export const publicSignals = (file: FileRow): StoredSignal[] =>
-  privateSignals(file).map((signal) =>
-    signal.code === "sealed_before" ? { code: signal.code, detail: "The same bytes were sealed before, in another proof." } : signal,
-  );
+  privateSignals(file).map((signal): StoredSignal => {
+    if (signal.code === "sealed_before") return { code: signal.code, detail: "The same bytes were sealed before, in another proof." };
+    if (signal.code === "similar_to_earlier_photo") {
+      const distance = signal.distance ?? null;
+      return {
+        code: signal.code,
+        detail: `Looks like a photo sealed earlier by the same organization, in another proof${distance === null ? "" : `: ${distance} of 64 bits apart`}.`,
+        ...(distance === null ? {} : { distance }),
+      };
+    }
+    return signal;
+  });

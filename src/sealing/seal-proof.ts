@@ -21,6 +21,8 @@ import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 import { logSealingTimes } from "./sealing-times.ts";
 import { SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals.ts";
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
+import { fingerprintInsert, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
+import { similaritySignals } from "./photo-similarity.ts";
 import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { sealCertificateUpsert } from "../storage/seal-certificates.ts";
@@ -173,15 +175,18 @@ async function recordSealed(
 ): Promise<SealOutcome> {
   const sealedAt = nowIso();
   const eventId = newId("evt");
+  const photos = photoFingerprints(files, result);
+  const signals = await signalsWithEarlierSeals(deps.db, proof, files, result, photos);
   const event = proofSealed.build(proofEventOrigin(proof, sealedAt), {
     ...proofEventFields(proof),
     compare_to: proof.compareTo,
     manifest_sha256: result.manifest_sha256,
     timestamp: { gen_time: result.timestamp.gen_time, qualified: result.timestamp.qualified },
     sealed_at: sealedAt,
+    // The organization's own view (the webhook goes to it only), so that a suspicious proof can be routed to a person.
+    signals: result.files.flatMap((file) => (signals.get(file.id) ?? []).map((signal) => ({ ...signal, file_id: file.id }))),
   });
   const contentTypes = new Map(files.map((file) => [file.id, file.contentType]));
-  const signals = await signalsWithEarlierSeals(deps.db, proof, files, result);
   const [tsaRoots, c2paRoots] = await Promise.all([rootFingerprints(result.chain_pem), rootFingerprints(result.c2pa_trust_anchor_pem)]);
   const roots = [...tsaRoots.map((root) => ({ kind: "timestamp_authority" as const, root })), ...c2paRoots.map((root) => ({ kind: "c2pa" as const, root }))];
   const [, eventInsert] = await deps.db.batch([
@@ -203,6 +208,8 @@ async function recordSealed(
         thumbnail: file.thumbnail && { ...file.thumbnail, key: thumbnailKey(proof.id, run, file.id) },
       }),
     ),
+    // Compared with the organization's next photos (docs/adr/0041).
+    ...photos.map((photo) => fingerprintInsert(deps.db, proof, sealedAt, photo)),
     // Published at GET /v1/public/trust-anchors so that verifiers can pin them (issue 14).
     ...trustAnchorUpserts(deps.db, roots, proof.mode, sealedAt),
     // Listed beside the roots, so that a new sealing certificate (a rotation) is visible (docs/adr/0027).
@@ -224,16 +231,34 @@ async function recordSealed(
   return "sealed";
 }
 
-/**
- * The sealer's signals of each file, plus `sealed_before` when the same original bytes (or a signed copy
- * uploaded again) are already in another sealed proof of the organization: only the Worker can see that.
- */
-async function signalsWithEarlierSeals(db: Database, proof: ProofRow, files: FileRow[], result: SealedResult): Promise<Map<string, StoredSignal[]>> {
-  const earlier = await earlierProofsByHash(
-    db,
-    proof,
-    files.map((file) => file.sha256),
+/** The photos the sealer fingerprinted, in the job's order, with their steps. */
+function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerprint[] {
+  const steps = new Map(files.map((file) => [file.id, file.stepId]));
+  return result.files.flatMap((file) =>
+    file.fingerprint === null ? [] : [{ fileId: file.id, stepId: steps.get(file.id) ?? "", phash: file.fingerprint.phash, dhash: file.fingerprint.dhash }],
   );
+}
+
+/**
+ * The sealer's signals of each file, plus what only the Worker can see, needing the organization's other
+ * proofs: `sealed_before` when the same original bytes (or a signed copy uploaded again) are already in
+ * another sealed proof, and the similarity signals of the photos' fingerprints (docs/adr/0041).
+ */
+async function signalsWithEarlierSeals(
+  db: Database,
+  proof: ProofRow,
+  files: FileRow[],
+  result: SealedResult,
+  photos: PhotoFingerprint[],
+): Promise<Map<string, StoredSignal[]>> {
+  const [earlier, similar] = await Promise.all([
+    earlierProofsByHash(
+      db,
+      proof,
+      files.map((file) => file.sha256),
+    ),
+    similaritySignals(db, proof, photos),
+  ]);
   const originals = new Map(files.map((file) => [file.id, file.sha256.toLowerCase()]));
   return new Map(
     result.files.map((file) => {
@@ -241,7 +266,7 @@ async function signalsWithEarlierSeals(db: Database, proof: ProofRow, files: Fil
       const sealedBefore: StoredSignal[] = earlierProof
         ? [{ code: SEALED_BEFORE, detail: `The same bytes were sealed before, in proof ${earlierProof}.`, proof_id: earlierProof }]
         : [];
-      return [file.id, [...file.signals, ...sealedBefore]];
+      return [file.id, [...file.signals, ...sealedBefore, ...(similar.get(file.id) ?? [])]];
     }),
   );
 }

@@ -53,6 +53,7 @@ describe("sealing a proof", () => {
       manifest_sha256: "a".repeat(64),
       timestamp: { gen_time: "2026-11-22T10:00:00Z", qualified: false },
       sealed_at: after.proof.sealed_at,
+      signals: [],
     });
     expect(published).toEqual([after.events[0].id]);
     const run = after.proof.sealing_run;

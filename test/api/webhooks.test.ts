@@ -254,7 +254,7 @@ describe("webhook delivery", () => {
     const body = await sent[0]!.text();
     expect(body).toBe(
       '{"event":"proof.sealed","proof_id":"prf_1","session_id":"cps_1","external_reference":"sample-reference","party":"provider","stage":"checkin","compare_to":null,' +
-        `"manifest_sha256":"${"0".repeat(64)}","timestamp":{"gen_time":"2026-11-23T06:00:00.000Z","qualified":false},"sealed_at":"2026-11-23T06:00:00.000Z"}`,
+        `"manifest_sha256":"${"0".repeat(64)}","timestamp":{"gen_time":"2026-11-23T06:00:00.000Z","qualified":false},"sealed_at":"2026-11-23T06:00:00.000Z","signals":[]}`,
     );
     expect(sent[0]!.headers.get("X-Event-Id")).toBe(eventId);
     expect(sent[0]!.headers.get("X-Webhook-Id")).toMatch(/^msg_/);

@@ -740,6 +740,38 @@ export interface components {
       };
       /** @description When the proof was sealed. */
       sealed_at: string;
+      /** @description Every integrity signal of the proof's files (facts to weigh, never verdicts), so that a proof worth a look can be routed to a person without polling. */
+      signals: {
+        /** @description The file the signal is about (`med_…`). */
+        file_id: string;
+        /** @enum {string} */
+        code:
+          | "prior_content_credentials"
+          | "prior_content_credentials_unreadable"
+          | "camera_shot_has_camera_exif"
+          | "camera_shot_original_date_far"
+          | "camera_shot_format_not_from_capture_page"
+          | "dimensions_mismatch"
+          | "duration_mismatch"
+          | "device_time_far"
+          | "location_accuracy_zero"
+          | "blank_frame"
+          | "image_smaller_than_declared"
+          | "sealed_before"
+          | "similar_to_earlier_photo"
+          | "similar_within_proof";
+        detail: string;
+        /** @description `sealed_before`, `similar_to_earlier_photo`: your earlier proof. */
+        proof_id?: string;
+        /** @description `similar_to_earlier_photo`: the earlier photo's step. */
+        step_id?: string;
+        /** @description `similar_within_proof`: the other photo of this proof. */
+        other_file_id?: string;
+        /** @description Differing bits of the two photos' 64-bit DCT fingerprints. */
+        distance?: number;
+        /** @description `similar_to_earlier_photo`: when the earlier proof was sealed. */
+        sealed_at?: string;
+      }[];
       /**
        * @description Present, and true, on test events only.
        * @enum {boolean}
@@ -1173,7 +1205,7 @@ export interface components {
       /** @description `similar_to_earlier_photo`: the step of the earlier photo (never in the public JSON). */
       step_id?: string;
       /** @description `similar_within_proof`: the other photo of this proof it looks like. */
-      file_id?: string;
+      other_file_id?: string;
       /** @description `similar_to_earlier_photo`, `similar_within_proof`: how many of the 64 bits of the two photos' DCT fingerprints differ (0: alike; 10 at most here). */
       distance?: number;
       /**

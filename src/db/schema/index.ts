@@ -10,3 +10,4 @@ export * from "./trust-anchors.ts";
 export * from "./evidence-records.ts";
 export * from "./seal-certificates.ts";
 export * from "./sealed-object-checks.ts";
+export * from "./file-fingerprints.ts";

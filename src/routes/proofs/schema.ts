@@ -99,7 +99,7 @@ export const IntegritySignalSchema = z
           "`similar_to_earlier_photo` : l'étape de la photo antérieure (jamais dans le JSON public).",
         ),
       }),
-    file_id: z
+    other_file_id: z
       .string()
       .optional()
       .openapi({

@@ -1,0 +1,33 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { proofs } from "./proofs.ts";
+import { organizations } from "./organizations.ts";
+
+/** A sealed photo's perceptual fingerprints and the four 16-bit bands of its pHash (migration 0020, docs/adr/0041). */
+export const fileFingerprints = sqliteTable(
+  "file_fingerprints",
+  {
+    /** The sealed file (files.id), written with it in the sealing batch. */
+    fileId: text("file_id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    proofId: text("proof_id")
+      .notNull()
+      .references(() => proofs.id),
+    stepId: text("step_id").notNull(),
+    sealedAt: text("sealed_at").notNull(),
+    phash: text("phash").notNull(),
+    dhash: text("dhash").notNull(),
+    band0: integer("band0").notNull(),
+    band1: integer("band1").notNull(),
+    band2: integer("band2").notNull(),
+    band3: integer("band3").notNull(),
+  },
+  (table) => [
+    index("file_fingerprints_band0").on(table.organizationId, table.mode, table.band0),
+    index("file_fingerprints_band1").on(table.organizationId, table.mode, table.band1),
+    index("file_fingerprints_band2").on(table.organizationId, table.mode, table.band2),
+    index("file_fingerprints_band3").on(table.organizationId, table.mode, table.band3),
+  ],
+);

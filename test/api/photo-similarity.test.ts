@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { sealProof } from "../../src/sealing/seal-proof.ts";
+import { database } from "../../src/db/client.ts";
+import { CANDIDATES_PER_BAND, fingerprintCandidates } from "../../src/storage/file-fingerprints.ts";
+import type { PerceptualFingerprint, SealJob } from "../../shared/sealer-protocol.ts";
+import { hammingDistance, phashBands } from "../../shared/perceptual-fingerprint.ts";
+import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+import { call, callJson } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { insertPendingProof } from "./support/proof-factory.ts";
+import { dependencies, sealedAnswer } from "./support/sealing.ts";
+
+/** A photo's fingerprints; `NEAR` has one bit flipped in each of the four pHash bands, so no band is equal. */
+const PHOTO: PerceptualFingerprint = { phash: "a5c3f00f3cc35a96", dhash: "0f0f3c3cf0f05a5a" };
+const NEAR: PerceptualFingerprint = { phash: "a5c2f00e3cc25a97", dhash: "0f0f3c3cf0f05a5b" };
+const DISTINCT: PerceptualFingerprint = { phash: "5a3c0ff0c33ca569", dhash: "f0f0c3c30f0fa5a5" };
+
+/** Seals a pending proof whose photos the sealer fingerprinted as `prints` (null: not decoded, as a video). */
+async function sealedWith(organizationId: string, prints: (PerceptualFingerprint | null)[], mode: "test" | "live" = "test") {
+  const { proofId, fileIds } = await insertPendingProof(organizationId, mode, prints.length);
+  const { deps } = dependencies(async (job: SealJob) => {
+    const answer = sealedAnswer(job);
+    answer.files = answer.files.map((file) => ({ ...file, fingerprint: prints[fileIds.indexOf(file.id)] ?? null }));
+    return answer;
+  });
+  expect(await sealProof(deps, proofId)).toBe("sealed");
+  return { proofId, fileIds };
+}
+
+/** `d1`, recording how many values each statement binds. */
+function recordingBinds(d1: D1Database, bound: number[]): D1Database {
+  const method = <T extends object>(target: T, name: string | symbol) => {
+    const value = Reflect.get(target, name);
+    return typeof value === "function" ? value.bind(target) : value;
+  };
+  return new Proxy(d1, {
+    get: (target, name) =>
+      name === "prepare"
+        ? (query: string) => {
+            const prepared = target.prepare(query);
+            return new Proxy(prepared, {
+              get: (statement, member) =>
+                member === "bind"
+                  ? (...values: unknown[]) => {
+                      bound.push(values.length);
+                      return statement.bind(...values);
+                    }
+                  : method(statement, member),
+            });
+          }
+        : method(target, name),
+  });
+}
+
+/** Each file's signals, in the order of `fileIds` when given (the API lists them in capture order). */
+async function signalsOf(proofId: string, key: string, fileIds?: string[]): Promise<unknown[][]> {
+  const listed: { id: string; signals: unknown[] }[] = (await callJson(`/v1/proofs/${proofId}`, { key })).body.files;
+  return (fileIds ?? listed.map((file) => file.id)).map((id) => listed.find((file) => file.id === id)!.signals);
+}
+
+describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
+  it("flags a photo close to an earlier proof's: the API and the webhook name it, the public JSON and page do not", async () => {
+    const org = await createOrganization();
+    const first = await sealedWith(org.id, [PHOTO]);
+    const sealedAt = (await env.DB.prepare("SELECT sealed_at FROM proofs WHERE id = ?").bind(first.proofId).first<{ sealed_at: string }>())!.sealed_at;
+    const again = await sealedWith(org.id, [NEAR]);
+    const distance = hammingDistance(PHOTO.phash, NEAR.phash);
+    expect(distance).toBe(4);
+
+    const [signals] = await signalsOf(again.proofId, org.testKey);
+    expect(signals).toContainEqual({
+      code: "similar_to_earlier_photo",
+      detail: `Looks like a photo sealed on ${sealedAt} in proof ${first.proofId} (step photos): 4 of 64 bits apart.`,
+      proof_id: first.proofId,
+      step_id: "photos",
+      distance,
+      sealed_at: sealedAt,
+    });
+
+    const event = await env.DB.prepare("SELECT data FROM events WHERE type = 'proof.sealed' AND json_extract(data, '$.proof_id') = ?")
+      .bind(again.proofId)
+      .first<{ data: string }>();
+    expect(JSON.parse(event!.data).signals).toContainEqual(
+      expect.objectContaining({ file_id: again.fileIds[0], code: "similar_to_earlier_photo", proof_id: first.proofId, distance, sealed_at: sealedAt }),
+    );
+
+    const published = await callJson(`/v1/public/proofs/${again.proofId}`);
+    expect(published.body.files[0].signals).toContainEqual({
+      code: "similar_to_earlier_photo",
+      detail: "Looks like a photo sealed earlier by the same organization, in another proof: 4 of 64 bits apart.",
+      distance,
+    });
+    expect(JSON.stringify(published.body)).not.toContain(first.proofId);
+    for (const lang of ["en", "fr", "es", "de"] as const) {
+      const page = await (await call(`/p/${again.proofId}?lang=${lang}`, { headers: { Accept: "text/html" } })).text();
+      expect(page).toContain('data-code="similar_to_earlier_photo"');
+      expect(page).toContain(PAGE_MESSAGES[lang].signal_similar_to_earlier_photo!.replaceAll("'", "&#39;"));
+      expect(page).not.toContain(first.proofId);
+    }
+    // The first proof, sealed before, says nothing of the later one.
+    expect((await signalsOf(first.proofId, org.testKey))[0]).toEqual([]);
+  });
+
+  it("stores each decoded photo's fingerprint and bands, and nothing for a file without one", async () => {
+    const org = await createOrganization();
+    const { proofId, fileIds } = await sealedWith(org.id, [PHOTO, null]);
+    const rows = await env.DB.prepare("SELECT * FROM file_fingerprints WHERE proof_id = ?").bind(proofId).all<Record<string, unknown>>();
+    expect(rows.results).toHaveLength(1);
+    const [band0, band1, band2, band3] = phashBands(PHOTO.phash);
+    expect(rows.results[0]).toMatchObject({
+      file_id: fileIds[0],
+      organization_id: org.id,
+      mode: "test",
+      step_id: "photos",
+      ...PHOTO,
+      band0,
+      band1,
+      band2,
+      band3,
+    });
+  });
+
+  it("raises nothing for a distinct photo, another mode, or another organization's photo, whose proof is never named", async () => {
+    const org = await createOrganization({ balance: 5 });
+    const other = await createOrganization();
+    const theirs = await sealedWith(other.id, [PHOTO]);
+    const distinct = await sealedWith(org.id, [DISTINCT]);
+    expect((await signalsOf(distinct.proofId, org.testKey))[0]).toEqual([]);
+    const live = await sealedWith(org.id, [PHOTO], "live");
+    expect((await callJson(`/v1/proofs/${live.proofId}`, { key: org.liveKey })).body.files[0].signals).toEqual([]);
+    const ours = await sealedWith(org.id, [NEAR]);
+    const [signals] = await signalsOf(ours.proofId, org.testKey);
+    expect(signals).toEqual([]);
+    expect(JSON.stringify(await callJson(`/v1/proofs/${ours.proofId}`, { key: org.testKey }))).not.toContain(theirs.proofId);
+  });
+
+  it("flags two photos of one proof that look alike, naming the earlier one of the proof", async () => {
+    const org = await createOrganization();
+    const { proofId, fileIds } = await sealedWith(org.id, [PHOTO, DISTINCT, NEAR]);
+    const signals = await signalsOf(proofId, org.testKey, fileIds);
+    expect(signals[1]).toEqual([]);
+    // The later of the two in capture order carries it.
+    const [earlier, later] = signals[0]!.length === 0 ? [fileIds[0]!, 2] : [fileIds[2]!, 0];
+    expect(signals[later === 2 ? 0 : 2]).toEqual([]);
+    expect(signals[later]).toEqual([
+      {
+        code: "similar_within_proof",
+        detail: `Looks like photo ${earlier} of this proof (step photos): 4 of 64 bits apart.`,
+        other_file_id: earlier,
+        distance: 4,
+      },
+    ]);
+  });
+
+  it("keeps the look-up within D1's limits: 21 bound values a statement and at most 500 rows a band, however crowded a band", async () => {
+    const org = await createOrganization();
+    const crowded = await insertPendingProof(org.id, "test", 1);
+    const [band0] = phashBands(PHOTO.phash);
+    // 1,200 earlier photos sharing the first band (and its neighbours) of the new one, far from it otherwise.
+    const rows = Array.from({ length: 1200 }, (_, index) => {
+      const neighbour = index % 2 === 0 ? band0 : band0 ^ (1 << (index % 16));
+      const phash = `${neighbour.toString(16).padStart(4, "0")}${DISTINCT.phash.slice(4)}`;
+      return env.DB.prepare(
+        "INSERT INTO file_fingerprints (file_id, organization_id, mode, proof_id, step_id, sealed_at, phash, dhash, band0, band1, band2, band3) VALUES (?, ?, 'test', ?, 'photos', '2026-01-01T00:00:00.000Z', ?, ?, ?, ?, ?, ?)",
+      ).bind(`med_crowd${index}`, org.id, crowded.proofId, phash, DISTINCT.dhash, ...phashBands(phash));
+    });
+    await env.DB.batch(rows);
+    const bound: number[] = [];
+    const candidates = await fingerprintCandidates(database(recordingBinds(env.DB, bound)), { id: "prf_new", organizationId: org.id, mode: "test" }, [
+      { fileId: "med_new", stepId: "photos", ...PHOTO },
+    ]);
+    expect(candidates.length).toBe(CANDIDATES_PER_BAND);
+    // One statement per band: organization, mode, the band and its 16 neighbours, the proof, the limit.
+    expect(bound).toEqual([21, 21, 21, 21]);
+    // A proof of many photos still seals, each statement within the parameters the setup enforces.
+    const many = await sealedWith(
+      org.id,
+      Array.from({ length: 60 }, (_, index) => ({ phash: index.toString(16).padStart(16, "0"), dhash: DISTINCT.dhash })),
+    );
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM file_fingerprints WHERE proof_id = ?").bind(many.proofId).first<{ n: number }>())!.n).toBe(60);
+  });
+});
