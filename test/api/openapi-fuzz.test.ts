@@ -23,8 +23,8 @@ import { RIGHTS } from "../../src/auth/rights.ts";
  */
 const SEED = Number((import.meta as { env?: Record<string, string | undefined> }).env?.VITE_FUZZ_SEED ?? 20261126);
 /** Requests per operation are sampled down to these caps so the whole run stays near 2,000 requests. */
-const BODY_CASES_PER_OPERATION = 24;
-const PARAMETER_CASES_PER_OPERATION = 18;
+const BODY_CASES_PER_OPERATION = 20;
+const PARAMETER_CASES_PER_OPERATION = 14;
 const RATE_LIMITED_SHARE = 0.01;
 const CONCURRENCY = 4;
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
