@@ -21,7 +21,7 @@ import { discard, download, TransientJobError } from "./transfer.ts";
 import { storeSignedCopy } from "./store-signed-copy.ts";
 import { jobSignal } from "./job-abort.ts";
 import { PhaseClock } from "./phase-clock.ts";
-import { captureRevocation } from "./revocation/capture-revocation.ts";
+import { captureRevocation, refuseRevokedSeal } from "./revocation/capture-revocation.ts";
 import type { CrlSource } from "./revocation/crl-source.ts";
 import { pemCertificatesDer } from "../../shared/timestamp-check.ts";
 
@@ -128,12 +128,19 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     aborted,
   );
   c2paRevocation.catch(() => undefined);
+  const sealRevocation = refuseRevokedSeal(
+    context.crls,
+    context.seal.certificateDer,
+    [...context.seal.intermediatesDer, ...pemCertificatesDer(context.trustAnchorPem)],
+    aborted,
+  );
+  sealRevocation.catch(() => undefined);
   const clock = new PhaseClock();
   const timestamp = (authority: TimestampAuthority, data: Uint8Array, under: AbortSignal) => {
     clock.countAuthorityCall(authority === context.authority ? "proof_authority" : "signature_authority");
     return clock.time("timestamps", () => obtainTimestamp(authority, data, under));
   };
-  /** The manifest's timestamp, confirmed by openssl, and both chains' revocation status. */
+  /** The manifest's timestamp, confirmed by openssl, both chains' revocation status, and the seal's checked. */
   const timestampManifest = async (manifest: ReturnType<typeof buildManifest>) => {
     // Under `signal`: once a copy failed to be written, the outcome is decided and nothing more is asked.
     const manifestBytes = new TextEncoder().encode(manifest.json);
@@ -144,6 +151,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
         confirmWithOpenssl(proofTimestamp.response, manifestBytes, context.authority.chainPem),
         captureRevocation(context.crls, "tsa", proofTimestamp.signerCertificate, tsaPool, aborted),
         c2paRevocation,
+        sealRevocation,
       ]),
     );
     return { proofTimestamp, revocation: [...tsaRevocation, ...c2paRevocationEntries] };

@@ -229,6 +229,17 @@ test("a revoked authority certificate stops the seal: nothing is timestamped und
   );
 });
 
+test("a revoked proof seal certificate stops the seal: no proof is sealed with a key its CA has revoked", async () => {
+  const copy = join(mkdtempSync(join(tmpdir(), "revoked-seal-pki-")), "pki");
+  cpSync(pkiDir, copy, { recursive: true });
+  openssl(["ca", "-config", "c2pa-test-root-ca.cnf", "-revoke", "proof-seal-test.pem", "-crl_reason", "keyCompromise"], copy);
+  const context = { ...sealContext(), crls: crlSource({ localPkiDir: copy }) };
+  await assert.rejects(
+    runSealJob(context, onePhoto("test")),
+    (error: Error) => error instanceof CertificateRevokedError && /proof seal certificate .*Proof Seal.*revoked.*keyCompromise/.test(error.message),
+  );
+});
+
 test("a CRL's verdict is kept with that CRL only: a certificate revoked in a newer CRL is found revoked", async () => {
   let pki: ReturnType<typeof pkiWithCrlAt>;
   let served: "before" | "after" = "before";

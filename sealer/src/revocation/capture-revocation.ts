@@ -85,6 +85,8 @@ export async function captureRevocation(
   leaf: Uint8Array,
   pool: Uint8Array[],
   signal?: AbortSignal,
+  /** What the revoked certificate is called in the error (the chain's name by default). */
+  named: string = chain,
 ): Promise<RevocationEntry[]> {
   const now = new Date();
   return Promise.all(
@@ -118,7 +120,7 @@ export async function captureRevocation(
       if (!crl.signedByIssuer) return unavailable(url, "the CRL found there is not signed by the certificate's issuer");
       if (crl.revoked)
         throw new CertificateRevokedError(
-          `the ${chain} certificate ${facts.subject} (serial ${facts.serial}) is revoked since ${crl.revoked.revokedAt} (${crl.revoked.reason ?? "no reason given"}) according to ${url}`,
+          `the ${named} certificate ${facts.subject} (serial ${facts.serial}) is revoked since ${crl.revoked.revokedAt} (${crl.revoked.reason ?? "no reason given"}) according to ${url}`,
         );
       if (crl.nextUpdate !== null && Date.parse(crl.nextUpdate) < now.getTime())
         return unavailable(url, `the CRL published there is out of date (nextUpdate ${crl.nextUpdate})`);
@@ -134,4 +136,14 @@ export async function captureRevocation(
       };
     }),
   );
+}
+
+/**
+ * The proof seal's certificate at sealing: a seal key its CA has revoked seals nothing (CertificateRevokedError),
+ * as for the authority's and the C2PA signer's. Nothing more is recorded for it: it is issued by the service root
+ * and names the same CRL as the C2PA signer (docs/adr/0027), which the package holds for that chain and the
+ * verification core checks the seal against (`revocation:seal`); the CRL source answers from its cache.
+ */
+export async function refuseRevokedSeal(source: CrlSource, seal: Uint8Array, pool: Uint8Array[], signal?: AbortSignal): Promise<void> {
+  await captureRevocation(source, "c2pa", seal, pool, signal, "proof seal");
 }
