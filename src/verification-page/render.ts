@@ -72,6 +72,21 @@ const SIGNALS_WITH_FIGURES = new Set([
   "device_time_far",
 ]);
 
+/**
+ * The warning summary near the verdict: each signal raised in the proof, once, as a sentence in the reader's
+ * language with how many of its files carry it, so that a reader sees what to weigh before the gallery.
+ */
+function signalSummary(proof: PageProof, m: Record<string, string>): string {
+  const counts = new Map<string, number>();
+  for (const file of proof.files) for (const code of new Set(file.signals.map((signal) => signal.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
+  if (counts.size === 0) return "";
+  const items = [...counts].map(
+    ([code, count]) =>
+      `<li data-code="${e(code)}">${e(m[`signal_${code}`] ?? code)} <span class="signal-count">(${e(m.signalFileCount!.replace("{count}", String(count)))})</span></li>`,
+  );
+  return `<section class="signal-summary" data-testid="signal-summary" role="note"><h2>${e(m.signalSummary!)}</h2><ul>${items.join("")}</ul></section>`;
+}
+
 /** A signal as a sentence in the reader's language, with the sealer's figures beside it as it wrote them (in English). */
 function signalItem(signal: { code: string; detail: string }, m: Record<string, string>): string {
   const sentence = m[`signal_${signal.code}`] ?? signal.detail;
@@ -397,6 +412,7 @@ ${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${pro
 ${proof.verification.files_checked_at ? `<dt>${e(m.filesCheckedAt!)}</dt><dd data-testid="files-checked-at">${timeOf(proof.verification.files_checked_at, lang, true)}</dd>` : ""}
 ${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)}, ${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)}</dd>` : ""}
 </dl>
+${signalSummary(proof, m)}
 <p class="screen-only"><button type="button" data-print>${e(m.print!)}</button></p>
 ${claimLists(proof.claims, lang, m)}
 ${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(proof, m, numbering)}` : ""}

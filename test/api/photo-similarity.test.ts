@@ -94,8 +94,14 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     expect(JSON.stringify(published.body)).not.toContain(first.proofId);
     for (const lang of ["en", "fr", "es", "de"] as const) {
       const page = await (await call(`/p/${again.proofId}?lang=${lang}`, { headers: { Accept: "text/html" } })).text();
-      expect(page).toContain('data-code="similar_to_earlier_photo"');
-      expect(page).toContain(PAGE_MESSAGES[lang].signal_similar_to_earlier_photo!.replaceAll("'", "&#39;"));
+      const sentence = PAGE_MESSAGES[lang].signal_similar_to_earlier_photo!.replaceAll("'", "&#39;");
+      // In the warning summary near the verdict, with how many files carry it, and on the file itself.
+      const summary = page.match(/<section class="signal-summary" data-testid="signal-summary"[\s\S]*?<\/section>/)?.[0] ?? "";
+      expect(summary).toContain(
+        `<li data-code="similar_to_earlier_photo">${sentence} <span class="signal-count">(${PAGE_MESSAGES[lang].signalFileCount!.replace("{count}", "1")})`,
+      );
+      expect(page.indexOf(summary)).toBeLessThan(page.indexOf('data-testid="signals-'));
+      expect(page).toContain(`<li data-code="similar_to_earlier_photo">${sentence}`);
       expect(page).not.toContain(first.proofId);
     }
     // The first proof, sealed before, says nothing of the later one.
@@ -127,6 +133,8 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     const theirs = await sealedWith(other.id, [PHOTO]);
     const distinct = await sealedWith(org.id, [DISTINCT]);
     expect((await signalsOf(distinct.proofId, org.testKey))[0]).toEqual([]);
+    const quiet = await (await call(`/p/${distinct.proofId}`, { headers: { Accept: "text/html" } })).text();
+    expect(quiet).not.toContain('data-testid="signal-summary"');
     const live = await sealedWith(org.id, [PHOTO], "live");
     expect((await callJson(`/v1/proofs/${live.proofId}`, { key: org.liveKey })).body.files[0].signals).toEqual([]);
     const ours = await sealedWith(org.id, [NEAR]);
