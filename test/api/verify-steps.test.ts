@@ -6,7 +6,7 @@ import { verifySteps } from "../../src/verification/verify-steps.ts";
 const proof = (mode: "test" | "live") =>
   ({ mode, timestampGenTime: "2026-11-26T12:00:00.000Z", sealCertificateSha256: "ab".repeat(32) }) as unknown as ProofRow;
 
-describe("VERIFY.md's step 8 (src/verification/verify-steps.ts)", () => {
+describe("VERIFY.md's steps 5 and 8 (src/verification/verify-steps.ts)", () => {
   it("says exactly what proof-verify's last line must be, for a live proof and for a test proof, in both languages", () => {
     for (const hasEvidenceRecord of [false, true]) {
       const live = verifySteps(proof("live"), [], "en", [], hasEvidenceRecord);
@@ -18,5 +18,10 @@ describe("VERIFY.md's step 8 (src/verification/verify-steps.ts)", () => {
         "Sa dernière ligne doit être exactement `VERIFIED (TEST PROOF, no legal value)`.",
       );
     }
+  });
+
+  it("step 5 says c2patool's Trusted also covers a signer under the authority's root, and that proof-verify checks the issuer", () => {
+    expect(verifySteps(proof("live"), [], "en")).toContain("`Trusted` alone is not enough");
+    expect(verifySteps(proof("live"), [], "fr")).toContain("`Trusted` ne suffit pas");
   });
 });
