@@ -17,8 +17,9 @@ const NEAR: PerceptualFingerprint = { phash: "a5c2f00e3cc25a97", dhash: "0f0f3c3
 const DISTINCT: PerceptualFingerprint = { phash: "5a3c0ff0c33ca569", dhash: "f0f0c3c30f0fa5a5" };
 
 /** Seals a pending proof whose photos the sealer fingerprinted as `prints` (null: not decoded, as a video). */
-async function sealedWith(organizationId: string, prints: (PerceptualFingerprint | null)[], mode: "test" | "live" = "test") {
+async function sealedWith(organizationId: string, prints: (PerceptualFingerprint | null)[], mode: "test" | "live" = "test", sameBytesAs?: string) {
   const { proofId, fileIds } = await insertPendingProof(organizationId, mode, prints.length);
+  if (sameBytesAs) await env.DB.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(sameBytesAs, fileIds[0]).run();
   const { deps } = dependencies(async (job: SealJob) => {
     const answer = sealedAnswer(job);
     answer.files = answer.files.map((file) => ({ ...file, fingerprint: prints[fileIds.indexOf(file.id)] ?? null }));
@@ -106,6 +107,15 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     }
     // The first proof, sealed before, says nothing of the later one.
     expect((await signalsOf(first.proofId, org.testKey))[0]).toEqual([]);
+  });
+
+  it("says only sealed_before when the same bytes were sealed before: the likeness is not repeated", async () => {
+    const org = await createOrganization();
+    const first = await sealedWith(org.id, [PHOTO]);
+    const sha256 = (await env.DB.prepare("SELECT sha256 FROM files WHERE id = ?").bind(first.fileIds[0]).first<{ sha256: string }>())!.sha256;
+    const again = await sealedWith(org.id, [PHOTO], "test", sha256);
+    const [signals] = await signalsOf(again.proofId, org.testKey);
+    expect(signals).toEqual([expect.objectContaining({ code: "sealed_before", proof_id: first.proofId })]);
   });
 
   it("stores each decoded photo's fingerprint and bands, and nothing for a file without one", async () => {
