@@ -136,16 +136,13 @@ export class TimestampCheckReuse {
 export interface CheckPrimitives {
   /** `hash`: SHA-1, SHA-256, SHA-384 or SHA-512. */
   digest(hash: string, data: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  /** Whether `signature` (an ECDSA-Sig-Value, DER, as CMS carries it) signs `data` under the key of `spki` (DER). */
+  /** Whether `signature` (r and s, each as long as the curve's order, as IEEE P1363 and WebCrypto write them) signs `data` under the key of `spki` (DER). */
   verifyEcdsa(spki: Uint8Array, hash: string, signature: Uint8Array, data: Uint8Array): boolean | Promise<boolean>;
 }
 
 const webCryptoKeys = new Map<string, Promise<CryptoKey | null>>();
 
-/**
- * WebCrypto: the digests of a check without reuse, and everything a check with reuse computes unless its caller
- * gives other primitives. The ECDSA signature is converted to WebCrypto's form by pkijs, as pkijs's engine does.
- */
+/** WebCrypto: the digests of a check without reuse, and everything a check with reuse computes unless its caller gives other primitives. */
 const webCryptoPrimitives: CheckPrimitives = {
   digest: async (hash, data) => new Uint8Array(await crypto.subtle.digest(hash, buffer(data))),
   async verifyEcdsa(spki, hash, signature, data) {
@@ -154,10 +151,7 @@ const webCryptoPrimitives: CheckPrimitives = {
       const curve = pkijs.ECNamedCurves.find((info.algorithm.algorithmParams as asn1js.ObjectIdentifier | undefined)?.valueBlock.toString() ?? "");
       return curve ? crypto.subtle.importKey("spki", buffer(spki), { name: "ECDSA", namedCurve: curve.name }, false, ["verify"]) : null;
     });
-    const curve = pkijs.ECNamedCurves.find((key?.algorithm as { namedCurve?: string } | undefined)?.namedCurve ?? "");
-    const cms = asn1js.fromBER(buffer(signature));
-    if (key === null || !curve || cms.offset === -1) return false;
-    return crypto.subtle.verify({ name: "ECDSA", hash }, key, pkijs.createECDSASignatureFromCMS(cms.result, curve.size), buffer(data));
+    return key !== null && crypto.subtle.verify({ name: "ECDSA", hash }, key, buffer(signature), buffer(data));
   },
 };
 
@@ -275,13 +269,15 @@ async function signatureVerifies(
   // `encodedValue` is the attributes' DER re-tagged as a SET, which is what was signed (RFC 5652 §5.4).
   const ecdsaHash = ECDSA_HASHES[signerInfo.signatureAlgorithm.algorithmId];
   if (reuse && ecdsaHash && signer.subjectPublicKeyInfo.algorithm.algorithmId === EC_PUBLIC_KEY_OID) {
-    // What pkijs's verification does for an ECDSA signer, with the caller's primitives and the key's DER encoded once.
-    return primitives.verifyEcdsa(
-      reuse.publicKeyInfo(signer),
-      ecdsaHash,
-      signerInfo.signature.valueBlock.valueHexView,
-      new Uint8Array(attributes.encodedValue),
+    // What pkijs's engine does for an ECDSA signer: r and s read from the signature by asn1js and pkijs, then
+    // verified, here with the caller's primitives and the key's DER encoded once.
+    const curve = pkijs.ECNamedCurves.find(
+      (signer.subjectPublicKeyInfo.algorithm.algorithmParams as asn1js.ObjectIdentifier | undefined)?.valueBlock.toString() ?? "",
     );
+    const signature = asn1js.fromBER(signerInfo.signature.valueBlock.valueHexView, { parseEmbedded: false });
+    if (!curve || signature.offset === -1) return false;
+    const rAndS = new Uint8Array(pkijs.createECDSASignatureFromCMS(signature.result, curve.size));
+    return rAndS.length === curve.size * 2 && primitives.verifyEcdsa(reuse.publicKeyInfo(signer), ecdsaHash, rAndS, new Uint8Array(attributes.encodedValue));
   }
   const engine = pkijs.getCrypto(true);
   return signerInfo.signatureAlgorithm.algorithmId === RSA_ENCRYPTION_OID

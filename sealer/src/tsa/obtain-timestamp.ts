@@ -35,7 +35,7 @@ const nodePrimitives = {
   digest: (hash: string, data: Uint8Array) => new Uint8Array(createHash(NODE_HASHES[hash]!).update(data).digest()),
   verifyEcdsa(spki: Uint8Array, hash: string, signature: Uint8Array, data: Uint8Array) {
     const key = remembered(publicKeys, hex(spki), () => createPublicKey({ key: Buffer.from(spki), format: "der", type: "spki" }));
-    return key.asymmetricKeyType === "ec" && verify(NODE_HASHES[hash]!, data, { key, dsaEncoding: "der" }, signature);
+    return key.asymmetricKeyType === "ec" && verify(NODE_HASHES[hash]!, data, { key, dsaEncoding: "ieee-p1363" }, signature);
   },
 } satisfies CheckPrimitives;
 
