@@ -850,20 +850,22 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
 
   // Last: it alters the genuine proof's stored object, which every test above downloaded before.
   it("10. one byte of a stored signed file changed (same size) in local R2: the public JSON and page stop saying verified within one sweep interval", async () => {
-    const target = fileOf(genuine, "image/png") as { id: string; signed_sha256: string };
+    const target = fileOf(genuine, "image/png") as { id: string };
     const publicJson = `${stack.baseUrl}/v1/public/proofs/${genuine.proof.id}`;
     expect((await get(publicJson)).body.verification.verdict).toBe("verified");
     const blobs = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? blobs(join(dir, entry.name)) : [join(dir, entry.name)]));
-    const stored = blobs(join(stateDir, "state")).filter(
-      (path) => statSync(path).size < 64 * 1024 * 1024 && sha256(readFileSync(path)) === target.signed_sha256,
-    );
-    expect(stored.length).toBeGreaterThan(0);
-    for (const path of stored) {
-      const bytes = readFileSync(path);
-      bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0x01;
-      writeFileSync(path, bytes);
-    }
+    /** Changes one byte (same size) of every object in the stack's local R2 holding exactly `content`. */
+    const alterStored = (content: Buffer) => {
+      const stored = blobs(join(stateDir, "state")).filter((path) => statSync(path).size === content.length && readFileSync(path).equals(content));
+      expect(stored.length).toBeGreaterThan(0);
+      for (const path of stored) {
+        const bytes = readFileSync(path);
+        bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0x01;
+        writeFileSync(path, bytes);
+      }
+    };
+    alterStored(readFileSync(signedFile(genuine, "image/png")));
     const changedAt = Date.now();
     // The re-hash sweep (file_hash from the stored object as it is now): one interval, plus the run and its tick.
     let verification = (await request(publicJson)).body.verification;
@@ -877,5 +879,16 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     const page = await pageHtml(genuine.proof.id);
     expect(page).not.toContain('data-verdict="verified"');
     expect(page).toContain('data-verdict="altered"');
-  }, 60_000);
+    // Then one byte of the stored seal (manifest.p7s): manifest_seal, on the stored seal as it is now (not altered
+    // alone: the seal no longer holds), within one sweep interval too (its re-hash renews what caches the verdict).
+    alterStored(readFileSync(join(genuine.folder, "manifest.p7s")));
+    const sealChangedAt = Date.now();
+    while (verification.verdict === "altered" && Date.now() - sealChangedAt < (SWEEP_INTERVAL_SECONDS + 10) * 1000) {
+      await new Promise((done) => setTimeout(done, 500));
+      verification = (await get(publicJson)).body.verification;
+    }
+    expect(verification).toMatchObject({ status: "invalid", verdict: "not_verified" });
+    expect(verification.checks).toContainEqual(expect.objectContaining({ name: "manifest_seal", result: "fail" }));
+    expect(await pageHtml(genuine.proof.id)).toContain('data-verdict="not_verified"');
+  }, 90_000);
 });
