@@ -78,5 +78,17 @@ test("a small picture enlarged to 2000 px weighs less than a camera's photo of t
   if (result.status !== "sealed") return;
   const signal = result.files[0]!.signals.find((candidate) => candidate.code === "image_smaller_than_declared");
   assert.ok(signal, `${enlarged.length} bytes: ${JSON.stringify(result.files[0]!.signals)}`);
-  assert.match(signal.detail, /2000×1500 pixels/);
+  assert.match(signal.detail, /2000×1500 pixels \(decoded\)/);
+});
+
+test("a small photo declared 4000×3000 by the device weighs less than a camera's photo of that size", async () => {
+  const small = await scene(6, 800, 600);
+  const sealJob = job([{ name: "small.jpg", type: "image/jpeg", bytes: small }]);
+  sealJob.files[0]!.capture_context = { method: "file", width: 4000, height: 3000 };
+  const result = await runSealJob(sealContext(), sealJob);
+  assert.equal(result.status, "sealed");
+  if (result.status !== "sealed") return;
+  const signal = result.files[0]!.signals.find((candidate) => candidate.code === "image_smaller_than_declared");
+  assert.ok(signal, `${small.length} bytes: ${JSON.stringify(result.files[0]!.signals)}`);
+  assert.match(signal.detail, /4000×3000 pixels \(declared\)/);
 });

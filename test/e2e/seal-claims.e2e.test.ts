@@ -103,7 +103,8 @@ describe("what a seal claims, black-box on npm run dev with the c2pa-rs reader",
     expect(file.observed.clock_offset_ms).toBeGreaterThan(20 * 365 * 24 * 3600 * 1000);
     // sealed_before (from the Worker, last) depends on which test sealed the same fixture first: not checked here.
     const fromTheBytes = file.signals.map((s: { code: string }) => s.code).filter((code: string) => code !== "sealed_before");
-    expect(fromTheBytes).toEqual(["dimensions_mismatch", "device_time_far", "location_accuracy_zero"]);
+    // Declared 4000×3000, the 320×240 fixture weighs far less than a camera's photo of that size (ADR 0041).
+    expect(fromTheBytes).toEqual(["dimensions_mismatch", "device_time_far", "location_accuracy_zero", "image_smaller_than_declared"]);
     expect(shot.publicProof.claims.not_proven.map((c: { code: string }) => c.code)).toContain("camera_genuine");
   });
 

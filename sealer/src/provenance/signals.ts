@@ -109,21 +109,31 @@ export const BLANK_FRAME_MAX_SPREAD = 4;
 export const MIN_BYTES_PER_PIXEL = 0.05;
 const MIN_PIXELS_FOR_SIZE_CHECK = 1_000_000;
 
-/** The signals of a photo's decoded pixels (`pixels` null: not decoded here, so none). */
+/**
+ * The signals of a photo's decoded pixels (`pixels` null: not decoded here, so none). The weight is measured
+ * against the larger of the size the device declared and the decoded one: a file declared 4000×3000 that
+ * weighs as little as a thumbnail, or a small picture enlarged, both weigh far less than a camera's photo.
+ */
 export function pixelSignals(file: SealJobFile, facts: MediaFacts, pixels: PixelFacts | null): Signal[] {
   if (file.kind !== "photo" || pixels === null) return [];
   if (pixels.luminance_spread < BLANK_FRAME_MAX_SPREAD) {
     // A uniform frame also compresses to almost nothing: the size signal would only repeat it.
     return [{ code: "blank_frame", detail: `Luminance spread ${pixels.luminance_spread.toFixed(1)} of 255 over the decoded frame.` }];
   }
-  const pixelCount = (facts.width ?? 0) * (facts.height ?? 0);
+  const reported = reportedCapture(file);
+  const sizes = [
+    { width: facts.width ?? 0, height: facts.height ?? 0, source: "decoded" },
+    { width: reported.width ?? 0, height: reported.height ?? 0, source: "declared" },
+  ];
+  const largest = sizes.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+  const pixelCount = largest.width * largest.height;
   if (pixelCount < MIN_PIXELS_FOR_SIZE_CHECK) return [];
   const bytesPerPixel = file.size / pixelCount;
   if (bytesPerPixel >= MIN_BYTES_PER_PIXEL) return [];
   return [
     {
       code: "image_smaller_than_declared",
-      detail: `${file.size} bytes for ${facts.width}×${facts.height} pixels (${bytesPerPixel.toFixed(3)} bytes per pixel, a camera's photo weighs at least ${MIN_BYTES_PER_PIXEL}).`,
+      detail: `${file.size} bytes for ${largest.width}×${largest.height} pixels (${largest.source}): ${bytesPerPixel.toFixed(3)} bytes per pixel, where a camera's photo weighs at least ${MIN_BYTES_PER_PIXEL}.`,
     },
   ];
 }
