@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import { fingerprintCandidates, PHOTOS_PER_LOOKUP, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
+import { fingerprintCandidates, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
 import { compareFingerprints } from "../../shared/perceptual-fingerprint.ts";
 import { SIMILAR_TO_EARLIER_PHOTO, SIMILAR_WITHIN_PROOF, type StoredSignal } from "../../shared/integrity-signals.ts";
 
@@ -15,25 +15,22 @@ export async function similaritySignals(
   photos: readonly PhotoFingerprint[],
 ): Promise<Map<string, StoredSignal[]>> {
   const signals = new Map<string, StoredSignal[]>(photos.map((photo) => [photo.fileId, []]));
-  for (let start = 0; start < photos.length; start += PHOTOS_PER_LOOKUP) {
-    const chunk = photos.slice(start, start + PHOTOS_PER_LOOKUP);
-    const candidates = await fingerprintCandidates(db, proof, chunk);
-    for (const photo of chunk) {
-      const closest = candidates
-        .map((candidate) => ({ candidate, distance: compareFingerprints(photo, candidate) }))
-        .filter(({ distance }) => distance.similar)
-        .sort((a, b) => a.distance.phash - b.distance.phash || a.candidate.sealedAt.localeCompare(b.candidate.sealedAt))[0];
-      if (closest === undefined) continue;
-      const { candidate, distance } = closest;
-      signals.get(photo.fileId)!.push({
-        code: SIMILAR_TO_EARLIER_PHOTO,
-        detail: `Looks like a photo sealed on ${candidate.sealedAt} in proof ${candidate.proofId} (step ${candidate.stepId}): ${distance.phash} of 64 bits apart.`,
-        proof_id: candidate.proofId,
-        step_id: candidate.stepId,
-        distance: distance.phash,
-        sealed_at: candidate.sealedAt,
-      });
-    }
+  const candidates = await fingerprintCandidates(db, proof, photos);
+  for (const photo of photos) {
+    const closest = candidates
+      .map((candidate) => ({ candidate, distance: compareFingerprints(photo, candidate) }))
+      .filter(({ distance }) => distance.similar)
+      .sort((a, b) => a.distance.phash - b.distance.phash || a.candidate.sealedAt.localeCompare(b.candidate.sealedAt))[0];
+    if (closest === undefined) continue;
+    const { candidate, distance } = closest;
+    signals.get(photo.fileId)!.push({
+      code: SIMILAR_TO_EARLIER_PHOTO,
+      detail: `Looks like a photo sealed on ${candidate.sealedAt} in proof ${candidate.proofId} (step ${candidate.stepId}): ${distance.phash} of 64 bits apart.`,
+      proof_id: candidate.proofId,
+      step_id: candidate.stepId,
+      distance: distance.phash,
+      sealed_at: candidate.sealedAt,
+    });
   }
   photos.forEach((photo, index) => {
     const earlier = photos.slice(0, index).find((other) => compareFingerprints(photo, other).similar);

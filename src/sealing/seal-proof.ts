@@ -21,7 +21,7 @@ import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 import { logSealingTimes } from "./sealing-times.ts";
 import { SEALED_BEFORE, SIMILAR_TO_EARLIER_PHOTO, type StoredSignal } from "../../shared/integrity-signals.ts";
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
-import { fingerprintInsert, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
+import { fingerprintInserts, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
 import { similaritySignals } from "./photo-similarity.ts";
 import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
@@ -209,7 +209,7 @@ async function recordSealed(
       }),
     ),
     // Compared with the organization's next photos (docs/adr/0041).
-    ...photos.map((photo) => fingerprintInsert(deps.db, proof, sealedAt, photo)),
+    ...fingerprintInserts(deps.db, proof, sealedAt, photos),
     // Published at GET /v1/public/trust-anchors so that verifiers can pin them (issue 14).
     ...trustAnchorUpserts(deps.db, roots, proof.mode, sealedAt),
     // Listed beside the roots, so that a new sealing certificate (a rotation) is visible (docs/adr/0027).

@@ -4,6 +4,7 @@ import type { Database } from "../db/client.ts";
 import { fileFingerprints } from "../db/schema/index.ts";
 import { phashBands } from "../../shared/perceptual-fingerprint.ts";
 import { whilePending } from "./proof-sealing.ts";
+import { valueList } from "./statement.ts";
 
 /**
  * The sealed photos' perceptual fingerprints (table `file_fingerprints`, docs/adr/0041): written in the batch
@@ -11,10 +12,19 @@ import { whilePending } from "./proof-sealing.ts";
  */
 
 /**
- * Rows one band's look-up returns at most. Measured at one million sealed photos of one organization (ADR 0041):
- * a band and its 16 one-bit neighbours hold about 270 rows; what is beyond the bound is not compared.
+ * Rows one band's look-up returns at most, per photo of its group. Measured at one million sealed photos of one
+ * organization (ADR 0041): a band and its 16 one-bit neighbours hold about 270 rows; what is beyond the bound is
+ * not compared.
  */
 export const CANDIDATES_PER_BAND = 500;
+/**
+ * Photos whose band values one statement looks up together: 5 × 17 values, with organization, mode, proof and
+ * limit 89 of D1's 100 bound parameters. So a proof of 200 photos makes 160 look-up statements, not 800, of
+ * the invocation's 1,000 queries.
+ */
+export const PHOTOS_PER_STATEMENT = 5;
+/** Rows one multi-row insert writes: 8 × 12 values and the proof's id, 97 of D1's 100 bound parameters. */
+const ROWS_PER_INSERT = 8;
 
 export interface PhotoFingerprint {
   fileId: string;
@@ -34,23 +44,23 @@ export interface FingerprintCandidate {
 
 type ProofScope = { id: string; organizationId: string; mode: "test" | "live" };
 
-/** A band's value and the 16 values one bit away: 17 bound values; with organization, mode, proof and limit 21 of D1's 100. */
+/** A band's value and the 16 values one bit away. */
 const bandWithNeighbours = (band: number) => [band, ...Array.from({ length: 16 }, (_, bit) => band ^ (1 << bit))];
 
 const BAND_COLUMNS = [fileFingerprints.band0, fileFingerprints.band1, fileFingerprints.band2, fileFingerprints.band3] as const;
 
+const groupsOf = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+
 /**
  * The organization's sealed photos of the same mode, in other proofs, that may be close to one of `photos`:
- * those sharing one of the four pHash bands to within one bit. One statement per photo and band, all in one
- * batch (four per photo: a proof of 200 photos makes 800 of the invocation's 1,000 queries, so callers pass at
- * most {@link PHOTOS_PER_LOOKUP}); the distances are for the caller to compute.
+ * those sharing one of the four pHash bands to within one bit. For each band, one statement per group of
+ * {@link PHOTOS_PER_STATEMENT} photos, through that band's index, all in one batch; the distances are for the
+ * caller to compute.
  */
-export const PHOTOS_PER_LOOKUP = 100;
-
 export async function fingerprintCandidates(db: Database, proof: ProofScope, photos: readonly PhotoFingerprint[]): Promise<FingerprintCandidate[]> {
-  if (photos.length > PHOTOS_PER_LOOKUP) throw new RangeError(`${photos.length} photos in one look-up, over ${PHOTOS_PER_LOOKUP}`);
-  const queries = photos.flatMap((photo) =>
-    phashBands(photo.phash).map((band, index) =>
+  const queries = groupsOf(photos, PHOTOS_PER_STATEMENT).flatMap((group) =>
+    BAND_COLUMNS.map((column, index) =>
       db
         .select({
           fileId: fileFingerprints.fileId,
@@ -65,11 +75,11 @@ export async function fingerprintCandidates(db: Database, proof: ProofScope, pho
           and(
             eq(fileFingerprints.organizationId, proof.organizationId),
             eq(fileFingerprints.mode, proof.mode),
-            inArray(BAND_COLUMNS[index]!, bandWithNeighbours(band)),
+            inArray(column, [...new Set(group.flatMap((photo) => bandWithNeighbours(phashBands(photo.phash)[index]!)))]),
             ne(fileFingerprints.proofId, proof.id),
           ),
         )
-        .limit(CANDIDATES_PER_BAND),
+        .limit(CANDIDATES_PER_BAND * group.length),
     ),
   );
   const [first, ...rest] = queries;
@@ -80,13 +90,17 @@ export async function fingerprintCandidates(db: Database, proof: ProofScope, pho
   return [...unique.values()];
 }
 
-/** The photo's fingerprint row, written only while its proof is still pending (the batch that seals it). */
-export function fingerprintInsert(db: Database, proof: ProofScope, sealedAt: string, photo: PhotoFingerprint): BatchItem<"sqlite"> {
-  const [band0, band1, band2, band3] = phashBands(photo.phash);
-  return db
-    .insert(fileFingerprints)
-    .select(
-      sql`SELECT ${photo.fileId}, ${proof.organizationId}, ${proof.mode}, ${proof.id}, ${photo.stepId}, ${sealedAt}, ${photo.phash}, ${photo.dhash}, ${band0}, ${band1}, ${band2}, ${band3} WHERE ${whilePending(proof.id)}`,
-    )
-    .onConflictDoNothing();
+/** The photos' fingerprint rows, a few per statement, written only while their proof is still pending (the batch that seals it). */
+export function fingerprintInserts(db: Database, proof: ProofScope, sealedAt: string, photos: readonly PhotoFingerprint[]): BatchItem<"sqlite">[] {
+  return groupsOf(photos, ROWS_PER_INSERT).map((group) => {
+    const rows = group.map((photo) => {
+      const values = [photo.fileId, proof.organizationId, proof.mode, proof.id, photo.stepId, sealedAt, photo.phash, photo.dhash, ...phashBands(photo.phash)];
+      return sql`(${valueList(values)})`;
+    });
+    // VALUES names its columns column1…column12, in the table's order.
+    return db
+      .insert(fileFingerprints)
+      .select(sql`SELECT * FROM (VALUES ${sql.join(rows, sql`, `)}) WHERE ${whilePending(proof.id)}`)
+      .onConflictDoNothing();
+  });
 }

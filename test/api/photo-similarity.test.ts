@@ -29,6 +29,9 @@ async function sealedWith(organizationId: string, prints: (PerceptualFingerprint
   return { proofId, fileIds };
 }
 
+/** A distinct hash per seed whose bands and their neighbours share no value with another seed's (seeds under 256). */
+const hashOfSeed = (seed: number) => [0x1100, 0x2200, 0x4400, 0x8800].map((base) => (base + seed * 0x0101).toString(16).slice(-4).padStart(4, "0")).join("");
+
 /** `d1`, recording how many values each statement binds. */
 function recordingBinds(d1: D1Database, bound: number[]): D1Database {
   const method = <T extends object>(target: T, name: string | symbol) => {
@@ -191,10 +194,16 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     expect(candidates.length).toBe(CANDIDATES_PER_BAND);
     // One statement per band: organization, mode, the band and its 16 neighbours, the proof, the limit.
     expect(bound).toEqual([21, 21, 21, 21]);
+    // Twelve photos: a statement per band for each group of five, 5 × 17 values and 4 at most.
+    bound.length = 0;
+    const twelve = Array.from({ length: 12 }, (_, index) => ({ fileId: `med_${index}`, stepId: "photos", phash: hashOfSeed(index), dhash: DISTINCT.dhash }));
+    await fingerprintCandidates(database(recordingBinds(env.DB, bound)), { id: "prf_new", organizationId: org.id, mode: "test" }, twelve);
+    expect(bound).toHaveLength(4 * 3);
+    expect(Math.max(...bound)).toBe(89);
     // A proof of many photos still seals, each statement within the parameters the setup enforces.
     const many = await sealedWith(
       org.id,
-      Array.from({ length: 60 }, (_, index) => ({ phash: index.toString(16).padStart(16, "0"), dhash: DISTINCT.dhash })),
+      Array.from({ length: 60 }, (_, index) => ({ phash: hashOfSeed(index), dhash: DISTINCT.dhash })),
     );
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM file_fingerprints WHERE proof_id = ?").bind(many.proofId).first<{ n: number }>())!.n).toBe(60);
   });
