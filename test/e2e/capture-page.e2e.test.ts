@@ -173,9 +173,12 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     const reading = await readC2pa(signed, "image/jpeg");
     const assertions = (reading.activeManifest?.assertions ?? []) as { label: string; data: Record<string, any> }[];
     const capture = assertions.find((assertion) => assertion.label === "com.proofseal.capture")?.data;
-    // The page's report is signed as the device's, apart from what the service observed (issue 12).
-    expect(capture).toMatchObject({ proof_id: proof.id, step_id: "photos", mode: "test", reported_by_device: { method: "file" } });
-    expect(capture?.reported_by_device.device_time).toMatch(/^20\d\d-/);
+    // The page's report is a gathered assertion, apart from what the service observed (docs/adr/0036).
+    const reported = assertions.find((assertion) => assertion.label === "com.proofseal.reported")?.data;
+    expect(capture).toMatchObject({ proof_id: proof.id, step_id: "photos", mode: "test" });
+    expect(capture).not.toHaveProperty("reported_by_device");
+    expect(reported).toMatchObject({ reported_by_device: { method: "file" } });
+    expect(reported?.reported_by_device.device_time).toMatch(/^20\d\d-/);
     // The phone's clock as the service found it on receiving the declaration (a few ms here).
     expect(Math.abs(capture?.observed.clock_offset_ms)).toBeLessThan(60_000);
     // A file chosen with "Choose a file" is an existing asset opened, never a camera capture.
