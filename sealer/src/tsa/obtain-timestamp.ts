@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, type KeyObject, randomBytes, verify } from "node:crypto";
-import { type CheckPrimitives, checkTimestamp, hex, pemCertificatesDer, remembered, TimestampCheckReuse } from "../../../shared/timestamp-check.ts";
+import { boundedCache } from "../../../shared/bounded-cache.ts";
+import { type CheckPrimitives, checkTimestamp, hex, pemCertificatesDer, TimestampCheckReuse } from "../../../shared/timestamp-check.ts";
 import { TimestampUnavailableError, type TimestampAuthority } from "./authority.ts";
 import { integer, objectIdentifier, octetString, sequence, smallInteger } from "./der.ts";
 
@@ -25,7 +26,8 @@ const HASH_OIDS = { "SHA-256": "2.16.840.1.101.3.4.2.1", "SHA-384": "2.16.840.1.
 export type ImprintHash = keyof typeof HASH_OIDS;
 
 const NODE_HASHES: Record<string, string> = { "SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" };
-const publicKeys = new Map<string, KeyObject>();
+/** The authorities' signing keys, by SubjectPublicKeyInfo: a handful per process (64 kept), for its life. */
+const publicKeys = boundedCache<string, KeyObject>({ maxEntries: 64 });
 
 /**
  * node:crypto's digest and verification, synchronous: WebCrypto's run on libuv's thread pool, where they
@@ -34,7 +36,7 @@ const publicKeys = new Map<string, KeyObject>();
 const nodePrimitives = {
   digest: (hash: string, data: Uint8Array) => new Uint8Array(createHash(NODE_HASHES[hash]!).update(data).digest()),
   verifyEcdsa(spki: Uint8Array, hash: string, signature: Uint8Array, data: Uint8Array) {
-    const key = remembered(publicKeys, hex(spki), () => createPublicKey({ key: Buffer.from(spki), format: "der", type: "spki" }));
+    const key = publicKeys.getOrSet(hex(spki), () => createPublicKey({ key: Buffer.from(spki), format: "der", type: "spki" }));
     return key.asymmetricKeyType === "ec" && verify(NODE_HASHES[hash]!, data, { key, dsaEncoding: "ieee-p1363" }, signature);
   },
 } satisfies CheckPrimitives;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { TSA_POLICIES } from "../pki/ensure-local-pki.ts";
+import { boundedCache } from "../../../shared/bounded-cache.ts";
 import type { TimestampAuthority } from "./authority.ts";
 import { context, generalizedTime, integer, objectIdentifier, octetString, sequence, set, smallInteger, tlv } from "./der.ts";
 
@@ -111,13 +112,13 @@ interface SignerParts {
   certificates: Uint8Array;
 }
 
-const partsBySigner = new WeakMap<TokenSigner, SignerParts>();
+/** The simulated authorities' signers (the test and live ones, a test's rogue one: 8 kept), for the process's life. */
+const partsBySigner = boundedCache<TokenSigner, SignerParts>({ maxEntries: 8 });
 
 function signerParts(signer: TokenSigner): SignerParts {
-  let parts = partsBySigner.get(signer);
-  if (parts === undefined) {
+  return partsBySigner.getOrSet(signer, () => {
     const { certificate } = signer;
-    parts = {
+    return {
       issuerAndSerial: sequence(new Uint8Array(certificate.issuer.toSchema().toBER()), new Uint8Array(certificate.serialNumber.toBER())),
       // The optional TSTInfo name (RFC 3161 §2.4.2): without it `openssl ts -reply -text` prints
       // "TSA: unspecified" and the name is only in the certificate the token may carry.
@@ -125,9 +126,7 @@ function signerParts(signer: TokenSigner): SignerParts {
       essAttribute: attribute("1.2.840.113549.1.9.16.2.47", sequence(sequence(sequence(octetString(sha256(signer.certificateDer)))))),
       certificates: context(0, signer.certificateDer),
     };
-    partsBySigner.set(signer, parts);
-  }
-  return parts;
+  });
 }
 
 /**
