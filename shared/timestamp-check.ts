@@ -1,5 +1,6 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { boundedCache } from "./bounded-cache.ts";
 
 /** What a stored or freshly received RFC 3161 response proves about some data (shared by the Worker and the sealer). */
 export interface TimestampCheck {
@@ -45,7 +46,7 @@ export interface TimestampCheckOptions {
   reuse?: TimestampCheckReuse;
 }
 
-/** Entries kept per map: a process meets a handful of authorities; anything beyond is dropped and rebuilt. */
+/** Entries kept per cache, for the process's or isolate's life: it meets a handful of authorities; the oldest beyond is dropped and rebuilt. */
 const REUSE_LIMIT = 64;
 
 /**
@@ -60,10 +61,10 @@ const REUSE_LIMIT = 64;
 export class TimestampCheckReuse {
   /** What a check hashes and verifies ECDSA signatures with (WebCrypto unless the caller gives its own). */
   readonly primitives: CheckPrimitives;
-  readonly #certificates = new Map<string, pkijs.Certificate[]>();
-  readonly #trustedChains = new Map<string, { periods: [Date, Date][]; root: Uint8Array }>();
+  readonly #certificates = boundedCache<string, pkijs.Certificate[]>({ maxEntries: REUSE_LIMIT });
+  readonly #trustedChains = boundedCache<string, { periods: [Date, Date][]; root: Uint8Array }>({ maxEntries: REUSE_LIMIT });
 
-  readonly #parsed = new Map<string, pkijs.Certificate>();
+  readonly #parsed = boundedCache<string, pkijs.Certificate>({ maxEntries: REUSE_LIMIT });
   readonly #encoded = new WeakMap<pkijs.Certificate, Uint8Array>();
   readonly #keys = new WeakMap<pkijs.Certificate, string>();
   readonly #publicKeyInfos = new WeakMap<pkijs.Certificate, Uint8Array>();
@@ -75,7 +76,7 @@ export class TimestampCheckReuse {
   /** A certificate of the chain file or of a token, parsed by pkijs once per distinct DER: an authority sends the same one with every token. */
   certificate(der: Uint8Array): pkijs.Certificate {
     const key = hex(der);
-    return remembered(this.#parsed, key, () => {
+    return this.#parsed.getOrSet(key, () => {
       const certificate = pkijs.Certificate.fromBER(buffer(der));
       this.#encoded.set(certificate, der.slice());
       this.#keys.set(certificate, key);
@@ -114,7 +115,7 @@ export class TimestampCheckReuse {
   }
 
   certificates(chainPem: string): pkijs.Certificate[] {
-    return remembered(this.#certificates, chainPem, () => pemCertificatesDer(chainPem).map((der) => this.certificate(der)));
+    return this.#certificates.getOrSet(chainPem, () => pemCertificatesDer(chainPem).map((der) => this.certificate(der)));
   }
 
   /** The root of a chain found trusted before, when `at` falls within every certificate's validity period on it. */
@@ -124,7 +125,7 @@ export class TimestampCheckReuse {
   }
 
   rememberTrusted(key: string, path: pkijs.Certificate[], root: Uint8Array): void {
-    remembered(this.#trustedChains, key, () => ({ periods: path.map((cert) => [cert.notBefore.value, cert.notAfter.value] as [Date, Date]), root }));
+    this.#trustedChains.getOrSet(key, () => ({ periods: path.map((cert) => [cert.notBefore.value, cert.notAfter.value] as [Date, Date]), root }));
   }
 }
 
@@ -140,13 +141,13 @@ export interface CheckPrimitives {
   verifyEcdsa(spki: Uint8Array, hash: string, signature: Uint8Array, data: Uint8Array): boolean | Promise<boolean>;
 }
 
-const webCryptoKeys = new Map<string, Promise<CryptoKey | null>>();
+const webCryptoKeys = boundedCache<string, Promise<CryptoKey | null>>({ maxEntries: REUSE_LIMIT });
 
 /** WebCrypto: the digests of a check without reuse, and everything a check with reuse computes unless its caller gives other primitives. */
 const webCryptoPrimitives: CheckPrimitives = {
   digest: async (hash, data) => new Uint8Array(await crypto.subtle.digest(hash, buffer(data))),
   async verifyEcdsa(spki, hash, signature, data) {
-    const key = await remembered(webCryptoKeys, hex(spki), async () => {
+    const key = await webCryptoKeys.getOrSet(hex(spki), async () => {
       const info = new pkijs.PublicKeyInfo({ schema: asn1js.fromBER(buffer(spki)).result });
       const curve = pkijs.ECNamedCurves.find((info.algorithm.algorithmParams as asn1js.ObjectIdentifier | undefined)?.valueBlock.toString() ?? "");
       return curve ? crypto.subtle.importKey("spki", buffer(spki), { name: "ECDSA", namedCurve: curve.name }, false, ["verify"]) : null;
@@ -154,16 +155,6 @@ const webCryptoPrimitives: CheckPrimitives = {
     return key !== null && crypto.subtle.verify({ name: "ECDSA", hash }, key, buffer(signature), buffer(data));
   },
 };
-
-/** `map`'s value for `key`, made once; a process meets a handful of keys, so the map is emptied beyond `REUSE_LIMIT`. */
-export function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
-  const known = map.get(key);
-  if (known !== undefined) return known;
-  if (map.size >= REUSE_LIMIT) map.clear();
-  const value = make();
-  map.set(key, value);
-  return value;
-}
 
 const SHA1_OID = "1.3.14.3.2.26";
 const SHA256_OID = "2.16.840.1.101.3.4.2.1";
