@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
 /**
@@ -9,9 +9,13 @@ import { join, relative, sep } from "node:path";
 export function readFolder(dir: string): Map<string, Uint8Array> {
   const entries = new Map<string, Uint8Array>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
+    // A symbolic link is read as what it points to, as a file manager shows it; one to a folder or to nothing is an
+    // entry of its own, empty: a link under files/ is never skipped (files_listed counts it).
+    const link = entry.isSymbolicLink();
+    if (!entry.isFile() && !link) continue;
     const path = join(entry.parentPath, entry.name);
-    entries.set(relative(dir, path).split(sep).join("/"), new Uint8Array(readFileSync(path)));
+    const bytes = !link || statSync(path, { throwIfNoEntry: false })?.isFile() ? readFileSync(path) : new Uint8Array();
+    entries.set(relative(dir, path).split(sep).join("/"), new Uint8Array(bytes));
   }
   return entries;
 }

@@ -37,7 +37,10 @@ async function filesEvidence(entries: Map<string, Uint8Array>, pins: Verificatio
   for (const [name, bytes] of entries) {
     // Anything under files/, in a sub-folder too, is a file of the package: what the manifest does not list is extra.
     if (!name.startsWith(FILES) || name.endsWith("/")) continue;
-    const id = name.slice(FILES.length).replace(/\.[^.]+$/, "");
+    const path = name.slice(FILES.length);
+    // One file per id: a second one under a held file's id (files/<id>.png beside files/<id>.jpg) goes by its whole
+    // name, which no manifest id is, so files_listed names it as extra instead of the one hiding the other.
+    const id = evidence.has(path.replace(/\.[^.]+$/, "")) ? path : path.replace(/\.[^.]+$/, "");
     const contentType = listed.get(id);
     evidence.set(id, {
       present: true,
