@@ -7,6 +7,9 @@ import { listTrustAnchors, type TrustAnchorRow } from "../storage/trust-anchors.
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { type FileEvidence, type Verdict, type VerificationCheck, type VerificationPins, verifyProof } from "../../shared/verification/verify-proof-core.ts";
 
+/** The core's one-line verdict, for VERIFY.md: the Worker reaches the core through this module only. */
+export { verdictLine } from "../../shared/verification/verify-proof-core.ts";
+
 /** The public verdict of a proof: the one verification core's, and the status the contract names. */
 export interface Verification {
   /** The contract's status: `valid` only for `verified`; `invalid` for any other verdict of a sealed proof. */

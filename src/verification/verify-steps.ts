@@ -1,6 +1,6 @@
 import type { RootFingerprint } from "../../shared/trust-anchors.ts";
 import type { RevocationIndexEntry } from "../../shared/revocation-data.ts";
-import { verdictLine } from "../../shared/verification/verify-proof-core.ts";
+import { verdictLine } from "./verify-proof.ts";
 import { fileExtension } from "../storage/objects/bucket.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 
@@ -33,6 +33,12 @@ for package_file, kind, saved in (("chain.pem", "timestamp_authority", "tsa-root
     print(saved + ": " + found[0]["subject"] + ", " + found[0]["mode"] + ", SHA-256 " + found[0]["sha256"])
 sys.exit(failed)
 '`;
+
+/**
+ * gen_time in seconds since 1970, read from proof.tsr itself: VERIFY.md is not sealed, so a number written in it
+ * could be the genuine token's while the package carries a forger's later one (forger finding F6).
+ */
+const GEN_TIME_EPOCH = `$(openssl ts -reply -in proof.tsr -text | python3 -c "import sys, re, datetime; t = re.sub(r'[.][0-9]+', '', re.search(r'^Time stamp: (.+) GMT', sys.stdin.read(), re.M).group(1)); print(int(datetime.datetime.strptime(t, '%b %d %H:%M:%S %Y').replace(tzinfo=datetime.timezone.utc).timestamp()))")`;
 
 /** Step 2: after the seal verified, what the sealed manifest states (the facts a dispute turns on). */
 const SEALED_FACTS = `python3 -c '
@@ -308,7 +314,7 @@ export function verifySteps(
     `### ${t.s2}`,
     ...(proof.sealCertificateSha256 === null
       ? [t.s2n, sh(SEALED_FACTS)]
-      : [t.s2t, sh(seal, SEALED_FACTS), t.s2a(epoch), sh(`${seal} -attime ${epoch}`), t.s2f]),
+      : [t.s2t, sh(seal, SEALED_FACTS), t.s2a(epoch), sh(`${seal} -attime ${GEN_TIME_EPOCH}`), t.s2f]),
     `### ${t.s3}`,
     t.s3t,
     sh(
@@ -316,7 +322,7 @@ export function verifySteps(
       "openssl ts -verify -data manifest.json -in proof.tsr -CAfile tsa-root.pem -untrusted chain.pem",
     ),
     t.s3a(epoch),
-    sh(`openssl ts -verify -data manifest.json -in proof.tsr -CAfile tsa-root.pem -untrusted chain.pem -attime ${epoch}`),
+    sh(`openssl ts -verify -data manifest.json -in proof.tsr -CAfile tsa-root.pem -untrusted chain.pem -attime ${GEN_TIME_EPOCH}`),
     t.s3f,
     t.s3l,
     `### ${t.s4}`,
