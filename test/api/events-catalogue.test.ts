@@ -81,6 +81,7 @@ describe("the event catalogue", () => {
       "manifest_sha256",
       "timestamp",
       "sealed_at",
+      "signals",
       "test",
     ]);
   });
