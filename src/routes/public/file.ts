@@ -1,7 +1,7 @@
 import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { fileExtension } from "../../storage/proof-artifacts.ts";
+import { fileExtension } from "../../storage/objects/bucket.ts";
 import { BinarySchema, PublicFileParams } from "./schema.ts";
 import { serveSealedObject } from "./sealed-object.ts";
 
