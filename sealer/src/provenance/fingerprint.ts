@@ -22,29 +22,34 @@ const MAX_WHOLE_DECODE_PIXELS = 64_000_000;
 const DCT_SIZE = 32;
 const LOW_FREQUENCIES = 8;
 
-/** null: the format cannot be decoded here, or the picture is too large to decode whole. */
+/**
+ * null: the format cannot be decoded here, the picture is too large to decode whole, or libvips cannot read
+ * it: whether such a file can be sealed is C2PA signing's decision (file_corrupt), not the fingerprint's.
+ */
 export async function pixelFacts(bytes: Uint8Array, sniffedType: string): Promise<PixelFacts | null> {
   if (!DECODABLE.has(sniffedType)) return null;
-  return withDecodingSlot(async () => {
-    const limitInputPixels = sniffedType === "image/jpeg" ? undefined : MAX_WHOLE_DECODE_PIXELS;
-    if (limitInputPixels !== undefined) {
-      const { width = 0, height = 0 } = await sharp(bytes).metadata();
-      if (width * height > limitInputPixels) return null;
-    }
-    // One decode, upright and grey, reduced to 256 px (a JPEG at shrink-on-load); the three small
-    // reductions are made from it. The hashes ignore the aspect ratio on purpose: a crop of a few per cent
-    // changes it little, and a resize not at all.
-    const grey = await sharp(bytes, { failOn: "none", limitInputPixels })
-      .autoOrient()
-      .resize(256, 256, { fit: "inside", withoutEnlargement: true })
-      .greyscale()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const reduce = async (width: number, height: number) =>
-      sharp(grey.data, { raw: grey.info }).resize(width, height, { fit: "fill", kernel: "cubic" }).extractChannel(0).raw().toBuffer();
-    const [dct, difference, spread] = await Promise.all([reduce(DCT_SIZE, DCT_SIZE), reduce(9, 8), reduce(64, 64)]);
-    return { fingerprint: { phash: dctHash(dct), dhash: differenceHash(difference) }, luminance_spread: standardDeviation(spread) };
-  });
+  return withDecodingSlot(() => decodedPixelFacts(bytes, sniffedType)).catch(() => null);
+}
+
+async function decodedPixelFacts(bytes: Uint8Array, sniffedType: string): Promise<PixelFacts | null> {
+  const limitInputPixels = sniffedType === "image/jpeg" ? undefined : MAX_WHOLE_DECODE_PIXELS;
+  if (limitInputPixels !== undefined) {
+    const { width = 0, height = 0 } = await sharp(bytes).metadata();
+    if (width * height > limitInputPixels) return null;
+  }
+  // One decode, upright and grey, reduced to 256 px (a JPEG at shrink-on-load); the three small
+  // reductions are made from it. The hashes ignore the aspect ratio on purpose: a crop of a few per cent
+  // changes it little, and a resize not at all.
+  const grey = await sharp(bytes, { failOn: "none", limitInputPixels })
+    .autoOrient()
+    .resize(256, 256, { fit: "inside", withoutEnlargement: true })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const reduce = async (width: number, height: number) =>
+    sharp(grey.data, { raw: grey.info }).resize(width, height, { fit: "fill", kernel: "cubic" }).extractChannel(0).raw().toBuffer();
+  const [dct, difference, spread] = await Promise.all([reduce(DCT_SIZE, DCT_SIZE), reduce(9, 8), reduce(64, 64)]);
+  return { fingerprint: { phash: dctHash(dct), dhash: differenceHash(difference) }, luminance_spread: standardDeviation(spread) };
 }
 
 /**
