@@ -32,7 +32,7 @@ describe("pagination cursors", () => {
       base64url(JSON.stringify([createdAt, id])), // the former unsigned form
       forgedPosition,
       `${forgedPosition}.${tag}`, // another position under a genuine tag
-      `${position}.${tag.slice(0, -1)}${tag.endsWith("A") ? "B" : "A"}`, // the tag altered
+      `${position}.${tag.startsWith("A") ? "B" : "A"}${tag.slice(1)}`, // the tag altered (its first character: the last one's low bits are padding)
       `${position}.`,
       `${position}.${tag}.${tag}`,
       `${position}.!!`,
