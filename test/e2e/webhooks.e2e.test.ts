@@ -94,6 +94,7 @@ describe("webhooks delivered to a local receiver on npm run dev", () => {
       "manifest_sha256",
       "timestamp",
       "sealed_at",
+      "signals",
     ]);
   });
 
