@@ -1,4 +1,4 @@
-import { escapeHtml as e } from "../lib/html.ts";
+import { html, type Html } from "../lib/html.ts";
 import type { Verification } from "../verification/verify-proof.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts";
 import type { PageStep } from "./step-labels.ts";
@@ -45,17 +45,17 @@ export interface PageProof {
 }
 
 /** What the service observed, what the device only reported, and the signals: never mixed (docs/adr/0018). */
-function fileFacts(file: PageFile, m: Record<string, string>, lang: PageLanguage): string {
+function fileFacts(file: PageFile, m: Record<string, string>, lang: PageLanguage): Html {
   const reported = file.reported_by_device;
   const place = reported.geolocation
     ? `${reported.geolocation.latitude}, ${reported.geolocation.longitude} (${m.accuracy} ${reported.geolocation.accuracy_m} m)`
     : "—";
   const earlier = file.earlier_content_credentials;
   // Closed on screen so that ten photos stay a gallery; printed open (style.css). The signals stay in sight.
-  return `<details class="file-facts"><summary>${e(m.captureFacts!)}</summary><dl class="observed" data-testid="observed-${e(file.id)}"><dt>${e(m.observed!)} · ${e(m.receivedAt!)}</dt><dd>${timeOf(file.observed.received_at, lang)}</dd></dl>
-<dl class="reported" data-testid="reported-${e(file.id)}"><dt>${e(m.reportedByDevice!)} · ${e(m.method!)}</dt><dd>${e(m[reported.method] ?? reported.method)}</dd><dt>${e(m.deviceTime!)}</dt><dd>${reported.device_time ? timeOf(reported.device_time, lang) : "—"}</dd><dt>${e(m.location!)}</dt><dd>${e(place)}</dd></dl>
-${earlier ? `<p class="earlier" data-testid="earlier-${e(file.id)}">${e(m.earlierCredentials!)}: ${e(earlier.claim_generator ?? "?")} (${e(earlier.digital_source_types.join(", ") || "—")})</p>` : ""}</details>
-${file.signals.length > 0 ? `<ul class="signals" data-testid="signals-${e(file.id)}" aria-label="${e(m.signals!)}">${file.signals.map((signal) => signalItem(signal, m)).join("")}</ul>` : ""}`;
+  return html`<details class="file-facts"><summary>${m.captureFacts!}</summary><dl class="observed" data-testid="observed-${file.id}"><dt>${m.observed!} · ${m.receivedAt!}</dt><dd>${timeOf(file.observed.received_at, lang)}</dd></dl>
+<dl class="reported" data-testid="reported-${file.id}"><dt>${m.reportedByDevice!} · ${m.method!}</dt><dd>${m[reported.method] ?? reported.method}</dd><dt>${m.deviceTime!}</dt><dd>${reported.device_time ? timeOf(reported.device_time, lang) : "—"}</dd><dt>${m.location!}</dt><dd>${place}</dd></dl>
+${earlier ? html`<p class="earlier" data-testid="earlier-${file.id}">${m.earlierCredentials!}: ${earlier.claim_generator ?? "?"} (${earlier.digital_source_types.join(", ") || "—"})</p>` : ""}</details>
+${file.signals.length > 0 ? html`<ul class="signals" data-testid="signals-${file.id}" aria-label="${m.signals!}">${file.signals.map((signal) => signalItem(signal, m))}</ul>` : ""}`;
 }
 
 /** Signals whose detail carries the sealer's figures (sizes, dates, EXIF names); the others' detail only repeats the sentence. */
@@ -76,36 +76,36 @@ const SIGNALS_WITH_FIGURES = new Set([
  * The warning summary near the verdict: each signal raised in the proof, once, as a sentence in the reader's
  * language with how many of its files carry it, so that a reader sees what to weigh before the gallery.
  */
-function signalSummary(proof: PageProof, m: Record<string, string>): string {
+function signalSummary(proof: PageProof, m: Record<string, string>): Html | "" {
   const counts = new Map<string, number>();
   for (const file of proof.files) for (const code of new Set(file.signals.map((signal) => signal.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
   if (counts.size === 0) return "";
   const items = [...counts].map(
     ([code, count]) =>
-      `<li data-code="${e(code)}">${e(m[`signal_${code}`] ?? code)} <span class="signal-count">(${e(m.signalFileCount!.replace("{count}", String(count)))})</span></li>`,
+      html`<li data-code="${code}">${m[`signal_${code}`] ?? code} <span class="signal-count">(${m.signalFileCount!.replace("{count}", String(count))})</span></li>`,
   );
-  return `<section class="signal-summary" data-testid="signal-summary" role="note"><h2>${e(m.signalSummary!)}</h2><ul>${items.join("")}</ul></section>`;
+  return html`<section class="signal-summary" data-testid="signal-summary" role="note"><h2>${m.signalSummary!}</h2><ul>${items}</ul></section>`;
 }
 
 /** A signal as a sentence in the reader's language, with the sealer's figures beside it as it wrote them (in English). */
-function signalItem(signal: { code: string; detail: string }, m: Record<string, string>): string {
+function signalItem(signal: { code: string; detail: string }, m: Record<string, string>): Html {
   const sentence = m[`signal_${signal.code}`] ?? signal.detail;
-  const figures = SIGNALS_WITH_FIGURES.has(signal.code) ? ` <span class="signal-detail" lang="en">(${e(signal.detail)})</span>` : "";
-  return `<li data-code="${e(signal.code)}">${e(sentence)}${figures}</li>`;
+  const figures = SIGNALS_WITH_FIGURES.has(signal.code) ? html` <span class="signal-detail" lang="en">(${signal.detail})</span>` : "";
+  return html`<li data-code="${signal.code}">${sentence}${figures}</li>`;
 }
 
 /** The three lists of claims in the reader's language, from the codes the public JSON carries. */
-function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<string, string>): string {
+function claimLists(claims: PageProof["claims"], lang: PageLanguage, m: Record<string, string>): Html {
   const list = (name: keyof PageProof["claims"], heading: string) =>
     claims[name].length === 0
       ? ""
-      : `<h2>${e(heading)}</h2><ul class="claims" data-testid="claims-${name}">${claims[name].map((claim) => `<li data-code="${e(claim.code)}">${e(CLAIM_TEXTS[claim.code][lang])}</li>`).join("")}</ul>`;
-  return `${list("proven", m.claimsProven!)}${list("reported_by_device", m.claimsReported!)}${list("not_proven", m.claimsNotProven!)}`;
+      : html`<h2>${heading}</h2><ul class="claims" data-testid="claims-${name}">${claims[name].map((claim) => html`<li data-code="${claim.code}">${CLAIM_TEXTS[claim.code][lang]}</li>`)}</ul>`;
+  return html`${list("proven", m.claimsProven!)}${list("reported_by_device", m.claimsReported!)}${list("not_proven", m.claimsNotProven!)}`;
 }
 
 /** A time in the page language, in UTC and saying so; with `local`, local-time.js adds the reader's own time beside it. */
 const timeOf = (iso: string, lang: PageLanguage, local = false) =>
-  `<time datetime="${e(iso)}"${local ? " data-local" : ""}>${e(certifiedTimeUtc(iso, lang))}</time>`;
+  html`<time datetime="${iso}"${local ? html` data-local` : ""}>${certifiedTimeUtc(iso, lang)}</time>`;
 
 /** A video's duration as the sealer decoded it from the sealed bytes (m:ss); null: not decoded. */
 function durationOf(file: PageFile): string | null {
@@ -146,17 +146,17 @@ const formatName = (contentType: string) => (contentType.split("/")[1] ?? conten
  * tap on it opens the full file; the text link below is the accessible way there), or, when there is none
  * (a video, a HEIC photo libvips cannot decode), a tile that says what the file is instead of a picture.
  */
-function preview(file: PageFile, m: Record<string, string>, eager: ReadonlySet<string>, altered: boolean): string {
+function preview(file: PageFile, m: Record<string, string>, eager: ReadonlySet<string>, altered: boolean): Html {
   if (file.thumbnail_url) {
     const loading = eager.has(file.id) ? "eager" : "lazy";
-    const image = `<img src="${e(file.thumbnail_url)}" alt="" loading="${loading}" decoding="async" data-testid="thumbnail-${e(file.id)}">`;
+    const image = html`<img src="${file.thumbnail_url}" alt="" loading="${loading}" decoding="async" data-testid="thumbnail-${file.id}">`;
     // The thumbnail was made from the sealed bytes; a tap must not lead from it to a stored file that no longer matches them.
-    return altered ? `<span class="preview">${image}</span>` : `<a class="preview" href="${e(file.url)}" tabindex="-1" aria-hidden="true">${image}</a>`;
+    return altered ? html`<span class="preview">${image}</span>` : html`<a class="preview" href="${file.url}" tabindex="-1" aria-hidden="true">${image}</a>`;
   }
   // Short enough for a 150 px tile: the link below says how to see the file.
   const format = formatName(file.content_type);
   const [big, small] = file.kind === "video" ? [durationOf(file) ?? format, `${m.kind_video} · ${format}`] : [format, m.noPreview!];
-  return `<p class="preview no-preview no-preview-${e(file.kind)}" data-testid="no-preview-${e(file.id)}"><span class="format">${e(big)}</span><span>${e(small)}</span></p>`;
+  return html`<p class="preview no-preview no-preview-${file.kind}" data-testid="no-preview-${file.id}"><span class="format">${big}</span><span>${small}</span></p>`;
 }
 
 /**
@@ -181,11 +181,11 @@ const fileName = (file: PageFile, m: Record<string, string>, numbering: Numberin
  * The link to a file's stored copy: the signed file while the latest re-hash found it as sealed; once found
  * altered, a warning that it no longer matches, and a link that says what it opens.
  */
-function openLink(file: PageFile, m: Record<string, string>, altered: ReadonlySet<string>): string {
+function openLink(file: PageFile, m: Record<string, string>, altered: ReadonlySet<string>): Html | "" {
   if (!file.signed_sha256) return "";
   if (altered.has(file.id))
-    return `<p class="altered" data-testid="altered-${e(file.id)}" role="alert"><strong>${e(m.fileAltered!)}</strong> <a href="${e(file.url)}">${e(m.openAlteredFile!)}</a></p>`;
-  return `<p><a class="open-file" href="${e(file.url)}" data-testid="open-${e(file.id)}">${e(m.openFile!)}</a></p>`;
+    return html`<p class="altered" data-testid="altered-${file.id}" role="alert"><strong>${m.fileAltered!}</strong> <a href="${file.url}">${m.openAlteredFile!}</a></p>`;
+  return html`<p><a class="open-file" href="${file.url}" data-testid="open-${file.id}">${m.openFile!}</a></p>`;
 }
 
 /** The files whose stored copy the latest re-hash found changed since sealing (their `file_hash` check fails). */
@@ -209,21 +209,19 @@ function fileList(
   eager: ReadonlySet<string>,
   numbering: Numbering,
   altered: ReadonlySet<string>,
-): string {
-  return `<ul class="files">${files
-    .map(
-      (
-        file,
-      ) => `<li class="tile" data-file="${e(file.id)}">${preview(file, m, eager, altered.has(file.id))}<p class="tile-head"><span>${e([fileName(file, m, numbering), formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · "))}</span></p>
+): Html {
+  return html`<ul class="files">${files.map(
+    (
+      file,
+    ) => html`<li class="tile" data-file="${file.id}">${preview(file, m, eager, altered.has(file.id))}<p class="tile-head"><span>${[fileName(file, m, numbering), formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · ")}</span></p>
 ${openLink(file, m, altered)}${fileFacts(file, m, lang)}</li>`,
-    )
-    .join("")}</ul>`;
+  )}</ul>`;
 }
 
 /** A link to the other proof of a pair, named by its side and the day it was certified (its id is a technical detail). */
 const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => {
   const day = proof.timestamp ? new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(proof.timestamp.gen_time)) : null;
-  return `<a href="/p/${e(proof.id)}?lang=${lang}">${e(heading)}${day ? ` · ${e(day)}` : ""}</a>`;
+  return html`<a href="/p/${proof.id}?lang=${lang}">${heading}${day ? html` · ${day}` : ""}</a>`;
 };
 
 /** One proof: its files step by step. */
@@ -235,20 +233,18 @@ function singleProof(
   eager: ReadonlySet<string>,
   numbering: Numbering,
   altered: ReadonlySet<string>,
-): string {
-  return `<h2>${e(m.files!)}</h2>${steps
-    .map(
-      (step) =>
-        `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3>${fileList(
-          proof.files.filter((file) => file.step_id === step.id),
-          m,
-          lang,
-          eager,
-          numbering,
-          altered,
-        )}</section>`,
-    )
-    .join("")}`;
+): Html {
+  return html`<h2>${m.files!}</h2>${steps.map(
+    (step) =>
+      html`<section class="step" data-testid="step-${step.id}"><h3>${step.label}</h3>${fileList(
+        proof.files.filter((file) => file.step_id === step.id),
+        m,
+        lang,
+        eager,
+        numbering,
+        altered,
+      )}</section>`,
+  )}`;
 }
 
 /** A before/after pair: for each step, the before's files beside the after's, each side linking to its proof. */
@@ -261,9 +257,9 @@ function pairedProofs(
   eager: ReadonlySet<string>,
   numbering: Numbering,
   altered: ReadonlySet<string>,
-): string {
+): Html {
   const side = (proof: PageProof, heading: string, name: string, step: PageStep) =>
-    `<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(
+    html`<div class="side" data-side="${name}"><h4>${proofLink(proof, heading, lang)}</h4>${fileList(
       proof.files.filter((file) => file.step_id === step.id),
       m,
       lang,
@@ -271,12 +267,10 @@ function pairedProofs(
       numbering,
       altered,
     )}</div>`;
-  return `<h2>${e(m.before!)} / ${e(m.after!)}</h2>${steps
-    .map(
-      (step) =>
-        `<section class="step" data-testid="step-${e(step.id)}"><h3>${e(step.label)}</h3><div class="pair">${side(before, m.before!, "before", step)}${side(after, m.after!, "after", step)}</div></section>`,
-    )
-    .join("")}`;
+  return html`<h2>${m.before!} / ${m.after!}</h2>${steps.map(
+    (step) =>
+      html`<section class="step" data-testid="step-${step.id}"><h3>${step.label}</h3><div class="pair">${side(before, m.before!, "before", step)}${side(after, m.after!, "after", step)}</div></section>`,
+  )}`;
 }
 
 /**
@@ -297,35 +291,31 @@ const RESULT_WORDS = { pass: "passed", fail: "failedCheck", not_checked: "notChe
  * Every check of the core as a sentence a reader understands, with its result, under the core's name (a
  * file's checks name the file as the gallery does); the details stay in the technical details.
  */
-function checkList(proof: PageProof, m: Record<string, string>, numbering: Numbering): string {
-  return `<ul class="checks" data-testid="checks">${proof.verification.checks
-    .map((check) => {
-      const [base, fileId] = check.name.split(":") as [string, string | undefined];
-      const file = fileId === undefined ? undefined : proof.files.find((candidate) => candidate.id === fileId);
-      const which = file ? ` (${fileName(file, m, numbering)})` : "";
-      return `<li class="${check.result}" data-code="${e(check.name)}">${e(m[`check_${base}`] ?? check.name)}${e(which)} <strong>${e(m[RESULT_WORDS[check.result]]!)}</strong></li>`;
-    })
-    .join("")}</ul>`;
+function checkList(proof: PageProof, m: Record<string, string>, numbering: Numbering): Html {
+  return html`<ul class="checks" data-testid="checks">${proof.verification.checks.map((check) => {
+    const [base, fileId] = check.name.split(":") as [string, string | undefined];
+    const file = fileId === undefined ? undefined : proof.files.find((candidate) => candidate.id === fileId);
+    const which = file ? ` (${fileName(file, m, numbering)})` : "";
+    return html`<li class="${check.result}" data-code="${check.name}">${m[`check_${base}`] ?? check.name}${which} <strong>${m[RESULT_WORDS[check.result]]!}</strong></li>`;
+  })}</ul>`;
 }
 
 /** One identifier with its copy button (check.js); `breakAfter`: where a long value may wrap (copied without it). */
 const copyable = (id: string, label: string, value: string, m: Record<string, string>, breakAfter?: string) =>
-  `<dt id="${id}-label">${e(label)}</dt><dd><code id="${id}">${breakAfter ? e(value).replaceAll(breakAfter, `${breakAfter}<wbr>`) : e(value)}</code> <button type="button" class="copy" data-copy="${id}" aria-describedby="${id}-label">${e(m.copy!)}</button></dd>`;
+  html`<dt id="${id}-label">${label}</dt><dd><code id="${id}">${breakAfter ? value.split(breakAfter).map((part, i) => (i === 0 ? part : html`${breakAfter}<wbr>${part}`)) : value}</code> <button type="button" class="copy" data-copy="${id}" aria-describedby="${id}-label">${m.copy!}</button></dd>`;
 
 /** Identifiers and hashes for the people who check by hand; closed on screen, printed in full (style.css). */
-function technicalDetails(proof: PageProof, m: Record<string, string>, numbering: ReturnType<typeof numberedFiles>): string {
-  const files = [...numbering.values()]
-    .map(
-      ({ file, step }, i) =>
-        `<h4>${e(fileName(file, m, numbering))} · ${e(step.label)}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
-    )
-    .join("");
-  const checks = proof.verification.checks
-    .map((check) => `<li><code>${e(check.name)}</code>: <code>${check.result}</code> <span lang="en">${e(check.detail)}</span></li>`)
-    .join("");
-  return `<details class="technical" data-testid="technical"><summary>${e(m.technical!)}</summary>
+function technicalDetails(proof: PageProof, m: Record<string, string>, numbering: ReturnType<typeof numberedFiles>): Html {
+  const files = [...numbering.values()].map(
+    ({ file, step }, i) =>
+      html`<h4>${fileName(file, m, numbering)} · ${step.label}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
+  );
+  const checks = proof.verification.checks.map(
+    (check) => html`<li><code>${check.name}</code>: <code>${check.result}</code> <span lang="en">${check.detail}</span></li>`,
+  );
+  return html`<details class="technical" data-testid="technical"><summary>${m.technical!}</summary>
 <dl>${copyable("proof-id", m.proofId!, proof.id, m)}${proof.manifest_sha256 ? copyable("manifest-sha256", m.manifest!, proof.manifest_sha256, m) : ""}</dl>
-${rootFingerprints(proof, m)}<h3>${e(m.fingerprints!)}</h3>${files}${checks ? `<h3>${e(m.checks!)}</h3><ul>${checks}</ul>` : ""}</details>`;
+${rootFingerprints(proof, m)}<h3>${m.fingerprints!}</h3>${files}${checks.length > 0 ? html`<h3>${m.checks!}</h3><ul>${checks}</ul>` : ""}</details>`;
 }
 
 /**
@@ -333,11 +323,11 @@ ${rootFingerprints(proof, m)}<h3>${e(m.fingerprints!)}</h3>${files}${checks ? `<
  * prints them: the same source as the public JSON and VERIFY.md (the package's chains). They prove
  * something only once compared with a source independent of this page, which the text says.
  */
-function rootFingerprints(proof: PageProof, m: Record<string, string>): string {
+function rootFingerprints(proof: PageProof, m: Record<string, string>): Html | "" {
   const roots = proof.trust_anchors;
   if (!roots || (!roots.timestamp_authority_root_sha256 && !roots.c2pa_root_sha256)) return "";
   const published = new URL("/v1/public/trust-anchors", proof.package_url).href;
-  return `<h3>${e(m.rootFingerprints!)}</h3><p>${e(m.rootsHelp!)}</p><p><a class="published-roots" href="${e(published)}">${e(m.publishedRoots!)}</a></p>
+  return html`<h3>${m.rootFingerprints!}</h3><p>${m.rootsHelp!}</p><p><a class="published-roots" href="${published}">${m.publishedRoots!}</a></p>
 <dl class="roots" data-testid="root-fingerprints">${roots.timestamp_authority_root_sha256 ? copyable("root-tsa", m.rootTsa!, opensslFingerprint(roots.timestamp_authority_root_sha256), m, ":") : ""}${roots.c2pa_root_sha256 ? copyable("root-c2pa", m.rootC2pa!, opensslFingerprint(roots.c2pa_root_sha256), m, ":") : ""}</dl>`;
 }
 
@@ -392,49 +382,49 @@ export function renderVerificationPage(
         : pairedProofs(proof, partner, steps, m, lang, eager, numbering, altered);
   // Our simulated authority is named in the reader's language; a real one keeps its own name.
   const authority = proof.timestamp ? (proof.mode === "test" ? m.testAuthority! : proof.timestamp.authority) : "";
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${e(m.title!)} ${e(proof.id)}</title><link rel="stylesheet" href="/verify/style.css"><script type="module" src="/verify/check.js"></script><script type="module" src="/verify/local-time.js"></script></head>
-<body data-copied="${e(m.copied!)}" data-belongs="${e(m.belongs!)}" data-not-belongs="${e(m.notBelongs!)}">
-${proof.verification.test_mode ? `<p class="test-banner" data-testid="test-banner" role="note">${e(m.testBanner!)}</p>` : ""}
+<title>${m.title!} ${proof.id}</title><link rel="stylesheet" href="/verify/style.css"><script type="module" src="/verify/check.js"></script><script type="module" src="/verify/local-time.js"></script></head>
+<body data-copied="${m.copied!}" data-belongs="${m.belongs!}" data-not-belongs="${m.notBelongs!}">
+${proof.verification.test_mode ? html`<p class="test-banner" data-testid="test-banner" role="note">${m.testBanner!}</p>` : ""}
 <main>
-<nav aria-label="${e(m.language!)}">${PAGE_LANGUAGES.map((code) => `<a href="?lang=${code}"${code === lang ? ' aria-current="page"' : ""}>${code.toUpperCase()}</a>`).join(" ")}</nav>
-<h1>${e(m.title!)}</h1>
-<p class="verdict ${e(proof.verification.status)}" data-testid="verdict" data-verdict="${e(proof.verification.verdict)}">${e(verdictOf(proof, m))}</p>
-<section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, e(m.scanToOpen!))}<p>${e(m.scanToOpen!)}<br>${e(m.pageAddress!)}<br><code>${e(proof.verification_url)}</code></p></section>
+<nav aria-label="${m.language!}">${PAGE_LANGUAGES.map((code, i) => html`${i > 0 ? " " : ""}<a href="?lang=${code}"${code === lang ? html` aria-current="page"` : ""}>${code.toUpperCase()}</a>`)}</nav>
+<h1>${m.title!}</h1>
+<p class="verdict ${proof.verification.status}" data-testid="verdict" data-verdict="${proof.verification.verdict}">${verdictOf(proof, m)}</p>
+<section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, m.scanToOpen!)}<p>${m.scanToOpen!}<br>${m.pageAddress!}<br><code>${proof.verification_url}</code></p></section>
 <dl class="facts">
-${organizationName ? `<dt>${e(m.organization!)}</dt><dd data-testid="organization">${e(organizationName)}</dd>` : ""}
-<dt>${e(m.reference!)}</dt><dd data-testid="reference">${e(proof.external_reference)}</dd>
-<dt>${e(m.party!)}</dt><dd>${e(m[proof.party] ?? proof.party)}</dd>
-${proof.stage ? `<dt>${e(m.stage!)}</dt><dd>${e(proof.stage)}</dd>` : ""}
-${partner ? `<dt>${e(m.comparedWith!)}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
-${proof.verification.files_checked_at ? `<dt>${e(m.filesCheckedAt!)}</dt><dd data-testid="files-checked-at">${timeOf(proof.verification.files_checked_at, lang, true)}</dd>` : ""}
-${proof.timestamp ? `<dt>${e(m.sealedAt!)}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${e(m.authority!)}</dt><dd data-testid="authority">${e(authority)}, ${e(proof.timestamp.qualified ? m.qualified! : m.notQualified!)}</dd>` : ""}
+${organizationName ? html`<dt>${m.organization!}</dt><dd data-testid="organization">${organizationName}</dd>` : ""}
+<dt>${m.reference!}</dt><dd data-testid="reference">${proof.external_reference}</dd>
+<dt>${m.party!}</dt><dd>${m[proof.party] ?? proof.party}</dd>
+${proof.stage ? html`<dt>${m.stage!}</dt><dd>${proof.stage}</dd>` : ""}
+${partner ? html`<dt>${m.comparedWith!}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
+${proof.verification.files_checked_at ? html`<dt>${m.filesCheckedAt!}</dt><dd data-testid="files-checked-at">${timeOf(proof.verification.files_checked_at, lang, true)}</dd>` : ""}
+${proof.timestamp ? html`<dt>${m.sealedAt!}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${m.authority!}</dt><dd data-testid="authority">${authority}, ${proof.timestamp.qualified ? m.qualified! : m.notQualified!}</dd>` : ""}
 </dl>
 ${signalSummary(proof, m)}
-<p class="screen-only"><button type="button" data-print>${e(m.print!)}</button></p>
+<p class="screen-only"><button type="button" data-print>${m.print!}</button></p>
 ${claimLists(proof.claims, lang, m)}
-${proof.verification.checks.length > 0 ? `<h2>${e(m.checks!)}</h2>${checkList(proof, m, numbering)}` : ""}
+${proof.verification.checks.length > 0 ? html`<h2>${m.checks!}</h2>${checkList(proof, m, numbering)}` : ""}
 ${files}
 ${
   proof.status === "sealed"
-    ? `<p class="screen-only"><a class="button" href="${e(proof.package_url)}" download data-testid="download">${e(m.download!)}</a></p>
-<h2 id="command-title">${e(m.command!)}</h2><p>${e(m.commandHelp!)}</p><pre tabindex="0" aria-labelledby="command-title"><code id="command">${e(command)}</code></pre><button type="button" data-copy="command" class="screen-only">${e(m.copy!)}</button>`
+    ? html`<p class="screen-only"><a class="button" href="${proof.package_url}" download data-testid="download">${m.download!}</a></p>
+<h2 id="command-title">${m.command!}</h2><p>${m.commandHelp!}</p><pre tabindex="0" aria-labelledby="command-title"><code id="command">${command}</code></pre><button type="button" data-copy="command" class="screen-only">${m.copy!}</button>`
     : ""
 }
 ${technicalDetails(proof, m, numbering)}
-<section class="screen-only"><h2 id="check-title">${e(m.checkTitle!)}</h2><p id="check-help">${e(m.checkHelp!)}</p>
-<input type="file" id="check-file" data-hashes="${e(hashes)}" aria-labelledby="check-title" aria-describedby="check-help check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p></section>
-</main></body></html>`;
+<section class="screen-only"><h2 id="check-title">${m.checkTitle!}</h2><p id="check-help">${m.checkHelp!}</p>
+<input type="file" id="check-file" data-hashes="${hashes}" aria-labelledby="check-title" aria-describedby="check-help check-result"><p id="check-result" role="status" aria-live="polite" data-testid="check-result"></p></section>
+</main></body></html>`.toString();
 }
 
 /** The page for an identifier that names no proof, in the reader's language (the JSON twin answers `proof_not_found`). */
 export function renderProofNotFoundPage(lang: PageLanguage): string {
   const m = PAGE_MESSAGES[lang];
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${e(m.notFoundTitle!)}</title><link rel="stylesheet" href="/verify/style.css"></head>
-<body><main data-code="proof_not_found"><h1>${e(m.notFoundTitle!)}</h1><p>${e(m.notFoundBody!)}</p></main></body></html>`;
+<title>${m.notFoundTitle!}</title><link rel="stylesheet" href="/verify/style.css"></head>
+<body><main data-code="proof_not_found"><h1>${m.notFoundTitle!}</h1><p>${m.notFoundBody!}</p></main></body></html>`.toString();
 }

@@ -3,7 +3,7 @@ import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { ERROR_CATALOGUE, codeFromSlug } from "../../errors/catalogue.ts";
 import { ApiError } from "../../errors/api-error.ts";
-import { escapeHtml } from "../../lib/html.ts";
+import { html } from "../../lib/html.ts";
 import { ErrorDescriptionSchema, ErrorSlugParams, HtmlPageSchema } from "./schema.ts";
 
 const route = publicRoute(["not_found"], {
@@ -36,8 +36,7 @@ export function registerGetErrorDescription(app: App) {
     const body = { code, status: definition.status, title: definition.title[locale], description: definition.description[locale] };
     if (c.req.header("Accept")?.includes("text/html")) {
       return c.html(
-        `<!doctype html><html lang="${locale}"><meta charset="utf-8"><title>${escapeHtml(body.title)}</title>` +
-          `<h1>${escapeHtml(body.title)}</h1><p><code>${code}</code> · HTTP ${body.status}</p><p>${escapeHtml(body.description)}</p></html>`,
+        html`<!doctype html><html lang="${locale}"><meta charset="utf-8"><title>${body.title}</title><h1>${body.title}</h1><p><code>${code}</code> · HTTP ${body.status}</p><p>${body.description}</p></html>`.toString(),
         200,
       );
     }
