@@ -32,6 +32,6 @@ export function registerGetPublicProofFile(app: App) {
       etag: file.signedSha256,
       missing: "capture_file_not_found",
     }));
-    return served as never;
+    return served;
   });
 }

@@ -33,12 +33,7 @@ export function registerGetPublicProof(app: App) {
     const [evidence, rehashes] = await Promise.all([publicEvidenceRecord(c.env, proof), latestRehashes(c.env, proof)]);
     const version = `${evidenceVersion(evidence)}${rehashVersion(rehashes)}`;
     const notModified = renewableOrNotModified(c, proof.status === "sealed", proof.manifestSha256 && `${proof.manifestSha256}${version}`);
-    if (notModified) return notModified as never;
-    return (await fromEdgeCache(
-      c,
-      proof.status === "sealed",
-      async () => c.json(await publicProof(c.env, proof, files, evidence, rehashes), 200),
-      version,
-    )) as never;
+    if (notModified) return notModified;
+    return await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files, evidence, rehashes), 200), version);
   });
 }

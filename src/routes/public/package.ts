@@ -31,10 +31,10 @@ export function registerGetPublicProofPackage(app: App) {
     if (proof.status !== "sealed") throw new ApiError("proof_not_found", { detail: "The proof is not sealed yet." });
     // The package carries the evidence record, rewritten by each renewal: the ETag names the renewal.
     const notModified = renewableOrNotModified(c, true, `pkg-${proof.manifestSha256}${evidenceVersion(await publicEvidenceRecord(c.env, proof))}`);
-    if (notModified) return notModified as never;
+    if (notModified) return notModified;
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);
     c.header("Proof-Mode", proof.mode);
-    return c.body(await verificationPackage({ ctx: { env: c.env }, input: { proof, files } }), 200) as never;
+    return c.body(await verificationPackage({ ctx: { env: c.env }, input: { proof, files } }), 200);
   });
 }

@@ -36,6 +36,6 @@ export function registerGetPublicProofThumbnail(app: App) {
         missing: "thumbnail_not_found",
       };
     });
-    return served as never;
+    return served;
   });
 }
