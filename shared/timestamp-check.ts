@@ -229,7 +229,7 @@ async function bindsCertificate(signerInfo: pkijs.SignerInfo, certificateDer: Ui
 }
 
 /** The certificate a SignerInfo's `sid` names (issuer and serial number, or subject key identifier). */
-function namedBy(signerInfo: pkijs.SignerInfo, candidates: pkijs.Certificate[]): pkijs.Certificate | null {
+export function namedBy(signerInfo: pkijs.SignerInfo, candidates: pkijs.Certificate[]): pkijs.Certificate | null {
   const sid = signerInfo.sid as pkijs.IssuerAndSerialNumber | asn1js.Constructed | asn1js.Primitive;
   if (sid instanceof pkijs.IssuerAndSerialNumber) {
     return candidates.find((cert) => cert.issuer.isEqual(sid.issuer) && cert.serialNumber.isEqual(sid.serialNumber)) ?? null;

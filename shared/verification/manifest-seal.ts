@@ -1,5 +1,6 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { hex, namedBy } from "../timestamp-check.ts";
 import { subjectText } from "../trust-anchors.ts";
 
 const SIGNED_DATA_OID = "1.2.840.113549.1.7.2";
@@ -9,7 +10,6 @@ const MESSAGE_DIGEST_OID = "1.2.840.113549.1.9.4";
 const SIGNING_TIME_OID = "1.2.840.113549.1.9.5";
 const SIGNING_CERTIFICATE_V2_OID = "1.2.840.113549.1.9.16.2.47";
 const EXTENDED_KEY_USAGE_OID = "2.5.29.37";
-const SUBJECT_KEY_IDENTIFIER_OID = "2.5.29.14";
 const RSA_ENCRYPTION_OID = "1.2.840.113549.1.1.1";
 /** id-kp-documentSigning (RFC 9336): the proof seal's certificate is for signing documents, nothing else. */
 export const DOCUMENT_SIGNING_OID = "1.3.6.1.5.5.7.3.36";
@@ -33,23 +33,7 @@ export interface ManifestSealCheck {
 }
 
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
-const hexOf = (bytes: ArrayBuffer | Uint8Array) => [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 const selfSigned = (cert: pkijs.Certificate) => cert.subject.isEqual(cert.issuer);
-
-/** The certificate a SignerInfo's `sid` names (issuer and serial number, or subject key identifier). */
-function namedBy(signerInfo: pkijs.SignerInfo, candidates: pkijs.Certificate[]): pkijs.Certificate | null {
-  const sid = signerInfo.sid as pkijs.IssuerAndSerialNumber | asn1js.Primitive;
-  if (sid instanceof pkijs.IssuerAndSerialNumber) {
-    return candidates.find((cert) => cert.issuer.isEqual(sid.issuer) && cert.serialNumber.isEqual(sid.serialNumber)) ?? null;
-  }
-  const keyId = hexOf(sid.valueBlock.valueHexView);
-  return (
-    candidates.find((cert) => {
-      const ski = cert.extensions?.find((extension) => extension.extnID === SUBJECT_KEY_IDENTIFIER_OID)?.parsedValue as asn1js.OctetString | undefined;
-      return ski !== undefined && hexOf(ski.valueBlock.valueHexView) === keyId;
-    }) ?? null
-  );
-}
 
 /** The single value of a signed attribute; undefined when absent or not single-valued. */
 function attributeValue(signerInfo: pkijs.SignerInfo, type: string): unknown {
@@ -68,7 +52,7 @@ async function bindsSigner(signerInfo: pkijs.SignerInfo, signerDer: Uint8Array):
   const certHash = parts.find((part): part is asn1js.OctetString => part instanceof asn1js.OctetString);
   const hash = HASHES[algorithm];
   if (!certHash || !hash) return false;
-  return hexOf(certHash.valueBlock.valueHexView) === hexOf(await crypto.subtle.digest(hash, buffer(signerDer)));
+  return hex(certHash.valueBlock.valueHexView) === hex(await crypto.subtle.digest(hash, buffer(signerDer)));
 }
 
 function signingTime(signerInfo: pkijs.SignerInfo): string | null {
@@ -115,7 +99,7 @@ export async function checkManifestSeal(p7s: Uint8Array, manifest: Uint8Array, a
   const hash = HASHES[signerInfo.digestAlgorithm.algorithmId];
   const digest = attributeValue(signerInfo, MESSAGE_DIGEST_OID);
   if (!hash || !(digest instanceof asn1js.OctetString)) return fail("manifest.p7s has no SHA-2 message digest among its signed attributes");
-  if (hexOf(digest.valueBlock.valueHexView) !== hexOf(await crypto.subtle.digest(hash, buffer(manifest))))
+  if (hex(digest.valueBlock.valueHexView) !== hex(await crypto.subtle.digest(hash, buffer(manifest))))
     return fail("manifest.p7s was not made over this manifest.json (the signed message digest differs)");
   if (!(await bindsSigner(signerInfo, signerDer)))
     return fail("manifest.p7s's ESS signingCertificateV2 attribute does not name the certificate that signed it");
