@@ -11,17 +11,19 @@ export async function findSessionByToken(db: Database, token: string): Promise<S
 }
 
 /**
- * The session behind a capture link, if the link may still be used: unknown → 404, completed or
- * rejected → 410 `capture_link_used`, past its expiry → 410 `capture_link_expired`. The link keeps
- * working for reloads until the capture is completed. Problem bodies carry the session's locale so the
- * page can explain in the person's language.
+ * The session behind a capture link, if the link may still be used: unknown → 404, completed → 410
+ * `capture_link_used`, a losing "after" → 409 `compare_to_already_used` (every later call gets the refusal
+ * its completion got, never a "used" that the page would read as done), past its expiry → 410
+ * `capture_link_expired`. The link keeps working for reloads until the capture is completed. Problem bodies
+ * carry the session's locale so the page can explain in the person's language.
  */
 export async function usableSession({ ctx, input }: { ctx: Pick<DomainContext, "db" | "now">; input: { token: string } }): Promise<SessionRow> {
   const { now } = ctx;
   const session = await findSessionByToken(ctx.db, input.token);
   if (session === null) throw new ApiError("capture_link_not_found");
   const extra = { locale: session.locale };
-  if (session.status === "completed" || session.status === "rejected") throw new ApiError("capture_link_used", { extra });
+  if (session.status === "completed") throw new ApiError("capture_link_used", { extra });
+  if (session.status === "rejected") throw new ApiError("compare_to_already_used", { extra });
   if (session.status === "expired" || Date.parse(session.expiresAt) <= now.getTime()) throw new ApiError("capture_link_expired", { extra });
   return session;
 }

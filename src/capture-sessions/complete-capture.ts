@@ -104,7 +104,8 @@ export async function completeCapture({ ctx: deps, input }: { ctx: CompletionDep
   await checkSteps(deps.db, session, declared);
   if (session.compareTo !== null && !(await deps.claimBefore(session.compareTo, session.id))) {
     await rejectAfter(deps, session);
-    throw new ApiError("compare_to_already_used");
+    // The same answer as every later call behind this link (src/capture-page/access.ts).
+    throw new ApiError("compare_to_already_used", { extra: { locale: session.locale } });
   }
   const proofId = newId("prf");
   const eventId = newId("evt");

@@ -150,6 +150,29 @@ describe("completing a capture", () => {
       expect((await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 0, reason: "read" })).body).toEqual({ balance: 10, available: 9 });
     });
   }
+
+  it('answers a losing "after" the same 409 on every retry and every page call, never "used"', async () => {
+    const org = await createOrganization({ balance: 10, rateLimit: 1000 });
+    const before = await sealedBeforeWithShots(org.id, "live", 1);
+    const tokens: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const after = await createSession(org.liveKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId });
+      const token = tokenOf(after.body.capture_url);
+      await uploadPhoto(token);
+      tokens.push(token);
+    }
+    const [winner, loser] = tokens as [string, string];
+    expect((await captureCall(winner, "/complete", { body: {} })).status).toBe(200);
+    for (const attempt of ["first", "retry", "second retry"]) {
+      const answer = await captureCall(loser, "/complete", { body: {} });
+      expect(answer.body, attempt).toMatchObject({ status: 409, code: "compare_to_already_used", locale: "en" });
+    }
+    // A reload of the page reads the session: the same refusal, so the page explains it rather than thanking.
+    expect((await captureCall(loser, "/session")).body).toMatchObject({ status: 409, code: "compare_to_already_used" });
+    expect((await captureCall(winner, "/session")).body).toMatchObject({ status: 410, code: "capture_link_used" });
+    const rejected = (await events(org.id)).filter((event) => event.type === "capture_session.rejected");
+    expect(rejected).toHaveLength(1);
+  });
 });
 
 describe("completion racing the expiry sweep", () => {

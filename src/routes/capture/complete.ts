@@ -7,7 +7,7 @@ import { completeCapture, completionDependencies } from "../../capture-sessions/
 import { noStore } from "./no-store.ts";
 import { captureLinkRoute, CompleteBody, CompletedCaptureSchema, TokenParams, captureAnswer } from "./schema.ts";
 
-const route = captureLinkRoute(["compare_to_already_used", "missing_required_steps", "upload_incomplete"], {
+const route = captureLinkRoute(["missing_required_steps", "upload_incomplete"], {
   method: "post",
   path: "/c/{token}/complete",
   operationId: "completeCapture",

@@ -7,8 +7,13 @@ import type { ErrorCode } from "../../errors/catalogue.ts";
 // own document, /openapi-capture.json (docs/capture-page-protocol.md): integrators never call them.
 
 const CAPTURE_PAGE_TAGS = ["Capture page"];
-/** What every route behind a capture link may answer about the link itself. */
-const CAPTURE_LINK_ERRORS = ["capture_link_not_found", "capture_link_used", "capture_link_expired"] as const satisfies readonly ErrorCode[];
+/** What every route behind a capture link may answer about the link itself (a losing "after" keeps its 409). */
+const CAPTURE_LINK_ERRORS = [
+  "capture_link_not_found",
+  "capture_link_used",
+  "capture_link_expired",
+  "compare_to_already_used",
+] as const satisfies readonly ErrorCode[];
 
 /** A JSON route behind a capture link: the link's own errors and the capture page's tag come with it. */
 export function captureLinkRoute<const R extends RouteConfig>(errors: readonly ErrorCode[], route: R) {
