@@ -1,4 +1,4 @@
-import type { PageLanguage } from "../verification-page/messages.ts";
+import type { PageLanguage } from "./page/messages.ts";
 
 /**
  * What a proof proves, what only the device reported, and what it does not prove (docs/adr/0018): one

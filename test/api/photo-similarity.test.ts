@@ -5,7 +5,7 @@ import { database } from "../../src/db/client.ts";
 import { CANDIDATES_PER_BAND, fingerprintCandidates } from "../../src/storage/file-fingerprints.ts";
 import type { PerceptualFingerprint, SealJob } from "../../shared/sealer-protocol.ts";
 import { hammingDistance, phashBands } from "../../shared/perceptual-fingerprint.ts";
-import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";

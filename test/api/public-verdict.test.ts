@@ -5,7 +5,7 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/objects/bucket.ts";
 import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
-import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 import {
   V2_CHAIN_PEM,
   V2_FILES,

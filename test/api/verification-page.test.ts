@@ -4,7 +4,7 @@ import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { setSessionSnapshot } from "./support/template-snapshots.ts";
-import { PAGE_LANGUAGES, PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+import { PAGE_LANGUAGES, PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 import { packagedArtifactKey, proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
 import { opensslFingerprint } from "../../shared/trust-anchors.ts";
 import { FIXTURE_CHAIN_PEM, OTHER_ROOT_PEM } from "./fixtures/sealed-proof.ts";

@@ -18,7 +18,7 @@ import {
 import { launch as launchChromium } from "./support/engines/chromium.ts";
 import { launch as launchFirefox } from "./support/engines/firefox.ts";
 import { launch as launchWebkit } from "./support/engines/webkit.ts";
-import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 
 /**
  * The capture page as phones run it: each scenario is written once and runs in Chromium (Android), Firefox (Gecko)

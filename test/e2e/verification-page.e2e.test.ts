@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStackAndChromium } from "./support/stack-and-chromium.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
-import { PAGE_MESSAGES } from "../../src/verification-page/messages.ts";
+import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 import { opensslFingerprint } from "../../shared/trust-anchors.ts";
 
 const RESULTS = join(import.meta.dirname, "../../test-results");

@@ -4,9 +4,9 @@ import { publicProof } from "../../proofs/public-proof.ts";
 import { findSessionById } from "../../storage/capture-sessions.ts";
 import { findOrganization } from "../../storage/organizations.ts";
 import { findProofById, proofFiles } from "../../storage/proofs-read.ts";
-import { pageLanguage } from "../../verification-page/messages.ts";
-import { renderProofNotFoundPage, renderVerificationPage } from "../../verification-page/render.ts";
-import { pageSteps } from "../../verification-page/step-labels.ts";
+import { pageLanguage } from "../../verification/page/messages.ts";
+import { renderProofNotFoundPage, renderVerificationPage } from "../../verification/page/render.ts";
+import { pageSteps } from "../../verification/page/step-labels.ts";
 
 const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

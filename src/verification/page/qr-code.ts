@@ -1,5 +1,5 @@
 import { encode } from "uqr";
-import { html, type Html } from "../lib/html.ts";
+import { html, type Html } from "../../lib/html.ts";
 
 /**
  * A QR code (ISO/IEC 18004) of a short text, as an SVG drawn on the server, so the printed page carries its own

@@ -1,5 +1,5 @@
-import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
-import { resolveText } from "../i18n/resolve-locale.ts";
+import type { TemplateSnapshot } from "../../capture-templates/snapshot.ts";
+import { resolveText } from "../../i18n/resolve-locale.ts";
 
 export interface PageStep {
   id: string;

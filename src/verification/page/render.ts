@@ -1,11 +1,11 @@
-import { html, type Html } from "../lib/html.ts";
-import type { Verification } from "../verification/verify-proof.ts";
+import { html, type Html } from "../../lib/html.ts";
+import type { Verification } from "../verify-proof.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts";
 import type { PageStep } from "./step-labels.ts";
-import { CLAIM_TEXTS, type ClaimCode } from "../verification/claims.ts";
+import { CLAIM_TEXTS, type ClaimCode } from "../claims.ts";
 import { certifiedTimeUtc, readableSize } from "./certified-time.ts";
 import { qrSvg } from "./qr-code.ts";
-import { opensslFingerprint } from "../../shared/trust-anchors.ts";
+import { opensslFingerprint } from "../../../shared/trust-anchors.ts";
 
 interface PageFile {
   id: string;
