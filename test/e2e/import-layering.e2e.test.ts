@@ -43,6 +43,16 @@ describe("import layering of src/", () => {
     expect(callers).toEqual(["verification/verify-proof.ts"]);
   });
 
+  it("verification is presented from src/verification/ only: routes call it, src/proofs/ imports nothing from it", () => {
+    const presenters = files.filter((file) => file.imports.includes("verification/verify-proof.ts")).map((file) => file.path);
+    expect(presenters).toContain("verification/public-proof.ts");
+    expect(presenters.filter((path) => !under(path, "verification") && !under(path, "routes"))).toEqual([]);
+    const fromProofs = files
+      .filter((file) => under(file.path, "proofs"))
+      .flatMap((file) => file.imports.filter((target) => under(target, "verification")).map((target) => `${file.path} -> ${target}`));
+    expect(fromProofs).toEqual([]);
+  });
+
   it("only the HTTP layer (app, route helpers, routes, middleware) imports src/middleware/", () => {
     const httpLayer = (path: string) => path === "app.ts" || ["middleware", "openapi", "routes"].some((folder) => under(path, folder));
     const offending = files

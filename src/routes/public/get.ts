@@ -1,8 +1,8 @@
 import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
-import { publicProof } from "../../proofs/public-proof.ts";
-import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
+import { publicProof } from "../../verification/public-proof.ts";
+import { publicProofOrThrow } from "../../verification/find-public-proof.ts";
 import { fromEdgeCache, renewableOrNotModified } from "./caching.ts";
 import { evidenceVersion, publicEvidenceRecord } from "../../evidence/evidence-state.ts";
 import { PublicProofParams, PublicProofSchema } from "./schema.ts";

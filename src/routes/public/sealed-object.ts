@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { HonoEnv } from "../../env.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
-import { publicProofOrThrow } from "../../proofs/find-public-proof.ts";
+import { publicProofOrThrow } from "../../verification/find-public-proof.ts";
 import type { FileRow } from "../../storage/rows.ts";
 import { immutableOrNotModified } from "./caching.ts";
 import { foundAltered } from "../../storage/sealed-object-checks.ts";

@@ -1,6 +1,6 @@
 import type { App } from "../../app.ts";
 import { ApiError } from "../../errors/api-error.ts";
-import { publicProof } from "../../proofs/public-proof.ts";
+import { publicProof } from "../../verification/public-proof.ts";
 import { findSessionById } from "../../storage/capture-sessions.ts";
 import { findOrganization } from "../../storage/organizations.ts";
 import { findProofById, proofFiles } from "../../storage/proofs-read.ts";

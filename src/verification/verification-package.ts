@@ -10,8 +10,8 @@ import {
   proofArtifactKeys,
 } from "../storage/objects/bucket.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
-import { verifyMarkdown } from "../verification/verify-md.ts";
-import { packageRoots } from "../verification/package-roots.ts";
+import { verifyMarkdown } from "./verify-md.ts";
+import { packageRoots } from "./package-roots.ts";
 import { readRevocationIndex, revocationFileNames } from "../storage/objects/revocation.ts";
 import { REVOCATION_INDEX } from "../../shared/revocation-data.ts";
 

@@ -1,10 +1,10 @@
 import type { Env } from "../env.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
-import { presentFile, presentSeal, presentTimestamp, proofUrls } from "./present-proof.ts";
-import { proofVerification } from "../verification/verify-proof.ts";
-import { publicSignals } from "./file-facts.ts";
-import { proofClaims, publicClaims } from "../verification/claims.ts";
-import { packageRoots } from "../verification/package-roots.ts";
+import { presentFile, presentSeal, presentTimestamp, proofUrls } from "../proofs/present-proof.ts";
+import { proofVerification } from "./verify-proof.ts";
+import { publicSignals } from "../proofs/file-facts.ts";
+import { proofClaims, publicClaims } from "./claims.ts";
+import { packageRoots } from "./package-roots.ts";
 import type { PublicEvidenceRecord } from "../evidence/evidence-state.ts";
 import { readRevocationIndex } from "../storage/objects/revocation.ts";
 import type { ObjectCheck } from "../storage/sealed-object-checks.ts";
