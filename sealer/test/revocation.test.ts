@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSealJob } from "../src/seal-job.ts";
 import { localCrlUrl } from "../src/pki/ensure-local-pki.ts";
+import { issueCertificate } from "../src/pki/issue-certificate.ts";
 import { simulatedAuthority } from "../src/tsa/simulated-authority.ts";
 import { CertificateRevokedError, captureRevocation } from "../src/revocation/capture-revocation.ts";
 import { CrlUnavailableError, crlSource } from "../src/revocation/crl-source.ts";
@@ -40,39 +41,8 @@ function pkiWithCrlAt(url: string) {
     ["root", "/CN=CRL Test Root", null],
     ["other", "/CN=CRL Test Root", null],
     ["leaf", "/CN=CRL Test Leaf", "root"],
-  ] as const) {
-    openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], dir);
-    if (issuer === null)
-      openssl(
-        ["req", "-new", "-x509", "-key", `${name}.key`, "-subj", subject, "-days", "2", "-config", "x.cnf", "-extensions", "root", "-out", `${name}.pem`],
-        dir,
-      );
-    else {
-      openssl(["req", "-new", "-key", `${name}.key`, "-subj", subject, "-config", "x.cnf", "-out", `${name}.csr`], dir);
-      openssl(
-        [
-          "x509",
-          "-req",
-          "-in",
-          `${name}.csr`,
-          "-CA",
-          `${issuer}.pem`,
-          "-CAkey",
-          `${issuer}.key`,
-          "-CAcreateserial",
-          "-days",
-          "2",
-          "-extfile",
-          "x.cnf",
-          "-extensions",
-          "leaf",
-          "-out",
-          `${name}.pem`,
-        ],
-        dir,
-      );
-    }
-  }
+  ] as const)
+    issueCertificate(dir, { name, subject, issuer, days: 2, config: "x.cnf", extensions: issuer === null ? "root" : "leaf" });
   // A CRL by the genuine root, and one by another key under the same name (not the issuer's signature).
   for (const signer of ["root", "other"]) {
     openssl(["ca", "-config", "ca.cnf", "-gencrl", "-keyfile", `${signer}.key`, "-cert", `${signer}.pem`, "-out", `${signer}.crl.pem`], dir);

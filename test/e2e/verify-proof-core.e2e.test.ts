@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { signWithC2pa } from "../../sealer/src/c2pa/c2pa.ts";
 import { loadSigningKey } from "../../sealer/src/c2pa/cose.ts";
 import { ensureLocalPki } from "../../sealer/src/pki/ensure-local-pki.ts";
+import { issueCertificate } from "../../sealer/src/pki/issue-certificate.ts";
 import { type FileEvidence, type VerificationPins, verifyProof } from "../../shared/verification/verify-proof-core.ts";
 import { readC2pa } from "../../verifier/src/read-c2pa.ts";
 import { fixture } from "./support/capture.ts";
@@ -509,27 +510,16 @@ describe("proof-verify's C2PA reading (verifier/src/read-c2pa.ts): the issuer of
     const pem = (name: string) => readFileSync(join(local, name), "utf8");
     const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: local, stdio: "pipe" });
     // A C2PA signer with the genuine signer's extensions, issued by the authority's root instead of the service root.
-    openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "rogue.key");
+    issueCertificate(local, {
+      name: "rogue",
+      subject: "/C=FR/O=Proof Sealing Local/CN=Local C2PA Claim Signer",
+      issuer: "tsa-live-root",
+      days: 30,
+      config: "extensions.cnf",
+      extensions: "c2pa_signer",
+      extensionFile: "c2pa-signer.ext",
+    });
     openssl("pkcs8", "-topk8", "-nocrypt", "-in", "rogue.key", "-out", "rogue.pk8");
-    openssl("req", "-new", "-key", "rogue.key", "-subj", "/C=FR/O=Proof Sealing Local/CN=Local C2PA Claim Signer", "-out", "rogue.csr");
-    openssl(
-      "x509",
-      "-req",
-      "-in",
-      "rogue.csr",
-      "-CA",
-      "tsa-live-root.pem",
-      "-CAkey",
-      "tsa-live-root.key",
-      "-CAcreateserial",
-      "-days",
-      "30",
-      "-sha256",
-      "-extfile",
-      "c2pa-signer.ext",
-      "-out",
-      "rogue.pem",
-    );
     const sign = (key: string, certificate: string) =>
       signWithC2pa(
         new Uint8Array(fixture("photo.jpg")),

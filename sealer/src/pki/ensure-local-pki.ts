@@ -20,6 +20,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { issueCertificate } from "./issue-certificate.ts";
 
 const openssl = (args: string[], cwd: string) => execFileSync("openssl", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
 
@@ -102,62 +103,18 @@ function issue(dir: string, name: string, subject: string, issuer: string | null
   // A folder made before a certificate was added gets the missing one without losing the others; a signer
   // made before CRLs were published is issued again from its own key, with the distribution point.
   if (existsSync(join(dir, `${name}.pem`)) && (issuer === null || publishesCrl(dir, name, issuer))) return;
-  if (!existsSync(join(dir, `${name}.key`))) {
-    openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], dir);
-    openssl(["pkcs8", "-topk8", "-nocrypt", "-in", `${name}.key`, "-out", `${name}.pk8`], dir);
+  const certificate = { name, subject, issuer, days, config: "extensions.cnf", extensions: extension };
+  if (issuer === null) issueCertificate(dir, certificate);
+  else {
+    writeFileSync(join(dir, `${name}.ext`), `[${extension}]\n${sectionOf(extension)}crlDistributionPoints = URI:${localCrlUrl(issuer)}\n`);
+    issueCertificate(dir, { ...certificate, extensionFile: `${name}.ext` });
+    // The root's CA database knows its signer, so `openssl ca -revoke` can list it on the next CRL.
+    openssl(["ca", "-config", `${issuer}-ca.cnf`, "-valid", `${name}.pem`], dir);
   }
-  if (issuer === null) {
-    openssl(
-      [
-        "req",
-        "-new",
-        "-x509",
-        "-key",
-        `${name}.key`,
-        "-subj",
-        subject,
-        "-days",
-        String(days),
-        "-sha256",
-        "-config",
-        "extensions.cnf",
-        "-extensions",
-        extension,
-        "-out",
-        `${name}.pem`,
-      ],
-      dir,
-    );
-    return;
-  }
-  writeFileSync(join(dir, `${name}.ext`), `${sectionOf(extension)}crlDistributionPoints = URI:${localCrlUrl(issuer)}\n`);
-  openssl(["req", "-new", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`, "-config", "extensions.cnf"], dir);
-  openssl(
-    [
-      "x509",
-      "-req",
-      "-in",
-      `${name}.csr`,
-      "-CA",
-      `${issuer}.pem`,
-      "-CAkey",
-      `${issuer}.key`,
-      "-CAcreateserial",
-      "-days",
-      String(days),
-      "-sha256",
-      "-extfile",
-      `${name}.ext`,
-      "-out",
-      `${name}.pem`,
-    ],
-    dir,
-  );
-  // The root's CA database knows its signer, so `openssl ca -revoke` can list it on the next CRL.
-  openssl(["ca", "-config", `${issuer}-ca.cnf`, "-valid", `${name}.pem`], dir);
+  if (!existsSync(join(dir, `${name}.pk8`))) openssl(["pkcs8", "-topk8", "-nocrypt", "-in", `${name}.key`, "-out", `${name}.pk8`], dir);
 }
 
-/** One section of EXTENSIONS, as the body of an -extfile. */
+/** The lines of one section of EXTENSIONS, without its header. */
 function sectionOf(extension: string): string {
   const body = EXTENSIONS.split(`[${extension}]\n`)[1]!;
   return body.slice(0, body.search(/\n\[|$/) + 1);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { canonicalJson } from "../../../shared/canonical-json.ts";
 import { buildHashTree, encodeEvidenceRecord, evidenceGroup } from "../../../shared/evidence-record.ts";
 import type { FileEvidence } from "../../../shared/verification/verify-proof-core.ts";
+import { issueCertificate } from "../../../sealer/src/pki/issue-certificate.ts";
 
 /**
  * Proof packages made with openssl alone, independently of the sealer: a service root issuing a proof seal
@@ -80,52 +81,10 @@ export function makePki(options: { tsaDays?: number; archiveDays?: number } = {}
   const dir = mkdtempSync(join(tmpdir(), "verify-core-pki-"));
   const run = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   writeFileSync(join(dir, "extensions.cnf"), EXTENSIONS);
-  const key = (name: string) => run("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`);
-  const root = (name: string, subject: string) => {
-    key(name);
-    run(
-      "req",
-      "-new",
-      "-x509",
-      "-key",
-      `${name}.key`,
-      "-subj",
-      subject,
-      "-days",
-      "10950",
-      "-sha256",
-      "-config",
-      "extensions.cnf",
-      "-extensions",
-      "root",
-      "-out",
-      `${name}.pem`,
-    );
-  };
-  const issue = (name: string, subject: string, issuer: string, section: string, days: number) => {
-    key(name);
-    run("req", "-new", "-key", `${name}.key`, "-subj", subject, "-config", "extensions.cnf", "-out", `${name}.csr`);
-    run(
-      "x509",
-      "-req",
-      "-in",
-      `${name}.csr`,
-      "-CA",
-      `${issuer}.pem`,
-      "-CAkey",
-      `${issuer}.key`,
-      "-CAcreateserial",
-      "-days",
-      String(days),
-      "-sha256",
-      "-extfile",
-      "extensions.cnf",
-      "-extensions",
-      section,
-      "-out",
-      `${name}.pem`,
-    );
-  };
+  const root = (name: string, subject: string) =>
+    issueCertificate(dir, { name, subject, issuer: null, days: 10950, config: "extensions.cnf", extensions: "root" });
+  const issue = (name: string, subject: string, issuer: string, section: string, days: number) =>
+    issueCertificate(dir, { name, subject, issuer, days, config: "extensions.cnf", extensions: section });
   root("service-root", "/C=FR/O=Verify Core Test/CN=Service Root");
   issue("seal", "/C=FR/O=Verify Core Test/CN=Proof Seal", "service-root", "seal", 3650);
   issue("seal-email", "/C=FR/O=Verify Core Test/CN=Email Signer", "service-root", "email", 3650);
