@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { X509Certificate } from "node:crypto";
+import { SEALER_SETTINGS } from "../../shared/sealer-settings.ts";
 
 /** Workers refuse a secret or variable over 5 KB; the sealer's settings come from Worker secrets. */
 export const MAX_SETTING_BYTES = 5 * 1024;
@@ -25,18 +26,8 @@ const FORMER_CERTIFICATE_VARIABLES: Record<string, string> = {
   TSA_QUALIFIED_CERTS_PEM: CERTIFICATE_FILES.tsaQualifiedCerts,
 };
 
-const SECRET_SETTINGS = [
-  "SEALER_SECRET",
-  "C2PA_SIGNING_KEY_PEM",
-  "C2PA_TEST_SIGNING_KEY_PEM",
-  "PROOF_SEAL_KEY_PEM",
-  "PROOF_SEAL_TEST_KEY_PEM",
-  "TSA_URL",
-  "TSA_NAME",
-  "TSA_SIGNATURE_URL",
-  "TSA_SIGNATURE_NAME",
-  "SEALER_MEMORY_BUDGET_MB",
-] as const;
+/** Every setting the sealer takes from a Worker secret or variable: its own, and the secret it shares with the Worker. */
+const SECRET_SETTINGS = ["SEALER_SECRET", ...SEALER_SETTINGS] as const;
 
 export const pemCertificates = (pem: string) => pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 

@@ -8,6 +8,7 @@ import { X509Certificate } from "node:crypto";
 import { loadConfig } from "../src/config.ts";
 import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
 import { MAX_SETTING_BYTES, startupProblems } from "../src/startup-check.ts";
+import { SEALER_SETTINGS } from "../../shared/sealer-settings.ts";
 
 const fresh = (name: string) => mkdtempSync(join(tmpdir(), `${name}-`));
 const pki = ensureLocalPki(join(fresh("pki"), "pki"));
@@ -71,6 +72,13 @@ test("the startup check names a former certificate variable still set and a sett
     `TSA_NAME is ${MAX_SETTING_BYTES + 1} bytes, over the ${MAX_SETTING_BYTES} a Worker secret can hold`,
     `TSA_CHAIN_PEM is no longer read: put those certificates in ${join(dir, "tsa-chain.pem")}`,
   ]);
+});
+
+test("every setting the Worker hands the sealer (shared/sealer-settings.ts) is held to the 5 KB of a Worker secret", () => {
+  for (const name of ["SEALER_SECRET", ...SEALER_SETTINGS]) {
+    const problems = startupProblems({ [name]: "x".repeat(MAX_SETTING_BYTES + 1) }, certsDir());
+    assert.ok(problems.includes(`${name} is ${MAX_SETTING_BYTES + 1} bytes, over the ${MAX_SETTING_BYTES} a Worker secret can hold`), name);
+  }
 });
 
 test("a live key without a test key is refused: test proofs would be signed as live ones", () => {

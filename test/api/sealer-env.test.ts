@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { SEALER_CONFIGURATION, sealerEnvVars } from "../../src/sealing/sealer-env.ts";
+import { sealerEnvVars } from "../../src/sealing/sealer-env.ts";
+import { SEALER_SETTINGS } from "../../shared/sealer-settings.ts";
 
 describe("the sealer container's environment", () => {
   it("carries every sealer setting the Worker has, so live proofs never fall back to the local stand-ins", () => {
-    const configured = Object.fromEntries(SEALER_CONFIGURATION.map((name) => [name, `value of ${name}`]));
+    const configured = Object.fromEntries(SEALER_SETTINGS.map((name) => [name, `value of ${name}`]));
     const vars = sealerEnvVars({ ...env, SEALER_SECRET: "shared", ...configured });
     expect(vars).toEqual({ SEALER_PORT: "8788", SEALER_SECRET: "shared", ...configured });
   });
