@@ -1,7 +1,7 @@
 // @ts-check
 /** Which language the page speaks, and its words in that language; the template's texts arrive already translated. */
 import { MESSAGES } from "./messages.js";
-import { resolveLocale } from "./locale-fallback.js";
+import { resolveLocale, textDirection } from "./locale-fallback.js";
 
 /** The language the page speaks: the one fallback rule (`locale-fallback.js`) over the languages it has words for. */
 /**
@@ -30,10 +30,23 @@ export function translator(language) {
 /** The page's words in the language it speaks (a live binding: every module sees the change). */
 export let t = translator("en");
 
-/** Speaks `language`: the words, `<html lang>` and the title follow. */
+/** The page's language, for the `Intl` formats of its numbers and times. */
+export let spoken = "en";
+
+/** Speaks `language`: the words, `<html lang>`, `<html dir>` (Arabic runs right to left) and the title follow. */
 /** @param {string} language */
 export function speak(language) {
   t = translator(language);
+  spoken = language;
   document.documentElement.lang = language;
+  document.documentElement.dir = textDirection(language);
   document.title = t("title");
+}
+
+/**
+ * A share of 0 to 100 as the page's language writes a percentage ("60%" in English, "60 %" in French).
+ * @param {number} value
+ */
+export function percent(value) {
+  return new Intl.NumberFormat(spoken, { style: "percent", maximumFractionDigits: 0 }).format(value / 100);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolveLocale, resolveText } from "../../src/i18n/resolve-locale.ts";
+import { resolveLocale, resolveText, textDirection } from "../../src/i18n/resolve-locale.ts";
+import { pageLanguage } from "../../src/verification/page/messages.ts";
 import { LOCALE_FALLBACK_CASES } from "./support/locale-fallback-cases.ts";
 
 describe("language fallback", () => {
@@ -39,5 +40,36 @@ describe("language fallback", () => {
     expect(resolveText({ en: "Hello", fr: "Bonjour" }, "ja", "fr")).toBe("Bonjour");
     expect(resolveText({ en: "Hello", fr: "Bonjour" }, "ja", "it")).toBe("Hello");
     expect(resolveText({ "pt-BR": "Olá", en: "Hello" }, "pt", "en")).toBe("Hello");
+  });
+
+  it("matches Chinese by script: zh and zh-CN take Simplified, zh-TW and zh-HK never do", () => {
+    const tables = ["en", "zh-Hans", "ar"];
+    expect(resolveLocale("zh-CN", tables, "en")).toBe("zh-Hans");
+    expect(resolveLocale("ZH", tables, "en")).toBe("zh-Hans");
+    expect(resolveLocale("zh-Hant-TW", tables, "ar")).toBe("ar");
+    expect(resolveLocale("zh-MO", tables, "en")).toBe("en");
+    expect(resolveText({ zh: "你好", en: "Hello" }, "zh-CN", "en")).toBe("你好");
+    expect(resolveText({ zh: "你好", en: "Hello" }, "zh-TW", "en")).toBe("Hello");
+  });
+
+  it("says which languages run right to left", () => {
+    expect(textDirection("ar")).toBe("rtl");
+    expect(textDirection("AR-eg")).toBe("rtl");
+    expect(textDirection("he")).toBe("rtl");
+    expect(textDirection("zh-Hans")).toBe("ltr");
+    expect(textDirection("pt-BR")).toBe("ltr");
+  });
+});
+
+describe("the verification page's language", () => {
+  it("takes ?lang= first, then Accept-Language by weight, each through the fallback rule, else English", () => {
+    expect(pageLanguage("de", "fr")).toBe("de");
+    expect(pageLanguage("xx", "fr-CA,fr;q=0.9")).toBe("fr");
+    expect(pageLanguage(undefined, "ja;q=1, es;q=0.4, de;q=0.8")).toBe("de");
+    expect(pageLanguage(undefined, "de;q=0, es")).toBe("es");
+    expect(pageLanguage(undefined, "*;q=0.5, fr;q=0.1")).toBe("fr");
+    expect(pageLanguage(undefined, ";;,,q=;")).toBe("en");
+    expect(pageLanguage(undefined, "fr-".padEnd(8000, "x"))).toBe("fr");
+    expect(pageLanguage(undefined, undefined)).toBe("en");
   });
 });

@@ -11,8 +11,11 @@ export interface LocaleFallbackCase {
   why: string;
 }
 
-/** The languages the capture page has words for (public/capture/messages.js). */
+/** The languages the capture page had words for first (public/capture/messages.js). */
 const PAGE = ["en", "fr", "es", "de"];
+
+/** The ten languages both pages speak (issue 26). */
+const TEN = ["en", "fr", "es", "de", "pt-BR", "it", "nl", "pl", "zh-Hans", "ar"];
 
 export const LOCALE_FALLBACK_CASES: readonly LocaleFallbackCase[] = [
   { requested: "pt-BR", available: ["pt-BR", "pt", "en"], defaultLocale: "fr", expected: "pt-BR", why: "the exact tag first" },
@@ -32,4 +35,18 @@ export const LOCALE_FALLBACK_CASES: readonly LocaleFallbackCase[] = [
   { requested: "ja", available: ["EN", "fr"], defaultLocale: "it", expected: "EN", why: "English in any case" },
   { requested: "ja", available: ["de", "fr"], defaultLocale: "it", expected: "de", why: "nothing in the order: the first available" },
   { requested: "ja", available: [], defaultLocale: "it", expected: "it", why: "nothing available: the default itself" },
+  // The ten languages of both pages (docs/adr/0047).
+  { requested: "pt-BR", available: TEN, defaultLocale: "en", expected: "pt-BR", why: "Brazilian Portuguese" },
+  { requested: "pt", available: TEN, defaultLocale: "de", expected: "de", why: "plain pt is not a request for Brazil: the default" },
+  { requested: "pt-PT", available: TEN, defaultLocale: "en", expected: "en", why: "European Portuguese never takes its sibling pt-BR" },
+  { requested: "zh-Hans", available: TEN, defaultLocale: "en", expected: "zh-Hans", why: "Simplified Chinese" },
+  { requested: "zh-CN", available: TEN, defaultLocale: "en", expected: "zh-Hans", why: "China writes Simplified: zh-CN reads zh-Hans" },
+  { requested: "zh", available: TEN, defaultLocale: "en", expected: "zh-Hans", why: "plain Chinese is Simplified (CLDR likely script)" },
+  { requested: "zh-Hans-SG", available: TEN, defaultLocale: "en", expected: "zh-Hans", why: "the script of a three-part tag" },
+  { requested: "zh-TW", available: TEN, defaultLocale: "fr", expected: "fr", why: "Taiwan writes Traditional: never Simplified, the default" },
+  { requested: "zh-HK", available: TEN, defaultLocale: "en", expected: "en", why: "Hong Kong writes Traditional: then English" },
+  { requested: "zh-Hant", available: ["zh", "en"], defaultLocale: "en", expected: "en", why: "a template's plain zh text is Simplified" },
+  { requested: "zh-TW", available: ["zh-Hant", "zh-Hans"], defaultLocale: "en", expected: "zh-Hant", why: "zh-TW reads a Traditional text" },
+  { requested: "ar-EG", available: TEN, defaultLocale: "en", expected: "ar", why: "Arabic, any region" },
+  { requested: "nl-BE", available: TEN, defaultLocale: "en", expected: "nl", why: "Flemish reads Dutch" },
 ];
