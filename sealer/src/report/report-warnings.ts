@@ -1,0 +1,67 @@
+import type { ReportFile, ReportJob, ReportProof } from "../../../shared/report-protocol.ts";
+import type { ReportMessages } from "./report-messages.ts";
+
+/** One line of the warning summary: what to weigh, and which files of which proof it concerns ("" when all). */
+export interface ReportWarning {
+  text: string;
+  files: string;
+}
+
+/** Below a minute the device's clock is as good as a phone's; the signal `device_time_far` takes over from far. */
+const CLOCK_OFFSET_WORTH_SAYING_MS = 60_000;
+
+/** "Photo 2, 5", or for a pair "After: photo 2, 5", in the report's words. */
+export function fileNames(proof: ReportProof, files: ReportFile[], m: ReportMessages, pair: boolean): string {
+  if (files.length === 0) return "";
+  const byKind = (kind: ReportFile["kind"]) => files.filter((file) => file.kind === kind).map((file) => file.number);
+  const parts = (["photo", "video"] as const).flatMap((kind) => {
+    const numbers = byKind(kind);
+    return numbers.length === 0 ? [] : [`${m[kind]} ${numbers.join(", ")}`];
+  });
+  const side = pair ? `${proof.side === "before" ? m.before : m.after}${m.colon}` : "";
+  return `${side}${parts.join("; ")}`;
+}
+
+/** A duration as minutes and seconds ("3 min 20 s"), or hours and minutes past an hour. */
+export function readableOffset(ms: number): string {
+  const seconds = Math.round(Math.abs(ms) / 1000);
+  if (seconds >= 3600) return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+  if (seconds >= 60) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${seconds} s`;
+}
+
+/**
+ * The summary at the top of the report: test mode first, then each signal raised (its sentence once, with the
+ * files that carry it), files from the device's gallery, a device clock the service measured far from its own.
+ * Nothing here is a verdict; each line is a fact the service measured or the phone reported, named as such.
+ * What is only reported is said after them in every report (render-report.ts).
+ */
+export function reportWarnings(job: ReportJob, m: ReportMessages): ReportWarning[] {
+  const pair = job.kind === "pair";
+  const warnings: ReportWarning[] = [];
+  if (job.proofs.some((proof) => proof.mode === "test")) warnings.push({ text: m.warningTest, files: "" });
+  for (const proof of job.proofs) {
+    const bySignal = new Map<string, { sentence: string; files: ReportFile[] }>();
+    for (const file of proof.files) {
+      for (const signal of file.signals) {
+        const entry = bySignal.get(signal.code) ?? { sentence: signal.sentence, files: [] };
+        if (!entry.files.includes(file)) entry.files.push(file);
+        bySignal.set(signal.code, entry);
+      }
+    }
+    for (const { sentence, files } of bySignal.values()) warnings.push({ text: sentence, files: fileNames(proof, files, m, pair) });
+    const gallery = proof.files.filter((file) => file.reported.method === "file");
+    if (gallery.length > 0) warnings.push({ text: m.warningGallery, files: fileNames(proof, gallery, m, pair) });
+    const farClock = proof.files.filter(
+      (file) =>
+        file.clock_offset_ms !== null &&
+        Math.abs(file.clock_offset_ms) >= CLOCK_OFFSET_WORTH_SAYING_MS &&
+        !file.signals.some((signal) => signal.code === "device_time_far"),
+    );
+    if (farClock.length > 0) {
+      const largest = Math.max(...farClock.map((file) => Math.abs(file.clock_offset_ms!)));
+      warnings.push({ text: m.warningClock.replace("{offset}", readableOffset(largest)), files: fileNames(proof, farClock, m, pair) });
+    }
+  }
+  return warnings;
+}

@@ -1,0 +1,107 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ReportJob } from "../../shared/report-protocol.ts";
+import { REPORT_LANGUAGES } from "../../shared/report-protocol.ts";
+import { reportPictures } from "../src/report/pictures.ts";
+import { renderReport } from "../src/report/render-report.ts";
+import { REPORT_MESSAGES } from "../src/report/report-messages.ts";
+import { utcTime } from "../src/report/report-sections.ts";
+import { pairJob, singleProofJob } from "./report-fixtures.ts";
+import { base, sources } from "./storage-stand-in.ts";
+
+const folder = mkdtempSync(join(tmpdir(), "report-test-"));
+const MADE_AT = new Date("2026-11-26T18:00:00Z");
+
+async function made(job: ReportJob, name: string): Promise<string> {
+  const pictures = await reportPictures(
+    job.proofs.flatMap((proof) => proof.files),
+    AbortSignal.timeout(60_000),
+  );
+  const path = join(folder, `${name}.pdf`);
+  writeFileSync(path, await renderReport(job, pictures, MADE_AT));
+  return path;
+}
+
+/** The text pdftotext reads, with the layout's line breaks and spacing folded to single spaces. */
+const text = (path: string, page?: number) =>
+  execFileSync("pdftotext", [...(page === undefined ? [] : ["-f", String(page), "-l", String(page)]), path, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+
+const pageCount = (path: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [path], { encoding: "utf8" }))![1]);
+
+test("a live proof's report says its verdict, reference, party, certified time and every fingerprint", async () => {
+  const job = await singleProofJob(base, sources, "en", "live", 3);
+  const path = await made(job, "live-en");
+  const all = text(path);
+  const proof = job.proofs[0]!;
+  assert.match(all, /VERIFIED/);
+  assert.ok(all.includes(proof.verdict.sentence.replace(/\s+/g, " ")), "the verdict's sentence");
+  assert.ok(all.includes(proof.external_reference));
+  assert.ok(all.includes("Party provider"));
+  assert.ok(all.includes(utcTime(proof.timestamp.gen_time, "en").replace(/\s+/g, " ")), "the certified time");
+  for (const file of proof.files) {
+    assert.ok(all.includes(file.sha256), `${file.id} as received`);
+    assert.ok(all.includes(file.signed_sha256), `${file.id} sealed`);
+    assert.ok(all.includes(utcTime(file.received_at, "en").replace(/\s+/g, " ")), `${file.id} received at`);
+  }
+  assert.ok(!/TEST/.test(all), "a live report never says TEST");
+  // A reader is warned before the photos: the gallery file and its signal are on the first page.
+  const first = text(path, 1);
+  assert.ok(first.includes("Chosen from the device's files"));
+  assert.ok(first.includes("names a camera maker or model. (Photo 2)"));
+  assert.ok(first.indexOf("Warnings") < first.indexOf("Reference"), "the warnings come before the facts");
+});
+
+test("qpdf finds no error, the fonts are embedded and the proof's files are attached", async () => {
+  const path = await made(await singleProofJob(base, sources, "fr", "live", 2), "check-fr");
+  const check = spawnSync("qpdf", ["--check", path], { encoding: "utf8" });
+  assert.equal(check.status, 0, check.stdout + check.stderr);
+  const fonts = execFileSync("pdffonts", [path], { encoding: "utf8" }).trim().split("\n").slice(2);
+  assert.ok(fonts.length >= 3);
+  for (const font of fonts) assert.match(font, /yes yes yes/, `embedded, subset, unicode: ${font}`);
+  const attached = execFileSync("pdfdetach", ["-list", path], { encoding: "utf8" });
+  for (const name of ["manifest.json", "manifest.p7s", "proof.tsr"]) assert.ok(attached.includes(name), name);
+  const metadata = execFileSync("qpdf", ["--show-object=trailer", path], { encoding: "utf8" });
+  assert.match(metadata, /\/ID/);
+});
+
+test("zbarimg decodes the verification page's address from the QR code pdftoppm renders", async () => {
+  const job = await singleProofJob(base, sources, "de", "live", 1);
+  const path = await made(job, "qr-de");
+  execFileSync("pdftoppm", ["-r", "150", "-f", "1", "-l", "1", "-png", path, join(folder, "qr-de")]);
+  const decoded = execFileSync("zbarimg", ["--quiet", "--raw", join(folder, "qr-de-1.png")], { encoding: "utf8" }).trim();
+  assert.equal(decoded, job.verification_url);
+});
+
+test("a test proof's report says TEST on every page and never shows a verified badge alone", async () => {
+  const path = await made(await singleProofJob(base, sources, "es", "test", 3), "test-es");
+  const pages = pageCount(path);
+  assert.ok(pages >= 3);
+  for (let page = 1; page <= pages; page++) assert.match(text(path, page), /PRUEBA DE TEST/, `page ${page}`);
+  assert.ok(text(path, 1).includes("VERIFICADA, SOLO TEST"));
+});
+
+test("a pair's report sets before beside after with each side's own time and every fingerprint", async () => {
+  const job = await pairJob(base, sources, "en", "live");
+  const path = await made(job, "pair-en");
+  const all = text(path);
+  const [before, after] = job.proofs;
+  for (const proof of [before!, after!]) {
+    assert.ok(all.includes(utcTime(proof.timestamp.gen_time, "en").replace(/\s+/g, " ")), `${proof.side} certified time`);
+    for (const file of proof.files) assert.ok(all.includes(file.sha256) && all.includes(file.signed_sha256), `${proof.side} ${file.id}`);
+  }
+  assert.ok(all.includes("After: photo 1") || all.includes("After: Photo 1"), "the after's reused photo is named in the warnings");
+  assert.ok(all.includes("No shot at this position."), "the after's missing shot leaves its place empty");
+  const attached = execFileSync("pdfdetach", ["-list", path], { encoding: "utf8" });
+  for (const name of ["before-manifest.json", "after-manifest.json", "after-proof.tsr"]) assert.ok(attached.includes(name), name);
+});
+
+test("every language's report opens with its own title", async () => {
+  for (const language of REPORT_LANGUAGES) {
+    const path = await made(await singleProofJob(base, sources, language, "live", 1), `title-${language}`);
+    assert.ok(text(path, 1).includes(REPORT_MESSAGES[language].title), language);
+  }
+});
