@@ -1,5 +1,6 @@
 import * as pkijs from "pkijs";
 import { hex, pemCertificatesDer } from "./timestamp-check.ts";
+import { certificatePem } from "./revocation-data.ts";
 
 /** A root a verifier pins: its SHA-256 over the DER, in lower-case hex and as `openssl x509 -fingerprint -sha256` prints it. */
 export interface RootFingerprint {
@@ -32,13 +33,7 @@ export async function rootFingerprints(pem: string): Promise<RootFingerprint[]> 
     if (!cert.subject.isEqual(cert.issuer)) continue;
     const sha256 = hex(await crypto.subtle.digest("SHA-256", der.slice()));
     const subject = subjectText(cert);
-    const base64 = btoa(String.fromCharCode(...der)).replace(/.{64}/g, "$&\n");
-    roots.push({
-      subject,
-      sha256,
-      opensslFingerprint: opensslFingerprint(sha256),
-      pem: `-----BEGIN CERTIFICATE-----\n${base64.replace(/\n$/, "")}\n-----END CERTIFICATE-----\n`,
-    });
+    roots.push({ subject, sha256, opensslFingerprint: opensslFingerprint(sha256), pem: certificatePem(btoa(String.fromCharCode(...der))) });
   }
   return roots;
 }

@@ -1,6 +1,7 @@
 import * as pkijs from "pkijs";
 import { nameText, subjectText } from "../../shared/trust-anchors.ts";
 import { hex } from "../../shared/timestamp-check.ts";
+import { certificatePem } from "../../shared/revocation-data.ts";
 
 /** The certificate that signed a proof's manifest.p7s, as the proof and GET /v1/public/trust-anchors name it. */
 export interface SealCertificate {
@@ -13,11 +14,6 @@ export interface SealCertificate {
   notAfter: string;
   pem: string;
 }
-
-const pemOf = (der: Uint8Array) =>
-  `-----BEGIN CERTIFICATE-----\n${btoa(String.fromCharCode(...der))
-    .replace(/.{64}/g, "$&\n")
-    .replace(/\n$/, "")}\n-----END CERTIFICATE-----\n`;
 
 /**
  * The signer's certificate of a manifest.p7s the sealer answered: the one of its `certificates` whose issuer
@@ -41,6 +37,6 @@ export async function sealCertificate(p7s: Uint8Array): Promise<SealCertificate>
     serial: hex(certificate.serialNumber.valueBlock.valueHexView),
     notBefore: certificate.notBefore.value.toISOString(),
     notAfter: certificate.notAfter.value.toISOString(),
-    pem: pemOf(der),
+    pem: certificatePem(btoa(String.fromCharCode(...der))),
   };
 }

@@ -10,17 +10,7 @@ export function immutableOrNotModified(c: Context<HonoEnv>, sealed: boolean, eta
     c.header("Cache-Control", "no-store");
     return null;
   }
-  const quoted = `"${etag}"`;
-  c.header("ETag", quoted);
-  c.header("Cache-Control", "public, max-age=31536000, immutable");
-  if (
-    c.req
-      .header("If-None-Match")
-      ?.split(",")
-      .some((tag) => tag.trim() === quoted)
-  )
-    return c.body(null, 304);
-  return null;
+  return taggedOrNotModified(c, etag, "public, max-age=31536000, immutable");
 }
 
 /**
@@ -31,17 +21,16 @@ export function immutableOrNotModified(c: Context<HonoEnv>, sealed: boolean, eta
  */
 export function renewableOrNotModified(c: Context<HonoEnv>, sealed: boolean, etag: string | null): Response | null {
   if (!sealed || etag === null) return immutableOrNotModified(c, false, null);
+  return taggedOrNotModified(c, etag, "public, max-age=60");
+}
+
+/** Sets the strong ETag and how long it may be kept; a 304 when the client's If-None-Match names that ETag. */
+function taggedOrNotModified(c: Context<HonoEnv>, etag: string, cacheControl: string): Response | null {
   const quoted = `"${etag}"`;
   c.header("ETag", quoted);
-  c.header("Cache-Control", "public, max-age=60");
-  if (
-    c.req
-      .header("If-None-Match")
-      ?.split(",")
-      .some((tag) => tag.trim() === quoted)
-  )
-    return c.body(null, 304);
-  return null;
+  c.header("Cache-Control", cacheControl);
+  const known = c.req.header("If-None-Match")?.split(",") ?? [];
+  return known.some((tag) => tag.trim() === quoted) ? c.body(null, 304) : null;
 }
 
 /**
