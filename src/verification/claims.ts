@@ -10,7 +10,7 @@ export const CLAIM_TEXTS = {
     en: "These files are unchanged since the certified time: their fingerprints are in the list of sealed files (the manifest) that the timestamp certifies.",
     fr: "Ces fichiers sont inchangés depuis l'heure certifiée : leurs empreintes figurent dans la liste des fichiers scellés (le manifeste) que l'horodatage certifie.",
     es: "Estos archivos no han cambiado desde la hora certificada: sus huellas figuran en la lista de archivos sellados (el manifiesto) que certifica el sello de tiempo.",
-    de: "Diese Dateien sind seit dem zertifizierten Zeitpunkt unverändert: ihre Fingerabdrücke stehen in der Liste der versiegelten Dateien (dem Manifest), die der Zeitstempel bescheinigt.",
+    de: "Diese Dateien sind seit dem zertifizierten Zeitpunkt unverändert: Ihre Fingerabdrücke stehen in der Liste der versiegelten Dateien (dem Manifest), die der Zeitstempel bescheinigt.",
   },
   existed_by_timestamp: {
     en: "These files existed no later than the certified time, as the timestamp authority attests.",
@@ -52,7 +52,7 @@ export const CLAIM_TEXTS = {
     en: "That a real camera took the shot: a web page cannot attest the camera.",
     fr: "Qu'un véritable appareil photo a pris la photo : une page web ne peut pas attester l'appareil photo.",
     es: "Que una cámara real tomó la foto: una página web no puede dar fe de la cámara.",
-    de: "Dass eine echte Kamera die Aufnahme machte: eine Webseite kann die Kamera nicht bezeugen.",
+    de: "Dass eine echte Kamera die Aufnahme machte: Eine Webseite kann die Kamera nicht bezeugen.",
   },
   location_exact: {
     en: "That the location is exact, or was not altered on the device.",
@@ -64,7 +64,7 @@ export const CLAIM_TEXTS = {
     en: "Anything at all: this is a test proof, signed by a test certificate with a simulated timestamp, of no legal value.",
     fr: "Quoi que ce soit : c'est une preuve de test, signée par un certificat de test avec un horodatage simulé, sans valeur légale.",
     es: "Nada en absoluto: es una prueba de test, firmada con un certificado de test y un sello de tiempo simulado, sin valor legal.",
-    de: "Überhaupt nichts: dies ist ein Testnachweis, mit einem Testzertifikat und simuliertem Zeitstempel signiert, ohne rechtlichen Wert.",
+    de: "Überhaupt nichts: Dies ist ein Testnachweis, mit einem Testzertifikat und simuliertem Zeitstempel signiert, ohne rechtlichen Wert.",
   },
 } as const satisfies Record<string, Record<PageLanguage, string>>;
 

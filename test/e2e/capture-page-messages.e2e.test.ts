@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 // The capture page's own modules, run in Node: plain ES modules with no dependency on the DOM.
 import { MESSAGES } from "../../public/capture/messages.js";
-import { pickLanguage, translator } from "../../public/capture/i18n.js";
+import { percent, pickLanguage, translator } from "../../public/capture/i18n.js";
 import { resolveLocale } from "../../public/capture/locale-fallback.js";
 import { LOCALE_FALLBACK_CASES } from "../api/support/locale-fallback-cases.ts";
 
@@ -44,6 +44,25 @@ describe("the capture page's own words", () => {
     for (const { requested, defaultLocale, expected, why } of pageRows) {
       expect(pickLanguage(requested, defaultLocale), why).toBe(expected);
     }
+  });
+
+  it("name no kind where a step may be a video (issue 26): the page's title, the promise and the location screen", () => {
+    const photo: Record<string, RegExp> = { en: /photo/i, fr: /photo/i, es: /foto/i, de: /foto/i };
+    for (const [language, table] of Object.entries(MESSAGES) as [string, Record<string, string>][]) {
+      for (const key of ["title", "sealed", "locationTitle", "locationWhy", "locationNone"]) {
+        expect(table[key], `${language}.${key}`).not.toMatch(photo[language] ?? /photo/i);
+      }
+    }
+  });
+
+  it("keep their terms: Spanish seals with a sello de tiempo, never fechar; German capitalises a sentence after a colon", () => {
+    for (const text of Object.values(MESSAGES.es)) expect(text).not.toMatch(/fech(?!as?\b)/i);
+    const sentenceAfterColon = /: (die|der|das|dies|diese|dieser|dieses|ihre|niemand|keine|eine|nehmen|wählen|löschen|gehen|lassen)\b/;
+    for (const [key, text] of Object.entries(MESSAGES.de)) expect(text, `de.${key}`).not.toMatch(sentenceAfterColon);
+  });
+
+  it("write a percentage as the language does: 60% in English", () => {
+    expect(percent(60)).toBe("60%");
   });
 
   it("fill their placeholders", () => {

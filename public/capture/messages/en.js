@@ -1,7 +1,7 @@
 // @ts-check
 /** The capture page's own words in English, the reference table: every language has the same keys (a test checks it). */
 export default {
-  title: "Photo capture",
+  title: "Capture",
   testMode: "Test mode: this capture is a trial",
   start: "Start",
   stepsTitle: "What you will capture",
@@ -11,14 +11,14 @@ export default {
   videoN: "{n} videos",
   optional: "optional",
   duration: "About {n} min",
-  sealed: "Your photos will be sealed and timestamped: nobody can alter them afterwards.",
+  sealed: "Your shots will be sealed and timestamped: nobody can alter them afterwards.",
   received: "Your files were received. The service is now sealing and timestamping them; the proof will be ready in a moment.",
-  locationTitle: "Add the place to your photos?",
-  locationWhy: "Recording where the photos are taken makes the proof stronger. The location is attached to these photos only.",
+  locationTitle: "Add the place to your shots?",
+  locationWhy: "Recording where the shots are taken makes the proof stronger. The location is attached to these shots only.",
   locationYes: "Share my location",
   locationNo: "Continue without",
   locationWaiting: "Waiting for your location…",
-  locationNone: "Location unavailable: the photos will be taken without it.",
+  locationNone: "Location unavailable: the shots will be taken without it.",
   step: "Step {i} of {n}",
   shutter: "Take photo",
   record: "Start recording",

@@ -1,7 +1,7 @@
 // @ts-check
 /** The capture page's own words in Spanish; its terms are in docs/translation-glossary.md. */
 export default {
-  title: "Toma de fotos",
+  title: "Captura",
   testMode: "Modo de prueba: esta captura es un ensayo",
   start: "Empezar",
   stepsTitle: "Lo que va a capturar",
@@ -11,14 +11,14 @@ export default {
   videoN: "{n} vídeos",
   optional: "opcional",
   duration: "Unos {n} min",
-  sealed: "Sus fotos se sellarán y fecharán: nadie podrá modificarlas después.",
-  received: "Sus archivos se han recibido. El servicio los está sellando y fechando; la prueba estará lista en un momento.",
-  locationTitle: "¿Añadir el lugar a sus fotos?",
-  locationWhy: "Registrar dónde se toman las fotos refuerza la prueba. La ubicación solo se adjunta a estas fotos.",
+  sealed: "Sus tomas se sellarán y recibirán un sello de tiempo: nadie podrá modificarlas después.",
+  received: "Sus archivos se han recibido. El servicio los está sellando y añadiéndoles un sello de tiempo; la prueba estará lista en un momento.",
+  locationTitle: "¿Añadir el lugar a sus tomas?",
+  locationWhy: "Registrar dónde se hacen las tomas refuerza la prueba. La ubicación solo se adjunta a estas tomas.",
   locationYes: "Compartir mi ubicación",
   locationNo: "Continuar sin ella",
   locationWaiting: "Esperando su ubicación…",
-  locationNone: "Ubicación no disponible: las fotos se tomarán sin ella.",
+  locationNone: "Ubicación no disponible: las tomas se harán sin ella.",
   step: "Paso {i} de {n}",
   shutter: "Tomar foto",
   record: "Empezar a grabar",
@@ -63,7 +63,7 @@ export default {
   keepOpen: "Mantenga esta página abierta hasta que todo se envíe: este navegador no puede guardar las tomas si se cierra.",
   sealingTitle: "Sellando su captura",
   sealingSending: "Enviando sus archivos ({done} de {total})",
-  sealingSealing: "Sellado y fechado",
+  sealingSealing: "Sellado y sello de tiempo",
   sealingWhy:
     "Cada archivo recibe un sello digital y una marca de tiempo de una autoridad de confianza, para que cualquiera pueda comprobar después que no se ha modificado.",
   reference: "Referencia",

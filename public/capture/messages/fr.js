@@ -1,7 +1,7 @@
 // @ts-check
 /** The capture page's own words in French; its terms are in docs/translation-glossary.md. */
 export default {
-  title: "Prise de photos",
+  title: "Prise de vue",
   testMode: "Mode test : cette capture est un essai",
   start: "Commencer",
   stepsTitle: "Ce que vous allez prendre",
@@ -11,14 +11,14 @@ export default {
   videoN: "{n} vidéos",
   optional: "facultatif",
   duration: "Environ {n} min",
-  sealed: "Vos photos seront scellées et horodatées : personne ne pourra les modifier ensuite.",
+  sealed: "Vos prises seront scellées et horodatées : personne ne pourra les modifier ensuite.",
   received: "Vos fichiers ont bien été reçus. Le service les scelle et les horodate maintenant ; la preuve sera prête dans un instant.",
-  locationTitle: "Ajouter le lieu à vos photos ?",
-  locationWhy: "Enregistrer le lieu de prise de vue renforce la preuve. La position n'est jointe qu'à ces photos.",
+  locationTitle: "Ajouter le lieu à vos prises ?",
+  locationWhy: "Enregistrer le lieu de prise de vue renforce la preuve. La position n'est jointe qu'à ces prises.",
   locationYes: "Partager ma position",
   locationNo: "Continuer sans",
   locationWaiting: "En attente de votre position…",
-  locationNone: "Position indisponible : les photos seront prises sans elle.",
+  locationNone: "Position indisponible : les prises se feront sans elle.",
   step: "Étape {i} sur {n}",
   shutter: "Prendre la photo",
   record: "Commencer à filmer",
