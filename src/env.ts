@@ -34,5 +34,7 @@ export interface HonoEnv {
     rateLimit: Promise<RateLimitDecision> | undefined;
     /** On an idempotent route, the rate-limit charge the idempotency middleware makes with its record (one call). */
     rateLimitCharge: RateLimitCharge | undefined;
+    /** On an idempotent route: the request's Idempotency-Key and body hash, which a creation records with what it creates (ADR 0046). */
+    idempotentRequest: { key: string; requestHash: string } | undefined;
   };
 }

@@ -5,6 +5,7 @@ import { resumeStalledSealing } from "./sweeps/resume-stalled-sealing.ts";
 import { publishUndispatchedEvents } from "./sweeps/publish-undispatched-events.ts";
 import { deleteUnusedCaptureSessions } from "./sweeps/delete-unused-capture-sessions.ts";
 import { deleteWebhookDeliveryBodies } from "./sweeps/delete-webhook-delivery-bodies.ts";
+import { deleteExpiredSessionCreations } from "./sweeps/delete-expired-session-creations.ts";
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
 import { renewEvidenceRecords } from "./sweeps/renew-evidence-records.ts";
 import { rehashSealedObjects } from "./sweeps/rehash-sealed-objects.ts";
@@ -24,6 +25,8 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   // Retention (src/retention.ts): data past its period is deleted a little every minute.
   { name: "delete-unused-capture-sessions", run: deleteUnusedCaptureSessions },
   { name: "delete-webhook-delivery-bodies", run: deleteWebhookDeliveryBodies },
+  // A creation's attempt recorded with its session, kept as long as its Idempotency-Key (docs/adr/0046).
+  { name: "delete-expired-session-creations", run: deleteExpiredSessionCreations },
   { name: "requeue-overdue-deliveries", run: requeueOverdueDeliveries },
   // RFC 4998 evidence records: archive timestamps over batches of sealed proofs (docs/adr/0022).
   { name: "renew-evidence-records", run: renewEvidenceRecords },

@@ -11,6 +11,7 @@ import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
 import { getAllowedReturnOrigins } from "../storage/settings.ts";
 import { insertSessionWithinBalance, type SessionToInsert } from "../storage/capture-sessions.ts";
 import { beforeTemplateForAfter } from "./comparison.ts";
+import { type IdempotentRequest, liveCreation, sessionCreation } from "./creation-record.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 
 export const CAPTURE_LINK_LIFETIME_MS = 30 * 60 * 1000;
@@ -56,9 +57,12 @@ function storedForm(snapshot: TemplateSnapshot): Promise<{ json: string; sha256:
 
 /**
  * Creates a capture session and its single-use link; a live one reserves one unit of balance. Answers the
- * session with its token, which is known only now (only its hash is stored).
+ * session with its token, which is known only now (only its hash is stored). The attempt is recorded with
+ * the session (ADR 0046): when its Idempotency-Key already created a session (a retry after a Worker died
+ * before the key's record got its answer), that session is answered again (`replayed`), or, for another
+ * body, `idempotency_key_reused`; never a second session.
  */
-export async function createCaptureSession({ ctx, input }: { ctx: SessionContext; input: CreateCaptureSessionInput }) {
+export async function createCaptureSession({ ctx, input, request }: { ctx: SessionContext; input: CreateCaptureSessionInput; request: IdempotentRequest }) {
   const { db, caller, now } = ctx;
   if (input.template_id !== undefined && input.compare_to !== undefined) {
     throw new ApiError("validation_failed", { field: "/template_id", detail: "template_id must not be given with compare_to." });
@@ -101,7 +105,10 @@ export async function createCaptureSession({ ctx, input }: { ctx: SessionContext
     updatedAt: createdAt,
     expiresAt,
   };
-  const inserted = await insertSessionWithinBalance(ctx.env.DB, session);
-  if (inserted === null) throw new ApiError("insufficient_balance");
-  return { session: { ...session, locale: inserted.locale }, token };
+  const inserted = await insertSessionWithinBalance(ctx.env.DB, session, await sessionCreation(caller, request, token, now));
+  if (inserted !== null) return { session: { ...session, locale: inserted.locale }, token, replayed: false };
+  const earlier = await liveCreation(ctx.env.DB, caller, request.key, now);
+  if (earlier === null) throw new ApiError("insufficient_balance");
+  if (earlier.requestHash !== request.requestHash) throw new ApiError("idempotency_key_reused", { field: "/header/Idempotency-Key" });
+  return { session: earlier.session, token: earlier.token, replayed: true };
 }

@@ -1,9 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { FixedWindow, type RateLimitDecision } from "./fixed-window.ts";
 
-/** What a request needs to know about an earlier one with the same Idempotency-Key in its organization and mode. */
+/**
+ * What a request needs to know about an earlier one with the same Idempotency-Key in its organization and
+ * mode. A run that `resumed` took over a stale start: the attempt before it may have done its work and died
+ * before storing the answer, which the route's own record then holds (ADR 0046).
+ */
 export type IdempotencyDecision =
-  | { kind: "run"; attempt: string }
+  | { kind: "run"; attempt: string; resumed: boolean }
   | { kind: "in_progress"; retryAfterSeconds: number }
   | { kind: "mismatch" }
   | { kind: "replay"; status: number; body: string; headers: Record<string, string> };
@@ -48,6 +52,8 @@ interface PendingStart {
 
 interface Row extends Record<string, SqlStorageValue> {
   state: "started" | "done";
+  attempt: string | null;
+  started_at: number;
   body_hash: string;
   status: number | null;
   body: string | null;
@@ -55,14 +61,17 @@ interface Row extends Record<string, SqlStorageValue> {
 }
 
 /**
- * Claims a key for a new attempt (?1 key, ?2 attempt, ?3 body hash, ?4 now, ?5 retention, ?6 stale start):
- * inserted, or written over a record whose 24 hours are over or whose start is stale; returns a row only
- * then. A record that is still live (a stored answer, a recent start) is left untouched.
+ * Claims a key for a new attempt (?1 key, ?2 attempt, ?3 body hash, ?4 now, ?5 retention): inserted, or
+ * written over a record whose 24 hours are over; returns a row only then. A record that is still live (a
+ * stored answer, a start) is left untouched; a stale start is taken over by `RESUME_STALE_START`.
  */
 const CLAIM_RECORD = `INSERT INTO records (key, state, attempt, body_hash, started_at, status, body, headers) VALUES (?1, 'started', ?2, ?3, ?4, NULL, NULL, NULL)
   ON CONFLICT (key) DO UPDATE SET state = 'started', attempt = excluded.attempt, body_hash = excluded.body_hash, started_at = excluded.started_at, status = NULL, body = NULL, headers = NULL
-  WHERE ?4 - records.started_at >= ?5 OR (records.state = 'started' AND ?4 - records.started_at >= ?6)
+  WHERE ?4 - records.started_at >= ?5
   RETURNING 1`;
+
+/** A start left by a Worker that died (?1 key, ?2 new attempt, ?3 body hash, ?4 now, ?5 the dead attempt). */
+const RESUME_STALE_START = "UPDATE records SET attempt = ?2, body_hash = ?3, started_at = ?4 WHERE key = ?1 AND state = 'started' AND attempt = ?5";
 
 /**
  * One instance per API account (organization and mode): the rate-limit windows of its keys and the
@@ -158,9 +167,13 @@ export class ApiAccount extends DurableObject {
 
   private claim(key: string, bodyHash: string, nowMs: number): IdempotencyDecision {
     const attempt = crypto.randomUUID();
-    const claimed = this.sql.exec(CLAIM_RECORD, key, attempt, bodyHash, nowMs, RETENTION_MS, STALE_START_MS).toArray().length === 1;
-    if (claimed) return { kind: "run", attempt };
-    const stored = this.sql.exec<Row>("SELECT state, body_hash, status, body, headers FROM records WHERE key = ?", key).one();
+    const claimed = this.sql.exec(CLAIM_RECORD, key, attempt, bodyHash, nowMs, RETENTION_MS).toArray().length === 1;
+    if (claimed) return { kind: "run", attempt, resumed: false };
+    const stored = this.sql.exec<Row>("SELECT state, attempt, started_at, body_hash, status, body, headers FROM records WHERE key = ?", key).one();
+    if (stored.state === "started" && nowMs - stored.started_at >= STALE_START_MS) {
+      this.sql.exec(RESUME_STALE_START, key, attempt, bodyHash, nowMs, stored.attempt);
+      return { kind: "run", attempt, resumed: true };
+    }
     if (stored.state === "started") return { kind: "in_progress", retryAfterSeconds: 1 };
     if (stored.body_hash !== bodyHash) return { kind: "mismatch" };
     return { kind: "replay", status: stored.status ?? 500, body: stored.body ?? "", headers: JSON.parse(stored.headers ?? "{}") };

@@ -4,7 +4,7 @@ import type { Right } from "../auth/rights.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { problemResponses } from "../errors/openapi.ts";
 import { apiKeyAuth } from "../middleware/api-key.ts";
-import { idempotent } from "../middleware/idempotency.ts";
+import { isIdempotent } from "../middleware/idempotency.ts";
 import { isJsonMediaType } from "../middleware/json-body-limit.ts";
 import type { RequestCost } from "../durable/rate-limit-client.ts";
 
@@ -41,7 +41,7 @@ export function apiRoute<const R extends RouteConfig>(options: ApiRouteOptions, 
     security: [{ apiKey: [] }],
     "x-required-right": options.right,
     // An idempotent route checks the rate limit and the idempotency record in one round trip.
-    middleware: [apiKeyAuth(options.right, options.cost, existing.includes(idempotent)), ...(existing as MiddlewareHandler[])] as const,
+    middleware: [apiKeyAuth(options.right, options.cost, existing.some(isIdempotent)), ...(existing as MiddlewareHandler[])] as const,
     responses: { ...problemResponses(errors), ...route.responses },
   });
 }

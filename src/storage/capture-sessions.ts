@@ -61,10 +61,27 @@ const snapshotStored = (sha256: string) => sql`EXISTS (SELECT 1 FROM template_sn
  */
 const knownSnapshots = boundedCache<string, true>({ maxEntries: 1_000 });
 
+/**
+ * The attempt that creates a session (ADR 0046), recorded in the same batch: the Idempotency-Key's hash,
+ * the request's, and the capture token sealed under the key, so that a retry can rebuild the answer.
+ */
+export interface SessionCreation {
+  keyHash: string;
+  requestHash: string;
+  sealedToken: string;
+  /** A creation recorded before this instant is past its 24 hours: its key may create a session again. */
+  liveAfter: string;
+}
+
+/** No live creation holds the key: a session is inserted at most once per Idempotency-Key, whatever the Durable Object's record says. */
+const keyFree = (creation: SessionCreation) =>
+  sql`NOT EXISTS (SELECT 1 FROM capture_session_creations WHERE key_hash = ${creation.keyHash} AND created_at > ${creation.liveAfter})`;
+
 /** The session's insert, returning its locale; with `snapshotMustBeStored`, made only if its snapshot is there. */
-function insertSession(d1: D1Database, row: SessionToInsert, snapshotMustBeStored: boolean): D1PreparedStatement {
+function insertSession(d1: D1Database, row: SessionToInsert, creation: SessionCreation, snapshotMustBeStored: boolean): D1PreparedStatement {
   const columns = columnValues(row);
   const conditions = [
+    keyFree(creation),
     ...(snapshotMustBeStored ? [snapshotStored(row.templateSha256)] : []),
     ...(row.holdsReservation !== 0 ? [withinBalance(row.organizationId)] : []),
   ];
@@ -76,28 +93,74 @@ function insertSession(d1: D1Database, row: SessionToInsert, snapshotMustBeStore
 }
 
 /**
- * Inserts a session. A live session is inserted only if the balance still covers every promise plus this
- * one: a single statement, which D1 runs atomically on its one writer, so concurrent creations can never
- * over-promise (ADR 0005). Its locale is settled inside the insert. When this isolate knows the template
- * snapshot is stored, the insert alone is sent, on condition that the snapshot still is (the retention
- * sweep deletes snapshots no session uses); otherwise, or when that insert finds nothing (the snapshot was
- * deleted, or the balance refused), the snapshot is stored in the same batch unless that content is
- * already there. One round trip for the whole creation, two only then. Returns the locale stored, or null
- * when the balance refused it.
+ * The creation's record, made only if the session was (an expired record of the same key is replaced).
+ * The statement after the session's insert in the same batch, so that both exist or neither.
  */
-export async function insertSessionWithinBalance(d1: D1Database, row: SessionToInsert): Promise<{ locale: string } | null> {
+function insertCreation(d1: D1Database, row: SessionToInsert, creation: SessionCreation): D1PreparedStatement {
+  return statement(
+    d1,
+    sql`INSERT OR REPLACE INTO capture_session_creations (key_hash, session_id, request_hash, sealed_token, created_at)
+      SELECT ${creation.keyHash}, ${row.id}, ${creation.requestHash}, ${creation.sealedToken}, ${row.createdAt}
+      WHERE EXISTS (SELECT 1 FROM capture_sessions WHERE id = ${row.id})`,
+  );
+}
+
+/**
+ * Inserts a session with the record of the attempt that created it, in one batch (atomic). A live session
+ * is inserted only if the balance still covers every promise plus this one: a single statement, which D1
+ * runs atomically on its one writer, so concurrent creations can never over-promise (ADR 0005); and only
+ * if no live creation holds its Idempotency-Key (ADR 0046). Its locale is settled inside the insert. When
+ * this isolate knows the template snapshot is stored, the snapshot is not sent, the insert being made on
+ * condition that it still is (the retention sweep deletes snapshots no session uses); otherwise, or when
+ * that insert finds nothing (the snapshot was deleted, the balance refused, the key was taken), the
+ * snapshot is stored in the same batch unless that content is already there. One round trip for the whole
+ * creation, two only then. Returns the locale stored, or null when nothing was inserted: the caller asks
+ * `findLiveCreation` whether the key was taken, else the balance refused.
+ */
+export async function insertSessionWithinBalance(d1: D1Database, row: SessionToInsert, creation: SessionCreation): Promise<{ locale: string } | null> {
   if (knownSnapshots.get(row.templateSha256)) {
-    const inserted = await insertSession(d1, row, true).first<{ locale: string }>();
-    if (inserted !== null) return { locale: inserted.locale };
+    const [inserted] = await d1.batch<{ locale: string }>([insertSession(d1, row, creation, true), insertCreation(d1, row, creation)]);
+    const stored = inserted!.results[0];
+    if (stored !== undefined) return { locale: stored.locale };
   }
   const snapshot = statement(
     d1,
     sql`INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (${row.templateSha256}, ${row.templateSnapshotJson}, ${row.createdAt})`,
   );
-  const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insertSession(d1, row, false)]);
+  const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insertSession(d1, row, creation, false), insertCreation(d1, row, creation)]);
   knownSnapshots.set(row.templateSha256, true);
   const stored = inserted!.results[0];
   return stored === undefined ? null : { locale: stored.locale };
+}
+
+/** A creation recorded with the Idempotency-Key's hash and still live, with what its session's answer is rebuilt from. */
+export interface LiveCreation {
+  requestHash: string;
+  sealedToken: string;
+  session: Pick<CaptureSessionRow, "id" | "mode" | "expiresAt" | "compareTo">;
+}
+
+export async function findLiveCreation(d1: D1Database, keyHash: string, liveAfter: string): Promise<LiveCreation | null> {
+  const row = await statement(
+    d1,
+    sql`SELECT c.request_hash, c.sealed_token, s.id, s.mode, s.expires_at, s.compare_to FROM capture_session_creations c
+      JOIN capture_sessions s ON s.id = c.session_id WHERE c.key_hash = ${keyHash} AND c.created_at > ${liveAfter}`,
+  ).first<{ request_hash: string; sealed_token: string; id: string; mode: "test" | "live"; expires_at: string; compare_to: string | null }>();
+  if (row === null) return null;
+  return {
+    requestHash: row.request_hash,
+    sealedToken: row.sealed_token,
+    session: { id: row.id, mode: row.mode, expiresAt: row.expires_at, compareTo: row.compare_to },
+  };
+}
+
+/** Deletes up to `limit` creations recorded before `before` (past their 24 hours), oldest first; returns how many. */
+export async function deleteExpiredCreations(d1: D1Database, before: string, limit: number): Promise<number> {
+  const deleted = await statement(
+    d1,
+    sql`DELETE FROM capture_session_creations WHERE key_hash IN (SELECT key_hash FROM capture_session_creations WHERE created_at <= ${before} ORDER BY created_at LIMIT ${sql.raw(String(limit))})`,
+  ).run();
+  return deleted.meta.changes;
 }
 
 /** Sessions with their snapshot; every session has one, stored before its insert or in the same batch. */

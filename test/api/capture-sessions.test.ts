@@ -203,6 +203,12 @@ describe("idempotency", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM records").one().n)).toBe(0);
     vi.restoreAllMocks();
+    // The attempt recorded with the session in D1 (ADR 0046) is past its 24 hours too.
+    await env.DB.prepare(
+      "UPDATE capture_session_creations SET created_at = '2000-01-01T00:00:00.000Z' WHERE session_id IN (SELECT id FROM capture_sessions WHERE organization_id = ?)",
+    )
+      .bind(org.id)
+      .run();
     const again = await createSession(org.testKey, baseSession(), "key-expiring-0001");
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBeNull();

@@ -4,33 +4,10 @@ import { runInDurableObject } from "cloudflare:test";
 import type { ApiAccount } from "../../src/durable/api-account.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
+import { interceptRecordWrites } from "./support/record-writes.ts";
 
 const sessionsOf = async (reference: string) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE external_reference = ?").bind(reference).first<{ n: number }>())!.n;
-
-/**
- * Replaces the API_ACCOUNT binding the Worker's handlers read from the shared `env` by one whose stubs pass
- * every call through except `finish` (the write of a creation's answer into its Idempotency-Key record).
- */
-function interceptRecordWrites(finish: (write: () => Promise<unknown>) => Promise<unknown>) {
-  const bindings = env as unknown as Record<string, unknown>;
-  const saved = env.API_ACCOUNT;
-  bindings.API_ACCOUNT = {
-    idFromName: (name: string) => saved.idFromName(name),
-    get: (id: DurableObjectId) => {
-      const stub = saved.get(id);
-      return {
-        take: (...args: Parameters<typeof stub.take>) => stub.take(...args),
-        begin: (...args: Parameters<typeof stub.begin>) => stub.begin(...args),
-        release: (...args: Parameters<typeof stub.release>) => stub.release(...args),
-        finish: (...args: Parameters<typeof stub.finish>) => finish(() => stub.finish(...args)),
-      };
-    },
-  };
-  return () => {
-    bindings.API_ACCOUNT = saved;
-  };
-}
 
 /** Holds every `finish` until released. */
 function holdRecordWrites() {
@@ -64,7 +41,7 @@ function failRecordWrites(failures: number) {
 }
 
 describe("a creation's answer and its Idempotency-Key record", () => {
-  it("answers without waiting for the record's write; meanwhile the same key gets 409 (concurrently too), then the stored answer", async () => {
+  it("answers without waiting for the record's write; meanwhile the same key gets the answer recorded with the session (concurrently too), then the stored one", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
     const body = baseSession();
     const key = `held-${crypto.randomUUID()}`;
@@ -75,12 +52,16 @@ describe("a creation's answer and its Idempotency-Key record", () => {
       first = await createSession(org.testKey, body, key);
       expect(first.status).toBe(201);
       expect(hold.heldWrites()).toBe(1);
+      // The record is still "started", but the session's insert recorded its attempt (ADR 0046).
       const meanwhile = await Promise.all(Array.from({ length: 5 }, () => createSession(org.testKey, body, key)));
       for (const response of meanwhile) {
-        expect(response.status).toBe(409);
-        expect(response.body.code).toBe("request_in_progress");
-        expect(response.headers.get("Retry-After")).toBe("1");
+        expect(response.status).toBe(201);
+        expect(response.headers.get("Idempotent-Replayed")).toBe("true");
+        expect(response.body).toEqual(first.body);
       }
+      const otherBody = await createSession(org.testKey, { ...body, stage: "other" }, key);
+      expect(otherBody.status).toBe(422);
+      expect(otherBody.body.code).toBe("idempotency_key_reused");
       await hold.release();
     } finally {
       hold.restore();
@@ -99,8 +80,12 @@ describe("a creation's answer and its Idempotency-Key record", () => {
     const body = baseSession();
     const key = `twice-${crypto.randomUUID()}`;
     const [a, b] = await Promise.all([createSession(org.testKey, body, key), createSession(org.testKey, body, key)]);
-    expect([a.status, b.status].sort()).toEqual([201, 409]);
-    const created = a.status === 201 ? a : b;
+    // The second is in progress: 409 before the first's insert, its recorded answer after it (ADR 0046).
+    const created = a.status === 201 && a.headers.get("Idempotent-Replayed") === null ? a : b;
+    const other = created === a ? b : a;
+    expect(created.status).toBe(201);
+    if (other.status === 201) expect(other.body).toEqual(created.body);
+    else expect(other.status).toBe(409);
     const retried = await createSession(org.testKey, body, key);
     expect(retried.status).toBe(201);
     expect(retried.body).toEqual(created.body);
@@ -154,7 +139,7 @@ describe("a creation's answer and its Idempotency-Key record", () => {
     });
   });
 
-  it("a failed write of the answer is tried again: the key replays the creation rather than staying in progress until stale", async () => {
+  it("a failed write of the answer is tried again: the key's record gets the answer rather than staying in progress until stale", async () => {
     const org = await createOrganization({ rateLimit: 1000 });
     const body = baseSession();
     const key = `lost-${crypto.randomUUID()}`;
@@ -162,15 +147,15 @@ describe("a creation's answer and its Idempotency-Key record", () => {
     try {
       const first = await createSession(org.testKey, body, key);
       expect(first.status).toBe(201);
-      let retried = await createSession(org.testKey, body, key);
-      for (const deadline = Date.now() + 3_000; retried.status === 409 && Date.now() < deadline; ) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        retried = await createSession(org.testKey, body, key);
-      }
+      for (const deadline = Date.now() + 3_000; failing.calls() < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(failing.calls()).toBe(2);
+      const retried = await createSession(org.testKey, body, key);
       expect(retried.status).toBe(201);
       expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
       expect(retried.body).toEqual(first.body);
+      // From the record, not from D1: another body is a mismatch there, whatever D1 holds.
+      await env.DB.prepare("DELETE FROM capture_session_creations WHERE session_id = ?").bind(first.body.id).run();
+      expect((await createSession(org.testKey, body, key)).body).toEqual(first.body);
     } finally {
       failing.restore();
     }

@@ -28,3 +28,17 @@ export const captureSessions = sqliteTable("capture_sessions", {
   completedAt: text("completed_at"),
   rejectedAt: text("rejected_at"),
 });
+
+/**
+ * The attempt that created a session, inserted in the same batch (migration 0021, ADR 0046): what a retry of
+ * its Idempotency-Key replays when the key's record never received the answer. Kept 24 hours.
+ */
+export const captureSessionCreations = sqliteTable("capture_session_creations", {
+  keyHash: text("key_hash").primaryKey(),
+  sessionId: text("session_id")
+    .notNull()
+    .references(() => captureSessions.id, { onDelete: "cascade" }),
+  requestHash: text("request_hash").notNull(),
+  sealedToken: text("sealed_token").notNull(),
+  createdAt: text("created_at").notNull(),
+});

@@ -53,4 +53,8 @@ export const webhookAttempts = sqliteTable("webhook_attempts", {
   responseStatus: integer("response_status"),
   responseBodyStart: text("response_body_start"),
   failureReason: text("failure_reason"),
+  /** Started before the request leaves, completed after its answer; interrupted when its Worker died (ADR 0050). */
+  state: text("state", { enum: ["started", "completed", "interrupted"] })
+    .notNull()
+    .default("completed"),
 });
