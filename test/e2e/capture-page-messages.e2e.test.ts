@@ -8,8 +8,8 @@ import { LOCALE_FALLBACK_CASES } from "../api/support/locale-fallback-cases.ts";
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
 describe("the capture page's own words", () => {
-  it("exist in English, French, Spanish and German, with the same keys in every table", () => {
-    expect(Object.keys(MESSAGES).sort()).toEqual(["de", "en", "es", "fr"]);
+  it("exist in the ten languages of issue 26, with the same keys in every table", () => {
+    expect(Object.keys(MESSAGES).sort()).toEqual(["ar", "de", "en", "es", "fr", "it", "nl", "pl", "pt-BR", "zh-Hans"]);
     const english = Object.keys(MESSAGES.en).sort();
     for (const [language, table] of Object.entries(MESSAGES)) expect(Object.keys(table).sort(), language).toEqual(english);
   });
@@ -29,7 +29,7 @@ describe("the capture page's own words", () => {
     expect(pickLanguage("DE-at", "en")).toBe("de");
     // A German template opened in Japanese: German buttons, not English ones.
     expect(pickLanguage("ja", "de")).toBe("de");
-    expect(pickLanguage("pt-BR", "es-419")).toBe("es");
+    expect(pickLanguage("ja-JP", "es-419")).toBe("es");
     expect(pickLanguage("ja", "ko")).toBe("en");
     expect(pickLanguage(undefined, undefined)).toBe("en");
   });
@@ -47,7 +47,7 @@ describe("the capture page's own words", () => {
   });
 
   it("name no kind where a step may be a video (issue 26): the page's title, the promise and the location screen", () => {
-    const photo: Record<string, RegExp> = { en: /photo/i, fr: /photo/i, es: /foto/i, de: /foto/i };
+    const photo: Record<string, RegExp> = { es: /foto/i, de: /foto/i, "pt-BR": /foto/i, it: /foto/i, nl: /foto/i, pl: /zdję/i, "zh-Hans": /照片/, ar: /صور/ };
     for (const [language, table] of Object.entries(MESSAGES) as [string, Record<string, string>][]) {
       for (const key of ["title", "sealed", "locationTitle", "locationWhy", "locationNone"]) {
         expect(table[key], `${language}.${key}`).not.toMatch(photo[language] ?? /photo/i);
@@ -65,8 +65,18 @@ describe("the capture page's own words", () => {
     expect(percent(60)).toBe("60%");
   });
 
+  it("speak Chinese by script and Brazilian Portuguese by region (docs/adr/0047)", () => {
+    expect(pickLanguage("zh-CN", "en")).toBe("zh-Hans");
+    expect(pickLanguage("zh", "en")).toBe("zh-Hans");
+    expect(pickLanguage("zh-TW", "en")).toBe("en");
+    expect(pickLanguage("pt-br", "en")).toBe("pt-BR");
+    expect(pickLanguage("pt-PT", "it")).toBe("it");
+    expect(pickLanguage("ar-MA", "en")).toBe("ar");
+  });
+
   it("fill their placeholders", () => {
     expect(translator("de")("step", { i: 1, n: 3 })).toBe("Schritt 1 von 3");
+    expect(translator("ar")("step", { i: 1, n: 3 })).toBe("الخطوة 1 من 3");
     expect(translator("fr")("morePhotoN", { n: 2 })).toBe("Prenez encore au moins 2 photos.");
   });
 });
