@@ -1,16 +1,58 @@
 // @ts-check
-/** "Check a file": hashes it on this device (nothing is uploaded) and compares with the proof's hashes. */
+/**
+ * "Check a file": hashes a chosen or dropped file on this device (nothing is uploaded) and compares it with the
+ * proof's hashes; the answer names the matching photo, or says plainly that none matches, with the file's SHA-256.
+ */
 const input = /** @type {HTMLInputElement | null} */ (document.getElementById("check-file"));
 const result = document.getElementById("check-result");
-input?.addEventListener("change", async () => {
-  const file = input.files?.[0];
-  if (!file || !result) return;
+const zone = input?.closest(".dropzone");
+
+/** @param {string} className @param {string[]} lines the first in bold */
+const show = (className, lines) => {
+  if (!result) return;
+  result.className = className;
+  result.replaceChildren(
+    ...lines.map((line, i) => {
+      const paragraph = document.createElement("p");
+      if (i === 0) paragraph.append(Object.assign(document.createElement("strong"), { textContent: line }));
+      else paragraph.textContent = line;
+      if (i === lines.length - 1 && i > 0) paragraph.className = "checked-file";
+      return paragraph;
+    }),
+  );
+};
+
+/** @param {File} file */
+const check = async (file) => {
+  if (!input) return;
+  const data = input.dataset;
+  show("checking", [data.checking ?? "", file.name]);
   const digest = await crypto.subtle.digest("SHA-256", await file.arrayBuffer());
   const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  const known = (input.dataset.hashes ?? "").split(" ");
-  result.textContent = known.includes(hex) ? (document.body.dataset.belongs ?? "") : (document.body.dataset.notBelongs ?? "");
-  result.className = known.includes(hex) ? "match" : "no-match";
+  /** @type {Record<string, string>} */
+  const known = JSON.parse(data.files ?? "{}");
+  const name = known[hex];
+  if (name) show("match", [document.body.dataset.belongs ?? "", (data.is ?? "{file}").replace("{file}", name), file.name]);
+  else show("no-match", [document.body.dataset.notBelongs ?? "", data.noMatchHelp ?? "", `${file.name} · ${data.fingerprint ?? "SHA-256"}: ${hex}`]);
+};
+
+input?.addEventListener("change", () => {
+  const file = input.files?.[0];
+  if (file) void check(file);
 });
+// A file dropped on the area is checked like a chosen one.
+zone?.addEventListener("dragover", (event) => {
+  event.preventDefault();
+  zone.classList.add("dragging");
+});
+zone?.addEventListener("dragleave", () => zone.classList.remove("dragging"));
+zone?.addEventListener("drop", (event) => {
+  event.preventDefault();
+  zone.classList.remove("dragging");
+  const file = /** @type {DragEvent} */ (event).dataTransfer?.files[0];
+  if (file) void check(file);
+});
+
 for (const button of document.querySelectorAll("[data-copy]")) {
   button.addEventListener("click", async () => {
     const source = document.getElementById(/** @type {HTMLElement} */ (button).dataset.copy ?? "");

@@ -138,11 +138,13 @@ describe("the verification page /p/{id}", () => {
       // (Its preview comes first in the tile, tested below; the format by its name, not its media type.)
       expect(html).toMatch(
         new RegExp(
-          `data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_photo} 1 · JPEG · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`,
+          `data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${PAGE_MESSAGES[lang].kind_photo} 1</strong> <span class="tile-meta">JPEG · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`,
         ),
       );
       expect(html).toMatch(
-        new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${PAGE_MESSAGES[lang].kind_video} 2 · MP4 · 1:05 · `),
+        new RegExp(
+          `data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${PAGE_MESSAGES[lang].kind_video} 2</strong> <span class="tile-meta">MP4 · 1:05 · `,
+        ),
       );
       expect(html).toContain(`href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files/${fileIds[0]}"`);
     }
@@ -157,8 +159,16 @@ describe("the verification page /p/{id}", () => {
     for (const lang of PAGE_LANGUAGES) {
       const m = PAGE_MESSAGES[lang];
       const { html } = await page(`/p/${proofId}?lang=${lang}`);
-      expect(html, lang).toMatch(new RegExp(`data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><span>${m.kind_video} 1 · MP4 · `));
-      expect(html, lang).toMatch(new RegExp(`data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><span>${m.kind_photo} 2 · JPEG · `));
+      expect(html, lang).toMatch(
+        new RegExp(
+          `data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${m.kind_video} 1</strong> <span class="tile-meta">MP4 · `,
+        ),
+      );
+      expect(html, lang).toMatch(
+        new RegExp(
+          `data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${m.kind_photo} 2</strong> <span class="tile-meta">JPEG · `,
+        ),
+      );
       const technical = html.slice(html.indexOf('<details class="technical"'));
       expect(technical).toContain(
         `<h4>${escaped(`${m.kind_video} 1 · ${front[lang]}`)}</h4><dl><dt id="file-0-label">${escaped(m.fileId!)}</dt><dd><code id="file-0">${fileIds[1]}</code>`,
@@ -282,7 +292,7 @@ describe("the verification page /p/{id}", () => {
     expect((await page(`/p/${proofId}`, { "Accept-Language": "es" })).html).toContain("Front of the car");
   });
 
-  it("shows a before/after pair side by side, step by step, each side linking to its own proof", async () => {
+  it("shows a before/after pair aligned step by step, each column headed by its side linking to its own proof", async () => {
     const org = await createOrganization();
     const before = await proofWithSnapshot(org.id);
     const after = await proofWithSnapshot(org.id);
@@ -290,15 +300,20 @@ describe("the verification page /p/{id}", () => {
     await env.DB.prepare("UPDATE proofs SET compare_to = ? WHERE id = ?").bind(before.proofId, after.proofId).run();
     for (const viewed of [before.proofId, after.proofId]) {
       const { html } = await page(`/p/${viewed}?lang=en`);
+      // The columns' heads: before first, each linking to its own proof.
+      const beforeHead = html.indexOf('data-testid="side-before"');
+      const afterHead = html.indexOf('data-testid="side-after"');
+      expect(beforeHead).toBeGreaterThan(0);
+      expect(afterHead).toBeGreaterThan(beforeHead);
+      expect(html.slice(beforeHead, afterHead)).toContain(`/p/${before.proofId}?lang=en`);
+      expect(html.slice(afterHead)).toMatch(new RegExp(`^[^>]*><a href="/p/${after.proofId}\\?lang=en">`));
+      // One row per position: the before's first file, then the after's, each numbered in its own proof.
       const front = html.slice(html.indexOf('data-testid="step-front"'), html.indexOf('data-testid="step-photos"'));
-      const beforeSide = front.indexOf('data-side="before"');
-      const afterSide = front.indexOf('data-side="after"');
-      expect(beforeSide).toBeGreaterThan(0);
-      expect(afterSide).toBeGreaterThan(beforeSide);
-      expect(front.slice(beforeSide, afterSide)).toContain(`/p/${before.proofId}?lang=en`);
-      expect(front.slice(beforeSide, afterSide)).toContain(before.fileIds[0]);
-      expect(front.slice(afterSide)).toContain(`/p/${after.proofId}?lang=en`);
-      expect(front.slice(afterSide)).toContain(after.fileIds[0]);
+      const cells = [...front.matchAll(/data-side="(before|after)"><li class="tile" data-file="([^"]+)">/g)].map(([, side, id]) => `${side} ${id}`);
+      expect(cells).toEqual([`before ${before.fileIds[0]}`, `after ${after.fileIds[0]}`]);
+      expect(front).not.toContain("Photo ·");
+      expect(front).toContain('<span class="visually-hidden">Before · </span><strong class="tile-name">Photo 1</strong>');
+      expect(front).toContain('<span class="visually-hidden">After · </span><strong class="tile-name">Photo 1</strong>');
       const partner = viewed === before.proofId ? after.proofId : before.proofId;
       expect(html).toMatch(new RegExp(`data-testid="compared-with"><a href="/p/${partner}\\?lang=en">`));
       // Each side is named by its role (and day once certified), its identifier staying a technical detail.

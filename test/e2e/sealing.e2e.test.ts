@@ -180,13 +180,13 @@ describe("a real capture sealed on npm run dev", () => {
       await page.goto(`${stack.baseUrl}/p/${after.id}`);
       for (const step of ["photos", "walkaround"]) {
         const row = page.getByTestId(`step-${step}`);
-        await expect.poll(() => row.locator('[data-side="before"] .files li').count()).toBeGreaterThan(0);
-        expect(await row.locator('[data-side="after"] .files li').count()).toBeGreaterThan(0);
+        await expect.poll(() => row.locator('.files[data-side="before"] li').count()).toBeGreaterThan(0);
+        expect(await row.locator('.files[data-side="after"] li').count()).toBeGreaterThan(0);
       }
       const photos = page.getByTestId("step-photos");
       expect(await photos.locator("h3").textContent()).toBe("Photos");
-      expect(await photos.locator('[data-side="before"] h4').textContent()).toContain("Vorher");
-      expect(await photos.locator('[data-side="after"] h4').textContent()).toContain("Nachher");
+      expect(await page.getByTestId("side-before").textContent()).toContain("Vorher");
+      expect(await page.getByTestId("side-after").textContent()).toContain("Nachher");
       const images = photos.locator("img");
       for (let i = 0; i < (await images.count()); i++) {
         await images.nth(i).scrollIntoViewIfNeeded();

@@ -168,7 +168,7 @@ describe("the verification page as a reader sees it (issue 13)", () => {
       expect(text.replace(/ /g, "")).toContain(opensslFingerprint(root));
     }
     // Each tile is named as its hashes are in the annex, so that a clerk can tell whose hashes are whose.
-    expect(text).toContain(`${PAGE_MESSAGES.fr.kind_photo} ${PHOTOS} · JPEG`);
+    expect(text).toContain(`${PAGE_MESSAGES.fr.kind_photo} ${PHOTOS} JPEG · `);
     expect(text).toContain(`${PAGE_MESSAGES.fr.kind_photo} ${PHOTOS} · Photos`);
     // The technical details are the record's annex: they start a page, never leaving their heading alone at the foot of one.
     const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [pdf]).toString())![1]);
