@@ -1,0 +1,127 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { sealPdf } from "../src/pdf-seal/index.ts";
+import { PdfSyntaxError } from "../src/pdf-seal/pdf-syntax.ts";
+import { unsignedPdf } from "./pdf-fixture.ts";
+import { pem, sealContext } from "./support.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "pdf-seal-"));
+const written = (name: string, bytes: Uint8Array | string) => {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+};
+const roots = {
+  test: { seal: written("c2pa-test-root.pem", pem("c2pa-test-root.pem")), tsa: written("tsa-test-root.pem", pem("tsa-test-root.pem")) },
+  live: { seal: written("c2pa-root.pem", pem("c2pa-root.pem")), tsa: written("tsa-live-root.pem", pem("tsa-live-root.pem")) },
+};
+
+/** Apache PDFBox 2 and Bouncy Castle from Debian, run on the single-file validator (docs/adr/0048). */
+const VALIDATOR = resolve(import.meta.dirname, "../../test/e2e/support/pdf-validator/ValidatePdf.java");
+const CLASSPATH = ["pdfbox2", "fontbox2", "bcprov", "bcpkix", "bcutil", "commons-logging"].map((jar) => `/usr/share/java/${jar}.jar`).join(":");
+const validatePdf = (path: string, sealRoot: string, tsaRoot: string) =>
+  spawnSync("java", ["-cp", CLASSPATH, VALIDATOR, path, sealRoot, tsaRoot], { encoding: "utf8" });
+const pdfsig = (path: string) => spawnSync("pdfsig", [path], { encoding: "utf8" });
+/** pdfsig's lines for signature `n` (1-based). */
+const signatureReport = (report: string, n: number) => report.split(/^Signature #/m)[n] ?? "";
+
+const unsigned = await unsignedPdf();
+const sealedTest = await sealPdf(unsigned, sealContext("test"));
+const testPath = written("sealed-test.pdf", sealedTest);
+
+test("sealing appends to the PDF: the unsigned bytes are the sealed file's beginning, unchanged", () => {
+  assert.ok(sealedTest.byteLength > unsigned.byteLength);
+  assert.deepEqual(sealedTest.subarray(0, unsigned.byteLength), unsigned);
+});
+
+test("pdfsig: the seal is a valid ETSI.CAdES.detached signature by the test identity, the document timestamp covers the whole document", () => {
+  const result = pdfsig(testPath);
+  assert.equal(result.status, 0, result.stderr);
+  const seal = signatureReport(result.stdout, 1);
+  assert.match(seal, /Signature Field Name: Seal/);
+  assert.match(seal, /Signer Certificate Common Name: Test Proof Seal - TEST ONLY - NO LEGAL VALUE/);
+  assert.match(seal, /Signature Type: ETSI\.CAdES\.detached/);
+  assert.match(seal, /Signature Validation: Signature is Valid\./);
+  const documentTimestamp = signatureReport(result.stdout, 2);
+  assert.match(documentTimestamp, /Signature Field Name: Document timestamp/);
+  assert.match(documentTimestamp, /Total document signed/);
+  assert.equal(signatureReport(result.stdout, 3), "", "two signatures, the document timestamp last");
+});
+
+test("qpdf --check finds no error in the sealed PDF", () => {
+  const result = spawnSync("qpdf", ["--check", testPath], { encoding: "utf8" });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /No syntax or stream encoding errors found/);
+});
+
+test("PDFBox and Bouncy Castle: seal, signature timestamp and document timestamp valid, chained to the test roots through the DSS", () => {
+  const result = validatePdf(testPath, roots.test.seal, roots.test.tsa);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  for (const finding of [
+    /ok {3}the DSS holds \d+ CRLs/,
+    /ok {3}signature ETSI\.CAdES\.detached: CMS signature and message digest valid over the byte range, by CN=Test Proof Seal/,
+    /ok {3}signature ETSI\.CAdES\.detached: no signingTime \(PAdES\)/,
+    /ok {3}signature ETSI\.CAdES\.detached: signature timestamp token signature valid/,
+    /ok {3}signature ETSI\.CAdES\.detached: seal certificate chains to CN=Test C2PA Root.*not revoked per the DSS's CRLs/,
+    /ok {3}signature ETSI\.RFC3161: document timestamp imprint is the SHA-256 of what it stamps/,
+    /ok {3}signature ETSI\.RFC3161: document timestamp signer chains to CN=Simulated TSA Root/,
+    /ok {3}the last signature \(ETSI\.RFC3161\) covers the whole document/,
+  ])
+    assert.match(result.stdout, finding);
+});
+
+test("a test report's seal does not chain to the live root", () => {
+  const result = validatePdf(testPath, roots.live.seal, roots.test.tsa);
+  assert.equal(result.status, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /FAIL signature ETSI\.CAdES\.detached: seal certificate chains to CN=Local C2PA Root.*unable to find valid certification path/);
+});
+
+test("one byte changed in the signed bytes: pdfsig reports the seal invalid", () => {
+  const tampered = sealedTest.slice();
+  const at = Buffer.from(tampered).indexOf("595.28");
+  assert.ok(at > 0 && at < unsigned.byteLength);
+  tampered[at + 5] = "9".charCodeAt(0);
+  const result = pdfsig(written("tampered.pdf", tampered));
+  const seal = signatureReport(result.stdout, 1);
+  assert.match(seal, /Signature Validation: Digest Mismatch\./);
+});
+
+test("one byte changed after the seal: pdfsig cannot tell (it leaves ETSI.RFC3161 unverified), the document timestamp's imprint can", () => {
+  const tampered = sealedTest.slice();
+  const at = Buffer.from(tampered).lastIndexOf("/Type /DSS");
+  tampered[at + 7] = "d".charCodeAt(0);
+  const path = written("tampered-after-seal.pdf", tampered);
+  const report = pdfsig(path).stdout;
+  assert.match(signatureReport(report, 1), /Signature is Valid\./);
+  assert.match(signatureReport(report, 2), /Signature Validation: Signature has not yet been verified\./);
+  const result = validatePdf(path, roots.test.seal, roots.test.tsa);
+  assert.equal(result.status, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /FAIL signature ETSI\.RFC3161: document timestamp imprint is the SHA-256 of what it stamps/);
+});
+
+test("a live report is sealed by the live identity, its chains valid to the live roots", async () => {
+  const path = written("sealed-live.pdf", await sealPdf(unsigned, sealContext("live")));
+  assert.match(signatureReport(pdfsig(path).stdout, 1), /Signature Validation: Signature is Valid\./);
+  assert.doesNotMatch(signatureReport(pdfsig(path).stdout, 1), /TEST ONLY/);
+  const result = validatePdf(path, roots.live.seal, roots.live.tsa);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+});
+
+test("a sealed PDF sealed again keeps every signature valid (the existing form and annotations are extended)", async () => {
+  const twice = await sealPdf(sealedTest, sealContext("test"));
+  const report = pdfsig(written("sealed-twice.pdf", twice)).stdout;
+  assert.match(signatureReport(report, 1), /Signature is Valid\./);
+  assert.match(signatureReport(report, 3), /Signature is Valid\./);
+  assert.match(signatureReport(report, 4), /Total document signed/);
+  assert.equal(spawnSync("qpdf", ["--check", written("sealed-twice-check.pdf", twice)]).status, 0);
+});
+
+test("a PDF with a cross-reference stream is refused, not sealed into a broken file", async () => {
+  const compact = spawnSync("qpdf", ["--object-streams=generate", written("plain.pdf", unsigned), join(dir, "xref-stream.pdf")]);
+  assert.equal(compact.status, 0);
+  await assert.rejects(sealPdf(new Uint8Array(readFileSync(join(dir, "xref-stream.pdf"))), sealContext("test")), PdfSyntaxError);
+});
