@@ -2,13 +2,14 @@ import { z } from "zod";
 
 /**
  * Revocation data captured at sealing (issue 14 point 5, docs/adr/0022): for each certificate of the
- * timestamp authority's chain (`tsa`, the manifest's token) and of the C2PA signer's chain (`c2pa`) below
- * its root, the CRL its issuer published, as the sealer fetched it from the certificate's CRL distribution
- * point, or why none could be had. The sealer answers with these entries; the Worker stores them beside the
- * token and puts them in the package under the names below, which stay stable (an evidence record covers
- * them); the offline verifier reads them back.
+ * timestamp authority's chain (`tsa`, the manifest's token), of the C2PA signer's chain (`c2pa`) and of the
+ * proof seal's chain (`seal`, manifest.p7s) below its root, the CRL its issuer published, as the sealer
+ * fetched it from the certificate's CRL distribution point, or why none could be had. The sealer answers with
+ * these entries; the Worker stores them beside the token and puts them in the package under the names below,
+ * which stay stable (an evidence record covers them, and manifest.p7s lists their hashes: docs/adr/0049);
+ * the offline verifier reads them back.
  */
-export const REVOCATION_CHAINS = ["tsa", "c2pa"] as const;
+export const REVOCATION_CHAINS = ["tsa", "c2pa", "seal"] as const;
 export type RevocationChain = (typeof REVOCATION_CHAINS)[number];
 
 const instant = z.iso.datetime({ offset: true });
@@ -50,6 +51,13 @@ export const RevocationIndexEntrySchema = z.strictObject({
 export type RevocationIndexEntry = z.infer<typeof RevocationIndexEntrySchema>;
 export const RevocationIndexSchema = z.array(RevocationIndexEntrySchema);
 
+/**
+ * The signed attribute of manifest.p7s listing every revocation file with its SHA-256 (docs/adr/0049):
+ * SEQUENCE OF SEQUENCE { name UTF8String, sha256 OCTET STRING }. An OID of the UUID arc (ITU-T X.667, no
+ * registration): fd611ca5-ff2d-4585-b8cf-8be3689ddc52.
+ */
+export const SEALED_REVOCATION_FILES_OID = "2.25.336798916787950718701365164931207257170";
+
 /** The package's (and storage's, under the run's prefix) index of the revocation data. */
 export const REVOCATION_INDEX = "revocation/index.json";
 
@@ -75,4 +83,23 @@ export function revocationIndex(entries: RevocationEntry[]): RevocationIndexEntr
 /** A DER certificate as PEM, the form `openssl verify` reads. */
 export function certificatePem(base64: string): string {
   return `-----BEGIN CERTIFICATE-----\n${base64.replace(/.{64}/g, "$&\n").replace(/\n$/, "")}\n-----END CERTIFICATE-----\n`;
+}
+
+const base64Bytes = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+
+/**
+ * Every file of the revocation data as the package holds it, by its package name, the index first: what the
+ * Worker stores and what the sealer lists in manifest.p7s (docs/adr/0049), so both write the same bytes.
+ */
+export function revocationFiles(entries: RevocationEntry[]): { name: string; body: string | Uint8Array; contentType: string }[] {
+  return [
+    { name: REVOCATION_INDEX, body: JSON.stringify(revocationIndex(entries), null, 2), contentType: "application/json" },
+    ...entries.flatMap((entry) => {
+      const names = revocationNames(entry);
+      return [
+        { name: names.certificate, body: certificatePem(entry.certificate_base64), contentType: "application/x-pem-file" },
+        ...(entry.crl_base64 === null ? [] : [{ name: names.crl, body: base64Bytes(entry.crl_base64), contentType: "application/pkix-crl" }]),
+      ];
+    }),
+  ];
 }

@@ -21,8 +21,10 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  * 6: a job names the proof's organization, the before's manifest SHA-256 and each file's position in its step;
  *    the sealed answer carries manifest.p7s, the seal over manifest.json version 2 (docs/adr/0027).
  * 7: each sealed file carries its perceptual fingerprint (pHash and dHash, docs/adr/0041), null when not decoded.
+ * 8: the revocation data has a third chain, `seal` (manifest.p7s's certificate), and manifest.p7s lists the SHA-256
+ *    of every revocation file (docs/adr/0049).
  */
-export const SEALER_PROTOCOL_VERSION = 7;
+export const SEALER_PROTOCOL_VERSION = 8;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -178,7 +180,7 @@ export const SealedResultSchema = z.strictObject({
       thumbnail: ThumbnailSchema.nullable(),
     }),
   ),
-  /** Revocation data of the authority's and the C2PA signer's chains, captured at sealing (shared/revocation-data.ts). */
+  /** Revocation data of the authority's, the C2PA signer's and the proof seal's chains, captured at sealing (shared/revocation-data.ts). */
   revocation: z.array(RevocationEntrySchema),
   /** Where the job's time went, for the Worker's log; optional (an answer without it is complete). */
   timings: SealTimingsSchema.optional(),

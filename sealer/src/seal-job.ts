@@ -21,7 +21,8 @@ import { discard, download, TransientJobError } from "./transfer.ts";
 import { storeSignedCopy } from "./store-signed-copy.ts";
 import { jobSignal } from "./job-abort.ts";
 import { PhaseClock } from "./phase-clock.ts";
-import { captureRevocation, refuseRevokedSeal } from "./revocation/capture-revocation.ts";
+import { captureRevocation } from "./revocation/capture-revocation.ts";
+import { revocationFiles } from "../../shared/revocation-data.ts";
 import type { CrlSource } from "./revocation/crl-source.ts";
 import { pemCertificatesDer } from "../../shared/timestamp-check.ts";
 
@@ -128,11 +129,14 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     aborted,
   );
   c2paRevocation.catch(() => undefined);
-  const sealRevocation = refuseRevokedSeal(
+  // The proof seal's own, captured the same way (a revoked seal key seals nothing): its entry is in the package.
+  const sealRevocation = captureRevocation(
     context.crls,
+    "seal",
     context.seal.certificateDer,
     [...context.seal.intermediatesDer, ...pemCertificatesDer(context.trustAnchorPem)],
     aborted,
+    "proof seal",
   );
   sealRevocation.catch(() => undefined);
   const clock = new PhaseClock();
@@ -140,13 +144,13 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     clock.countAuthorityCall(authority === context.authority ? "proof_authority" : "signature_authority");
     return clock.time("timestamps", () => obtainTimestamp(authority, data, under));
   };
-  /** The manifest's timestamp, confirmed by openssl, both chains' revocation status, and the seal's checked. */
+  /** The manifest's timestamp, confirmed by openssl, the three chains' revocation status, and the seal over both. */
   const timestampManifest = async (manifest: ReturnType<typeof buildManifest>) => {
     // Under `signal`: once a copy failed to be written, the outcome is decided and nothing more is asked.
     const manifestBytes = new TextEncoder().encode(manifest.json);
     const proofTimestamp = await timestamp(context.authority, manifestBytes, signal);
     const tsaPool = [...proofTimestamp.certificates, ...pemCertificatesDer(context.authority.chainPem)];
-    const [, tsaRevocation, c2paRevocationEntries] = await clock.time("timestamps", () =>
+    const [, tsaRevocation, c2paRevocationEntries, sealRevocationEntries] = await clock.time("timestamps", () =>
       Promise.all([
         confirmWithOpenssl(proofTimestamp.response, manifestBytes, context.authority.chainPem),
         captureRevocation(context.crls, "tsa", proofTimestamp.signerCertificate, tsaPool, aborted),
@@ -154,7 +158,10 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
         sealRevocation,
       ]),
     );
-    return { proofTimestamp, revocation: [...tsaRevocation, ...c2paRevocationEntries] };
+    const revocation = [...tsaRevocation, ...c2paRevocationEntries, ...sealRevocationEntries];
+    // The seal over the whole proof, made once the revocation data it lists is known (docs/adr/0049).
+    const manifestSeal = sealManifest(manifestBytes, context.seal, new Date(), revocationFiles(revocation));
+    return { proofTimestamp, revocation, manifestSeal };
   };
   /** The signed copy, made on a signing thread; `original` is handed over to it. */
   const signedCopy = async (
@@ -263,21 +270,10 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       signedFiles.map(({ sealed, arrivedWithCredentials }) => [sealed.id, { signed_sha256: sealed.signed_sha256, prior_credentials: arrivedWithCredentials }]),
     ),
   );
-  const storedAndStamped = Promise.allSettled([allSettledOrFirstError(storing), timestampManifest(manifest)]);
-  // The seal over the whole proof, made while the authority answers (a few ms of ASN.1 and one ECDSA signature
-  // that would otherwise lengthen the job's tail); published only with the token.
-  let manifestSeal: Uint8Array;
-  try {
-    manifestSeal = sealManifest(new TextEncoder().encode(manifest.json), context.seal, new Date());
-  } catch (error) {
-    // Nothing of the job may still be writing when its failure is handled.
-    await storedAndStamped;
-    throw error;
-  }
-  const [thumbnails, timestamped] = await storedAndStamped;
+  const [thumbnails, timestamped] = await Promise.allSettled([allSettledOrFirstError(storing), timestampManifest(manifest)]);
   if (thumbnails.status === "rejected") throw thumbnails.reason;
   if (timestamped.status === "rejected") throw timestamped.reason;
-  const { proofTimestamp, revocation } = timestamped.value;
+  const { proofTimestamp, revocation, manifestSeal } = timestamped.value;
   const sealedFiles = signedFiles.map(({ sealed }, index) => ({ ...sealed, thumbnail: thumbnails.value[index]! }));
   return {
     status: "sealed",

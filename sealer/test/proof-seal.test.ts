@@ -119,7 +119,7 @@ test("a local PKI folder made by an older checkout gains the proof seals on the 
 test("sealManifest puts intermediates in the CMS and the result is DER that openssl reads", () => {
   const seal = localSeal("live");
   const withIntermediate = { ...seal, intermediatesDer: [new Uint8Array(new X509Certificate(pem("c2pa-signer.pem")).raw)] };
-  const p7s = sealManifest(new TextEncoder().encode("{}"), withIntermediate, new Date("2026-11-26T12:00:00Z"));
+  const p7s = sealManifest(new TextEncoder().encode("{}"), withIntermediate, new Date("2026-11-26T12:00:00Z"), []);
   const certificates = spawnSync("openssl", ["pkcs7", "-inform", "DER", "-print_certs", "-noout"], { input: p7s, encoding: "utf8" }).stdout;
   assert.equal(certificates.match(/subject=/g)?.length, 2);
   assert.equal(opensslVerify(p7s, "{}", pem("c2pa-root.pem")).status, 0);

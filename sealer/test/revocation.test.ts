@@ -87,20 +87,23 @@ test("the local PKI publishes a CRL for each issuing CA: every signer names its 
 });
 
 for (const mode of ["test", "live"] as const) {
-  test(`sealing a ${mode} proof captures the CRLs of both chains, each verified by openssl against its issuing root`, async () => {
+  test(`sealing a ${mode} proof captures the CRLs of the three chains (authority, C2PA signer, proof seal), each verified by openssl against its issuing root`, async () => {
     const result = await runSealJob(sealContext(mode), onePhoto(mode));
     assert.equal(result.status, "sealed");
     if (result.status !== "sealed") return;
-    const [tsaRoot, c2paRoot, tsaSigner, c2paSigner] =
-      mode === "test" ? ["tsa-test-root", "c2pa-test-root", "tsa-test", "c2pa-test-signer"] : ["tsa-live-root", "c2pa-root", "tsa-live", "c2pa-signer"];
+    const [tsaRoot, c2paRoot, tsaSigner, c2paSigner, sealSigner] =
+      mode === "test"
+        ? ["tsa-test-root", "c2pa-test-root", "tsa-test", "c2pa-test-signer", "proof-seal-test"]
+        : ["tsa-live-root", "c2pa-root", "tsa-live", "c2pa-signer", "proof-seal"];
     assert.deepEqual(
       result.revocation.map((entry) => `${entry.chain}-${entry.position}:${entry.status}`),
-      ["tsa-1:captured", "c2pa-1:captured"],
+      ["tsa-1:captured", "c2pa-1:captured", "seal-1:captured"],
     );
     const dir = mkdtempSync(join(tmpdir(), "captured-"));
     for (const [entry, root, signer] of [
       [result.revocation[0]!, tsaRoot, tsaSigner],
       [result.revocation[1]!, c2paRoot, c2paSigner],
+      [result.revocation[2]!, c2paRoot, sealSigner],
     ] as const) {
       assert.equal(entry.source, localCrlUrl(root));
       assert.equal(certificatePem(entry.certificate_base64), pem(`${signer}.pem`).replace(/\r/g, ""));
@@ -125,6 +128,7 @@ test("an unreachable CRL is no reason to hold the seal back, and is never record
     [
       ["tsa", "unavailable", null, null],
       ["c2pa", "unavailable", null, null],
+      ["seal", "unavailable", null, null],
     ],
   );
   for (const entry of result.revocation) assert.match(entry.reason!, /unreachable: connect ECONNREFUSED/);

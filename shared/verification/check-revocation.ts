@@ -1,6 +1,7 @@
 import { crlDistributionUrls, inspectCrl, parseCertificate } from "../crl-check.ts";
 import { REVOCATION_CHAINS, REVOCATION_INDEX, RevocationIndexSchema, type RevocationChain, type RevocationIndexEntry } from "../revocation-data.ts";
 import { pemCertificatesDer } from "../timestamp-check.ts";
+import { sha256Hex } from "./digest.ts";
 import { subjectText } from "../trust-anchors.ts";
 import type { ChainRevocation, RevocationSummary, VerificationCheck } from "./types.ts";
 
@@ -20,6 +21,11 @@ export interface RevocationInput {
   indexRequired: boolean;
   /** The proof seal's certificate (manifest.p7s), when the seal held; null otherwise. */
   seal: Uint8Array | null;
+  /**
+   * The revocation files manifest.p7s lists (package name to SHA-256), when the seal held and lists them
+   * (docs/adr/0049); null otherwise.
+   */
+  sealedFiles: ReadonlyMap<string, string> | null;
 }
 
 /** A CRL issued this long after gen_time still describes it: a seal takes minutes at most (docs/adr/0022). */
@@ -35,14 +41,45 @@ function parseJson(bytes: Uint8Array): unknown {
 
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, index) => byte === b[index]);
 
+const REVOCATION_FOLDER = "revocation/";
+
 /**
- * Checks the revocation data the package holds (`revocation/`, captured at sealing), trusting nothing in it:
+ * revocation_sealed: the package's revocation files are exactly those manifest.p7s lists, byte for byte
+ * (docs/adr/0049). Without it, whoever holds the package writes the index: a CRL stripped and its certificate
+ * marked "not captured" turns a failure into not_checked.
+ */
+async function sealedFilesCheck(entries: ReadonlyMap<string, Uint8Array>, input: RevocationInput): Promise<VerificationCheck | null> {
+  const name = "revocation_sealed";
+  // No seal that holds, or one made before it listed them (docs/adr/0040's limit then stands: the index is the package's word).
+  if (input.seal === null || input.sealedFiles === null) return null;
+  const held = [...entries.keys()].filter((entry) => entry.startsWith(REVOCATION_FOLDER) && !entry.endsWith("/"));
+  const altered: string[] = [];
+  for (const entry of held) {
+    const sealed = input.sealedFiles.get(entry);
+    if (sealed !== undefined && sealed !== (await sha256Hex(entries.get(entry)!))) altered.push(entry);
+  }
+  const missing = [...input.sealedFiles.keys()].filter((entry) => !entries.has(entry));
+  const extra = held.filter((entry) => !input.sealedFiles!.has(entry));
+  const problems = [
+    altered.length ? `altered: ${altered.join(", ")}` : "",
+    missing.length ? `missing: ${missing.join(", ")}` : "",
+    extra.length ? `not sealed: ${extra.join(", ")}` : "",
+  ].filter(Boolean);
+  return problems.length === 0
+    ? { name, result: "pass", detail: `the ${input.sealedFiles.size} revocation files are those manifest.p7s lists, byte for byte` }
+    : { name, result: "fail", detail: `the revocation data is not what manifest.p7s seals (${problems.join("; ")})` };
+}
+
+/**
+ * Checks the revocation data the package holds (`revocation/`, captured at sealing), trusting nothing in it
+ * but what manifest.p7s seals: the files must be those the seal lists (`revocation_sealed`, docs/adr/0049);
  * each CRL signed by the CA that issued the certificate (the next certificate up, or the root the chain was
  * validated to), current at gen_time, about the certificate actually used (the token's signer; the files'
- * C2PA signer), which it does not list as revoked before gen_time (revocation or invalidity date). A
- * certificate the index says could not be captured at sealing is reported (`not_checked`, with the reason),
- * not failed. A missing index when it is required (docs/adr/0040), or an index that names no entry for a
- * chain's signer, fails: nothing else tells a stripped package from one whose CRLs could not be had.
+ * C2PA signer; manifest.p7s's signer), which it does not list as revoked before gen_time (revocation or
+ * invalidity date). A certificate the index says could not be captured at sealing is reported (`not_checked`,
+ * with the reason), not failed: the sealed index makes that the service's word, not the package holder's. A
+ * missing index when it is required (docs/adr/0040), or an index that names no entry for a chain's signer,
+ * fails: nothing else tells a stripped package from one whose CRLs could not be had.
  */
 export async function checkRevocation(
   entries: ReadonlyMap<string, Uint8Array>,
@@ -50,7 +87,9 @@ export async function checkRevocation(
 ): Promise<{ checks: VerificationCheck[]; summary: RevocationSummary }> {
   const checks: VerificationCheck[] = [];
   const absent = (chain: RevocationChain): ChainRevocation => ({ status: "absent", detail: `no revocation data for the ${chain} chain in this package` });
-  const summary: RevocationSummary = { tsa: absent("tsa"), c2pa: absent("c2pa") };
+  const summary: RevocationSummary = { tsa: absent("tsa"), c2pa: absent("c2pa"), seal: absent("seal") };
+  const sealed = await sealedFilesCheck(entries, input);
+  if (sealed) checks.push(sealed);
   const indexBytes = entries.get(REVOCATION_INDEX);
   if (!indexBytes) {
     if (input.indexRequired)
@@ -66,10 +105,12 @@ export async function checkRevocation(
     checks.push({ name: "revocation_index", result: "fail", detail: `${REVOCATION_INDEX} cannot be read` });
     return { checks, summary };
   }
+  // The seal's own chain has entries since the seal listed the revocation files (docs/adr/0049).
+  const required: RevocationChain[] = input.sealedFiles === null ? ["tsa", "c2pa"] : ["tsa", "c2pa", "seal"];
   for (const chain of REVOCATION_CHAINS) {
     const ofChain = parsed.data.filter((entry) => entry.chain === chain).sort((a, b) => a.position - b.position);
-    // The sealer captures both chains for every proof: an index without a signer's entry was edited.
-    if (!ofChain.some((entry) => entry.position === 1))
+    // The sealer captures every chain for every proof: an index without a signer's entry was edited.
+    if (required.includes(chain) && !ofChain.some((entry) => entry.position === 1))
       checks.push({ name: `revocation:${chain}-1`, result: "fail", detail: `${REVOCATION_INDEX} names no entry for the ${chain} chain's signer` });
     if (ofChain.length === 0) continue;
     for (const entry of ofChain) {
@@ -89,7 +130,8 @@ export async function checkRevocation(
         ? { status: "checked", detail: `CRLs of ${ofChain.map((entry) => entry.subject).join(" / ")} captured at sealing` }
         : { status: "unavailable", detail: missing.map((entry) => `${entry.subject}: not captured at sealing (${entry.reason})`).join("; ") };
   }
-  if (input.seal) checks.push(await checkSeal(entries, parsed.data, input.seal, input));
+  // A seal made before its certificate had an entry of its own: judged by the C2PA signer's CRL it names too.
+  if (input.seal && !parsed.data.some((entry) => entry.chain === "seal")) checks.push(await checkSeal(entries, parsed.data, input.seal, input));
   return { checks, summary };
 }
 
@@ -114,6 +156,8 @@ async function checkEntry(
     return fail(`${entry.certificate} is not the token's signer`);
   if (entry.position === 1 && entry.chain === "c2pa" && input.c2paSignerSerials.some((signer) => BigInt(signer) !== serial))
     return fail(`${entry.certificate} is not the certificate that signed the files' C2PA manifests`);
+  if (entry.position === 1 && entry.chain === "seal" && !(input.seal && equal(certificate, input.seal)))
+    return fail(`${entry.certificate} is not the certificate that signed manifest.p7s`);
   if (entry.position > 1 && !(belowDer && parseCertificate(belowDer).issuer.isEqual(cert.subject)))
     return fail(`${entry.certificate} did not issue ${below?.certificate ?? "the certificate below it"}`);
 
@@ -126,10 +170,11 @@ async function checkEntry(
 }
 
 /**
- * revocation:seal: the proof seal's certificate is issued by the service root, like the C2PA signer, and names
- * the same CRL distribution point (docs/adr/0027), so the root's CRL captured at sealing for the C2PA signer
- * covers it too: it is judged at gen_time as the C2PA signer is. A CRL is used only when the seal's
- * certificate names its distribution point; none captured from there, the seal's revocation is not checked.
+ * revocation:seal, for a package sealed before the seal's certificate had an entry of its own (docs/adr/0049):
+ * it is issued by the service root, like the C2PA signer, and names the same CRL distribution point
+ * (docs/adr/0027), so the root's CRL captured at sealing for the C2PA signer covers it too: it is judged at
+ * gen_time as the C2PA signer is. A CRL is used only when the seal's certificate names its distribution point;
+ * none captured from there, the seal's revocation is not checked.
  */
 async function checkSeal(
   entries: ReadonlyMap<string, Uint8Array>,

@@ -2,6 +2,7 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { hex, namedBy } from "../timestamp-check.ts";
 import { subjectText } from "../trust-anchors.ts";
+import { SEALED_REVOCATION_FILES_OID } from "../revocation-data.ts";
 
 const SIGNED_DATA_OID = "1.2.840.113549.1.7.2";
 const DATA_OID = "1.2.840.113549.1.7.1";
@@ -30,6 +31,11 @@ export interface ManifestSealCheck {
   seal: { signer_subject: string; signer_not_after: string; signing_time: string | null } | null;
   /** The seal's certificate (DER) when the seal holds: its revocation is checked at gen_time too. */
   certificate: Uint8Array | null;
+  /**
+   * When the seal holds: the revocation files it lists, package name to SHA-256 (lower-case hex), or null for a
+   * seal made before it listed them (docs/adr/0049). A list that cannot be read fails the seal.
+   */
+  revocationFiles: ReadonlyMap<string, string> | null;
 }
 
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
@@ -55,6 +61,30 @@ async function bindsSigner(signerInfo: pkijs.SignerInfo, signerDer: Uint8Array):
   return hex(certHash.valueBlock.valueHexView) === hex(await crypto.subtle.digest(hash, buffer(signerDer)));
 }
 
+/**
+ * The sealed revocation files attribute's type as pkijs reads it from a CMS: asn1js writes an arc beyond 2^53 (a
+ * UUID's) correctly, but reads it back as `{hex}`, so the type is compared in that form.
+ */
+const SEALED_REVOCATION_FILES_TYPE = (
+  asn1js.fromBER(new asn1js.ObjectIdentifier({ value: SEALED_REVOCATION_FILES_OID }).toBER()).result as asn1js.ObjectIdentifier
+).valueBlock.toString();
+
+/** The sealed revocation files attribute read: name to SHA-256; null when absent; "unreadable" when malformed. */
+function sealedRevocationFiles(signerInfo: pkijs.SignerInfo): Map<string, string> | null | "unreadable" {
+  const found = signerInfo.signedAttrs?.attributes.filter((attribute) => attribute.type === SEALED_REVOCATION_FILES_TYPE) ?? [];
+  if (found.length === 0) return null;
+  const value = attributeValue(signerInfo, SEALED_REVOCATION_FILES_TYPE);
+  if (!(value instanceof asn1js.Sequence)) return "unreadable";
+  const files = new Map<string, string>();
+  for (const item of value.valueBlock.value) {
+    const [name, digest] = item instanceof asn1js.Sequence ? item.valueBlock.value : [];
+    if (!(name instanceof asn1js.Utf8String) || !(digest instanceof asn1js.OctetString) || digest.valueBlock.valueHexView.length !== 32) return "unreadable";
+    if (files.has(name.valueBlock.value)) return "unreadable";
+    files.set(name.valueBlock.value, hex(digest.valueBlock.valueHexView));
+  }
+  return files;
+}
+
 function signingTime(signerInfo: pkijs.SignerInfo): string | null {
   const value = attributeValue(signerInfo, SIGNING_TIME_OID);
   return value instanceof asn1js.UTCTime || value instanceof asn1js.GeneralizedTime ? value.toDate().toISOString() : null;
@@ -73,7 +103,7 @@ function certifiedForDocumentSigning(certificate: pkijs.Certificate): boolean {
  * -binary -content manifest.json -CAfile <root> -purpose any` checks, with the chain judged at gen_time.
  */
 export async function checkManifestSeal(p7s: Uint8Array, manifest: Uint8Array, anchors: Uint8Array[], at: Date | null): Promise<ManifestSealCheck> {
-  const result: ManifestSealCheck = { ok: false, detail: "", root: null, seal: null, certificate: null };
+  const result: ManifestSealCheck = { ok: false, detail: "", root: null, seal: null, certificate: null, revocationFiles: null };
   const fail = (detail: string) => Object.assign(result, { detail });
   let signedData: pkijs.SignedData;
   try {
@@ -109,6 +139,8 @@ export async function checkManifestSeal(p7s: Uint8Array, manifest: Uint8Array, a
     : engine.verifyWithPublicKey(signerInfo.signedAttrs!.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm)
   ).catch(() => false);
   if (!signatureValid) return fail("manifest.p7s's signature does not verify with its certificate");
+  const revocationFiles = sealedRevocationFiles(signerInfo);
+  if (revocationFiles === "unreadable") return fail("manifest.p7s's list of the revocation files it seals cannot be read");
   if (!certifiedForDocumentSigning(signer)) return fail(`the seal's certificate (${result.seal.signer_subject}) is not certified for document signing`);
   if (at === null) return fail("no trusted time (the token's gen_time) to judge the seal's certificate at");
   const trusted = anchors.map((der) => pkijs.Certificate.fromBER(buffer(der))).filter(selfSigned);
@@ -124,6 +156,7 @@ export async function checkManifestSeal(p7s: Uint8Array, manifest: Uint8Array, a
   if (!root) return fail(`the seal's certificate (${result.seal.signer_subject}) does not chain to the service root at gen_time ${at.toISOString()}`);
   result.root = new Uint8Array(root.toSchema().toBER());
   result.certificate = signerDer;
+  result.revocationFiles = revocationFiles;
   result.ok = true;
   result.detail = `manifest.p7s seals this manifest.json: signed by ${result.seal.signer_subject}, valid at gen_time ${at.toISOString()} under the service root`;
   return result;

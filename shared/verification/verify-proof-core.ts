@@ -107,7 +107,7 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
     seal: null,
     files_checked_at: null,
     evidence_record: { summary: null, steps: [] },
-    revocation: { summary: { tsa: absentRevocation("tsa"), c2pa: absentRevocation("c2pa") }, steps: [] },
+    revocation: { summary: { tsa: absentRevocation("tsa"), c2pa: absentRevocation("c2pa"), seal: absentRevocation("seal") }, steps: [] },
   };
   const finish = () => {
     result.verdict = verdictOf(checks, input.source);
@@ -197,12 +197,14 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
   // The seal over the whole proof (manifest.p7s), judged at the token's gen_time.
   const p7s = entries.get(SEAL_ENTRY);
   let sealCertificate: Uint8Array | null = null;
+  let sealedRevocationFiles: ReadonlyMap<string, string> | null = null;
   if (manifest.version < 2) add("manifest_seal", "fail", "sealed before proofs were sealed as a whole: this version-1 package has no manifest.p7s");
   else if (!p7s) add("manifest_seal", "fail", "manifest.p7s, the seal over the whole proof, is missing");
   else {
     const seal = await checkManifestSeal(p7s, manifestBytes, anchors, stamp.genTime ? new Date(stamp.genTime) : null);
     result.seal = seal.seal;
     sealCertificate = seal.certificate;
+    sealedRevocationFiles = seal.revocationFiles;
     add("manifest_seal", seal.ok, seal.detail);
     if (seal.root) result.service_root_sha256 = await sha256Hex(seal.root);
   }
@@ -224,6 +226,7 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
     c2paSignerSerials: [...files.values()].flatMap((evidence) => (evidence.present && evidence.c2pa?.signerSerial ? [evidence.c2pa.signerSerial] : [])),
     indexRequired: manifest.version >= 2,
     seal: sealCertificate,
+    sealedFiles: sealedRevocationFiles,
   });
   result.revocation = { summary: revocation.summary, steps: revocation.checks };
   const listed = (of: CheckResult) =>
@@ -240,7 +243,7 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
     add(
       "revocation",
       "pass",
-      `not revoked at gen_time: authority ${revocation.summary.tsa.status}, C2PA signer ${revocation.summary.c2pa.status}${sealCertificate ? ", proof seal checked" : ""}`,
+      `not revoked at gen_time: authority ${revocation.summary.tsa.status}, C2PA signer ${revocation.summary.c2pa.status}, proof seal ${revocation.summary.seal.status === "absent" ? "checked by the C2PA signer's CRL" : revocation.summary.seal.status}${sealedRevocationFiles ? "; the revocation data is the one manifest.p7s seals" : ""}`,
     );
 
   // The evidence record (RFC 4998), and what it must prove once the authority's certificate has expired.

@@ -224,7 +224,7 @@ const TEXT = {
  * CRL's lastUpdate when that is later (openssl calls a CRL issued after -attime "not yet valid").
  */
 function revocationCommands(entries: RevocationIndexEntry[], genEpoch: number): string[] {
-  const root = { tsa: "tsa-root.pem", c2pa: "service-root.pem" } as const;
+  const root = { tsa: "tsa-root.pem", c2pa: "service-root.pem", seal: "service-root.pem" } as const;
   return entries.flatMap((entry) => {
     if (entry.crl === null) return [];
     const above = entries.filter((other) => other.chain === entry.chain && other.position > entry.position);

@@ -383,9 +383,49 @@ export interface paths {
     };
     /**
      * Download the verification package
-     * @description A ZIP with manifest.json, proof.tsr, chain.pem, the signed files, the C2PA trust anchor, the revocation data captured at sealing (revocation/: the CRL of each certificate's issuer, the certificate it covers, and index.json saying what each covers or why none could be captured) and VERIFY.md: everything needed to verify offline with sha256sum, openssl and a C2PA reader. From its first archive timestamp (about an hour after sealing) it also holds the RFC 4998 evidence record evidence-record.ers, which each renewal rewrites (the ETag changes with it); the offline verifier proof-verify checks it.
+     * @description A ZIP with manifest.json, proof.tsr, chain.pem, the signed files, the C2PA trust anchor, the revocation data captured at sealing (revocation/: the CRL of each certificate's issuer, the certificate it covers, and index.json saying what each covers or why none could be captured) and VERIFY.md: everything needed to verify offline with sha256sum, openssl and a C2PA reader. Once made (usually within a minute of sealing), the sealed PDF report report.pdf too, and in an after's package its pair's pair-report.pdf. From its first archive timestamp (about an hour after sealing) it also holds the RFC 4998 evidence record evidence-record.ers, which each renewal rewrites (the ETag changes with it); the offline verifier proof-verify checks it.
      */
     get: operations["getPublicProofPackage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/public/proofs/{id}/report.pdf": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the proof's PDF report
+     * @description The proof's evidence report, A4, in the capture's language (English, French, Spanish or German; English otherwise): its verdict and, in plain words, what it proves and does not; the organization, reference, party, stage, certified time and authority; a summary of every warning; each photo with its step, number, the time the service received it and its SHA-256; the QR code of the verification page; an annex of the technical identifiers, with manifest.json, manifest.p7s and proof.tsr attached. Sealed as PAdES by the service's sealing identity of the proof's mode, with a document timestamp from the proof's authority; a test proof's report says TEST on every page. Made once after sealing and never changed (404 `report_not_ready` until then), and carried in the verification package as report.pdf.
+     */
+    get: operations["getPublicProofReport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/public/proofs/{id}/pair-report.pdf": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a before/after pair's PDF report
+     * @description The report of the before/after pair the proof belongs to, asked through either proof: the same content as a proof's report, with the before's and the after's photos side by side, aligned step by step with the same numbers, each column with its own certified date and time. Made once the after is sealed (404 `report_not_ready` until then, and for a proof with no after) and carried in the after's verification package as pair-report.pdf.
+     */
+    get: operations["getPublicPairReport"];
     put?: never;
     post?: never;
     delete?: never;
@@ -936,6 +976,7 @@ export interface components {
         | "capture_link_used"
         | "capture_file_not_found"
         | "thumbnail_not_found"
+        | "report_not_ready"
         | "step_not_found"
         | "content_type_not_allowed"
         | "verify_file_too_large"
@@ -1388,11 +1429,11 @@ export interface components {
         timestamp_authority_root_sha256: string | null;
         c2pa_root_sha256: string | null;
       } | null;
-      /** @description The revocation data the package holds (revocation/index.json), captured at sealing: for the timestamp authority's certificate (tsa) and the C2PA signing certificate (c2pa), position 1 being the signer's and 2 an intermediate's, the CRL its issuer published at `source`, fetched at `captured_at`, with its thisUpdate and nextUpdate, and the package's file names of the certificate and the CRL; `unavailable` with its `reason` when none could be captured, never as if it held. null: not sealed, or sealed before revocation data was captured. */
+      /** @description The revocation data the package holds (revocation/index.json), captured at sealing and listed by the seal (manifest.p7s): for the timestamp authority's certificate (tsa), the C2PA signing certificate (c2pa) and the proof seal's certificate (seal), position 1 being the signer's and 2 an intermediate's, the CRL its issuer published at `source`, fetched at `captured_at`, with its thisUpdate and nextUpdate, and the package's file names of the certificate and the CRL; `unavailable` with its `reason` when none could be captured, never as if it held. null: not sealed, or sealed before revocation data was captured. */
       revocation:
         | {
             /** @enum {string} */
-            chain: "tsa" | "c2pa";
+            chain: "tsa" | "c2pa" | "seal";
             position: number;
             subject: string;
             serial: string;
@@ -4011,6 +4052,150 @@ export interface operations {
         };
       };
       /** @description `proof_not_found`: The proof does not exist, or belongs to another organization or to the other mode. */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `validation_failed`: A field breaks the schema; `field` is a JSON pointer to it. */
+      422: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: An unexpected error; it was logged with the request id. */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getPublicProofReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Proof identifier. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sealed PDF report. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/pdf": string;
+        };
+      };
+      /** @description Not modified. */
+      304: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `https_required`: Plain HTTP is only served on loopback addresses; use HTTPS. */
+      403: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `proof_not_found`: The proof does not exist, or belongs to another organization or to the other mode. `report_not_ready`: The PDF report is made once the proof is sealed, and a before/after pair's once its after is sealed, usually within a minute; until then, and for a proof that has no after yet, there is none. Try again later. */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `validation_failed`: A field breaks the schema; `field` is a JSON pointer to it. */
+      422: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: An unexpected error; it was logged with the request id. */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getPublicPairReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Proof identifier. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sealed PDF report. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/pdf": string;
+        };
+      };
+      /** @description Not modified. */
+      304: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `https_required`: Plain HTTP is only served on loopback addresses; use HTTPS. */
+      403: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `proof_not_found`: The proof does not exist, or belongs to another organization or to the other mode. `report_not_ready`: The PDF report is made once the proof is sealed, and a before/after pair's once its after is sealed, usually within a minute; until then, and for a proof that has no after yet, there is none. Try again later. */
       404: {
         headers: {
           "Request-Id": components["headers"]["Request-Id"];

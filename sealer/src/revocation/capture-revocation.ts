@@ -137,13 +137,3 @@ export async function captureRevocation(
     }),
   );
 }
-
-/**
- * The proof seal's certificate at sealing: a seal key its CA has revoked seals nothing (CertificateRevokedError),
- * as for the authority's and the C2PA signer's. Nothing more is recorded for it: it is issued by the service root
- * and names the same CRL as the C2PA signer (docs/adr/0027), which the package holds for that chain and the
- * verification core checks the seal against (`revocation:seal`); the CRL source answers from its cache.
- */
-export async function refuseRevokedSeal(source: CrlSource, seal: Uint8Array, pool: Uint8Array[], signal?: AbortSignal): Promise<void> {
-  await captureRevocation(source, "c2pa", seal, pool, signal, "proof seal");
-}

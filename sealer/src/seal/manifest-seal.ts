@@ -3,6 +3,7 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import type { SealIdentity } from "./seal-identity.ts";
 import { boundedCache } from "../../../shared/bounded-cache.ts";
+import { SEALED_REVOCATION_FILES_OID } from "../../../shared/revocation-data.ts";
 
 const OID = {
   data: "1.2.840.113549.1.7.1",
@@ -63,21 +64,43 @@ function derSetOrder<T extends { toSchema(): asn1js.AsnType }>(items: T[]): T[] 
   return encoded.map(({ item }) => item);
 }
 
+/** The sealed revocation files attribute (docs/adr/0049): each file of `revocation/` by its package name and SHA-256. */
+function sealedFilesAttribute(files: { name: string; body: string | Uint8Array }[]): pkijs.Attribute {
+  const listed = files.map(
+    ({ name, body }) =>
+      new asn1js.Sequence({
+        value: [
+          new asn1js.Utf8String({ value: name }),
+          new asn1js.OctetString({ valueHex: buffer(sha256(typeof body === "string" ? new TextEncoder().encode(body) : body)) }),
+        ],
+      }),
+  );
+  return new pkijs.Attribute({ type: SEALED_REVOCATION_FILES_OID, values: [new asn1js.Sequence({ value: listed })] });
+}
+
 /**
  * manifest.p7s: a detached CMS SignedData (RFC 5652) over `content` (the exact bytes of manifest.json), in
  * DER, CAdES-B: the signed attributes are contentType (id-data), messageDigest (SHA-256 of the content),
- * signingTime and ESS signingCertificateV2; ECDSA P-256 with SHA-256 by the identity's key; the sealing
- * certificate and its intermediates (never the root) in `certificates`. The root a verifier uses comes from
- * outside the package (GET /v1/public/trust-anchors, docs/trust-anchors.md):
+ * signingTime, ESS signingCertificateV2 and the SHA-256 of every revocation file the package holds
+ * (`revocationFiles`, docs/adr/0049: written after the token, so only the seal can cover them); ECDSA P-256
+ * with SHA-256 by the identity's key; the sealing certificate and its intermediates (never the root) in
+ * `certificates`. The root a verifier uses comes from outside the package (GET /v1/public/trust-anchors,
+ * docs/trust-anchors.md):
  * `openssl cms -verify -binary -inform DER -in manifest.p7s -content manifest.json -CAfile <root> -purpose any`.
  */
-export function sealManifest(content: Uint8Array, identity: SealIdentity, signingTime: Date): Uint8Array {
+export function sealManifest(
+  content: Uint8Array,
+  identity: SealIdentity,
+  signingTime: Date,
+  revocationFiles: { name: string; body: string | Uint8Array }[],
+): Uint8Array {
   const { certificates, sid, signingCertificate } = prepared(identity);
   const attributes = derSetOrder([
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
     new pkijs.Attribute({ type: OID.signingTime, values: [new asn1js.UTCTime({ valueDate: signingTime })] }),
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: buffer(sha256(content)) })] }),
     signingCertificate,
+    sealedFilesAttribute(revocationFiles),
   ]);
   // What is signed is the attributes' DER as a SET (RFC 5652 5.4), not the [0] they are sent under.
   const signedAttributes = new asn1js.Set({ value: attributes.map((attribute) => attribute.toSchema()) }).toBER();

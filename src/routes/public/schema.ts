@@ -105,7 +105,7 @@ export const PublicProofSchema = z
     revocation: z
       .array(
         z.strictObject({
-          chain: z.enum(["tsa", "c2pa"]),
+          chain: z.enum(["tsa", "c2pa", "seal"]),
           position: z.number().int(),
           subject: z.string(),
           serial: z.string(),
@@ -122,8 +122,8 @@ export const PublicProofSchema = z
       .nullable()
       .openapi({
         description: t(
-          "The revocation data the package holds (revocation/index.json), captured at sealing: for the timestamp authority's certificate (tsa) and the C2PA signing certificate (c2pa), position 1 being the signer's and 2 an intermediate's, the CRL its issuer published at `source`, fetched at `captured_at`, with its thisUpdate and nextUpdate, and the package's file names of the certificate and the CRL; `unavailable` with its `reason` when none could be captured, never as if it held. null: not sealed, or sealed before revocation data was captured.",
-          "Les données de révocation que contient le paquet (revocation/index.json), recueillies au scellement : pour le certificat de l'autorité d'horodatage (tsa) et le certificat de signature C2PA (c2pa), la position 1 étant celui du signataire et 2 celui d'un intermédiaire, la CRL que son émetteur publiait à `source`, récupérée à `captured_at`, avec son thisUpdate et son nextUpdate, et les noms dans le paquet du certificat et de la CRL ; `unavailable` avec sa raison (`reason`) quand aucune n'a pu être recueillie, jamais comme si elle tenait. null : pas encore scellée, ou scellée avant que les données de révocation ne soient recueillies.",
+          "The revocation data the package holds (revocation/index.json), captured at sealing and listed by the seal (manifest.p7s): for the timestamp authority's certificate (tsa), the C2PA signing certificate (c2pa) and the proof seal's certificate (seal), position 1 being the signer's and 2 an intermediate's, the CRL its issuer published at `source`, fetched at `captured_at`, with its thisUpdate and nextUpdate, and the package's file names of the certificate and the CRL; `unavailable` with its `reason` when none could be captured, never as if it held. null: not sealed, or sealed before revocation data was captured.",
+          "Les données de révocation que contient le paquet (revocation/index.json), recueillies au scellement et listées par le sceau (manifest.p7s) : pour le certificat de l'autorité d'horodatage (tsa), le certificat de signature C2PA (c2pa) et le certificat du sceau de la preuve (seal), la position 1 étant celui du signataire et 2 celui d'un intermédiaire, la CRL que son émetteur publiait à `source`, récupérée à `captured_at`, avec son thisUpdate et son nextUpdate, et les noms dans le paquet du certificat et de la CRL ; `unavailable` avec sa raison (`reason`) quand aucune n'a pu être recueillie, jamais comme si elle tenait. null : pas encore scellée, ou scellée avant que les données de révocation ne soient recueillies.",
         ),
       }),
     evidence_record: z

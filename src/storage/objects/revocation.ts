@@ -1,12 +1,4 @@
-import {
-  certificatePem,
-  REVOCATION_INDEX,
-  RevocationIndexSchema,
-  revocationIndex,
-  revocationNames,
-  type RevocationEntry,
-  type RevocationIndexEntry,
-} from "../../../shared/revocation-data.ts";
+import { REVOCATION_INDEX, RevocationIndexSchema, revocationFiles, type RevocationEntry, type RevocationIndexEntry } from "../../../shared/revocation-data.ts";
 import { bucket, deleteObjects, type ObjectStore, packagedArtifactKey } from "./bucket.ts";
 
 /**
@@ -16,27 +8,15 @@ import { bucket, deleteObjects, type ObjectStore, packagedArtifactKey } from "./
  * sealing, never modified; an evidence record covers these bytes as they are.
  */
 
-const bytes = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-
 interface StoredObject {
   key: string;
   body: string | Uint8Array;
   contentType: string;
 }
 
-/** Every object of `entries` with its key, body and type (the index first). */
+/** Every object of `entries` with its key, body and type (the index first): the bytes manifest.p7s lists (docs/adr/0049). */
 function revocationObjects(proofId: string, run: string, entries: RevocationEntry[]): StoredObject[] {
-  const key = (name: string) => packagedArtifactKey(proofId, run, name);
-  return [
-    { key: key(REVOCATION_INDEX), body: JSON.stringify(revocationIndex(entries), null, 2), contentType: "application/json" },
-    ...entries.flatMap((entry): StoredObject[] => {
-      const names = revocationNames(entry);
-      return [
-        { key: key(names.certificate), body: certificatePem(entry.certificate_base64), contentType: "application/x-pem-file" },
-        ...(entry.crl_base64 === null ? [] : [{ key: key(names.crl), body: bytes(entry.crl_base64), contentType: "application/pkix-crl" }]),
-      ];
-    }),
-  ];
+  return revocationFiles(entries).map(({ name, body, contentType }) => ({ key: packagedArtifactKey(proofId, run, name), body, contentType }));
 }
 
 export async function storeRevocation(store: ObjectStore, proofId: string, run: string, entries: RevocationEntry[]): Promise<void> {
