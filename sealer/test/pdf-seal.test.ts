@@ -3,9 +3,10 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { sealPdf } from "../src/pdf-seal/index.ts";
 import { PdfSyntaxError } from "../src/pdf-seal/pdf-syntax.ts";
+import { pdfsig, qpdfCheck, signatureReport, validatePdf } from "../../test/e2e/support/pdf-judges.ts";
 import { unsignedPdf } from "./pdf-fixture.ts";
 import { pem, sealContext } from "./support.ts";
 
@@ -19,15 +20,6 @@ const roots = {
   test: { seal: written("c2pa-test-root.pem", pem("c2pa-test-root.pem")), tsa: written("tsa-test-root.pem", pem("tsa-test-root.pem")) },
   live: { seal: written("c2pa-root.pem", pem("c2pa-root.pem")), tsa: written("tsa-live-root.pem", pem("tsa-live-root.pem")) },
 };
-
-/** Apache PDFBox 2 and Bouncy Castle from Debian, run on the single-file validator (docs/adr/0048). */
-const VALIDATOR = resolve(import.meta.dirname, "../../test/e2e/support/pdf-validator/ValidatePdf.java");
-const CLASSPATH = ["pdfbox2", "fontbox2", "bcprov", "bcpkix", "bcutil", "commons-logging"].map((jar) => `/usr/share/java/${jar}.jar`).join(":");
-const validatePdf = (path: string, sealRoot: string, tsaRoot: string) =>
-  spawnSync("java", ["-cp", CLASSPATH, VALIDATOR, path, sealRoot, tsaRoot], { encoding: "utf8" });
-const pdfsig = (path: string) => spawnSync("pdfsig", [path], { encoding: "utf8" });
-/** pdfsig's lines for signature `n` (1-based). */
-const signatureReport = (report: string, n: number) => report.split(/^Signature #/m)[n] ?? "";
 
 const unsigned = await unsignedPdf();
 const sealedTest = await sealPdf(unsigned, sealContext("test"));
@@ -53,7 +45,7 @@ test("pdfsig: the seal is a valid ETSI.CAdES.detached signature by the test iden
 });
 
 test("qpdf --check finds no error in the sealed PDF", () => {
-  const result = spawnSync("qpdf", ["--check", testPath], { encoding: "utf8" });
+  const result = qpdfCheck(testPath);
   assert.equal(result.status, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /No syntax or stream encoding errors found/);
 });
@@ -117,7 +109,7 @@ test("a sealed PDF sealed again keeps every signature valid (the existing form a
   assert.match(signatureReport(report, 1), /Signature is Valid\./);
   assert.match(signatureReport(report, 3), /Signature is Valid\./);
   assert.match(signatureReport(report, 4), /Total document signed/);
-  assert.equal(spawnSync("qpdf", ["--check", written("sealed-twice-check.pdf", twice)]).status, 0);
+  assert.equal(qpdfCheck(written("sealed-twice-check.pdf", twice)).status, 0);
 });
 
 test("a PDF with a cross-reference stream is refused, not sealed into a broken file", async () => {

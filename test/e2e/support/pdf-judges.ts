@@ -1,0 +1,20 @@
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+
+/**
+ * The outside judges of a sealed PDF (docs/adr/0048), as the issue names them: poppler's pdfsig, qpdf, and
+ * Apache PDFBox 2 with Bouncy Castle from Debian run on ValidatePdf.java (a single-file `java` program).
+ */
+const VALIDATOR = resolve(import.meta.dirname, "pdf-validator/ValidatePdf.java");
+const CLASSPATH = ["pdfbox2", "fontbox2", "bcprov", "bcpkix", "bcutil", "commons-logging"].map((jar) => `/usr/share/java/${jar}.jar`).join(":");
+
+/** PDFBox and Bouncy Castle: every signature, both timestamps, each chain to its root with the DSS's CRLs. Exit 0: all valid. */
+export const validatePdf = (path: string, sealRootPath: string, tsaRootPath: string) =>
+  spawnSync("java", ["-cp", CLASSPATH, VALIDATOR, path, sealRootPath, tsaRootPath], { encoding: "utf8" });
+
+export const pdfsig = (path: string) => spawnSync("pdfsig", [path], { encoding: "utf8" });
+
+/** pdfsig's lines for signature `n` (1-based); empty when there is no such signature. */
+export const signatureReport = (report: string, n: number) => report.split(/^Signature #/m)[n] ?? "";
+
+export const qpdfCheck = (path: string) => spawnSync("qpdf", ["--check", path], { encoding: "utf8" });
