@@ -9,6 +9,7 @@ import { deleteExpiredSessionCreations } from "./sweeps/delete-expired-session-c
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
 import { renewEvidenceRecords } from "./sweeps/renew-evidence-records.ts";
 import { rehashSealedObjects } from "./sweeps/rehash-sealed-objects.ts";
+import { makeMissingReports } from "./sweeps/make-missing-reports.ts";
 
 /**
  * A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. What it
@@ -32,6 +33,8 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   { name: "renew-evidence-records", run: renewEvidenceRecords },
   // The public verdict rests on the stored objects as they are: a bounded re-hash each minute (docs/adr/0037).
   { name: "rehash-sealed-objects", run: rehashSealedObjects },
+  // PDF reports the queue did not make (docs/adr/0044).
+  { name: "make-missing-reports", run: makeMissingReports },
 ];
 
 export async function runScheduledSweeps(env: Env, now: Date): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * The sealer: `POST /seal` (bearer SEALER_SECRET) seals one proof; `POST /archive-timestamp` (same bearer) timestamps
- * the root of the evidence-record renewal's hash tree (docs/adr/0022); `GET /health`; `GET /health/tsa` (bearer SEALER_SECRET)
+ * the root of the evidence-record renewal's hash tree (docs/adr/0022); `POST /report` (same bearer) makes a proof's sealed PDF report
+ * (docs/adr/0044); `GET /health`; `GET /health/tsa` (bearer SEALER_SECRET)
  * checks the live authority with a real request at most every few minutes; `POST /tsa` is the local stand-in authority (development only,
  * when no TSA_URL is configured). See sealer/README.md.
  */
@@ -13,6 +14,7 @@ import { warmOpenssl } from "./tsa/confirm-with-openssl.ts";
 import { ByteBudget } from "./byte-budget.ts";
 import { serveSealJob } from "./seal-endpoint.ts";
 import { serveArchiveTimestamp } from "./archive-timestamp-endpoint.ts";
+import { serveReportJob } from "./report/report-endpoint.ts";
 import { readBody, send } from "./http.ts";
 import { sealerError } from "../../shared/sealer-protocol.ts";
 import { tsaHealthCheck } from "./tsa/health-check.ts";
@@ -51,6 +53,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       authority: mode === "live" ? config.liveAuthority : config.testAuthority,
       signatureAuthority: mode === "live" ? config.liveSignatureAuthority : config.testAuthority,
       budget,
+      crls: config.crls,
+    }));
+  }
+  if (req.method === "POST" && path === "/report") {
+    if (!authorised(req)) return send(res, 401, sealerError("unauthenticated", "Bearer SEALER_SECRET required."));
+    // The report is sealed by the proof's own identity and authority, as its manifest was (docs/adr/0044).
+    return serveReportJob(req, res, (mode) => ({
+      seal: config.seal[mode],
+      trustAnchorPem: config.c2pa[mode].trustAnchorPem,
+      authority: mode === "live" ? config.liveAuthority : config.testAuthority,
       crls: config.crls,
     }));
   }

@@ -273,6 +273,14 @@ export const ERROR_CATALOGUE = {
       fr: "Ce fichier n'a pas de vignette : le service n'en fait une au scellement que pour les photos qu'il sait décoder (JPEG, PNG, WebP), jamais pour une vidéo ni une photo HEIC. Ouvrez plutôt le fichier signé.",
     },
   },
+  report_not_ready: {
+    status: 404,
+    title: { en: "Report not made yet", fr: "Rapport pas encore établi" },
+    description: {
+      en: "The PDF report is made once the proof is sealed, and a before/after pair's once its after is sealed, usually within a minute; until then, and for a proof that has no after yet, there is none. Try again later.",
+      fr: "Le rapport PDF est établi une fois la preuve scellée, et celui d'une paire avant/après une fois son après scellé, en général dans la minute ; d'ici là, et pour une preuve qui n'a pas encore d'après, il n'y en a pas. Réessayez plus tard.",
+    },
+  },
   step_not_found: {
     status: 422,
     title: { en: "Step not found", fr: "Étape introuvable" },

@@ -5,6 +5,7 @@ import { callSealer } from "./sealer-client.ts";
 import { loadProofForSealing } from "../storage/proof-sealing.ts";
 import { issueDeleteUrl, issueDownloadUrl, issueUploadUrl } from "../storage/objects/signed-urls.ts";
 import { publishEvents } from "../webhooks/publish-events.ts";
+import { consumeReportMessages, isReportMessage, reportDependencies, requestReports } from "../reports/report-queue.ts";
 
 export interface SealingMessage {
   proof_id: string;
@@ -13,13 +14,18 @@ export interface SealingMessage {
 /**
  * Seals each proof of the batch concurrently. A transient failure is retried with the schedule's delay;
  * once the budget is spent the proof fails (`sealing_unavailable`) and its live reservation is released.
+ * `sealed`: told of each proof this batch sealed (its reports are asked for then, as steps of their own).
  */
-export async function consumeSealingMessages(messages: readonly Message<unknown>[], deps: SealingDependencies): Promise<void> {
+export async function consumeSealingMessages(
+  messages: readonly Message<unknown>[],
+  deps: SealingDependencies,
+  sealed: (proofId: string) => Promise<void> = async () => undefined,
+): Promise<void> {
   await Promise.all(
     messages.map(async (message) => {
       const { proof_id: proofId } = message.body as SealingMessage;
       try {
-        await sealProof(deps, proofId);
+        if ((await sealProof(deps, proofId)) === "sealed") await sealed(proofId).catch(() => undefined);
         message.ack();
       } catch (error) {
         const reason = (error as Error).message;
@@ -45,8 +51,19 @@ export async function consumeSealingMessages(messages: readonly Message<unknown>
   );
 }
 
+/**
+ * The sealing queue carries seal jobs and, after a proof is sealed, its report jobs (docs/adr/0044): each goes to
+ * its own consumer. A report asked for but lost (the Worker died between) is made by the sweep.
+ */
 export function sealingQueueConsumer(dependencies: (worker: WorkerContext) => SealingDependencies) {
-  return (batch: MessageBatch<unknown>, worker: WorkerContext) => consumeSealingMessages(batch.messages, dependencies(worker));
+  return async (batch: MessageBatch<unknown>, worker: WorkerContext) => {
+    const reports = batch.messages.filter((message) => isReportMessage(message.body));
+    const seals = batch.messages.filter((message) => !isReportMessage(message.body));
+    await Promise.all([
+      seals.length === 0 ? undefined : consumeSealingMessages(seals, dependencies(worker), (proofId) => requestReports(worker.env.SEALING_QUEUE, proofId)),
+      reports.length === 0 ? undefined : consumeReportMessages(reports, reportDependencies(worker)),
+    ]);
+  };
 }
 
 /** Long enough for the sealer to fetch and write large videos; a retry gets fresh URLs. */

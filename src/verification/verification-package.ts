@@ -15,6 +15,12 @@ import { packageRoots } from "./package-roots.ts";
 import { readRevocationIndex, revocationFileNames } from "../storage/objects/revocation.ts";
 import { REVOCATION_INDEX } from "../../shared/revocation-data.ts";
 
+/** A PDF report in the package: `report.pdf` or `pair-report.pdf`, and where it is stored. */
+export interface PackagedReport {
+  name: "report.pdf" | "pair-report.pdf";
+  key: string;
+}
+
 /** The proof seal's name in the package, beside manifest.json. */
 export const MANIFEST_SEAL_ENTRY = "manifest.p7s";
 
@@ -29,9 +35,9 @@ export async function verificationPackage({
   input,
 }: {
   ctx: Pick<DomainContext, "env">;
-  input: { proof: ProofRow; files: FileRow[] };
+  input: { proof: ProofRow; files: FileRow[]; reports?: PackagedReport[] };
 }): Promise<ReadableStream<Uint8Array>> {
-  const { proof, files } = input;
+  const { proof, files, reports = [] } = input;
   // The index names the revocation files, and VERIFY.md gives a command for each.
   const keys = proofArtifactKeys(proof.id, proof.sealingRun);
   const evidenceKey = evidenceRecordKey(proof.id, proof.sealingRun);
@@ -64,6 +70,8 @@ export async function verificationPackage({
     })),
     ...(evidence === null ? [] : [{ name: EVIDENCE_RECORD_NAME, body: fromStorage(evidenceKey) }]),
     ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
+    // The sealed PDF reports (docs/adr/0044), once made: the proof's own, and an after's pair report.
+    ...reports.map((report) => ({ name: report.name, body: fromStorage(report.key) })),
     { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation, evidence !== null, ctx.env.API_BASE_URL) },
   ];
   return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));

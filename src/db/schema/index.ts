@@ -11,3 +11,4 @@ export * from "./evidence-records.ts";
 export * from "./seal-certificates.ts";
 export * from "./sealed-object-checks.ts";
 export * from "./file-fingerprints.ts";
+export * from "./proof-reports.ts";

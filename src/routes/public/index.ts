@@ -5,6 +5,7 @@ import { registerGetPublicProofThumbnail } from "./thumbnail.ts";
 import { registerGetPublicProofPackage } from "./package.ts";
 import { registerPublicVerify } from "./verify.ts";
 import { registerListTrustAnchors } from "./trust-anchors.ts";
+import { registerGetPublicReports } from "./report.ts";
 
 /** The routes anyone may call, without a credential, to verify a proof. */
 export function registerPublicRoutes(app: App) {
@@ -12,6 +13,7 @@ export function registerPublicRoutes(app: App) {
   registerGetPublicProofFile(app);
   registerGetPublicProofThumbnail(app);
   registerGetPublicProofPackage(app);
+  registerGetPublicReports(app);
   registerPublicVerify(app);
   registerListTrustAnchors(app);
 }

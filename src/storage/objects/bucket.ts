@@ -83,6 +83,12 @@ export function signedFileKey(proofId: string, run: string, fileId: string, cont
   return `${runPrefix(proofId, run)}/files/${fileId}.${fileExtension(contentType)}`;
 }
 
+/**
+ * A proof's PDF evidence report (kind `proof`), or a pair's kept with its after (kind `pair`): each report run
+ * writes under its own name, and the proof_reports row names the one that was recorded (docs/adr/0044).
+ */
+export const reportKey = (proofId: string, kind: "proof" | "pair", run: string) => `proofs/${proofId}/reports/${kind}-${run}.pdf`;
+
 /** An object as read: its bytes as a stream (read once), its size, the type it was stored with, when it was written. */
 interface OpenedObject {
   body: ReadableStream<Uint8Array>;

@@ -1,0 +1,52 @@
+import type { Env } from "../env.ts";
+import type { Database } from "../db/client.ts";
+import type { ReportJob } from "../../shared/report-protocol.ts";
+import { newId } from "../lib/ids.ts";
+import { nowIso } from "../lib/time.ts";
+import { sha256Hex } from "../lib/crypto.ts";
+import { reportKey } from "../storage/objects/bucket.ts";
+import { discardReport, storeReport } from "../storage/objects/reports.ts";
+import { findProofReport, recordProofReport, type ReportKind } from "../storage/proof-reports.ts";
+import { buildReportJob, reportSubject } from "./report-job.ts";
+import { REPORT_TIMEOUT_MS } from "./report-sealer.ts";
+
+export interface ReportDependencies {
+  env: Env;
+  db: Database;
+  /** A short-lived URL the sealer reads a signed photo from. */
+  pictureUrl(key: string): Promise<{ url: string; headers?: Record<string, string> }>;
+  /** The sealer's sealed PDF of the job. */
+  makePdf(job: ReportJob): Promise<Uint8Array>;
+}
+
+export type ReportOutcome = "made" | "already_made" | "not_ready";
+
+/**
+ * Makes and keeps the report of `kind` for `proofId` (docs/adr/0044): nothing when it exists or cannot be made
+ * yet (the proof, or the pair's after, not sealed); else the sealer makes it, it is stored under this run's own
+ * key and recorded, the first run recorded winning. Safe to run twice, even at once (a queue redelivery, the
+ * sweep): a run that lost deletes its object, so a proof never shows two reports and a stored one never
+ * changes. A failure throws for the queue or the next sweep to retry; nothing half-made is served.
+ */
+export async function makeProofReport(deps: ReportDependencies, proofId: string, kind: ReportKind): Promise<ReportOutcome> {
+  const subject = await reportSubject(deps.db, proofId, kind);
+  if (subject === null) return "not_ready";
+  if ((await findProofReport(deps.db, subject.holder.id, kind)) !== null) return "already_made";
+  const job = await buildReportJob(deps.env, deps.db, subject, deps.pictureUrl, new Date(Date.now() + REPORT_TIMEOUT_MS));
+  const pdf = await deps.makePdf(job);
+  const key = reportKey(subject.holder.id, kind, newId("run"));
+  await storeReport(deps.env, key, pdf);
+  const sha256 = await sha256Hex(pdf);
+  const recorded = await recordProofReport(deps.db, {
+    proofId: subject.holder.id,
+    kind,
+    objectKey: key,
+    sha256,
+    size: pdf.length,
+    language: job.language,
+    madeAt: nowIso(),
+  });
+  if (recorded) return "made";
+  await discardReport(deps.env, key);
+  return "already_made";
+}
