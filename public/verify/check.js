@@ -16,6 +16,8 @@ const show = (className, lines) => {
       const paragraph = document.createElement("p");
       if (i === 0) paragraph.append(Object.assign(document.createElement("strong"), { textContent: line }));
       else paragraph.textContent = line;
+      // A file's name or hash sets its own direction inside an Arabic page (docs/adr/0047).
+      if (i > 0) paragraph.dir = "auto";
       if (i === lines.length - 1 && i > 0) paragraph.className = "checked-file";
       return paragraph;
     }),
@@ -33,7 +35,12 @@ const check = async (file) => {
   const known = JSON.parse(data.files ?? "{}");
   const name = known[hex];
   if (name) show("match", [document.body.dataset.belongs ?? "", (data.is ?? "{file}").replace("{file}", name), file.name]);
-  else show("no-match", [document.body.dataset.notBelongs ?? "", data.noMatchHelp ?? "", `${file.name} · ${data.fingerprint ?? "SHA-256"}: ${hex}`]);
+  else
+    show("no-match", [
+      document.body.dataset.notBelongs ?? "",
+      data.noMatchHelp ?? "",
+      `\u2068${file.name}\u2069 · ${data.fingerprint ?? "SHA-256"}: \u2068${hex}\u2069`,
+    ]);
 };
 
 input?.addEventListener("change", () => {

@@ -4,15 +4,36 @@
  * in the terms of docs/translation-glossary.md.
  */
 import { matchLocale } from "../../i18n/resolve-locale.ts";
+import ar from "./messages/ar.ts";
 import de from "./messages/de.ts";
 import en from "./messages/en.ts";
 import es from "./messages/es.ts";
 import fr from "./messages/fr.ts";
+import it from "./messages/it.ts";
+import nl from "./messages/nl.ts";
+import pl from "./messages/pl.ts";
+import ptBR from "./messages/pt-BR.ts";
+import zhHans from "./messages/zh-Hans.ts";
 
-export const PAGE_LANGUAGES = ["en", "fr", "es", "de"] as const;
+/** The ten languages (docs/adr/0047), each under the tag its text is written in. */
+export const PAGE_LANGUAGES = ["en", "fr", "es", "de", "pt-BR", "it", "nl", "pl", "zh-Hans", "ar"] as const;
 export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
 
-export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = { en, fr, es, de };
+export const PAGE_MESSAGES: Record<PageLanguage, Record<string, string>> = { en, fr, es, de, "pt-BR": ptBR, it, nl, pl, "zh-Hans": zhHans, ar };
+
+/** Each language in its own words, for the language menu: a reader looks for the name they can read. */
+export const LANGUAGE_NAMES: Record<PageLanguage, string> = {
+  en: "English",
+  fr: "Français",
+  es: "Español",
+  de: "Deutsch",
+  "pt-BR": "Português (Brasil)",
+  it: "Italiano",
+  nl: "Nederlands",
+  pl: "Polski",
+  "zh-Hans": "简体中文",
+  ar: "العربية",
+};
 
 /**
  * `?lang=` first, then the ranges of Accept-Language by their `q` weights, each matched by the one fallback

@@ -1,5 +1,6 @@
 import { html, type Html } from "../../lib/html.ts";
-import { PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts";
+import { LANGUAGE_NAMES, PAGE_LANGUAGES, PAGE_MESSAGES, type PageLanguage } from "./messages.ts";
+import { textDirection } from "../../i18n/resolve-locale.ts";
 import type { PageStep } from "./step-labels.ts";
 import { CLAIM_TEXTS } from "../claims.ts";
 import { qrSvg } from "./qr-code.ts";
@@ -105,7 +106,8 @@ const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => {
 
 /** The languages, folded into one control beside the title so that the verdict and the photos stay in the first screen. */
 function languages(lang: PageLanguage, m: Messages): Html {
-  return html`<details class="languages"><summary aria-label="${m.language!}: ${lang.toUpperCase()}">${lang.toUpperCase()}</summary><nav aria-label="${m.language!}">${PAGE_LANGUAGES.map((code) => html`<a href="?lang=${code}" lang="${code}"${code === lang ? html` aria-current="page"` : ""}>${code.toUpperCase()}</a>`)}</nav></details>`;
+  const short = lang.split("-")[0]!.toUpperCase();
+  return html`<details class="languages"><summary aria-label="${m.language!}: ${LANGUAGE_NAMES[lang]}">${short}</summary><nav aria-label="${m.language!}">${PAGE_LANGUAGES.map((code) => html`<a href="?lang=${code}" lang="${code}" dir="${textDirection(code)}"${code === lang ? html` aria-current="page"` : ""}>${LANGUAGE_NAMES[code]}</a>`)}</nav></details>`;
 }
 
 /**
@@ -136,7 +138,7 @@ export function renderVerificationPage(
   const warnings = pageWarnings(proof, partner, m, numbering);
   const gallery = after ? pairGallery(before, after, steps, context) : singleGallery(proof, steps, context);
   return html`<!doctype html>
-<html lang="${lang}">
+<html lang="${lang}" dir="${textDirection(lang)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>${m.title!} ${proof.id}</title><link rel="stylesheet" href="/verify/style.css"><script type="module" src="/verify/check.js"></script><script type="module" src="/verify/local-time.js"></script></head>
 <body data-copied="${m.copied!}" data-belongs="${m.belongs!}" data-not-belongs="${m.notBelongs!}">
@@ -145,7 +147,7 @@ ${proof.verification.test_mode ? html`<p class="test-banner" data-testid="test-b
 <header class="page-head"><h1>${m.title!}</h1>${languages(lang, m)}</header>
 <section class="verdict-card" aria-label="${m.verdictLabel!}">${verdictBadge(proof, warnings, m)}
 <p class="verdict ${proof.verification.status}" data-testid="verdict" data-verdict="${proof.verification.verdict}">${verdictOf(proof, m)}</p></section>
-<section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, m.scanToOpen!)}<p>${m.scanToOpen!}<br>${m.pageAddress!}<br><code>${proof.verification_url}</code></p></section>
+<section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, m.scanToOpen!)}<p>${m.scanToOpen!}<br>${m.pageAddress!}<br><code dir="ltr">${proof.verification_url}</code></p></section>
 ${warningSummary(warnings, m)}
 ${gallery}
 ${facts(proof, partner, lang, m, organizationName)}
@@ -161,7 +163,7 @@ ${technicalDetails(proof, m, own, numbering)}
 export function renderProofNotFoundPage(lang: PageLanguage): string {
   const m = PAGE_MESSAGES[lang];
   return html`<!doctype html>
-<html lang="${lang}">
+<html lang="${lang}" dir="${textDirection(lang)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>${m.notFoundTitle!}</title><link rel="stylesheet" href="/verify/style.css"></head>
 <body><main data-code="proof_not_found"><h1>${m.notFoundTitle!}</h1><p>${m.notFoundBody!}</p></main></body></html>`.toString();

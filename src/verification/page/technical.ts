@@ -4,7 +4,7 @@ import { fileName, type Messages, type NumberedFile, type PageProof } from "./pa
 
 /** One identifier with its copy button (check.js); `breakAfter`: where a long value may wrap (copied without it). */
 const copyable = (id: string, label: string, value: string, m: Messages, breakAfter?: string) =>
-  html`<dt id="${id}-label">${label}</dt><dd><code id="${id}">${breakAfter ? value.split(breakAfter).map((part, i) => (i === 0 ? part : html`${breakAfter}<wbr>${part}`)) : value}</code> <button type="button" class="copy" data-copy="${id}" aria-describedby="${id}-label">${m.copy!}</button></dd>`;
+  html`<dt id="${id}-label">${label}</dt><dd><code id="${id}" dir="ltr">${breakAfter ? value.split(breakAfter).map((part, i) => (i === 0 ? part : html`${breakAfter}<wbr>${part}`)) : value}</code> <button type="button" class="copy" data-copy="${id}" aria-describedby="${id}-label">${m.copy!}</button></dd>`;
 
 /**
  * The roots the proof's timestamp and C2PA signatures chain to, as `openssl x509 -fingerprint -sha256`
@@ -55,14 +55,14 @@ export function technicalDetails(proof: PageProof, m: Messages, own: NumberedFil
       html`<h4>${fileName(file, m, numbering)} · ${step.label}</h4><dl>${copyable(`file-${i}`, m.fileId!, file.id, m)}${copyable(`file-${i}-original`, m.original!, file.sha256, m)}${file.signed_sha256 ? copyable(`file-${i}-signed`, m.signed!, file.signed_sha256, m) : ""}</dl>`,
   );
   const checks = proof.verification.checks.map(
-    (check) => html`<li><code>${check.name}</code>: <code>${check.result}</code> <span lang="en">${check.detail}</span></li>`,
+    (check) => html`<li dir="ltr"><code>${check.name}</code>: <code>${check.result}</code> <span lang="en">${check.detail}</span></li>`,
   );
   const command = proof.status === "sealed" ? checkCommands(proof) : "";
   return html`<details class="technical" data-testid="technical"><summary>${m.technical!}</summary>
 <dl>${copyable("proof-id", m.proofId!, proof.id, m)}${proof.manifest_sha256 ? copyable("manifest-sha256", m.manifest!, proof.manifest_sha256, m) : ""}</dl>
 ${rootFingerprints(proof, m)}${
   command
-    ? html`<h3 id="command-title">${m.command!}</h3><p>${m.commandHelp!}</p><pre tabindex="0" aria-labelledby="command-title"><code id="command">${command}</code></pre><button type="button" data-copy="command" class="copy screen-only">${m.copy!}</button>`
+    ? html`<h3 id="command-title">${m.command!}</h3><p>${m.commandHelp!}</p><pre tabindex="0" aria-labelledby="command-title" dir="ltr"><code id="command">${command}</code></pre><button type="button" data-copy="command" class="copy screen-only">${m.copy!}</button>`
     : ""
 }<h3>${m.fingerprints!}</h3>${files}${checks.length > 0 ? html`<h3>${m.checks!}</h3><ul>${checks}</ul>` : ""}</details>`;
 }
