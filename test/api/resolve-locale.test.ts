@@ -72,4 +72,15 @@ describe("the verification page's language", () => {
     expect(pageLanguage(undefined, "fr-".padEnd(8000, "x"))).toBe("fr");
     expect(pageLanguage(undefined, undefined)).toBe("en");
   });
+
+  it("reads Chinese by script: zh-CN and zh Simplified, zh-TW (and the bare zh a browser adds after it) not", () => {
+    expect(pageLanguage(undefined, "zh-CN,zh;q=0.9,en;q=0.8")).toBe("zh-Hans");
+    expect(pageLanguage(undefined, "zh")).toBe("zh-Hans");
+    expect(pageLanguage(undefined, "zh-TW,zh;q=0.9,en-US;q=0.8,en;q=0.7")).toBe("en");
+    expect(pageLanguage(undefined, "zh-HK,zh;q=0.9,fr;q=0.5")).toBe("fr");
+    expect(pageLanguage("zh-CN", "zh-TW")).toBe("zh-Hans");
+    expect(pageLanguage(undefined, "pt-BR,pt;q=0.9")).toBe("pt-BR");
+    expect(pageLanguage(undefined, "pt-PT,pt;q=0.9,en;q=0.8")).toBe("en");
+    expect(pageLanguage(undefined, "ar-SA,ar;q=0.9")).toBe("ar");
+  });
 });

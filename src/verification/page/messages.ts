@@ -40,7 +40,10 @@ export const LANGUAGE_NAMES: Record<PageLanguage, string> = {
  * rule (the exact tag, then its base language: `zh-CN` reads `zh-Hans`); English when none matches.
  */
 export function pageLanguage(query: string | undefined, acceptLanguage: string | undefined): PageLanguage {
-  for (const tag of [query, ...acceptedLanguages(acceptLanguage)]) {
+  const ranges = acceptedLanguages(acceptLanguage);
+  // Browsers add the bare language after the reader's own ("zh-TW,zh;q=0.9"): that zh is Traditional too.
+  const traditional = ranges.some((range) => matchLocale(range, ["zh-Hant"]) !== undefined);
+  for (const tag of [query, ...ranges.map((range) => (traditional && range.toLowerCase() === "zh" ? "zh-Hant" : range))]) {
     const found = tag ? matchLocale(tag, PAGE_LANGUAGES) : undefined;
     if (found !== undefined) return found as PageLanguage;
   }
