@@ -7,6 +7,7 @@ import { deleteUnusedCaptureSessions } from "./sweeps/delete-unused-capture-sess
 import { deleteWebhookDeliveryBodies } from "./sweeps/delete-webhook-delivery-bodies.ts";
 import { deleteExpiredSessionCreations } from "./sweeps/delete-expired-session-creations.ts";
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
+import { resolveInterruptedDeliveryAttempts } from "./sweeps/resolve-interrupted-attempts.ts";
 import { renewEvidenceRecords } from "./sweeps/renew-evidence-records.ts";
 import { rehashSealedObjects } from "./sweeps/rehash-sealed-objects.ts";
 import { makeMissingReports } from "./sweeps/make-missing-reports.ts";
@@ -28,6 +29,8 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   { name: "delete-webhook-delivery-bodies", run: deleteWebhookDeliveryBodies },
   // A creation's attempt recorded with its session, kept as long as its Idempotency-Key (docs/adr/0046).
   { name: "delete-expired-session-creations", run: deleteExpiredSessionCreations },
+  // Lost work found again within two minutes (docs/adr/0050): attempts cut short, then lost messages.
+  { name: "resolve-interrupted-attempts", run: resolveInterruptedDeliveryAttempts },
   { name: "requeue-overdue-deliveries", run: requeueOverdueDeliveries },
   // RFC 4998 evidence records: archive timestamps over batches of sealed proofs (docs/adr/0022).
   { name: "renew-evidence-records", run: renewEvidenceRecords },

@@ -10,6 +10,7 @@ import {
   consumeReservationStatement,
   countSealAttempt,
   loadProofForSealing,
+  markSealingProgress,
   markFailedStatement,
   markSealedStatement,
   signedFileUpdate,
@@ -42,6 +43,9 @@ export interface SealingDependencies {
   publishEvents(eventIds: string[]): Promise<void>;
 }
 
+/** How often a proof being sealed marks its progress (its `updated_at`, read by src/sweeps/resume-stalled-sealing.ts). */
+export const SEALING_PROGRESS_EVERY_MS = 15_000;
+
 export type SealOutcome = "sealed" | "failed" | "already_done" | "not_found";
 
 /**
@@ -61,6 +65,9 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
   let result: SealResult;
   const job = await buildJob(deps, loaded, run);
   const sealerCalledAt = Date.now();
+  // While the sealer works the proof shows progress, so that the stalled-sealing sweep sends it again soon
+  // after this Worker dies (ADR 0050) without ever taking a long seal for a stalled one.
+  const progress = setInterval(() => void markSealingProgress(deps.db, proofId).catch(() => undefined), SEALING_PROGRESS_EVERY_MS);
   try {
     result = await deps.seal(job);
   } catch (error) {
@@ -68,6 +75,8 @@ export async function sealProof(deps: SealingDependencies, proofId: string): Pro
     // attempt is a new run, so this one's copies would stay unpublished in storage for ever.
     await discardSealingRun(deps.objects, proofId, run, loaded.files);
     throw error;
+  } finally {
+    clearInterval(progress);
   }
   if (result.status === "failed") {
     await discardSealingRun(deps.objects, proofId, run, loaded.files);

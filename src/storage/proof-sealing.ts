@@ -25,6 +25,14 @@ export async function loadProofForSealing(
   return { proof, files: proofFiles, compareToManifestSha256: before?.manifestSha256 ?? null };
 }
 
+/** A proof being sealed is alive: its `updated_at` is what the stalled-sealing sweep reads as its last progress. */
+export async function markSealingProgress(db: Database, proofId: string): Promise<void> {
+  await db
+    .update(proofs)
+    .set({ updatedAt: new Date().toISOString() })
+    .where(and(eq(proofs.id, proofId), eq(proofs.status, "pending")));
+}
+
 export async function countSealAttempt(db: Database, proofId: string): Promise<void> {
   await db
     .update(proofs)

@@ -3,13 +3,13 @@ import { statement } from "./statement.ts";
 
 /**
  * Claims, in one statement, up to `limit` pending proofs last touched at or before the cut-off of their
- * attempt count (`byAttempts[n]` for `seal_attempts = n`, `beyond` past the list), oldest first, touching
- * their `updated_at` so that no other run takes them before their next expected attempt. The cut-offs are
+ * attempt count (`byAttempts[n]` for `seal_attempts = n`, `beyond` past the list), oldest first, setting
+ * their `updated_at` to `claimedUntil` so that no other run takes them before then. The cut-offs are
  * bound as parameters (about ten, within D1's 100).
  */
 export async function claimStalledProofs(
   d1: D1Database,
-  now: string,
+  claimedUntil: string,
   cutoffs: { byAttempts: readonly string[]; beyond: string },
   limit: number,
 ): Promise<string[]> {
@@ -19,7 +19,7 @@ export async function claimStalledProofs(
   );
   const claimed = await statement(
     d1,
-    sql`UPDATE proofs SET updated_at = ${now} WHERE id IN (SELECT id FROM proofs WHERE status = 'pending' AND updated_at <= CASE seal_attempts ${branches} ELSE ${cutoffs.beyond} END ORDER BY updated_at LIMIT ${sql.raw(String(limit))}) RETURNING id`,
+    sql`UPDATE proofs SET updated_at = ${claimedUntil} WHERE id IN (SELECT id FROM proofs WHERE status = 'pending' AND updated_at <= CASE seal_attempts ${branches} ELSE ${cutoffs.beyond} END ORDER BY updated_at LIMIT ${sql.raw(String(limit))}) RETURNING id`,
   ).all<{ id: string }>();
   return claimed.results.map((row) => row.id);
 }

@@ -3,11 +3,12 @@ import { claimOverdueDeliveries } from "../storage/webhook-publishing.ts";
 import { queueDeliveries } from "../webhooks/attempt.ts";
 
 /**
- * How late past its due time a delivery must be before its message counts as lost. A message on time is
- * taken within seconds (batches of 10, 10 s per attempt at most); this leaves room for a queue backlog,
- * and a delivery taken twice is harmless (receivers de-duplicate on X-Event-Id, attempts are guarded).
+ * How late past its due time a delivery must be before its message counts as lost. With the sweep every
+ * minute, a lost message is sent again within two minutes of its due time (ADR 0050). A message that is
+ * only late (a queue backlog) may then arrive twice: the consumer sends nothing for an attempt already in
+ * flight or not yet due, and receivers de-duplicate on X-Event-Id (delivery is at least once).
  */
-export const OVERDUE_AFTER_MS = 15 * 60_000;
+export const OVERDUE_AFTER_MS = 60_000;
 /** Deliveries re-queued per run (each minute): a larger backlog drains over the following runs. */
 const DELIVERIES_PER_RUN = 500;
 

@@ -1,19 +1,22 @@
 import type { WorkerContext } from "../domain/context.ts";
-import { SEAL_TIMEOUT_MS } from "../sealing/sealer-client.ts";
+import { SEALING_PROGRESS_EVERY_MS } from "../sealing/seal-proof.ts";
 import { SEALING_RETRY_DELAYS_SECONDS, sealingRetryDelay } from "../sealing/retry-schedule.ts";
 import { sendInBatches } from "../lib/batches.ts";
 import { claimStalledProofs } from "../storage/stalled-proofs.ts";
 
-const MARGIN_MS = 60_000;
+/** Silence after which a proof counts as stalled: three progress marks missed. */
+const SILENCE_MS = 3 * SEALING_PROGRESS_EVERY_MS;
 
 /**
- * When a pending proof should have been touched again at the latest: its last attempt (or its creation),
- * plus the retry delay that attempt was given, plus the time an attempt may take. Past that, its queue
- * message was lost (e.g. the Worker died after completion). Earlier, it is only waiting or being sealed.
+ * When a pending proof should have shown progress again at the latest: its last progress (its completion,
+ * the start of an attempt, or the marks an attempt leaves while the sealer works, src/sealing/seal-proof.ts),
+ * plus the retry delay its last attempt was given, plus three missed marks. Past that, its queue message
+ * was lost or its Worker died mid-attempt; with the sweep every minute it is sent to the sealer again within
+ * two minutes of its last progress (ADR 0050). Earlier, it is only waiting or being sealed.
  */
 export function stalledAfterMs(sealAttempts: number): number {
   const delaySeconds = sealAttempts === 0 ? 0 : (sealingRetryDelay(sealAttempts) ?? 0);
-  return delaySeconds * 1000 + SEAL_TIMEOUT_MS + MARGIN_MS;
+  return delaySeconds * 1000 + SILENCE_MS;
 }
 
 /** Proofs claimed per run (each minute): a larger backlog drains over the following runs. */
@@ -31,13 +34,20 @@ function stalledCutoffs(now: Date): { byAttempts: string[]; beyond: string } {
 }
 
 /**
+ * How long a proof sent again has to show progress before it counts as stalled once more. Its message may
+ * be waiting behind a backlog in the queue: sending it every minute would only deepen the backlog with
+ * copies (each would seal it again; only one seal is recorded).
+ */
+const RESENT_GRACE_MS = 3 * 60_000;
+
+/**
  * Sends stalled pending proofs to the sealing queue again; sealing is idempotent per proof. The proofs are
- * claimed first, in one statement (touching `updated_at`, so neither a concurrent sweep nor the next run
- * takes them again before their next expected attempt), then sent: a failure to send leaves them to a run
- * after that delay, never to every minute's run.
+ * claimed first, in one statement (setting `updated_at` to the end of their grace, so neither a concurrent
+ * sweep nor the next runs take them again before it; the first progress mark of their seal replaces it),
+ * then sent: a failure to send leaves them to a run after that grace, never to every minute's run.
  */
 export async function resumeStalledSealing({ env }: WorkerContext, now: Date): Promise<number> {
-  const ids = await claimStalledProofs(env.DB, now.toISOString(), stalledCutoffs(now), PROOFS_PER_RUN);
+  const ids = await claimStalledProofs(env.DB, new Date(now.getTime() + RESENT_GRACE_MS).toISOString(), stalledCutoffs(now), PROOFS_PER_RUN);
   await sendInBatches(
     env.SEALING_QUEUE,
     ids.map((id) => ({ proof_id: id })),

@@ -1,10 +1,10 @@
 import type { Env } from "../env.ts";
 import type { WorkerContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
-import { sendInBatches } from "../lib/batches.ts";
+import { chunks, QUEUE_MAX_MESSAGES_PER_BATCH, sendInBatches } from "../lib/batches.ts";
 import { setNextAttempt } from "../storage/webhook-publishing.ts";
 import { isActiveSecret, secretsOf } from "../storage/webhooks.ts";
-import { abandonDelivery, findDelivery, findEndpointById, recordAttempt } from "../storage/webhook-attempts.ts";
+import { abandonDelivery, findDelivery, findEndpointById, recordAttempt, startAttempt } from "../storage/webhook-attempts.ts";
 import { decryptSecret } from "./secrets.ts";
 import { webhookRetryDelay } from "./retry-schedule.ts";
 import { orderingWaitSeconds } from "./ordering-wait.ts";
@@ -26,6 +26,13 @@ export const deliveryMessage = (deliveryId: string): DeliveryMessage => ({ deliv
 /** Queues deliveries in as many `sendBatch` calls as Queues' limits (100 messages, 256 KB) require. */
 export async function queueDeliveries(env: Env, deliveryIds: readonly string[]): Promise<void> {
   await sendInBatches(env.WEBHOOK_QUEUE, deliveryIds.map(deliveryMessage));
+}
+
+/** Queues each delivery's next attempt after its own delay: 100 messages a `sendBatch` (each message is a few bytes). */
+export async function queueDeliveryRetries(env: Env, retries: ReadonlyArray<{ deliveryId: string; delaySeconds: number }>): Promise<void> {
+  for (const batch of chunks(retries, QUEUE_MAX_MESSAGES_PER_BATCH)) {
+    await env.WEBHOOK_QUEUE.sendBatch(batch.map((retry) => ({ body: deliveryMessage(retry.deliveryId), delaySeconds: retry.delaySeconds })));
+  }
 }
 
 /**
@@ -52,7 +59,7 @@ export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: n
 
 /**
  * One attempt of one delivery: signed with every active secret, 10-second timeout, redirects not
- * followed; every attempt is recorded. A non-2xx answer or a network error schedules the next retry,
+ * followed; every attempt is recorded, as started before its request and completed after it. A non-2xx answer or a network error schedules the next retry,
  * until the fifth retry fails and the delivery is abandoned. Deleted or disabled endpoints receive
  * nothing: the delivery is abandoned with that reason (re-enabling does not replay it; use retry).
  */
@@ -64,6 +71,10 @@ export async function attemptDelivery({ env, db }: WorkerContext, deliveryId: st
     await abandonDelivery(db, delivery.id, endpoint ? "endpoint_disabled" : "endpoint_deleted", now);
     return { kind: "done" };
   }
+  // A duplicate message (the overdue sweep's, a redelivery) arriving well before the attempt it would make
+  // is due sends nothing: the delivery's own message, or the sweep, comes at that time.
+  if (delivery.nextAttemptAt !== null && Date.parse(delivery.nextAttemptAt) - now.getTime() > EARLY_MESSAGE_TOLERANCE_MS) return { kind: "done" };
+
   const wait = await orderingWaitSeconds(db, delivery, now);
   if (wait !== null) {
     // Its next look is due then: until that time the overdue-delivery sweep must not count it as lost.
@@ -73,23 +84,17 @@ export async function attemptDelivery({ env, db }: WorkerContext, deliveryId: st
 
   const secrets = ((await secretsOf(db, [endpoint.id])).get(endpoint.id) ?? []).filter((secret) => isActiveSecret(secret, now));
   const clear = await Promise.all(secrets.map((secret) => decryptSecret(env.WEBHOOK_SECRET_KEY, secret)));
-  const sent = await sendDeliveryRequest(env, endpoint.url, delivery.requestBody, delivery.eventId, clear, now);
-  const attempt = delivery.attempts + 1;
-  const delay = sent.failure === null ? null : webhookRetryDelay(env, attempt);
+  const attempt = { id: newId("wat"), attempt: delivery.attempts + 1, webhookId: newId("msg"), startedAt: now.toISOString() };
+  // On record before the request leaves: a Worker that dies during it leaves a started attempt, which the
+  // sweep resolves (ADR 0050); another attempt of the delivery in flight means this message sends nothing.
+  if (!(await startAttempt(env.DB, delivery, attempt))) return { kind: "done" };
+  const sent = await sendDeliveryRequest(env, endpoint.url, delivery.requestBody, delivery.eventId, attempt.webhookId, clear, now);
+  const delay = sent.failure === null ? null : webhookRetryDelay(env, attempt.attempt);
   await recordAttempt(
     db,
     delivery,
-    {
-      id: newId("wat"),
-      deliveryId: delivery.id,
-      attempt,
-      webhookId: sent.webhookId,
-      startedAt: now.toISOString(),
-      durationMs: sent.durationMs,
-      responseStatus: sent.responseStatus,
-      responseBodyStart: sent.responseBodyStart,
-      failureReason: sent.failure,
-    },
+    attempt,
+    { durationMs: sent.durationMs, responseStatus: sent.responseStatus, responseBodyStart: sent.responseBodyStart, failureReason: sent.failure },
     {
       status: sent.failure === null ? "succeeded" : delay === null ? "abandoned" : "retrying",
       responseStatus: sent.responseStatus,
@@ -102,12 +107,14 @@ export async function attemptDelivery({ env, db }: WorkerContext, deliveryId: st
   return delay === null ? { kind: "done" } : { kind: "retry", delaySeconds: delay };
 }
 
-const TIMEOUT_MS = 10_000;
+/** How early a message may arrive for its attempt (a queue's delay is not to the second) and still make it. */
+const EARLY_MESSAGE_TOLERANCE_MS = 30_000;
+
+/** An attempt's request gives up after this long. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
 const RESPONSE_START_BYTES = 1024;
 
 interface SentRequest {
-  /** `X-Webhook-Id`: this attempt's own identifier. */
-  webhookId: string;
   durationMs: number;
   responseStatus: number | null;
   responseBodyStart: string | null;
@@ -120,8 +127,15 @@ interface SentRequest {
  * redirects not followed. A name that resolves inside a network receives nothing (WEBHOOK_RESOLVE's local
  * receivers excepted); a non-2xx answer or a network error is a failure.
  */
-async function sendDeliveryRequest(env: Env, url: string, body: string, eventId: string, secrets: string[], now: Date): Promise<SentRequest> {
-  const webhookId = newId("msg");
+async function sendDeliveryRequest(
+  env: Env,
+  url: string,
+  body: string,
+  eventId: string,
+  webhookId: string,
+  secrets: string[],
+  now: Date,
+): Promise<SentRequest> {
   const target = deliveryTarget(env, url);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
@@ -137,7 +151,7 @@ async function sendDeliveryRequest(env: Env, url: string, body: string, eventId:
   let failure = target.host === null ? await refusedDestination(env, new URL(target.url).hostname, now) : null;
   if (failure === null) {
     try {
-      const response = await fetch(target.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const response = await fetch(target.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
       responseStatus = response.status;
       responseBodyStart = await firstBytesOf(response, RESPONSE_START_BYTES);
       if (responseStatus < 200 || responseStatus >= 300) failure = `endpoint answered HTTP ${responseStatus}`;
@@ -145,5 +159,5 @@ async function sendDeliveryRequest(env: Env, url: string, body: string, eventId:
       failure = (error as Error).name === "TimeoutError" ? "timed out after 10 s" : `network error: ${(error as Error).message}`;
     }
   }
-  return { webhookId, durationMs: Date.now() - started, responseStatus, responseBodyStart, failure };
+  return { durationMs: Date.now() - started, responseStatus, responseBodyStart, failure };
 }

@@ -232,30 +232,32 @@ describe("sealing queue consumer", () => {
 });
 
 describe("stalled-sealing sweep", () => {
-  const minutesAgo = (now: Date, minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+  const secondsAgo = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
 
   it("sends again only proofs past their next expected attempt, not those waiting for a retry or being sealed", async () => {
     const org = await createOrganization();
     const now = new Date();
+    // Silent 45 s past the retry delay (three progress marks missed, ADR 0050): 0 s after completion, 600 s after the 7th attempt.
     const cases = [
-      { attempts: 0, updated: 3, resent: false },
-      { attempts: 0, updated: 7, resent: true },
-      { attempts: 7, updated: 10, resent: false },
-      { attempts: 7, updated: 25, resent: true },
+      { attempts: 0, updated: 40, resent: false },
+      { attempts: 0, updated: 50, resent: true },
+      { attempts: 7, updated: 640, resent: false },
+      { attempts: 7, updated: 650, resent: true },
     ];
     const ids: string[] = [];
     for (const example of cases) {
       const { proofId } = await insertPendingProof(org.id, "test", 1);
       await env.DB.prepare("UPDATE proofs SET seal_attempts = ?, updated_at = ? WHERE id = ?")
-        .bind(example.attempts, minutesAgo(now, example.updated), proofId)
+        .bind(example.attempts, secondsAgo(now, example.updated), proofId)
         .run();
       ids.push(proofId);
     }
     await resumeStalledSealing(workerContext(env), now);
     for (const [index, example] of cases.entries()) {
       const row = await env.DB.prepare("SELECT updated_at FROM proofs WHERE id = ?").bind(ids[index]).first<any>();
-      expect({ ...example, touched: row.updated_at === now.toISOString() }).toEqual({ ...example, touched: example.resent });
+      // A proof sent again is given three minutes to show progress before it can be sent once more.
+      expect({ ...example, touched: row.updated_at === new Date(now.getTime() + 3 * 60_000).toISOString() }).toEqual({ ...example, touched: example.resent });
     }
-    expect(stalledAfterMs(7)).toBe((SEALING_RETRY_DELAYS_SECONDS[6] + 6 * 60) * 1000);
+    expect(stalledAfterMs(7)).toBe((SEALING_RETRY_DELAYS_SECONDS[6] + 45) * 1000);
   });
 });

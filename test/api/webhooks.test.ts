@@ -296,6 +296,10 @@ describe("webhook delivery", () => {
     expect(waiting.kind === "retry" && waiting.delaySeconds).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_SECONDS[0]);
 
     // The consumer sends a fresh delayed message and acknowledges this one: no message.retry to run out of.
+    // (A message arriving before the wait it was given sends nothing at all, ADR 0050: this one is due now.)
+    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = NULL WHERE id = ?")
+      .bind(await delivery(sealed))
+      .run();
     const batch = createMessageBatch("webhook-delivery", [{ id: "w1", timestamp: new Date(), attempts: 1, body: { delivery_id: await delivery(sealed) } }]);
     const later: [string, number][] = [];
     await consumeWebhookMessages(batch.messages, workerContext(env), async (id, delaySeconds) => later.push([id, delaySeconds]));
@@ -339,7 +343,12 @@ describe("webhook delivery", () => {
     await publishEvents(workerContext(env), [eventId], new Date(), queued);
     const delivery = await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(eventId).first<any>();
     const outcomes = [];
-    for (let i = 0; i < 6; i++) outcomes.push(await attemptDelivery(workerContext(env), delivery.id));
+    // Each attempt when it falls due (a message well before that sends nothing, ADR 0050).
+    for (let i = 0, at = new Date(); i < 6; i++) {
+      const outcome = await attemptDelivery(workerContext(env), delivery.id, at);
+      outcomes.push(outcome);
+      if (outcome.kind === "retry") at = new Date(at.getTime() + outcome.delaySeconds * 1000);
+    }
     expect(outcomes).toEqual([...WEBHOOK_RETRY_DELAYS_SECONDS.map((delaySeconds) => ({ kind: "retry", delaySeconds })), { kind: "done" }]);
     expect(WEBHOOK_RETRY_DELAYS_SECONDS).toEqual([60, 300, 1800, 7200, 43200]);
     const log = await callJson(`/v1/webhook-deliveries/${delivery.id}`, { key: org.testKey });

@@ -82,8 +82,8 @@ afterAll(async () => {
 });
 
 describe("npm run dev runs the cron sweeps, as production does", () => {
-  // The stalled-sealing sweep sends a proof again once its attempt is overdue (the 5-minute seal timeout
-  // plus a minute), so this test waits that long on purpose.
+  // The stalled-sealing sweep sends a proof again once it has shown no progress for 45 s (ADR 0050); the
+  // restart itself takes a while on a loaded machine, hence the generous timeout.
   it("a live proof interrupted mid-seal by stopping the stack is sealed after a restart on the same state, by the sweep alone", {
     timeout: 12 * 60_000,
   }, async () => {
