@@ -28,6 +28,8 @@ import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { sealCertificateUpsert } from "../storage/seal-certificates.ts";
 import { type SealCertificate, sealCertificate } from "./seal-certificate.ts";
+import { artifactChecksAtSealing } from "../storage/sealed-object-checks.ts";
+import { sha256Hex } from "../lib/crypto.ts";
 
 export interface SealingDependencies {
   db: Database;
@@ -165,6 +167,18 @@ async function buildJob(
 
 const base64Bytes = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 
+/** The SHA-256 and size of the artifacts storeSealedArtifacts writes for `result`, from the same bytes. */
+async function storedArtifacts(result: SealedResult) {
+  const of = async (bytes: Uint8Array) => ({ sha256: await sha256Hex(bytes), size: bytes.length });
+  const text = (value: string) => new TextEncoder().encode(value);
+  return {
+    manifest: await of(text(result.manifest)),
+    timestampResponse: await of(base64Bytes(result.tsr_base64)),
+    timestampChain: await of(text(result.chain_pem)),
+    manifestSeal: await of(base64Bytes(result.manifest_p7s_base64)),
+  };
+}
+
 /** Whose the proof's events are, and the fields `proof.sealed` and `proof.failed` open with. */
 function proofEventOrigin(proof: ProofRow, createdAt: string) {
   return { organizationId: proof.organizationId, mode: proof.mode, createdAt };
@@ -234,6 +248,8 @@ async function recordSealed(
       policy: result.timestamp.policy,
       sealedAt,
     }),
+    // The hashes the re-hash sweep compares the stored artifacts with, from the bytes this run stored (docs/adr/0037).
+    ...artifactChecksAtSealing(deps.db, proof.id, run, await storedArtifacts(result)),
   ]);
   if (!changedRows(eventInsert)) return "already_done";
   await deps.publishEvents([eventId]);

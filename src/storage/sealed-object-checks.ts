@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { sealedObjectChecks } from "../db/schema/sealed-object-checks.ts";
 import { chunks, D1_MAX_BOUND_PARAMETERS, rowsPerInsert } from "../lib/batches.ts";
 import { fileExtension, packagedArtifactKey, proofArtifactKeys } from "./objects/bucket.ts";
 import { statement, valueList } from "./statement.ts";
@@ -16,7 +18,7 @@ export interface SealedObject {
   /** Its name in the package: `files/<id>.<ext>`, `manifest.json`, `proof.tsr`, `manifest.p7s`, `chain.pem`. */
   entry: string;
   fileId: string | null;
-  /** null: an artifact whose hash D1 does not hold, until its first re-hash records it. */
+  /** null: an artifact of a proof sealed before its hash was recorded at sealing, until its first re-hash records it. */
   expectedSha256: string | null;
   size: number | null;
 }
@@ -110,6 +112,42 @@ function objectsOf(proof: EnrolledProof, files: { id: string; content_type: stri
       size: file.signed_size,
     })),
   ];
+}
+
+/** The SHA-256 and size of a sealed artifact as the sealing run stored it. */
+export interface StoredArtifact {
+  sha256: string;
+  size: number;
+}
+
+/**
+ * The rows of a proof's own artifacts with the hashes of the bytes the sealing run stored (docs/adr/0037), written
+ * in the batch that seals the proof, after its UPDATE: only when this run is the one that sealed it (a run that
+ * lost the race publishes nothing). The first re-hash then already compares with what was sealed, instead of
+ * taking what it finds; the sweep's enrolment keeps these rows (INSERT OR IGNORE).
+ */
+export function artifactChecksAtSealing(
+  db: Database,
+  proofId: string,
+  run: string,
+  artifacts: { manifest: StoredArtifact; timestampResponse: StoredArtifact; timestampChain: StoredArtifact; manifestSeal: StoredArtifact },
+) {
+  const keys = proofArtifactKeys(proofId, run);
+  const rows: [string, string, StoredArtifact][] = [
+    [keys.manifest, "manifest.json", artifacts.manifest],
+    [keys.timestampResponse, "proof.tsr", artifacts.timestampResponse],
+    [keys.timestampChain, "chain.pem", artifacts.timestampChain],
+    [packagedArtifactKey(proofId, run, "manifest.p7s"), "manifest.p7s", artifacts.manifestSeal],
+  ];
+  return rows.map(([objectKey, entry, { sha256, size }]) =>
+    db
+      .insert(sealedObjectChecks)
+      .select(
+        // Every column in the table's order; nothing re-hashed yet.
+        sql`SELECT ${objectKey}, ${proofId}, ${entry}, NULL, ${sha256}, ${size}, NULL, NULL, NULL, NULL WHERE EXISTS (SELECT 1 FROM proofs WHERE id = ${proofId} AND status = 'sealed' AND sealing_run = ${run})`,
+      )
+      .onConflictDoNothing(),
+  );
 }
 
 /**

@@ -10,6 +10,9 @@ import { runScheduledSweeps } from "../../src/scheduled.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
 import { workerContext } from "../../src/domain/context.ts";
+import { sealProof } from "../../src/sealing/seal-proof.ts";
+import type { SealJob } from "../../shared/sealer-protocol.ts";
+import { dependencies, sealedAnswer } from "./support/sealing.ts";
 
 const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
@@ -152,6 +155,33 @@ describe("re-hash of sealed stored objects", () => {
     await sweepUntilChecked(proofId, new Date(Date.parse(check.lastCheckedAt!) + 1));
     const after = await callJson("/admin/v1/altered-objects?limit=100", { key: ADMIN_TOKEN });
     expect(after.body.data.map((row: { key: string }) => row.key)).not.toContain(target.key);
+  });
+
+  it("knows the sealed hashes of manifest.json, proof.tsr, chain.pem and manifest.p7s from sealing: one altered before its first re-hash is found at it", async () => {
+    const org = await createOrganization();
+    const { proofId } = await insertPendingProof(org.id, "test");
+    const { deps } = dependencies(async (job) => sealedAnswer(job));
+    expect(await sealProof(deps, proofId)).toBe("sealed");
+    // What the sealer answered (the same for the same proof: its manifest names the proof id only).
+    const answer = sealedAnswer({ proof: { id: proofId }, files: [] } as unknown as SealJob);
+    const artifacts = (await proofObjectChecks(env.DB, proofId)).filter((check) => check.fileId === null);
+    const tsr = Uint8Array.from(atob(answer.tsr_base64), (char) => char.charCodeAt(0));
+    expect(Object.fromEntries(artifacts.map((check) => [check.entry, [check.expectedSha256, check.lastCheckedAt]]))).toEqual({
+      "manifest.json": [await sha256Hex(answer.manifest), null],
+      "proof.tsr": [await sha256Hex(tsr), null],
+      "chain.pem": [await sha256Hex(answer.chain_pem), null],
+      "manifest.p7s": [await sha256Hex(Uint8Array.from(atob(answer.manifest_p7s_base64), (char) => char.charCodeAt(0))), null],
+    });
+    // proof.tsr replaced before any sweep ran: the first re-hash already finds it altered (it used to take what it found).
+    const tsrKey = artifacts.find((check) => check.entry === "proof.tsr")!.objectKey;
+    const altered = tsr.slice();
+    altered[0] = altered[0]! ^ 0x01;
+    await env.FILES.put(tsrKey, altered);
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await sweepUntilChecked(proofId, new Date(Date.now() + 14_400_000));
+    const checks = await proofObjectChecks(env.DB, proofId);
+    expect(checks.find((check) => check.entry === "proof.tsr")).toMatchObject({ matched: false, foundSha256: await sha256Hex(altered) });
+    expect(checks.filter((check) => check.fileId === null && check.entry !== "proof.tsr").every((check) => check.matched === true)).toBe(true);
   });
 
   it("reports a missing object as altered, through the per-minute cron's sweeps", async () => {
