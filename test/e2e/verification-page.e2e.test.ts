@@ -1,11 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStackAndChromium } from "./support/stack-and-chromium.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
 import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 import { opensslFingerprint } from "../../shared/trust-anchors.ts";
+import { scene } from "../../sealer/test/scenes.ts";
+import { waitFor, type EngineName, type Launched, type PhonePage } from "./support/engines/engine.ts";
+import { launch as launchChromium } from "./support/engines/chromium.ts";
+import { launch as launchFirefox } from "./support/engines/firefox.ts";
+import { launch as launchWebkit } from "./support/engines/webkit.ts";
 
 const RESULTS = join(import.meta.dirname, "../../test-results");
 const PHOTOS = 10;
@@ -192,4 +198,171 @@ describe("the verification page as a reader sees it (issue 13)", () => {
     }
     await context.close();
   });
+});
+
+/** What a reader sees without scrolling on a small phone (issue 25): 360 × 740 CSS px. */
+const FIRST_SCREEN = { width: 360, height: 740 };
+const engines: Record<EngineName, () => Promise<Launched>> = { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebkit };
+
+/** A camera shot of a scene of its own (seeds close together draw alike), `clockOffsetMs` away from the service's clock. */
+const cameraShot = async (clockOffsetMs = 0) => ({
+  file: "scene.jpg",
+  type: "image/jpeg",
+  bytes: Buffer.from(await scene(Math.floor(Math.random() * 2 ** 20))),
+  capture: { method: "camera", device_time: new Date(Date.now() + clockOffsetMs).toISOString(), width: 1200, height: 900 },
+});
+
+/** Boxes of the page's landmarks, in CSS px from the top of the first screen. */
+function landmarks() {
+  const box = (selector: string) => {
+    const element = document.querySelector(selector);
+    if (!element) return null;
+    const { top, bottom, left, right } = element.getBoundingClientRect();
+    return { top: Math.round(top), bottom: Math.round(bottom), left: Math.round(left), right: Math.round(right) };
+  };
+  return {
+    badge: box('[data-testid="verdict-badge"]'),
+    tone: document.querySelector<HTMLElement>('[data-testid="verdict-badge"]')?.dataset.tone,
+    summary: box('[data-testid="signal-summary"]'),
+    photo: box(".tile img"),
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+  };
+}
+
+/** Each step's rows of a pair: the tops of the two cells, and the names the tiles give themselves. */
+function pairRows() {
+  return [...document.querySelectorAll('.step [data-testid^="pair-"]')].flatMap((grid) => {
+    const cells = [...grid.children] as HTMLElement[];
+    return Array.from({ length: cells.length / 2 }, (_, i) => {
+      const [before, after] = [cells[2 * i]!, cells[2 * i + 1]!];
+      const name = (cell: HTMLElement) => cell.querySelector(".tile-name")?.textContent ?? null;
+      return {
+        step: grid.getAttribute("data-testid"),
+        tops: [Math.round(before.getBoundingClientRect().top), Math.round(after.getBoundingClientRect().top)],
+        names: [before.dataset.side, name(before), after.dataset.side, name(after)],
+      };
+    });
+  });
+}
+
+/** The file check's answer as a reader meets it: its state, words, colour and pictogram. */
+function checkAnswer() {
+  const result = document.querySelector<HTMLElement>('[data-testid="check-result"]')!;
+  result.scrollIntoView({ block: "center" });
+  return {
+    state: result.className,
+    text: result.textContent,
+    background: getComputedStyle(result).backgroundColor,
+    border: getComputedStyle(result).borderColor,
+    pictogram: getComputedStyle(result, "::before").content,
+  };
+}
+
+describe("the page tells the PDF report's story, in three engines at 360 × 740 (issue 25)", () => {
+  const sealed = {} as { onePhoto: { verification_url: string }; after: { verification_url: string }; photo: string; otherFile: string };
+  beforeAll(async () => {
+    // A live proof of one photo nobody sealed before: nothing to weigh.
+    const alone = await cameraShot();
+    const one = await captureOverHttp(e2e.stack, e2e.stack.liveKey, { external_reference: `one-${Date.now()}`, party: "recipient" }, [alone]);
+    sealed.onePhoto = await waitForProof(e2e.stack, e2e.stack.liveKey, one.completed.body.proof_id, (p) => p.status !== "pending", 60_000);
+    // A same-day pair whose after reuses a before photo's bytes, holds a file from the gallery and one shot on a clock 2 h off.
+    const reference = `pair-${Date.now()}`;
+    const beforeShots = await Promise.all([1, 2, 3].map(() => cameraShot()));
+    const before = await captureOverHttp(e2e.stack, e2e.stack.testKey, { external_reference: reference, party: "provider" }, beforeShots);
+    const beforeProof = await waitForProof(e2e.stack, e2e.stack.testKey, before.completed.body.proof_id, (p) => p.status !== "pending", 60_000);
+    const fromGallery = { ...(await cameraShot()), capture: { method: "file", device_time: new Date().toISOString(), width: 1200, height: 900 } };
+    const after = await captureOverHttp(e2e.stack, e2e.stack.testKey, { external_reference: reference, party: "provider", compare_to: beforeProof.id }, [
+      beforeShots[0]!,
+      fromGallery,
+      await cameraShot(2 * 3600_000),
+    ]);
+    sealed.after = await waitForProof(e2e.stack, e2e.stack.testKey, after.completed.body.proof_id, (p) => p.status !== "pending", 60_000);
+    const dir = mkdtempSync(join(tmpdir(), "check-a-file-"));
+    sealed.photo = join(dir, "photo.jpg");
+    writeFileSync(sealed.photo, alone.bytes);
+    sealed.otherFile = join(dir, "other.jpg");
+    writeFileSync(sealed.otherFile, beforeShots[1]!.bytes);
+  }, 240_000);
+
+  for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promise<Launched>][]) {
+    it(`${name}: badge and photo in the first screen, the warnings above the fold, the pair aligned and numbered, match and no match unmistakable`, async ({
+      skip,
+    }) => {
+      const engine = await launch();
+      if ("skipped" in engine) {
+        console.warn(`${name} skipped: ${engine.skipped}`);
+        return skip();
+      }
+      const shot = (page: PhonePage, what: string) => page.screenshot(join(RESULTS, `verification-page-${name}-${what}.png`));
+      try {
+        const page = await engine.newPage({ width: FIRST_SCREEN.width });
+        const loaded = () => [...document.images].every((image) => image.complete && image.naturalWidth > 0);
+
+        // One photo, nothing to weigh: a clean badge and the whole photo without scrolling.
+        await page.open(`${sealed.onePhoto.verification_url}?lang=en`);
+        await waitFor(page, "the photo", loaded);
+        const one = await page.evaluate(landmarks);
+        expect(one.tone).toBe("valid");
+        expect(one.summary).toBeNull();
+        expect(one.badge!.top).toBeGreaterThanOrEqual(0);
+        expect(one.photo!.bottom, "the photo's foot").toBeLessThanOrEqual(FIRST_SCREEN.height);
+        expect(one.overflow).toBeLessThanOrEqual(0);
+        await shot(page, "one-photo");
+
+        // Check a file: the sealed photo matches and names itself; another photo does not, and looks otherwise.
+        await page.setFiles("#check-file", sealed.photo);
+        await waitFor(page, "the match", () => document.querySelector('[data-testid="check-result"]')?.className === "match");
+        const match = await page.evaluate(checkAnswer);
+        expect(match.text).toContain(PAGE_MESSAGES.en.belongs);
+        expect(match.text).toContain(`${PAGE_MESSAGES.en.kind_photo} 1`);
+        await shot(page, "check-match");
+        await page.setFiles("#check-file", sealed.otherFile);
+        await waitFor(page, "no match", () => document.querySelector('[data-testid="check-result"]')?.className === "no-match");
+        const noMatch = await page.evaluate(checkAnswer);
+        expect(noMatch.text).toContain(PAGE_MESSAGES.en.notBelongs);
+        expect(noMatch.text).not.toContain(PAGE_MESSAGES.en.belongs);
+        for (const property of ["background", "border", "pictogram"] as const) expect(noMatch[property], property).not.toBe(match[property]);
+        await shot(page, "check-no-match");
+
+        // The pair: what to weigh above the fold, under a badge that does not read as clean.
+        await page.open(`${sealed.after.verification_url}?lang=en`);
+        const pair = await page.evaluate(landmarks);
+        expect(pair.tone).toBe("test");
+        expect(pair.badge!.bottom).toBeLessThanOrEqual(FIRST_SCREEN.height);
+        expect(pair.summary!.top, "the warning summary's top").toBeLessThan(FIRST_SCREEN.height - 100);
+        expect(pair.overflow).toBeLessThanOrEqual(0);
+        const codes = await page.evaluate(() =>
+          [...document.querySelectorAll('[data-testid="signal-summary"] li')].map((item) => item.getAttribute("data-code")),
+        );
+        expect(codes).toEqual(expect.arrayContaining(["test_mode", "sealed_before", "from_gallery", "device_time_far", "reported_by_device"]));
+        const reused = await page.evaluate(() => document.querySelector('[data-testid="signal-summary"] [data-code="sealed_before"]')?.textContent);
+        expect(reused).toContain(
+          `${PAGE_MESSAGES.en.after} · ${PAGE_MESSAGES.en.kind_photo} 1 (same bytes as ${PAGE_MESSAGES.en.before} · ${PAGE_MESSAGES.en.kind_photo} 1)`,
+        );
+        await shot(page, "pair-top");
+        // Each column headed by its side with its own date and time; the rows level and numbered on both sides.
+        const heads = await page.evaluate(() => ["before", "after"].map((side) => document.querySelector(`[data-testid="side-${side}"]`)?.textContent ?? ""));
+        for (const head of heads) expect(head).toMatch(/\d{4}.*\d{1,2}:\d{2}:\d{2}/);
+        expect(heads[0]).not.toBe(heads[1]);
+        const rows = await page.evaluate(pairRows);
+        expect(rows.map((row) => row.names)).toEqual(
+          [1, 2, 3].map((n) => ["before", `${PAGE_MESSAGES.en.kind_photo} ${n}`, "after", `${PAGE_MESSAGES.en.kind_photo} ${n}`]),
+        );
+        for (const row of rows) expect(Math.abs(row.tops[0]! - row.tops[1]!), JSON.stringify(row)).toBeLessThanOrEqual(1);
+        await page.evaluate(() => document.querySelector('[data-testid^="pair-"]')!.scrollIntoView());
+        await waitFor(page, "the pair's photos", loaded);
+        await shot(page, "pair-rows");
+
+        // A test proof never looks like a live one.
+        await page.open(`${proof.verification_url}?lang=en`);
+        const test = await page.evaluate(landmarks);
+        expect(test.tone).toBe("test");
+        expect(test.badge!.bottom).toBeLessThanOrEqual(FIRST_SCREEN.height);
+        await shot(page, "test-proof");
+        await page.close();
+      } finally {
+        await engine.close();
+      }
+    }, 180_000);
+  }
 });

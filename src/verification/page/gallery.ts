@@ -173,7 +173,7 @@ const filesOf = (numbering: Numbering, proofId: string, step: PageStep) =>
 /** One proof: its files step by step, each numbered. */
 export function singleGallery(proof: PageProof, steps: PageStep[], context: GalleryContext): Html {
   const day = proof.timestamp?.gen_time ?? null;
-  return html`<section class="gallery" aria-labelledby="files-title"><h2 id="files-title">${context.m.files!}</h2>${steps.map(
+  return html`<section class="gallery" aria-labelledby="files-title"><h2 id="files-title" class="visually-hidden">${context.m.files!}</h2>${steps.map(
     (step) =>
       html`<section class="step" data-testid="step-${step.id}"><h3>${step.label}</h3><ul class="files">${filesOf(context.numbering, proof.id, step).map((numbered) => tile(numbered, context, day))}</ul></section>`,
   )}</section>`;
@@ -204,6 +204,6 @@ export function pairGallery(before: PageProof, after: PageProof, steps: PageStep
     ]);
     return html`<section class="step" data-testid="step-${step.id}"><h3>${step.label}</h3><div class="pair" data-testid="pair-${step.id}">${cells}</div></section>`;
   });
-  return html`<section class="gallery" aria-labelledby="files-title"><h2 id="files-title">${m.before!} / ${m.after!}</h2>
+  return html`<section class="gallery" aria-labelledby="files-title"><h2 id="files-title" class="visually-hidden">${m.before!} / ${m.after!}</h2>
 <div class="pair pair-head"><p class="side-head" data-side="before" data-testid="side-before">${sideLink(before, m.before!, lang)}</p><p class="side-head" data-side="after" data-testid="side-after">${sideLink(after, m.after!, lang)}</p></div>${rows}</section>`;
 }

@@ -107,7 +107,7 @@ const proofLink = (proof: PageProof, heading: string, lang: PageLanguage) => {
 /** The languages, folded into one control beside the title so that the verdict and the photos stay in the first screen. */
 function languages(lang: PageLanguage, m: Messages): Html {
   const short = lang.split("-")[0]!.toUpperCase();
-  return html`<details class="languages"><summary aria-label="${m.language!}: ${LANGUAGE_NAMES[lang]}">${short}</summary><nav aria-label="${m.language!}">${PAGE_LANGUAGES.map((code) => html`<a href="?lang=${code}" lang="${code}" dir="${textDirection(code)}"${code === lang ? html` aria-current="page"` : ""}>${LANGUAGE_NAMES[code]}</a>`)}</nav></details>`;
+  return html`<details class="languages"><summary>${short}<span class="visually-hidden"> · ${m.language!}: ${LANGUAGE_NAMES[lang]}</span></summary><nav aria-label="${m.language!}">${PAGE_LANGUAGES.map((code) => html`<a href="?lang=${code}" lang="${code}" dir="${textDirection(code)}"${code === lang ? html` aria-current="page"` : ""}>${LANGUAGE_NAMES[code]}</a>`)}</nav></details>`;
 }
 
 /**
