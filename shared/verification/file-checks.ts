@@ -1,4 +1,6 @@
+import type * as pkijs from "pkijs";
 import { parseCertificate } from "../crl-check.ts";
+import { hex } from "../timestamp-check.ts";
 import { nameText } from "../trust-anchors.ts";
 import type { ManifestFile, SealedManifest } from "./sealed-manifest.ts";
 import type { FileEvidence, VerificationCheck } from "./types.ts";
@@ -64,43 +66,48 @@ export function filesListed(manifest: SealedManifest, files: ReadonlyMap<string,
     : { name: "files_listed", result: "fail", detail: `${listed.size} files in the sealed manifest, ${held.length} here; ${problems.join("; ")}` };
 }
 
-/** A distinguished name as a set of `attribute=value`, order aside (c2pa-rs gives it as an object). */
-const nameSet = (pairs: string[]) => new Set(pairs);
-const sameName = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((pair) => b.has(pair));
-
-/** The subject names of the service roots (the pinned one when pinned), to compare a C2PA signer's issuer with. */
-export function serviceRootNames(roots: Uint8Array[]): { text: string; pairs: Set<string> }[] {
-  return roots.map((der) => {
-    const subject = parseCertificate(der).subject;
-    return { text: nameText(subject), pairs: nameSet(nameText(subject).split(", ")) };
-  });
+/** The service roots (the pinned one when pinned), parsed once per verification, to check a C2PA signer against. */
+export function serviceRootCertificates(roots: Uint8Array[]): pkijs.Certificate[] {
+  return roots.map((der) => parseCertificate(der));
 }
+
+const serialDecimal = (certificate: pkijs.Certificate) => BigInt(`0x${hex(certificate.serialNumber.valueBlock.valueHexView) || "0"}`).toString();
 
 /**
  * file_c2pa: c2pa-rs's `Trusted` means the signer chains to one of the roots c2pa-rs was given, which include
- * the authority's root (the C2PA timestamps need it): a signer issued under the authority's root would read
- * Trusted too. The signer's issuer must be the service root (docs/adr/0027: it issues the C2PA signer directly).
+ * the authority's root (the C2PA timestamps need it): a signer issued under the authority's root, or under any
+ * root named like the service's, would read Trusted too. The signer's certificate must be issued by the
+ * service root itself (docs/adr/0027: it issues the C2PA signer directly): named by it, and its signature
+ * verifying under the service root's key. A name alone is not enough: anyone can make a CA of that name.
  */
-function c2paCheck(c2pa: NonNullable<FileEvidence["c2pa"]>, roots: { text: string; pairs: Set<string> }[]): [VerificationCheck["result"], string] {
+async function c2paCheck(c2pa: NonNullable<FileEvidence["c2pa"]>, roots: pkijs.Certificate[]): Promise<[VerificationCheck["result"], string]> {
   if (c2pa.state !== "Trusted") return ["fail", `c2pa-rs: ${c2pa.state}${c2pa.failures.length ? ` (${c2pa.failures.join(", ")})` : ""}`];
-  const issuer = c2pa.signerIssuer;
-  if (issuer === null) return ["fail", "c2pa-rs: Trusted, but the issuer of its signing certificate could not be read"];
-  const pairs = nameSet(Object.entries(issuer).map(([attribute, value]) => `${attribute}=${value}`));
-  if (!roots.some((root) => sameName(root.pairs, pairs)))
-    return [
-      "fail",
-      `c2pa-rs: Trusted, but its signing certificate was issued by ${[...pairs].join(", ")}, not by the service root ${roots.map((root) => root.text).join(" / ") || "(none)"}: the authority's root, trusted for the C2PA timestamps, does not vouch for a file's signer`,
-    ];
-  return ["pass", "c2pa-rs: Trusted, signed by a certificate the service root issued"];
+  if (c2pa.signerCertificate === null) return ["fail", "c2pa-rs: Trusted, but the certificate that signed it could not be read"];
+  let signer: pkijs.Certificate;
+  try {
+    signer = parseCertificate(c2pa.signerCertificate);
+  } catch {
+    return ["fail", "c2pa-rs: Trusted, but the certificate that signed it cannot be read"];
+  }
+  if (c2pa.signerSerial !== null && serialDecimal(signer) !== c2pa.signerSerial)
+    return ["fail", "c2pa-rs: Trusted, but the certificate read is not the one c2pa-rs names as the signer"];
+  for (const root of roots) {
+    if (root.subject.isEqual(signer.issuer) && (await signer.verify(root).catch(() => false)))
+      return ["pass", "c2pa-rs: Trusted, signed by a certificate the service root issued (its signature verifies under the service root's key)"];
+  }
+  return [
+    "fail",
+    `c2pa-rs: Trusted, but its signing certificate (issued by ${nameText(signer.issuer)}) was not issued by the service root ${roots.map((root) => nameText(root.subject)).join(" / ") || "(none)"}: its signature does not verify under that root's key (the authority's root, trusted for the C2PA timestamps, or a CA named like the service root, does not vouch for a file's signer)`,
+  ];
 }
 
 /** file_hash, file_c2pa, file_names_proof and file_original for one file the manifest lists. */
-export function fileChecks(
+export async function fileChecks(
   manifest: SealedManifest,
   file: ManifestFile,
   evidence: FileEvidence | undefined,
-  roots: { text: string; pairs: Set<string> }[],
-): VerificationCheck[] {
+  roots: pkijs.Certificate[],
+): Promise<VerificationCheck[]> {
   const check = (kind: string, result: VerificationCheck["result"], detail: string): VerificationCheck => ({ name: `${kind}:${file.id}`, result, detail });
   if (!evidence?.present) return [check("file_hash", "fail", "the signed file is missing")];
   const checks: VerificationCheck[] = [];
@@ -127,7 +134,7 @@ export function fileChecks(
     checks.push(check("file_c2pa", "not_checked", "its Content Credentials were not read here"));
     checks.push(check("file_names_proof", "not_checked", "its Content Credentials were not read here"));
   } else {
-    checks.push(check("file_c2pa", ...c2paCheck(c2pa, roots)));
+    checks.push(check("file_c2pa", ...(await c2paCheck(c2pa, roots))));
     if (c2pa.capture === null) {
       checks.push(check("file_names_proof", "fail", "its Content Credentials hold no com.proofseal.capture assertion naming its proof"));
     } else {

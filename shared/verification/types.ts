@@ -16,11 +16,12 @@ export interface C2paEvidence {
   /** The serial number (decimal) of the certificate that signed the active manifest. */
   signerSerial: string | null;
   /**
-   * The issuer's distinguished name of that certificate, attribute by attribute (`{ C, O, CN }`), as c2pa-rs
-   * reads it; null when it could not be read. `Trusted` alone says the signer chains to one of the roots given
-   * to c2pa-rs, which include the authority's (for the C2PA timestamps): the core requires the service root.
+   * That certificate (DER), as the active manifest's COSE signature carries it (x5chain, the one c2pa-rs
+   * validated the signature with); null when it could not be read. `Trusted` alone says the signer chains to one
+   * of the roots given to c2pa-rs, which include the authority's (for the C2PA timestamps): the core requires
+   * that this certificate's signature verifies under the service root's key.
    */
-  signerIssuer: Record<string, string> | null;
+  signerCertificate: Uint8Array | null;
 }
 
 /** What the caller observed of one signed file, as it is now (in the package, or in storage). */

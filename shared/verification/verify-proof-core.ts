@@ -2,7 +2,7 @@ import { checkTimestamp, pemCertificatesDer, type TimestampCheck } from "../time
 import { rootFingerprints } from "../trust-anchors.ts";
 import { checkRevocation } from "./check-revocation.ts";
 import { sha256Hex } from "./digest.ts";
-import { fileChecks, filesListed, serviceRootNames } from "./file-checks.ts";
+import { fileChecks, filesListed, serviceRootCertificates } from "./file-checks.ts";
 import { checkManifestSeal } from "./manifest-seal.ts";
 import { readManifest, type SealedManifest } from "./sealed-manifest.ts";
 import type { CheckResult, EvidenceSummary, Verdict, VerificationCheck, VerificationResult, VerifyProofInput } from "./types.ts";
@@ -212,8 +212,8 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
 
   // The files: the sealed list against what is here, then each file against its entry.
   checks.push(filesListed(manifest, files));
-  const rootNames = serviceRootNames(anchors);
-  for (const file of manifest.files) checks.push(...fileChecks(manifest, file, files.get(file.id), rootNames));
+  const roots = serviceRootCertificates(anchors);
+  for (const file of manifest.files) checks.push(...(await fileChecks(manifest, file, files.get(file.id), roots)));
   const checkedAt = [...files.values()].flatMap((evidence) => (evidence.present && evidence.checked_at ? [evidence.checked_at] : [])).sort();
   result.files_checked_at = checkedAt[0] ?? null;
 

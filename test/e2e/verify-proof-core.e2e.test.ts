@@ -112,6 +112,7 @@ function build(proof: Record<string, unknown> = {}, files: PackageFile[] = FILES
           manifest,
           file,
           file.content_type === "image/jpeg" ? (file.prior_credentials ? sha256("jpeg 3 with its earlier APP11 removed") : file.sha256) : null,
+          pki.c2paSignerDer,
         ),
         // c2pa-rs cannot read WebM: proof-verify gives no reading.
         ...(file.content_type === "video/webm" ? { c2pa: null } : {}),
@@ -210,6 +211,9 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     const json = forged.entries.get("manifest.json")!;
     forged.entries.set("manifest.p7s", sealWithOpenssl(forger, json));
     forged.entries.set("c2pa-trust-anchor.pem", bytes(forger.serviceRootPem));
+    // Its files signed by its own C2PA signer, issued by its root (named like the genuine one, as makePki names both).
+    for (const [id, evidence] of forged.files)
+      forged.files.set(id, { ...evidence, c2pa: evidence.c2pa && { ...evidence.c2pa, signerCertificate: forger.c2paSignerDer } });
     // Its own C2PA signer's CRL too, beside the genuine authority's: a package consistent with itself.
     const own = revocationWithOpenssl(forger, [CAPTURED[1]]);
     const indexOf = (entries: Map<string, Uint8Array>) => JSON.parse(new TextDecoder().decode(entries.get("revocation/index.json")!)) as { chain: string }[];
@@ -228,9 +232,17 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     const unpinned = await verify(forged, { pins: { tsaRootSha256: pki.tsaRootSha256 } });
     expect(failed(unpinned)).toEqual([]);
     expect(unpinned.verdict).toBe("origin_not_established");
-    // The genuine root in the package beside the forger's: the seal does not chain to the pinned root.
+    // The genuine root in the package beside the forger's: neither the seal nor the files' signer (issued by a root of
+    // the same name, not by the pinned root's key) chains to the pinned root.
     forged.entries.set("c2pa-trust-anchor.pem", bytes(`${pki.serviceRootPem}${forger.serviceRootPem}`));
-    expect(failed(await verify(forged))).toEqual(["service_root_pinned", "manifest_seal", "revocation"]);
+    expect(failed(await verify(forged))).toEqual([
+      "service_root_pinned",
+      "manifest_seal",
+      "file_c2pa:med_photo1",
+      "file_c2pa:med_photo2",
+      "file_c2pa:med_photo3",
+      "revocation",
+    ]);
   });
 
   it("refuses a seal without the ESS signing-certificate attribute, or by a certificate not for document signing", async () => {
@@ -320,25 +332,36 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     expect(result.verdict).toBe("not_verified");
   });
 
-  it("refuses a file whose C2PA signer, Trusted by c2pa-rs, was not issued by the service root (the authority's root is only for timestamps)", async () => {
+  it("refuses a file whose C2PA signer, Trusted by c2pa-rs, was not issued by the service root's key (the authority's root, or a CA of the same name)", async () => {
+    const withSigner = (built: Built, signerCertificate: Uint8Array | null) =>
+      built.files.set("med_photo1", { ...built.files.get("med_photo1")!, c2pa: { ...built.files.get("med_photo1")!.c2pa!, signerCertificate } });
+    const pemDer = (file: string) => new Uint8Array(new X509Certificate(readFileSync(file)).raw);
     // c2pa-rs is given the authority's root beside the service root (the C2PA timestamps chain to it): a signer
-    // issued under the authority's root reads Trusted too.
+    // issued under the authority's root reads Trusted too. Here the authority's own certificate stands for it.
     const built = build();
-    built.files.set("med_photo1", {
-      ...built.files.get("med_photo1")!,
-      c2pa: { ...built.files.get("med_photo1")!.c2pa!, signerIssuer: { C: "FR", O: "Verify Core Test", CN: "TSA Root" } },
-    });
+    withSigner(built, pemDer(join(pki.dir, "tsa.pem")));
     const result = await verify(built);
     expect(failed(result)).toEqual(["file_c2pa:med_photo1"]);
-    expect(check(result, "file_c2pa:med_photo1")!.detail).toContain("not by the service root C=FR, O=Verify Core Test, CN=Service Root");
-    // An issuer c2pa-rs did not give is not taken for the service root.
-    built.files.set("med_photo1", { ...built.files.get("med_photo1")!, c2pa: { ...built.files.get("med_photo1")!.c2pa!, signerIssuer: null } });
+    expect(check(result, "file_c2pa:med_photo1")!.detail).toContain("not issued by the service root C=FR, O=Verify Core Test, CN=Service Root");
+    // A signer c2pa-rs did not give is not taken for the service root's.
+    withSigner(built, null);
     expect(failed(await verify(built))).toEqual(["file_c2pa:med_photo1"]);
-    // The service root's name in another attribute order is the same name.
-    built.files.set("med_photo1", {
-      ...built.files.get("med_photo1")!,
-      c2pa: { ...built.files.get("med_photo1")!.c2pa!, signerIssuer: { CN: "Service Root", O: "Verify Core Test", C: "FR" } },
-    });
+    // A forger's CA with the service root's very name issues a signer: its issuer reads the same, its signature
+    // does not verify under the service root's key.
+    const forger = mkdtempSync(join(tmpdir(), "core-forger-ca-"));
+    writeFileSync(join(forger, "extensions.cnf"), readFileSync(join(pki.dir, "extensions.cnf")));
+    const issue = (name: string, subject: string, issuer: string | null, extensions: string) =>
+      issueCertificate(forger, { name, subject, issuer, days: 3650, config: "extensions.cnf", extensions });
+    issue("service-root", "/C=FR/O=Verify Core Test/CN=Service Root", null, "root");
+    issue("c2pa-signer", "/C=FR/O=Verify Core Test/CN=C2PA Signer", "service-root", "email");
+    const forged = pemDer(join(forger, "c2pa-signer.pem"));
+    expect(new X509Certificate(readFileSync(join(forger, "c2pa-signer.pem"))).issuer).toBe(new X509Certificate(pki.serviceRootPem).subject);
+    withSigner(built, forged);
+    const named = await verify(built);
+    expect(failed(named)).toEqual(["file_c2pa:med_photo1"]);
+    expect(check(named, "file_c2pa:med_photo1")!.detail).toContain("does not verify under that root's key");
+    // The genuine signer passes.
+    withSigner(built, pki.c2paSignerDer);
     expect(failed(await verify(built))).toEqual([]);
   });
 
@@ -504,8 +527,8 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
   });
 });
 
-describe("proof-verify's C2PA reading (verifier/src/read-c2pa.ts): the issuer of each file's signer", () => {
-  it("reads the issuer's name of a genuine signer (the service root) and of one issued under the authority's root, which c2pa-rs also trusts", async () => {
+describe("proof-verify's C2PA reading (verifier/src/read-c2pa.ts): the certificate of each file's signer", () => {
+  it("reads the certificate of a genuine signer (the service root's) and of one issued under the authority's root, which c2pa-rs also trusts", async () => {
     const local = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "core-c2pa-")), "pki"));
     const pem = (name: string) => readFileSync(join(local, name), "utf8");
     const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: local, stdio: "pipe" });
@@ -532,12 +555,11 @@ describe("proof-verify's C2PA reading (verifier/src/read-c2pa.ts): the issuer of
       );
     // What proof-verify gives c2pa-rs: the service root and the authority's root.
     const anchors = `${pem("c2pa-root.pem")}\n${pem("tsa-live-root.pem")}`;
-    const subject = (name: string) => Object.fromEntries(new X509Certificate(pem(name)).subject.split("\n").map((pair) => pair.split("=") as [string, string]));
+    const der = (name: string) => new Uint8Array(new X509Certificate(pem(name)).raw);
     const genuine = await readC2pa(await sign("c2pa-signer.pk8", "c2pa-signer.pem"), "image/jpeg", anchors);
-    expect(genuine).toMatchObject({ state: "Trusted", signerIssuer: subject("c2pa-root.pem") });
+    expect(genuine).toMatchObject({ state: "Trusted", signerCertificate: der("c2pa-signer.pem") });
     const rogue = await readC2pa(await sign("rogue.pk8", "rogue.pem"), "image/jpeg", anchors);
-    expect(rogue).toMatchObject({ state: "Trusted", signerIssuer: subject("tsa-live-root.pem") });
-    expect(rogue.signerIssuer).not.toEqual(genuine.signerIssuer);
+    expect(rogue).toMatchObject({ state: "Trusted", signerCertificate: der("rogue.pem") });
   });
 });
 

@@ -75,6 +75,8 @@ export interface Pki {
   tsaSignerNotAfter: Date;
   /** When the long-lived archive-timestamp signer's certificate expires. */
   archiveSignerNotAfter: Date;
+  /** A C2PA signer's certificate (DER) the service root issued, as a genuine signed file's COSE signature carries it. */
+  c2paSignerDer: Uint8Array;
 }
 
 export function makePki(options: { tsaDays?: number; archiveDays?: number } = {}): Pki {
@@ -88,6 +90,7 @@ export function makePki(options: { tsaDays?: number; archiveDays?: number } = {}
   root("service-root", "/C=FR/O=Verify Core Test/CN=Service Root");
   issue("seal", "/C=FR/O=Verify Core Test/CN=Proof Seal", "service-root", "seal", 3650);
   issue("seal-email", "/C=FR/O=Verify Core Test/CN=Email Signer", "service-root", "email", 3650);
+  issue("c2pa-signer", "/C=FR/O=Verify Core Test/CN=C2PA Signer", "service-root", "email", 3650);
   root("tsa-root", "/C=FR/O=Verify Core Test/CN=TSA Root");
   issue("tsa", "/C=FR/O=Verify Core Test/CN=TSA", "tsa-root", "tsa", options.tsaDays ?? 2);
   issue("tsa-archive", "/C=FR/O=Verify Core Test/CN=TSA Archive", "tsa-root", "tsa", options.archiveDays ?? 3650);
@@ -112,6 +115,7 @@ export function makePki(options: { tsaDays?: number; archiveDays?: number } = {}
     tsaRootSha256: sha256(derOfPem(tsaRootPem)),
     tsaSignerNotAfter: notAfter("tsa"),
     archiveSignerNotAfter: notAfter("tsa-archive"),
+    c2paSignerDer: derOfPem(readFileSync(join(dir, "c2pa-signer.pem"), "utf8")),
   };
 }
 
@@ -281,8 +285,11 @@ export function manifestV2(proof: Record<string, unknown>, files: PackageFile[])
 
 export const manifestBytes = (manifest: Manifest) => new TextEncoder().encode(canonicalJson(manifest));
 
-/** What c2pa-rs reads in a genuine signed file of this manifest: Trusted, its capture assertion naming the proof. */
-export function genuineEvidence(manifest: Manifest, file: PackageFile, original: string | null): FileEvidence {
+/**
+ * What c2pa-rs reads in a genuine signed file of this manifest: Trusted, its capture assertion naming the proof,
+ * signed by `signerCertificate` (the service root's C2PA signer, makePki's `c2paSignerDer`).
+ */
+export function genuineEvidence(manifest: Manifest, file: PackageFile, original: string | null, signerCertificate: Uint8Array): FileEvidence {
   const compareTo = manifest.compare_to as { proof_id: string } | null;
   return {
     present: true,
@@ -305,8 +312,7 @@ export function genuineEvidence(manifest: Manifest, file: PackageFile, original:
         observed: { sha256: file.sha256 },
       },
       signerSerial: null,
-      // Issued by the service root, as the service's C2PA signer is (makePki's subject).
-      signerIssuer: { C: "FR", O: "Verify Core Test", CN: "Service Root" },
+      signerCertificate,
     },
     original_sha256: original,
   };
