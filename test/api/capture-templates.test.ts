@@ -157,7 +157,7 @@ describe("capture templates", () => {
       body: { name: "It", default_locale: "it", welcome: { title: "Ciao" }, steps: [step] },
     });
     expect(italian.status).toBe(201);
-    expect(italian.body.completion.title).toMatchObject({ en: "Thank you", fr: "Merci", it: "Thank you" });
+    expect(italian.body.completion.title).toMatchObject({ en: "Thank you", fr: "Merci", it: "Grazie" });
     expect(italian.body.welcome.body).toBeNull();
     const canadian = await callJson("/v1/capture-templates", {
       key: org.testKey,
@@ -393,13 +393,13 @@ describe("resolveTemplateForSession", () => {
     expect(await resolve("checkin", "car")).toBe(stageOnly.id);
   });
 
-  it("falls back to the built-in default: one required photo step `photos`, 1 to 20 shots, in en, fr, es and de", async () => {
+  it("falls back to the built-in default: one required photo step `photos`, 1 to 20 shots, in the ten page languages", async () => {
     const org = await createOrganization();
     const snapshot = await resolveTemplateForSession(db(), { organizationId: org.id, mode: "live", stage: "checkin", category: null });
     expect(snapshot.id).toBeNull();
     expect(snapshot.steps).toEqual([expect.objectContaining({ id: "photos", required: true, kind: "photo", min_count: 1, max_count: 20 })]);
     for (const text of [snapshot.welcome.title, snapshot.steps[0]!.label, snapshot.steps[0]!.instruction, snapshot.completion.title]) {
-      expect(Object.keys(text as object).sort()).toEqual(["de", "en", "es", "fr"]);
+      expect(Object.keys(text as object).sort()).toEqual(["ar", "de", "en", "es", "fr", "it", "nl", "pl", "pt-BR", "zh-Hans"]);
     }
   });
 });
