@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +61,9 @@ const drawnApart = (page: Page, first: string, second: string) =>
     [first, second],
   );
 
+/** A machine without a CJK font (.ci/run installs fonts-droid-fallback) draws Chinese as boxes: that check then waits. */
+const CJK_FONT = (spawnSync("fc-list", [":lang=zh", "family"], { encoding: "utf8" }).stdout ?? "").trim() !== "";
+
 describe("the six new languages on a 360 px phone (issue 26)", () => {
   it("the capture page speaks each one, Arabic right to left, with nothing scrolling sideways", async ({ skip }) => {
     if (!e2e.browser) return skip();
@@ -74,7 +78,7 @@ describe("the six new languages on a 360 px phone (issue 26)", () => {
       await start.waitFor();
       expect(await start.textContent(), lang).toBe(MESSAGES[lang].start);
       expect(await overflow(page), `${lang} welcome`).toBeLessThanOrEqual(0);
-      if (lang === "zh-Hans") expect(await drawnApart(page, "拍", "摄"), "Chinese drawn, not boxes").toBe(true);
+      if (lang === "zh-Hans" && CJK_FONT) expect(await drawnApart(page, "拍", "摄"), "Chinese drawn, not boxes").toBe(true);
       if (lang === "ar") expect(await drawnApart(page, "خ", "م"), "Arabic drawn, not boxes").toBe(true);
       await page.screenshot({ path: `${screenshots}/capture-welcome-${lang}.png`, fullPage: true });
       await start.click();
