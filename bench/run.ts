@@ -6,13 +6,16 @@
  *   - end to end: completion of a capture of the same photos (test mode) until the proof is sealed, and
  *     the same sealer job against that stack's own storage, to set it against (bench/stack-storage.ts);
  *   - for both, where the time goes (bench/sealing.ts);
+ *   - the sealed PDF report of the same 10 photos, as a ratio to that sealer job, and its size (bench/report.ts);
  *   - the API: p50 of an authenticated read and a creation as ratios to /health (bench/api.ts).
  */
 import { startStack } from "../test/e2e/support/stack.ts";
 import { benchApi, printApiBench, type ApiBench } from "./api.ts";
 import { benchEndToEnd, benchSealer, benchStackStorageJob, printSealingBench } from "./sealing.ts";
+import { benchReport, printReportBench } from "./report.ts";
 
 const sealer = await benchSealer();
+const report = await benchReport(sealer.job.ms);
 const stack = await startStack();
 let endToEnd: Awaited<ReturnType<typeof benchEndToEnd>>;
 let stackJob: Awaited<ReturnType<typeof benchStackStorageJob>>;
@@ -25,4 +28,5 @@ try {
   await stack.stop();
 }
 printSealingBench({ ...sealer, endToEnd, stackJob });
+printReportBench(report);
 printApiBench(api);

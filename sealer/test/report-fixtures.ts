@@ -147,16 +147,17 @@ export async function pairJob(base: string, sources: Map<string, Uint8Array>, la
   const reused = [
     { code: "sealed_before", sentence: "The same bytes were sealed before, in another proof.", detail: "The same bytes were sealed before, in another proof." },
   ];
+  const [before, after] = [await shots(beforeId, "09", 11, 4, []), await shots(afterId, "17", 21, 3, reused)];
+  // The after's first photo is the before's first, sealed again: the same bytes.
+  after[0] = { ...after[0]!, sha256: before[0]!.sha256, size: before[0]!.size };
+  sources.set(new URL(after[0].picture!.url).pathname, sources.get(new URL(before[0]!.picture!.url).pathname)!);
   return {
     kind: "pair",
     language,
     organization: "Northwind Car Leasing",
     report_url: `http://localhost:8787/v1/public/proofs/${afterId}/pair-report.pdf`,
     verification_url: `http://localhost:8787/p/${afterId}`,
-    proofs: [
-      reportProof(beforeId, "before", mode, "2026-11-26T09:22:30.000Z", await shots(beforeId, "09", 11, 4, [])),
-      reportProof(afterId, "after", mode, "2026-11-26T17:20:03.000Z", await shots(afterId, "17", 21, 3, reused)),
-    ],
+    proofs: [reportProof(beforeId, "before", mode, "2026-11-26T09:22:30.000Z", before), reportProof(afterId, "after", mode, "2026-11-26T17:20:03.000Z", after)],
     deadline: new Date(Date.now() + 5 * 60_000).toISOString(),
   };
 }

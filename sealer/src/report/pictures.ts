@@ -11,11 +11,11 @@ export interface ReportPicture {
 }
 
 /**
- * The long side of a photo in the report: 1,400 px printed 17 cm wide is about 210 dpi, sharp on paper, and
- * keeps a 10-photo report near 2 MB (docs/adr/0044).
+ * The long side of a photo in the report: 1,280 px printed 17 cm wide is about 190 dpi, sharp on paper, and at
+ * JPEG quality 78 a camera photo takes some 150-250 kB, so a 10-photo report stays well under 3 MB (docs/adr/0044).
  */
-const LONG_SIDE = 1400;
-const QUALITY = 80;
+const LONG_SIDE = 1280;
+const QUALITY = 78;
 
 /** Photos fetched and resized at once: sharp decodes on libuv's threads, and each holds a decoded frame. */
 const CONCURRENCY = 3;

@@ -3,7 +3,7 @@ import { COLOURS, CONTENT_WIDTH, type Doc, documentBytes, newDocument, PAGE, wri
 import type { ReportPicture } from "./pictures.ts";
 import { REPORT_MESSAGES, type ReportMessages } from "./report-messages.ts";
 import { pairPhotos, singlePhotos } from "./report-photos.ts";
-import { checkBlock, claimsBlock, factRow, factsBlock, sectionHeading, titleBlock, verdictBlock, warningsBlock } from "./report-sections.ts";
+import { addressesBlock, claimsBlock, factRow, factsBlock, sectionHeading, titleBlock, verdictBlock, warningsBlock } from "./report-sections.ts";
 
 /** A root's SHA-256 as `openssl x509 -fingerprint -sha256` prints it, as the page shows it. */
 const opensslFingerprint = (hex: string) => (hex.toUpperCase().match(/../g) ?? []).join(":");
@@ -73,8 +73,8 @@ function attach(doc: Doc, job: ReportJob, m: ReportMessages) {
 
 /**
  * The unsigned PDF evidence report of a proof or a before/after pair (docs/adr/0044), in the job's language:
- * the title; each proof's verdict as a badge; who, what and when; the warning summary; what it proves and does
- * not; the QR code of the verification page; the photos large (a pair's side by side, aligned by step and
+ * the title with the QR code of the verification page; each proof's verdict as a badge; the warning summary; who,
+ * what and when, and where to check it; what it proves and does not; the photos large (a pair's side by side, aligned by step and
  * number); the annex of identifiers; the proof's own files attached. TEST in a band on every page of a test
  * proof's report and in every footer. It says only what the job says the service observed or was reported.
  */
@@ -93,8 +93,8 @@ export async function renderReport(job: ReportJob, pictures: ReadonlyMap<string,
   verdictBlock(doc, job, m);
   warningsBlock(doc, job, m);
   factsBlock(doc, job, m);
+  addressesBlock(doc, job, m, madeAt);
   claimsBlock(doc, job, m);
-  checkBlock(doc, job, m, madeAt);
   if (job.kind === "pair") pairPhotos(doc, job, pictures, m);
   else singlePhotos(doc, job, pictures, m);
   doc.addPage();

@@ -41,8 +41,8 @@ const en = {
   reportedOnly: "Reported by the device, not verified",
   notProven: "What it does not prove",
   checkOnline: "Check it yourself",
-  scanToOpen: "Scan to open the verification page, which gives the current verdict:",
-  reportAddress: "This report:",
+  verificationPage: "Verification page (the current verdict)",
+  reportAddress: "This report",
   madeAt: "Report made on {time} from the service's records. Its verdict is the one of that moment.",
   photos: "Photos",
   photo: "Photo",
@@ -78,6 +78,7 @@ const en = {
     "The proof's manifest.json, its seal manifest.p7s and its timestamp proof.tsr are attached to this document byte for byte; the verification package's VERIFY.md says how to check them with openssl.",
   page: "Page {page} of {pages}",
   colon: ": ",
+  sameBytesAs: "the same bytes as {file}",
 } as const;
 
 export type ReportMessages = Record<keyof typeof en, string>;
@@ -118,8 +119,8 @@ const fr: ReportMessages = {
   reportedOnly: "Déclaré par l'appareil, non vérifié",
   notProven: "Ce qu'il ne prouve pas",
   checkOnline: "Vérifiez vous-même",
-  scanToOpen: "Scannez pour ouvrir la page de vérification, qui donne le verdict actuel :",
-  reportAddress: "Ce rapport :",
+  verificationPage: "Page de vérification (le verdict actuel)",
+  reportAddress: "Ce rapport",
   madeAt: "Rapport établi le {time} d'après les registres du service. Son verdict est celui de ce moment.",
   photos: "Photos",
   photo: "Photo",
@@ -155,6 +156,7 @@ const fr: ReportMessages = {
     "Le manifest.json de la preuve, son sceau manifest.p7s et son horodatage proof.tsr sont joints à ce document octet pour octet ; le VERIFY.md du paquet de vérification explique comment les contrôler avec openssl.",
   page: "Page {page} sur {pages}",
   colon: "\u00a0: ",
+  sameBytesAs: "les mêmes octets que {file}",
 };
 
 const es: ReportMessages = {
@@ -193,8 +195,8 @@ const es: ReportMessages = {
   reportedOnly: "Declarado por el dispositivo, no verificado",
   notProven: "Lo que no prueba",
   checkOnline: "Compruébelo usted mismo",
-  scanToOpen: "Escanee para abrir la página de verificación, que da el veredicto actual:",
-  reportAddress: "Este informe:",
+  verificationPage: "Página de verificación (el veredicto actual)",
+  reportAddress: "Este informe",
   madeAt: "Informe elaborado el {time} a partir de los registros del servicio. Su veredicto es el de ese momento.",
   photos: "Fotos",
   photo: "Foto",
@@ -230,6 +232,7 @@ const es: ReportMessages = {
     "El manifest.json de la prueba, su sello manifest.p7s y su sello de tiempo proof.tsr van adjuntos a este documento byte a byte; el VERIFY.md del paquete de verificación explica cómo comprobarlos con openssl.",
   page: "Página {page} de {pages}",
   colon: ": ",
+  sameBytesAs: "los mismos bytes que {file}",
 };
 
 const de: ReportMessages = {
@@ -268,8 +271,8 @@ const de: ReportMessages = {
   reportedOnly: "Vom Gerät angegeben, nicht geprüft",
   notProven: "Was er nicht beweist",
   checkOnline: "Selbst prüfen",
-  scanToOpen: "Scannen, um die Prüfseite mit dem aktuellen Ergebnis zu öffnen:",
-  reportAddress: "Dieser Bericht:",
+  verificationPage: "Prüfseite (das aktuelle Ergebnis)",
+  reportAddress: "Dieser Bericht",
   madeAt: "Bericht erstellt am {time} aus den Aufzeichnungen des Dienstes. Sein Ergebnis ist das dieses Zeitpunkts.",
   photos: "Fotos",
   photo: "Foto",
@@ -305,6 +308,7 @@ const de: ReportMessages = {
     "manifest.json des Nachweises, sein Siegel manifest.p7s und sein Zeitstempel proof.tsr sind diesem Dokument Byte für Byte angehängt; die VERIFY.md des Prüfpakets erklärt, wie man sie mit openssl prüft.",
   page: "Seite {page} von {pages}",
   colon: ": ",
+  sameBytesAs: "dieselben Bytes wie {file}",
 };
 
 export const REPORT_MESSAGES: Record<ReportLanguage, ReportMessages> = { en, fr, es, de };

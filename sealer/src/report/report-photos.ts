@@ -60,7 +60,17 @@ function reportedLine(file: ReportFile, m: ReportMessages): string {
  * reported (named as reported), and the file's own signals. `narrow`: a pair's column, where each SHA-256
  * goes on a line of its own.
  */
-function caption(doc: Doc, file: ReportFile, x: number, width: number, m: ReportMessages, language: ReportLanguage, side: string, narrow: boolean) {
+function caption(
+  doc: Doc,
+  file: ReportFile,
+  x: number,
+  width: number,
+  m: ReportMessages,
+  language: ReportLanguage,
+  side: string,
+  narrow: boolean,
+  sameAs: string | null = null,
+) {
   doc
     .font("bold")
     .fontSize(10)
@@ -95,6 +105,14 @@ function caption(doc: Doc, file: ReportFile, x: number, width: number, m: Report
   hash(m.sha256Sealed, file.signed_sha256);
   doc.font("regular").fontSize(8).fillColor(COLOURS.muted).text(reportedLine(file, m), x, doc.y, { width });
   for (const signal of file.signals) doc.font("bold").fontSize(8).fillColor(COLOURS.warningInk).text(`• ${signal.sentence}`, x, doc.y, { width });
+  if (sameAs !== null) {
+    const sentence = m.sameBytesAs.replace("{file}", sameAs);
+    doc
+      .font("bold")
+      .fontSize(8)
+      .fillColor(COLOURS.warningInk)
+      .text(`• ${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}`, x, doc.y, { width });
+  }
   doc.fillColor(COLOURS.ink);
 }
 
@@ -105,7 +123,7 @@ function captionHeight(doc: Doc, file: ReportFile, width: number, m: ReportMessa
   const reported = doc.heightOfString(reportedLine(file, m), { width });
   doc.font("bold").fontSize(10);
   const title = doc.heightOfString(fileTitle(file, m, `${m.after} · `), { width });
-  return title + 12 + (narrow ? 62 : 22) + reported + signals + 6;
+  return title + 12 + (narrow ? 70 : 22) + reported + signals + 6;
 }
 
 const SINGLE_PICTURE_HEIGHT = 265;
@@ -132,7 +150,7 @@ export function singlePhotos(doc: Doc, job: ReportJob, pictures: Pictures, m: Re
 
 const COLUMN_GAP = 18;
 const COLUMN_WIDTH = (CONTENT_WIDTH - COLUMN_GAP) / 2;
-const PAIR_PICTURE_HEIGHT = 165;
+const PAIR_PICTURE_HEIGHT = 150;
 
 /** The two columns' heads, on each page of the pair's photos: which proof, and its own certified date and time. */
 function columnHeads(doc: Doc, before: ReportProof, after: ReportProof, m: ReportMessages, language: ReportLanguage) {
@@ -199,7 +217,10 @@ export function pairPhotos(doc: Doc, job: ReportJob, pictures: Pictures, m: Repo
         } else {
           const drawn = pictureBox(doc, pictures.get(file.id), x, top, COLUMN_WIDTH, PAIR_PICTURE_HEIGHT, m);
           doc.y = top + drawn + 5;
-          caption(doc, file, x, COLUMN_WIDTH, m, job.language, `${column === 0 ? m.before : m.after} · `, true);
+          // A photo whose bytes are the other side's (a reused photo) says which, beside the picture itself.
+          const other = (column === 0 ? after : before).files.find((candidate) => candidate.sha256 === file.sha256);
+          const sameAs = other === undefined ? null : `${column === 0 ? m.after : m.before} · ${m[other.kind]} ${other.number}`;
+          caption(doc, file, x, COLUMN_WIDTH, m, job.language, `${column === 0 ? m.before : m.after} · `, true, sameAs);
         }
         lowest = Math.max(lowest, doc.y);
       });

@@ -47,16 +47,30 @@ export function sectionHeading(doc: Doc, text: string, space = 60) {
   doc.y = y + 6;
 }
 
-/** The title, and what the document is, in one sentence. */
+const QR_SIZE = 96;
+
+/**
+ * The title and what the document is, with the QR code of the verification page at the top right of the first
+ * page (a reader scans it before reading on; the page gives the current verdict).
+ */
 export function titleBlock(doc: Doc, job: ReportJob, m: ReportMessages) {
+  const top = doc.y;
+  const width = CONTENT_WIDTH - QR_SIZE - 18;
+  drawQrCode(doc, job.verification_url, PAGE.left + CONTENT_WIDTH - QR_SIZE + 4, top - 8, QR_SIZE);
+  doc
+    .font("regular")
+    .fontSize(7.5)
+    .fillColor(COLOURS.muted)
+    .text(m.checkOnline, PAGE.left + CONTENT_WIDTH - QR_SIZE, top + QR_SIZE - 6, { width: QR_SIZE, align: "center" });
   doc
     .font("bold")
     .fontSize(21)
     .fillColor(COLOURS.ink)
-    .text(job.kind === "pair" ? m.titlePair : m.title, PAGE.left, doc.y, { width: CONTENT_WIDTH });
+    .text(job.kind === "pair" ? m.titlePair : m.title, PAGE.left, top, { width });
   doc.moveDown(0.15);
-  doc.font("regular").fontSize(10).fillColor(COLOURS.muted).text(m.subtitle, { width: CONTENT_WIDTH });
-  doc.moveDown(0.8);
+  doc.font("regular").fontSize(10).fillColor(COLOURS.muted).text(m.subtitle, PAGE.left, doc.y, { width });
+  doc.y = Math.max(doc.y + 12, top + QR_SIZE + 10);
+  doc.x = PAGE.left;
 }
 
 const badgeWord = (proof: ReportProof, m: ReportMessages) =>
@@ -67,13 +81,16 @@ const badgeWord = (proof: ReportProof, m: ReportMessages) =>
  * verification core's sentence beside it. Green only for a verified live proof; a test proof's badge is red.
  */
 export function verdictBlock(doc: Doc, job: ReportJob, m: ReportMessages) {
-  for (const proof of job.proofs) {
-    const word = job.kind === "pair" ? `${proof.side === "before" ? m.before : m.after}${m.colon}${badgeWord(proof, m)}` : badgeWord(proof, m);
+  const words = job.proofs.map((proof) =>
+    job.kind === "pair" ? `${proof.side === "before" ? m.before : m.after}${m.colon}${badgeWord(proof, m)}` : badgeWord(proof, m),
+  );
+  // One width for every badge of the report, so that their sentences start in one column.
+  doc.font("bold").fontSize(12);
+  const badgeWidth = Math.min(Math.max(...words.map((word) => doc.widthOfString(word))) + 24, 250);
+  const sentenceX = PAGE.left + badgeWidth + 14;
+  const sentenceWidth = CONTENT_WIDTH - badgeWidth - 14;
+  job.proofs.forEach((proof, index) => {
     const colour = proof.verdict.status === "valid" && proof.mode === "live" ? COLOURS.valid : COLOURS.invalid;
-    doc.font("bold").fontSize(12);
-    const badgeWidth = Math.min(doc.widthOfString(word) + 24, 230);
-    const sentenceX = PAGE.left + badgeWidth + 14;
-    const sentenceWidth = CONTENT_WIDTH - badgeWidth - 14;
     doc.font("regular").fontSize(10);
     const height = Math.max(30, doc.heightOfString(proof.verdict.sentence, { width: sentenceWidth }) + 10);
     ensureSpace(doc, height + 8);
@@ -83,20 +100,43 @@ export function verdictBlock(doc: Doc, job: ReportJob, m: ReportMessages) {
       .font("bold")
       .fontSize(12)
       .fillColor("#ffffff")
-      .text(word, PAGE.left + 12, y + height / 2 - 8, { width: badgeWidth - 24, lineBreak: false, ellipsis: true });
+      .text(words[index]!, PAGE.left + 12, y + height / 2 - 8, { width: badgeWidth - 24, lineBreak: false, ellipsis: true });
     doc
       .font("regular")
       .fontSize(10)
       .fillColor(COLOURS.ink)
       .text(proof.verdict.sentence, sentenceX, y + 5, { width: sentenceWidth });
     doc.y = y + height + 8;
-  }
+  });
   doc.x = PAGE.left;
 }
 
 /** The authority as the page names it: the simulated one in the reader's words, a real one by its own name. */
 const authorityOf = (proof: ReportProof, m: ReportMessages) =>
   `${proof.mode === "test" ? m.testAuthority : proof.timestamp.authority}, ${proof.timestamp.qualified ? m.qualified : m.notQualified}`;
+
+/** A row of a pair's facts: the label, then the before's value and the after's side by side. */
+function pairRow(doc: Doc, label: string, values: [string, string], style: "plain" | "mono" | "head" = "plain") {
+  const width = (CONTENT_WIDTH - LABEL_WIDTH - GAP - GAP) / 2;
+  const mono = style === "mono";
+  const font = mono ? "mono" : style === "head" ? "bold" : "regular";
+  const size = mono ? 8 : 9.5;
+  doc.font(font).fontSize(size);
+  const height = Math.max(...values.map((value) => doc.heightOfString(value, { width })), 12);
+  ensureSpace(doc, height + 4);
+  const y = doc.y;
+  doc.font("regular").fontSize(9.5).fillColor(COLOURS.muted).text(label, PAGE.left, y, { width: LABEL_WIDTH });
+  for (const [column, value] of values.entries()) {
+    const x = PAGE.left + LABEL_WIDTH + GAP + column * (width + GAP);
+    doc
+      .font(font)
+      .fontSize(size)
+      .fillColor(COLOURS.ink)
+      .text(value, x, y + (mono ? 1 : 0), { width });
+  }
+  doc.y = y + height + 4;
+  doc.x = PAGE.left;
+}
 
 /** Who, what and when: the organization, the client's references, and each proof's certified time and authority. */
 export function factsBlock(doc: Doc, job: ReportJob, m: ReportMessages) {
@@ -107,15 +147,50 @@ export function factsBlock(doc: Doc, job: ReportJob, m: ReportMessages) {
   factRow(doc, m.party, m[first.party]);
   if (first.category !== null) factRow(doc, m.category, first.category);
   if (first.location_reference !== null) factRow(doc, m.locationReference, first.location_reference);
-  for (const proof of job.proofs) {
-    const side = job.kind === "pair" ? ` (${proof.side === "before" ? m.before : m.after})` : "";
-    if (proof.stage !== null) factRow(doc, `${m.stage}${side}`, proof.stage);
-    factRow(doc, `${m.certifiedTime}${side}`, utcTime(proof.timestamp.gen_time, job.language));
-    factRow(doc, `${m.authority}${side}`, authorityOf(proof, m));
-    if (proof.seal !== null) factRow(doc, `${m.sealedBy}${side}`, proof.seal.certificate_subject);
-    factRow(doc, `${m.fileCount}${side}`, String(proof.files.length));
-    factRow(doc, `${m.proof}${side}`, proof.id, { mono: true });
+  if (job.kind === "pair") {
+    const [before, after] = job.proofs as [ReportProof, ReportProof];
+    const both = (value: (proof: ReportProof) => string): [string, string] => [value(before), value(after)];
+    doc.moveDown(0.2);
+    pairRow(doc, "", [m.before, m.after], "head");
+    pairRow(
+      doc,
+      m.stage,
+      both((proof) => proof.stage ?? "—"),
+    );
+    pairRow(
+      doc,
+      m.certifiedTime,
+      both((proof) => utcTime(proof.timestamp.gen_time, job.language)),
+    );
+    pairRow(
+      doc,
+      m.authority,
+      both((proof) => authorityOf(proof, m)),
+    );
+    pairRow(
+      doc,
+      m.sealedBy,
+      both((proof) => proof.seal?.certificate_subject ?? "—"),
+    );
+    pairRow(
+      doc,
+      m.fileCount,
+      both((proof) => String(proof.files.length)),
+    );
+    pairRow(
+      doc,
+      m.proof,
+      both((proof) => proof.id),
+      "mono",
+    );
+    return;
   }
+  if (first.stage !== null) factRow(doc, m.stage, first.stage);
+  factRow(doc, m.certifiedTime, utcTime(first.timestamp.gen_time, job.language));
+  factRow(doc, m.authority, authorityOf(first, m));
+  if (first.seal !== null) factRow(doc, m.sealedBy, first.seal.certificate_subject);
+  factRow(doc, m.fileCount, String(first.files.length));
+  factRow(doc, m.proof, first.id, { mono: true });
 }
 
 /** The warning summary, in a tinted box above everything else a reader weighs. */
@@ -179,30 +254,15 @@ export function claimsBlock(doc: Doc, job: ReportJob, m: ReportMessages) {
   doc.x = PAGE.left;
 }
 
-const QR_SIZE = 104;
-
-/** The QR code of the verification page, its address and this report's, and when the report was made. */
-export function checkBlock(doc: Doc, job: ReportJob, m: ReportMessages, madeAt: Date) {
-  sectionHeading(doc, m.checkOnline, QR_SIZE + 40);
-  const y = doc.y;
-  drawQrCode(doc, job.verification_url, PAGE.left - 4, y, QR_SIZE);
-  const x = PAGE.left + QR_SIZE + 10;
-  const width = CONTENT_WIDTH - QR_SIZE - 10;
-  doc
-    .font("regular")
-    .fontSize(9.5)
-    .fillColor(COLOURS.ink)
-    .text(m.scanToOpen, x, y + 8, { width });
-  doc.font("mono").fontSize(9).text(job.verification_url, { width });
-  doc.moveDown(0.5);
-  doc.font("regular").fontSize(9.5).text(m.reportAddress, { width });
-  doc.font("mono").fontSize(8).text(job.report_url, { width });
-  doc.moveDown(0.5);
+/** Where the proof is checked and where this report is kept, and when it was made (its verdict is that moment's). */
+export function addressesBlock(doc: Doc, job: ReportJob, m: ReportMessages, madeAt: Date) {
+  factRow(doc, m.verificationPage, job.verification_url, { mono: true });
+  factRow(doc, m.reportAddress, job.report_url, { mono: true, size: 9 });
+  doc.moveDown(0.2);
   doc
     .font("regular")
     .fontSize(8.5)
     .fillColor(COLOURS.muted)
-    .text(m.madeAt.replace("{time}", utcTime(madeAt, job.language)), { width });
-  doc.y = Math.max(doc.y, y + QR_SIZE) + 6;
+    .text(m.madeAt.replace("{time}", utcTime(madeAt, job.language)), PAGE.left, doc.y, { width: CONTENT_WIDTH });
   doc.x = PAGE.left;
 }

@@ -49,7 +49,21 @@ export function reportWarnings(job: ReportJob, m: ReportMessages): ReportWarning
         bySignal.set(signal.code, entry);
       }
     }
-    for (const { sentence, files } of bySignal.values()) warnings.push({ text: sentence, files: fileNames(proof, files, m, pair) });
+    for (const [code, { sentence, files }] of bySignal) {
+      // The same bytes as a photo of the pair's other proof (a reused photo): named beside each file.
+      const other = pair && code === "sealed_before" ? job.proofs.find((candidate) => candidate !== proof) : undefined;
+      const twins = other === undefined ? [] : files.map((file) => other.files.find((candidate) => candidate.sha256 === file.sha256));
+      const named = twins.some((twin) => twin !== undefined)
+        ? files
+            .map((file, i) => {
+              const twin = twins[i];
+              const name = fileNames(proof, [file], m, pair);
+              return twin === undefined ? name : `${name}, ${m.sameBytesAs.replace("{file}", fileNames(other!, [twin], m, pair))}`;
+            })
+            .join("; ")
+        : fileNames(proof, files, m, pair);
+      warnings.push({ text: sentence, files: named });
+    }
     const gallery = proof.files.filter((file) => file.reported.method === "file");
     if (gallery.length > 0) warnings.push({ text: m.warningGallery, files: fileNames(proof, gallery, m, pair) });
     const farClock = proof.files.filter(
