@@ -322,6 +322,35 @@ describe("the verification page /p/{id}", () => {
     }
   });
 
+  it("links the proof's PDF report and its pair's only once made (their routes answer report_not_ready until then)", async () => {
+    const org = await createOrganization();
+    const before = await sealedProof(org.id);
+    const after = await sealedProof(org.id);
+    await env.DB.prepare("UPDATE proofs SET compared_by = ? WHERE id = ?").bind(after.proofId, before.proofId).run();
+    await env.DB.prepare("UPDATE proofs SET compare_to = ? WHERE id = ?").bind(before.proofId, after.proofId).run();
+    const api = env.API_BASE_URL.replace(/\/$/, "");
+    const links = async (id: string) =>
+      [...(await page(`/p/${id}?lang=en`)).html.matchAll(/<a class="button" href="([^"]+)" data-testid="((?:pair-)?report)">/g)].map(
+        ([, href, testid]) => `${testid} ${href}`,
+      );
+    expect(await links(before.proofId)).toEqual([]);
+    const made = (proofId: string, kind: string) =>
+      env.DB.prepare(
+        "INSERT INTO proof_reports (proof_id, kind, object_key, sha256, size, language, made_at) VALUES (?, ?, 'k', ?, 1, 'en', '2026-11-22T10:00:05Z')",
+      )
+        .bind(proofId, kind, "c".repeat(64))
+        .run();
+    await made(before.proofId, "proof");
+    expect(await links(before.proofId)).toEqual([`report ${api}/v1/public/proofs/${before.proofId}/report.pdf`]);
+    // The pair's report is kept with the after, and linked from either side.
+    await made(after.proofId, "pair");
+    expect(await links(before.proofId)).toEqual([
+      `report ${api}/v1/public/proofs/${before.proofId}/report.pdf`,
+      `pair-report ${api}/v1/public/proofs/${before.proofId}/pair-report.pdf`,
+    ]);
+    expect(await links(after.proofId)).toEqual([`pair-report ${api}/v1/public/proofs/${after.proofId}/pair-report.pdf`]);
+  });
+
   it("explains a proof still being sealed, and one that failed, without offering a package", async () => {
     const org = await createOrganization();
     const { proofId } = await proofWithSnapshot(org.id);

@@ -4,6 +4,7 @@ import { publicProof } from "../../verification/public-proof.ts";
 import { findSessionById } from "../../storage/capture-sessions.ts";
 import { findOrganization } from "../../storage/organizations.ts";
 import { findProofById, proofFiles } from "../../storage/proofs-read.ts";
+import { findProofReport } from "../../storage/proof-reports.ts";
 import { pageLanguage } from "../../verification/page/messages.ts";
 import { renderProofNotFoundPage, renderVerificationPage } from "../../verification/page/render.ts";
 import { pageSteps } from "../../verification/page/step-labels.ts";
@@ -43,6 +44,10 @@ export function registerVerificationPage(app: App) {
     const organization = await findOrganization(db, loaded.row.organizationId);
     // One minute, the sweeps' interval: the verdict turns at the next re-hash of an altered object (docs/adr/0037).
     c.header("Cache-Control", proof.status === "sealed" ? "public, max-age=60" : "no-store");
-    return c.html(renderVerificationPage(proof, partner, steps, lang, organization?.name ?? null));
+    // The PDF reports are linked once made (their routes answer report_not_ready until then); a pair's is kept with its after.
+    const pairHolder = proof.compare_to ? proof.id : partner?.compare_to ? partner.id : null;
+    const [ownReport, pairReport] = await Promise.all([findProofReport(db, proof.id, "proof"), pairHolder ? findProofReport(db, pairHolder, "pair") : null]);
+    const reports = { proof: ownReport !== null, pair: pairReport !== null };
+    return c.html(renderVerificationPage(proof, partner, steps, lang, organization?.name ?? null, reports));
   });
 }

@@ -48,20 +48,22 @@ function checkList(proof: PageProof, m: Messages, numbering: Numbering): Html {
   })}</ul>`;
 }
 
+/** Which of the proof's PDF reports are made: its own, and its pair's (kept with the after). */
+export interface MadeReports {
+  proof: boolean;
+  pair: boolean;
+}
+
 /**
- * The documents a reader files or keeps: the sealed PDF report (the pair's too, once its after is sealed), the
- * verification package, and the page printed. The report routes answer 404 until the report is made.
+ * The documents a reader files or keeps: the sealed PDF report and the pair's, each once made (their routes
+ * answer 404 report_not_ready until then), the verification package, and the page printed.
  */
-function documents(proof: PageProof, partner: PageProof | null, m: Messages): Html | "" {
+function documents(proof: PageProof, reports: MadeReports, m: Messages): Html | "" {
   if (proof.status !== "sealed") return "";
-  const report = (id: string, name: string) => new URL(`/v1/public/proofs/${id}/${name}`, proof.package_url).href;
-  const after = proof.compare_to ? proof : partner?.compare_to ? partner : null;
-  const pairReport =
-    after?.status === "sealed"
-      ? html`<li><a class="button" href="${report(proof.id, "pair-report.pdf")}" data-testid="pair-report">${m.pairReport!}</a></li>`
-      : "";
+  const report = (name: string, label: string, testid: string) =>
+    html`<li><a class="button" href="${new URL(`/v1/public/proofs/${proof.id}/${name}`, proof.package_url).href}" data-testid="${testid}">${label}</a></li>`;
   return html`<section class="documents screen-only" aria-labelledby="documents-title"><h2 id="documents-title">${m.documents!}</h2><ul>
-<li><a class="button" href="${report(proof.id, "report.pdf")}" data-testid="report">${m.report!}</a></li>${pairReport}
+${reports.proof ? report("report.pdf", m.report!, "report") : ""}${reports.pair ? report("pair-report.pdf", m.pairReport!, "pair-report") : ""}
 <li><a class="button secondary" href="${proof.package_url}" download data-testid="download">${m.download!}</a></li>
 <li><button type="button" class="secondary" data-print>${m.print!}</button></li></ul></section>`;
 }
@@ -121,6 +123,7 @@ export function renderVerificationPage(
   steps: PageStep[],
   lang: PageLanguage,
   organizationName: string | null,
+  reports: MadeReports,
 ): string {
   const m = PAGE_MESSAGES[lang];
   const [before, after] = partner === null ? [proof, null] : proof.compare_to ? [partner, proof] : [proof, partner];
@@ -152,7 +155,7 @@ ${warningSummary(warnings, m)}
 ${gallery}
 ${facts(proof, partner, lang, m, organizationName)}
 ${claimLists(proof.claims, lang, m)}
-${documents(proof, partner, m)}
+${documents(proof, reports, m)}
 ${checkFile(proof, m, numbering)}
 ${proof.verification.checks.length > 0 ? html`<h2>${m.checks!}</h2>${checkList(proof, m, numbering)}` : ""}
 ${technicalDetails(proof, m, own, numbering)}
