@@ -108,6 +108,8 @@ export default {
   expiredKept: "Ihre Aufnahmen ({n}) sind noch auf diesem Telefon: Sie können sie unten speichern.",
   askOrganization: "Bitten Sie {organization} um einen neuen Link.",
   askSender: "Bitten Sie die Person, die Ihnen diesen Link geschickt hat, um einen neuen.",
+  nextStepsOrganization: "{organization} kann Ihnen sagen, wie es weitergeht.",
+  nextStepsSender: "Wer Ihnen diesen Link geschickt hat, kann Ihnen sagen, wie es weitergeht.",
   backTo: "Zurück zu {organization}",
   saveShot: "Aufnahme {n} speichern",
   notAcceptedTitle: "Erfassung nicht angenommen",

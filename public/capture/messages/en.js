@@ -106,6 +106,8 @@ export default {
   expiredKept: "Your shots ({n}) are still on this phone: you can save them below.",
   askOrganization: "Ask {organization} for a new link.",
   askSender: "Ask whoever sent you this link for a new one.",
+  nextStepsOrganization: "{organization} can tell you what happens next.",
+  nextStepsSender: "Whoever sent you this link can tell you what happens next.",
   backTo: "Back to {organization}",
   saveShot: "Save shot {n}",
   notAcceptedTitle: "Capture not accepted",

@@ -107,6 +107,8 @@ export default {
   expiredKept: "Sus tomas ({n}) siguen en este teléfono: puede guardarlas abajo.",
   askOrganization: "Pida un enlace nuevo a {organization}.",
   askSender: "Pida un enlace nuevo a quien le envió este.",
+  nextStepsOrganization: "{organization} podrá indicarle cómo seguir.",
+  nextStepsSender: "Quien le envió este enlace podrá indicarle cómo seguir.",
   backTo: "Volver a {organization}",
   saveShot: "Guardar la toma {n}",
   notAcceptedTitle: "Captura no aceptada",

@@ -108,6 +108,8 @@ export default {
   expiredKept: "Vos prises ({n}) sont toujours sur ce téléphone : vous pouvez les enregistrer ci-dessous.",
   askOrganization: "Demandez un nouveau lien à {organization}.",
   askSender: "Demandez un nouveau lien à la personne qui vous a envoyé celui-ci.",
+  nextStepsOrganization: "{organization} pourra vous dire la suite.",
+  nextStepsSender: "La personne qui vous a envoyé ce lien pourra vous dire la suite.",
   backTo: "Retour vers {organization}",
   saveShot: "Enregistrer la prise {n}",
   notAcceptedTitle: "Capture non acceptée",

@@ -107,6 +107,8 @@ export default {
   expiredKept: "Le tue riprese ({n}) sono ancora su questo telefono: puoi salvarle qui sotto.",
   askOrganization: "Chiedi un nuovo link a {organization}.",
   askSender: "Chiedi un nuovo link a chi ti ha inviato questo.",
+  nextStepsOrganization: "{organization} potrà dirti come procedere.",
+  nextStepsSender: "Chi ti ha inviato questo link potrà dirti come procedere.",
   backTo: "Torna a {organization}",
   saveShot: "Salva la ripresa {n}",
   notAcceptedTitle: "Acquisizione non accettata",

@@ -108,6 +108,8 @@ export default {
   expiredKept: "Uw opnamen ({n}) staan nog op deze telefoon: u kunt ze hieronder opslaan.",
   askOrganization: "Vraag {organization} om een nieuwe link.",
   askSender: "Vraag degene die u deze link stuurde om een nieuwe.",
+  nextStepsOrganization: "{organization} kan u vertellen hoe het verder gaat.",
+  nextStepsSender: "Wie u deze link stuurde, kan u vertellen hoe het verder gaat.",
   backTo: "Terug naar {organization}",
   saveShot: "Opname {n} opslaan",
   notAcceptedTitle: "Opname niet geaccepteerd",

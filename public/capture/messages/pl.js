@@ -110,6 +110,8 @@ export default {
   expiredKept: "Twoje ujęcia ({n}) są nadal na tym telefonie: możesz je zapisać poniżej.",
   askOrganization: "Poproś o nowy link organizację {organization}.",
   askSender: "Poproś osobę, która wysłała Ci ten link, o nowy.",
+  nextStepsOrganization: "Organizacja {organization} powie, co dalej.",
+  nextStepsSender: "Osoba, która wysłała Ci ten link, powie, co dalej.",
   backTo: "Wróć do: {organization}",
   saveShot: "Zapisz ujęcie {n}",
   notAcceptedTitle: "Rejestracja nieprzyjęta",

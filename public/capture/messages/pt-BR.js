@@ -107,6 +107,8 @@ export default {
   expiredKept: "Seus registros ({n}) continuam neste celular: você pode salvá-los abaixo.",
   askOrganization: "Peça um novo link a {organization}.",
   askSender: "Peça um novo link a quem enviou este.",
+  nextStepsOrganization: "{organization} pode dizer o que acontece agora.",
+  nextStepsSender: "Quem enviou este link pode dizer o que acontece agora.",
   backTo: "Voltar para {organization}",
   saveShot: "Salvar registro {n}",
   notAcceptedTitle: "Captura não aceita",

@@ -106,6 +106,8 @@ export default {
   expiredKept: "您的{n}项拍摄内容仍在此手机上：您可以在下方保存。",
   askOrganization: "请向{organization}索取新的链接。",
   askSender: "请向发送此链接的人索取新的链接。",
+  nextStepsOrganization: "{organization}会告诉您接下来怎么做。",
+  nextStepsSender: "向您发送此链接的人会告诉您接下来怎么做。",
   backTo: "返回{organization}",
   saveShot: "保存第{n}项",
   notAcceptedTitle: "拍摄未被接受",
