@@ -126,7 +126,7 @@ function captionHeight(doc: Doc, file: ReportFile, width: number, m: ReportMessa
   return title + 12 + (narrow ? 70 : 22) + reported + signals + 6;
 }
 
-const SINGLE_PICTURE_HEIGHT = 265;
+const SINGLE_PICTURE_HEIGHT = 245;
 
 /** A single proof's photos, step by step, each as large as half a page allows, with its caption. */
 export function singlePhotos(doc: Doc, job: ReportJob, pictures: Pictures, m: ReportMessages) {
