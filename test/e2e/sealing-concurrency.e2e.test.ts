@@ -12,14 +12,16 @@ const JOBS_PER_SEALER = 2;
 // Runs in Node without the dev stack: it reads wrangler.toml as wrangler resolves it.
 describe("the sealing queue's consumer in wrangler.toml", () => {
   for (const environment of [undefined, "production"]) {
-    it(`${environment ?? "top level"}: sends the sealers at most what they run at once, one proof per invocation`, () => {
+    it(`${environment ?? "top level"}: sends the sealers at most what they run at once, one proof per invocation in production`, () => {
       const config = readWranglerConfig(environment);
       const consumer = (config.queues.consumers ?? []).find((candidate) => candidate.queue === "proof-sealing");
       const sealer = (config.containers ?? []).find((container) => container.class_name === "SealerContainer");
       expect(sealer?.max_instances).toBe(SEALER_INSTANCES);
       // Without max_concurrency, Queues scales to 250 invocations: up to 250 × batch jobs on 5 containers.
       expect(consumer?.max_concurrency).toBeDefined();
-      expect(consumer!.max_batch_size).toBe(1);
+      // Production: one proof per invocation. Locally one batch runs at a time, so the same number of proofs
+      // at once is one batch (ADR 0050).
+      expect(consumer!.max_batch_size).toBe(environment === "production" ? 1 : SEALER_INSTANCES * JOBS_PER_SEALER);
       expect(consumer!.max_batch_size! * consumer!.max_concurrency!).toBe(SEALER_INSTANCES * JOBS_PER_SEALER);
     });
   }
