@@ -7,6 +7,9 @@ import { useStackAndChromium } from "./support/stack-and-chromium.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
 import { captureSession, phone, viewfinderReady } from "./support/phone.ts";
 import { MESSAGES } from "../../public/capture/messages.js";
+import { waitFor, type EngineName, type Launched } from "./support/engines/engine.ts";
+import { launch as launchFirefox } from "./support/engines/firefox.ts";
+import { launch as launchWebkit } from "./support/engines/webkit.ts";
 import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 
 /**
@@ -125,4 +128,46 @@ describe("the six new languages on a 360 px phone (issue 26)", () => {
       await context.close();
     }
   });
+
+  const engines: Record<Exclude<EngineName, "chromium">, () => Promise<Launched>> = { firefox: launchFirefox, webkit: launchWebkit };
+  for (const [name, launch] of Object.entries(engines)) {
+    it(`${name}: both pages in Arabic lay out right to left at 360 px with nothing scrolling sideways`, async ({ skip }) => {
+      const engine = await launch();
+      if ("skipped" in engine) {
+        console.warn(`${name} skipped: ${engine.skipped}`);
+        return skip();
+      }
+      try {
+        const page = await engine.newPage({ width: 360, height: 740 });
+        const layout = () => {
+          for (const details of document.querySelectorAll("details")) details.open = true;
+          const heading = document.querySelector("h1, h2")!.getBoundingClientRect();
+          return {
+            dir: document.documentElement.dir,
+            direction: getComputedStyle(document.body).direction,
+            overflow: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - document.documentElement.clientWidth,
+            headingRight: document.documentElement.clientWidth - heading.right,
+            idDirection: document.querySelector("#proof-id") ? getComputedStyle(document.querySelector("#proof-id")!).direction : null,
+          };
+        };
+        const session = await captureSession(e2e.stack, { external_reference: `languages-ar-${name}-${Date.now()}`, party: "provider", locale: "ar" });
+        await page.open(session.capture_url);
+        await waitFor(page, "the welcome screen", () => document.querySelector('[data-testid="start"]') !== null);
+        const capture = await page.evaluate(layout);
+        expect(capture).toMatchObject({ dir: "rtl", direction: "rtl" });
+        expect(capture.overflow).toBeLessThanOrEqual(0);
+        expect(capture.headingRight, "the welcome title at the right").toBeLessThan(40);
+        await page.screenshot(`${screenshots}/capture-welcome-ar-${name}.png`);
+        await page.open(`${verificationUrl}?lang=ar`);
+        await waitFor(page, "the verdict", () => document.querySelector('[data-testid="verdict"]') !== null);
+        const verification = await page.evaluate(layout);
+        expect(verification).toMatchObject({ dir: "rtl", direction: "rtl", idDirection: "ltr" });
+        expect(verification.overflow).toBeLessThanOrEqual(0);
+        expect(verification.headingRight, "the title at the right").toBeLessThan(40);
+        await page.screenshot(`${screenshots}/verification-ar-${name}.png`);
+      } finally {
+        await engine.close();
+      }
+    });
+  }
 });
