@@ -109,7 +109,7 @@ export default {
   expiredKept: "لقطاتك (العدد: {n}) لا تزال على هذا الهاتف: يمكنك حفظها أدناه.",
   askOrganization: "اطلب رابطًا جديدًا من {organization}.",
   askSender: "اطلب رابطًا جديدًا ممن أرسل إليك هذا الرابط.",
-  nextStepsOrganization: "يمكن لـ{organization} أن يخبرك بما سيحدث بعد ذلك.",
+  nextStepsOrganization: "يمكن أن تخبرك {organization} بما سيحدث بعد ذلك.",
   nextStepsSender: "يمكن لمن أرسل إليك هذا الرابط أن يخبرك بما سيحدث بعد ذلك.",
   backTo: "العودة إلى {organization}",
   saveShot: "حفظ اللقطة {n}",
