@@ -4,7 +4,8 @@
  * Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), DEV_LOCAL_DIR (default .local),
  * WEBHOOK_RESOLVE, WEBHOOK_RETRY_SCALE and WEBHOOK_DNS_RESOLVER_URL (local webhook receivers, see README), EVIDENCE_FIRST_STAMP_WITHIN_MINUTES
  * and EVIDENCE_HASH_ALGORITHM (evidence records, docs/adr/0022), DEV_SWEEP_INTERVAL_SECONDS
- * (how often the cron sweeps run, default 60 as in production).
+ * (how often the cron sweeps run, default 60 as in production). The sealer is restarted when it dies alone
+ * (its log says `[sealer] started (pid N)` each time); any other child dying stops everything.
  */
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -66,10 +67,12 @@ async function main() {
   const sealerMain = join(root, "sealer/src/main.ts");
   if (existsSync(sealerMain)) {
     const sealerPort = await freePort();
-    // With the V8 options the container starts it with (sealer/src/node-flags.ts).
+    // With the V8 options the container starts it with (sealer/src/node-flags.ts). Restarted on the same port
+    // when it dies alone, as the platform restarts a Container: the Worker and its queues carry on (ADR 0050).
     const sealer = children.start("sealer", process.execPath, [...SEALER_NODE_FLAGS, sealerMain], {
       cwd: root,
       env: { ...process.env, SEALER_PORT: String(sealerPort), SEALER_SECRET: secrets.SEALER_SECRET ?? "", PKI_DIR: pkiDir },
+      restart: true,
     });
     vars.SEALER_URL = `http://127.0.0.1:${sealerPort}`;
     await waitForHttp(`${vars.SEALER_URL}/health`, 60_000, () => children.isAlive(sealer));

@@ -1,13 +1,22 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 
-/** Child processes started by a script, stopped together (whole process groups) when any of them dies. */
+/** Restarts of a supervised child within a minute beyond which it counts as broken, and everything stops. */
+const RESTARTS_PER_MINUTE = 5;
+
+/**
+ * Child processes started by a script, stopped together (whole process groups) when any of them dies;
+ * except a child started with `restart`, which is started again when it dies alone, as the platform
+ * restarts a Container (unless it keeps dying: then everything stops).
+ */
 export class Children {
   private readonly running = new Set<ChildProcess>();
   private stopping = false;
 
-  start(label: string, command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
-    const child = spawn(command, args, { ...options, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  start(label: string, command: string, args: string[], options: SpawnOptions & { restart?: boolean } = {}, restarts: number[] = []): ChildProcess {
+    const { restart, ...spawnOptions } = options;
+    const child = spawn(command, args, { ...spawnOptions, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     this.running.add(child);
+    if (restart) console.log(`[${label}] started (pid ${child.pid})`);
     const prefix = (chunk: Buffer) =>
       chunk
         .toString()
@@ -19,6 +28,12 @@ export class Children {
     child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(prefix(chunk)));
     child.on("exit", (code, signal) => {
       this.running.delete(child);
+      const recent = [...restarts.filter((at) => Date.now() - at < 60_000), Date.now()];
+      if (!this.stopping && restart && recent.length <= RESTARTS_PER_MINUTE) {
+        console.error(`[${label}] exited (${signal ?? code}); restarting it.`);
+        this.start(label, command, args, options, recent);
+        return;
+      }
       if (!this.stopping) {
         console.error(`[${label}] exited (${signal ?? code}); stopping everything.`);
         this.stopAll(code === 0 ? 1 : (code ?? 1));
