@@ -74,6 +74,11 @@ test("the seal's entry must name manifest.p7s's certificate, and a sealed index 
   const otherCertificate = result.revocation.find((entry) => entry.chain === "c2pa")!.certificate_base64;
   const swapped = result.revocation.map((entry) => (entry.chain === "seal" ? { ...entry, certificate_base64: otherCertificate } : entry));
   assert.equal(results((await checkRevocation(entriesOf(swapped), { ...input, sealedFiles: null })).checks)["revocation:seal-1"], "fail");
+  // A seal that does not hold names no certificate to judge: its entry is not checked (manifest_seal fails instead).
+  assert.equal(
+    results((await checkRevocation(entriesOf(result.revocation), { ...input, seal: null, sealedFiles: null })).checks)["revocation:seal-1"],
+    "not_checked",
+  );
   const withoutSeal = result.revocation.filter((entry) => entry.chain !== "seal");
   const { checks } = await checkRevocation(entriesOf(withoutSeal), input);
   assert.equal(results(checks)["revocation:seal-1"], "fail");

@@ -8,6 +8,7 @@ import { canonicalJson } from "../../shared/canonical-json.ts";
 import { signWithC2pa } from "../../sealer/src/c2pa/c2pa.ts";
 import { loadSigningKey } from "../../sealer/src/c2pa/cose.ts";
 import { ensureLocalPki } from "../../sealer/src/pki/ensure-local-pki.ts";
+import { issueCertificate } from "../../sealer/src/pki/issue-certificate.ts";
 import { fixture } from "./support/capture.ts";
 import { request } from "./support/http.ts";
 import { pathWithProofVerify } from "./support/proof-verify-on-path.ts";
@@ -276,7 +277,8 @@ function restamp(dir: string, options: { fakeTime?: string; config?: string } = 
 
 /**
  * What a forger who strips the CRLs captured at sealing writes in their place: an index saying none could be
- * captured. The index is not sealed (docs/adr/0040): it is the forger's word, reported `not_checked`, never `pass`.
+ * captured. manifest.p7s lists the revocation files (docs/adr/0049): under the genuine seal, `revocation_sealed`
+ * refuses it; under a seal of the forger's own, it is the forger's word, reported `not_checked`, never `pass`.
  */
 function revocationNotCaptured(dir: string) {
   const index = JSON.parse(readFileSync(join(dir, "revocation", "index.json"), "utf8")) as Record<string, unknown>[];
@@ -561,6 +563,65 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(await publicVouches(stripped.folder)).toBe(false);
   });
 
+  it("3. revocation/index.json edited to say the CRLs could not be captured (the CRLs removed), the genuine seal kept: revocation_sealed refuses it", async () => {
+    // The evidence record covers the revocation data too: the forger drops it (a package downloaded early has none).
+    const forged = forge((dir) => {
+      revocationNotCaptured(dir);
+      rmSync(join(dir, "evidence-record.ers"));
+    });
+    const { status, report } = proofVerify(forged.zip, [...livePins, "--json"]);
+    // Before ADR 0049 the index was the package's word: revocation not_checked, and the package VERIFIED.
+    expect(failed(report)).toEqual(["revocation"]);
+    expect(detail(report, "revocation")).toContain("revocation_sealed the revocation data is not what manifest.p7s seals");
+    expect(detail(report, "revocation")).toContain("altered: revocation/index.json");
+    expect(status).toBe(1);
+    expect(verifyMd(forged.folder).failing).toContain(8);
+    // The seal's own certificate has its entry too, naming manifest.p7s's signer (ADR 0049).
+    const genuineReport = proofVerify(genuine.zip, [...livePins, "--json"]).report as Report & { revocation: { steps: Check[] } };
+    expect(genuineReport.revocation.steps.map((step) => [step.name, step.result])).toEqual(
+      expect.arrayContaining([
+        ["revocation_sealed", "pass"],
+        ["revocation:seal-1", "pass"],
+      ]),
+    );
+  });
+
+  it("5. a file signed under a forger's CA named exactly like the service root (its root put in chain.pem): file_c2pa refuses it by key, not by name", async () => {
+    const jpeg = fileOf(genuine, "image/jpeg");
+    const forger = mkdtempSync(join(tmpdir(), "forger-same-name-"));
+    cpSync(join(pki, "extensions.cnf"), join(forger, "extensions.cnf"));
+    const subjectOf = (file: string) => `/${new X509Certificate(readFileSync(file)).subject.split("\n").join("/")}`;
+    const issue = (name: string, subject: string, issuer: string | null, extensions: string) =>
+      issueCertificate(forger, { name, subject, issuer, days: 3650, config: "extensions.cnf", extensions });
+    issue("service-root", subjectOf(join(genuine.folder, "c2pa-trust-anchor.pem")), null, "root");
+    issue("c2pa-signer", subjectOf(join(pki, "c2pa-signer.pem")), "service-root", "c2pa_signer");
+    const signed = await signWithC2pa(
+      new Uint8Array(fixture("photo.jpg")),
+      {
+        title: "photo.jpg",
+        format: "image/jpeg",
+        assertions: [{ label: "c2pa.actions", data: { actions: [{ action: "c2pa.created", digitalSourceType: DIGITAL_CAPTURE }] }, created: true }],
+      },
+      {
+        key: loadSigningKey(execFileSync("openssl", ["pkcs8", "-topk8", "-nocrypt", "-in", join(forger, "c2pa-signer.key")]).toString()),
+        chainDer: [new Uint8Array(new X509Certificate(readFileSync(join(forger, "c2pa-signer.pem"))).raw)],
+        timestamp: null,
+      },
+    );
+    const forged = forge((dir) => {
+      writeFileSync(join(dir, "files", `${jpeg.id}.jpg`), signed);
+      writeFileSync(join(dir, "chain.pem"), `${readFileSync(join(dir, "chain.pem"), "utf8")}${readFileSync(join(forger, "service-root.pem"), "utf8")}`);
+    });
+    // Only the service root pinned: c2pa-rs is given every root of chain.pem, the forger's among them, and reads
+    // the file Trusted; its signer's issuer reads exactly as the service root's name.
+    const { report } = proofVerify(forged.zip, ["--service-root-sha256", livePins[3]!, "--json"]);
+    const check = report.checks.find((one) => one.name === `file_c2pa:${jpeg.id}`)!;
+    expect(check.result).toBe("fail");
+    expect(check.detail).toContain("c2pa-rs: Trusted, but its signing certificate");
+    expect(check.detail).toContain("does not verify under that root's key");
+    expect(report.verdict).not.toBe("verified");
+  });
+
   it("4. a token back-dated with the authority's key after its certificate expired: refused under faketime, with or without the genuine evidence record", async () => {
     const fakeTime = afterEveryExpiry(genuine.folder);
     // The genuine manifest (its seal holds), stamped by the genuine authority's key with its clock set to a date
@@ -577,11 +638,12 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     // long_term: nothing proves the token existed before the certificate expired.
     const a = proofVerify(without.zip, [...livePins, "--json"], fakeTime);
     expect(a.report).toMatchObject({ gen_time: expect.stringMatching(/^2030-06-01T12:00/) });
-    expect(failed(a.report)).toEqual(["long_term"]);
+    // revocation too: the genuine seal lists the revocation files the forger rewrote (ADR 0049).
+    expect(failed(a.report)).toEqual(["revocation", "long_term"]);
     expect(a.status).toBe(1);
     // evidence_record: the genuine record covers the genuine token, not this one; so long_term fails too.
     const b = proofVerify(kept.zip, [...livePins, "--json"], fakeTime);
-    expect(failed(b.report)).toEqual(["evidence_record", "long_term"]);
+    expect(failed(b.report)).toEqual(["revocation", "evidence_record", "long_term"]);
     expect(b.status).toBe(1);
     for (const forged of [without, kept]) {
       const steps = verifyMd(forged.folder, fakeTime);
@@ -598,7 +660,7 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     });
     // timestamp_chain: no authority can have made today a token dated years ahead (finding F4).
     const { status, report } = proofVerify(forged.zip, [...livePins, "--json"]);
-    expect(failed(report)).toEqual(["timestamp_chain"]);
+    expect(failed(report)).toEqual(["timestamp_chain", "revocation"]);
     expect(status).toBe(1);
     // VERIFY.md: openssl does not compare gen_time with today; proof-verify (8) refuses it.
     expect(verifyMd(forged.folder).failing).toContain(8);
