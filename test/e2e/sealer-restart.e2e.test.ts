@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
-import { sendShots, waitForProof } from "./support/capture.ts";
+import { captureOverHttp, waitForProof } from "./support/capture.ts";
 
 /**
  * Issue 31 point 5 (ADR 0050): the sealer dies alone, as a Container can. `npm run dev` restarts it, as the
@@ -38,25 +38,23 @@ describe("npm run dev when the sealer alone dies", () => {
       body: { name: "Sealer restart", welcome: { title: "Hello" }, steps: [{ id: "photos", label: "Photos", instruction: "Every side", max_count: 3 }] },
     });
     expect(template.status).toBe(201);
-    const captureUrls = await Promise.all(
+    // Three captures made and completed together, handed to sealing at once; the sealer is killed as they
+    // arrive there.
+    const completions = await Promise.all(
       Array.from({ length: PROOFS }, async (_, n) => {
-        const created = await request(`${live.baseUrl}/v1/capture-sessions`, {
-          token: live.testKey,
-          body: { external_reference: `sealer-restart-${Date.now()}-${n}`, party: "provider", template_id: template.body.id },
-          headers: { "Idempotency-Key": crypto.randomUUID() },
-        });
-        expect(created.status).toBe(201);
-        await sendShots(created.body.capture_url, [
-          { file: "photo.jpg", type: "image/jpeg" },
-          { file: "photo.png", type: "image/png" },
-          { file: "photo.webp", type: "image/webp" },
-        ]);
-        return created.body.capture_url as string;
+        const { completed } = await captureOverHttp(
+          live,
+          live.testKey,
+          { external_reference: `sealer-restart-${Date.now()}-${n}`, party: "provider", template_id: template.body.id },
+          [
+            { file: "photo.jpg", type: "image/jpeg" },
+            { file: "photo.png", type: "image/png" },
+            { file: "photo.webp", type: "image/webp" },
+          ],
+        );
+        return completed;
       }),
     );
-
-    // Completed together, handed to sealing at once; the sealer is killed as they arrive there.
-    const completions = await Promise.all(captureUrls.map((url) => request(`${url}/complete`, { body: {} })));
     process.kill(firstPid!, "SIGKILL");
     const killedAt = Date.now();
     const outputAtKill = live.output().length;
