@@ -138,7 +138,7 @@ export function renderVerificationPage(
     numbering,
     altered: alteredFiles([proof, partner]),
   };
-  const warnings = pageWarnings(proof, partner, m, numbering);
+  const warnings = pageWarnings(proof, partner, m, numbering, lang);
   const gallery = after ? pairGallery(before, after, steps, context) : singleGallery(proof, steps, context);
   return html`<!doctype html>
 <html lang="${lang}" dir="${textDirection(lang)}">
@@ -148,16 +148,15 @@ export function renderVerificationPage(
 ${proof.verification.test_mode ? html`<p class="test-banner" data-testid="test-banner" role="note">${m.testBanner!}</p>` : ""}
 <main>
 <header class="page-head"><h1>${m.title!}</h1>${languages(lang, m)}</header>
-<section class="verdict-card" aria-label="${m.verdictLabel!}">${verdictBadge(proof, warnings, m)}
+<section class="verdict-card" aria-label="${m.verdictLabel!}"><div class="print-only record" data-testid="record">${qrSvg(proof.verification_url, m.scanToOpen!)}<p>${m.scanToOpen!}<br>${m.pageAddress!}<br><code dir="ltr">${proof.verification_url}</code></p></div>${verdictBadge(proof, warnings, m)}
 <p class="verdict ${proof.verification.status}" data-testid="verdict" data-verdict="${proof.verification.verdict}">${verdictOf(proof, m)}</p></section>
-<section class="print-only record" data-testid="record">${qrSvg(proof.verification_url, m.scanToOpen!)}<p>${m.scanToOpen!}<br>${m.pageAddress!}<br><code dir="ltr">${proof.verification_url}</code></p></section>
 ${warningSummary(warnings, m)}
 ${gallery}
 ${facts(proof, partner, lang, m, organizationName)}
 ${claimLists(proof.claims, lang, m)}
 ${documents(proof, reports, m)}
 ${checkFile(proof, m, numbering)}
-${proof.verification.checks.length > 0 ? html`<h2>${m.checks!}</h2>${checkList(proof, m, numbering)}` : ""}
+${proof.verification.checks.length > 0 ? html`<section class="checks-section" aria-labelledby="checks-title"><h2 id="checks-title">${m.checks!}</h2>${checkList(proof, m, numbering)}</section>` : ""}
 ${technicalDetails(proof, m, own, numbering)}
 </main></body></html>`.toString();
 }
