@@ -16,7 +16,7 @@ interface Warning {
  * when they do), the files chosen from the gallery, then what only the phone reported. Both sides of a pair
  * count, each file named with its side.
  */
-export function pageWarnings(proof: PageProof, partner: PageProof | null, m: Messages, numbering: Numbering): Warning[] {
+export function pageWarnings(proof: PageProof, partner: PageProof | null, m: Messages, numbering: Numbering, lang: string): Warning[] {
   const files = [...numbering.values()].map((numbered) => numbered.file);
   const inPair = partner !== null;
   const name = (file: PageFile) => fileName(file, m, numbering, inPair);
@@ -41,7 +41,13 @@ export function pageWarnings(proof: PageProof, partner: PageProof | null, m: Mes
     files.some((file) => file.reported_by_device.geolocation) ? m.fact_location! : null,
   ].filter((fact): fact is string => fact !== null);
   if (reported.length > 0)
-    warnings.push({ code: "reported_by_device", tone: "note", sentence: m.note_reported!.replace("{facts}", reported.join(", ")), where: [] });
+    // Joined as the language lists things: "a, b and c", "a、b和c", "a وb".
+    warnings.push({
+      code: "reported_by_device",
+      tone: "note",
+      sentence: m.note_reported!.replace("{facts}", new Intl.ListFormat(lang).format(reported)),
+      where: [],
+    });
   return warnings;
 }
 
