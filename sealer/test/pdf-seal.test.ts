@@ -4,7 +4,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { placeholders, SignatureSpaceError, signedUpdate } from "../src/pdf-seal/byte-range.ts";
 import { sealPdf } from "../src/pdf-seal/index.ts";
+import { readRevision } from "../src/pdf-seal/pdf-revision.ts";
 import { PdfSyntaxError } from "../src/pdf-seal/pdf-syntax.ts";
 import { pdfsig, qpdfCheck, signatureReport, validatePdf } from "../../test/e2e/support/pdf-judges.ts";
 import { unsignedPdf } from "./pdf-fixture.ts";
@@ -116,4 +118,23 @@ test("a PDF with a cross-reference stream is refused, not sealed into a broken f
   const compact = spawnSync("qpdf", ["--object-streams=generate", written("plain.pdf", unsigned), join(dir, "xref-stream.pdf")]);
   assert.equal(compact.status, 0);
   await assert.rejects(sealPdf(new Uint8Array(readFileSync(join(dir, "xref-stream.pdf"))), sealContext("test")), PdfSyntaxError);
+});
+
+test("the fields PDF/A accepts: invisible widgets (zero rectangle) flagged Print and Locked, the form's SigFlags 3, no NeedAppearances", () => {
+  const text = Buffer.from(sealedTest).toString("latin1");
+  for (const name of ["Seal", "Document timestamp"])
+    assert.match(text, new RegExp(`<</FT /Sig /T \\(${name}\\) /V \\d+ 0 R /Type /Annot /Subtype /Widget /Rect \\[0 0 0 0\\] /F 132 /P \\d+ 0 R>>`));
+  assert.match(text, /\/SigFlags 3/);
+  assert.doesNotMatch(text, /NeedAppearances/);
+});
+
+test("a signature larger than the room reserved for it is refused, never cut", async () => {
+  const revision = readRevision(unsigned);
+  const objects = [{ number: Number(revision.trailer.get("/Size")), body: `<</Type /Sig ${placeholders(100)}>>` }];
+  await assert.rejects(
+    signedUpdate(revision, objects, async () => new Uint8Array(101)),
+    SignatureSpaceError,
+  );
+  const fits = await signedUpdate(revision, objects, async () => new Uint8Array(100).fill(0xab));
+  assert.match(Buffer.from(fits).toString("latin1"), new RegExp(`/Contents <${"ab".repeat(100)}>`));
 });
