@@ -66,8 +66,8 @@ const templateFields = {
     .optional()
     .openapi({
       description: t(
-        "Texts shown once the capture is complete. Without them, the service's own thanks in English, French, Spanish and German.",
-        "Textes affichés une fois la capture terminée. Sans eux, les remerciements du service en anglais, français, espagnol et allemand.",
+        "Texts shown once the capture is complete. Without them, the service's own thanks in the capture page's ten languages (en, fr, es, de, pt-BR, it, nl, pl, zh-Hans, ar).",
+        "Textes affichés une fois la capture terminée. Sans eux, les remerciements du service dans les dix langues de la page de capture (en, fr, es, de, pt-BR, it, nl, pl, zh-Hans, ar).",
       ),
     }),
   theme_id: z
