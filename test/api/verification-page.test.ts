@@ -138,12 +138,12 @@ describe("the verification page /p/{id}", () => {
       // (Its preview comes first in the tile, tested below; the format by its name, not its media type.)
       expect(html).toMatch(
         new RegExp(
-          `data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${PAGE_MESSAGES[lang].kind_photo} 1</strong> <span class="tile-meta">JPEG · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`,
+          `data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${PAGE_MESSAGES[lang].kind_photo} 1</strong> <span class="tile-meta" dir="ltr">JPEG · 4000\u00a0×\u00a03000 · 0[.,]1\u00a0kB</span>`,
         ),
       );
       expect(html).toMatch(
         new RegExp(
-          `data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${PAGE_MESSAGES[lang].kind_video} 2</strong> <span class="tile-meta">MP4 · 1:05 · `,
+          `data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${PAGE_MESSAGES[lang].kind_video} 2</strong> <span class="tile-meta" dir="ltr">MP4 · 1:05 · `,
         ),
       );
       expect(html).toContain(`href="${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files/${fileIds[0]}"`);
@@ -162,12 +162,12 @@ describe("the verification page /p/{id}", () => {
       const { html } = await page(`/p/${proofId}?lang=${lang}`);
       expect(html, lang).toMatch(
         new RegExp(
-          `data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${m.kind_video} 1</strong> <span class="tile-meta">MP4 · `,
+          `data-file="${fileIds[1]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${m.kind_video} 1</strong> <span class="tile-meta" dir="ltr">MP4 · `,
         ),
       );
       expect(html, lang).toMatch(
         new RegExp(
-          `data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${m.kind_photo} 2</strong> <span class="tile-meta">JPEG · `,
+          `data-file="${fileIds[0]}">(?:(?!</li>).)*<p class="tile-head"><strong class="tile-name">${m.kind_photo} 2</strong> <span class="tile-meta" dir="ltr">JPEG · `,
         ),
       );
       const technical = html.slice(html.indexOf('<details class="technical"'));
@@ -224,7 +224,7 @@ describe("the verification page /p/{id}", () => {
       const { html } = await page(`/p/${proofId}?lang=${lang}`);
       const tile = html.slice(html.indexOf(`data-file="${fileIds[0]}"`), html.indexOf("</ul>", html.indexOf(`data-testid="signals-${fileIds[0]}"`)));
       expect(tile, lang).toContain(
-        `<li data-code="dimensions_mismatch">${escaped(PAGE_MESSAGES[lang].signal_dimensions_mismatch!)} <span class="signal-detail" lang="en">(Reported 4000×3000, decoded 320×240.)</span></li>`,
+        `<li data-code="dimensions_mismatch">${escaped(PAGE_MESSAGES[lang].signal_dimensions_mismatch!)} <span class="signal-detail" lang="en" dir="ltr">(Reported 4000×3000, decoded 320×240.)</span></li>`,
       );
       expect(tile, lang).toContain(`<li data-code="prior_content_credentials">${escaped(PAGE_MESSAGES[lang].signal_prior_content_credentials!)}</li>`);
     }

@@ -50,23 +50,28 @@ const SIGNALS_WITH_FIGURES = new Set([
 /** A signal as a sentence in the reader's language, with the sealer's figures beside it as it wrote them (in English). */
 function signalItem(signal: { code: string; detail: string }, m: Messages): Html {
   const sentence = m[`signal_${signal.code}`] ?? signal.detail;
-  const figures = SIGNALS_WITH_FIGURES.has(signal.code) ? html` <span class="signal-detail" lang="en">(${signal.detail})</span>` : "";
+  const figures = SIGNALS_WITH_FIGURES.has(signal.code) ? html` <span class="signal-detail" lang="en" dir="ltr">(${signal.detail})</span>` : "";
   return html`<li data-code="${signal.code}">${sentence}${figures}</li>`;
 }
 
-/** What the service observed, what the device only reported, and the signals: never mixed (docs/adr/0018). */
+/** What the service observed and what the device only reported: never mixed (docs/adr/0018). */
 function fileFacts(file: PageFile, m: Messages, lang: PageLanguage): Html {
   const reported = file.reported_by_device;
   const place = reported.geolocation
     ? `${reported.geolocation.latitude}, ${reported.geolocation.longitude} (${m.accuracy} ${reported.geolocation.accuracy_m} m)`
     : "—";
   const earlier = file.earlier_content_credentials;
-  // Closed on screen so that ten photos stay a gallery; printed open (style.css). The signals stay in sight.
+  // Closed on screen so that ten photos stay a gallery; printed open (style.css).
   return html`<details class="file-facts"><summary>${m.captureFacts!}</summary><dl class="observed" data-testid="observed-${file.id}"><dt>${m.observed!} · ${m.receivedAt!}</dt><dd>${timeOf(file.observed.received_at, lang)}</dd></dl>
 <dl class="reported" data-testid="reported-${file.id}"><dt>${m.reportedByDevice!} · ${m.method!}</dt><dd>${m[reported.method] ?? reported.method}</dd><dt>${m.deviceTime!}</dt><dd>${reported.device_time ? timeOf(reported.device_time, lang) : "—"}</dd><dt>${m.location!}</dt><dd>${place}</dd></dl>
-${earlier ? html`<p class="earlier" data-testid="earlier-${file.id}">${m.earlierCredentials!}: ${earlier.claim_generator ?? "?"} (${earlier.digital_source_types.join(", ") || "—"})</p>` : ""}</details>
-${file.signals.length > 0 ? html`<ul class="signals" data-testid="signals-${file.id}" aria-label="${m.signals!}">${file.signals.map((signal) => signalItem(signal, m))}</ul>` : ""}`;
+${earlier ? html`<p class="earlier" data-testid="earlier-${file.id}">${m.earlierCredentials!}: ${earlier.claim_generator ?? "?"} (${earlier.digital_source_types.join(", ") || "—"})</p>` : ""}</details>`;
 }
+
+/** The file's signals, in sight beside its picture. */
+const signalList = (file: PageFile, m: Messages): Html | "" =>
+  file.signals.length > 0
+    ? html`<ul class="signals" data-testid="signals-${file.id}" aria-label="${m.signals!}">${file.signals.map((signal) => signalItem(signal, m))}</ul>`
+    : "";
 
 /** A video's duration as the sealer decoded it from the sealed bytes (m:ss); null: not decoded. */
 function durationOf(file: PageFile): string | null {
@@ -162,9 +167,9 @@ function tile(numbered: NumberedFile, context: GalleryContext, day: string | nul
   const { m, lang, eager, numbering, altered } = context;
   const meta = [formatName(file.content_type), ...decodedFacts(file), readableSize(file.size, lang)].join(" · ");
   const side = numbered.side === "single" ? "" : html`<span class="visually-hidden">${m[numbered.side]} · </span>`;
-  return html`<li class="tile" data-file="${file.id}">${preview(file, m, eager, altered.has(file.id))}<p class="tile-head">${side}<strong class="tile-name">${fileName(file, m, numbering)}</strong> <span class="tile-meta">${meta}</span></p>
+  return html`<li class="tile" data-file="${file.id}">${preview(file, m, eager, altered.has(file.id))}<p class="tile-head">${side}<strong class="tile-name">${fileName(file, m, numbering)}</strong> <span class="tile-meta" dir="ltr">${meta}</span></p>
 <p class="tile-time">${m.receivedAt!} ${shortTime(file.observed.received_at, lang, day)}</p>${origin(file, m)}
-${openLink(file, m, altered)}${fileFacts(file, m, lang)}</li>`;
+${signalList(file, m)}${openLink(file, m, altered)}${fileFacts(file, m, lang)}</li>`;
 }
 
 const filesOf = (numbering: Numbering, proofId: string, step: PageStep) =>
