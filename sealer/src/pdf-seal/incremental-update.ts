@@ -9,8 +9,7 @@ export interface UpdatedObject {
 const latin1 = (text: string) => new Uint8Array(Buffer.from(text, "latin1"));
 
 /** A stream object's body: its bytes, unfiltered, with their length. */
-export const streamBody = (bytes: Uint8Array, entries = ""): Uint8Array =>
-  Buffer.concat([latin1(`<</Length ${bytes.byteLength}${entries}>>\nstream\n`), bytes, latin1("\nendstream")]);
+export const streamBody = (bytes: Uint8Array): Uint8Array => Buffer.concat([latin1(`<</Length ${bytes.byteLength}>>\nstream\n`), bytes, latin1("\nendstream")]);
 
 /**
  * Appends an incremental update (ISO 32000-1, 7.5.6) to `revision`: the objects, a cross-reference section
