@@ -23,8 +23,9 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  * 7: each sealed file carries its perceptual fingerprint (pHash and dHash, docs/adr/0041), null when not decoded.
  * 8: the revocation data has a third chain, `seal` (manifest.p7s's certificate), and manifest.p7s lists the SHA-256
  *    of every revocation file (docs/adr/0049).
+ * 9: each sealed photo also carries the fingerprints of four corner crops of it (docs/adr/0052), [] when not decoded.
  */
-export const SEALER_PROTOCOL_VERSION = 8;
+export const SEALER_PROTOCOL_VERSION = 9;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -176,6 +177,8 @@ export const SealedResultSchema = z.strictObject({
       signals: z.array(SignalSchema),
       /** null: not a photo the sealer decodes (a video, HEVC HEIC: no frames are read without ffmpeg) or too large to decode. */
       fingerprint: PerceptualFingerprintSchema.nullable(),
+      /** 95 % of the photo kept against its top-left, top-right, bottom-left and bottom-right corner; [] when `fingerprint` is null. */
+      corner_crop_fingerprints: z.array(PerceptualFingerprintSchema).max(4),
       /** null: none was asked for, or the sealer cannot decode the format (a video, HEVC HEIC). */
       thumbnail: ThumbnailSchema.nullable(),
     }),

@@ -28,7 +28,7 @@ export async function scene(seed: number, width = 1200, height = 900): Promise<U
   );
 }
 
-/** The transformations issue 27 names: each must stay within the thresholds of the original. */
+/** The transformations issue 27 names: each must stay within the thresholds of the original or of one of its corner crops. */
 export const VARIANTS: Record<string, (photo: Uint8Array) => Promise<Uint8Array>> = {
   "re-encoded at quality 60": async (photo) => new Uint8Array(await sharp(photo).jpeg({ quality: 60 }).toBuffer()),
   "resized to half": async (photo) => {
@@ -46,6 +46,26 @@ export const VARIANTS: Record<string, (photo: Uint8Array) => Promise<Uint8Array>
     return new Uint8Array(
       await sharp(photo)
         .extract({ left: Math.round(width * 0.025), top: Math.round(height * 0.025), width: Math.round(width * 0.95), height: Math.round(height * 0.95) })
+        .jpeg({ quality: 85 })
+        .toBuffer(),
+    );
+  },
+  "cropped by 5 % from one corner": async (photo) => {
+    const { width = 0, height = 0 } = await sharp(photo).metadata();
+    // 5 % of each dimension off the right and bottom edges: the scene moves in the frame (docs/adr/0052).
+    return new Uint8Array(
+      await sharp(photo)
+        .extract({ left: 0, top: 0, width: Math.round(width * 0.95), height: Math.round(height * 0.95) })
+        .jpeg({ quality: 85 })
+        .toBuffer(),
+    );
+  },
+  "cropped by 5 % from the other corner": async (photo) => {
+    const { width = 0, height = 0 } = await sharp(photo).metadata();
+    const [left, top] = [Math.round(width * 0.05), Math.round(height * 0.05)];
+    return new Uint8Array(
+      await sharp(photo)
+        .extract({ left, top, width: width - left, height: height - top })
         .jpeg({ quality: 85 })
         .toBuffer(),
     );

@@ -4,8 +4,8 @@ import { compareFingerprints } from "../../shared/perceptual-fingerprint.ts";
 import { SIMILAR_TO_EARLIER_PHOTO, SIMILAR_WITHIN_PROOF, type StoredSignal } from "../../shared/integrity-signals.ts";
 
 /**
- * The similarity signals of a proof's photos (docs/adr/0041): `similar_to_earlier_photo` when a photo is within
- * the thresholds of a photo of another, earlier sealed proof of the same organization and mode (only sealed
+ * The similarity signals of a proof's photos (docs/adr/0052): `similar_to_earlier_photo` when a photo is within
+ * the thresholds of a photo, or of one of its corner crops, of another, earlier sealed proof of the same organization and mode (only sealed
  * proofs have fingerprint rows), naming the closest one (then the earliest); `similar_within_proof` on the later
  * of two photos of this proof within the thresholds, naming the earlier one. Facts to weigh, never verdicts.
  */
@@ -33,15 +33,28 @@ export async function similaritySignals(
     });
   }
   photos.forEach((photo, index) => {
-    const earlier = photos.slice(0, index).find((other) => compareFingerprints(photo, other).similar);
-    if (earlier === undefined) return;
-    const distance = compareFingerprints(photo, earlier).phash;
-    signals.get(photo.fileId)!.push({
-      code: SIMILAR_WITHIN_PROOF,
-      detail: `Looks like photo ${earlier.fileId} of this proof (step ${earlier.stepId}): ${distance} of 64 bits apart.`,
-      other_file_id: earlier.fileId,
-      distance,
-    });
+    for (const earlier of photos.slice(0, index)) {
+      const distance = likeness(photo, earlier);
+      if (distance === null) continue;
+      signals.get(photo.fileId)!.push({
+        code: SIMILAR_WITHIN_PROOF,
+        detail: `Looks like photo ${earlier.fileId} of this proof (step ${earlier.stepId}): ${distance} of 64 bits apart.`,
+        other_file_id: earlier.fileId,
+        distance,
+      });
+      return;
+    }
   });
   return signals;
+}
+
+/**
+ * How alike two photos of one proof are, as the pHash distance of the closest pair within the thresholds: either
+ * whole picture against the other's whole picture or corner crops (either may be a crop of the other); null when none is.
+ */
+function likeness(photo: PhotoFingerprint, other: PhotoFingerprint): number | null {
+  const pairs = [other, ...other.cornerCrops].map((print) => compareFingerprints(photo, print));
+  pairs.push(...photo.cornerCrops.map((print) => compareFingerprints(other, print)));
+  const distances = pairs.filter((distance) => distance.similar).map((distance) => distance.phash);
+  return distances.length === 0 ? null : Math.min(...distances);
 }

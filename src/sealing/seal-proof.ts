@@ -260,7 +260,17 @@ async function recordSealed(
 function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerprint[] {
   const steps = new Map(files.map((file) => [file.id, file.stepId]));
   return result.files.flatMap((file) =>
-    file.fingerprint === null ? [] : [{ fileId: file.id, stepId: steps.get(file.id) ?? "", phash: file.fingerprint.phash, dhash: file.fingerprint.dhash }],
+    file.fingerprint === null
+      ? []
+      : [
+          {
+            fileId: file.id,
+            stepId: steps.get(file.id) ?? "",
+            phash: file.fingerprint.phash,
+            dhash: file.fingerprint.dhash,
+            cornerCrops: file.corner_crop_fingerprints,
+          },
+        ],
   );
 }
 

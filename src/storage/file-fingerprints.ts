@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client.ts";
 import { fileFingerprints } from "../db/schema/index.ts";
-import { phashBands } from "../../shared/perceptual-fingerprint.ts";
+import { type FingerprintPair, phashBands } from "../../shared/perceptual-fingerprint.ts";
 import { whilePending } from "./proof-sealing.ts";
 import { valueList } from "./statement.ts";
 
@@ -13,24 +13,24 @@ import { valueList } from "./statement.ts";
 
 /**
  * Rows one band's look-up returns at most, per photo of its group. Measured at one million sealed photos of one
- * organization (ADR 0041): a band and its 16 one-bit neighbours hold about 270 rows; what is beyond the bound is
- * not compared.
+ * organization (ADR 0041): a band and its 16 one-bit neighbours held about 270 rows of whole pictures; with the four
+ * corner crops of each photo (ADR 0052), five times as many, about 1,350. What is beyond the bound is not compared.
  */
-export const CANDIDATES_PER_BAND = 500;
+export const CANDIDATES_PER_BAND = 2_000;
 /**
  * Photos whose band values one statement looks up together: 5 × 17 values, with organization, mode, proof and
  * limit 89 of D1's 100 bound parameters. So a proof of 200 photos makes 160 look-up statements, not 800, of
  * the invocation's 1,000 queries.
  */
 export const PHOTOS_PER_STATEMENT = 5;
-/** Rows one multi-row insert writes: 8 × 12 values and the proof's id, 97 of D1's 100 bound parameters. */
-const ROWS_PER_INSERT = 8;
+/** Rows one multi-row insert writes: 7 × 13 values and the proof's id, 92 of D1's 100 bound parameters. */
+const ROWS_PER_INSERT = 7;
 
-export interface PhotoFingerprint {
+export interface PhotoFingerprint extends FingerprintPair {
   fileId: string;
   stepId: string;
-  phash: string;
-  dhash: string;
+  /** 95 % of the picture kept against each corner (docs/adr/0052); [] for a photo fingerprinted before they were. */
+  cornerCrops: FingerprintPair[];
 }
 
 export interface FingerprintCandidate {
@@ -40,6 +40,8 @@ export interface FingerprintCandidate {
   sealedAt: string;
   phash: string;
   dhash: string;
+  /** 0: the whole picture; 1 to 4: a corner crop of it. */
+  variant: number;
 }
 
 type ProofScope = { id: string; organizationId: string; mode: "test" | "live" };
@@ -53,12 +55,12 @@ const groupsOf = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
 
 /**
- * The organization's sealed photos of the same mode, in other proofs, that may be close to one of `photos`:
- * those sharing one of the four pHash bands to within one bit. For each band, one statement per group of
+ * The organization's sealed photos of the same mode, in other proofs, that may be close to one of `photos` (their
+ * whole pictures): the rows, whole pictures and corner crops, sharing one of the four pHash bands to within one bit. For each band, one statement per group of
  * {@link PHOTOS_PER_STATEMENT} photos, through that band's index, all in one batch; the distances are for the
  * caller to compute.
  */
-export async function fingerprintCandidates(db: Database, proof: ProofScope, photos: readonly PhotoFingerprint[]): Promise<FingerprintCandidate[]> {
+export async function fingerprintCandidates(db: Database, proof: ProofScope, photos: readonly FingerprintPair[]): Promise<FingerprintCandidate[]> {
   const queries = groupsOf(photos, PHOTOS_PER_STATEMENT).flatMap((group) =>
     BAND_COLUMNS.map((column, index) =>
       db
@@ -69,6 +71,7 @@ export async function fingerprintCandidates(db: Database, proof: ProofScope, pho
           sealedAt: fileFingerprints.sealedAt,
           phash: fileFingerprints.phash,
           dhash: fileFingerprints.dhash,
+          variant: fileFingerprints.variant,
         })
         .from(fileFingerprints)
         .where(
@@ -86,18 +89,33 @@ export async function fingerprintCandidates(db: Database, proof: ProofScope, pho
   if (first === undefined) return [];
   const results = await db.batch([first, ...rest]);
   const unique = new Map<string, FingerprintCandidate>();
-  for (const rows of results) for (const row of rows) unique.set(row.fileId, row);
+  for (const rows of results) for (const row of rows) unique.set(`${row.fileId}/${row.variant}`, row);
   return [...unique.values()];
 }
 
-/** The photos' fingerprint rows, a few per statement, written only while their proof is still pending (the batch that seals it). */
+/**
+ * The photos' fingerprint rows, the whole picture's (variant 0) and its corner crops' (1 to 4), a few per statement,
+ * written only while their proof is still pending (the batch that seals it).
+ */
 export function fingerprintInserts(db: Database, proof: ProofScope, sealedAt: string, photos: readonly PhotoFingerprint[]): BatchItem<"sqlite">[] {
-  return groupsOf(photos, ROWS_PER_INSERT).map((group) => {
-    const rows = group.map((photo) => {
-      const values = [photo.fileId, proof.organizationId, proof.mode, proof.id, photo.stepId, sealedAt, photo.phash, photo.dhash, ...phashBands(photo.phash)];
+  const variants = photos.flatMap((photo) => [photo, ...photo.cornerCrops].map((print, variant) => ({ photo, print, variant })));
+  return groupsOf(variants, ROWS_PER_INSERT).map((group) => {
+    const rows = group.map(({ photo, print, variant }) => {
+      const values = [
+        photo.fileId,
+        proof.organizationId,
+        proof.mode,
+        proof.id,
+        photo.stepId,
+        sealedAt,
+        print.phash,
+        print.dhash,
+        ...phashBands(print.phash),
+        variant,
+      ];
       return sql`(${valueList(values)})`;
     });
-    // VALUES names its columns column1…column12, in the table's order.
+    // VALUES names its columns column1…column13, in the table's order.
     return db
       .insert(fileFingerprints)
       .select(sql`SELECT * FROM (VALUES ${sql.join(rows, sql`, `)}) WHERE ${whilePending(proof.id)}`)

@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import sharp, { type Region } from "sharp";
 import type { PerceptualFingerprint } from "../../../shared/sealer-protocol.ts";
 import { withDecodingSlot } from "../thumbnail.ts";
 
@@ -10,6 +10,12 @@ import { withDecodingSlot } from "../thumbnail.ts";
  */
 export interface PixelFacts {
   fingerprint: PerceptualFingerprint;
+  /**
+   * The fingerprints of four crops of the photo, 95 % of its width and height kept against its top-left, top-right,
+   * bottom-left and bottom-right corner (docs/adr/0052): a copy cropped by up to 5 % from a corner, whose
+   * fingerprint moves up to 20 bits from the whole picture's, stays within a few bits of one of them.
+   */
+  corner_crops: PerceptualFingerprint[];
   /** Standard deviation of the luminance (0-255) over a 64×64 reduction: near 0 for a uniform frame. */
   luminance_spread: number;
 }
@@ -21,6 +27,15 @@ const MAX_WHOLE_DECODE_PIXELS = 64_000_000;
 
 const DCT_SIZE = 32;
 const LOW_FREQUENCIES = 8;
+/** What a corner crop keeps of each dimension. */
+const CORNER_CROP_KEPT = 0.95;
+/** The corner each crop is kept against, as [x, y]: 0 the left or top edge, 1 the right or bottom one. */
+const CORNERS = [
+  [0, 0],
+  [1, 0],
+  [0, 1],
+  [1, 1],
+] as const;
 
 /**
  * null: the format cannot be decoded here, the picture is too large to decode whole, or libvips cannot read
@@ -37,8 +52,8 @@ async function decodedPixelFacts(bytes: Uint8Array, sniffedType: string): Promis
     const { width = 0, height = 0 } = await sharp(bytes).metadata();
     if (width * height > limitInputPixels) return null;
   }
-  // One decode, upright and grey, reduced to 256 px (a JPEG at shrink-on-load); the three small
-  // reductions are made from it. The hashes ignore the aspect ratio on purpose: a crop of a few per cent
+  // One decode, upright and grey, reduced to 256 px (a JPEG at shrink-on-load); the small reductions
+  // (of the whole picture and of its corner crops) are made from it. The hashes ignore the aspect ratio on purpose: a crop of a few per cent
   // changes it little, and a resize not at all.
   const grey = await sharp(bytes, { failOn: "none", limitInputPixels })
     .autoOrient()
@@ -46,10 +61,22 @@ async function decodedPixelFacts(bytes: Uint8Array, sniffedType: string): Promis
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const reduce = async (width: number, height: number) =>
-    sharp(grey.data, { raw: grey.info }).resize(width, height, { fit: "fill", kernel: "cubic" }).extractChannel(0).raw().toBuffer();
-  const [dct, difference, spread] = await Promise.all([reduce(DCT_SIZE, DCT_SIZE), reduce(9, 8), reduce(64, 64)]);
-  return { fingerprint: { phash: dctHash(dct), dhash: differenceHash(difference) }, luminance_spread: standardDeviation(spread) };
+  const { width, height } = grey.info;
+  const reduce = async (toWidth: number, toHeight: number, region?: Region) =>
+    sharp(grey.data, { raw: grey.info })
+      .extract(region ?? { left: 0, top: 0, width, height })
+      .resize(toWidth, toHeight, { fit: "fill", kernel: "cubic" })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+  const fingerprintOf = async (region?: Region): Promise<PerceptualFingerprint> => {
+    const [dct, difference] = await Promise.all([reduce(DCT_SIZE, DCT_SIZE, region), reduce(9, 8, region)]);
+    return { phash: dctHash(dct), dhash: differenceHash(difference) };
+  };
+  const kept = { width: Math.round(width * CORNER_CROP_KEPT), height: Math.round(height * CORNER_CROP_KEPT) };
+  const crops = CORNERS.map(([x, y]) => ({ left: x * (width - kept.width), top: y * (height - kept.height), ...kept }));
+  const [fingerprint, spread, cornerCrops] = await Promise.all([fingerprintOf(), reduce(64, 64), Promise.all(crops.map((crop) => fingerprintOf(crop)))]);
+  return { fingerprint, corner_crops: cornerCrops, luminance_spread: standardDeviation(spread) };
 }
 
 /**

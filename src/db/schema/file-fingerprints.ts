@@ -1,13 +1,16 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { proofs } from "./proofs.ts";
 import { organizations } from "./organizations.ts";
 
-/** A sealed photo's perceptual fingerprints and the four 16-bit bands of its pHash (migration 0020, docs/adr/0041). */
+/**
+ * A sealed photo's perceptual fingerprints and the four 16-bit bands of its pHash, for the whole picture and for four
+ * crops of it kept against one corner (migrations 0020 and 0023, docs/adr/0052).
+ */
 export const fileFingerprints = sqliteTable(
   "file_fingerprints",
   {
     /** The sealed file (files.id), written with it in the sealing batch. */
-    fileId: text("file_id").primaryKey(),
+    fileId: text("file_id").notNull(),
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id),
@@ -23,8 +26,11 @@ export const fileFingerprints = sqliteTable(
     band1: integer("band1").notNull(),
     band2: integer("band2").notNull(),
     band3: integer("band3").notNull(),
+    /** 0: the whole picture; 1 to 4: 95 % of it kept against the top-left, top-right, bottom-left, bottom-right corner. */
+    variant: integer("variant").notNull().default(0),
   },
   (table) => [
+    primaryKey({ columns: [table.fileId, table.variant] }),
     index("file_fingerprints_band0").on(table.organizationId, table.mode, table.band0),
     index("file_fingerprints_band1").on(table.organizationId, table.mode, table.band1),
     index("file_fingerprints_band2").on(table.organizationId, table.mode, table.band2),
