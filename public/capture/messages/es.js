@@ -65,7 +65,7 @@ export default {
   sealingSending: "Enviando sus archivos ({done} de {total})",
   sealingSealing: "Sellado y sello de tiempo",
   sealingWhy:
-    "Cada archivo recibe un sello digital y una marca de tiempo de una autoridad de confianza, para que cualquiera pueda comprobar después que no se ha modificado.",
+    "Cada archivo recibe un sello digital y un sello de tiempo de una autoridad de confianza, para que cualquiera pueda comprobar después que no se ha modificado.",
   reference: "Referencia",
   closePage: "Puede cerrar esta página.",
   redirect: "Volviendo en {s} s…",
