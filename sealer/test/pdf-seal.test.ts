@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { placeholders, SignatureSpaceError, signedUpdate } from "../src/pdf-seal/byte-range.ts";
 import { sealPdf } from "../src/pdf-seal/index.ts";
 import { readRevision } from "../src/pdf-seal/pdf-revision.ts";
-import { PdfSyntaxError } from "../src/pdf-seal/pdf-syntax.ts";
+import { arrayElements, dictionaryEntries, PdfSyntaxError, referencedObject } from "../src/pdf-seal/pdf-syntax.ts";
 import { pdfsig, qpdfCheck, signatureReport, validatePdf } from "../../test/e2e/support/pdf-judges.ts";
 import { unsignedPdf } from "./pdf-fixture.ts";
 import { pem, sealContext } from "./support.ts";
@@ -137,4 +137,25 @@ test("a signature larger than the room reserved for it is refused, never cut", a
   );
   const fits = await signedUpdate(revision, objects, async () => new Uint8Array(100).fill(0xab));
   assert.match(Buffer.from(fits).toString("latin1"), new RegExp(`/Contents <${"ab".repeat(100)}>`));
+});
+
+test("the PDF syntax read: nested dictionaries, strings with parentheses and escapes, hex strings, comments, references", () => {
+  const source = "<</Title (Report \\(draft\\) (v1)) /Kids [3 0 R 4 0 R] /Lang(fr) % a comment\n/ID <ab12> /MarkInfo<</Marked true>> /Count 2>>rest";
+  const { entries, end } = dictionaryEntries(source, 0);
+  assert.deepEqual(
+    [...entries],
+    [
+      ["/Title", "(Report \\(draft\\) (v1))"],
+      ["/Kids", "[3 0 R 4 0 R]"],
+      ["/Lang", "(fr)"],
+      ["/ID", "<ab12>"],
+      ["/MarkInfo", "<</Marked true>>"],
+      ["/Count", "2"],
+    ],
+  );
+  assert.equal(source.slice(end), "rest");
+  assert.deepEqual(arrayElements("[3 0 R 4 0 R /Name 5]"), ["3 0 R", "4 0 R", "/Name", "5"]);
+  assert.equal(referencedObject("12 0 R"), 12);
+  assert.equal(referencedObject("12"), null);
+  assert.throws(() => dictionaryEntries("<</Title (unterminated>>", 0), PdfSyntaxError);
 });
