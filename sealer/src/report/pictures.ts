@@ -18,7 +18,7 @@ const LONG_SIDE = 1280;
 const QUALITY = 78;
 
 /** Photos fetched and resized at once: sharp decodes on libuv's threads, and each holds a decoded frame. */
-const CONCURRENCY = 3;
+const CONCURRENCY = 4;
 
 /** The pictures of the files that have one, by file id; a file sharp cannot read has none (its tile says so). */
 export async function reportPictures(files: ReportFile[], signal: AbortSignal): Promise<Map<string, ReportPicture>> {

@@ -1,5 +1,5 @@
 import type { ReportJob, ReportProof } from "../../../shared/report-protocol.ts";
-import { COLOURS, CONTENT_WIDTH, type Doc, documentBytes, newDocument, PAGE, writeFooters } from "./page-frame.ts";
+import { COLOURS, CONTENT_WIDTH, type Doc, documentBytes, ensureSpace, newDocument, PAGE, writeFooters } from "./page-frame.ts";
 import type { ReportPicture } from "./pictures.ts";
 import { REPORT_MESSAGES, type ReportMessages } from "./report-messages.ts";
 import { pairPhotos, singlePhotos } from "./report-photos.ts";
@@ -24,6 +24,8 @@ function annexOf(doc: Doc, job: ReportJob, proof: ReportProof, m: ReportMessages
   if (proof.roots.c2pa_root_sha256 !== null) factRow(doc, m.rootC2pa, opensslFingerprint(proof.roots.c2pa_root_sha256), { mono: true });
   factRow(doc, m.package, proof.package_url, { mono: true });
   for (const file of [...proof.files].sort((a, b) => a.number - b.number)) {
+    // A file's four rows stay on one page: its hashes never part from its name.
+    ensureSpace(doc, 70);
     doc.moveDown(0.3);
     factRow(doc, `${m[file.kind]} ${file.number}`, file.step_label, { size: 9.5 });
     factRow(doc, m.fileId, file.id, { mono: true, size: 8.5 });
@@ -97,8 +99,7 @@ export async function renderReport(job: ReportJob, pictures: ReadonlyMap<string,
   claimsBlock(doc, job, m);
   if (job.kind === "pair") pairPhotos(doc, job, pictures, m);
   else singlePhotos(doc, job, pictures, m);
-  doc.addPage();
-  sectionHeading(doc, m.annex);
+  sectionHeading(doc, m.annex, 160);
   for (const proof of job.proofs) annexOf(doc, job, proof, m);
   attach(doc, job, m);
   const footer = `${test ? "TEST · " : ""}${m.proof} ${subject} · ${m.reference} ${job.proofs[0]!.external_reference}`;

@@ -1,11 +1,16 @@
 import type { ReportJob, ReportLanguage, ReportProof } from "../../../shared/report-protocol.ts";
+import { boundedCache } from "../../../shared/bounded-cache.ts";
 import { COLOURS, CONTENT_WIDTH, type Doc, drawQrCode, ensureSpace, PAGE } from "./page-frame.ts";
 import type { ReportMessages } from "./report-messages.ts";
 import { reportWarnings } from "./report-warnings.ts";
 
+/** One formatter per report language (four): making one costs about a millisecond, and a report formats dozens of times. */
+const utcFormats = boundedCache<ReportLanguage, Intl.DateTimeFormat>({ maxEntries: 8 });
+
 /** A time in the report's language, in UTC and saying so (the page's format: a reader's zone is unknown on paper). */
 export function utcTime(iso: string | Date, language: ReportLanguage): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: "long", timeStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+  const format = utcFormats.getOrSet(language, () => new Intl.DateTimeFormat(language, { dateStyle: "long", timeStyle: "long", timeZone: "UTC" }));
+  return format.format(new Date(iso));
 }
 
 const LABEL_WIDTH = 150;
