@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
 import { call } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
@@ -52,6 +53,25 @@ describe("the verification page's ten languages (issue 26, docs/adr/0047)", () =
       const { html } = await page(`/p/${proofId}?lang=${lang}`, "en");
       const headings = [/<h1>([^<]*)<\/h1>/.exec(html)![1], /<title>([^<]*)<\/title>/.exec(html)![1]];
       for (const heading of headings) expect(heading, lang).not.toMatch(/sela|selo|sigill|verzegel|pieczęt|封存|ختم|مختوم/i);
+    }
+  });
+
+  it("joins the authority and its qualification with the language's own comma", async () => {
+    const org = await createOrganization();
+    const { proofId } = await insertPendingProof(org.id, "test", 1);
+    await env.DB.prepare(
+      "UPDATE proofs SET status = 'sealed', manifest_sha256 = ?, timestamp_gen_time = '2026-11-22T10:00:00Z', timestamp_authority = 'Test TSA', timestamp_qualified = 0, timestamp_serial = '01', timestamp_policy = '1.2.3', sealed_at = '2026-11-22T10:00:01Z' WHERE id = ?",
+    )
+      .bind("a".repeat(64), proofId)
+      .run();
+    for (const [lang, comma] of [
+      ["en", ", "],
+      ["zh-Hans", "，"],
+      ["ar", "، "],
+    ] as const) {
+      const { html } = await page(`/p/${proofId}?lang=${lang}`, "en");
+      const m = PAGE_MESSAGES[lang];
+      expect(html, lang).toContain(`data-testid="authority">${m.testAuthority}${comma}${m.notQualified}</dd>`);
     }
   });
 });

@@ -96,7 +96,7 @@ ${organizationName ? html`<dt>${m.organization!}</dt><dd data-testid="organizati
 ${proof.stage ? html`<dt>${m.stage!}</dt><dd>${proof.stage}</dd>` : ""}
 ${partner ? html`<dt>${m.comparedWith!}</dt><dd data-testid="compared-with">${proofLink(partner, proof.compare_to ? m.before! : m.after!, lang)}</dd>` : ""}
 ${proof.verification.files_checked_at ? html`<dt>${m.filesCheckedAt!}</dt><dd data-testid="files-checked-at">${timeOf(proof.verification.files_checked_at, lang, true)}</dd>` : ""}
-${proof.timestamp ? html`<dt>${m.sealedAt!}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${m.authority!}</dt><dd data-testid="authority">${authority}, ${proof.timestamp.qualified ? m.qualified! : m.notQualified!}</dd>` : ""}
+${proof.timestamp ? html`<dt>${m.sealedAt!}</dt><dd data-testid="certified-time">${timeOf(proof.timestamp.gen_time, lang, true)}</dd><dt>${m.authority!}</dt><dd data-testid="authority">${m.authorityQualification!.replace("{authority}", () => authority).replace("{qualification}", () => (proof.timestamp!.qualified ? m.qualified! : m.notQualified!))}</dd>` : ""}
 </dl></section>`;
 }
 

@@ -57,6 +57,7 @@ export default {
   qualified: "طابع زمني مؤهَّل وفق eIDAS",
   notQualified: "طابع زمني غير مؤهَّل",
   authority: "الجهة",
+  authorityQualification: "{authority}، {qualification}",
   files: "الملفات",
   original: "SHA-256 الأصلي",
   signed: "SHA-256 الموقَّع",

@@ -58,6 +58,7 @@ export default {
   qualified: "qualifizierter eIDAS-Zeitstempel",
   notQualified: "kein qualifizierter Zeitstempel",
   authority: "Stelle",
+  authorityQualification: "{authority}, {qualification}",
   files: "Dateien",
   original: "SHA-256 des Originals",
   signed: "SHA-256 der signierten Datei",

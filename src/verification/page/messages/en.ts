@@ -57,6 +57,7 @@ export default {
   qualified: "eIDAS qualified timestamp",
   notQualified: "not a qualified timestamp",
   authority: "Authority",
+  authorityQualification: "{authority}, {qualification}",
   files: "Files",
   original: "Original SHA-256",
   signed: "Signed SHA-256",

@@ -57,6 +57,7 @@ export default {
   qualified: "sello de tiempo cualificado eIDAS",
   notQualified: "sello de tiempo no cualificado",
   authority: "Autoridad",
+  authorityQualification: "{authority}, {qualification}",
   files: "Archivos",
   original: "SHA-256 original",
   signed: "SHA-256 firmado",

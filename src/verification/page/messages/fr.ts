@@ -57,6 +57,7 @@ export default {
   qualified: "horodatage qualifié eIDAS",
   notQualified: "horodatage non qualifié",
   authority: "Autorité",
+  authorityQualification: "{authority}, {qualification}",
   files: "Fichiers",
   original: "SHA-256 d'origine",
   signed: "SHA-256 signé",

@@ -57,6 +57,7 @@ export default {
   qualified: "marca temporale qualificata eIDAS",
   notQualified: "marca temporale non qualificata",
   authority: "Autorità",
+  authorityQualification: "{authority}, {qualification}",
   files: "File",
   original: "SHA-256 originale",
   signed: "SHA-256 firmato",

@@ -58,6 +58,7 @@ export default {
   qualified: "gekwalificeerd eIDAS-tijdstempel",
   notQualified: "geen gekwalificeerd tijdstempel",
   authority: "Autoriteit",
+  authorityQualification: "{authority}, {qualification}",
   files: "Bestanden",
   original: "SHA-256 van het origineel",
   signed: "SHA-256 van het ondertekende bestand",

@@ -59,6 +59,7 @@ export default {
   qualified: "kwalifikowany znacznik czasu eIDAS",
   notQualified: "niekwalifikowany znacznik czasu",
   authority: "Urząd",
+  authorityQualification: "{authority}, {qualification}",
   files: "Pliki",
   original: "SHA-256 oryginału",
   signed: "SHA-256 pliku podpisanego",

@@ -57,6 +57,7 @@ export default {
   qualified: "carimbo do tempo qualificado eIDAS",
   notQualified: "carimbo do tempo não qualificado",
   authority: "Autoridade",
+  authorityQualification: "{authority}, {qualification}",
   files: "Arquivos",
   original: "SHA-256 original",
   signed: "SHA-256 assinado",

@@ -57,6 +57,7 @@ export default {
   qualified: "eIDAS合格时间戳",
   notQualified: "非合格时间戳",
   authority: "机构",
+  authorityQualification: "{authority}，{qualification}",
   files: "文件",
   original: "原始文件SHA-256",
   signed: "签名文件SHA-256",
