@@ -58,7 +58,7 @@ export default {
   shotNumber: "Opname {n}",
   offline: "U bent offline. Uw opnamen blijven op deze pagina en worden verzonden zodra de verbinding terug is.",
   retrying: "Netwerkprobleem, nieuwe poging over {s} s",
-  uploading: "{done} van {total} wordt verzonden",
+  uploading: "Verzenden: {done} van {total}",
   uploaded: "Alle bestanden verzonden",
   keepOpen: "Houd deze pagina open tot alles is verzonden: deze browser kan de opnamen niet bewaren als hij wordt gesloten.",
   sealingTitle: "Uw opname wordt verzegeld",

@@ -58,7 +58,7 @@ export default {
   shotNumber: "第{n}项",
   offline: "您已离线。拍摄内容会保留在此页面，网络恢复后自动发送。",
   retrying: "网络异常，{s}秒后重试",
-  uploading: "正在发送第{done}项，共{total}项",
+  uploading: "正在发送：{done}/{total}",
   uploaded: "所有文件已发送",
   keepOpen: "请保持此页面打开，直到全部发送完毕：此浏览器关闭后无法保留拍摄内容。",
   sealingTitle: "正在封存您的拍摄内容",
