@@ -86,6 +86,8 @@ test("a test proof's report says TEST on every page and never shows a verified b
 
 test("a pair's report sets before beside after with each side's own time and every fingerprint", async () => {
   const job = await pairJob(base, sources, "en", "live");
+  // A gallery file on each side: one warning names both.
+  for (const proof of job.proofs) proof.files[1]!.reported.method = "file";
   const path = await made(job, "pair-en");
   const all = text(path);
   const [before, after] = job.proofs;
@@ -93,7 +95,10 @@ test("a pair's report sets before beside after with each side's own time and eve
     assert.ok(all.includes(utcTime(proof.timestamp.gen_time, "en").replace(/\s+/g, " ")), `${proof.side} certified time`);
     for (const file of proof.files) assert.ok(all.includes(file.sha256) && all.includes(file.signed_sha256), `${proof.side} ${file.id}`);
   }
-  assert.ok(text(path, 1).includes("After: Photo 1, the same bytes as Before: Photo 1"), "the after's reused photo is named with its twin");
+  const first = text(path, 1);
+  assert.ok(first.includes("After: Photo 1, the same bytes as Before: Photo 1"), "the after's reused photo is named with its twin");
+  assert.equal(first.split("Chosen from the device's files").length, 2, "one gallery warning for both sides");
+  assert.ok(first.includes("(Before: Photo 2; After: Photo 2)"));
   assert.ok(all.includes("No shot at this position."), "the after's missing shot leaves its place empty");
   const attached = execFileSync("pdfdetach", ["-list", path], { encoding: "utf8" });
   for (const name of ["before-manifest.json", "after-manifest.json", "after-proof.tsr"]) assert.ok(attached.includes(name), name);

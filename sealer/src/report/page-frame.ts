@@ -24,7 +24,6 @@ export type Doc = InstanceType<typeof PDFDocument>;
 
 export interface DocumentMeta {
   title: string;
-  subject: string;
   language: string;
   madeAt: Date;
   /** Drawn at the top of every page of a test proof's report, and said in its footer. */
@@ -46,13 +45,12 @@ export function newDocument(meta: DocumentMeta): Doc {
     lang: meta.language,
     displayTitle: true,
     autoFirstPage: false,
+    // Only what pdfkit also writes into the XMP (PDF/A wants the two to agree): no Subject, no ModDate.
     info: {
       Title: meta.title,
-      Subject: meta.subject,
       Author: "Proof-sealing service",
       Creator: "Proof-sealing service",
       CreationDate: meta.madeAt,
-      ModDate: meta.madeAt,
     },
   });
   doc.registerFont("regular", REPORT_FONTS.regular);

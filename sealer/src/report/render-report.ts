@@ -86,7 +86,6 @@ export async function renderReport(job: ReportJob, pictures: ReadonlyMap<string,
   const subject = job.proofs.map((proof) => proof.id).join(" / ");
   const doc = newDocument({
     title: `${job.kind === "pair" ? m.titlePair : m.title}: ${job.proofs[0]!.external_reference}`,
-    subject,
     language: job.language,
     madeAt,
     testBanner: test ? m.testBanner : null,

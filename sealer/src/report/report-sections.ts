@@ -261,6 +261,8 @@ export function claimsBlock(doc: Doc, job: ReportJob, m: ReportMessages) {
 
 /** Where the proof is checked and where this report is kept, and when it was made (its verdict is that moment's). */
 export function addressesBlock(doc: Doc, job: ReportJob, m: ReportMessages, madeAt: Date) {
+  // The two addresses and the note under them stay together.
+  ensureSpace(doc, 70);
   factRow(doc, m.verificationPage, job.verification_url, { mono: true });
   factRow(doc, m.reportAddress, job.report_url, { mono: true, size: 9 });
   doc.moveDown(0.2);

@@ -38,8 +38,13 @@ export function readableOffset(ms: number): string {
  */
 export function reportWarnings(job: ReportJob, m: ReportMessages): ReportWarning[] {
   const pair = job.kind === "pair";
-  const warnings: ReportWarning[] = [];
-  if (job.proofs.some((proof) => proof.mode === "test")) warnings.push({ text: m.warningTest, files: "" });
+  // One line per kind of warning, a pair's two sides named together on it ("Before: Photo 2; After: Photo 2").
+  const lines = new Map<string, { text: string; files: string[] }>();
+  const warn = (key: string, text: string, files: string) => {
+    const line = lines.get(key) ?? { text, files: [] };
+    line.files.push(files);
+    lines.set(key, line);
+  };
   for (const proof of job.proofs) {
     const bySignal = new Map<string, { sentence: string; files: ReportFile[] }>();
     for (const file of proof.files) {
@@ -62,10 +67,10 @@ export function reportWarnings(job: ReportJob, m: ReportMessages): ReportWarning
             })
             .join("; ")
         : fileNames(proof, files, m, pair);
-      warnings.push({ text: sentence, files: named });
+      warn(`signal:${code}`, sentence, named);
     }
     const gallery = proof.files.filter((file) => file.reported.method === "file");
-    if (gallery.length > 0) warnings.push({ text: m.warningGallery, files: fileNames(proof, gallery, m, pair) });
+    if (gallery.length > 0) warn("gallery", m.warningGallery, fileNames(proof, gallery, m, pair));
     const farClock = proof.files.filter(
       (file) =>
         file.clock_offset_ms !== null &&
@@ -74,8 +79,10 @@ export function reportWarnings(job: ReportJob, m: ReportMessages): ReportWarning
     );
     if (farClock.length > 0) {
       const largest = Math.max(...farClock.map((file) => Math.abs(file.clock_offset_ms!)));
-      warnings.push({ text: m.warningClock.replace("{offset}", readableOffset(largest)), files: fileNames(proof, farClock, m, pair) });
+      const text = m.warningClock.replace("{offset}", readableOffset(largest));
+      warn(`clock:${text}`, text, fileNames(proof, farClock, m, pair));
     }
   }
-  return warnings;
+  const test = job.proofs.some((proof) => proof.mode === "test") ? [{ text: m.warningTest, files: "" }] : [];
+  return [...test, ...[...lines.values()].map((line) => ({ text: line.text, files: line.files.join("; ") }))];
 }
