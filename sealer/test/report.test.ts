@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import sharp from "sharp";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -109,4 +110,17 @@ test("every language's report opens with its own title", async () => {
     const path = await made(await singleProofJob(base, sources, language, "live", 1), `title-${language}`);
     assert.ok(text(path, 1).includes(REPORT_MESSAGES[language].title), language);
   }
+});
+
+test("a photo's transparent parts are drawn on white, and its picture is a JPEG of at most 1,280 px", async () => {
+  const png = await sharp({ create: { width: 2000, height: 1000, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    .png()
+    .toBuffer();
+  sources.set("/report/transparent", new Uint8Array(png));
+  const [file] = (await singleProofJob(base, sources, "en", "live", 1)).proofs[0]!.files;
+  const pictures = await reportPictures([{ ...file!, picture: { url: `${base}/report/transparent` } }], AbortSignal.timeout(30_000));
+  const picture = pictures.get(file!.id)!;
+  assert.deepEqual([picture.width, picture.height], [1280, 640]);
+  const { data } = await sharp(picture.jpeg).raw().toBuffer({ resolveWithObject: true });
+  assert.ok(data[0]! > 250 && data[1]! > 250 && data[2]! > 250, `white, not ${data.subarray(0, 3).join(",")}`);
 });

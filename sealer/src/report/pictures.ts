@@ -41,6 +41,8 @@ export async function reportPictures(files: ReportFile[], signal: AbortSignal): 
 async function resized(bytes: Uint8Array): Promise<ReportPicture> {
   const { data, info } = await sharp(bytes, { failOn: "error" })
     .rotate()
+    // A PNG's transparent parts on white, as a page shows them (a JPEG has no alpha, and PDF/A-3 wants no soft mask).
+    .flatten({ background: "#ffffff" })
     .resize({ width: LONG_SIDE, height: LONG_SIDE, fit: "inside", withoutEnlargement: true })
     .jpeg({ quality: QUALITY, mozjpeg: false })
     .toBuffer({ resolveWithObject: true });
