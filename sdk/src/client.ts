@@ -187,6 +187,24 @@ export class ProofSeal {
         authenticated: false,
         options,
       }),
+    /** `GET /v1/public/proofs/{id}/report.pdf`: the proof's sealed PDF report (404 `report_not_ready` until made, just after sealing). */
+    downloadReport: (id: string, options?: CallOptions): Promise<Download> =>
+      this.#transport.download({
+        operationId: "getPublicProofReport",
+        method: "GET",
+        path: `/v1/public/proofs/${segment(id)}/report.pdf`,
+        authenticated: false,
+        options,
+      }),
+    /** `GET /v1/public/proofs/{id}/pair-report.pdf`: the before/after pair's sealed PDF report, through either proof (404 `report_not_ready` until the after is sealed and it is made). */
+    downloadPairReport: (id: string, options?: CallOptions): Promise<Download> =>
+      this.#transport.download({
+        operationId: "getPublicPairReport",
+        method: "GET",
+        path: `/v1/public/proofs/${segment(id)}/pair-report.pdf`,
+        authenticated: false,
+        options,
+      }),
     /** `POST /v1/public/verify` with `{ sha256 }`: the proofs holding a file with that hash, original or signed. */
     verifyHash: (sha256: string, options?: CallOptions) =>
       this.#json("verifyFile", "POST", "/v1/public/verify", { json: { sha256 } satisfies BodyOf<"verifyFile">, authenticated: false, options }),
