@@ -23,7 +23,7 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  * 7: each sealed file carries its perceptual fingerprint (pHash and dHash, docs/adr/0041), null when not decoded.
  * 8: the revocation data has a third chain, `seal` (manifest.p7s's certificate), and manifest.p7s lists the SHA-256
  *    of every revocation file (docs/adr/0049).
- * 9: each sealed photo also carries the fingerprints of four corner crops of it (docs/adr/0052), [] when not decoded.
+ * 9: each sealed photo also carries the fingerprints of five crops of it (docs/adr/0052), [] when not decoded.
  */
 export const SEALER_PROTOCOL_VERSION = 9;
 
@@ -177,8 +177,8 @@ export const SealedResultSchema = z.strictObject({
       signals: z.array(SignalSchema),
       /** null: not a photo the sealer decodes (a video, HEVC HEIC: no frames are read without ffmpeg) or too large to decode. */
       fingerprint: PerceptualFingerprintSchema.nullable(),
-      /** 95 % of the photo kept against its top-left, top-right, bottom-left and bottom-right corner; [] when `fingerprint` is null. */
-      corner_crop_fingerprints: z.array(PerceptualFingerprintSchema).max(4),
+      /** 95 % of the photo kept against its top-left, top-right, bottom-left and bottom-right corner, and centred; [] when `fingerprint` is null. */
+      crop_fingerprints: z.array(PerceptualFingerprintSchema).max(5),
       /** null: none was asked for, or the sealer cannot decode the format (a video, HEVC HEIC). */
       thumbnail: ThumbnailSchema.nullable(),
     }),

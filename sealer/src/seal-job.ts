@@ -233,7 +233,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
       signals,
       fingerprint,
-      corner_crop_fingerprints: pixels?.corner_crops ?? [],
+      crop_fingerprints: pixels?.crops ?? [],
     };
     return { sealed, arrivedWithCredentials: priorState !== "none", stored };
   };

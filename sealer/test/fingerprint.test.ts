@@ -10,17 +10,17 @@ import { job, written } from "./storage-stand-in.ts";
 import { scene, VARIANTS } from "./scenes.ts";
 
 const fingerprintOf = async (bytes: Uint8Array, type = "image/jpeg") => (await pixelFacts(bytes, type))!.fingerprint;
-/** The whole picture's fingerprint and its four corner crops', as the Worker stores them (docs/adr/0052). */
+/** The whole picture's fingerprint and its five crops', as the Worker stores them (docs/adr/0052). */
 const storedPrints = async (bytes: Uint8Array) => {
   const facts = (await pixelFacts(bytes, "image/jpeg"))!;
-  return [facts.fingerprint, ...facts.corner_crops];
+  return [facts.fingerprint, ...facts.crops];
 };
 
-test("a photo re-encoded, resized, cropped or converted stays within the thresholds of the original or of a corner crop of it", async () => {
+test("a photo re-encoded, resized, cropped or converted stays within the thresholds of the original or of a crop of it", async () => {
   for (const seed of [3, 11, 29]) {
     const photo = await scene(seed);
     const stored = await storedPrints(photo);
-    assert.equal(stored.length, 5);
+    assert.equal(stored.length, 6);
     for (const [name, variant] of Object.entries(VARIANTS)) {
       const copy = await fingerprintOf(await variant(photo), name === "converted to PNG" ? "image/png" : "image/jpeg");
       const distances = stored.map((print) => compareFingerprints(print, copy));
@@ -33,7 +33,7 @@ test("a photo re-encoded, resized, cropped or converted stays within the thresho
   }
 });
 
-test("distinct photos are not within the thresholds of one another, nor of one another's corner crops", async () => {
+test("distinct photos are not within the thresholds of one another, nor of one another's crops", async () => {
   const prints = await Promise.all(Array.from({ length: 16 }, async (_, index) => storedPrints(await scene(100 + index, 600, 450))));
   for (let a = 0; a < prints.length; a++) {
     for (let b = 0; b < prints.length; b++) {
@@ -61,7 +61,7 @@ test("sealing returns each photo's fingerprint and signs it among the observed f
   if (result.status !== "sealed") return;
   const file = result.files[0]!;
   assert.deepEqual(file.fingerprint, await fingerprintOf(photo));
-  assert.deepEqual(file.corner_crop_fingerprints, (await storedPrints(photo)).slice(1));
+  assert.deepEqual(file.crop_fingerprints, (await storedPrints(photo)).slice(1));
   const reading = await readC2pa(written.get(`/signed/${file.id}`)!, file.sniffed_type, result.c2pa_trust_anchor_pem);
   const assertions = (reading.activeManifest as { assertions: { label: string; data: { observed: { fingerprint: unknown } } }[] }).assertions;
   const capture = assertions.find((assertion) => assertion.label === "com.proofseal.capture")!.data;

@@ -5,7 +5,7 @@ import { SIMILAR_TO_EARLIER_PHOTO, SIMILAR_WITHIN_PROOF, type StoredSignal } fro
 
 /**
  * The similarity signals of a proof's photos (docs/adr/0052): `similar_to_earlier_photo` when a photo is within
- * the thresholds of a photo, or of one of its corner crops, of another, earlier sealed proof of the same organization and mode (only sealed
+ * the thresholds of a photo, or of one of its crops, of another, earlier sealed proof of the same organization and mode (only sealed
  * proofs have fingerprint rows), naming the closest one (then the earliest); `similar_within_proof` on the later
  * of two photos of this proof within the thresholds, naming the earlier one. Facts to weigh, never verdicts.
  */
@@ -50,11 +50,11 @@ export async function similaritySignals(
 
 /**
  * How alike two photos of one proof are, as the pHash distance of the closest pair within the thresholds: either
- * whole picture against the other's whole picture or corner crops (either may be a crop of the other); null when none is.
+ * whole picture against the other's whole picture or crops (either may be a crop of the other); null when none is.
  */
 function likeness(photo: PhotoFingerprint, other: PhotoFingerprint): number | null {
-  const pairs = [other, ...other.cornerCrops].map((print) => compareFingerprints(photo, print));
-  pairs.push(...photo.cornerCrops.map((print) => compareFingerprints(other, print)));
+  const pairs = [other, ...other.crops].map((print) => compareFingerprints(photo, print));
+  pairs.push(...photo.crops.map((print) => compareFingerprints(other, print)));
   const distances = pairs.filter((distance) => distance.similar).map((distance) => distance.phash);
   return distances.length === 0 ? null : Math.min(...distances);
 }

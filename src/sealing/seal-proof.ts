@@ -268,7 +268,7 @@ function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerp
             stepId: steps.get(file.id) ?? "",
             phash: file.fingerprint.phash,
             dhash: file.fingerprint.dhash,
-            cornerCrops: file.corner_crop_fingerprints,
+            crops: file.crop_fingerprints,
           },
         ],
   );

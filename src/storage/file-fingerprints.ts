@@ -14,9 +14,9 @@ import { valueList } from "./statement.ts";
 /**
  * Rows one band's look-up returns at most, per photo of its group. Measured at one million sealed photos of one
  * organization (ADR 0041): a band and its 16 one-bit neighbours held about 270 rows of whole pictures; with the four
- * corner crops of each photo (ADR 0052), five times as many, about 1,350. What is beyond the bound is not compared.
+ * five crops of each photo (ADR 0052), six times as many, about 1,600. What is beyond the bound is not compared.
  */
-export const CANDIDATES_PER_BAND = 2_000;
+export const CANDIDATES_PER_BAND = 2_500;
 /**
  * Photos whose band values one statement looks up together: 5 × 17 values, with organization, mode, proof and
  * limit 89 of D1's 100 bound parameters. So a proof of 200 photos makes 160 look-up statements, not 800, of
@@ -29,8 +29,8 @@ const ROWS_PER_INSERT = 7;
 export interface PhotoFingerprint extends FingerprintPair {
   fileId: string;
   stepId: string;
-  /** 95 % of the picture kept against each corner (docs/adr/0052); [] for a photo fingerprinted before they were. */
-  cornerCrops: FingerprintPair[];
+  /** 95 % of the picture kept against each corner and centred (docs/adr/0052); [] for a photo fingerprinted before they were. */
+  crops: FingerprintPair[];
 }
 
 export interface FingerprintCandidate {
@@ -40,7 +40,7 @@ export interface FingerprintCandidate {
   sealedAt: string;
   phash: string;
   dhash: string;
-  /** 0: the whole picture; 1 to 4: a corner crop of it. */
+  /** 0: the whole picture; 1 to 5: a crop of it. */
   variant: number;
 }
 
@@ -56,7 +56,7 @@ const groupsOf = <T>(items: readonly T[], size: number): T[][] =>
 
 /**
  * The organization's sealed photos of the same mode, in other proofs, that may be close to one of `photos` (their
- * whole pictures): the rows, whole pictures and corner crops, sharing one of the four pHash bands to within one bit. For each band, one statement per group of
+ * whole pictures): the rows, whole pictures and crops, sharing one of the four pHash bands to within one bit. For each band, one statement per group of
  * {@link PHOTOS_PER_STATEMENT} photos, through that band's index, all in one batch; the distances are for the
  * caller to compute.
  */
@@ -94,11 +94,11 @@ export async function fingerprintCandidates(db: Database, proof: ProofScope, pho
 }
 
 /**
- * The photos' fingerprint rows, the whole picture's (variant 0) and its corner crops' (1 to 4), a few per statement,
+ * The photos' fingerprint rows, the whole picture's (variant 0) and its crops' (1 to 5), a few per statement,
  * written only while their proof is still pending (the batch that seals it).
  */
 export function fingerprintInserts(db: Database, proof: ProofScope, sealedAt: string, photos: readonly PhotoFingerprint[]): BatchItem<"sqlite">[] {
-  const variants = photos.flatMap((photo) => [photo, ...photo.cornerCrops].map((print, variant) => ({ photo, print, variant })));
+  const variants = photos.flatMap((photo) => [photo, ...photo.crops].map((print, variant) => ({ photo, print, variant })));
   return groupsOf(variants, ROWS_PER_INSERT).map((group) => {
     const rows = group.map(({ photo, print, variant }) => {
       const values = [

@@ -16,8 +16,8 @@ const PHOTO: PerceptualFingerprint = { phash: "a5c3f00f3cc35a96", dhash: "0f0f3c
 const NEAR: PerceptualFingerprint = { phash: "a5c2f00e3cc25a97", dhash: "0f0f3c3cf0f05a5b" };
 const DISTINCT: PerceptualFingerprint = { phash: "5a3c0ff0c33ca569", dhash: "f0f0c3c30f0fa5a5" };
 
-/** A photo's fingerprints with those of its four corner crops (docs/adr/0052). */
-type PhotoPrints = PerceptualFingerprint & { cornerCrops?: PerceptualFingerprint[] };
+/** A photo's fingerprints with those of its five crops (docs/adr/0052). */
+type PhotoPrints = PerceptualFingerprint & { crops?: PerceptualFingerprint[] };
 
 /** Seals a pending proof whose photos the sealer fingerprinted as `prints` (null: not decoded, as a video). */
 async function sealedWith(organizationId: string, prints: (PhotoPrints | null)[], mode: "test" | "live" = "test", sameBytesAs?: string) {
@@ -26,8 +26,8 @@ async function sealedWith(organizationId: string, prints: (PhotoPrints | null)[]
   const { deps } = dependencies(async (job: SealJob) => {
     const answer = sealedAnswer(job);
     answer.files = answer.files.map((file) => {
-      const { cornerCrops = [], ...fingerprint } = prints[fileIds.indexOf(file.id)] ?? { cornerCrops: [] };
-      return { ...file, fingerprint: "phash" in fingerprint ? fingerprint : null, corner_crop_fingerprints: cornerCrops };
+      const { crops = [], ...fingerprint } = prints[fileIds.indexOf(file.id)] ?? { crops: [] };
+      return { ...file, fingerprint: "phash" in fingerprint ? fingerprint : null, crop_fingerprints: crops };
     });
     return answer;
   });
@@ -182,7 +182,7 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     ]);
   });
 
-  it("flags a copy cropped from one corner: near one of the earlier photo's corner crops, far from its whole picture (ADR 0052)", async () => {
+  it("flags a copy cropped from one corner: near one of the earlier photo's crops, far from its whole picture (ADR 0052)", async () => {
     const org = await createOrganization();
     const crop = { phash: hashOfSeed(200), dhash: DISTINCT.dhash };
     // One bit flipped in each band of the bottom-right crop: no band equal, 4 bits apart.
@@ -193,25 +193,25 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
       dhash: DISTINCT.dhash,
     };
     expect(hammingDistance(copy.phash, PHOTO.phash)).toBeGreaterThan(10);
-    const first = await sealedWith(org.id, [{ ...PHOTO, cornerCrops: [DISTINCT, DISTINCT, DISTINCT, crop] }]);
+    const first = await sealedWith(org.id, [{ ...PHOTO, crops: [DISTINCT, DISTINCT, DISTINCT, crop, DISTINCT] }]);
     const rows = await env.DB.prepare("SELECT variant, phash FROM file_fingerprints WHERE file_id = ? ORDER BY variant").bind(first.fileIds[0]).all();
-    expect(rows.results).toEqual([PHOTO, DISTINCT, DISTINCT, DISTINCT, crop].map((print, variant) => ({ variant, phash: print.phash })));
+    expect(rows.results).toEqual([PHOTO, DISTINCT, DISTINCT, DISTINCT, crop, DISTINCT].map((print, variant) => ({ variant, phash: print.phash })));
     const again = await sealedWith(org.id, [copy]);
     const [signals] = await signalsOf(again.proofId, org.testKey);
     expect(signals).toContainEqual(expect.objectContaining({ code: "similar_to_earlier_photo", proof_id: first.proofId, distance: 4 }));
-    // Within one proof too, whichever of the two is the later: one is like the other's corner crop.
-    const both = await sealedWith(org.id, [{ ...DISTINCT, cornerCrops: [crop, crop, crop, crop] }, copy]);
+    // Within one proof too, whichever of the two is the later: one is like the other's crop.
+    const both = await sealedWith(org.id, [{ ...DISTINCT, crops: [crop, crop, crop, crop, crop] }, copy]);
     const withinProof = (await signalsOf(both.proofId, org.testKey, both.fileIds))
       .flat()
       .filter((signal) => (signal as { code: string }).code === "similar_within_proof");
     expect(withinProof).toEqual([expect.objectContaining({ other_file_id: expect.stringMatching(/^med_/), distance: 4 })]);
   });
 
-  it("keeps the look-up within D1's limits: 21 bound values a statement and at most 2,000 rows a band, however crowded a band", async () => {
+  it("keeps the look-up within D1's limits: 21 bound values a statement and at most 2,500 rows a band, however crowded a band", async () => {
     const org = await createOrganization();
     const crowded = await insertPendingProof(org.id, "test", 1);
     const [band0] = phashBands(PHOTO.phash);
-    // 2,400 earlier photos sharing the first band (and its neighbours) of the new one, far from it otherwise.
+    // 2,900 earlier photos sharing the first band (and its neighbours) of the new one, far from it otherwise.
     const rows = Array.from({ length: CANDIDATES_PER_BAND + 400 }, (_, index) => {
       const neighbour = index % 2 === 0 ? band0 : band0 ^ (1 << (index % 16));
       const phash = `${neighbour.toString(16).padStart(4, "0")}${DISTINCT.phash.slice(4)}`;

@@ -109,7 +109,7 @@ describe("sealing a proof", () => {
           decoded: { width: null, height: null, duration_ms: null },
           signals: [],
           fingerprint: null,
-          corner_crop_fingerprints: [],
+          crop_fingerprints: [],
           thumbnail: null,
         })),
       };

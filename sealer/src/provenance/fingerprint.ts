@@ -11,11 +11,11 @@ import { withDecodingSlot } from "../thumbnail.ts";
 export interface PixelFacts {
   fingerprint: PerceptualFingerprint;
   /**
-   * The fingerprints of four crops of the photo, 95 % of its width and height kept against its top-left, top-right,
-   * bottom-left and bottom-right corner (docs/adr/0052): a copy cropped by up to 5 % from a corner, whose
-   * fingerprint moves up to 20 bits from the whole picture's, stays within a few bits of one of them.
+   * The fingerprints of five crops of the photo, 95 % of its width and height kept against its top-left, top-right,
+   * bottom-left and bottom-right corner and in its centre (docs/adr/0052): a copy cropped by 5 % from a corner,
+   * whose fingerprint moves up to 26 bits from the whole picture's, or around it, stays within a few bits of one.
    */
-  corner_crops: PerceptualFingerprint[];
+  crops: PerceptualFingerprint[];
   /** Standard deviation of the luminance (0-255) over a 64×64 reduction: near 0 for a uniform frame. */
   luminance_spread: number;
 }
@@ -27,14 +27,15 @@ const MAX_WHOLE_DECODE_PIXELS = 64_000_000;
 
 const DCT_SIZE = 32;
 const LOW_FREQUENCIES = 8;
-/** What a corner crop keeps of each dimension. */
+/** What a crop keeps of each dimension. */
 const CORNER_CROP_KEPT = 0.95;
-/** The corner each crop is kept against, as [x, y]: 0 the left or top edge, 1 the right or bottom one. */
-const CORNERS = [
+/** Where each crop is kept, as [x, y]: 0 against the left or top edge, 1 against the right or bottom one, 0.5 centred. */
+const CROPS = [
   [0, 0],
   [1, 0],
   [0, 1],
   [1, 1],
+  [0.5, 0.5],
 ] as const;
 
 /**
@@ -53,7 +54,7 @@ async function decodedPixelFacts(bytes: Uint8Array, sniffedType: string): Promis
     if (width * height > limitInputPixels) return null;
   }
   // One decode, upright and grey, reduced to 256 px (a JPEG at shrink-on-load); the small reductions
-  // (of the whole picture and of its corner crops) are made from it. The hashes ignore the aspect ratio on purpose: a crop of a few per cent
+  // (of the whole picture and of its crops) are made from it. The hashes ignore the aspect ratio on purpose: a crop of a few per cent
   // changes it little, and a resize not at all.
   const grey = await sharp(bytes, { failOn: "none", limitInputPixels })
     .autoOrient()
@@ -74,9 +75,9 @@ async function decodedPixelFacts(bytes: Uint8Array, sniffedType: string): Promis
     return { phash: dctHash(dct), dhash: differenceHash(difference) };
   };
   const kept = { width: Math.round(width * CORNER_CROP_KEPT), height: Math.round(height * CORNER_CROP_KEPT) };
-  const crops = CORNERS.map(([x, y]) => ({ left: x * (width - kept.width), top: y * (height - kept.height), ...kept }));
-  const [fingerprint, spread, cornerCrops] = await Promise.all([fingerprintOf(), reduce(64, 64), Promise.all(crops.map((crop) => fingerprintOf(crop)))]);
-  return { fingerprint, corner_crops: cornerCrops, luminance_spread: standardDeviation(spread) };
+  const regions = CROPS.map(([x, y]) => ({ left: Math.round(x * (width - kept.width)), top: Math.round(y * (height - kept.height)), ...kept }));
+  const [fingerprint, spread, crops] = await Promise.all([fingerprintOf(), reduce(64, 64), Promise.all(regions.map((region) => fingerprintOf(region)))]);
+  return { fingerprint, crops: crops, luminance_spread: standardDeviation(spread) };
 }
 
 /**

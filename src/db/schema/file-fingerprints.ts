@@ -4,7 +4,7 @@ import { organizations } from "./organizations.ts";
 
 /**
  * A sealed photo's perceptual fingerprints and the four 16-bit bands of its pHash, for the whole picture and for four
- * crops of it kept against one corner (migrations 0020 and 0023, docs/adr/0052).
+ * five crops of it (migrations 0020 and 0023, docs/adr/0052).
  */
 export const fileFingerprints = sqliteTable(
   "file_fingerprints",
@@ -26,7 +26,7 @@ export const fileFingerprints = sqliteTable(
     band1: integer("band1").notNull(),
     band2: integer("band2").notNull(),
     band3: integer("band3").notNull(),
-    /** 0: the whole picture; 1 to 4: 95 % of it kept against the top-left, top-right, bottom-left, bottom-right corner. */
+    /** 0: the whole picture; 1 to 5: 95 % of it kept against the top-left, top-right, bottom-left, bottom-right corner, and centred. */
     variant: integer("variant").notNull().default(0),
   },
   (table) => [

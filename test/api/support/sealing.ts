@@ -29,7 +29,7 @@ export function sealedAnswer(job: SealJob): SealedResult {
       decoded: { width: null, height: null, duration_ms: null },
       signals: [],
       fingerprint: null,
-      corner_crop_fingerprints: [],
+      crop_fingerprints: [],
       thumbnail: null,
     })),
     revocation: [],
