@@ -118,8 +118,13 @@ describe("npm run dev runs the cron sweeps, as production does", () => {
     expect(pending.body.status).toBe("pending");
     expect(second.output()).toContain("/__scheduled");
 
+    const restartedAt = Date.now();
     const proof = await waitForProof(second, second.liveKey, proofId, (p) => p.status !== "pending", 9 * 60_000);
     expect(proof.status).toBe("sealed");
     expect(proof.files).toHaveLength(1);
+    // Its last progress was before the stop: once the stack is back, the sweep sends it within two minutes.
+    const sealedAfterMs = Date.now() - restartedAt;
+    console.log(`proof interrupted mid-seal sealed ${(sealedAfterMs / 1000).toFixed(1)} s after the stack was back`);
+    expect(sealedAfterMs).toBeLessThan(2 * 60_000);
   });
 });
