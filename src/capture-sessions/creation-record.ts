@@ -1,5 +1,4 @@
 import type { ApiCaller } from "../env.ts";
-import type { RecordedAnswer } from "../middleware/idempotency.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { RETENTION_MS } from "../durable/api-account.ts";
 import { findLiveCreation, type LiveCreation, type SessionCreation } from "../storage/capture-sessions.ts";
@@ -63,6 +62,14 @@ export async function liveCreation(
   return { requestHash: found.requestHash, session: found.session, token };
 }
 
+/** A creation's answer as first given, and the hash of the body it was made with (what the idempotency middleware replays). */
+export interface RecordedCreationAnswer {
+  requestHash: string;
+  status: 201;
+  body: string;
+  headers: Record<string, string>;
+}
+
 /** The answer of the live creation made with this key, byte for byte as it was first given; null when there is none. */
 export async function recordedCreationAnswer(
   d1: D1Database,
@@ -70,7 +77,7 @@ export async function recordedCreationAnswer(
   key: string,
   captureBaseUrl: string,
   now: Date,
-): Promise<RecordedAnswer | null> {
+): Promise<RecordedCreationAnswer | null> {
   const found = await liveCreation(d1, caller, key, now);
   if (found === null) return null;
   return {
