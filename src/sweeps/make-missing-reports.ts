@@ -1,5 +1,5 @@
 import type { WorkerContext } from "../domain/context.ts";
-import { makeProofReport } from "../reports/make-report.ts";
+import { makeProofReport, type ReportDependencies } from "../reports/make-report.ts";
 import { reportDependencies } from "../reports/report-queue.ts";
 import { missingReports } from "../storage/proof-reports.ts";
 
@@ -13,9 +13,8 @@ const REPORTS_PER_RUN = 3;
  * chance: a report asked for when the Worker died, or whose tries all failed (docs/adr/0044). Making one is
  * idempotent, so a concurrent run or a late queue message costs at most one report made and then discarded.
  */
-export async function makeMissingReports(worker: WorkerContext, now: Date): Promise<number> {
+export async function makeMissingReports(worker: WorkerContext, now: Date, deps: ReportDependencies = reportDependencies(worker)): Promise<number> {
   const missing = await missingReports(worker.env.DB, new Date(now.getTime() - GRACE_MS).toISOString(), REPORTS_PER_RUN);
-  const deps = reportDependencies(worker);
   let made = 0;
   for (const { proofId, kind } of missing) {
     try {

@@ -4,6 +4,8 @@ import { database } from "../../src/db/client.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { makeProofReport, type ReportDependencies } from "../../src/reports/make-report.ts";
 import { missingReports } from "../../src/storage/proof-reports.ts";
+import { makeMissingReports } from "../../src/sweeps/make-missing-reports.ts";
+import { workerContext } from "../../src/domain/context.ts";
 import { RESERVED_EVENTS } from "../../src/events/catalogue.ts";
 import type { ReportJob } from "../../shared/report-protocol.ts";
 import { call, callJson } from "./support/client.ts";
@@ -137,6 +139,23 @@ describe("the PDF reports: made once after sealing, served by the public routes"
     await makeProofReport(reportDeps(), after.proofId, "pair");
     const left = await missingReports(env.DB, later, 1000);
     expect(left.some((report) => report.proofId === after.proofId && report.kind === "pair")).toBe(false);
+  });
+
+  it("the sweep makes a report the queue did not, once its grace has passed, and only then", async () => {
+    const org = await createOrganization();
+    const { proofId } = await sealed(org.id, "test");
+    const deps = reportDeps();
+    const worker = workerContext(env);
+    // Within the queue's grace the sweep leaves it alone.
+    await makeMissingReports(worker, new Date(), deps);
+    expect(deps.makePdf).not.toHaveBeenCalled();
+    // Later, it is made (the sweep takes the longest missing first, a few a run: other files' proofs may come first).
+    const later = new Date(Date.now() + 11 * 60_000);
+    const made = async () => (await env.DB.prepare("SELECT 1 FROM proof_reports WHERE proof_id = ?").bind(proofId).first()) !== null;
+    for (let run = 0; run < 20 && !(await made()); run++) await makeMissingReports(worker, later, deps);
+    const served = await call(reportPath(proofId));
+    expect(served.status).toBe(200);
+    await served.arrayBuffer();
   });
 
   it("dossier.ready stays reserved: accepted in a subscription, never recorded when reports are made (ADR 0045)", async () => {
