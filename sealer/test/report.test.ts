@@ -124,3 +124,14 @@ test("a photo's transparent parts are drawn on white, and its picture is a JPEG 
   const { data } = await sharp(picture.jpeg).raw().toBuffer({ resolveWithObject: true });
   assert.ok(data[0]! > 250 && data[1]! > 250 && data[2]! > 250, `white, not ${data.subarray(0, 3).join(",")}`);
 });
+
+test("a video has no picture but its place, its number and its fingerprints, under a heading that names videos", async () => {
+  const job = await singleProofJob(base, sources, "en", "live", 2);
+  const video = job.proofs[0]!.files[1]!;
+  Object.assign(video, { kind: "video", content_type: "video/mp4", picture: null });
+  const all = text(await made(job, "video-en"));
+  assert.ok(all.includes("Photos and videos"));
+  assert.ok(all.includes("Video 2 · Step: Front of the car"));
+  assert.ok(all.includes("No picture in this report for this file"));
+  assert.ok(all.includes(video.sha256) && all.includes(video.signed_sha256));
+});

@@ -132,7 +132,7 @@ const SINGLE_PICTURE_HEIGHT = 245;
 export function singlePhotos(doc: Doc, job: ReportJob, pictures: Pictures, m: ReportMessages) {
   const proof = job.proofs[0]!;
   // On the page the claims end on when the first photo fits there: no page left nearly empty.
-  sectionHeading(doc, m.photos, SINGLE_PICTURE_HEIGHT + 110);
+  sectionHeading(doc, proof.files.some((file) => file.kind === "video") ? m.photosAndVideos : m.photos, SINGLE_PICTURE_HEIGHT + 110);
   for (const step of steps(proof.files)) {
     for (const file of step.files) {
       const picture = pictures.get(file.id);
@@ -179,7 +179,8 @@ function columnHeads(doc: Doc, before: ReportProof, after: ReportProof, m: Repor
  */
 export function pairPhotos(doc: Doc, job: ReportJob, pictures: Pictures, m: ReportMessages) {
   const [before, after] = job.proofs as [ReportProof, ReportProof];
-  sectionHeading(doc, `${m.photos}${m.colon}${m.before} / ${m.after}`, PAIR_PICTURE_HEIGHT + 260);
+  const heading = job.proofs.some((proof) => proof.files.some((file) => file.kind === "video")) ? m.photosAndVideos : m.photos;
+  sectionHeading(doc, `${heading}${m.colon}${m.before} / ${m.after}`, PAIR_PICTURE_HEIGHT + 260);
   columnHeads(doc, before, after, m, job.language);
   const afterSteps = new Map(steps(after.files).map((step) => [step.id, step]));
   const stepList = [...steps(before.files), ...steps(after.files).filter((step) => !steps(before.files).some((known) => known.id === step.id))];
