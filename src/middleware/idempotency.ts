@@ -22,7 +22,7 @@ export interface RecordedAnswer {
 /** Where a route that records its attempt with what it creates finds that answer again (ADR 0046). */
 export type RecordedAnswers = (c: Context<HonoEnv>, idempotencyKey: string) => Promise<RecordedAnswer | null>;
 
-/** The Idempotency-Key and body hash of the request `idempotent` let run, for an operation that records them. */
+/** The Idempotency-Key and body hash of the request the idempotency middleware let run, for an operation that records them. */
 export function idempotentRequest(c: Context<HonoEnv>): { key: string; requestHash: string } {
   const request = c.get("idempotentRequest");
   if (request === undefined) throw new Error("idempotentRequest is only known behind the idempotent middleware");
