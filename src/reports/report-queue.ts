@@ -28,9 +28,11 @@ export async function requestReports(queue: Queue, proofId: string): Promise<voi
   ] satisfies ReportMessage[]);
 }
 
-/** Reports, like seal jobs, get a few retries a few minutes apart; the sweep makes any still missing later. */
-const RETRY_DELAY_SECONDS = 120;
-const ATTEMPTS = 3;
+/**
+ * A report that failed (the sealer busy or restarting, storage slow) is tried again soon, then less often;
+ * past these the sweep makes it (src/sweeps/make-missing-reports.ts, after its grace).
+ */
+const RETRY_DELAYS_SECONDS = [20, 60, 180];
 
 export async function consumeReportMessages(messages: readonly Message<unknown>[], deps: ReportDependencies): Promise<void> {
   await Promise.all(
@@ -43,8 +45,9 @@ export async function consumeReportMessages(messages: readonly Message<unknown>[
         console.warn(
           JSON.stringify({ level: "warn", proof_id: proofId, report, attempt: message.attempts, message: `report not made: ${(error as Error).message}` }),
         );
-        if (message.attempts < ATTEMPTS) message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
-        else message.ack();
+        const delay = RETRY_DELAYS_SECONDS[message.attempts - 1];
+        if (delay === undefined) message.ack();
+        else message.retry({ delaySeconds: delay });
       }
     }),
   );

@@ -3,7 +3,7 @@ import { makeProofReport, type ReportDependencies } from "../reports/make-report
 import { reportDependencies } from "../reports/report-queue.ts";
 import { missingReports } from "../storage/proof-reports.ts";
 
-/** The queue's own message has had its chance (three tries two minutes apart) before the sweep steps in. */
+/** The queue's own message has had its chance (four tries over about four minutes) before the sweep steps in. */
 const GRACE_MS = 10 * 60_000;
 /** Reports made per run: a few, one after another, so that a backlog never crowds the sealer's seal jobs. */
 const REPORTS_PER_RUN = 3;

@@ -45,7 +45,8 @@ afterAll(async () => {
 
 /** A PDF from a public route, polled while it answers `report_not_ready` (made just after sealing). */
 async function downloaded(url: string): Promise<Buffer> {
-  const deadline = Date.now() + 120_000;
+  // Made within seconds; a try that fails on a loaded machine is retried after 20 s, then 1 min.
+  const deadline = Date.now() + 200_000;
   for (;;) {
     const response = await fetch(url);
     if (response.status === 200) {
