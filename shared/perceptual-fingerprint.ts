@@ -1,11 +1,14 @@
 /**
- * Comparing perceptual fingerprints (docs/adr/0041). The sealer computes a 64-bit DCT hash (pHash) and a
+ * Comparing perceptual fingerprints (docs/adr/0052). The sealer computes a 64-bit DCT hash (pHash) and a
  * 64-bit difference hash (dHash) of each photo, 16 hex digits each; the Worker indexes the pHash in four
  * 16-bit bands and compares candidates here. Two photos are "similar" when both distances are within their
  * thresholds: pHash alone matches some unrelated pictures of the same layout, dHash alone some crops.
  */
 
-/** Measured in docs/adr/0041: re-encodings, half-size copies, 5 % crops and PNG copies stay at or below these. */
+/**
+ * Measured in docs/adr/0052: re-encodings, half-size copies and PNG copies stay at or below these from the whole
+ * picture, copies cropped by 5 % (around or from a corner) from one of its five crops.
+ */
 export const PHASH_MAX_DISTANCE = 10;
 export const DHASH_MAX_DISTANCE = 12;
 
