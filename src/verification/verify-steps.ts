@@ -1,5 +1,5 @@
 import type { RootFingerprint } from "../../shared/trust-anchors.ts";
-import type { RevocationIndexEntry } from "../../shared/revocation-data.ts";
+import { type RevocationIndexEntry, SEALED_REVOCATION_FILES_OID } from "../../shared/revocation-data.ts";
 import { verdictLine } from "./verify-proof.ts";
 import { fileExtension } from "../storage/objects/bucket.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
@@ -116,6 +116,40 @@ sys.exit(failed)
 '`;
 
 /**
+ * Step 7's first command: the files of `revocation/` against the list manifest.p7s seals (each by name and
+ * SHA-256 in a signed attribute, docs/adr/0049; the core's `revocation_sealed`), read with openssl asn1parse.
+ * The attribute must occur once: a second copy (in an unsigned part) could only be a forger's. A seal without
+ * it was made before the service listed them: the index is then the package's word (said, not failed).
+ */
+const SEALED_REVOCATION_LIST = `python3 -c '
+import hashlib, os, re, subprocess, sys
+lines = subprocess.run(["openssl", "asn1parse", "-inform", "DER", "-in", "manifest.p7s"], check=True, capture_output=True, text=True).stdout.splitlines()
+parsed = [(int(m.group(1)), m.group(2)) for m in (re.match(r"\\s*\\d+:d=(\\d+) .*?(?:prim|cons): *(.*)$", line) for line in lines) if m]
+at = [i for i, (depth, rest) in enumerate(parsed) if rest.startswith("OBJECT") and rest.endswith(":${SEALED_REVOCATION_FILES_OID}")]
+if len(at) > 1:
+    print("manifest.p7s: FAILED, lists the revocation files more than once"); sys.exit(1)
+if not at:
+    print("manifest.p7s: lists no revocation files (sealed before the service listed them), not checked"); sys.exit(0)
+depth = parsed[at[0]][0]; sealed = {}; name = None
+for d, rest in parsed[at[0] + 1:]:
+    if d < depth: break
+    if rest.startswith("UTF8STRING"): name = rest.split(":", 1)[1]
+    elif rest.startswith("OCTET STRING") and name is not None: sealed[name] = rest.split(":", 1)[1].lower(); name = None
+held = sorted(os.path.join(top, file) for top, _, files in os.walk("revocation") for file in files)
+failed = 0
+for path in sorted(set(held) | set(sealed)):
+    if path not in sealed:
+        print(path + ": FAILED, not in the list manifest.p7s seals"); failed = 1
+    elif path not in held:
+        print(path + ": FAILED, missing, manifest.p7s seals it"); failed = 1
+    elif hashlib.sha256(open(path, "rb").read()).hexdigest() != sealed[path]:
+        print(path + ": FAILED, not the file manifest.p7s seals"); failed = 1
+    else:
+        print(path + ": sealed, OK")
+sys.exit(failed)
+'`;
+
+/**
  * What proof-verify's last line must be for this proof, exactly (the core's verdictLine: a test proof's says so),
  * and what the other lines mean.
  */
@@ -160,7 +194,8 @@ const TEXT = {
     s6t: "The sealed manifest also gives the SHA-256 of what the device sent (`sha256`). For a JPEG, removing the APP11 segments (where C2PA stores its manifest) gives those bytes back exactly (written as `original-<file id>.jpg`); each must print `OK`:",
     s6o: "For the other formats the signed file cannot be turned back into the original byte for byte: PNG gets a `caBX` chunk and MP4 or HEIC a C2PA box with their offsets rewritten. Their original is proven by the `sha256` in the sealed manifest, and the C2PA manifest of the signed file binds its content (`c2pa.hash.data` or `c2pa.hash.bmff`). **FAILED** means that the signed file does not hold the original the manifest seals.",
     none: "No JPEG in this proof.",
-    s7: "7. Revocation at gen_time: the data captured at sealing (`revocation`)",
+    s7: "7. Revocation at gen_time: the data captured at sealing (`revocation`, `revocation_sealed`)",
+    s7l: "The revocation data is added to the package after the timestamp, so the token does not cover it; the seal does: `manifest.p7s` lists every file of `revocation/` by name and SHA-256 in a signed attribute, which step 2 verified with the seal. The command below compares the files with that list; each line must end with `OK`. **FAILED** means that the revocation data was edited, removed or added after sealing (`not the file manifest.p7s seals`, `missing`, `not in the list`): the rest of this step, which reads `revocation/index.json`, then proves nothing, and `proof-verify` refuses the package too.",
     s7i: "`revocation/index.json` says, for each certificate relied on (the authority's signer `tsa`, the C2PA signer `c2pa`), whether its issuer's CRL was captured at sealing, from where and when, or why not. Every package sealed with revocation data carries it: the command below must list both signers. **FAILED** (the index missing, or a signer left out) means that the package was stripped of its revocation data, and `proof-verify` refuses it too. A certificate printed `not captured at sealing` (its issuer's CRL could not be had then) is reported with the reason, not failed: nothing below checks it.",
     s7t: "When the proof was sealed, the service fetched the CRL that the issuer of each certificate publishes (at the address written in the certificate) and put it in `revocation/` beside the certificate it covers; `revocation/index.json` says which, from where and when. For each one: the first command checks that the CRL is signed by the certificate's issuer, and must print `verify OK` (openssl still exits with 0 when it prints `verify failure`), then its dates: `lastUpdate` before `gen_time` or at most an hour after it, `nextUpdate` after it; the second checks the certificate against it, with the root of step 1, at `gen_time`, or at the CRL's `lastUpdate` when it was issued just after the token (openssl refuses a CRL issued after the time it checks at), and must print `OK`. `certificate revoked` means the CRL lists it: the token can then be trusted only if it was revoked after `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` gives the revocation and invalidity dates).",
     s7s: "The proof seal's certificate (in `manifest.p7s`) is issued by the service root, like the C2PA signer, and names the same CRL: these commands take it out of the seal and check it against that CRL at `gen_time`; the last must print `OK`. `certificate revoked` means that the seal's key was withdrawn: the proof can then be trusted only if that happened after `gen_time`.",
@@ -203,7 +238,8 @@ const TEXT = {
     s6t: "Le manifeste scellé donne aussi l'empreinte SHA-256 de ce que l'appareil a envoyé (`sha256`). Pour un JPEG, retirer les segments APP11 (où C2PA range son manifeste) redonne exactement ces octets (écrits sous `original-<id du fichier>.jpg`) ; chaque ligne doit afficher `OK` :",
     s6o: "Pour les autres formats, le fichier signé ne peut pas redevenir l'original octet pour octet : le PNG reçoit un bloc `caBX`, le MP4 ou le HEIC une boîte C2PA et leurs décalages sont réécrits. Leur original est prouvé par le `sha256` du manifeste scellé, et le manifeste C2PA du fichier signé lie son contenu (`c2pa.hash.data` ou `c2pa.hash.bmff`). **FAILED** signifie que le fichier signé ne contient pas l'original que scelle le manifeste.",
     none: "Aucun JPEG dans cette preuve.",
-    s7: "7. Révocation à gen_time : les données recueillies au scellement (`revocation`)",
+    s7: "7. Révocation à gen_time : les données recueillies au scellement (`revocation`, `revocation_sealed`)",
+    s7l: "Les données de révocation sont ajoutées au paquet après l'horodatage, que le jeton ne couvre donc pas ; le sceau les couvre : `manifest.p7s` liste chaque fichier de `revocation/` par son nom et son SHA-256 dans un attribut signé, que l'étape 2 a vérifié avec le sceau. La commande ci-dessous compare les fichiers à cette liste ; chaque ligne doit finir par `OK`. **FAILED** signifie que les données de révocation ont été modifiées, retirées ou ajoutées après le scellement (`not the file manifest.p7s seals`, `missing`, `not in the list`) : la suite de cette étape, qui lit `revocation/index.json`, ne prouve alors rien, et `proof-verify` refuse aussi le paquet.",
     s7i: "`revocation/index.json` dit, pour chaque certificat sur lequel la preuve repose (le signataire de l'autorité `tsa`, le signataire C2PA `c2pa`), si la CRL de son émetteur a été recueillie au scellement, d'où et quand, ou pourquoi pas. Tout paquet scellé avec des données de révocation le contient : la commande ci-dessous doit lister les deux signataires. **FAILED** (l'index absent, ou un signataire omis) signifie que le paquet a été privé de ses données de révocation, et `proof-verify` le refuse aussi. Un certificat affiché `not captured at sealing` (la CRL de son émetteur n'a pas pu être obtenue alors) est signalé avec la raison, pas en échec : rien ci-dessous ne le vérifie.",
     s7t: "Au scellement, le service a récupéré la CRL que publie l'émetteur de chaque certificat (à l'adresse inscrite dans le certificat) et l'a placée dans `revocation/` à côté du certificat qu'elle couvre ; `revocation/index.json` dit lequel, d'où et quand. Pour chacun : la première commande vérifie que la CRL est signée par l'émetteur du certificat, et doit afficher `verify OK` (openssl termine quand même avec 0 quand il affiche `verify failure`), puis ses dates : `lastUpdate` avant `gen_time` ou au plus une heure après, `nextUpdate` après ; la seconde vérifie le certificat avec elle, avec la racine de l'étape 1, à `gen_time`, ou au `lastUpdate` de la CRL quand elle a été émise juste après le jeton (openssl refuse une CRL émise après l'instant où il vérifie), et doit afficher `OK`. `certificate revoked` signifie que la CRL le liste : le jeton n'est alors digne de confiance que si la révocation est postérieure à `gen_time` (`openssl crl -inform DER -in <crl> -noout -text` donne les dates de révocation et d'invalidité).",
     s7s: "Le certificat du sceau de la preuve (dans `manifest.p7s`) est émis par la racine du service, comme le signataire C2PA, et désigne la même CRL : ces commandes l'extraient du sceau et le vérifient avec cette CRL à `gen_time` ; la dernière doit afficher `OK`. `certificate revoked` signifie que la clé du sceau a été retirée : la preuve n'est alors digne de confiance que si c'est arrivé après `gen_time`.",
@@ -263,6 +299,7 @@ function revocationStep(revocation: RevocationIndexEntry[] | null, genEpoch: num
   const missing = revocation.filter((entry) => entry.status === "unavailable").map((entry) => `- \`${entry.certificate}\` (${entry.subject}): ${entry.reason}`);
   return [
     `### ${t.s7}`,
+    ...(sealed ? [t.s7l, sh(SEALED_REVOCATION_LIST)] : []),
     t.s7i,
     sh(REVOCATION_INDEX_CHECK),
     t.s7t,

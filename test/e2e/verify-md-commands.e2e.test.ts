@@ -95,7 +95,9 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     const jpeg = manifest.files.find((file: { id: string }) => all.includes(`original-${file.id}.jpg: OK`));
     expect(jpeg).toBeDefined();
     expect(sha256(readFileSync(join(sealed.folder, `original-${jpeg.id}.jpg`)))).toBe(jpeg.sha256);
-    // Step 7: both chains' certificates checked against the CRLs captured at sealing, at gen_time, with the roots of step 1.
+    // Step 7: the revocation files are those manifest.p7s lists (revocation_sealed), the index among them ...
+    expect(all).toContain("revocation/index.json: sealed, OK");
+    // ... both chains' certificates checked against the CRLs captured at sealing, at gen_time, with the roots of step 1.
     expect(all).toContain("revocation/tsa-1.pem: OK");
     expect(all).toContain("revocation/c2pa-1.pem: OK");
     // ... and the proof seal's certificate, taken out of manifest.p7s, against the service root's CRL.
@@ -261,6 +263,19 @@ describe("VERIFY.md of a package sealed on npm run dev", () => {
     expect(reported.output).toContain(`revocation/c2pa-1.pem: not captured at sealing (${reason}), not checked`);
     writeFileSync(join(notCaptured, "revocation", "index.json"), JSON.stringify(index.filter((entry) => entry.chain === "tsa")));
     expect(run(indexBlock, notCaptured).output).toContain("revocation/index.json: FAILED, no entry for the c2pa signer");
+    // The index is the package's word only until the seal's list is read: the edited index fails the step's first
+    // command (revocation_sealed, docs/adr/0049), as a removed or an added revocation file does.
+    const sealedListBlock = step(en, 7).find((block) => block.includes("manifest.p7s") && block.includes("asn1parse"))!;
+    expect(run(sealedListBlock, sealed.folder).status).toBe(0);
+    const edited = run(sealedListBlock, notCaptured);
+    expect(edited.status).not.toBe(0);
+    expect(edited.output).toContain("revocation/index.json: FAILED, not the file manifest.p7s seals");
+    const c2paCrl = (index as { chain: string; crl: string | null }[]).find((entry) => entry.chain === "c2pa" && entry.crl !== null)!.crl!;
+    rmSync(join(notCaptured, c2paCrl));
+    writeFileSync(join(notCaptured, "revocation", "extra.crl"), "");
+    const changed = run(sealedListBlock, notCaptured).output;
+    expect(changed).toContain(`${c2paCrl}: FAILED, missing, manifest.p7s seals it`);
+    expect(changed).toContain("revocation/extra.crl: FAILED, not in the list manifest.p7s seals");
   });
 
   it("stops saying verified within one sweep interval once one byte of a stored signed file changes (same size)", async () => {
