@@ -8,7 +8,8 @@ import { linkGone, showWelcome } from "./screens.js";
 import { base, minimumFor, state } from "./state.js";
 import { showNotices } from "./progress.js";
 import { restoreShots } from "./shots.js";
-import { start } from "./steps.js";
+import { followHistory, resumeStep, start } from "./steps.js";
+import { watchExpiry } from "./expiry.js";
 
 /** @param {import("./types.js").Session["theme"]} theme */
 function applyTheme(theme) {
@@ -43,6 +44,11 @@ async function boot() {
     session = await retrying(() => api(`${base}/session`));
   } catch (error) {
     speak(pickLanguage(error instanceof HttpError && error.body?.locale ? error.body.locale : navigator.language));
+    const organization = error instanceof HttpError ? error.body?.organization_name : null;
+    if (typeof organization === "string") {
+      $("brand").textContent = organization;
+      $("top").hidden = false;
+    }
     return linkGone(error);
   }
   state.session = session;
@@ -55,9 +61,19 @@ async function boot() {
     $("test-banner").textContent = t("testMode");
     $("test-banner").hidden = false;
   }
-  showNotices();
   await restoreShots();
-  showWelcome(session, minimumFor, start);
+  watchExpiry(session, {
+    onWarning: () => showNotices(),
+    onExpired: () => {
+      closeCamera(state.stream);
+      void linkGone(null);
+    },
+  });
+  if (state.ending) return;
+  showNotices();
+  const welcome = () => showWelcome(session, minimumFor, start, resumeStep() !== null);
+  followHistory(welcome);
+  welcome();
 }
 
 void boot().catch((error) => alertOnScreen(t("error"), error));

@@ -1,5 +1,6 @@
 // @ts-check
 /** Live capture from the rear camera: a still of exactly the frame shown, or a clip recorded with MediaRecorder. */
+import { frameFault } from "./quality.js";
 
 /**
  * @param {HTMLVideoElement} video
@@ -27,26 +28,56 @@ export function closeCamera(stream) {
   for (const track of stream?.getTracks() ?? []) track.stop();
 }
 
+/** How long a black still waits for the camera's next frame, and how many frames it tries, before it counts as black. */
+const NEXT_FRAME_TIMEOUT_MS = 3000;
+const BLACK_RETRIES = 3;
+
 /**
  * The whole video frame: the viewfinder shows it whole too (object-fit: contain), so what is saved is
- * exactly what the person framed.
- */
-/**
+ * exactly what the person framed. With it, what is wrong with it, if anything (quality.js). A black copy is
+ * taken again from the next frame: a camera warming up gives black frames, and WebKitGTK copies a frame it
+ * has already handed out as black (seen with its mock camera, whose frames come slowly on a loaded machine).
  * @param {HTMLVideoElement} video
- * @returns {Promise<{ blob: Blob, width: number, height: number }>}
+ * @returns {Promise<{ blob: Blob, width: number, height: number, fault: import("./quality.js").FrameFault | null }>}
  */
-export function still(video) {
+export async function still(video) {
+  let copy = copyFrame(video);
+  for (let retry = 0; copy.fault === "black" && retry < BLACK_RETRIES; retry++) {
+    await nextFrame(video);
+    copy = copyFrame(video);
+  }
+  return encode(copy);
+}
+
+/** @param {HTMLVideoElement} video */
+function copyFrame(video) {
   const canvas = document.createElement("canvas");
   canvas.width = video.videoWidth;
   canvas.height = video.videoHeight;
   canvas.getContext("2d")?.drawImage(video, 0, 0);
+  return { canvas, fault: frameFault(canvas, canvas.width, canvas.height) };
+}
+
+/**
+ * @param {{ canvas: HTMLCanvasElement, fault: import("./quality.js").FrameFault | null }} copy
+ * @returns {Promise<{ blob: Blob, width: number, height: number, fault: import("./quality.js").FrameFault | null }>}
+ */
+function encode({ canvas, fault }) {
   return new Promise((resolve, reject) =>
     canvas.toBlob(
-      (blob) => (blob && blob.size > 0 ? resolve({ blob, width: canvas.width, height: canvas.height }) : reject(new Error("no image"))),
+      (blob) => (blob && blob.size > 0 ? resolve({ blob, width: canvas.width, height: canvas.height, fault }) : reject(new Error("no image"))),
       "image/jpeg",
       0.92,
     ),
   );
+}
+
+/** @param {HTMLVideoElement} video */
+function nextFrame(video) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, NEXT_FRAME_TIMEOUT_MS);
+    if ("requestVideoFrameCallback" in video) video.requestVideoFrameCallback(() => (clearTimeout(timer), resolve(undefined)));
+  });
 }
 
 export const canRecord = () => typeof MediaRecorder !== "undefined";
@@ -58,7 +89,9 @@ export const canRecord = () => typeof MediaRecorder !== "undefined";
  */
 export function startRecording(stream) {
   const type = ["video/mp4", "video/webm"].find((candidate) => MediaRecorder.isTypeSupported(candidate)) ?? "";
-  const recorder = type ? new MediaRecorder(stream, { mimeType: type }) : new MediaRecorder(stream);
+  // A bit rate that keeps the longest clip (steps.js) far below the 500 MB a video may weigh.
+  const options = { videoBitsPerSecond: 8_000_000 };
+  const recorder = new MediaRecorder(stream, type ? { ...options, mimeType: type } : options);
   /** @type {Blob[]} */
   const chunks = [];
   const started = performance.now();

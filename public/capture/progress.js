@@ -3,6 +3,7 @@
 import { t } from "./i18n.js";
 import { el, icon } from "./ui.js";
 import { $ } from "./screen.js";
+import { drawExpiry, expiresSoon, expiryTime } from "./expiry.js";
 import { loadedSession, minimumFor, state, usable } from "./state.js";
 
 const overall = /** @type {HTMLProgressElement} */ ($("overall"));
@@ -29,8 +30,14 @@ export function showNotices() {
   const offline = !navigator.onLine;
   // "Keep this page open" only while something is still to send.
   const unsent = !state.persisted && state.shots.some((shot) => shot.state !== "uploaded" && shot.state !== "refused");
-  $("notice").hidden = !offline && !unsent;
-  $("notice").replaceChildren(icon(offline ? "wifiOff" : "alert"), el("span", {}, offline ? t("offline") : t("keepOpen")));
+  // The link's last five minutes, while the capture is not finished.
+  const hurry = state.session !== null && !state.ending && expiresSoon();
+  $("notice").hidden = !offline && !unsent && !hurry;
+  $("notice").replaceChildren(
+    icon(offline ? "wifiOff" : hurry ? "clock" : "alert"),
+    el("span", {}, offline ? t("offline") : hurry ? t("expiresSoon", { time: expiryTime() }) : t("keepOpen")),
+  );
+  drawExpiry();
 }
 
 /** @param {import("./types.js").Step} step */
@@ -58,7 +65,9 @@ export function updateCounter(step) {
 
 export function drawStepsProgress() {
   const { steps } = loadedSession();
+  $("steps-label").hidden = $("steps-bar").hidden = steps.length === 1;
   $("steps-label").textContent = t("step", { i: state.stepIndex + 1, n: steps.length });
+  drawExpiry();
   $("steps-bar").replaceChildren(
     ...steps.map((_, index) => el("span", { class: index < state.stepIndex ? "done" : index === state.stepIndex ? "current" : "" })),
   );

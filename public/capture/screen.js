@@ -62,13 +62,15 @@ export function alertOnScreen(message, error, action = null) {
 
 /** Replaces the screen: its content, the actions in the thumb zone, and where focus goes. */
 /**
+ * `capture`: a capture step's screen, laid out around the viewfinder (style.css); `steps`: the steps bar shows.
  * @param {(HTMLElement | null)[]} content
  * @param {(HTMLElement | null)[]} actions
- * @param {{ steps?: boolean, bare?: boolean }} [options]
+ * @param {{ capture?: boolean, steps?: boolean, bare?: boolean }} [options]
  */
-export function show(content, actions, options = { steps: false, bare: false }) {
+export function show(content, actions, options = {}) {
   leaving();
-  main.className = options.steps ? "step-screen" : "";
+  main.className = options.capture ? "step-screen" : "";
+  document.body.dataset.screen = options.capture ? "capture" : "";
   main.replaceChildren(...content.filter(present));
   dock.replaceChildren(...actions.filter(present));
   dock.hidden = actions.length === 0;
@@ -89,20 +91,37 @@ export const heading = (text) => el("h1", { tabindex: "-1" }, text);
 export const button = (label, attributes, handler) => el("button", { type: "button", ...attributes, onclick: safely(handler) }, label);
 
 /**
+ * A screen that ends or interrupts the capture: a mark (a problem, a clock, or done), a heading, what happened
+ * and what to do, line by line; the page's brand stays above it.
+ * @param {{ kind: "error" | "expired" | "done", title: string, lines: (string | null)[], extra?: HTMLElement | null, actions: (HTMLElement | null)[] }} ending
+ */
+export function showEnding({ kind, title, lines, extra = null, actions }) {
+  const mark = { error: ["mark mark-error", "alert"], expired: ["mark mark-warning", "clock"], done: ["mark", "check"] }[kind];
+  const shown = actions.filter(present);
+  show(
+    [
+      el(
+        "section",
+        { class: "center ending", "data-testid": "ending", "data-ending": kind },
+        el("span", { class: mark[0] }, icon(mark[1] ?? "alert", "icon big")),
+        heading(title),
+        el(
+          "div",
+          { role: kind === "done" ? "status" : "alert", "data-testid": "error" },
+          ...lines.filter(present).map((line) => el("p", { class: "lead" }, line)),
+        ),
+        extra,
+      ),
+    ],
+    shown,
+    { bare: shown.length === 0 },
+  );
+}
+
+/**
  * @param {string} message
  * @param {HTMLElement[]} [actions]
  */
 export function showError(message, actions = []) {
-  show(
-    [
-      el(
-        "div",
-        { class: "center" },
-        el("span", { class: "mark mark-error" }, icon("alert", "icon big")),
-        el("p", { class: "lead", role: "alert", "data-testid": "error" }, message),
-      ),
-    ],
-    actions,
-    { bare: actions.length === 0 },
-  );
+  showEnding({ kind: "error", title: t("errorTitle"), lines: [message], actions });
 }

@@ -1,6 +1,6 @@
 // @ts-check
 /** The shots: taken or chosen, shown as tiles with their state, kept on the phone, sent, removed or retaken. */
-import { t } from "./i18n.js";
+import { percent, t } from "./i18n.js";
 import { Aborted, api, codeOf, HttpError, retrying } from "./network.js";
 import { sha256Hex, uploadShot } from "./upload.js";
 import { saveShot, deleteShot, shotsOf } from "./store.js";
@@ -132,6 +132,38 @@ function removeShot(shot) {
   renderShots();
 }
 
+/** How long a deleted shot can be brought back. */
+const UNDO_MS = 6000;
+
+/**
+ * Delete, with Undo for a few seconds. The shot is removed at once, everywhere (a reload never brings it back);
+ * Undo takes the same picture again as a new shot, sent again.
+ * @param {Shot} shot
+ */
+function deleteWithUndo(shot) {
+  const index = state.shots.indexOf(shot);
+  removeShot(shot);
+  const toast = $("toast");
+  if (!toast) return;
+  const timer = window.setTimeout(() => toast.replaceChildren(), UNDO_MS);
+  toast.replaceChildren(
+    el(
+      "p",
+      { class: "toast", role: "status", "data-testid": "deleted" },
+      el("span", {}, t("deleted")),
+      button(t("undo"), { "data-testid": "undo" }, () => {
+        clearTimeout(timer);
+        toast.replaceChildren();
+        /** @type {Shot} */
+        const restored = { id: crypto.randomUUID(), stepId: shot.stepId, kind: shot.kind, blob: shot.blob, capture: shot.capture, state: "preparing" };
+        state.shots.splice(Math.max(0, index), 0, restored);
+        renderShots();
+        void upload(restored);
+      }),
+    ),
+  );
+}
+
 /**
  * Retake: the shot goes, and the camera (or the file chooser) is ready for its replacement.
  * @param {Shot} shot
@@ -155,12 +187,12 @@ function drawShot(shot) {
   const tile = shot.tile;
   if (!tile) return;
   const shown = shot.waiting ? "waiting" : shot.state;
-  const percent = Math.round((100 * (shot.state === "uploaded" ? shot.blob.size : (shot.sent ?? 0))) / Math.max(1, shot.blob.size));
+  const done = Math.round((100 * (shot.state === "uploaded" ? shot.blob.size : (shot.sent ?? 0))) / Math.max(1, shot.blob.size));
   const label = {
     uploaded: t("stateSent"),
     refused: t("stateRefused"),
     waiting: t("stateWaiting"),
-    uploading: `${t("stateSending")} ${percent} %`,
+    uploading: `${t("stateSending")} ${percent(done)}`,
     declaring: t("stateSending"),
     preparing: t("statePreparing"),
   }[shown];
@@ -168,9 +200,9 @@ function drawShot(shot) {
   const badge = /** @type {HTMLElement} */ (tile.querySelector(".badge"));
   badge.replaceChildren(
     icon(STATE_ICONS[shown] ?? "clock"),
-    el("span", { class: shown === "uploading" ? "" : "sr-only" }, shown === "uploading" ? `${percent} %` : label),
+    el("span", { class: shown === "uploading" ? "" : "sr-only" }, shown === "uploading" ? percent(done) : label),
   );
-  /** @type {HTMLElement} */ (tile.querySelector(".bar")).style.setProperty("--done", `${percent}%`);
+  /** @type {HTMLElement} */ (tile.querySelector(".bar")).style.setProperty("--done", `${done}%`);
   badge.setAttribute("title", label);
 }
 
@@ -183,10 +215,11 @@ export function renderShots() {
   const here = stepShots(step.id);
   list.replaceChildren(
     ...here.map((shot, index) => {
-      const url = (shot.url ??= URL.createObjectURL(shot.blob));
       const name = `${t("shotNumber", { n: index + 1 })}`;
-      const preview =
-        shot.kind === "video"
+      const url = shot.remote ? "" : (shot.url ??= URL.createObjectURL(shot.blob));
+      const preview = shot.remote
+        ? el("span", { class: "remote", role: "img", "aria-label": name }, icon(shot.kind === "video" ? "file" : "check", "icon big"))
+        : shot.kind === "video"
           ? el("video", { src: url, muted: true, playsinline: true, preload: "metadata", "aria-label": name })
           : el("img", { src: url, alt: name });
       const tile = el(
@@ -199,7 +232,7 @@ export function renderShots() {
           "span",
           { class: "shot-actions" },
           button(icon("retake"), { class: "icon-button", "data-testid": "retake", "aria-label": `${t("retake")} (${name})` }, () => retake(shot)),
-          button(icon("trash"), { class: "icon-button", "data-testid": "delete", "aria-label": `${t("delete")} (${name})` }, () => removeShot(shot)),
+          button(icon("trash"), { class: "icon-button", "data-testid": "delete", "aria-label": `${t("delete")} (${name})` }, () => deleteWithUndo(shot)),
         ),
       );
       shot.tile = tile;
@@ -243,6 +276,24 @@ export async function restoreShots() {
     if (onServer.get(shot.fileId ?? "")?.status === "uploaded") shot.state = "uploaded";
     state.shots.push(shot);
     if (shot.state !== "uploaded" && shot.state !== "refused") void upload(shot);
+  }
+  // Shots the server holds that this phone could not keep (WebKit's private sessions refuse to store them):
+  // sent already, they stay part of the capture after a reload, shown without their picture.
+  const kept = new Set(state.shots.map((shot) => shot.fileId));
+  for (const file of session.files) {
+    const step = session.steps.find((candidate) => candidate.id === file.step_id);
+    if (file.status !== "uploaded" || kept.has(file.file_id) || !step) continue;
+    state.shots.push({
+      id: file.file_id,
+      stepId: file.step_id,
+      kind: step.kind,
+      blob: new Blob([], { type: file.content_type }),
+      sha256: file.sha256,
+      capture: { method: "camera" },
+      fileId: file.file_id,
+      state: "uploaded",
+      remote: true,
+    });
   }
   updateOverall();
 }

@@ -22,10 +22,11 @@ export const base = `/c/${token}`;
  * @property {MediaStream | null} stream the open camera, if any
  * @property {boolean} persisted false once the browser refused to keep a shot: the person is asked to keep the page open
  * @property {string} retryNotice what the progress line says while a shot waits for the network
+ * @property {boolean} ending true from Finish on: Back and Forward no longer move between steps
  */
 
 /** @type {CaptureState} */
-export const state = { session: null, shots: [], geolocation: null, stepIndex: 0, stream: null, persisted: true, retryNotice: "" };
+export const state = { session: null, shots: [], geolocation: null, stepIndex: 0, stream: null, persisted: true, retryNotice: "", ending: false };
 
 /** The session, once loaded: everything after boot runs with one. */
 export function loadedSession() {

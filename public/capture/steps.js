@@ -17,11 +17,64 @@ import { addShot, renderShots, upload } from "./shots.js";
 
 /** @typedef {import("./types.js").Step} Step */
 
-export async function start() {
-  if (loadedSession().ask_location && "geolocation" in navigator) state.geolocation = await askLocation();
-  state.stepIndex = 0;
-  await renderStep();
+/**
+ * Where the person is, kept in the browser's history: one entry per step, so Back goes to the previous step
+ * and a reload comes back to this one (with where the phone said it was, so location is asked only once).
+ * @typedef {{ step: number, located: boolean, geolocation: import("./types.js").CaptureLocation | null }} Place
+ */
+
+/** The step a reload or a reopened link comes back to, or null to begin: the history's, else the last shot's. */
+export function resumeStep() {
+  const place = /** @type {Place | null} */ (history.state);
+  const steps = loadedSession().steps;
+  if (place && Number.isInteger(place.step) && place.step >= 0 && place.step < steps.length) return place.step;
+  const last = state.shots.at(-1);
+  const index = last ? steps.findIndex((step) => step.id === last.stepId) : -1;
+  return index >= 0 ? index : null;
 }
+
+/** Asked on this page already (Back to the welcome screen, then Continue: not again). */
+let locationAsked = false;
+
+/** Start, or Continue: location once (unless already answered), then the step. */
+export async function start() {
+  const place = /** @type {Place | null} */ (history.state);
+  if (place?.located) state.geolocation = place.geolocation;
+  else if (!locationAsked && loadedSession().ask_location && "geolocation" in navigator) state.geolocation = await askLocation();
+  locationAsked = true;
+  await goTo(resumeStep() ?? 0);
+}
+
+/**
+ * @param {number} index
+ * @param {{ push?: boolean }} [options] false when the history already stands there (Back, Forward, reload)
+ */
+function goTo(index, { push = true } = {}) {
+  state.stepIndex = index;
+  /** @type {Place} */
+  const place = { step: index, located: true, geolocation: state.geolocation };
+  if (push && history.state?.step !== index) history.pushState(place, "");
+  else history.replaceState(place, "");
+  return renderStep();
+}
+
+/** Back and Forward move between the steps; before the first step, the welcome screen offers Continue. */
+export function followHistory(/** @type {() => unknown} */ welcome) {
+  window.addEventListener(
+    "popstate",
+    safely(() => {
+      if (state.ending) return;
+      const place = /** @type {Place | null} */ (history.state);
+      if (place && Number.isInteger(place.step)) return goTo(place.step, { push: false });
+      return welcome();
+    }),
+  );
+}
+
+/** No more than this per clip: far below the 500 MB a video may weigh at the recorder's bit rate. */
+const MAX_RECORDING_MS = 120_000;
+/** @param {number} ms */
+const clock = (ms) => new Date(ms).toISOString().slice(15, 19);
 
 async function renderStep() {
   const session = loadedSession();
@@ -29,9 +82,29 @@ async function renderStep() {
   const last = state.stepIndex === session.steps.length - 1;
   const camera = step.kind === "photo" || canRecord();
   const video = /** @type {HTMLVideoElement} */ (
-    el("video", { class: "viewfinder", playsinline: true, muted: true, autoplay: true, "aria-label": step.label })
+    el("video", { class: "viewfinder", playsinline: true, muted: true, autoplay: true, "aria-label": step.label, "data-testid": "viewfinder" })
   );
-  const frame = el("div", { class: "frame" }, video, el("p", { class: "frame-status", id: "camera-status" }, t("cameraStarting")));
+  const status = el("p", { class: "frame-status", id: "camera-status" }, t("cameraStarting"));
+  // A video step shows its maximum length on the viewfinder, then the time recorded against it.
+  const idle = t("maxLength", { t: clock(MAX_RECORDING_MS) });
+  const recording = el("p", { class: "rec idle", id: "recording", hidden: step.kind !== "video", "aria-live": "off", "data-testid": "recording" }, idle);
+  const frame = el(
+    "div",
+    { class: "frame", "data-testid": "frame" },
+    video,
+    beforeOverlay(step),
+    el("div", { class: "frame-top" }, heading(step.label), step.instruction ? el("p", { class: "instruction" }, step.instruction) : null, beforeShots(step)),
+    status,
+    recording,
+    el(
+      "div",
+      { class: "frame-bottom" },
+      el("div", { id: "toast" }),
+      el("div", { id: "alerts" }),
+      el("ul", { id: "shots", class: "shots", hidden: true }),
+      el("p", { id: "counter", class: "counter", "aria-live": "polite" }),
+    ),
+  );
   video.addEventListener("playing", () => $("camera-status")?.remove(), { once: true });
   const fileInput = /** @type {HTMLInputElement} */ (
     el("input", {
@@ -60,62 +133,58 @@ async function renderStep() {
       id: "shutter",
       class: `shutter ${step.kind}`,
       "data-testid": "shutter",
-      "aria-label": step.kind === "video" ? t("record") : t("shutter"),
+      "aria-label": step.kind === "video" ? `${t("record")} (${t("maxLength", { t: clock(MAX_RECORDING_MS) })})` : t("shutter"),
       disabled: true,
     },
     el("span", { class: "shutter-core" }),
   );
-  const elapsed = el("span", { class: "elapsed", "aria-live": "off" });
+  const stop = async () => {
+    const stopping = stopRecording;
+    if (!stopping) return;
+    stopRecording = null;
+    clearInterval(timer);
+    recording.classList.add("idle");
+    recording.textContent = idle;
+    delete shutter.dataset.recording;
+    shutter.setAttribute("aria-label", t("record"));
+    const { blob, durationMs } = await stopping();
+    addShot(step, blob, { method: "camera", duration_ms: durationMs, width: video.videoWidth || undefined, height: video.videoHeight || undefined });
+  };
   shutter.addEventListener(
     "click",
     safely(async () => {
       if (!state.stream) return;
       if (step.kind === "photo") {
-        const { blob, width, height } = await still(video);
-        return addShot(step, blob, { method: "camera", width, height });
+        const { blob, width, height, fault } = await still(video);
+        return fault ? confirmFaulty(step, fault, blob, { method: "camera", width, height }) : addShot(step, blob, { method: "camera", width, height });
       }
-      if (stopRecording === null) {
-        stopRecording = startRecording(state.stream);
-        shutter.dataset.recording = "true";
-        shutter.setAttribute("aria-label", t("stop"));
-        const started = Date.now();
-        timer = window.setInterval(() => (elapsed.textContent = new Date(Date.now() - started).toISOString().slice(15, 19)), 250);
-        return;
-      }
-      const stop = stopRecording;
-      stopRecording = null;
-      clearInterval(timer);
-      elapsed.textContent = "";
-      delete shutter.dataset.recording;
-      shutter.setAttribute("aria-label", t("record"));
-      const { blob, durationMs } = await stop();
-      addShot(step, blob, { method: "camera", duration_ms: durationMs, width: video.videoWidth || undefined, height: video.videoHeight || undefined });
+      if (stopRecording !== null) return stop();
+      stopRecording = startRecording(state.stream);
+      shutter.dataset.recording = "true";
+      shutter.setAttribute("aria-label", t("stop"));
+      const started = Date.now();
+      const tick = () => {
+        const elapsed = Date.now() - started;
+        recording.textContent = `${clock(elapsed)} / ${clock(MAX_RECORDING_MS)}`;
+        if (elapsed >= MAX_RECORDING_MS) void stop().catch((error) => alertOnScreen(t("error"), error));
+      };
+      recording.classList.remove("idle");
+      tick();
+      timer = window.setInterval(tick, 250);
     }),
   );
   const next = last
     ? button(t("finish"), { class: "primary", id: "next", "data-testid": "finish" }, finish)
-    : button(t("next"), { class: "primary", id: "next", "data-testid": "next-step" }, () => ((state.stepIndex += 1), renderStep()));
+    : button(t("next"), { class: "primary", id: "next", "data-testid": "next-step" }, () => goTo(state.stepIndex + 1));
   const back =
-    state.stepIndex > 0
-      ? button([icon("back"), t("back")], { class: "quiet", "data-testid": "back" }, () => ((state.stepIndex -= 1), renderStep()))
-      : el("span");
-  show(
-    [
-      heading(step.label),
-      step.instruction ? el("p", { class: "instruction" }, step.instruction) : null,
-      session.before_shots?.[step.id] ? el("p", { class: "muted" }, t("beforeShots", { n: session.before_shots[step.id] })) : null,
-      frame,
-      fileInput,
-      el("div", { id: "alerts" }),
-      el("ul", { id: "shots", class: "shots", hidden: true }),
-      el("p", { id: "counter", class: "counter", "aria-live": "polite" }),
-    ],
-    [el("div", { class: "controls" }, back, el("div", { class: "shutter-zone" }, shutter, elapsed), next)],
-    { steps: session.steps.length > 1 },
-  );
+    state.stepIndex > 0 ? button([icon("back", "icon flip"), t("back")], { class: "quiet", "data-testid": "back" }, () => history.back()) : el("span");
+  show([frame, fileInput], [el("div", { class: "controls" }, back, el("div", { class: "shutter-zone" }, shutter), next)], {
+    capture: true,
+    steps: true,
+  });
   drawStepsProgress();
   renderShots();
-  if (!camera) return cameraUnavailable(frame, shutter, step);
+  if (!camera) return cameraUnavailable(frame, shutter, step, null);
   try {
     const opened = await openCamera(video, step.kind === "video");
     if (session.steps[state.stepIndex] !== step || !video.isConnected) return closeCamera(opened);
@@ -124,22 +193,95 @@ async function renderStep() {
     $("camera-status")?.remove();
     updateCounter(step);
   } catch (error) {
-    if (video.isConnected) cameraUnavailable(frame, shutter, step);
+    if (video.isConnected) cameraUnavailable(frame, shutter, step, error);
     else if (error) console.warn(error);
   }
 }
 
 /**
- * No camera (refused, absent, or no recorder for a video): choosing a file is the way, shown as such.
+ * A black, blank or blurred still: not taken until the person says so (a retake is one tap, keeping it two).
+ * @param {Step} step
+ * @param {import("./quality.js").FrameFault} fault
+ * @param {Blob} blob
+ * @param {import("./types.js").Capture} capture
+ */
+function confirmFaulty(step, fault, blob, capture) {
+  const keep = button(t("keepAnyway"), { class: "alert-action", "data-testid": "keep-anyway" }, () => addShot(step, blob, capture));
+  alertOnScreen(t(fault === "black" ? "faultBlack" : fault === "blank" ? "faultBlank" : "faultBlurred"), undefined, keep);
+}
+
+/**
+ * An "after": the before's shots of this step, to match the angles, and a ghost of one over the viewfinder.
+ * @param {Step} step
+ */
+function beforeShots(step) {
+  const session = loadedSession();
+  const count = session.before_shots?.[step.id];
+  if (!count) return null;
+  const thumbnails = (session.before_thumbnails ?? []).filter((thumbnail) => thumbnail.step_id === step.id);
+  const toggle =
+    thumbnails.length > 0
+      ? button(t("ghost"), { class: "ghost-toggle", "aria-pressed": "false", "data-testid": "ghost" }, () => {
+          const ghost = $("ghost");
+          if (!ghost) return;
+          ghost.hidden = !ghost.hidden;
+          toggle?.setAttribute("aria-pressed", String(!ghost.hidden));
+        })
+      : null;
+  return el(
+    "div",
+    { class: "before-note" },
+    el("span", {}, t("beforeShots", { n: count })),
+    thumbnails.length > 0
+      ? el(
+          "ul",
+          { class: "befores", "data-testid": "before-shots", "aria-label": t("beforeTitle") },
+          ...thumbnails.map((thumbnail, index) => el("li", {}, el("img", { src: thumbnail.url, alt: t("beforeShot", { n: index + 1 }) }))),
+        )
+      : null,
+    toggle,
+  );
+}
+
+/** @param {Step} step */
+function beforeOverlay(step) {
+  const first = (loadedSession().before_thumbnails ?? []).find((thumbnail) => thumbnail.step_id === step.id);
+  return first ? el("img", { class: "ghost", id: "ghost", src: first.url, alt: "", hidden: true }) : null;
+}
+
+/**
+ * No camera: says why (blocked, absent, busy) and what to do; choosing a file is always a way.
  * @param {HTMLElement} frame
  * @param {HTMLElement} shutter
  * @param {Step} step
+ * @param {unknown} error what getUserMedia threw, or null when this browser cannot record
  */
-function cameraUnavailable(frame, shutter, step) {
+function cameraUnavailable(frame, shutter, step, error) {
   shutter.hidden = true;
-  frame.replaceChildren(
-    el("p", { class: "frame-status", role: "status" }, t("cameraDenied")),
-    button([icon("file"), t("useFile")], { id: "use-file", "data-testid": "use-file" }, () => $("file").click()),
+  const name = error instanceof DOMException || error instanceof Error ? error.name : "";
+  const why =
+    name === "NotAllowedError" || name === "SecurityError"
+      ? [t("cameraBlocked"), t("cameraHowTo")]
+      : name === "NotFoundError" || name === "OverconstrainedError"
+        ? [t("cameraAbsent")]
+        : name === "NotReadableError" || name === "AbortError"
+          ? [t("cameraBusy")]
+          : [t("cameraDenied")];
+  frame.querySelector("video")?.remove();
+  $("camera-status")?.remove();
+  frame.querySelector(".frame-top")?.after(
+    el(
+      "div",
+      { class: "frame-status", role: "status", "data-testid": "camera-unavailable" },
+      ...why.map((text) => el("p", {}, text)),
+      el(
+        "p",
+        {},
+        error ? button(t("cameraRetry"), { "data-testid": "camera-retry" }, renderStep) : null,
+        " ",
+        button([icon("file"), t("useFile")], { id: "use-file", class: "primary", "data-testid": "use-file" }, () => $("file").click()),
+      ),
+    ),
   );
   frame.classList.add("no-camera");
   updateCounter(step);
@@ -156,6 +298,7 @@ function canFinish() {
 async function finish() {
   if (!canFinish()) return;
   const session = loadedSession();
+  state.ending = true;
   show(
     [
       el(
@@ -178,8 +321,8 @@ async function finish() {
   await Promise.all(state.shots.map(upload));
   const refused = state.shots.find((shot) => shot.state === "refused");
   if (refused) {
-    state.stepIndex = session.steps.findIndex((step) => step.id === refused.stepId);
-    return renderStep();
+    state.ending = false;
+    return goTo(session.steps.findIndex((step) => step.id === refused.stepId));
   }
   $("sealing-stage")?.classList.remove("muted");
   $("sealing-stage")?.replaceChildren(el("span", { class: "spinner" }), el("span", {}, t("sealingSealing")));
@@ -195,8 +338,9 @@ async function finish() {
     showCompletion(session, result);
   } catch (error) {
     const code = codeOf(error);
-    if (code === "compare_to_already_used") return showError(t("alreadyUsed"));
-    if (error instanceof HttpError && error.status === 410) return linkGone(error);
+    // Every ending the server gives is the page's too: a losing "after" says it was not accepted, and why.
+    if (code === "compare_to_already_used" || (error instanceof HttpError && error.status === 410)) return linkGone(error);
+    state.ending = false;
     if (code === "missing_required_steps" || code === "upload_incomplete")
       return showError(t("missingSteps"), [button(t("backToShots"), { class: "primary wide" }, renderStep)]);
     if (!(error instanceof HttpError)) console.warn(error);

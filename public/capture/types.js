@@ -14,9 +14,11 @@
 /**
  * GET /c/{token}/session, the template's texts already in the session's language.
  * @typedef {object} Session
+ * @property {string} session_id
  * @property {string} locale
  * @property {string} default_locale
  * @property {string | null} organization_name
+ * @property {string | null} return_url where the person goes back to the organisation
  * @property {"test" | "live"} mode
  * @property {{ title: string, body: string | null }} welcome
  * @property {{ title: string, body: string | null }} completion
@@ -24,6 +26,9 @@
  * @property {boolean} ask_location
  * @property {{ primary_color: string, logo_url: string | null }} theme
  * @property {Record<string, number> | null} before_shots
+ * @property {{ step_id: string, url: string }[] | null} [before_thumbnails] an "after"'s before shots, small, in order
+ * @property {string} expires_at
+ * @property {string} server_time
  * @property {ServerFile[]} files
  */
 
@@ -61,7 +66,7 @@
 /**
  * A shot on the page: what is kept, and what lives only while the page is open.
  * @typedef {Omit<KeptShot, "token"> & {
- *   tile?: HTMLElement, url?: string, sent?: number, waiting?: boolean, removed?: boolean,
+ *   tile?: HTMLElement, url?: string, sent?: number, waiting?: boolean, removed?: boolean, remote?: boolean,
  *   controller?: AbortController, task?: Promise<void>
  * }} Shot
  */

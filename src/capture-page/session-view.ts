@@ -3,7 +3,7 @@ import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import { resolveText } from "../i18n/resolve-locale.ts";
 import { resolveSessionTheme } from "./session-theme.ts";
 import { findOrganization } from "../storage/organizations.ts";
-import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
+import { liveFilesOfSession, proofThumbnails, shotsPerStep } from "../storage/files.ts";
 import type { DomainContext } from "../domain/context.ts";
 
 const DEFAULT_COLOR = "#1f4fd8";
@@ -18,12 +18,15 @@ export async function captureSessionView({ ctx, input }: { ctx: Pick<DomainConte
   const theme = await resolveSessionTheme(db, session);
   const files = await liveFilesOfSession(db, session.id);
   const organization = await findOrganization(db, session.organizationId);
+  const captureUrl = `${captureBaseUrl.replace(/\/$/, "")}/c/${token}`;
+  const befores = session.compareTo ? await proofThumbnails(db, session.compareTo) : null;
   return {
     session_id: session.id,
     locale: session.locale,
     // The page translates its own buttons in the specification's order: exact tag, base, this, English.
     default_locale: template.default_locale,
     organization_name: organization?.name ?? null,
+    return_url: session.returnUrl,
     mode: session.mode,
     status: "open" as const,
     expires_at: session.expiresAt,
@@ -42,9 +45,10 @@ export async function captureSessionView({ ctx, input }: { ctx: Pick<DomainConte
     ask_location: template.ask_location,
     theme: {
       primary_color: theme?.primaryColor ?? DEFAULT_COLOR,
-      logo_url: theme?.logoKey ? `${captureBaseUrl.replace(/\/$/, "")}/c/${token}/logo` : null,
+      logo_url: theme?.logoKey ? `${captureUrl}/logo` : null,
     },
     before_shots: session.compareTo ? await shotsPerStep(db, session.compareTo) : null,
+    before_thumbnails: befores?.map((file) => ({ step_id: file.stepId, url: `${captureUrl}/before/${file.id}` })) ?? null,
     files: files.map((file) => ({
       file_id: file.id,
       step_id: file.stepId,

@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
-import { captureOverHttp, waitForProof } from "./support/capture.ts";
+import { captureOverHttp, sendShots, waitForProof } from "./support/capture.ts";
 import {
   PHONE,
   indexedDbStoresBlobs,
+  useEngine,
   waitFor,
   type Engine,
   type EngineName,
@@ -58,6 +59,37 @@ function sealedProofOnce() {
 }
 
 const shotCount = () => document.querySelectorAll('[data-testid="retake"]').length;
+const stepHeading = () => document.querySelector(".frame-top h1")?.textContent ?? "";
+const ending = () => {
+  const screen = document.querySelector<HTMLElement>('[data-testid="ending"]');
+  return screen ? { kind: screen.dataset.ending, title: screen.querySelector("h1")?.textContent, text: screen.innerText } : null;
+};
+/** Moves the page's clock on (every timer of the page reads Date.now). */
+const clockForward = (ms: number) => {
+  const w = window as unknown as { __clockOffset?: number };
+  if (w.__clockOffset === undefined) {
+    const now = Date.now.bind(Date);
+    w.__clockOffset = 0;
+    Date.now = () => now() + (w.__clockOffset ?? 0);
+  }
+  w.__clockOffset += ms;
+};
+/** A camera that sees nothing: a black picture, as with a covered lens. */
+const blackCamera = () => {
+  const canvas = document.createElement("canvas");
+  canvas.width = 640;
+  canvas.height = 480;
+  const context = canvas.getContext("2d")!;
+  const paint = () => {
+    context.fillStyle = "#000";
+    context.fillRect(0, 0, canvas.width, canvas.height);
+  };
+  paint();
+  setInterval(paint, 100);
+  navigator.mediaDevices.getUserMedia = async () => (canvas as HTMLCanvasElement & { captureStream(rate: number): MediaStream }).captureStream(10);
+};
+const uploadedOnServer = async (captureUrl: string) =>
+  (await request(`${captureUrl}/session`)).body.files.filter((file: { status: string }) => file.status === "uploaded").length;
 const offlineNotice = /offline|no connection|no network|no internet|connection (is )?lost|not connected/i;
 
 /** An integrator's call with the demo test key: eighteen captures in a minute meet its rate limit, which is waited out. */
@@ -69,12 +101,13 @@ async function integratorCall(url: string, body?: unknown) {
   }
 }
 
-async function openCapture(page: PhonePage, scenario: string): Promise<{ id: string; capture_url: string }> {
+async function openCapture(page: PhonePage, scenario: string, fields: Record<string, unknown> = {}): Promise<{ id: string; capture_url: string }> {
   const created = await integratorCall(`${stack.baseUrl}/v1/capture-sessions`, {
     external_reference: `${page.engine}-${scenario}-${Date.now()}`,
     party: "recipient",
     locale: "en",
-    template_id: templateId,
+    ...(fields.compare_to ? {} : { template_id: templateId }),
+    ...fields,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   await page.open(created.body.capture_url);
@@ -132,23 +165,13 @@ async function captureTwoSteps(page: PhonePage, sessionId: string, screens = fal
 
 for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promise<Launched>][]) {
   describe(`the capture page in ${name} at 390×844 with a fake camera`, () => {
-    let engine: Engine | undefined;
-    let skipped = "";
-    beforeAll(async () => {
-      const launched = await launch();
-      if ("skipped" in launched) {
-        skipped = `${name} is not available: ${launched.skipped}`;
-        console.warn(`\n!! SKIPPED: the capture page tests in ${name}. ${skipped}\n`);
-      } else engine = launched;
-    });
-    afterAll(async () => {
-      await engine?.close();
-    });
+    const used = useEngine(name, launch, "the capture page tests");
 
     /** A scenario on a fresh page; the page must end it without any uncaught exception or unhandled rejection. */
     const scenario = (title: string, body: (page: PhonePage, engine: Engine) => Promise<void>, pageOptions?: (engine: Engine) => PageOptions) => {
       it(`${title}, with no uncaught error on the page`, async ({ skip }) => {
-        if (!engine) return skip(skipped);
+        const engine = used.engine;
+        if (!engine) return skip(used.skipped);
         const page = await engine.newPage(pageOptions?.(engine));
         try {
           await body(page, engine);
@@ -160,7 +183,8 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
     };
 
     it("drives a 390×844 page and sees its uncaught errors and unhandled rejections (so the checks below are not vacuous)", async ({ skip }) => {
-      if (!engine) return skip(skipped);
+      const engine = used.engine;
+      if (!engine) return skip(used.skipped);
       const page = await engine.newPage();
       try {
         await openCapture(page, "harness");
@@ -254,6 +278,141 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
       },
       () => ({ width: 360 }),
     );
+
+    scenario("Back and a reload mid-capture resume at the step, with Continue, and end in one proof of every shot", async (page) => {
+      const created = await openCapture(page, "resume");
+      await start(page, false);
+      await takePhoto(page);
+      await page.click("next-step");
+      await cameraReady(page);
+      await takePhoto(page);
+      // The browser's Back (a swipe, the system's button): the previous step, its shot still there.
+      await page.evaluate(() => history.back());
+      await waitFor(page, "the first step again", (heading) => document.querySelector(".frame-top h1")?.textContent === heading, "Front");
+      expect(await page.evaluate(shotCount)).toBe(1);
+      await page.evaluate(() => history.forward());
+      await waitFor(page, "the second step again", (heading) => document.querySelector(".frame-top h1")?.textContent === heading, "Back");
+      await expect.poll(() => uploadedOnServer(created.capture_url), { timeout: 30_000, interval: 500 }).toBe(2);
+      await page.evaluate(() => void setTimeout(() => location.reload(), 50));
+      await waitFor(page, "Continue after the reload", () => document.querySelector('[data-testid="start"]')?.textContent === "Continue", undefined, 20_000);
+      await screenshot(page, "9-resume-continue");
+      await page.click("start");
+      await waitFor(page, "the step the person was on", (heading) => document.querySelector(".frame-top h1")?.textContent === heading, "Back");
+      expect(await page.evaluate(stepHeading)).toBe("Back");
+      expect(await page.evaluate(shotCount)).toBe(1);
+      await finishToSealedProof(page, created.id, false);
+    });
+
+    scenario("refuses a black frame on the phone with a re-take prompt, and keeps it only when asked to", async (page) => {
+      await openCapture(page, "black-frame");
+      await page.evaluate(blackCamera);
+      await start(page, false);
+      await page.click("shutter");
+      await waitFor(page, "the black-frame prompt", () => document.querySelector('[data-testid="keep-anyway"]') !== null, undefined, 15_000);
+      expect(await page.evaluate(() => document.querySelector('[role="alert"]')?.textContent)).toMatch(/black/i);
+      expect(await page.evaluate(shotCount)).toBe(0);
+      await screenshot(page, "10-black-frame");
+      await page.click("keep-anyway");
+      await waitFor(page, "the shot kept deliberately", () => document.querySelectorAll('[data-testid="retake"]').length === 1);
+      // Deleting has an Undo.
+      await page.click("delete");
+      await waitFor(page, "the shot gone, with Undo", () => document.querySelectorAll('[data-testid="retake"]').length === 0);
+      await screenshot(page, "11-deleted-undo");
+      await page.click("undo");
+      await waitFor(page, "the shot back", () => document.querySelectorAll('[data-testid="retake"]').length === 1);
+    });
+
+    scenario("shows the link's expiry, warns five minutes before, then says why it stopped and keeps the shots", async (page) => {
+      await openCapture(page, "expiry");
+      await start(page, false);
+      expect(await page.evaluate(() => document.querySelector('[data-testid="expiry"]')?.textContent)).toMatch(/valid until/i);
+      await takePhoto(page);
+      await page.evaluate(clockForward, 26 * 60_000);
+      await waitFor(page, "the five-minute warning", () => /expires at .*finish now/i.test(document.querySelector("#notice")?.textContent ?? ""));
+      await screenshot(page, "12-expiry-warning");
+      await page.evaluate(clockForward, 5 * 60_000);
+      await waitFor(page, "the expired screen", () => document.querySelector('[data-testid="ending"]') !== null);
+      const shown = await page.evaluate(ending);
+      const organization = (await request(`${stack.baseUrl}/v1/me`, { token: stack.testKey })).body.organization?.name ?? "Demo organization";
+      expect(shown).toMatchObject({ kind: "expired", title: "This link has expired" });
+      expect(shown!.text).toMatch(/nothing was sent for sealing/);
+      expect(shown!.text).toContain(`Ask ${organization} for a new link.`);
+      expect(await page.evaluate(() => document.querySelectorAll('[data-testid="kept-shots"] a[download]').length)).toBe(1);
+      await screenshot(page, "13-expired");
+    });
+
+    scenario('an "after" shows its before\'s shots, and a losing "after" says it was not accepted, then and after a reload', async (page) => {
+      const reference = `${page.engine}-pair-${Date.now()}`;
+      // The before, over HTTP, through the key's rate limit like every call of this file.
+      const beforeSession = await integratorCall(`${stack.baseUrl}/v1/capture-sessions`, {
+        external_reference: reference,
+        party: "recipient",
+        template_id: templateId,
+      });
+      await sendShots(beforeSession.body.capture_url, [
+        { file: "photo.jpg", type: "image/jpeg", step: "front" },
+        { file: "photo.jpg", type: "image/jpeg", step: "back" },
+      ]);
+      const beforeProof = (await request(`${beforeSession.body.capture_url}/complete`, { body: {} })).body.proof_id;
+      await waitForProof(stack, stack.testKey, beforeProof, (proof) => proof.status === "sealed", 60_000, 1000);
+      const after = { external_reference: reference, party: "recipient", compare_to: beforeProof };
+      const loser = await openCapture(page, "pair", after);
+      const winner = await integratorCall(`${stack.baseUrl}/v1/capture-sessions`, after);
+      await sendShots(winner.body.capture_url, [
+        { file: "photo.jpg", type: "image/jpeg", step: "front" },
+        { file: "photo.jpg", type: "image/jpeg", step: "back" },
+      ]);
+      expect((await request(`${winner.body.capture_url}/complete`, { body: {} })).status).toBe(200);
+      await start(page, false);
+      await waitFor(page, "the before's shot, loaded", () =>
+        [...document.querySelectorAll<HTMLImageElement>('[data-testid="before-shots"] img')].some((image) => image.complete && image.naturalWidth > 0),
+      );
+      await page.click("ghost");
+      await waitFor(page, "the ghost over the viewfinder", () => document.querySelector<HTMLElement>("#ghost")?.hidden === false);
+      await screenshot(page, "14-after-before-shots");
+      await takePhoto(page);
+      await page.click("next-step");
+      await cameraReady(page);
+      await takePhoto(page);
+      await page.click("finish");
+      await waitFor(page, "the refusal", () => document.querySelector('[data-testid="ending"]') !== null, undefined, 45_000);
+      for (const moment of ["at once", "after a reload"]) {
+        const shown = await page.evaluate(ending);
+        expect(shown, moment).toMatchObject({ kind: "error", title: "Capture not accepted" });
+        expect(shown!.text, moment).toMatch(/not accepted and nothing was sealed/);
+        expect(shown!.text, moment).toMatch(/can tell you what happens next/);
+        expect(shown!.text, moment).not.toMatch(/thank|complete|received/i);
+        await screenshot(page, `15-after-not-accepted-${moment.replace(/ /g, "-")}`);
+        if (moment === "at once") {
+          await page.evaluate(() => void setTimeout(() => location.reload(), 50));
+          await waitFor(
+            page,
+            "the refusal again",
+            () => document.querySelector('[data-testid="ending"] h1')?.textContent === "Capture not accepted",
+            undefined,
+            20_000,
+          );
+        }
+      }
+      expect((await integratorCall(`${stack.baseUrl}/v1/capture-sessions/${loser.id}`)).body).toMatchObject({ status: "rejected", proof_id: null });
+    });
+
+    scenario("says the camera is blocked, how to allow it, and offers to try again or choose a file", async (page) => {
+      await openCapture(page, "camera-blocked");
+      await page.evaluate(() => {
+        navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
+      });
+      await page.click("start");
+      await waitFor(page, "the blocked camera's explanation", () => document.querySelector('[data-testid="camera-unavailable"]') !== null);
+      const text = await page.evaluate(() => document.querySelector('[data-testid="camera-unavailable"]')!.textContent);
+      expect(text).toMatch(/blocked/);
+      expect(text).toMatch(/allow the camera/);
+      expect(await page.evaluate(() => ["camera-retry", "use-file"].map((id) => document.querySelector(`[data-testid="${id}"]`) !== null))).toEqual([
+        true,
+        true,
+      ]);
+      await screenshot(page, "16-camera-blocked");
+    });
 
     scenario("offline when a shot is declared: shows an offline notice, then resumes by itself to a sealed proof", async (page) => {
       const created = await openCapture(page, "offline");

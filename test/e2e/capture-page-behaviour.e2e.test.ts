@@ -79,8 +79,10 @@ describe("the capture page's own rules", () => {
     expect(completions).toBe(1);
     // The proof is still being sealed when /complete answers: the page says the files were received, not sealed.
     const completionText = await page.getByTestId("completion").textContent();
-    expect(completionText).toContain("bien été reçus");
+    // Said once (the template's completion text has it), with a receipt.
+    expect(completionText).toContain("ont été reçues et sont en cours de scellement");
     expect(completionText).not.toMatch(/sont scellées/);
+    expect(completionText).toMatch(/Référence\s*prf_/);
     expect(errors).toEqual([]);
     await context.close();
   });

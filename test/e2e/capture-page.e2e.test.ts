@@ -158,7 +158,8 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     const page = await context.newPage();
     await page.goto(created.capture_url);
     await page.getByTestId("start").click();
-    await page.getByText("No se pudo abrir la cámara").waitFor({ timeout: 10_000 });
+    // Refused by the person: the page says the camera is blocked (and how to allow it), and offers files.
+    await page.getByText("La cámara está bloqueada para esta página.").waitFor({ timeout: 10_000 });
     await page.locator("#file").setInputFiles(resolve(import.meta.dirname, "../../sealer/test/fixtures/photo.jpg"));
     await allUploaded(page);
     await page.getByTestId("finish").click();
@@ -203,11 +204,17 @@ describe("the capture page in a phone-sized headless Chromium", () => {
     await page.goto(created.capture_url);
     await page.getByTestId("start").click();
     await viewfinderReady(page);
+    // The maximum length on the viewfinder, then the time recorded against it; never over the progress line.
+    expect(await page.getByTestId("recording").textContent()).toBe("up to 2:00");
     await page.getByTestId("shutter").click();
     await new Promise((done) => setTimeout(done, 1500));
+    expect(await page.getByTestId("recording").textContent()).toMatch(/^0:0[1-9] \/ 2:00$/);
+    const [indicator, frame] = await Promise.all([page.getByTestId("recording").boundingBox(), page.getByTestId("frame").boundingBox()]);
+    expect(indicator!.y + indicator!.height).toBeLessThanOrEqual(frame!.y + frame!.height);
     await page.getByTestId("shutter").click();
     await expect.poll(() => page.locator(".shot").count(), { timeout: 10_000 }).toBe(1);
     await allUploaded(page);
+    expect(await page.getByTestId("recording").textContent()).toBe("up to 2:00");
     await page.getByTestId("finish").click();
     await page.getByTestId("completion").waitFor({ timeout: 20_000 });
     await context.close();

@@ -2,6 +2,7 @@ import type { App } from "../../app.ts";
 import { registerCapturePage } from "./page.ts";
 import { registerCaptureSessionView } from "./session.ts";
 import { registerCaptureLogo } from "./logo.ts";
+import { registerBeforeThumbnail } from "./before-thumbnail.ts";
 import { registerDeclareCaptureFile } from "./declare-file.ts";
 import { registerReissueCaptureUpload } from "./reissue-upload.ts";
 import { registerCompleteCaptureFile } from "./complete-file.ts";
@@ -13,6 +14,7 @@ export function registerCaptureRoutes(app: App) {
   registerCapturePage(app);
   registerCaptureSessionView(app);
   registerCaptureLogo(app);
+  registerBeforeThumbnail(app);
   registerDeclareCaptureFile(app);
   registerReissueCaptureUpload(app);
   registerCompleteCaptureFile(app);

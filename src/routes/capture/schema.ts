@@ -215,6 +215,15 @@ export const CaptureSessionViewSchema = z
       .string()
       .nullable()
       .openapi({ description: t("Who asks for the photos, shown on the welcome screen.", "Qui demande les photos, affiché sur l'écran d'accueil.") }),
+    return_url: z
+      .string()
+      .nullable()
+      .openapi({
+        description: t(
+          'The session\'s `return_url`: after completion the page sends the person there; when the link expired or an "after" was not accepted, it offers it (with `session_id` appended) as the way back to the organization.',
+          "Le `return_url` de la session : après la fin, la page y envoie la personne ; quand le lien a expiré ou qu'un « après » n'a pas été accepté, elle le propose (avec `session_id` ajouté) pour revenir vers l'organisation.",
+        ),
+      }),
     mode: z.enum(["test", "live"]),
     status: z.literal("open"),
     expires_at: z.string(),
@@ -238,6 +247,15 @@ export const CaptureSessionViewSchema = z
       .record(z.string(), z.number().int())
       .nullable()
       .openapi({ description: t('For an "after": the before\'s number of shots per step.', "Pour un « après » : le nombre de prises de l'avant par étape.") }),
+    before_thumbnails: z
+      .array(z.object({ step_id: z.string(), url: z.string().url() }))
+      .nullable()
+      .openapi({
+        description: t(
+          'For an "after": a small picture of each of the before\'s shots, in capture order, served only behind this link (`GET /c/{token}/before/{file_id}`), so that the person can match the angles; videos and HEIC photos have none.',
+          "Pour un « après » : une petite image de chaque prise de l'avant, dans l'ordre de prise, servie seulement derrière ce lien (`GET /c/{token}/before/{file_id}`), pour que la personne retrouve les angles ; les vidéos et photos HEIC n'en ont pas.",
+        ),
+      }),
     files: z.array(
       z.object({
         file_id: z.string(),

@@ -16,6 +16,16 @@ export async function captureOverHttp(
   const created = await request(`${stack.baseUrl}/v1/capture-sessions`, { token: key, body: session, headers: { "Idempotency-Key": crypto.randomUUID() } });
   if (created.status !== 201) throw new Error(`session: ${JSON.stringify(created.body)}`);
   const captureUrl: string = created.body.capture_url;
+  await sendShots(captureUrl, shots);
+  const completed = await request(`${captureUrl}/complete`, { body: {} });
+  return { session: created.body, completed };
+}
+
+/** Declares and uploads shots behind a capture link exactly as the page does (without completing). */
+export async function sendShots(
+  captureUrl: string,
+  shots: { file: string; type: string; step?: string; bytes?: Buffer; capture?: Record<string, unknown> }[],
+): Promise<void> {
   for (const shot of shots) {
     const bytes = shot.bytes ?? fixture(shot.file);
     const declared = await request(`${captureUrl}/files`, {
@@ -32,8 +42,6 @@ export async function captureOverHttp(
     const put = await fetch(part.url, { method: part.method, headers: part.headers, body: new Uint8Array(bytes) });
     if (put.status !== 200) throw new Error(`upload: ${put.status} ${await put.text()}`);
   }
-  const completed = await request(`${captureUrl}/complete`, { body: {} });
-  return { session: created.body, completed };
 }
 
 export async function waitForProof(stack: Stack, key: string, proofId: string, until: (proof: any) => boolean, timeoutMs = 30_000, intervalMs = 400) {

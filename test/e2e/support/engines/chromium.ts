@@ -10,7 +10,11 @@ export async function launch(): Promise<Launched> {
     name: "chromium",
     refusesBlobsNatively: false,
     async newPage(options = {}): Promise<PhonePage> {
-      const context = await browser.newContext({ viewport: { ...PHONE, width: options.width ?? PHONE.width }, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({
+        viewport: { width: options.width ?? PHONE.width, height: options.height ?? PHONE.height },
+        isMobile: true,
+        hasTouch: true,
+      });
       await context.grantPermissions(["camera", "microphone"]);
       await context.addInitScript(collectPageErrors);
       if (options.refuseBlobsInIndexedDb) await context.addInitScript(refuseBlobsInIndexedDb);

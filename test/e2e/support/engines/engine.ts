@@ -3,6 +3,8 @@
  * capture page scenario is written once and runs in all three. Every page is phone-sized (390×844) with a fake
  * camera; clicks are real pointer events at the centre of the element, so a control covered by another one fails.
  */
+import { afterAll, beforeAll } from "vitest";
+
 export type EngineName = "chromium" | "firefox" | "webkit";
 
 export const PHONE = { width: 390, height: 844 } as const;
@@ -24,8 +26,10 @@ export interface PhonePage {
 }
 
 export interface PageOptions {
-  /** A narrower phone than PHONE's 390 px (e.g. 360), same height. */
+  /** A narrower phone than PHONE's 390 px (e.g. 360), same height unless `height` says otherwise. */
   width?: number;
+  /** Another height than PHONE's 844 px (e.g. 568, or 390 for a phone held sideways). */
+  height?: number;
   /** Makes IndexedDB refuse Blob values, as WebKit does natively in private and WebDriver sessions. */
   refuseBlobsInIndexedDb?: boolean;
 }
@@ -41,6 +45,25 @@ export interface Engine {
 /** An engine, or why it cannot run here (then its tests are skipped, loudly). */
 export type Launched = Engine | { skipped: string };
 
+/**
+ * An engine launched for the describe block that calls this (closed after it), or why its tests are skipped,
+ * said loudly once.
+ */
+export function useEngine(name: EngineName, launch: () => Promise<Launched>, tests: string): { engine?: Engine; skipped: string } {
+  const used: { engine?: Engine; skipped: string } = { skipped: "" };
+  beforeAll(async () => {
+    const launched = await launch();
+    if ("skipped" in launched) {
+      used.skipped = `${name} is not available: ${launched.skipped}`;
+      console.warn(`\n!! SKIPPED: ${tests} in ${name}. ${used.skipped}\n`);
+    } else used.engine = launched;
+  });
+  afterAll(async () => {
+    await used.engine?.close();
+  });
+  return used;
+}
+
 export async function waitFor<A>(page: PhonePage, what: string, predicate: (arg: A) => unknown, arg?: A, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -51,6 +74,54 @@ export async function waitFor<A>(page: PhonePage, what: string, predicate: (arg:
 }
 
 /* Scripts run inside the page (installed before the page's own scripts where the engine allows it). */
+
+/**
+ * A camera that films a test card (colour bars, a checkerboard, a moving disc and a clock) in place of Gecko's
+ * fake camera, whose every frame is one flat colour: a blank picture, which the page rightly refuses (quality.js).
+ * The original stream is still opened (permission, microphone); only its picture is replaced.
+ */
+export function testCardCamera(): void {
+  const devices = navigator.mediaDevices;
+  const open = devices.getUserMedia.bind(devices);
+  devices.getUserMedia = async (constraints) => {
+    const original = await open(constraints);
+    if (!constraints?.video) return original;
+    const canvas = document.createElement("canvas");
+    canvas.width = 1280;
+    canvas.height = 720;
+    const context = canvas.getContext("2d")!;
+    const colours = ["#c0c0c0", "#c0c000", "#00c0c0", "#00c000", "#c000c0", "#c00000", "#0000c0"];
+    const paint = () => {
+      colours.forEach((colour, index) => {
+        context.fillStyle = colour;
+        context.fillRect((index * canvas.width) / colours.length, 0, canvas.width / colours.length + 1, canvas.height * 0.6);
+      });
+      for (let x = 0; x < canvas.width; x += 40) {
+        for (let y = canvas.height * 0.6; y < canvas.height; y += 40) {
+          context.fillStyle = (x + y) % 80 === 0 ? "#111" : "#eee";
+          context.fillRect(x, y, 40, 40);
+        }
+      }
+      const t = performance.now() / 1000;
+      context.fillStyle = "#fff";
+      context.beginPath();
+      context.arc(canvas.width / 2 + Math.cos(t) * 200, canvas.height * 0.3, 80, 0, 2 * Math.PI);
+      context.fill();
+      context.fillStyle = "#000";
+      context.font = "48px monospace";
+      context.fillText(new Date().toISOString().slice(11, 23), 40, 80);
+    };
+    paint();
+    setInterval(paint, 100);
+    const card = (canvas as HTMLCanvasElement & { captureStream(rate: number): MediaStream }).captureStream(10);
+    for (const track of original.getVideoTracks()) {
+      original.removeTrack(track);
+      track.stop();
+    }
+    for (const track of card.getVideoTracks()) original.addTrack(track);
+    return original;
+  };
+}
 
 /** Keeps every uncaught exception and unhandled rejection in `window.__pageErrors`. */
 export function collectPageErrors(): void {

@@ -1,10 +1,13 @@
 import { existsSync } from "node:fs";
 import puppeteer from "puppeteer-core";
-import { PHONE, collectPageErrors, readPageErrors, refuseBlobsInIndexedDb, type Launched, type PhonePage } from "./engine.ts";
+import { PHONE, collectPageErrors, readPageErrors, refuseBlobsInIndexedDb, testCardCamera, type Launched, type PhonePage } from "./engine.ts";
 
 export const FIREFOX_PATH = "/usr/bin/firefox-esr";
 
-/** Debian's Firefox ESR over WebDriver BiDi (puppeteer-core), with Gecko's fake camera and no permission prompt. */
+/**
+ * Debian's Firefox ESR over WebDriver BiDi (puppeteer-core), with Gecko's fake camera and no permission prompt;
+ * its flat-coloured picture is replaced by a test card (engine.ts), as a real camera films something.
+ */
 export async function launch(): Promise<Launched> {
   if (!existsSync(FIREFOX_PATH)) return { skipped: `${FIREFOX_PATH} is not installed (apt-get install firefox-esr)` };
   const browser = await puppeteer.launch({
@@ -19,8 +22,9 @@ export async function launch(): Promise<Launched> {
     async newPage(options = {}): Promise<PhonePage> {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
-      await page.setViewport({ ...PHONE, width: options.width ?? PHONE.width });
+      await page.setViewport({ width: options.width ?? PHONE.width, height: options.height ?? PHONE.height });
       await page.evaluateOnNewDocument(collectPageErrors);
+      await page.evaluateOnNewDocument(testCardCamera);
       if (options.refuseBlobsInIndexedDb) await page.evaluateOnNewDocument(refuseBlobsInIndexedDb);
       const nativeErrors: string[] = [];
       page.on("pageerror", (error) => nativeErrors.push(`pageerror: ${error instanceof Error ? error.message : String(error)}`));

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { Builder, By, type WebDriver, type WebElement } from "selenium-webdriver";
 import { freePort } from "../stack.ts";
-import { PHONE, collectPageErrors, readPageErrors, refuseBlobsInIndexedDb, simulateOffline, type Launched, type PhonePage } from "./engine.ts";
+import { PHONE, collectPageErrors, readPageErrors, refuseBlobsInIndexedDb, simulateOffline, testCardCamera, type Launched, type PhonePage } from "./engine.ts";
 
 export const WEBKIT_DRIVER_PATH = "/usr/bin/WebKitWebDriver";
 export const MINIBROWSER_PATH = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
@@ -99,7 +99,7 @@ export async function launch(): Promise<Launched> {
       await driver
         .manage()
         .window()
-        .setRect({ x: 0, y: 0, ...PHONE, width: options.width ?? PHONE.width });
+        .setRect({ x: 0, y: 0, width: options.width ?? PHONE.width, height: options.height ?? PHONE.height });
       return {
         engine: "webkit",
         async open(url) {
@@ -107,6 +107,8 @@ export async function launch(): Promise<Launched> {
           // WebKitWebDriver has no init scripts (and MiniBrowser's console does not reach its output under automation):
           // errors are collected from the end of the page's load on, which covers every tap of a scenario.
           await evaluate(collectPageErrors);
+          // WebKitGTK's mock camera: copies of its frames to a canvas come out black here (ADR 0051); a test card does not.
+          await evaluate(testCardCamera);
           if (options.refuseBlobsInIndexedDb) await evaluate(refuseBlobsInIndexedDb);
         },
         click: async (testid) => (await firstUsable(testid)).click(),

@@ -1,0 +1,31 @@
+import type { App } from "../../app.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { captureContext } from "../../domain/context.ts";
+import { usableSession } from "../../capture-page/access.ts";
+import { proofThumbnails } from "../../storage/files.ts";
+import { openObject } from "../../storage/objects/bucket.ts";
+import { noStore } from "./no-store.ts";
+
+/**
+ * `GET /c/{token}/before/{fileId}`: for an "after", the thumbnail of one of its before's shots, so that the
+ * person can match the angles. Only behind the after's own link, while it may be used (outside the document,
+ * like the logo): the before's pictures are the organization's, never public through this route.
+ */
+export function registerBeforeThumbnail(app: App) {
+  app.get("/c/:token/before/:fileId", async (c) => {
+    noStore(c);
+    const ctx = captureContext(c);
+    const session = await usableSession({ ctx, input: { token: c.req.param("token") } });
+    const thumbnail = session.compareTo
+      ? (await proofThumbnails(ctx.db, session.compareTo)).find((candidate) => candidate.id === c.req.param("fileId"))
+      : undefined;
+    if (thumbnail === undefined) throw new ApiError("capture_file_not_found");
+    const stored = await openObject(c.env, thumbnail.key);
+    if (stored === null) throw new ApiError("thumbnail_not_found");
+    c.header("Content-Type", thumbnail.contentType);
+    c.header("Content-Length", String(stored.size));
+    c.header("Content-Security-Policy", "default-src 'none'; sandbox");
+    c.header("X-Content-Type-Options", "nosniff");
+    return c.body(stored.body, 200);
+  });
+}
