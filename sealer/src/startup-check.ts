@@ -2,6 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { X509Certificate } from "node:crypto";
 import { SEALER_SETTINGS } from "../../shared/sealer-settings.ts";
+import { DOCUMENT_SIGNING_OID } from "../../shared/verification/manifest-seal.ts";
+
+/**
+ * The extended key usages a proof seal certificate must list (docs/adr/0054): documentSigning, which the
+ * verification core requires of a seal, and emailProtection, without which PDF readers (NSS, Acrobat) do not
+ * trust the PDF report's seal.
+ */
+const PROOF_SEAL_PURPOSES = { documentSigning: DOCUMENT_SIGNING_OID, emailProtection: "1.3.6.1.5.5.7.3.4" } as const;
 
 /** Workers refuse a secret or variable over 5 KB; the sealer's settings come from Worker secrets. */
 export const MAX_SETTING_BYTES = 5 * 1024;
@@ -104,6 +112,11 @@ function proofSealProblems(env: NodeJS.ProcessEnv, certsDir: string, needs: (fil
     const top = chain.at(-1);
     if (top && anchors.length > 0 && !anchors.some((anchor) => top.checkIssued(anchor) && top.verify(anchor.publicKey))) {
       problems.push(`${join(certsDir, mode.chain)} does not chain to ${join(certsDir, mode.anchor)}`);
+    }
+    const lacking = Object.entries(PROOF_SEAL_PURPOSES).filter(([, oid]) => chain[0] && !(chain[0].keyUsage ?? []).includes(oid));
+    if (lacking.length > 0) {
+      const names = lacking.map(([name, oid]) => `${name} (${oid})`).join(" and ");
+      problems.push(`the first certificate of ${join(certsDir, mode.chain)} lacks the extended key usage ${names}: issue it again with both`);
     }
     if (mode.test && chain[0] && !/test/i.test(chain[0].subject)) {
       problems.push(`the first certificate of ${join(certsDir, mode.chain)} does not say in its subject that it is a test`);

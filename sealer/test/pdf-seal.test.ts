@@ -8,7 +8,7 @@ import { placeholders, SignatureSpaceError, signedUpdate } from "../src/pdf-seal
 import { sealPdf } from "../src/pdf-seal/index.ts";
 import { readRevision } from "../src/pdf-seal/pdf-revision.ts";
 import { arrayElements, dictionaryEntries, PdfSyntaxError, referencedObject } from "../src/pdf-seal/pdf-syntax.ts";
-import { pdfsig, qpdfCheck, signatureReport, validatePdf } from "../../test/e2e/support/pdf-judges.ts";
+import { pdfsig, pdfsigTrusting, qpdfCheck, signatureReport, validatePdf } from "../../test/e2e/support/pdf-judges.ts";
 import { unsignedPdf } from "./pdf-fixture.ts";
 import { pem, sealContext } from "./support.ts";
 
@@ -44,6 +44,15 @@ test("pdfsig: the seal is a valid ETSI.CAdES.detached signature by the test iden
   assert.match(documentTimestamp, /Signature Field Name: Document timestamp/);
   assert.match(documentTimestamp, /Total document signed/);
   assert.equal(signatureReport(result.stdout, 3), "", "two signatures, the document timestamp last");
+});
+
+test("pdfsig given the service root: NSS trusts the seal's certificate (emailProtection beside documentSigning, docs/adr/0054)", () => {
+  const result = pdfsigTrusting(testPath, roots.test.seal);
+  assert.equal(result.status, 0, result.stderr);
+  // With documentSigning alone, NSS says "Certificate Validation: Unknown issue".
+  assert.match(signatureReport(result.stdout, 1), /Certificate Validation: Certificate is Trusted\./);
+  // The other mode's root is no anchor for it.
+  assert.doesNotMatch(signatureReport(pdfsigTrusting(testPath, roots.live.seal).stdout, 1), /Certificate is Trusted/);
 });
 
 test("qpdf --check finds no error in the sealed PDF", () => {

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { runSealJob } from "../src/seal-job.ts";
 import { sealManifest } from "../src/seal/manifest-seal.ts";
 import { certificateSha256 } from "../src/seal/seal-identity.ts";
-import { ensureLocalPki, LOCAL_PROOF_SEALS } from "../src/pki/ensure-local-pki.ts";
+import { ensureLocalPki, LOCAL_PROOF_SEALS, localCrlUrl } from "../src/pki/ensure-local-pki.ts";
+import { issueCertificate } from "../src/pki/issue-certificate.ts";
 import type * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { localSeal, pem, pkiDir, sealContext, sha256 } from "./support.ts";
@@ -87,13 +88,13 @@ test("the seal is CAdES-B: contentType id-data, messageDigest, signingTime and E
   assert.match(certificates, /CN ?= ?Local Proof Seal/);
 });
 
-test("each sealing certificate is a document-signing end entity of its mode's C2PA root, with its CRL", () => {
+test("each sealing certificate is a document-signing end entity of its mode's C2PA root, also for emailProtection (ADR 0054), with its CRL", () => {
   for (const mode of ["live", "test"] as const) {
     const { name, root } = LOCAL_PROOF_SEALS[mode];
     const text = spawnSync("openssl", ["x509", "-in", join(pkiDir, `${name}.pem`), "-noout", "-text"], { encoding: "utf8" }).stdout;
     assert.match(text, /Basic Constraints: critical\s+CA:FALSE/);
     assert.match(text, /Key Usage: critical\s+Digital Signature, Non Repudiation\n/);
-    assert.match(text, /Extended Key Usage: ?\n\s+(1\.3\.6\.1\.5\.5\.7\.3\.36|Document Signing)\n/);
+    assert.match(text, /Extended Key Usage: ?\n\s+(1\.3\.6\.1\.5\.5\.7\.3\.36|Document Signing), E-mail Protection\n/);
     assert.match(text, /Subject Key Identifier/);
     assert.match(text, /Authority Key Identifier/);
     assert.match(text, new RegExp(`URI:http://localhost/pki/${root}\\.crl`));
@@ -114,6 +115,26 @@ test("a local PKI folder made by an older checkout gains the proof seals on the 
   for (const file of ["proof-seal.pem", "proof-seal.pk8", "proof-seal-test.pem", "proof-seal-test.pk8"]) assert.ok(existsSync(join(dir, file)), file);
   assert.equal(readFileSync(join(dir, "c2pa-root.pem"), "utf8"), root);
   assert.ok(new X509Certificate(readFileSync(join(dir, "proof-seal.pem"))).checkIssued(new X509Certificate(root)));
+});
+
+test("a local PKI folder whose seal certificates lack emailProtection gets them issued again, from the same keys (ADR 0054)", () => {
+  const dir = ensureLocalPki(join(mkdtempSync(join(tmpdir(), "older-pki-")), "pki"));
+  // As an older checkout issued them: documentSigning alone (with the CRL distribution point), and the former marker.
+  for (const { name, root } of Object.values(LOCAL_PROOF_SEALS)) {
+    const extensions = `[seal]\nbasicConstraints = critical, CA:FALSE\nextendedKeyUsage = 1.3.6.1.5.5.7.3.36\ncrlDistributionPoints = URI:${localCrlUrl(root)}\n`;
+    writeFileSync(join(dir, `${name}-before-0054.ext`), extensions);
+    const certificate = { name, subject: `/CN=${name}`, issuer: root, days: 1, config: "extensions.cnf", extensions: "seal" };
+    issueCertificate(dir, { ...certificate, extensionFile: `${name}-before-0054.ext` });
+  }
+  for (const file of readdirSync(dir).filter((name) => name.startsWith("ready-"))) unlinkSync(join(dir, file));
+  writeFileSync(join(dir, "ready-with-proof-seals"), "");
+  const keys = Object.values(LOCAL_PROOF_SEALS).map(({ name }) => readFileSync(join(dir, `${name}.key`), "utf8"));
+  ensureLocalPki(dir);
+  for (const [index, { name }] of Object.values(LOCAL_PROOF_SEALS).entries()) {
+    const certificate = new X509Certificate(readFileSync(join(dir, `${name}.pem`)));
+    assert.deepEqual(certificate.keyUsage, ["1.3.6.1.5.5.7.3.36", "1.3.6.1.5.5.7.3.4"], name);
+    assert.equal(readFileSync(join(dir, `${name}.key`), "utf8"), keys[index]);
+  }
 });
 
 test("sealManifest puts intermediates in the CMS and the result is DER that openssl reads", () => {

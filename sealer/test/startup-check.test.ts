@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { X509Certificate } from "node:crypto";
 import { loadConfig } from "../src/config.ts";
 import { ensureLocalPki } from "../src/pki/ensure-local-pki.ts";
+import { issueCertificate } from "../src/pki/issue-certificate.ts";
 import { MAX_SETTING_BYTES, startupProblems } from "../src/startup-check.ts";
 import { SEALER_SETTINGS } from "../../shared/sealer-settings.ts";
 
@@ -109,6 +110,21 @@ test("a proof seal key goes with its mode's C2PA key, under its C2PA root, the t
     `${join(dir, "proof-seal-chain.pem")} does not chain to ${join(dir, "c2pa-trust-anchor.pem")}`,
     `${join(dir, "proof-seal-test-chain.pem")} does not chain to ${join(dir, "c2pa-test-trust-anchor.pem")}`,
     `the first certificate of ${join(dir, "proof-seal-test-chain.pem")} does not say in its subject that it is a test`,
+  ]);
+});
+
+test("a proof seal certificate without documentSigning or emailProtection is refused (docs/adr/0054)", () => {
+  const dir = certsDir();
+  // The profile before docs/adr/0054: documentSigning alone, which PDF readers do not trust.
+  writeFileSync(join(pki, "seal-document-signing-only.ext"), "[seal]\nbasicConstraints = critical, CA:FALSE\nextendedKeyUsage = 1.3.6.1.5.5.7.3.36\n");
+  const certificate = { subject: "/CN=Local Proof Seal", issuer: "c2pa-root", days: 1, config: "extensions.cnf", extensions: "seal" };
+  issueCertificate(pki, { ...certificate, name: "seal-document-signing-only", extensionFile: "seal-document-signing-only.ext" });
+  copyFileSync(join(pki, "seal-document-signing-only.pem"), join(dir, "proof-seal-chain.pem"));
+  // The C2PA signer's certificate: emailProtection without documentSigning.
+  copyFileSync(join(pki, "c2pa-test-signer.pem"), join(dir, "proof-seal-test-chain.pem"));
+  assert.deepEqual(startupProblems(keys, dir), [
+    `the first certificate of ${join(dir, "proof-seal-chain.pem")} lacks the extended key usage emailProtection (1.3.6.1.5.5.7.3.4): issue it again with both`,
+    `the first certificate of ${join(dir, "proof-seal-test-chain.pem")} lacks the extended key usage documentSigning (1.3.6.1.5.5.7.3.36): issue it again with both`,
   ]);
 });
 

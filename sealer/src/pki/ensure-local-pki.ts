@@ -5,7 +5,7 @@
  * file never validates under the live anchor), the test-mode timestamp authority (simulated, "no legal
  * value") and a second authority standing in for a real one in local live mode. Each C2PA root also
  * issues the proof seal's certificate of its mode (manifest.p7s, docs/adr/0027): a key of its own, for
- * document signing, so the service root anchors both the files' C2PA signatures and the seal over the
+ * document signing and emailProtection (docs/adr/0054: PDF readers trust no seal without it), so the service root anchors both the files' C2PA signatures and the seal over the
  * whole proof. Production takes the C2PA and seal keys from secrets, a real authority's URL from
  * configuration, and their public chains from files of the image (sealer/certs/README.md).
  *
@@ -20,6 +20,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { X509Certificate } from "node:crypto";
 import { issueCertificate } from "./issue-certificate.ts";
 
 const openssl = (args: string[], cwd: string) => execFileSync("openssl", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -40,7 +41,7 @@ authorityKeyIdentifier = keyid:always
 [proof_seal]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature, nonRepudiation
-extendedKeyUsage = 1.3.6.1.5.5.7.3.36
+extendedKeyUsage = 1.3.6.1.5.5.7.3.36, emailProtection
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
 
@@ -102,7 +103,9 @@ ess_cert_id_alg = sha256
 function issue(dir: string, name: string, subject: string, issuer: string | null, extension: string, days: number) {
   // A folder made before a certificate was added gets the missing one without losing the others; a signer
   // made before CRLs were published is issued again from its own key, with the distribution point.
-  if (existsSync(join(dir, `${name}.pem`)) && (issuer === null || publishesCrl(dir, name, issuer))) return;
+  // A certificate made before its section gained an extended key usage (the proof seal's emailProtection,
+  // docs/adr/0054) is issued again too.
+  if (existsSync(join(dir, `${name}.pem`)) && (issuer === null || publishesCrl(dir, name, issuer)) && hasExtendedKeyUsages(dir, name, extension)) return;
   const certificate = { name, subject, issuer, days, config: "extensions.cnf", extensions: extension };
   if (issuer === null) issueCertificate(dir, certificate);
   else {
@@ -118,6 +121,18 @@ function issue(dir: string, name: string, subject: string, issuer: string | null
 function sectionOf(extension: string): string {
   const body = EXTENSIONS.split(`[${extension}]\n`)[1]!;
   return body.slice(0, body.search(/\n\[|$/) + 1);
+}
+
+/** The purposes openssl names in EXTENSIONS, by OID (X509Certificate lists a certificate's by OID). */
+const PURPOSE_OIDS: Record<string, string> = { emailProtection: "1.3.6.1.5.5.7.3.4", timeStamping: "1.3.6.1.5.5.7.3.8" };
+
+/** Whether the certificate lists every extended key usage its section of EXTENSIONS names. */
+function hasExtendedKeyUsages(dir: string, name: string, extension: string): boolean {
+  const line = sectionOf(extension).match(/^extendedKeyUsage = (.+)$/m);
+  if (!line) return true;
+  const wanted = line[1]!.split(/,\s*/).filter((purpose) => purpose !== "critical");
+  const listed = new X509Certificate(readFileSync(join(dir, `${name}.pem`))).keyUsage ?? [];
+  return wanted.every((purpose) => listed.includes(PURPOSE_OIDS[purpose] ?? purpose));
 }
 
 function publishesCrl(dir: string, name: string, issuer: string): boolean {
@@ -162,7 +177,7 @@ export const TSA_POLICIES = { "tsa-test": "1.3.6.1.4.1.99999.1.1", "tsa-live": "
  * Named after what the folder holds: a folder made before its CRLs were published, or before the proof
  * seal's certificates existed, is completed (what it has is kept, what is missing is made).
  */
-const READY = "ready-with-proof-seals";
+const READY = "ready-with-proof-seals-for-pdf-readers";
 
 /** Subjects that say, to anyone reading the certificate in a C2PA reader, that it signs only tests. */
 export const TEST_C2PA_ROOT_SUBJECT = "/C=FR/O=Proof Sealing Test (no legal value)/CN=Test C2PA Root - TEST ONLY - NO LEGAL VALUE";
