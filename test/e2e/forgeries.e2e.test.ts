@@ -575,7 +575,10 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(detail(report, "revocation")).toContain("revocation_sealed the revocation data is not what manifest.p7s seals");
     expect(detail(report, "revocation")).toContain("altered: revocation/index.json");
     expect(status).toBe(1);
-    expect(verifyMd(forged.folder).failing).toContain(8);
+    // VERIFY.md: step 7 compares the revocation files with the list manifest.p7s seals, as proof-verify (8) does.
+    const steps = verifyMd(forged.folder);
+    expect(steps.failing).toEqual(expect.arrayContaining([7, 8]));
+    expect(steps.output[7]).toContain("revocation/index.json: FAILED, not the file manifest.p7s seals");
     // The seal's own certificate has its entry too, naming manifest.p7s's signer (ADR 0049).
     const genuineReport = proofVerify(genuine.zip, [...livePins, "--json"]).report as Report & { revocation: { steps: Check[] } };
     expect(genuineReport.revocation.steps.map((step) => [step.name, step.result])).toEqual(
