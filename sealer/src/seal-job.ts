@@ -19,6 +19,7 @@ import { FileRejectedError, verifyFile } from "./verify-file.ts";
 import type { ByteBudget } from "./byte-budget.ts";
 import { discard, download, TransientJobError } from "./transfer.ts";
 import { storeSignedCopy } from "./store-signed-copy.ts";
+import { decodePicture } from "./thumbnail.ts";
 import { jobSignal } from "./job-abort.ts";
 import { PhaseClock } from "./phase-clock.ts";
 import { captureRevocation } from "./revocation/capture-revocation.ts";
@@ -84,6 +85,19 @@ async function allSettledOrFirstError<T>(promises: Promise<T>[]): Promise<T[]> {
   const failure = outcomes.find((outcome) => outcome.status === "rejected");
   if (failure) throw failure.reason;
   return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
+}
+
+/**
+ * A photo decoded for its fingerprints and thumbnail, or null: pixels libvips cannot read in a container the
+ * sealer accepted get neither (the page shows a tile); whether such a file is sealed is C2PA signing's decision.
+ */
+async function decodedOrNone(file: SealJobFile, original: Uint8Array, sniffed: string) {
+  try {
+    return await decodePicture(original, sniffed);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: `no thumbnail nor fingerprint for ${file.id}: ${(error as Error).message}` }));
+    return null;
+  }
 }
 
 /**
@@ -211,15 +225,17 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const prior = canCarryC2pa(sniffed) && (carriesBlock || mayNameRemoteManifest(original)) ? await readPriorCredentials(original, sniffed) : null;
     const priorState = prior !== null ? "readable" : carriesBlock ? "unreadable" : "none";
     const facts = mediaFacts(original, sniffed);
-    // From the pixels the phone sent (the signed copy holds the same ones): the Worker compares the fingerprint with earlier photos.
-    const pixels = file.kind === "photo" ? await pixelFacts(original, sniffed) : null;
+    // The pixels the phone sent (the signed copy holds the same ones), decoded once for the fingerprints, which
+    // the Worker compares with earlier photos, and for the thumbnail.
+    const picture = file.kind === "photo" ? await decodedOrNone(file, original, sniffed) : null;
+    const pixels = picture && (await pixelFacts(picture));
     const fingerprint = pixels?.fingerprint ?? null;
     const signals = [...fileSignals(file, sniffed, facts, priorState), ...pixelSignals(file, facts, pixels)];
     clock.record("verification", verificationStarted);
     const signed = await signedCopy(file, original, sniffed, sealedFileManifest(job, file, sniffed, facts, signals, priorState, fingerprint));
     signal.throwIfAborted();
     written.add(file);
-    const stored = clock.time("upload", () => storeSignedCopy(file, signed.bytes, sniffed, job.proof.mode, signal));
+    const stored = clock.time("upload", () => storeSignedCopy(file, signed.bytes, picture, job.proof.mode, signal));
     // The CRC-32 the package's ZIP needs, computed by the sealer (natively, while the bytes are in
     // memory) so the Worker never has to read a large file to compute it.
     const sealed = {

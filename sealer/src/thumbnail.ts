@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import sharp, { type OutputInfo } from "sharp";
 import type { Thumbnail } from "../../shared/sealer-protocol.ts";
 
 /** The long side and the weight the verification page counts on (docs/adr/0021). */
@@ -45,40 +45,53 @@ sharp.cache(false);
 // machine a 4000×3000 JPEG took 56 ms of wall time so instead of 96 (the same CPU).
 sharp.concurrency(1);
 
-/**
- * A light WebP of a photo, made from the signed bytes the proof publishes (never from what the phone
- * sent alongside): turned upright by its EXIF orientation, at most 480 px on its long side, stripped of
- * every metadata (a reader of the page sees no location the full file may carry). A test proof's
- * thumbnail carries a TEST band, so it never looks like a live one even taken out of the page.
- * null: the format cannot be decoded here (a video, HEIC), the picture is too large to decode whole, or no
- * quality fits within 100 KB.
- */
-export async function makeThumbnail(signed: Uint8Array, sniffedType: string, mode: "test" | "live"): Promise<{ bytes: Uint8Array; meta: Thumbnail } | null> {
-  if (!DECODABLE.has(sniffedType)) return null;
-  return withDecodingSlot(() => encode(signed, sniffedType, mode));
+/** A photo decoded once (docs/benchmarks.md): upright, sRGB, at most 480 px on its long side, raw pixels. */
+export interface DecodedPicture {
+  data: Buffer;
+  info: OutputInfo;
 }
 
-async function encode(signed: Uint8Array, sniffedType: string, mode: "test" | "live"): Promise<{ bytes: Uint8Array; meta: Thumbnail } | null> {
-  // A JPEG needs no look at its size first: it decodes at ⅛ scale whatever it is.
-  const limitInputPixels = sniffedType === "image/jpeg" ? undefined : MAX_WHOLE_DECODE_PIXELS;
-  if (limitInputPixels !== undefined) {
-    const { width = 0, height = 0 } = await sharp(signed).metadata();
-    if (width * height > limitInputPixels) return null;
-  }
-  // JPEG shrink-on-load: libvips decodes at 1/2, 1/4 or 1/8 scale when the target is that much smaller
-  // (measured: a 4000×3000 JPEG in 49 ms resized to 480 px, 122 ms kept whole). sRGB, so that a grey
-  // picture has the three channels the band is drawn in.
-  const picture = await sharp(signed, { failOn: "none", limitInputPixels })
-    .autoOrient()
-    .resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: "inside", withoutEnlargement: true })
-    .toColourspace("srgb")
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+/**
+ * A photo decoded once for both its thumbnail and its perceptual fingerprints (sealer/src/provenance/fingerprint.ts):
+ * turned upright by its EXIF orientation, at most 480 px on its long side, sRGB, raw. The pixels the phone sent
+ * are those of the signed copy (C2PA adds a block, never touches the image data), so the thumbnail made from
+ * them is the one the signed bytes give, and carries none of their metadata.
+ * null: the format cannot be decoded here (a video, HEIC) or the picture is too large to decode whole; a
+ * picture libvips cannot read throws.
+ */
+export async function decodePicture(bytes: Uint8Array, sniffedType: string): Promise<DecodedPicture | null> {
+  if (!DECODABLE.has(sniffedType)) return null;
+  return withDecodingSlot(async () => {
+    // A JPEG needs no look at its size first: it decodes at ⅛ scale whatever it is.
+    const limitInputPixels = sniffedType === "image/jpeg" ? undefined : MAX_WHOLE_DECODE_PIXELS;
+    if (limitInputPixels !== undefined) {
+      const { width = 0, height = 0 } = await sharp(bytes).metadata();
+      if (width * height > limitInputPixels) return null;
+    }
+    // JPEG shrink-on-load: libvips decodes at 1/2, 1/4 or 1/8 scale when the target is that much smaller
+    // (measured: a 4000×3000 JPEG in 49 ms resized to 480 px, 122 ms kept whole). sRGB, so that a grey
+    // picture has the three channels the band is drawn in.
+    return sharp(bytes, { failOn: "none", limitInputPixels })
+      .autoOrient()
+      .resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: "inside", withoutEnlargement: true })
+      .toColourspace("srgb")
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  });
+}
+
+/**
+ * A light WebP of a decoded photo, stripped of every metadata (a reader of the page sees no location the full
+ * file may carry). A test proof's thumbnail carries a TEST band, so it never looks like a live one even taken
+ * out of the page. null: no quality fits within 100 KB.
+ */
+export async function makeThumbnail(picture: DecodedPicture, mode: "test" | "live"): Promise<{ bytes: Uint8Array; meta: Thumbnail } | null> {
   const { width, height } = picture.info;
-  // Drawn into the pixels here rather than composited by libvips: one pipeline and no SVG rendering less.
-  if (mode === "test") drawTestBand(picture.data, picture.info);
+  // Drawn into a copy of the pixels rather than composited by libvips: one pipeline and no SVG rendering less.
+  const pixels = Buffer.from(picture.data);
+  if (mode === "test") drawTestBand(pixels, picture.info);
   for (const quality of QUALITIES) {
-    const bytes = await sharp(picture.data, { raw: picture.info }).webp({ quality, effort: 0 }).toBuffer();
+    const bytes = await sharp(pixels, { raw: picture.info }).webp({ quality, effort: 0 }).toBuffer();
     if (bytes.length <= THUMBNAIL_MAX_BYTES) return { bytes: new Uint8Array(bytes), meta: { content_type: "image/webp", width, height, size: bytes.length } };
   }
   return null;

@@ -4,15 +4,18 @@ import sharp from "sharp";
 import { readC2pa } from "../src/c2pa/c2pa.ts";
 import { runSealJob } from "../src/seal-job.ts";
 import { pixelFacts } from "../src/provenance/fingerprint.ts";
+import { decodePicture } from "../src/thumbnail.ts";
 import { compareFingerprints, DHASH_MAX_DISTANCE, PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
 import { sealContext } from "./support.ts";
 import { job, written } from "./storage-stand-in.ts";
 import { scene, VARIANTS } from "./scenes.ts";
 
-const fingerprintOf = async (bytes: Uint8Array, type = "image/jpeg") => (await pixelFacts(bytes, type))!.fingerprint;
+/** As the seal job computes them: from the photo decoded once, for its thumbnail too. */
+const factsOf = async (bytes: Uint8Array, type = "image/jpeg") => pixelFacts((await decodePicture(bytes, type))!);
+const fingerprintOf = async (bytes: Uint8Array, type = "image/jpeg") => (await factsOf(bytes, type)).fingerprint;
 /** The whole picture's fingerprint and its five crops', as the Worker stores them (docs/adr/0052). */
 const storedPrints = async (bytes: Uint8Array) => {
-  const facts = (await pixelFacts(bytes, "image/jpeg"))!;
+  const facts = await factsOf(bytes);
   return [facts.fingerprint, ...facts.crops];
 };
 
@@ -50,8 +53,8 @@ test("the fingerprint is 64 bits each, and a video or HEIC has none", async () =
   const print = await fingerprintOf(await scene(1, 400, 300));
   assert.match(print.phash, /^[0-9a-f]{16}$/);
   assert.match(print.dhash, /^[0-9a-f]{16}$/);
-  assert.equal(await pixelFacts(new Uint8Array(16), "video/mp4"), null);
-  assert.equal(await pixelFacts(new Uint8Array(16), "image/heic"), null);
+  assert.equal(await decodePicture(new Uint8Array(16), "video/mp4"), null);
+  assert.equal(await decodePicture(new Uint8Array(16), "image/heic"), null);
 });
 
 test("sealing returns each photo's fingerprint and signs it among the observed facts", async () => {

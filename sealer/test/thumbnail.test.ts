@@ -2,7 +2,7 @@ import { test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import { runSealJob } from "../src/seal-job.ts";
-import { decodingNow, makeThumbnail, THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_PX } from "../src/thumbnail.ts";
+import { decodePicture, decodingNow, makeThumbnail, THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_PX } from "../src/thumbnail.ts";
 import { sealContext } from "./support.ts";
 import { deleted, job, storageHooks, written } from "./storage-stand-in.ts";
 
@@ -24,6 +24,12 @@ async function largePhoto(options: { orientation?: number; gps?: boolean } = {})
   if (options.gps) picture = picture.withExif({ IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 24/1" } });
   return new Uint8Array(await picture.jpeg({ quality: 90 }).toBuffer());
 }
+
+/** A thumbnail of a photo's bytes: decoded (as the seal job decodes each photo once), then made. */
+const thumbnailOf = async (bytes: Uint8Array, type: string, mode: "test" | "live") => {
+  const picture = await decodePicture(bytes, type);
+  return picture && makeThumbnail(picture, mode);
+};
 
 const pixel = async (image: Uint8Array, x: number, y: number): Promise<[number, number, number]> => {
   const { data, info } = await sharp(image).raw().toBuffer({ resolveWithObject: true });
@@ -54,12 +60,15 @@ test("sealing a large photo writes a WebP thumbnail of at most 480 px and 100 KB
     const [ours, theirs] = [await pixel(thumbnail, x, y), await pixel(reduced, x, y)];
     for (let channel = 0; channel < 3; channel++) assert.ok(Math.abs(ours[channel]! - theirs[channel]!) < 40, `(${x}, ${y}) ${ours} against ${theirs}`);
   }
+  // Made from the pixels decoded before signing (once, with the fingerprints), it is byte for byte the
+  // thumbnail the signed copy's own bytes give: C2PA signing adds a block and leaves the pixels alone.
+  assert.deepEqual(thumbnail, (await thumbnailOf(signed, "image/jpeg", sealJob.proof.mode))!.bytes);
   assert.ok((await pixel(thumbnail, 60, 100))[0]! > 150, "red on the left");
   assert.ok((await pixel(thumbnail, 420, 100))[2]! > 150, "blue on the right");
 });
 
 test("a thumbnail is upright by the photo's EXIF orientation and carries none of its metadata (no location)", async () => {
-  const made = await makeThumbnail(await largePhoto({ orientation: 6, gps: true }), "image/jpeg", "live");
+  const made = await thumbnailOf(await largePhoto({ orientation: 6, gps: true }), "image/jpeg", "live");
   assert.ok(made);
   assert.deepEqual([made.meta.width, made.meta.height], [360, 480], "turned a quarter: portrait");
   const meta = await sharp(made.bytes).metadata();
@@ -73,8 +82,8 @@ test("a small photo is not enlarged, and a test proof's thumbnail carries a TEST
       .png()
       .toBuffer(),
   );
-  const live = await makeThumbnail(photo, "image/png", "live");
-  const testMode = await makeThumbnail(photo, "image/png", "test");
+  const live = await thumbnailOf(photo, "image/png", "live");
+  const testMode = await thumbnailOf(photo, "image/png", "test");
   assert.deepEqual([live?.meta.width, live?.meta.height], [320, 240]);
   const [r, g] = await pixel(testMode!.bytes, 5, 235);
   assert.ok(r > 120 && g < 60, `dark red band at the bottom: ${r}, ${g}`);
@@ -103,7 +112,7 @@ test("a PNG that decodes to more than 64 Mpx gets no thumbnail (a small file can
       .toBuffer(),
   );
   assert.ok(bomb.length < 300_000, `${bomb.length} bytes`);
-  assert.equal(await makeThumbnail(bomb, "image/png", "live"), null);
+  assert.equal(await thumbnailOf(bomb, "image/png", "live"), null);
   const result = await runSealJob(sealContext(), job([{ name: "bomb.png", type: "image/png", bytes: bomb }]));
   assert.equal(result.status === "sealed" && result.files[0]!.thumbnail, null);
 });
@@ -114,7 +123,7 @@ test("at most two pictures are decoded at once, however many thumbnails are aske
   const sampler = setInterval(() => {
     most = Math.max(most, decodingNow());
   }, 1);
-  const made = await Promise.all(Array.from({ length: 6 }, () => makeThumbnail(photo, "image/jpeg", "live")));
+  const made = await Promise.all(Array.from({ length: 6 }, () => thumbnailOf(photo, "image/jpeg", "live")));
   clearInterval(sampler);
   assert.ok(made.every((thumbnail) => thumbnail !== null));
   assert.equal(most, 2);

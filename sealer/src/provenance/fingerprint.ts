@@ -1,6 +1,6 @@
 import sharp, { type Region } from "sharp";
 import type { PerceptualFingerprint } from "../../../shared/sealer-protocol.ts";
-import { withDecodingSlot } from "../thumbnail.ts";
+import type { DecodedPicture } from "../thumbnail.ts";
 
 /**
  * Perceptual fingerprints of a photo, from its decoded pixels (docs/adr/0041): a 64-bit DCT hash (pHash) and a
@@ -20,11 +20,6 @@ export interface PixelFacts {
   luminance_spread: number;
 }
 
-/** Formats the prebuilt libvips decodes (as for thumbnails); a video or HEVC HEIC gets no fingerprint. */
-const DECODABLE = new Set(["image/jpeg", "image/png", "image/webp"]);
-/** A PNG or WebP decodes whole: beyond 64 Mpx, none (as for thumbnails). */
-const MAX_WHOLE_DECODE_PIXELS = 64_000_000;
-
 const DCT_SIZE = 32;
 const LOW_FREQUENCIES = 8;
 /** What a crop keeps of each dimension. */
@@ -39,25 +34,12 @@ const CROPS = [
 ] as const;
 
 /**
- * null: the format cannot be decoded here, the picture is too large to decode whole, or libvips cannot read
- * it: whether such a file can be sealed is C2PA signing's decision (file_corrupt), not the fingerprint's.
+ * From the photo decoded once for its thumbnail too (sealer/src/thumbnail.ts: upright, sRGB, at most 480 px):
+ * grey, reduced to 256 px, from which the small reductions (of the whole picture and of its crops) are made.
+ * The hashes ignore the aspect ratio on purpose: a crop of a few per cent changes it little, and a resize not at all.
  */
-export async function pixelFacts(bytes: Uint8Array, sniffedType: string): Promise<PixelFacts | null> {
-  if (!DECODABLE.has(sniffedType)) return null;
-  return withDecodingSlot(() => decodedPixelFacts(bytes, sniffedType)).catch(() => null);
-}
-
-async function decodedPixelFacts(bytes: Uint8Array, sniffedType: string): Promise<PixelFacts | null> {
-  const limitInputPixels = sniffedType === "image/jpeg" ? undefined : MAX_WHOLE_DECODE_PIXELS;
-  if (limitInputPixels !== undefined) {
-    const { width = 0, height = 0 } = await sharp(bytes).metadata();
-    if (width * height > limitInputPixels) return null;
-  }
-  // One decode, upright and grey, reduced to 256 px (a JPEG at shrink-on-load); the small reductions
-  // (of the whole picture and of its crops) are made from it. The hashes ignore the aspect ratio on purpose: a crop of a few per cent
-  // changes it little, and a resize not at all.
-  const grey = await sharp(bytes, { failOn: "none", limitInputPixels })
-    .autoOrient()
+export async function pixelFacts(picture: DecodedPicture): Promise<PixelFacts> {
+  const grey = await sharp(picture.data, { raw: picture.info })
     .resize(256, 256, { fit: "inside", withoutEnlargement: true })
     .greyscale()
     .raw()
