@@ -6,7 +6,7 @@ import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
 import { sealedPackage } from "./support/sealed-package.ts";
-import { pdfsig, qpdfCheck, signatureReport, validatePdf } from "./support/pdf-judges.ts";
+import { pdfsig, pdfsigTrusting, qpdfCheck, signatureReport, validatePdf } from "./support/pdf-judges.ts";
 import { downloadedReport, get } from "./support/report-download.ts";
 
 let stack: Stack;
@@ -30,8 +30,8 @@ async function publishedRoots(proofId: string, dir: string) {
 }
 
 /**
- * The issue's judges on one report: pdfsig finds the seal (by the mode's identity) valid and the last
- * signature covering the whole document, PDFBox with Bouncy Castle validates the seal and the document
+ * The issue's judges on one report: pdfsig finds the seal (by the mode's identity) valid, its certificate
+ * trusted under the published service root, and the last signature covering the whole document, PDFBox with Bouncy Castle validates the seal and the document
  * timestamp to the published roots, qpdf finds no error.
  */
 function judge(path: string, roots: { seal: string; tsa: string }, mode: "test" | "live") {
@@ -43,6 +43,8 @@ function judge(path: string, roots: { seal: string; tsa: string }, mode: "test" 
   else expect(seal).not.toMatch(/TEST ONLY/);
   expect(signatureReport(report, 2)).toMatch(/Total document signed/);
   expect(signatureReport(report, 3)).toBe("");
+  // Given the published service root, NSS trusts the seal's certificate (its EKU lists emailProtection, ADR 0054).
+  expect(signatureReport(pdfsigTrusting(path, roots.seal).stdout, 1)).toMatch(/Certificate Validation: Certificate is Trusted\./);
   const validated = validatePdf(path, roots.seal, roots.tsa);
   expect(validated.stdout).not.toMatch(/FAIL/);
   expect(validated.status).toBe(0);
