@@ -1,7 +1,8 @@
 /**
- * Measures what the real schema costs per proof, file, session, event and delivery (ADR 0010): applies
+ * Measures what the real schema costs per proof, file, session, event and delivery (ADR 0055): applies
  * every migration to a fresh SQLite database (D1 is SQLite, 4,096-byte pages), inserts realistic rows
  * shaped as the service writes them, and reads the bytes each table and its indexes take from `dbstat`.
+ * Then prints the five-year model of ADR 0055 (scripts/capacity-model.ts) from the measured bytes.
  * Usage: node scripts/measure-capacity.ts [proofs=5000] [files per proof=10]
  */
 import { DatabaseSync } from "node:sqlite";
@@ -9,6 +10,7 @@ import { readdirSync, readFileSync, mkdtempSync } from "node:fs";
 import { randomBytes, randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { printFiveYearModel } from "./capacity-model.ts";
 
 const PROOFS = Number(process.argv[2] ?? 5000);
 const FILES_PER_PROOF = Number(process.argv[3] ?? 10);
@@ -64,8 +66,26 @@ const insertSession =
   db.prepare(`INSERT INTO capture_sessions (id, organization_id, mode, status, token_hash, external_reference, party, stage, category, template_id, template_sha256, locale, location_reference, return_url, compare_to, holds_reservation, proof_id, created_at, updated_at, expires_at, completed_at)
   VALUES (?, ?, 'live', 'completed', ?, ?, 'provider', 'checkin', 'car', ?, ?, 'fr', NULL, 'https://shop.example/rentals/return', NULL, 0, ?, ?, ?, ?, ?)`);
 const insertProof =
-  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at)
-  VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?)`);
+  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at, seal_certificate_sha256, seal_certificate_subject)
+  VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?, ?, 'CN=Proof Seal 2026, O=Example')`);
+// Rows migrations 0015-0023 add per sealed proof (evidence record, re-hash checks, fingerprints, report, creation).
+const insertEvidence = db.prepare("INSERT INTO evidence_records (proof_id, mode, due_at) VALUES (?, 'live', ?)");
+const insertEnrolment = db.prepare("INSERT INTO sealed_object_enrolments (proof_id, sealed_at) VALUES (?, ?)");
+const insertCheck = db.prepare(
+  "INSERT INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched) VALUES (?, ?, ?, ?, ?, 4203311, ?, ?, 1)",
+);
+const insertFingerprint =
+  db.prepare(`INSERT INTO file_fingerprints (file_id, organization_id, mode, proof_id, step_id, sealed_at, phash, dhash, band0, band1, band2, band3, variant)
+  VALUES (?, ?, 'live', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+const insertReport = db.prepare(
+  "INSERT INTO proof_reports (proof_id, kind, object_key, sha256, size, language, made_at) VALUES (?, 'proof', ?, ?, 2400000, 'fr', ?)",
+);
+const insertCreation = db.prepare(
+  "INSERT INTO capture_session_creations (key_hash, session_id, request_hash, sealed_token, created_at) VALUES (?, ?, ?, ?, ?)",
+);
+const ARTIFACTS = ["manifest.json", "proof.tsr", "manifest.p7s", "chain.pem"];
+const FINGERPRINT_VARIANTS = 6;
+const band = () => randomBytes(2).readUInt16BE();
 // What the sealer records per file since migrations 0012-0013 (CRC-32, decoded facts, one integrity signal).
 const sealerFacts = {
   crc32: 3_735_928_559,
@@ -91,7 +111,15 @@ for (let n = 0; n < PROOFS; n++) {
   const proof = id("prf");
   const reference = `RENTAL-2026-${String(100000 + n)}`;
   insertSession.run(session, organization, hex(), reference, id("tpl"), templateSha, proof, at, at, iso(n * 60_000 + 1_800_000), at);
-  insertProof.run(proof, organization, session, reference, id("tpl"), templateSha, hex(), at, randomUUID(), randomUUID(), at, at, at);
+  insertProof.run(proof, organization, session, reference, id("tpl"), templateSha, hex(), at, randomUUID(), randomUUID(), at, at, at, hex());
+  insertCreation.run(hex(), session, hex(), randomBytes(60).toString("base64"), at);
+  insertEvidence.run(proof, at);
+  insertEnrolment.run(proof, at);
+  insertReport.run(proof, `proofs/${proof}/report.pdf`, hex(), at);
+  for (const entry of ARTIFACTS) {
+    const digest = hex();
+    insertCheck.run(`proofs/${proof}/runs/${randomUUID()}/${entry}`, proof, entry, null, digest, at, digest);
+  }
   for (let f = 0; f < FILES_PER_PROOF; f++) {
     const file = id("med");
     const context = JSON.stringify({
@@ -117,6 +145,12 @@ for (let n = 0; n < PROOFS; n++) {
       at,
       at,
     );
+    const digest = hex();
+    insertCheck.run(`proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`, proof, `files/${file}.jpg`, file, digest, at, digest);
+    for (let variant = 0; variant < FINGERPRINT_VARIANTS; variant++) {
+      const print = randomBytes(8).toString("hex");
+      insertFingerprint.run(file, organization, proof, `step_${f % 8}`, at, print, randomBytes(8).toString("hex"), band(), band(), band(), band(), variant);
+    }
   }
   for (const type of ["capture_session.completed", "proof.sealed"]) {
     const event = id("evt");
@@ -176,8 +210,18 @@ const perDeliveryPurged =
   (purged.get("webhook_deliveries") ?? 0) / count("webhook_deliveries") +
   ((purged.get("webhook_attempts") ?? 0) / count("webhook_attempts")) * (count("webhook_attempts") / count("webhook_deliveries"));
 
-const proofTotal = perSession + perProofRow + FILES_PER_PROOF * perFile + 2 * perEvent + 2 * perDelivery;
-const proofTotalAfter30Days = perSession + perProofRow + FILES_PER_PROOF * perFile + 2 * perEvent + 2 * perDeliveryPurged;
+const SEALED_TABLES = [
+  "capture_session_creations",
+  "evidence_records",
+  "sealed_object_enrolments",
+  "sealed_object_checks",
+  "file_fingerprints",
+  "proof_reports",
+];
+const sealedExtras = (sizes: Map<string, number>) => SEALED_TABLES.reduce((sum, table) => sum + (sizes.get(table) ?? 0), 0) / PROOFS;
+const perProofExtras = sealedExtras(measured);
+const proofTotal = perProofExtras + perSession + perProofRow + FILES_PER_PROOF * perFile + 2 * perEvent + 2 * perDelivery;
+const proofTotalAfter30Days = sealedExtras(purged) + perSession + perProofRow + FILES_PER_PROOF * perFile + 2 * perEvent + 2 * perDeliveryPurged;
 const round = (bytes: number) => Math.round(bytes).toLocaleString("en-US");
 
 console.log(
@@ -194,8 +238,24 @@ console.log(`| webhook delivery after 30 days (bodies emptied) | ${round(perDeli
 console.log(
   `| template snapshot (8 steps, 4 languages; once per content) | ${round(measured.get("template_snapshots") ?? 0)} (${snapshot.length} bytes of JSON) |`,
 );
-console.log(`| **proof** (session + proof + ${FILES_PER_PROOF} files + 2 events + 2 deliveries) | **${round(proofTotal)}** |`);
+for (const table of SEALED_TABLES) console.log(`| ${table} (per proof) | ${round((measured.get(table) ?? 0) / PROOFS)} |`);
+console.log(`| **proof** (session + proof + ${FILES_PER_PROOF} files + 2 events + 2 deliveries + the rows above) | **${round(proofTotal)}** |`);
 console.log(`| **proof after 30 days** | **${round(proofTotalAfter30Days)}** |`);
 console.log(
   `One 10 GB D1 database: ${round(D1_DATABASE_BYTES / proofTotalAfter30Days)} proofs (${round(D1_DATABASE_BYTES / proofTotal)} if delivery bodies were kept)`,
 );
+/**
+ * Rows D1 counts as written for one proof's inserts: each row and one entry per index on its table
+ * (D1's pricing page), from the rows inserted above; plus the rows the flow updates, counted from the code
+ * (completion: session and 10 files; uploads: 10 marks; sealing: proof, balance, 10 files; webhooks: 2
+ * events dispatched, 2 deliveries and 2 attempts completed).
+ */
+const UPDATED_ROWS_PER_PROOF = 1 + 10 + 10 + 1 + 1 + 10 + 6;
+const indexes = new Map(
+  (db.prepare("SELECT tbl_name AS tbl, COUNT(*) AS n FROM sqlite_schema WHERE type = 'index' GROUP BY tbl_name").all() as { tbl: string; n: number }[]).map(
+    (row) => [row.tbl, row.n],
+  ),
+);
+const perProofTables = ["capture_sessions", "proofs", "files", "events", "webhook_deliveries", "webhook_attempts", ...SEALED_TABLES];
+const rowsWrittenPerProof = perProofTables.reduce((sum, table) => sum + (count(table) / PROOFS) * (1 + (indexes.get(table) ?? 0)), 0) + UPDATED_ROWS_PER_PROOF;
+printFiveYearModel(proofTotalAfter30Days, rowsWrittenPerProof);

@@ -1,0 +1,126 @@
+/**
+ * The five-year model of ADR 0055, printed by scripts/measure-capacity.ts from the D1 bytes it measured:
+ * 1 million proofs a day, peaks three times the average, everything kept for ever, set against the
+ * platform's published limits and prices (each figure with the page it comes from, read 2026-11-26).
+ */
+
+const PROOFS_PER_DAY = 1_000_000;
+const PEAK_FACTOR = 3;
+const YEARS = 5;
+const DAY_S = 86_400;
+const GB = 1000 ** 3;
+
+/** developers.cloudflare.com/d1/platform/limits/ (Workers Paid) and its FAQ on throughput. */
+export const D1 = {
+  databaseBytes: 10 * GB,
+  /** 1 TB on the current page (ADR 0010's 250 GB was the older figure); raised on request. */
+  accountBytes: 1000 * GB,
+  databasesPerAccount: 50_000,
+  queriesPerInvocation: 1_000,
+  boundParameters: 100,
+  /** "Each individual D1 database is inherently single-threaded": ~1,000 queries a second at 1 ms each. */
+  queriesPerSecond: 1_000,
+};
+
+/** developers.cloudflare.com/queues/platform/limits/ */
+const QUEUES = { messagesPerSecondPerQueue: 5_000, batchMessages: 100, consumerConcurrency: 250 };
+
+/** developers.cloudflare.com/containers/platform/limits/ (account) and wrangler.toml (ours). */
+const CONTAINERS = { accountVcpu: 1_500, instanceVcpu: 2, instanceGib: 8, ourMaxInstances: 5, jobsPerInstance: 2 };
+
+/** Prices in USD beyond the Workers Paid allowances (the allowances are ignored: this is the margin cost). */
+const PRICE = {
+  // developers.cloudflare.com/d1/platform/pricing/
+  d1RowWritten: 1.0 / 1e6,
+  d1RowRead: 0.001 / 1e6,
+  d1GbMonth: 0.75,
+  // developers.cloudflare.com/r2/pricing/ (Standard storage)
+  r2GbMonth: 0.015,
+  r2ClassA: 4.5 / 1e6,
+  r2ClassB: 0.36 / 1e6,
+  // developers.cloudflare.com/queues/platform/pricing/ (an operation per 64 KB written, read or deleted)
+  queueOperation: 0.4 / 1e6,
+  // developers.cloudflare.com/workers/platform/pricing/
+  workerRequest: 0.3 / 1e6,
+  // developers.cloudflare.com/containers/pricing/
+  containerVcpuSecond: 0.00002,
+  containerGibSecond: 0.0000025,
+};
+
+/**
+ * D1 statements one sealed 10-photo proof makes, counted from the code path (src/storage/, 2026-11-26),
+ * not measured: creation (session + creation record, ADR 0046), each photo's registration and upload
+ * mark, completion's batch, sealing (progress, attempt, then the sealed batch: proof, reservation, 10
+ * files, event, object checks, 9 multi-row fingerprint inserts, certificate), two events published and
+ * delivered (delivery insert, dispatch mark, attempt start, attempt outcome), the report's row, and the
+ * sweeps' share (enrolment, evidence renewal, body purge, re-hash: batched, under one statement a proof).
+ */
+export const WRITE_STATEMENTS = { creation: 2, uploads: 20, completion: 13, sealing: 28, webhooks: 10, report: 1, sweeps: 1 };
+/** Reads of the same path (key look-up, page loads, sealing's load, deliveries' loads), counted the same way. */
+const READ_STATEMENTS = 30;
+/** Objects and messages of the same path: 10 uploads, 10 signed copies, 10 thumbnails, 4 artifacts, the report. */
+const R2_PER_PROOF = { classA: 35, classB: 25, bytes: 10 * (4.2e6 + 4.2e6 + 60e3) + 2.4e6 };
+const QUEUE_OPERATIONS = 3 * 4; // sealing, report and two webhook messages: written, read, deleted
+const WORKER_REQUESTS = 30; // API calls, capture page and uploads, queue and cron invocations' share
+/** docs/benchmarks.md: sealer job ~0.9 s of CPU (all threads), report ~0.8 s; wall time ~2 s a job. */
+const SEALER = { cpuSeconds: 1.7, wallSeconds: 2 };
+
+const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const usd = (value: number) => `$${value < 0.01 ? value.toExponential(2) : fmt(value, 2)}`;
+
+/** Prints the model as Markdown tables; `d1BytesPerProof` is the measured figure after 30 days. */
+export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof: number): void {
+  const statements = Object.values(WRITE_STATEMENTS).reduce((sum, n) => sum + n, 0);
+  const average = PROOFS_PER_DAY / DAY_S;
+  const peak = average * PEAK_FACTOR;
+  const d1PerDay = PROOFS_PER_DAY * d1BytesPerProof;
+  const fiveYears = d1PerDay * 365 * YEARS;
+  const proofsPerDatabaseSecond = D1.queriesPerSecond / (statements + READ_STATEMENTS);
+  const sealerInstances = Math.ceil((peak * SEALER.wallSeconds) / CONTAINERS.jobsPerInstance);
+  console.log(`\n## Five years at ${fmt(PROOFS_PER_DAY)} proofs a day (average ${fmt(average, 1)}/s, peak ${fmt(peak, 1)}/s), kept for ever`);
+  console.log(`D1 write statements a proof (counted from the code): ${statements} (${JSON.stringify(WRITE_STATEMENTS)}); reads ~${READ_STATEMENTS}`);
+  console.log("| Limit | Figure | Where it bites | What the design does |");
+  console.log("| --- | ---: | --- | --- |");
+  console.log(
+    `| D1 database size | 10 GB | one database full in ${fmt((D1.databaseBytes * 0.7) / d1PerDay, 2)} days at 70 % (${fmt(d1PerDay / GB, 1)} GB a day) | shards; sealed records leave for R2 (3 KB target) |`,
+  );
+  console.log(
+    `| D1 storage per account | 1 TB | full in ${fmt(D1.accountBytes / d1PerDay)} days; five years need ${fmt(fiveYears / 1e12, 1)} TB | raise on request, and the 3 KB target: ${fmt((PROOFS_PER_DAY * 3000 * 365 * YEARS) / 1e12, 1)} TB in five years |`,
+  );
+  console.log(`| D1 databases per account | 50,000 | ${fmt(fiveYears / (D1.databaseBytes * 0.7))} shards at 70 % in five years | far below |`);
+  console.log(
+    `| D1 throughput, one database | ~1,000 queries/s | ${fmt(proofsPerDatabaseSecond, 1)} proofs/s a database; peak needs ${Math.ceil(peak / proofsPerDatabaseSecond)} databases | writes spread over shards by organization |`,
+  );
+  console.log(`| D1 queries per invocation | 1,000 | a sweep visiting every shard | a message per shard, each its own invocation |`);
+  console.log(`| D1 bound parameters | 100 | multi-row inserts (fingerprints: 7 rows, 92 parameters) | chunked inserts, json_each for id lists |`);
+  console.log(
+    `| Queues throughput | 5,000 msg/s a queue | peak ${fmt(peak * 4, 0)} msg/s (4 messages a proof) | ${fmt(QUEUES.messagesPerSecondPerQueue / (peak * 4), 0)}× headroom; batches of ≤ ${QUEUES.batchMessages}, ${QUEUES.consumerConcurrency} consumers |`,
+  );
+  console.log(
+    `| Containers | 1,500 vCPU an account; ours max_instances = ${CONTAINERS.ourMaxInstances} | peak needs ${sealerInstances} instances of ${CONTAINERS.instanceVcpu} vCPU (${sealerInstances * CONTAINERS.instanceVcpu} vCPU) | raise max_instances with the sealing consumers' concurrency (ADR 0011) |`,
+  );
+  console.log(
+    `| R2 | no size ceiling | ${fmt((R2_PER_PROOF.bytes * PROOFS_PER_DAY) / 1e12, 0)} TB a day, ${fmt((R2_PER_PROOF.bytes * PROOFS_PER_DAY * 365 * YEARS) / 1e15, 0)} PB in five years | the dominant cost (below) |`,
+  );
+  console.log(`| Workers requests | no documented ceiling on Paid | ${fmt(peak * WORKER_REQUESTS, 0)} requests/s at peak | billed per request |`);
+
+  const storageMonthsAverage = (YEARS * 12) / 2;
+  const perProof = {
+    d1Writes: rowsWrittenPerProof * PRICE.d1RowWritten,
+    d1Reads: READ_STATEMENTS * 10 * PRICE.d1RowRead,
+    d1Storage: (d1BytesPerProof / GB) * PRICE.d1GbMonth * storageMonthsAverage,
+    r2Operations: R2_PER_PROOF.classA * PRICE.r2ClassA + R2_PER_PROOF.classB * PRICE.r2ClassB,
+    r2Storage: (R2_PER_PROOF.bytes / GB) * PRICE.r2GbMonth * storageMonthsAverage,
+    queues: QUEUE_OPERATIONS * PRICE.queueOperation,
+    workers: WORKER_REQUESTS * PRICE.workerRequest,
+    containers:
+      SEALER.cpuSeconds * PRICE.containerVcpuSecond + (SEALER.wallSeconds / CONTAINERS.jobsPerInstance) * CONTAINERS.instanceGib * PRICE.containerGibSecond,
+  };
+  const total = Object.values(perProof).reduce((sum, n) => sum + n, 0);
+  console.log(`\n## Cost per proof (storage for the average ${storageMonthsAverage} months a proof is kept within the five years)`);
+  console.log("| Item | USD |");
+  console.log("| --- | ---: |");
+  for (const [item, cost] of Object.entries(perProof)) console.log(`| ${item} | ${usd(cost)} |`);
+  console.log(`| **total** | **${usd(total)}** |`);
+  console.log(`D1 rows written a proof (inserted rows with their index entries, plus updated rows): ${fmt(rowsWrittenPerProof)}`);
+}
