@@ -258,4 +258,5 @@ const indexes = new Map(
 );
 const perProofTables = ["capture_sessions", "proofs", "files", "events", "webhook_deliveries", "webhook_attempts", ...SEALED_TABLES];
 const rowsWrittenPerProof = perProofTables.reduce((sum, table) => sum + (count(table) / PROOFS) * (1 + (indexes.get(table) ?? 0)), 0) + UPDATED_ROWS_PER_PROOF;
+console.log(`Tables measured per proof: ${perProofTables.join(", ")}`);
 printFiveYearModel(proofTotalAfter30Days, rowsWrittenPerProof);

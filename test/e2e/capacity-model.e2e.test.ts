@@ -1,0 +1,51 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { describe, expect, it } from "vitest";
+
+/** The capacity script of ADR 0055, run on few proofs: it measures today's schema and prints the model. */
+describe("capacity script", () => {
+  const output = execFileSync(process.execPath, ["scripts/measure-capacity.ts", "40", "10"], { encoding: "utf8" });
+
+  it("measures every table that holds rows of a proof, session, file or delivery", () => {
+    const db = new DatabaseSync(":memory:");
+    for (const name of readdirSync("migrations")
+      .filter((file) => file.endsWith(".sql"))
+      .sort())
+      db.exec(readFileSync(`migrations/${name}`, "utf8"));
+    const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name);
+    const perProof = tables.filter((table) =>
+      (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((column) =>
+        ["proof_id", "session_id", "file_id", "delivery_id", "event_id"].includes(column.name),
+      ),
+    );
+    const measured = /Tables measured per proof: (.+)/.exec(output)?.[1]?.split(", ") ?? [];
+    expect(perProof.length).toBeGreaterThan(5);
+    for (const table of perProof) expect(measured, table).toContain(table);
+  });
+
+  it("prints the bytes of a sealed 10-photo proof and what one database holds", () => {
+    const after30Days = Number(/\*\*proof after 30 days\*\* \| \*\*([\d,]+)\*\*/.exec(output)?.[1]?.replaceAll(",", ""));
+    expect(after30Days).toBeGreaterThan(3_000);
+    expect(output).toMatch(/One 10 GB D1 database: [\d,]+ proofs/);
+  });
+
+  it("prints the five-year model against each limit, with the cost per proof", () => {
+    expect(output).toContain("## Five years at 1,000,000 proofs a day");
+    for (const limit of [
+      "D1 database size",
+      "D1 storage per account | 1 TB",
+      "D1 databases per account",
+      "D1 throughput",
+      "D1 queries per invocation",
+      "D1 bound parameters",
+      "Queues throughput",
+      "Containers",
+      "| R2 |",
+      "Workers requests",
+    ])
+      expect(output).toContain(limit);
+    expect(output).toMatch(/D1 write statements a proof \(counted from the code\): \d+/);
+    expect(output).toMatch(/\| \*\*total\*\* \| \*\*\$[\d.e-]+\*\* \|/);
+  });
+});
