@@ -9,6 +9,8 @@ const PEAK_FACTOR = 3;
 const YEARS = 5;
 const DAY_S = 86_400;
 const GB = 1000 ** 3;
+/** Issue 31 point 2: D1 bytes a sealed 10-photo proof may keep once its record is in R2. */
+const TARGET_BYTES = 3_000;
 
 /** developers.cloudflare.com/d1/platform/limits/ (Workers Paid) and its FAQ on throughput. */
 export const D1 = {
@@ -66,7 +68,7 @@ const WORKER_REQUESTS = 30; // API calls, capture page and uploads, queue and cr
 const SEALER = { cpuSeconds: 1.7, wallSeconds: 2 };
 
 const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const usd = (value: number) => `$${value < 0.01 ? value.toExponential(2) : fmt(value, 2)}`;
+const usd = (value: number) => `$${value < 0.001 ? value.toExponential(2) : fmt(value, 4)}`;
 
 /** Prints the model as Markdown tables; `d1BytesPerProof` is the measured figure after 30 days. */
 export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof: number): void {
@@ -82,12 +84,14 @@ export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof:
   console.log("| Limit | Figure | Where it bites | What the design does |");
   console.log("| --- | ---: | --- | --- |");
   console.log(
-    `| D1 database size | 10 GB | one database full in ${fmt((D1.databaseBytes * 0.7) / d1PerDay, 2)} days at 70 % (${fmt(d1PerDay / GB, 1)} GB a day) | shards; sealed records leave for R2 (3 KB target) |`,
+    `| D1 database size | 10 GB | one database at 70 % in ${fmt(((D1.databaseBytes * 0.7) / d1PerDay) * 24, 1)} hours (${fmt(d1PerDay / GB, 1)} GB a day) | shards; sealed records leave for R2 (3 KB target) |`,
   );
   console.log(
-    `| D1 storage per account | 1 TB | full in ${fmt(D1.accountBytes / d1PerDay)} days; five years need ${fmt(fiveYears / 1e12, 1)} TB | raise on request, and the 3 KB target: ${fmt((PROOFS_PER_DAY * 3000 * 365 * YEARS) / 1e12, 1)} TB in five years |`,
+    `| D1 storage per account | 1 TB | full in ${fmt(D1.accountBytes / d1PerDay)} days; five years need ${fmt(fiveYears / 1e12, 1)} TB | raise on request, and the 3 KB target: ${fmt((PROOFS_PER_DAY * TARGET_BYTES * 365 * YEARS) / 1e12, 1)} TB in five years |`,
   );
-  console.log(`| D1 databases per account | 50,000 | ${fmt(fiveYears / (D1.databaseBytes * 0.7))} shards at 70 % in five years | far below |`);
+  console.log(
+    `| D1 databases per account | 50,000 | ${fmt(fiveYears / (D1.databaseBytes * 0.7))} shards at 70 % in five years (${fmt((PROOFS_PER_DAY * TARGET_BYTES * 365 * YEARS) / (D1.databaseBytes * 0.7))} at 3 KB a proof) | within the limit; the account's storage bites first |`,
+  );
   console.log(
     `| D1 throughput, one database | ~1,000 queries/s | ${fmt(proofsPerDatabaseSecond, 1)} proofs/s a database; peak needs ${Math.ceil(peak / proofsPerDatabaseSecond)} databases | writes spread over shards by organization |`,
   );

@@ -201,9 +201,10 @@ const perFile = per("files");
 const perEvent = per("events");
 const perDelivery = per("webhook_deliveries") + per("webhook_attempts") * (count("webhook_attempts") / count("webhook_deliveries"));
 
-// The same deliveries once the retention sweep has emptied their bodies (30 days), after VACUUM.
+// The same rows 30 days on, after VACUUM: delivery bodies emptied, creation records gone after 24 hours (ADR
+// 0046), enrolments consumed by the re-hash sweep's enrolment (ADR 0037).
 db.exec(
-  "UPDATE webhook_attempts SET response_body_start = NULL; UPDATE webhook_deliveries SET request_body = '', response_body_start = NULL, body_deleted_at = created_at; VACUUM;",
+  "UPDATE webhook_attempts SET response_body_start = NULL; UPDATE webhook_deliveries SET request_body = '', response_body_start = NULL, body_deleted_at = created_at; DELETE FROM capture_session_creations; DELETE FROM sealed_object_enrolments; VACUUM;",
 );
 const purged = tableBytes();
 const perDeliveryPurged =
