@@ -50,16 +50,15 @@ const PRICE = {
 };
 
 /**
- * D1 statements one sealed 10-photo proof makes, counted from the code path (src/storage/, 2026-11-26),
- * not measured: creation (session + creation record, ADR 0046), each photo's registration and upload
- * mark, completion's batch, sealing (progress, attempt, then the sealed batch: proof, reservation, 10
- * files, event, object checks, 9 multi-row fingerprint inserts, certificate), two events published and
- * delivered (delivery insert, dispatch mark, attempt start, attempt outcome), the report's row, and the
- * sweeps' share (enrolment, evidence renewal, body purge, re-hash: batched, under one statement a proof).
+ * D1 statements one sealed 10-photo proof makes. Measured by test/api/capacity-statements.test.ts through
+ * the real handlers (writes: creation 3, uploads 20, completion 14, sealing 21 without fingerprints; reads
+ * 50), plus what that test does not run, counted from src/storage/: the 9 multi-row fingerprint inserts of
+ * a real seal, two events published and delivered (delivery insert, dispatch mark, attempt start and
+ * outcome), the report's row, and the sweeps' batched share (under one statement a proof).
  */
-export const WRITE_STATEMENTS = { creation: 2, uploads: 20, completion: 13, sealing: 28, webhooks: 10, report: 1, sweeps: 1 };
-/** Reads of the same path (key look-up, page loads, sealing's load, deliveries' loads), counted the same way. */
-const READ_STATEMENTS = 30;
+export const WRITE_STATEMENTS = { creation: 3, uploads: 20, completion: 14, sealing: 30, webhooks: 10, report: 1, sweeps: 1 };
+/** Reads: 50 measured, about 10 more for deliveries and the report (counted). */
+const READ_STATEMENTS = 60;
 /** Objects and messages of the same path: 10 uploads, 10 signed copies, 10 thumbnails, 4 artifacts, the report. */
 const R2_PER_PROOF = { classA: 35, classB: 25, bytes: 10 * (4.2e6 + 4.2e6 + 60e3) + 2.4e6 };
 const QUEUE_OPERATIONS = 3 * 4; // sealing, report and two webhook messages: written, read, deleted
@@ -80,7 +79,7 @@ export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof:
   const proofsPerDatabaseSecond = D1.queriesPerSecond / (statements + READ_STATEMENTS);
   const sealerInstances = Math.ceil((peak * SEALER.wallSeconds) / CONTAINERS.jobsPerInstance);
   console.log(`\n## Five years at ${fmt(PROOFS_PER_DAY)} proofs a day (average ${fmt(average, 1)}/s, peak ${fmt(peak, 1)}/s), kept for ever`);
-  console.log(`D1 write statements a proof (counted from the code): ${statements} (${JSON.stringify(WRITE_STATEMENTS)}); reads ~${READ_STATEMENTS}`);
+  console.log(`D1 write statements a proof (measured and counted, ADR 0055): ${statements} (${JSON.stringify(WRITE_STATEMENTS)}); reads ~${READ_STATEMENTS}`);
   console.log("| Limit | Figure | Where it bites | What the design does |");
   console.log("| --- | ---: | --- | --- |");
   console.log(

@@ -45,7 +45,7 @@ describe("capacity script", () => {
       "Workers requests",
     ])
       expect(output).toContain(limit);
-    expect(output).toMatch(/D1 write statements a proof \(counted from the code\): \d+/);
+    expect(output).toMatch(/D1 write statements a proof \(measured and counted, ADR 0055\): \d+/);
     expect(output).toMatch(/\| \*\*total\*\* \| \*\*\$[\d.e-]+\*\* \|/);
   });
 });
