@@ -57,7 +57,19 @@ export function productionConfigurationProblems(production: WranglerConfig, topL
   for (const binding of bindingNames(topLevel)) {
     if (!productionBindings.has(binding)) problems.push(`binding ${binding} is missing`);
   }
-  problems.push(...settingDifferences("queue consumer", topLevel.queues.consumers ?? [], production.queues.consumers ?? [], "queue"));
+  // The sealing consumer's batch and concurrency differ on purpose: the local queue runs one batch at a time, so
+  // local takes 10 proofs in one batch where production takes 10 invocations of one (ADR 0050);
+  // sealing-concurrency.e2e checks both shapes give the same 10.
+  const sealingShapeLeftOut = (consumer: { queue: string; max_batch_size?: number; max_concurrency?: number }) =>
+    consumer.queue === "proof-sealing" ? { ...consumer, max_batch_size: undefined, max_concurrency: undefined } : consumer;
+  problems.push(
+    ...settingDifferences(
+      "queue consumer",
+      (topLevel.queues.consumers ?? []).map(sealingShapeLeftOut),
+      (production.queues.consumers ?? []).map(sealingShapeLeftOut),
+      "queue",
+    ),
+  );
   problems.push(...settingDifferences("container", topLevel.containers ?? [], production.containers ?? [], "class_name"));
   if (production.workers_dev !== false) problems.push("workers_dev is not false (a second public host)");
   return problems;
