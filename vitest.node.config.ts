@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // A log still in flight when a file ends would otherwise fail a green run (vitest-dev/vitest#11153).
+    disableConsoleIntercept: true,
   },
 });
