@@ -1,0 +1,114 @@
+import { arrayElements, dictionaryEntries, PdfSyntaxError, referencedObject, skipSpace, valueEnd } from "./pdf-syntax.ts";
+
+/**
+ * A complete PDF as an incremental update sees it (ISO 32000-1, 7.5.6): the latest trailer, where each object's
+ * latest version starts, and the offset of the latest cross-reference section. Only classic cross-reference
+ * tables are read (what pdfkit and this module write); a cross-reference stream is refused, never guessed at.
+ */
+export interface PdfRevision {
+  bytes: Uint8Array;
+  /** The file as latin1: an index into it is an offset into `bytes`. */
+  text: string;
+  trailer: Map<string, string>;
+  xrefOffset: number;
+  offsets: Map<number, number>;
+}
+
+/**
+ * The bytes as ISO 8859-1, one character a byte (what Node's "latin1" gives): TextDecoder's "latin1" is
+ * windows-1252, which turns 0x80-0x9f into other characters and would change a dictionary written back.
+ */
+export function latin1Text(bytes: Uint8Array): string {
+  let text = "";
+  for (let at = 0; at < bytes.byteLength; at += 0x8000) text += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return text;
+}
+
+/** Reads the file's cross-reference sections, newest first, following /Prev. */
+export function readRevision(bytes: Uint8Array): PdfRevision {
+  const text = latin1Text(bytes);
+  const startxref = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text.slice(-1024));
+  if (!startxref) throw new PdfSyntaxError("no startxref at the end of the file");
+  const xrefOffset = Number(startxref[1]);
+  const offsets = new Map<number, number>();
+  let trailer: Map<string, string> | undefined;
+  const seen = new Set<number>();
+  for (let section: number | null = xrefOffset; section !== null; ) {
+    if (seen.has(section)) throw new PdfSyntaxError("cross-reference sections form a loop");
+    seen.add(section);
+    const { entries, next } = readXrefSection(text, section, offsets);
+    trailer ??= entries;
+    section = next;
+  }
+  return { bytes, text, trailer: trailer!, xrefOffset, offsets };
+}
+
+/** One `xref` table and its trailer; entries already known (from a newer section) are kept. */
+function readXrefSection(text: string, at: number, offsets: Map<number, number>): { entries: Map<string, string>; next: number | null } {
+  let index = skipSpace(text, at);
+  if (!text.startsWith("xref", index)) throw new PdfSyntaxError("only classic cross-reference tables are read (a cross-reference stream was found)");
+  index += 4;
+  const subsection = /\s*(\d+)\s+(\d+)[ \t]*\r?\n?/y;
+  const entry = /(\d{10}) (\d{5}) ([nf])\s{1,2}/y;
+  for (;;) {
+    subsection.lastIndex = index;
+    const header = subsection.exec(text);
+    if (!header) break;
+    const first = Number(header[1]);
+    index = subsection.lastIndex;
+    for (let number = first; number < first + Number(header[2]); number++) {
+      entry.lastIndex = skipSpace(text, index);
+      const row = entry.exec(text);
+      if (!row) throw new PdfSyntaxError(`malformed cross-reference entry for object ${number}`);
+      index = entry.lastIndex;
+      if (row[3] === "n" && !offsets.has(number)) offsets.set(number, Number(row[1]));
+    }
+  }
+  index = skipSpace(text, index);
+  if (!text.startsWith("trailer", index)) throw new PdfSyntaxError("trailer expected after the cross-reference table");
+  const { entries } = dictionaryEntries(text, index + 7);
+  const previous = entries.get("/Prev");
+  return { entries, next: previous === undefined ? null : Number(previous) };
+}
+
+/** The source text of object `number`'s latest version (what lies between `obj` and `endobj`). */
+export function objectText(revision: PdfRevision, number: number): string {
+  const offset = revision.offsets.get(number);
+  if (offset === undefined) throw new PdfSyntaxError(`object ${number} is not in the cross-reference table`);
+  const header = /\s*(\d+)\s+(\d+)\s+obj/y;
+  header.lastIndex = offset;
+  const match = header.exec(revision.text);
+  if (!match || Number(match[1]) !== number) throw new PdfSyntaxError(`object ${number} is not where the cross-reference table says`);
+  return revision.text.slice(header.lastIndex, valueEnd(revision.text, header.lastIndex));
+}
+
+/** A dictionary, direct or the object a reference names. */
+export function resolvedDictionary(revision: PdfRevision, value: string): Map<string, string> {
+  const number = referencedObject(value);
+  return dictionaryEntries(number === null ? value : objectText(revision, number), 0).entries;
+}
+
+/** An array, direct or the object a reference names; absent: empty. */
+export function resolvedArray(revision: PdfRevision, value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const number = referencedObject(value);
+  return arrayElements(number === null ? value : objectText(revision, number));
+}
+
+/** The catalog's object number (the trailer's /Root). */
+export function catalogNumber(revision: PdfRevision): number {
+  const root = referencedObject(revision.trailer.get("/Root") ?? "");
+  if (root === null) throw new PdfSyntaxError("the trailer names no catalog");
+  return root;
+}
+
+/** The first page's object number, down the page tree's first kids. */
+export function firstPageNumber(revision: PdfRevision): number {
+  let node = referencedObject(resolvedDictionary(revision, `${catalogNumber(revision)} 0 R`).get("/Pages") ?? "");
+  for (let depth = 0; node !== null && depth < 32; depth++) {
+    const entries = resolvedDictionary(revision, `${node} 0 R`);
+    if (entries.get("/Type") === "/Page") return node;
+    node = referencedObject(resolvedArray(revision, entries.get("/Kids"))[0] ?? "");
+  }
+  throw new PdfSyntaxError("the document has no page");
+}
