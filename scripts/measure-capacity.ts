@@ -66,8 +66,8 @@ const insertSession =
   db.prepare(`INSERT INTO capture_sessions (id, organization_id, mode, status, token_hash, external_reference, party, stage, category, template_id, template_sha256, locale, location_reference, return_url, compare_to, holds_reservation, proof_id, created_at, updated_at, expires_at, completed_at)
   VALUES (?, ?, 'live', 'completed', ?, ?, 'provider', 'checkin', 'car', ?, ?, 'fr', NULL, 'https://shop.example/rentals/return', NULL, 0, ?, ?, ?, ?, ?)`);
 const insertProof =
-  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at, seal_certificate_sha256, seal_certificate_subject)
-  VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?, ?, 'CN=Proof Seal 2026, O=Example')`);
+  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at, seal_certificate_sha256, seal_certificate_subject, sealed_record)
+  VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?, ?, 'CN=Proof Seal 2026, O=Example', 1)`);
 // Rows migrations 0015-0023 add per sealed proof (evidence record, re-hash checks, fingerprints, report, creation).
 const insertEvidence = db.prepare("INSERT INTO evidence_records (proof_id, mode, due_at) VALUES (?, 'live', ?)");
 const insertEnrolment = db.prepare("INSERT INTO sealed_object_enrolments (proof_id, sealed_at) VALUES (?, ?)");
@@ -86,15 +86,18 @@ const insertCreation = db.prepare(
 const ARTIFACTS = ["manifest.json", "proof.tsr", "manifest.p7s", "chain.pem"];
 const FINGERPRINT_VARIANTS = 6;
 const band = () => randomBytes(2).readUInt16BE();
-// What the sealer records per file since migrations 0012-0013 (CRC-32, decoded facts, one integrity signal).
+// What the sealer records per file since migrations 0012-0013 (CRC-32, decoded facts, one integrity signal). Since
+// migration 0024 the decoded facts, signals and capture context go to the run's record in R2, not to D1.
 const sealerFacts = {
   crc32: 3_735_928_559,
-  decoded: '{"width":4032,"height":3024,"duration_s":null}',
-  signals: '[{"code":"clock_offset","detail":"The phone clock was 412 ms off."}]',
+  decoded: { width: 4032, height: 3024, duration_ms: null },
+  signals: [{ code: "clock_offset", detail: "The phone clock was 412 ms off." }],
 };
 const insertFile =
-  db.prepare(`INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, capture_context, original_key, signed_key, signed_sha256, signed_size, sniffed_type, prior_c2pa, signed_crc32, prior_credentials, decoded, signals, created_at, captured_at)
-  VALUES (?, ?, ?, ?, 'photo', 'image/jpeg', 4194304, ?, 'uploaded', ?, ?, ?, ?, 4203311, 'image/jpeg', 0, ?, NULL, ?, ?, ?, ?)`);
+  db.prepare(`INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, capture_context, original_key, signed_key, signed_sha256, signed_size, sniffed_type, prior_c2pa, signed_crc32, prior_credentials, decoded, signals, thumbnail, created_at, captured_at)
+  VALUES (?, ?, ?, ?, 'photo', 'image/jpeg', 4194304, ?, 'uploaded', NULL, ?, ?, ?, 4203311, 'image/jpeg', 0, ?, NULL, NULL, NULL, ?, ?, ?)`);
+/** Bytes of the sealed records written to R2 (objects/sealed-records.ts), for the model's R2 side. */
+let recordBytes = 0;
 const insertEvent = db.prepare("INSERT INTO events (id, organization_id, mode, type, data, created_at, dispatched_at) VALUES (?, ?, 'live', ?, ?, ?, ?)");
 const insertDelivery =
   db.prepare(`INSERT INTO webhook_deliveries (id, organization_id, mode, endpoint_id, event_id, event, session_id, status, attempts, next_attempt_at, request_body, response_status, response_body_start, failure_reason, created_at, updated_at)
@@ -120,14 +123,23 @@ for (let n = 0; n < PROOFS; n++) {
     const digest = hex();
     insertCheck.run(`proofs/${proof}/runs/${randomUUID()}/${entry}`, proof, entry, null, digest, at, digest);
   }
+  const recorded: Record<string, unknown> = {};
   for (let f = 0; f < FILES_PER_PROOF; f++) {
     const file = id("med");
-    const context = JSON.stringify({
+    const context = {
       method: "camera",
       device_time: at,
       clock_offset_ms: 412,
       user_agent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
       location: null,
+    };
+    recorded[file] = { captureContext: context, decoded: sealerFacts.decoded, signals: sealerFacts.signals, priorCredentials: null };
+    const thumbnail = JSON.stringify({
+      content_type: "image/webp",
+      width: 480,
+      height: 360,
+      size: 18_204,
+      key: `proofs/${proof}/runs/${randomUUID()}/thumbnails/${file}.webp`,
     });
     insertFile.run(
       file,
@@ -135,13 +147,11 @@ for (let n = 0; n < PROOFS; n++) {
       proof,
       `step_${f % 8}`,
       hex(),
-      context,
       `captures/${session}/${file}`,
       `proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`,
       hex(),
       sealerFacts.crc32,
-      sealerFacts.decoded,
-      sealerFacts.signals,
+      thumbnail,
       at,
       at,
     );
@@ -152,6 +162,7 @@ for (let n = 0; n < PROOFS; n++) {
       insertFingerprint.run(file, organization, proof, `step_${f % 8}`, at, print, randomBytes(8).toString("hex"), band(), band(), band(), band(), variant);
     }
   }
+  recordBytes += JSON.stringify({ proof_id: proof, run: randomUUID(), files: recorded }).length;
   for (const type of ["capture_session.completed", "proof.sealed"]) {
     const event = id("evt");
     const data = JSON.stringify({
@@ -240,6 +251,7 @@ console.log(
   `| template snapshot (8 steps, 4 languages; once per content) | ${round(measured.get("template_snapshots") ?? 0)} (${snapshot.length} bytes of JSON) |`,
 );
 for (const table of SEALED_TABLES) console.log(`| ${table} (per proof) | ${round((measured.get(table) ?? 0) / PROOFS)} |`);
+console.log(`| sealed record in R2 (not D1; per proof) | ${round(recordBytes / PROOFS)} |`);
 console.log(`| **proof** (session + proof + ${FILES_PER_PROOF} files + 2 events + 2 deliveries + the rows above) | **${round(proofTotal)}** |`);
 console.log(`| **proof after 30 days** | **${round(proofTotalAfter30Days)}** |`);
 console.log(

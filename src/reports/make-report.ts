@@ -29,7 +29,7 @@ export type ReportOutcome = "made" | "already_made" | "not_ready";
  * changes. A failure throws for the queue or the next sweep to retry; nothing half-made is served.
  */
 export async function makeProofReport(deps: ReportDependencies, proofId: string, kind: ReportKind): Promise<ReportOutcome> {
-  const subject = await reportSubject(deps.db, proofId, kind);
+  const subject = await reportSubject(deps.db, deps.env, proofId, kind);
   if (subject === null) return "not_ready";
   if ((await findProofReport(deps.db, subject.holder.id, kind)) !== null) return "already_made";
   const job = await buildReportJob(deps.env, deps.db, subject, deps.pictureUrl, new Date(Date.now() + REPORT_TIMEOUT_MS));

@@ -6,6 +6,7 @@ import { findSessionById } from "../storage/capture-sessions.ts";
 import { findOrganization } from "../storage/organizations.ts";
 import { findProofById, proofFiles } from "../storage/proofs-read.ts";
 import { readSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
+import type { ObjectStore } from "../storage/objects/bucket.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { CLAIM_TEXTS, proofClaims } from "../verification/claims.ts";
 import { PAGE_MESSAGES } from "../verification/page/messages.ts";
@@ -21,23 +22,23 @@ export interface ReportSubject {
   proofs: { row: ProofRow; files: FileRow[] }[];
 }
 
-const loadProof = async (db: Database, id: string) => {
+const loadProof = async (db: Database, store: ObjectStore, id: string) => {
   const row = await findProofById(db, id);
-  return row === null ? null : { row, files: (await proofFiles(db, [row.id])).get(row.id) ?? [] };
+  return row === null ? null : { row, files: (await proofFiles(db, store, [row])).get(row.id) ?? [] };
 };
 
 /**
  * What a report of `kind` asked through `proofId` is about. A proof's own once it is sealed; a pair's, asked
  * through either proof, once the after is sealed (the before always is). Null otherwise: not made yet.
  */
-export async function reportSubject(db: Database, proofId: string, kind: ReportKind): Promise<ReportSubject | null> {
-  const asked = await loadProof(db, proofId);
+export async function reportSubject(db: Database, store: ObjectStore, proofId: string, kind: ReportKind): Promise<ReportSubject | null> {
+  const asked = await loadProof(db, store, proofId);
   if (asked === null) return null;
   if (kind === "proof") return asked.row.status === "sealed" ? { kind, holder: asked.row, proofs: [asked] } : null;
   const afterId = asked.row.compareTo !== null ? asked.row.id : asked.row.comparedBy;
   if (afterId === null) return null;
-  const after = afterId === asked.row.id ? asked : await loadProof(db, afterId);
-  const before = after?.row.compareTo ? (after.row.compareTo === asked.row.id ? asked : await loadProof(db, after.row.compareTo)) : null;
+  const after = afterId === asked.row.id ? asked : await loadProof(db, store, afterId);
+  const before = after?.row.compareTo ? (after.row.compareTo === asked.row.id ? asked : await loadProof(db, store, after.row.compareTo)) : null;
   if (after === null || before === null || after.row.status !== "sealed" || before.row.status !== "sealed") return null;
   return { kind, holder: after.row, proofs: [before, after] };
 }

@@ -5,6 +5,7 @@ import { proofFailed, proofSealed } from "../events/catalogue.ts";
 import { nowIso } from "../lib/time.ts";
 import { type ObjectStore, signedFileKey, thumbnailKey } from "../storage/objects/bucket.ts";
 import { discardSealingRun, storeSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
+import { storeSealedRecord } from "../storage/objects/sealed-records.ts";
 import { deleteRevocation } from "../storage/objects/revocation.ts";
 import {
   consumeReservationStatement,
@@ -210,6 +211,20 @@ async function recordSealed(
     signals: result.files.flatMap((file) => (signals.get(file.id) ?? []).map((signal) => ({ ...signal, file_id: file.id }))),
   });
   const contentTypes = new Map(files.map((file) => [file.id, file.contentType]));
+  const captureContexts = new Map(files.map((file) => [file.id, file.captureContext]));
+  // The files' full facts go to R2 once, before the batch says sealed; D1 keeps what queries need (issue 31).
+  await storeSealedRecord(
+    deps.objects,
+    proof.id,
+    run,
+    result.files.map((file) => ({
+      id: file.id,
+      captureContext: captureContexts.get(file.id) ?? null,
+      decoded: file.decoded,
+      signals: signals.get(file.id) ?? [],
+      priorCredentials: file.prior_credentials,
+    })),
+  );
   const [tsaRoots, c2paRoots] = await Promise.all([rootFingerprints(result.chain_pem), rootFingerprints(result.c2pa_trust_anchor_pem)]);
   const roots = [...tsaRoots.map((root) => ({ kind: "timestamp_authority" as const, root })), ...c2paRoots.map((root) => ({ kind: "c2pa" as const, root }))];
   const [, eventInsert] = await deps.db.batch([
@@ -225,9 +240,6 @@ async function recordSealed(
         signedCrc32: file.signed_crc32,
         sniffedType: file.sniffed_type,
         priorC2pa: file.prior_c2pa,
-        priorCredentials: file.prior_credentials,
-        decoded: file.decoded,
-        signals: signals.get(file.id) ?? [],
         thumbnail: file.thumbnail && { ...file.thumbnail, key: thumbnailKey(proof.id, run, file.id) },
       }),
     ),

@@ -62,12 +62,13 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
     );
 }
 
+/**
+ * A file's row once sealed: what queries need. Its facts and capture context are in the run's record in R2
+ * (objects/sealed-records.ts, written before this batch), so the columns holding them are emptied.
+ */
 export function signedFileUpdate(
   db: Database,
-  file: Pick<
-    FileRow,
-    "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa" | "priorCredentials" | "decoded" | "signals" | "thumbnail"
-  > & {
+  file: Pick<FileRow, "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa" | "thumbnail"> & {
     proofId: string;
   },
 ) {
@@ -80,10 +81,11 @@ export function signedFileUpdate(
       signedCrc32: file.signedCrc32,
       sniffedType: file.sniffedType,
       priorC2pa: file.priorC2pa,
-      priorCredentials: file.priorCredentials,
-      decoded: file.decoded,
-      signals: file.signals,
       thumbnail: file.thumbnail,
+      captureContext: null,
+      priorCredentials: null,
+      decoded: null,
+      signals: null,
     })
     .where(and(eq(files.id, file.id), whilePending(file.proofId)));
 }
@@ -108,6 +110,7 @@ export function markSealedStatement(
     .set({
       status: "sealed",
       sealingRun: sealed.run,
+      sealedRecord: true,
       holdsReservation: 0,
       manifestSha256: sealed.manifestSha256,
       sealCertificateSha256: sealed.sealCertificate.sha256,

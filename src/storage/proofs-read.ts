@@ -5,6 +5,8 @@ import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "./keyset-page.ts";
 import type { Keyset } from "../lib/pagination.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
+import type { ObjectStore } from "./objects/bucket.ts";
+import { withSealedRecord } from "./objects/sealed-records.ts";
 
 export interface ProofFilters {
   linked?: boolean;
@@ -37,11 +39,34 @@ export function proofListQuery(db: Database, organizationId: string, mode: Mode,
     .limit(limit + 1);
 }
 
-export async function proofFiles(db: Database, proofIds: string[]): Promise<Map<string, FileRow[]>> {
+/**
+ * The files of each proof, in capture order, with all their facts: from D1, and for a proof sealed with a
+ * record (migration 0024) the facts D1 no longer holds from its record in R2, read in parallel.
+ */
+export async function proofFiles(
+  db: Database,
+  store: ObjectStore,
+  ofProofs: Pick<ProofRow, "id" | "sealingRun" | "sealedRecord">[],
+): Promise<Map<string, FileRow[]>> {
   const byProof = new Map<string, FileRow[]>();
-  if (proofIds.length === 0) return byProof;
-  const rows = await db.select().from(files).where(inArray(files.proofId, proofIds)).orderBy(files.createdAt, files.id).all();
+  if (ofProofs.length === 0) return byProof;
+  const rows = await db
+    .select()
+    .from(files)
+    .where(
+      inArray(
+        files.proofId,
+        ofProofs.map((proof) => proof.id),
+      ),
+    )
+    .orderBy(files.createdAt, files.id)
+    .all();
   for (const row of rows) byProof.set(row.proofId!, [...(byProof.get(row.proofId!) ?? []), row]);
+  await Promise.all(
+    ofProofs
+      .filter((proof) => proof.sealedRecord && byProof.has(proof.id))
+      .map(async (proof) => byProof.set(proof.id, await withSealedRecord(store, proof, byProof.get(proof.id)!))),
+  );
   return byProof;
 }
 

@@ -11,7 +11,7 @@ export async function sealedProofsHoldingFile({ ctx, input }: { ctx: Pick<Domain
   const rows = await filesMatchingHash(db, sha256, 20);
   const data = [];
   for (const row of rows.filter((candidate) => candidate.proof.status === "sealed")) {
-    const all = (await proofFiles(db, [row.proof.id])).get(row.proof.id) ?? [];
+    const all = (await proofFiles(db, env, [row.proof])).get(row.proof.id) ?? [];
     const verification = await proofVerification(env, row.proof, all);
     data.push({
       proof_id: row.proof.id,

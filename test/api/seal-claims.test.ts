@@ -142,7 +142,7 @@ describe("what a seal claims, in the API and the public JSON", () => {
 
     const db = database(env.DB);
     const proof = (await findProofById(db, proofId))!;
-    const markdown = verifyMarkdown(proof, (await proofFiles(db, [proofId])).get(proofId) ?? []);
+    const markdown = verifyMarkdown(proof, (await proofFiles(db, env, [proof])).get(proofId) ?? []);
     for (const code of codes(body.claims.not_proven)) {
       expect(markdown).toContain(`\`${code}\`: ${CLAIM_TEXTS[code as keyof typeof CLAIM_TEXTS].en}`);
       expect(markdown).toContain(`\`${code}\`: ${CLAIM_TEXTS[code as keyof typeof CLAIM_TEXTS].fr}`);

@@ -36,6 +36,8 @@ export const proofs = sqliteTable("proofs", {
   /** The certificate that signed the proof's manifest.p7s (migration 0017); null: sealed before the seal existed. */
   sealCertificateSha256: text("seal_certificate_sha256"),
   sealCertificateSubject: text("seal_certificate_subject"),
+  /** 1: the files' facts and capture context are in the sealing run's record.json in R2, not D1 (migration 0024). */
+  sealedRecord: integer("sealed_record", { mode: "boolean" }).notNull().default(false),
   ...timestamps,
   sealedAt: text("sealed_at"),
   failedAt: text("failed_at"),

@@ -30,7 +30,7 @@ export function registerGetProof(app: App) {
     const db = c.var.db;
     const proof = await findProof(db, caller.organizationId, caller.mode, c.req.valid("param").id);
     if (proof === null) throw new ApiError("proof_not_found");
-    const files = (await proofFiles(db, [proof.id])).get(proof.id) ?? [];
+    const files = (await proofFiles(db, c.env, [proof])).get(proof.id) ?? [];
     return c.json(presentProof(proof, files, c.env.API_BASE_URL), 200);
   });
 }

@@ -32,10 +32,7 @@ export function registerListProofs(app: App) {
     const { limit, cursor, ...filters } = c.req.valid("query");
     const scope = callerCursorScope(c, "proofs");
     const rows = await proofListQuery(db, caller.organizationId, caller.mode, filters, limit, await readCursor(scope, cursor)).all();
-    const files = await proofFiles(
-      db,
-      rows.slice(0, limit).map((row) => row.id),
-    );
+    const files = await proofFiles(db, c.env, rows.slice(0, limit));
     return c.json(await toPage(scope, rows, limit, (row) => presentProof(row, files.get(row.id) ?? [], c.env.API_BASE_URL)), 200);
   });
 }

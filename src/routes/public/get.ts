@@ -27,7 +27,7 @@ const route = publicRoute(["proof_not_found"], {
 
 export function registerGetPublicProof(app: App) {
   app.openapi(route, async (c) => {
-    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
+    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db, env: c.env }, input: c.req.valid("param") });
     // The answer says when the evidence was last renewed and what the latest re-hash of the stored objects found
     // (docs/adr/0037): its ETag and edge-cache key change with each renewal and each re-hash.
     const [evidence, rehashes] = await Promise.all([publicEvidenceRecord(c.env, proof), latestRehashes(c.env, proof)]);

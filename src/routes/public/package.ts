@@ -39,7 +39,7 @@ async function packagedReports(db: Database, proof: ProofRow): Promise<(Packaged
 
 export function registerGetPublicProofPackage(app: App) {
   app.openapi(route, async (c) => {
-    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: c.req.valid("param") });
+    const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db, env: c.env }, input: c.req.valid("param") });
     if (proof.status !== "sealed") throw new ApiError("proof_not_found", { detail: "The proof is not sealed yet." });
     const reports = await packagedReports(c.var.db, proof);
     // The package carries the evidence record, rewritten by each renewal, and the reports once made: the ETag names both.

@@ -34,7 +34,7 @@ export async function serveSealedObject(
   ids: { id: string; fileId: string },
   select: (file: SealedFile) => SealedObject,
 ): Promise<Response> {
-  const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db }, input: { id: ids.id } });
+  const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db, env: c.env }, input: { id: ids.id } });
   const file = files.find((candidate) => candidate.id === ids.fileId);
   if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");
   const object = select({ ...file, signedKey: file.signedKey });

@@ -18,7 +18,7 @@ export function registerVerificationPage(app: App) {
     const db = c.var.db;
     const load = async (id: string) => {
       const proof = await findProofById(db, id);
-      return proof === null ? null : { row: proof, page: await publicProof(c.env, proof, (await proofFiles(db, [proof.id])).get(proof.id) ?? []) };
+      return proof === null ? null : { row: proof, page: await publicProof(c.env, proof, (await proofFiles(db, c.env, [proof])).get(proof.id) ?? []) };
     };
     const lang = pageLanguage(c.req.query("lang"), c.req.header("Accept-Language"));
     c.header("Content-Security-Policy", PAGE_CSP);

@@ -73,6 +73,12 @@ export const EVIDENCE_RECORD_NAME = "evidence-record.ers";
 
 export const evidenceRecordKey = (proofId: string, run: string | null) => packagedArtifactKey(proofId, run, EVIDENCE_RECORD_NAME);
 
+/**
+ * A sealed proof's full record (issue 31 point 2): its files' facts and capture context, written once by the
+ * run before the proof says sealed and never changed; D1 keeps only what queries need. Not a package entry.
+ */
+export const sealedRecordKey = (proofId: string, run: string) => `${runPrefix(proofId, run)}/record.json`;
+
 /** A sealed photo's thumbnail, made by the sealer from the signed bytes (served publicly, not in the package). */
 export function thumbnailKey(proofId: string, run: string, fileId: string): string {
   return `${runPrefix(proofId, run)}/thumbnails/${fileId}.webp`;

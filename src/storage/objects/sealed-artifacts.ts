@@ -11,6 +11,7 @@ import {
   packagedArtifactKey,
   proofArtifactKeys,
   readObjectBytes,
+  sealedRecordKey,
   signedFileKey,
   thumbnailKey,
 } from "./bucket.ts";
@@ -83,12 +84,13 @@ export async function storeSealedArtifacts(store: ObjectStore, proofId: string, 
 }
 
 /**
- * What a run wrote besides its revocation data (its artifacts, the sealer's signed copies and thumbnails), for a
+ * What a run wrote besides its revocation data (its artifacts and record, the sealer's signed copies and thumbnails), for a
  * run whose copies are published nowhere.
  */
 export async function discardSealingRun(store: ObjectStore, proofId: string, run: string, files: FileRow[]): Promise<void> {
   await deleteObjects(store, [
     ...Object.values(proofArtifactKeys(proofId, run)),
+    sealedRecordKey(proofId, run),
     ...files.flatMap((file) => [signedFileKey(proofId, run, file.id, file.contentType), thumbnailKey(proofId, run, file.id)]),
   ]);
 }
