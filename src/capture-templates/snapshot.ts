@@ -1,3 +1,5 @@
+import { canonicalJson } from "../../shared/canonical-json.ts";
+
 /** A text: one string for every language, or a map from BCP 47 tag to string. */
 export type LocalizedText = string | Record<string, string>;
 
@@ -134,4 +136,9 @@ export function defaultCompletion(defaultLocale: string): TemplateSnapshot["comp
     title[defaultLocale] = title[base] ?? title.en!;
   }
   return { title, body: null };
+}
+
+/** Whether a template's completion is the built-in thanks that `defaultCompletion` gave it, rather than the integrator's own texts. */
+export function isDefaultCompletion(completion: TemplateSnapshot["completion"], defaultLocale: string): boolean {
+  return canonicalJson(completion) === canonicalJson(defaultCompletion(defaultLocale));
 }

@@ -4,7 +4,7 @@ import { findTemplate, updateEditableTemplate } from "../storage/capture-templat
 import { validateTemplateContent } from "./validate-template.ts";
 import { assertUsableTheme } from "./theme-reference.ts";
 import { refusingTemplateConflict } from "./template-conflict.ts";
-import type { LocalizedText, TemplateStep } from "./snapshot.ts";
+import { defaultCompletion, isDefaultCompletion, type LocalizedText, type TemplateStep } from "./snapshot.ts";
 
 export interface TemplateChanges {
   name?: string;
@@ -41,11 +41,14 @@ export async function updateCaptureTemplate({
   if (current === null) throw new ApiError("capture_template_not_found");
   if (current.archivedAt !== null) throw new ApiError("template_archived");
   if (current.mode === "live" && current.inUse) throw frozen(id);
+  const defaultLocale = changes.default_locale ?? current.defaultLocale;
+  // A template that never had completion texts of its own keeps the built-in thanks, keyed for its new default language.
+  const builtInCompletion = isDefaultCompletion(current.completion, current.defaultLocale) ? defaultCompletion(defaultLocale) : current.completion;
   const merged = {
-    default_locale: changes.default_locale ?? current.defaultLocale,
+    default_locale: defaultLocale,
     welcome: changes.welcome ?? current.welcome,
     steps: changes.steps ?? current.steps,
-    completion: changes.completion ?? current.completion,
+    completion: changes.completion ?? builtInCompletion,
   };
   validateTemplateContent(merged);
   if (changes.theme_id !== undefined) await assertUsableTheme(db, caller.organizationId, changes.theme_id);

@@ -1,6 +1,6 @@
 import { ApiError } from "../errors/api-error.ts";
 import { assertTemplateFitsStorage } from "./template-size.ts";
-import type { LocalizedText, TemplateStep } from "./snapshot.ts";
+import { isDefaultCompletion, type LocalizedText, type TemplateStep } from "./snapshot.ts";
 
 export interface TemplateContent {
   default_locale: string;
@@ -13,14 +13,16 @@ const MAX_LANGUAGES = 20;
 
 /**
  * Rules zod cannot express alone: every language map includes the default language, at most 20
- * languages over the whole template, unique step ids, coherent shot counts.
+ * languages over the whole template, unique step ids, coherent shot counts. The built-in thanks that a
+ * template created without completion texts gets are the service's, in the page's ten languages: they
+ * do not count toward the 20, which are the integrator's own (the specification's "a template holds").
  */
 export function validateTemplateContent(template: TemplateContent): void {
   assertTemplateFitsStorage(template);
   const languages = new Set<string>([template.default_locale.toLowerCase()]);
   // The pointer of the first text that brought in a language beyond the limit: where to look for it.
   let overLimitAt: string | undefined;
-  const checkText = (text: LocalizedText | null, pointer: string) => {
+  const checkText = (text: LocalizedText | null, pointer: string, counted = true) => {
     if (text === null || typeof text === "string") return;
     const tags = Object.keys(text).map((tag) => tag.toLowerCase());
     // Tags compare case-insensitively, so `en` and `EN` in one map would make the choice arbitrary.
@@ -31,6 +33,7 @@ export function validateTemplateContent(template: TemplateContent): void {
     if (!tags.includes(template.default_locale.toLowerCase())) {
       throw new ApiError("validation_failed", { field: pointer, detail: `The text must include the default language \`${template.default_locale}\`.` });
     }
+    if (!counted) return;
     Object.keys(text).forEach((tag, i) => {
       languages.add(tags[i]!);
       if (languages.size > MAX_LANGUAGES) overLimitAt ??= `${pointer}/${tag}`;
@@ -38,8 +41,9 @@ export function validateTemplateContent(template: TemplateContent): void {
   };
   checkText(template.welcome.title, "/welcome/title");
   checkText(template.welcome.body, "/welcome/body");
-  checkText(template.completion.title, "/completion/title");
-  checkText(template.completion.body, "/completion/body");
+  const ownCompletion = !isDefaultCompletion(template.completion, template.default_locale);
+  checkText(template.completion.title, "/completion/title", ownCompletion);
+  checkText(template.completion.body, "/completion/body", ownCompletion);
   const seen = new Set<string>();
   template.steps.forEach((step, index) => {
     checkText(step.label, `/steps/${index}/label`);

@@ -79,18 +79,35 @@ describe("template size limit", () => {
     expect(refused.body).toMatchObject({ code: "template_too_large" });
     expect(refused.body.detail).toContain(String(MAX_TEMPLATE_BYTES));
 
-    // 10 languages: the default completion texts bring the ten page languages, 19 in all of the 20 allowed.
-    const steps = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `s${i}`, label: `Step ${i}`, instruction: longText(10, 1000) }));
-    const fitting = template({ steps: steps(18) });
+    // 20 languages of its own, the most allowed; the built-in thanks add nine more that do not count.
+    const steps = (count: number, languages = 20) =>
+      Array.from({ length: count }, (_, i) => ({ id: `s${i}`, label: `Step ${i}`, instruction: longText(languages, 1000) }));
+    const fitting = template({ steps: steps(9) });
     expect(templateBytes(fitting)).toBeLessThan(MAX_TEMPLATE_BYTES);
     const accepted = await callJson("/v1/capture-templates", { key: org.testKey, body: fitting });
     expect(accepted.status).toBe(201);
+    expect(Object.keys(accepted.body.completion.title)).toHaveLength(10);
+    // Stored with the built-in thanks, 29 languages in all, it is still under the limit.
+    expect(
+      templateBytes({ default_locale: "en", welcome: accepted.body.welcome, steps: accepted.body.steps, completion: accepted.body.completion }),
+    ).toBeLessThan(MAX_TEMPLATE_BYTES);
     // A session snapshots it whole, within D1's row and statement limits (enforced by the test setup).
     const session = await createSession(org.testKey, { ...baseSession(), template_id: accepted.body.id });
     expect(session.status).toBe(201);
-    const grown = await callJson(`/v1/capture-templates/${accepted.body.id}`, { key: org.testKey, method: "PATCH", body: { steps: steps(20) } });
+    const grown = await callJson(`/v1/capture-templates/${accepted.body.id}`, { key: org.testKey, method: "PATCH", body: { steps: steps(10) } });
     expect(grown.status).toBe(422);
     expect(grown.body.code).toBe("template_too_large");
+  });
+
+  it("refuses a 21st language of the template's own with 422 too_many_languages, under the size limit", async () => {
+    const org = await createOrganization();
+    const steps = Array.from({ length: 9 }, (_, i) => ({ id: `s${i}`, label: `Step ${i}`, instruction: longText(21, 1000) }));
+    const over = template({ steps });
+    expect(templateBytes(over)).toBeLessThan(MAX_TEMPLATE_BYTES);
+    const refused = await callJson("/v1/capture-templates", { key: org.testKey, body: over });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: "too_many_languages", field: "/steps/0/instruction/xua" });
+    expect(refused.body.detail).toContain("21 languages");
   });
 
   it("is documented in the schema with its code", async () => {

@@ -168,6 +168,35 @@ describe("capture templates", () => {
     expect(edited.status).toBe(200);
   });
 
+  it("leaves the service's thanks out of the 20 languages, and keys them for a new default language", async () => {
+    const org = await createOrganization();
+    const title: Record<string, string> = { en: "Hello" };
+    for (let i = 0; i < 19; i++) title[`x${String.fromCharCode(97 + i)}`] = "hi";
+    const twenty = await callJson("/v1/capture-templates", {
+      key: org.testKey,
+      body: { name: "Twenty", default_locale: "en", welcome: { title }, steps: [{ id: "a", label: "A", instruction: "B" }] },
+    });
+    expect(twenty.status).toBe(201);
+    expect(twenty.body.completion.title).toMatchObject({ en: "Thank you", ar: "شكرًا لك", "zh-Hans": "谢谢" });
+    const renamed = await callJson(`/v1/capture-templates/${twenty.body.id}`, { key: org.testKey, method: "PATCH", body: { name: "Still twenty" } });
+    expect(renamed.status).toBe(200);
+
+    const plain = await callJson("/v1/capture-templates", {
+      key: org.testKey,
+      body: { name: "Plain", default_locale: "en", welcome: { title: "Bonjour" }, steps: [{ id: "a", label: "A", instruction: "B" }] },
+    });
+    const canadian = await callJson(`/v1/capture-templates/${plain.body.id}`, { key: org.testKey, method: "PATCH", body: { default_locale: "fr-CA" } });
+    expect(canadian.status).toBe(200);
+    expect(canadian.body.completion.title["fr-CA"]).toBe("Merci");
+    // Texts of the integrator's own are kept as given, and still counted.
+    const own = await callJson(`/v1/capture-templates/${plain.body.id}`, {
+      key: org.testKey,
+      method: "PATCH",
+      body: { completion: { title: { ...title, "fr-CA": "Merci" }, body: null } },
+    });
+    expect(own.body).toMatchObject({ status: 422, code: "too_many_languages", field: "/completion/title/xs" });
+  });
+
   it("refuses a language map naming a language twice, and bad tags, with the field's pointer", async () => {
     const org = await createOrganization();
     const twice = await callJson("/v1/capture-templates", { key: org.testKey, body: template({ welcome: { title: { fr: "Bonjour", FR: "Salut" } } }) });

@@ -509,7 +509,7 @@ export interface paths {
     put?: never;
     /**
      * Create a capture template
-     * @description Creates a template in the key's mode: the shots to take, welcome and completion texts, theme, and the stage and category it serves. A text is a string or a language map that must include `default_locale`; at most 20 languages over the whole template. Without `completion`, the service's own thanks (in the capture page's ten languages) are used. At most one active template per `stage` and `category` in a mode (409 `template_conflict`): a session has one template to use.
+     * @description Creates a template in the key's mode: the shots to take, welcome and completion texts, theme, and the stage and category it serves. A text is a string or a language map that must include `default_locale`; at most 20 languages over the whole template. Without `completion`, the service's own thanks (in the capture page's ten languages) are used; they do not count toward the 20. At most one active template per `stage` and `category` in a mode (409 `template_conflict`): a session has one template to use.
      */
     post: operations["createCaptureTemplate"];
     delete?: never;
