@@ -9,6 +9,7 @@ import { sealPdf } from "../src/pdf-seal/index.ts";
 import { readRevision } from "../src/pdf-seal/pdf-revision.ts";
 import { arrayElements, dictionaryEntries, PdfSyntaxError, referencedObject } from "../src/pdf-seal/pdf-syntax.ts";
 import { pdfsig, pdfsigTrusting, qpdfCheck, signatureReport, validatePdf } from "../../test/e2e/support/pdf-judges.ts";
+import { withContentHiddenInDss, withDocumentTimestamp, withOverlay, withoutLastRevision } from "../../test/e2e/support/pdf-forgeries.ts";
 import { unsignedPdf } from "./pdf-fixture.ts";
 import { pem, sealContext } from "./support.ts";
 
@@ -73,6 +74,8 @@ test("PDFBox and Bouncy Castle: seal, signature timestamp and document timestamp
     /ok {3}signature ETSI\.RFC3161: document timestamp imprint is the SHA-256 of what it stamps/,
     /ok {3}signature ETSI\.RFC3161: document timestamp signer chains to CN=Simulated TSA Root/,
     /ok {3}the last signature \(ETSI\.RFC3161\) covers the whole document/,
+    /ok {3}the seal certifies the document: catalog \/Perms \/DocMDP, \/Reference DocMDP \/P 2/,
+    /ok {3}the updates after the seal write only what PAdES allows after it \(\d+ objects\)/,
   ])
     assert.match(result.stdout, finding);
 });
@@ -121,6 +124,48 @@ test("a sealed PDF sealed again keeps every signature valid (the existing form a
   assert.match(signatureReport(report, 3), /Signature is Valid\./);
   assert.match(signatureReport(report, 4), /Total document signed/);
   assert.equal(qpdfCheck(written("sealed-twice-check.pdf", twice)).status, 0);
+});
+
+test("the seal certifies the document with DocMDP P=2 (docs/adr/0057); a second seal only approves", async () => {
+  const text = Buffer.from(sealedTest).toString("latin1");
+  const seal =
+    /(\d+) 0 obj\n<<\/Type \/Sig [^\n]*\/Reference \[<<\/Type \/SigRef \/TransformMethod \/DocMDP \/TransformParams <<\/Type \/TransformParams \/P 2 \/V \/1\.2>>>>\]/.exec(
+      text,
+    );
+  assert.ok(seal, "the seal's /Reference");
+  assert.match(text, new RegExp(`/Type /Catalog .*/Perms <</DocMDP ${seal[1]} 0 R>>`));
+  const twice = Buffer.from(await sealPdf(sealedTest, sealContext("test"))).toString("latin1");
+  assert.equal(twice.match(/\/TransformMethod \/DocMDP/g)?.length, 1);
+});
+
+const sealedTestAuthority = sealContext("test").authority;
+const judgedUnderTestRoots = (name: string, bytes: Uint8Array) => validatePdf(written(name, bytes), roots.test.seal, roots.test.tsa);
+const REFUSED_UPDATE = /^FAIL the updates after the seal write only what PAdES allows after it: /m;
+
+test("forger finding R2: the document timestamp cut off, an overlay appended and stamped again by the same authority: PDFBox refuses the update", async () => {
+  const forged = await withDocumentTimestamp(withOverlay(withoutLastRevision(sealedTest)), sealedTestAuthority);
+  const result = judgedUnderTestRoots("r2-shadow.pdf", forged);
+  assert.equal(result.status, 1, result.stdout);
+  assert.match(result.stdout, REFUSED_UPDATE);
+  // Every signature is still valid: only the rule tells.
+  assert.doesNotMatch(result.stdout.replace(REFUSED_UPDATE, ""), /^FAIL/m);
+});
+
+test("a content stream of the sealed revision rewritten and listed in the DSS, then stamped: refused", async () => {
+  const forged = await withDocumentTimestamp(withContentHiddenInDss(withoutLastRevision(sealedTest)), sealedTestAuthority);
+  const result = judgedUnderTestRoots("dss-hidden.pdf", forged);
+  assert.equal(result.status, 1, result.stdout);
+  assert.match(
+    result.stdout,
+    /^FAIL the updates after the seal write only what PAdES allows after it: object \d+ \(in the DSS\) overwrites an object of the sealed revision$/m,
+  );
+});
+
+test("a further document timestamp on a sealed report (a B-LTA renewal) is accepted", async () => {
+  const renewed = await withDocumentTimestamp(sealedTest, sealedTestAuthority);
+  const result = judgedUnderTestRoots("renewed.pdf", renewed);
+  assert.equal(result.status, 0, result.stdout);
+  assert.match(result.stdout, /^ok {3}3 signatures: one seal \(1\) and document timestamps after it$/m);
 });
 
 test("a PDF with a cross-reference stream is refused, not sealed into a broken file", async () => {

@@ -4,18 +4,13 @@ import { X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { placeholders, signedUpdate } from "../../sealer/src/pdf-seal/byte-range.ts";
 import { sealPdf } from "../../sealer/src/pdf-seal/index.ts";
-import { appendUpdate, streamBody } from "../../sealer/src/pdf-seal/incremental-update.ts";
-import { firstPageNumber, objectText, readRevision, resolvedDictionary } from "../../sealer/src/pdf-seal/pdf-revision.ts";
-import { dictionaryEntries, dictionaryText, referencedObject } from "../../sealer/src/pdf-seal/pdf-syntax.ts";
-import { signatureFieldObjects } from "../../sealer/src/pdf-seal/signature-field.ts";
 import { ensureLocalPki, LOCAL_PROOF_SEALS } from "../../sealer/src/pki/ensure-local-pki.ts";
 import { crlSource } from "../../sealer/src/revocation/crl-source.ts";
 import { sealIdentity } from "../../sealer/src/seal/seal-identity.ts";
-import { obtainTimestampOfDigest } from "../../sealer/src/tsa/obtain-timestamp.ts";
 import { simulatedAuthority } from "../../sealer/src/tsa/simulated-authority.ts";
 import { request } from "./support/http.ts";
+import { FORGED_TEXT, withDocumentTimestamp, withOverlay, withoutLastRevision } from "./support/pdf-forgeries.ts";
 import { pdfsig, signatureReport, validatePdf } from "./support/pdf-judges.ts";
 import { downloadedReport, get } from "./support/report-download.ts";
 import { sealedPackage } from "./support/sealed-package.ts";
@@ -32,7 +27,6 @@ import { startStack, type Stack } from "./support/stack.ts";
 
 const stateDir = mkdtempSync(join(tmpdir(), "forgeries-report-stack-"));
 const work = mkdtempSync(join(tmpdir(), "forgeries-report-"));
-const FORGED_TEXT = "NOT VERIFIED: forged overlay";
 
 type Sealed = Awaited<ReturnType<typeof sealedPackage>>;
 let stack: Stack;
@@ -81,38 +75,8 @@ function written(name: string, bytes: Uint8Array | string): string {
 /** The stack's live authority, in process: the authority any of its customers gets tokens from. */
 const liveAuthority = () => simulatedAuthority(join(stateDir, "local", "pki"), "tsa-live", "Local Timestamp Authority");
 
-/** `pdf` with an incremental update drawing a white box and FORGED_TEXT over the first page, through a content stream and a font of its own. */
-function withOverlay(pdf: Uint8Array): Uint8Array {
-  const revision = readRevision(pdf);
-  const page = firstPageNumber(revision);
-  const entries = dictionaryEntries(objectText(revision, page), 0).entries;
-  const size = Number(revision.trailer.get("/Size"));
-  const [font, stream] = [size, size + 1];
-  const resources = resolvedDictionary(revision, entries.get("/Resources")!);
-  const fonts = resources.has("/Font") ? resolvedDictionary(revision, resources.get("/Font")!) : new Map<string, string>();
-  fonts.set("/Forged", `${font} 0 R`);
-  resources.set("/Font", dictionaryText(fonts));
-  entries.set("/Resources", dictionaryText(resources));
-  const contents = entries.get("/Contents")!;
-  entries.set("/Contents", `[${referencedObject(contents) === null ? contents.slice(1, -1) : contents} ${stream} 0 R]`);
-  const draw = `q 1 1 1 rg 0 560 595 282 re f Q BT /Forged 28 Tf 40 760 Td (${FORGED_TEXT}) Tj ET`;
-  return appendUpdate(revision, [
-    { number: font, body: "<</Type /Font /Subtype /Type1 /BaseFont /Helvetica>>" },
-    { number: stream, body: streamBody(new Uint8Array(Buffer.from(draw, "latin1"))) },
-    { number: page, body: dictionaryText(entries) },
-  ]);
-}
-
-/** `pdf` with a document timestamp appended, from the stack's live authority over the whole file. */
-async function withDocumentTimestamp(pdf: Uint8Array): Promise<Uint8Array> {
-  const revision = readRevision(pdf);
-  const value = `<</Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 ${placeholders(12_000)}>>`;
-  return signedUpdate(
-    revision,
-    signatureFieldObjects(revision, "Document timestamp 2", value),
-    async (digest) => (await obtainTimestampOfDigest(liveAuthority(), "SHA-256", digest)).token,
-  );
-}
+/** The PDFBox judge's refusal of an update after the seal that writes what PAdES does not allow there (docs/adr/0057). */
+const REFUSED_UPDATE = /^FAIL the updates after the seal write only what PAdES allows after it: /m;
 
 /** The report as it was before its first signature: the bytes up to its first %%EOF. */
 function unsignedRevision(pdf: Buffer): Uint8Array {
@@ -134,20 +98,53 @@ describe("a sealed report changed or sealed again by a forger, refused by the PD
     expect(pdfText(path)).toContain(FORGED_TEXT);
     const validated = validatePdf(path, roots.live.seal, roots.live.tsa);
     expect(validated.stdout).toMatch(/^FAIL the last signature \(ETSI\.RFC3161\) covers the whole document$/m);
+    expect(validated.stdout).toMatch(REFUSED_UPDATE);
     expect(validated.status).toBe(1);
     const report = pdfsig(path).stdout;
     expect(signatureReport(report, 1)).toMatch(/Signature is Valid\./);
     expect(signatureReport(report, 2)).toMatch(/Not total document signed/);
   });
 
-  it("the overlay then stamped again by the same authority: three signatures, refused", async () => {
-    const path = written("overlay-restamped.pdf", await withDocumentTimestamp(withOverlay(reports.live)));
+  it("the overlay then stamped again by the same authority: the third signature is a valid document timestamp, the update it covers is refused", async () => {
+    const path = written("overlay-restamped.pdf", await withDocumentTimestamp(withOverlay(reports.live), liveAuthority()));
     expect(pdfText(path)).toContain(FORGED_TEXT);
     const report = pdfsig(path).stdout;
     expect(signatureReport(report, 3)).toMatch(/Total document signed/);
     const validated = validatePdf(path, roots.live.seal, roots.live.tsa);
-    expect(validated.stdout).toMatch(/^FAIL 3 signatures/m);
+    expect(validated.stdout).toMatch(REFUSED_UPDATE);
+    expect(validated.stdout).toMatch(/^ok {3}3 signatures: one seal \(1\) and document timestamps after it$/m);
     expect(validated.status).toBe(1);
+  });
+
+  it("forger finding R2: the document timestamp cut off, an overlay appended, stamped again by the same authority: refused", async () => {
+    const path = written("shadow.pdf", await withDocumentTimestamp(withOverlay(withoutLastRevision(reports.live)), liveAuthority()));
+    expect(pdfText(path)).toContain(FORGED_TEXT);
+    // pdfsig shows what it shows for the genuine report: it does not judge what the updates after the seal wrote.
+    const report = pdfsig(path).stdout;
+    expect(signatureReport(report, 1)).toMatch(/Signature is Valid\./);
+    expect(signatureReport(report, 2)).toMatch(/Total document signed/);
+    const validated = validatePdf(path, roots.live.seal, roots.live.tsa);
+    expect(validated.stdout).toMatch(REFUSED_UPDATE);
+    expect(validated.stdout.replace(REFUSED_UPDATE, "")).not.toMatch(/^FAIL/m);
+    expect(validated.status).toBe(1);
+  });
+
+  it("the document timestamp cut off and an overlay appended, not stamped again: the seal is last and short of the document, the update refused", () => {
+    const path = written("shadow-unstamped.pdf", withOverlay(withoutLastRevision(reports.live)));
+    expect(pdfText(path)).toContain(FORGED_TEXT);
+    const validated = validatePdf(path, roots.live.seal, roots.live.tsa);
+    expect(validated.stdout).toMatch(/^FAIL 1 signatures: one seal \(1\) and document timestamps after it$/m);
+    expect(validated.stdout).toMatch(/^FAIL the last signature \(ETSI\.CAdES\.detached\) covers the whole document$/m);
+    expect(validated.stdout).toMatch(REFUSED_UPDATE);
+    expect(validated.status).toBe(1);
+  });
+
+  it("the genuine report certifies itself (DocMDP P=2), and a further document timestamp on it, a B-LTA renewal, is accepted", async () => {
+    const genuine = validatePdf(written("genuine-certified.pdf", reports.live), roots.live.seal, roots.live.tsa);
+    expect(genuine.stdout).toMatch(/^ok {3}the seal certifies the document: catalog \/Perms \/DocMDP, \/Reference DocMDP \/P 2$/m);
+    const renewed = validatePdf(written("renewed.pdf", await withDocumentTimestamp(reports.live, liveAuthority())), roots.live.seal, roots.live.tsa);
+    expect(renewed.stdout).not.toMatch(/FAIL/);
+    expect(renewed.status).toBe(0);
   });
 
   it("sealed again, with the overlay, by a forger's CA named like the service's and stamped by the genuine authority: the seal does not chain to the published root", async () => {

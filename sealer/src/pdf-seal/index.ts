@@ -5,8 +5,9 @@ import { type CheckedTimestamp, obtainTimestamp, obtainTimestampOfDigest } from 
 import { placeholders, signedUpdate } from "./byte-range.ts";
 import { appendUpdate, streamBody, type UpdatedObject } from "./incremental-update.ts";
 import { padesSignedData } from "./pades-cms.ts";
-import { type PdfRevision, readRevision } from "./pdf-revision.ts";
-import { catalogWith, signatureFieldObjects } from "./signature-field.ts";
+import { catalogNumber, objectText, type PdfRevision, readRevision } from "./pdf-revision.ts";
+import { dictionaryEntries } from "./pdf-syntax.ts";
+import { CERTIFIES_NO_CHANGES_BUT_SIGNATURES, catalogWith, signatureFieldObjects } from "./signature-field.ts";
 
 /**
  * What sealing a PDF takes from the sealer: the proof's sealing identity of its mode (`seal`, the one that
@@ -62,7 +63,8 @@ async function dssUpdate(revision: PdfRevision, context: PdfSealContext, signatu
  * Seals `pdf` (a complete, unsigned PDF with a classic cross-reference table, as pdfkit writes it) as PAdES
  * B-LTA (docs/adr/0048) in three incremental updates that never rewrite the bytes before them:
  * 1. a signature field whose /ETSI.CAdES.detached signature by `context.seal` carries a signature timestamp
- *    from `context.authority` (B-T);
+ *    from `context.authority` (B-T) and certifies the document with DocMDP P=2 (docs/adr/0057) unless it is
+ *    certified already;
  * 2. a DSS with the chains and their CRLs (B-LT);
  * 3. a document timestamp (/ETSI.RFC3161) from the same authority over the whole document (B-LTA), the last
  *    signature, covering every byte of the file.
@@ -74,8 +76,10 @@ export async function sealPdf(pdf: Uint8Array, context: PdfSealContext): Promise
   signal?.throwIfAborted();
   const unsigned = readRevision(pdf);
   let signatureTimestamp: CheckedTimestamp | undefined;
-  const signatureDictionary = `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /M (${pdfDate(new Date())}) ${placeholders(SIGNATURE_CAPACITY)}>>`;
-  const signed = await signedUpdate(unsigned, signatureFieldObjects(unsigned, "Seal", signatureDictionary), (digest) =>
+  // The first seal certifies the document (docs/adr/0057); a document already certified gets an approval seal.
+  const certifies = !dictionaryEntries(objectText(unsigned, catalogNumber(unsigned)), 0).entries.has("/Perms");
+  const signatureDictionary = `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /M (${pdfDate(new Date())}) ${certifies ? `${CERTIFIES_NO_CHANGES_BUT_SIGNATURES} ` : ""}${placeholders(SIGNATURE_CAPACITY)}>>`;
+  const signed = await signedUpdate(unsigned, signatureFieldObjects(unsigned, "Seal", signatureDictionary, certifies), (digest) =>
     padesSignedData(digest, context.seal, async (signatureValue) => {
       signatureTimestamp = await obtainTimestamp(authority, signatureValue, signal);
       return signatureTimestamp.token;
