@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import sharp from "sharp";
+import sharp, { type Region } from "sharp";
 import { readC2pa } from "../src/c2pa/c2pa.ts";
 import { runSealJob } from "../src/seal-job.ts";
-import { pixelFacts } from "../src/provenance/fingerprint.ts";
+import { dctHash, differenceHash, GREY_SIDE, pixelFacts } from "../src/provenance/fingerprint.ts";
 import { decodePicture } from "../src/thumbnail.ts";
-import { compareFingerprints, DHASH_MAX_DISTANCE, PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
+import { compareFingerprints, DHASH_MAX_DISTANCE, hammingDistance, PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
 import { sealContext } from "./support.ts";
 import { job, written } from "./storage-stand-in.ts";
 import { scene, VARIANTS } from "./scenes.ts";
@@ -32,6 +32,48 @@ test("a photo re-encoded, resized, cropped or converted stays within the thresho
         distances.some((distance) => distance.similar),
         `scene ${seed} ${name}: pHash ${closest.phash}/${PHASH_MAX_DISTANCE}, dHash ${closest.dhash}/${DHASH_MAX_DISTANCE}`,
       );
+    }
+  }
+});
+
+/**
+ * The whole picture's and five crops' prints as they were computed up to docs/adr/0058 and are stored from then:
+ * each reduction a sharp pipeline of its own (cubic) from the 256 px grey picture.
+ */
+const printsOfSharpReductions = async (bytes: Uint8Array) => {
+  const picture = (await decodePicture(bytes, "image/jpeg"))!;
+  const grey = await sharp(picture.data, { raw: picture.info })
+    .resize(GREY_SIDE, GREY_SIDE, { fit: "inside", withoutEnlargement: true })
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width, height } = grey.info;
+  const reduce = async (toWidth: number, toHeight: number, region: Region) =>
+    new Uint8Array(
+      await sharp(grey.data, { raw: grey.info }).extract(region).resize(toWidth, toHeight, { fit: "fill", kernel: "cubic" }).extractChannel(0).raw().toBuffer(),
+    );
+  const kept = { width: Math.round(width * 0.95), height: Math.round(height * 0.95) };
+  const regions = [
+    { left: 0, top: 0, width, height },
+    ...[
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [0.5, 0.5],
+    ].map(([x, y]) => ({ left: Math.round(x! * (width - kept.width)), top: Math.round(y! * (height - kept.height)), ...kept })),
+  ];
+  return Promise.all(regions.map(async (region) => ({ phash: dctHash(await reduce(32, 32, region)), dhash: differenceHash(await reduce(9, 8, region)) })));
+};
+
+test("the prints reduced in code stay within a few bits of those sharp reduced, which earlier photos are stored with", async () => {
+  for (const seed of [3, 11, 29, 39]) {
+    const photo = await scene(seed);
+    const [before, now] = [await printsOfSharpReductions(photo), await storedPrints(photo)];
+    for (const [index, print] of now.entries()) {
+      const [phash, dhash] = [hammingDistance(print.phash, before[index]!.phash), hammingDistance(print.dhash, before[index]!.dhash)];
+      assert.ok(phash <= 2 && dhash <= 6, `scene ${seed}, print ${index}: pHash moved ${phash} bits, dHash ${dhash}`);
     }
   }
 });

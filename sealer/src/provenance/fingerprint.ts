@@ -1,12 +1,12 @@
-import sharp, { type Region } from "sharp";
+import sharp from "sharp";
 import type { PerceptualFingerprint } from "../../../shared/sealer-protocol.ts";
 import type { DecodedPicture } from "../thumbnail.ts";
 
 /**
- * Perceptual fingerprints of a photo, from its decoded pixels (docs/adr/0041): a 64-bit DCT hash (pHash) and a
- * 64-bit difference hash (dHash), each 16 hex digits, bit 63 first. Two pictures of the same shot, re-encoded,
- * resized, slightly cropped or converted to another format, stay within a few bits of each other; the Worker
- * compares them with the organization's earlier photos. Also the luminance's spread, for `blank_frame`.
+ * Perceptual fingerprints of a photo, from its decoded pixels (docs/adr/0052, 0058): a 64-bit DCT hash (pHash)
+ * and a 64-bit difference hash (dHash), each 16 hex digits, bit 63 first. Two pictures of the same shot,
+ * re-encoded, resized, slightly cropped or converted to another format, stay within a few bits of each other;
+ * the Worker compares them with the organization's earlier photos. Also the luminance's spread, for `blank_frame`.
  */
 export interface PixelFacts {
   fingerprint: PerceptualFingerprint;
@@ -20,6 +20,23 @@ export interface PixelFacts {
   luminance_spread: number;
 }
 
+/** A grey picture, one byte a pixel, row after row. */
+export interface GreyPicture {
+  pixels: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** A rectangle of a picture, in whole pixels. */
+export interface PictureRegion {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** The long side of the grey picture every print is reduced from. */
+export const GREY_SIDE = 256;
 const DCT_SIZE = 32;
 const LOW_FREQUENCIES = 8;
 /** What a crop keeps of each dimension. */
@@ -35,32 +52,121 @@ const CROPS = [
 
 /**
  * From the photo decoded once for its thumbnail too (sealer/src/thumbnail.ts: upright, sRGB, at most 480 px):
- * grey, reduced to 256 px, from which the small reductions (of the whole picture and of its crops) are made.
- * The hashes ignore the aspect ratio on purpose: a crop of a few per cent changes it little, and a resize not at all.
+ * one sharp pipeline to grey at 256 px, then every reduction (of the whole picture and of its crops) in code,
+ * by averaging the pixels each output pixel covers (docs/adr/0058: thirteen small pipelines a photo cost more
+ * than the sums). The hashes ignore the aspect ratio on purpose: a crop of a few per cent changes it little,
+ * and a resize not at all.
  */
 export async function pixelFacts(picture: DecodedPicture): Promise<PixelFacts> {
   const grey = await sharp(picture.data, { raw: picture.info })
-    .resize(256, 256, { fit: "inside", withoutEnlargement: true })
+    .resize(GREY_SIDE, GREY_SIDE, { fit: "inside", withoutEnlargement: true })
     .greyscale()
+    .extractChannel(0)
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const { width, height } = grey.info;
-  const reduce = async (toWidth: number, toHeight: number, region?: Region) =>
-    sharp(grey.data, { raw: grey.info })
-      .extract(region ?? { left: 0, top: 0, width, height })
-      .resize(toWidth, toHeight, { fit: "fill", kernel: "cubic" })
-      .extractChannel(0)
-      .raw()
-      .toBuffer();
-  const fingerprintOf = async (region?: Region): Promise<PerceptualFingerprint> => {
-    const [dct, difference] = await Promise.all([reduce(DCT_SIZE, DCT_SIZE, region), reduce(9, 8, region)]);
-    return { phash: dctHash(dct), dhash: differenceHash(difference) };
-  };
-  const kept = { width: Math.round(width * CORNER_CROP_KEPT), height: Math.round(height * CORNER_CROP_KEPT) };
-  const regions = CROPS.map(([x, y]) => ({ left: Math.round(x * (width - kept.width)), top: Math.round(y * (height - kept.height)), ...kept }));
-  const [fingerprint, spread, crops] = await Promise.all([fingerprintOf(), reduce(64, 64), Promise.all(regions.map((region) => fingerprintOf(region)))]);
-  return { fingerprint, crops: crops, luminance_spread: standardDeviation(spread) };
+  const image = { pixels: grey.data, width: grey.info.width, height: grey.info.height };
+  const kept = { width: Math.round(image.width * CORNER_CROP_KEPT), height: Math.round(image.height * CORNER_CROP_KEPT) };
+  const crops = CROPS.map(([x, y]) =>
+    fingerprintOfGrey(image, { left: Math.round(x * (image.width - kept.width)), top: Math.round(y * (image.height - kept.height)), ...kept }),
+  );
+  return { fingerprint: fingerprintOfGrey(image), crops, luminance_spread: standardDeviation(reduceGrey(image, 64, 64)) };
 }
+
+/** The pHash and dHash of a grey picture, or of a region of it (the whole picture when none is given). */
+export function fingerprintOfGrey(image: GreyPicture, region?: PictureRegion): PerceptualFingerprint {
+  return { phash: dctHash(reduceGrey(image, DCT_SIZE, DCT_SIZE, region)), dhash: differenceHash(reduceGrey(image, 9, 8, region)) };
+}
+
+/**
+ * A region of a grey picture reduced to `toWidth`×`toHeight` (aspect ratio not kept) as libvips' resize reduced
+ * it when each print was a sharp pipeline of its own: a box filter to twice the size, then halved with a cubic
+ * (Catmull-Rom) kernel; so the prints stay within a few bits of those stored before (docs/adr/0058).
+ */
+export function reduceGrey(image: GreyPicture, toWidth: number, toHeight: number, region?: PictureRegion): Uint8Array {
+  return halveCubic(boxReduce(image, 2 * toWidth, 2 * toHeight, region), toWidth, toHeight);
+}
+
+/** The Catmull-Rom weights of the 8 pixels around each output pixel when halving, from the leftmost, summing to 1. */
+const HALVING_WEIGHTS = (() => {
+  const cubic = (x: number) => (x < 1 ? 1.5 * x ** 3 - 2.5 * x ** 2 + 1 : x < 2 ? -0.5 * x ** 3 + 2.5 * x ** 2 - 4 * x + 2 : 0);
+  const weights = Array.from({ length: 8 }, (_, k) => cubic(Math.abs(k - 3.5) / 2));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  return weights.map((weight) => weight / total);
+})();
+
+/** A grey picture of twice `toWidth`×`toHeight` halved, its edge pixels repeated beyond its edges. */
+function halveCubic(pixels: Uint8Array, toWidth: number, toHeight: number): Uint8Array {
+  const width = 2 * toWidth;
+  const across = new Float64Array(2 * toHeight * toWidth);
+  for (let y = 0; y < 2 * toHeight; y++) {
+    for (let x = 0; x < toWidth; x++) {
+      let sum = 0;
+      for (let k = 0; k < 8; k++) sum += HALVING_WEIGHTS[k]! * pixels[y * width + Math.min(width - 1, Math.max(0, 2 * x - 3 + k))]!;
+      across[y * toWidth + x] = sum;
+    }
+  }
+  const halved = new Uint8Array(toWidth * toHeight);
+  for (let y = 0; y < toHeight; y++) {
+    for (let x = 0; x < toWidth; x++) {
+      let sum = 0;
+      for (let k = 0; k < 8; k++) sum += HALVING_WEIGHTS[k]! * across[Math.min(2 * toHeight - 1, Math.max(0, 2 * y - 3 + k)) * toWidth + x]!;
+      halved[y * toWidth + x] = Math.min(255, Math.max(0, Math.round(sum)));
+    }
+  }
+  return halved;
+}
+
+/**
+ * A region reduced by a box filter: each output pixel the average of the source pixels it covers, counting the
+ * fraction of those it covers in part, rounded to a byte (as libvips' shrink). A smaller region is stretched.
+ */
+function boxReduce(image: GreyPicture, toWidth: number, toHeight: number, region?: PictureRegion): Uint8Array {
+  const { left, top, width, height } = region ?? { left: 0, top: 0, width: image.width, height: image.height };
+  const columns = boxWeights(left, width, toWidth);
+  const rows = boxWeights(top, height, toHeight);
+  // Each source row of the region reduced across first, then the columns of that.
+  const across = new Float64Array(height * toWidth);
+  for (let y = 0; y < height; y++) {
+    const rowStart = (top + y) * image.width;
+    for (let x = 0; x < toWidth; x++) {
+      const { first, weights } = columns[x]!;
+      let sum = 0;
+      for (let k = 0; k < weights.length; k++) sum += weights[k]! * image.pixels[rowStart + first + k]!;
+      across[y * toWidth + x] = sum;
+    }
+  }
+  const reduced = new Uint8Array(toWidth * toHeight);
+  for (let y = 0; y < toHeight; y++) {
+    const { first, weights } = rows[y]!;
+    for (let x = 0; x < toWidth; x++) {
+      let sum = 0;
+      for (let k = 0; k < weights.length; k++) sum += weights[k]! * across[(first - top + k) * toWidth + x]!;
+      reduced[y * toWidth + x] = Math.round(sum);
+    }
+  }
+  return reduced;
+}
+
+/**
+ * For each of `size` output pixels over `length` source pixels from `start`: the first source pixel it covers
+ * and the share of the output each covered pixel weighs (summing to 1).
+ */
+function boxWeights(start: number, length: number, size: number): { first: number; weights: Float64Array }[] {
+  const step = length / size;
+  return Array.from({ length: size }, (_, index) => {
+    const from = index * step;
+    const to = Math.min(length, from + step);
+    const first = Math.floor(from);
+    const weights = new Float64Array(Math.max(1, Math.ceil(to) - first));
+    for (let k = 0; k < weights.length; k++) weights[k] = (Math.min(to, first + k + 1) - Math.max(from, first + k)) / step;
+    return { first: start + first, weights };
+  });
+}
+
+/** cos((2x + 1)uπ / 2N) for the frequencies 0-8 and the 32 positions, computed once. */
+const COSINES = Array.from({ length: LOW_FREQUENCIES + 1 }, (_, u) =>
+  Float64Array.from({ length: DCT_SIZE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * DCT_SIZE))),
+);
 
 /**
  * pHash: the 2-D DCT-II of the 32×32 grey picture; its lowest 8×8 frequencies but the DC row and column
@@ -68,12 +174,11 @@ export async function pixelFacts(picture: DecodedPicture): Promise<PixelFacts> {
  */
 export function dctHash(pixels: Uint8Array): string {
   const n = DCT_SIZE;
-  const cosines = Array.from({ length: LOW_FREQUENCIES + 1 }, (_, u) => Array.from({ length: n }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * n))));
   // Rows first: each row's frequencies 0-8, then the columns of those.
-  const rows = Array.from({ length: n }, (_, y) => cosines.map((cos) => cos.reduce((sum, c, x) => sum + c * pixels[y * n + x]!, 0)));
+  const rows = Array.from({ length: n }, (_, y) => COSINES.map((cos) => cos.reduce((sum, c, x) => sum + c * pixels[y * n + x]!, 0)));
   const coefficients: number[] = [];
   for (let v = 1; v <= LOW_FREQUENCIES; v++) {
-    for (let u = 1; u <= LOW_FREQUENCIES; u++) coefficients.push(cosines[v]!.reduce((sum, c, y) => sum + c * rows[y]![u]!, 0));
+    for (let u = 1; u <= LOW_FREQUENCIES; u++) coefficients.push(COSINES[v]!.reduce((sum, c, y) => sum + c * rows[y]![u]!, 0));
   }
   const sorted = [...coefficients].sort((a, b) => a - b);
   const median = (sorted[31]! + sorted[32]!) / 2;
