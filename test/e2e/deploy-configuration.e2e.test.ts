@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { productionConfigurationProblems, readWranglerConfig } from "./support/deploy-configuration.ts";
+
+/** Issue 29's baseline, the bytes its npm packages took then, and what the libraries it brought added (ADR 0039). */
+const BASELINE_BUNDLE_BYTES = 2_562_090;
+const BASELINE_PACKAGE_BYTES = 2_152_203;
+const LIBRARIES_GAINED_BYTES = 19_383;
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+}
 
 // Runs in Node without the dev stack: it reads wrangler.toml as wrangler resolves it.
 describe("the production environment of wrangler.toml", () => {
@@ -43,7 +52,8 @@ describe("the production environment of wrangler.toml", () => {
   it("builds with `wrangler deploy --dry-run --env production --containers-rollout=none` (no Docker needed)", () => {
     const outdir = mkdtempSync(join(tmpdir(), "dry-run-"));
     const wrangler = join("node_modules", "wrangler", "bin", "wrangler.js");
-    const output = execFileSync(process.execPath, [wrangler, "deploy", "--dry-run", "--env", "production", "--containers-rollout=none", "--outdir", outdir], {
+    const dryRun = ["deploy", "--dry-run", "--env", "production", "--containers-rollout=none", "--outdir", outdir, "--metafile", join(outdir, "meta.json")];
+    const output = execFileSync(process.execPath, [wrangler, ...dryRun], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
@@ -51,8 +61,19 @@ describe("the production environment of wrangler.toml", () => {
     expect(output).toContain("--dry-run: exiting now.");
     expect(output).toContain('env.CAPTURE_BASE_URL ("https://');
     const bundleBytes = statSync(join(outdir, "index.js")).size;
-    console.log(`production bundle: ${bundleBytes} bytes; ${/Total Upload: .*/.exec(output)?.[0] ?? ""}`);
+    const metafile: Metafile = JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8"));
+    const inputs = Object.entries(metafile.outputs).find(([name]) => name.endsWith("index.js"))![1].inputs;
+    const packageBytes = Object.entries(inputs)
+      .filter(([input]) => input.includes("node_modules/"))
+      .reduce((sum, [, { bytesInOutput }]) => sum + bytesInOutput, 0);
+    console.log(
+      `production bundle: ${bundleBytes} bytes (${bundleBytes - BASELINE_BUNDLE_BYTES} over issue 29's baseline), npm packages ${packageBytes}; ${/Total Upload: .*/.exec(output)?.[0] ?? ""}`,
+    );
     // Workers refuse a script over 10 MB compressed (Paid), 3 MB on Free; stay well under both.
     expect(bundleBytes).toBeLessThan(10 * 1024 * 1024);
+    // Libraries take no more than at issue 29's baseline plus what the libraries it brought in cost.
+    expect(packageBytes).toBeLessThanOrEqual(BASELINE_PACKAGE_BYTES + LIBRARIES_GAINED_BYTES);
+    // zod's translated error messages stay out (wrangler.toml's alias): English is the only one answered with.
+    expect(Object.keys(inputs).filter((input) => /zod\/v4\/locales\/(?!en\.js$)/.test(input))).toEqual([]);
   }, 120_000);
 });
