@@ -112,3 +112,58 @@ export function firstPageNumber(revision: PdfRevision): number {
   }
   throw new PdfSyntaxError("the document has no page");
 }
+
+/** A stream object's dictionary and its bytes as stored (still filtered), from its latest version. */
+export function objectStream(revision: PdfRevision, number: number): { dictionary: Map<string, string>; bytes: Uint8Array } {
+  const offset = revision.offsets.get(number);
+  if (offset === undefined) throw new PdfSyntaxError(`object ${number} is not in the cross-reference table`);
+  const header = /\s*(\d+)\s+(\d+)\s+obj/y;
+  header.lastIndex = offset;
+  const match = header.exec(revision.text);
+  if (!match || Number(match[1]) !== number) throw new PdfSyntaxError(`object ${number} is not where the cross-reference table says`);
+  const { entries, end } = dictionaryEntries(revision.text, header.lastIndex);
+  const keyword = /\s*stream(\r\n|\n)/y;
+  keyword.lastIndex = end;
+  if (!keyword.exec(revision.text)) throw new PdfSyntaxError(`object ${number} is not a stream`);
+  const lengthValue = entries.get("/Length") ?? "";
+  const lengthObject = referencedObject(lengthValue);
+  const length = Number(lengthObject === null ? lengthValue : objectText(revision, lengthObject));
+  if (!Number.isSafeInteger(length) || length < 0 || keyword.lastIndex + length > revision.bytes.byteLength)
+    throw new PdfSyntaxError(`object ${number}'s stream length is not usable`);
+  return { dictionary: entries, bytes: revision.bytes.subarray(keyword.lastIndex, keyword.lastIndex + length) };
+}
+
+/** A string object's bytes: literal (with its escapes) or hexadecimal. */
+export function stringBytes(value: string): Uint8Array {
+  const source = value.trim();
+  if (source.startsWith("<")) {
+    const digits = source.slice(1, -1).replace(/\s/g, "");
+    return Uint8Array.from({ length: Math.ceil(digits.length / 2) }, (_, index) => Number.parseInt(digits.slice(index * 2, index * 2 + 2).padEnd(2, "0"), 16));
+  }
+  if (!source.startsWith("(")) throw new PdfSyntaxError("string expected");
+  const bytes: number[] = [];
+  const escapes: Record<string, number> = { n: 10, r: 13, t: 9, b: 8, f: 12, "(": 40, ")": 41, "\\": 92 };
+  for (let index = 1; index < source.length - 1; index++) {
+    const char = source[index]!;
+    if (char !== "\\") {
+      bytes.push(char.charCodeAt(0));
+      continue;
+    }
+    const next = source[++index] ?? "";
+    const octal = /^[0-7]{1,3}/.exec(source.slice(index, index + 3));
+    if (octal) {
+      bytes.push(Number.parseInt(octal[0], 8) & 0xff);
+      index += octal[0].length - 1;
+    } else if (next === "\r" || next === "\n") {
+      if (next === "\r" && source[index + 1] === "\n") index++;
+    } else bytes.push(escapes[next] ?? next.charCodeAt(0));
+  }
+  return new Uint8Array(bytes);
+}
+
+/** A text string (ISO 32000-1, 7.9.2.2): UTF-16BE after its byte order mark, else one character a byte. */
+export function textString(value: string): string {
+  const bytes = stringBytes(value);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  return latin1Text(bytes);
+}

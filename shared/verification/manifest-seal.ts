@@ -21,6 +21,13 @@ const HASHES: Record<string, "SHA-256" | "SHA-384" | "SHA-512"> = {
 };
 const SHA256_OID = "2.16.840.1.101.3.4.2.1";
 
+/** How a seal and what it signs are named in its check's sentences. */
+export interface SealNames {
+  seal: string;
+  content: string;
+}
+const MANIFEST_SEAL_NAMES: SealNames = { seal: "manifest.p7s", content: "this manifest.json" };
+
 export interface ManifestSealCheck {
   ok: boolean;
   /** Why it holds or fails, in one sentence. */
@@ -102,45 +109,51 @@ function certifiedForDocumentSigning(certificate: pkijs.Certificate): boolean {
  * (the token's gen_time: the token proves the sealed manifest existed then). What `openssl cms -verify
  * -binary -content manifest.json -CAfile <root> -purpose any` checks, with the chain judged at gen_time.
  */
-export async function checkManifestSeal(p7s: Uint8Array, manifest: Uint8Array, anchors: Uint8Array[], at: Date | null): Promise<ManifestSealCheck> {
+export async function checkManifestSeal(
+  p7s: Uint8Array,
+  manifest: Uint8Array,
+  anchors: Uint8Array[],
+  at: Date | null,
+  names: SealNames = MANIFEST_SEAL_NAMES,
+): Promise<ManifestSealCheck> {
+  const { seal: sealName, content: contentName } = names;
   const result: ManifestSealCheck = { ok: false, detail: "", root: null, seal: null, certificate: null, revocationFiles: null };
   const fail = (detail: string) => Object.assign(result, { detail });
   let signedData: pkijs.SignedData;
   try {
     const info = pkijs.ContentInfo.fromBER(buffer(p7s));
-    if (info.contentType !== SIGNED_DATA_OID) return fail("manifest.p7s is not a CMS SignedData");
+    if (info.contentType !== SIGNED_DATA_OID) return fail(`${sealName} is not a CMS SignedData`);
     signedData = new pkijs.SignedData({ schema: info.content });
   } catch {
-    return fail("manifest.p7s is not a CMS SignedData");
+    return fail(`${sealName} is not a CMS SignedData`);
   }
   if (signedData.encapContentInfo.eContentType !== DATA_OID || signedData.encapContentInfo.eContent)
-    return fail("manifest.p7s is not a detached signature over data (its content must be manifest.json, outside it)");
-  if (signedData.signerInfos.length !== 1) return fail(`manifest.p7s holds ${signedData.signerInfos.length} signatures, not one`);
+    return fail(`${sealName} is not a detached signature over data (its content must be ${contentName}, outside it)`);
+  if (signedData.signerInfos.length !== 1) return fail(`${sealName} holds ${signedData.signerInfos.length} signatures, not one`);
   const signerInfo = signedData.signerInfos[0]!;
   const carried = (signedData.certificates ?? []).filter((cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate);
   const signer = namedBy(signerInfo, carried);
-  if (!signer) return fail("manifest.p7s does not carry the certificate that signed it");
+  if (!signer) return fail(`${sealName} does not carry the certificate that signed it`);
   const signerDer = new Uint8Array(signer.toSchema().toBER());
   result.seal = { signer_subject: subjectText(signer), signer_not_after: signer.notAfter.value.toISOString(), signing_time: signingTime(signerInfo) };
 
   const contentType = attributeValue(signerInfo, CONTENT_TYPE_OID);
   if (!(contentType instanceof asn1js.ObjectIdentifier && contentType.valueBlock.toString() === DATA_OID))
-    return fail("manifest.p7s's signed content type is not id-data");
+    return fail(`${sealName}'s signed content type is not id-data`);
   const hash = HASHES[signerInfo.digestAlgorithm.algorithmId];
   const digest = attributeValue(signerInfo, MESSAGE_DIGEST_OID);
-  if (!hash || !(digest instanceof asn1js.OctetString)) return fail("manifest.p7s has no SHA-2 message digest among its signed attributes");
+  if (!hash || !(digest instanceof asn1js.OctetString)) return fail(`${sealName} has no SHA-2 message digest among its signed attributes`);
   if (hex(digest.valueBlock.valueHexView) !== hex(await crypto.subtle.digest(hash, buffer(manifest))))
-    return fail("manifest.p7s was not made over this manifest.json (the signed message digest differs)");
-  if (!(await bindsSigner(signerInfo, signerDer)))
-    return fail("manifest.p7s's ESS signingCertificateV2 attribute does not name the certificate that signed it");
+    return fail(`${sealName} was not made over ${contentName} (the signed message digest differs)`);
+  if (!(await bindsSigner(signerInfo, signerDer))) return fail(`${sealName}'s ESS signingCertificateV2 attribute does not name the certificate that signed it`);
   const engine = pkijs.getCrypto(true);
   const signatureValid = await (signerInfo.signatureAlgorithm.algorithmId === RSA_ENCRYPTION_OID
     ? engine.verifyWithPublicKey(signerInfo.signedAttrs!.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hash)
     : engine.verifyWithPublicKey(signerInfo.signedAttrs!.encodedValue, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm)
   ).catch(() => false);
-  if (!signatureValid) return fail("manifest.p7s's signature does not verify with its certificate");
+  if (!signatureValid) return fail(`${sealName}'s signature does not verify with its certificate`);
   const revocationFiles = sealedRevocationFiles(signerInfo);
-  if (revocationFiles === "unreadable") return fail("manifest.p7s's list of the revocation files it seals cannot be read");
+  if (revocationFiles === "unreadable") return fail(`${sealName}'s list of the revocation files it seals cannot be read`);
   if (!certifiedForDocumentSigning(signer)) return fail(`the seal's certificate (${result.seal.signer_subject}) is not certified for document signing`);
   if (at === null) return fail("no trusted time (the token's gen_time) to judge the seal's certificate at");
   const trusted = anchors.map((der) => pkijs.Certificate.fromBER(buffer(der))).filter(selfSigned);
@@ -158,6 +171,6 @@ export async function checkManifestSeal(p7s: Uint8Array, manifest: Uint8Array, a
   result.certificate = signerDer;
   result.revocationFiles = revocationFiles;
   result.ok = true;
-  result.detail = `manifest.p7s seals this manifest.json: signed by ${result.seal.signer_subject}, valid at gen_time ${at.toISOString()} under the service root`;
+  result.detail = `${sealName} seals ${contentName}: signed by ${result.seal.signer_subject}, valid at gen_time ${at.toISOString()} under the service root`;
   return result;
 }

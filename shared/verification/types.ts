@@ -73,9 +73,9 @@ export type CheckResult = "pass" | "fail" | "not_checked";
 
 /**
  * One named check. Names are stable snake_case, per file suffixed with `:<file id>`: package_complete,
- * manifest_seal, timestamp_imprint, timestamp_signature, timestamp_signer, timestamp_chain, tsa_root_pinned,
+ * package_contents, manifest_seal, timestamp_imprint, timestamp_signature, timestamp_signer, timestamp_chain, tsa_root_pinned,
  * service_root_pinned, files_listed, file_hash:<id>, file_c2pa:<id>, file_names_proof:<id>,
- * file_original:<id>, revocation, evidence_record, long_term, mode.
+ * file_original:<id>, revocation, report, pair_report, evidence_record, long_term, mode.
  */
 export interface VerificationCheck {
   name: string;

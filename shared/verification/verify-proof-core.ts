@@ -4,6 +4,8 @@ import { checkRevocation } from "./check-revocation.ts";
 import { sha256Hex } from "./digest.ts";
 import { fileChecks, filesListed, serviceRootCertificates } from "./file-checks.ts";
 import { checkManifestSeal } from "./manifest-seal.ts";
+import { packageContents } from "./package-contents.ts";
+import { checkReport, REPORT_ENTRIES } from "./report-check.ts";
 import { readManifest, type SealedManifest } from "./sealed-manifest.ts";
 import type { CheckResult, EvidenceSummary, Verdict, VerificationCheck, VerificationResult, VerifyProofInput } from "./types.ts";
 import { verifyEvidenceRecord } from "./verify-evidence-record.ts";
@@ -126,6 +128,7 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
     missing.length > 0 ? `missing: ${missing.join(", ")}` : manifest === null ? "manifest.json is not a proof manifest" : `${required.join(", ")} present`,
   );
   if (!manifestBytes || !tsr || manifest === null) return finish();
+  checks.push(packageContents(manifest, entries));
   result.manifest_sha256 = await sha256Hex(manifestBytes);
   result.proof_id = manifest.proof_id;
   result.manifest_version = manifest.version;
@@ -244,6 +247,19 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
       "revocation",
       "pass",
       `not revoked at gen_time: authority ${revocation.summary.tsa.status}, C2PA signer ${revocation.summary.c2pa.status}, proof seal ${revocation.summary.seal.status === "absent" ? "checked by the C2PA signer's CRL" : revocation.summary.seal.status}${sealedRevocationFiles ? "; the revocation data is the one manifest.p7s seals" : ""}`,
+    );
+
+  // The sealed PDF reports the package carries (docs/adr/0044): this proof's, sealed by the same certificate.
+  for (const name of REPORT_ENTRIES)
+    checks.push(
+      await checkReport(name, {
+        manifest,
+        entries,
+        sealCertificate,
+        anchors,
+        genTime: stamp.genTime,
+        tsaRootSha256: result.tsa_root_sha256,
+      }),
     );
 
   // The evidence record (RFC 4998), and what it must prove once the authority's certificate has expired.

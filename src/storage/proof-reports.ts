@@ -50,3 +50,20 @@ export async function missingReports(d1: D1Database, sealedBefore: string, limit
   ).all<MissingReport>();
   return rows.results;
 }
+
+/** The reports (at most `limit`) whose SHA-256 is this one: at most one in practice, a report's bytes name its proof. */
+export async function reportsWithHash(db: Database, sha256: string, limit: number): Promise<ProofReportRow[]> {
+  return db.select().from(proofReports).where(eq(proofReports.sha256, sha256)).limit(limit).all();
+}
+
+/** The reports a proof's package carries: its own, and for an after, its pair's (kept with it). */
+export async function reportsKeptWith(db: Database, proofId: string): Promise<ProofReportRow[]> {
+  return db.select().from(proofReports).where(eq(proofReports.proofId, proofId)).all();
+}
+
+/** The reports a proof's public answer names: its own, and its pair's, kept with it or, for a before, with its after. */
+export async function reportsShownWith(db: Database, proof: { id: string; comparedBy: string | null }): Promise<ProofReportRow[]> {
+  const kept = await reportsKeptWith(db, proof.id);
+  const pair = kept.some((report) => report.kind === "pair") || proof.comparedBy === null ? null : await findProofReport(db, proof.comparedBy, "pair");
+  return pair === null ? kept : [...kept, pair];
+}

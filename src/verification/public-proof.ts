@@ -8,6 +8,21 @@ import { packageRoots } from "./package-roots.ts";
 import type { PublicEvidenceRecord } from "../evidence/evidence-state.ts";
 import { readRevocationIndex } from "../storage/objects/revocation.ts";
 import type { ObjectCheck } from "../storage/sealed-object-checks.ts";
+import { database } from "../db/client.ts";
+import { reportsShownWith } from "../storage/proof-reports.ts";
+
+/**
+ * The proof's sealed report and its pair's (kept with the after, served from either proof), by SHA-256 and URL
+ * (docs/adr/0056): what a holder of a report compares it with. None before sealing.
+ */
+async function sealedReports(env: Env, proof: ProofRow, base: string) {
+  const shown = proof.status === "sealed" ? await reportsShownWith(database(env.DB), proof) : [];
+  const reference = (kind: "proof" | "pair", name: string) => {
+    const report = shown.find((one) => one.kind === kind);
+    return report ? { sha256: report.sha256, url: `${base}/v1/public/proofs/${proof.id}/${name}` } : null;
+  };
+  return { report: reference("proof", "report.pdf"), pair_report: reference("pair", "pair-report.pdf") };
+}
 
 /**
  * The public face of a proof: nothing about the organization, keys or capture links. `rehashes`: what the
@@ -16,6 +31,7 @@ import type { ObjectCheck } from "../storage/sealed-object-checks.ts";
 export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null, rehashes?: ObjectCheck[]) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
   const [roots, revocation] = proof.status === "sealed" ? await Promise.all([packageRoots(env, proof), readRevocationIndex(env, proof)]) : [null, null];
+  const reports = await sealedReports(env, proof, base);
   const presented = files.map((file) => {
     const url = `${base}/v1/public/proofs/${proof.id}/files/${file.id}`;
     return { ...presentFile(file, publicSignals), url, thumbnail_url: proof.status === "sealed" && file.thumbnail ? `${url}/thumbnail` : null };
@@ -40,6 +56,7 @@ export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], e
     revocation,
     // The RFC 4998 evidence record the package carries, and when the sweep last renewed it (docs/adr/0022).
     evidence_record: evidence,
+    ...reports,
     sealed_at: proof.sealedAt,
     ...proofUrls(env.API_BASE_URL, proof.id),
     verification: await proofVerification(env, proof, files, rehashes),

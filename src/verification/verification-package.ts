@@ -72,7 +72,19 @@ export async function verificationPackage({
     ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
     // The sealed PDF reports (docs/adr/0044), once made: the proof's own, and an after's pair report.
     ...reports.map((report) => ({ name: report.name, body: fromStorage(report.key) })),
-    { name: "VERIFY.md", body: async () => verifyMarkdown(proof, files, roots, revocation, evidence !== null, ctx.env.API_BASE_URL) },
+    {
+      name: "VERIFY.md",
+      body: async () =>
+        verifyMarkdown(
+          proof,
+          files,
+          roots,
+          revocation,
+          evidence !== null,
+          ctx.env.API_BASE_URL,
+          reports.map((report) => report.name),
+        ),
+    },
   ];
   return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
 }

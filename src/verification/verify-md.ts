@@ -1,7 +1,7 @@
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { reportedByDevice, publicSignals } from "../proofs/file-facts.ts";
 import { CLAIM_TEXTS, proofClaims, type ClaimCode, type ProofClaims } from "./claims.ts";
-import { type PackageRoots, verifySteps } from "./verify-steps.ts";
+import { type PackagedReportName, type PackageRoots, verifySteps } from "./verify-steps.ts";
 import type { RevocationIndexEntry } from "../../shared/revocation-data.ts";
 
 const HEADINGS = {
@@ -44,7 +44,8 @@ function claimsSection(claims: ProofClaims, files: FileRow[], lang: "en" | "fr")
  * The offline instructions put in every package, in English and French. `roots`: the fingerprints of the
  * package's authority and service roots, printed for comparison (the steps never trust them: step 1 takes the
  * roots from the list published at `baseUrl`); `revocation`: the index of the revocation data captured at
- * sealing (null: sealed before it was captured); `hasEvidenceRecord`: the package carries evidence-record.ers (step 8).
+ * sealing (null: sealed before it was captured); `hasEvidenceRecord`: the package carries evidence-record.ers (step 8);
+ * `reports`: the sealed PDF reports it carries (step 9).
  */
 export function verifyMarkdown(
   proof: ProofRow,
@@ -53,6 +54,7 @@ export function verifyMarkdown(
   revocation: RevocationIndexEntry[] | null = null,
   hasEvidenceRecord = false,
   baseUrl = "{base_url}",
+  reports: PackagedReportName[] = [],
 ): string {
   const claims = proofClaims(
     proof,
@@ -73,12 +75,12 @@ c2pa_root_sha256: \`${roots.c2pa?.sha256 ?? "—"}\`
 
 ## English
 
-${verifySteps(proof, files, "en", revocation, hasEvidenceRecord, baseUrl)}
+${verifySteps(proof, files, "en", revocation, hasEvidenceRecord, baseUrl, reports)}
 
 ${claimsSection(claims, files, "en")}
 ## Français
 
-${verifySteps(proof, files, "fr", revocation, hasEvidenceRecord, baseUrl)}
+${verifySteps(proof, files, "fr", revocation, hasEvidenceRecord, baseUrl, reports)}
 
 ${claimsSection(claims, files, "fr")}`;
 }

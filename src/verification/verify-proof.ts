@@ -2,6 +2,8 @@ import type { Env } from "../env.ts";
 import { database } from "../db/client.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { readSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
+import { readStoredReports } from "../storage/objects/reports.ts";
+import { type ProofReportRow, reportsKeptWith } from "../storage/proof-reports.ts";
 import { type ObjectCheck, proofObjectChecks } from "../storage/sealed-object-checks.ts";
 import { listTrustAnchors, type TrustAnchorRow } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
@@ -58,6 +60,11 @@ async function publishedPins(anchors: TrustAnchorRow[], mode: ProofRow["mode"], 
   return { ...(tsaRootSha256 ? { tsaRootSha256 } : {}), ...(serviceRootSha256 ? { serviceRootSha256 } : {}) };
 }
 
+/** A suffix that changes when a report of the proof is made, for ETags and cache keys of what shows the verdict and the reports. */
+export function reportsVersion(reports: Pick<ProofReportRow, "sha256">[]): string {
+  return reports.map((report) => `.r${report.sha256.slice(0, 12)}`).join("");
+}
+
 /** What the re-hash sweep last found for each object of a proof (none before it is sealed). */
 export async function latestRehashes(env: Env, proof: ProofRow): Promise<ObjectCheck[]> {
   return proof.status === "sealed" ? proofObjectChecks(env.DB, proof.id) : [];
@@ -73,19 +80,22 @@ export function rehashVersion(checks: ObjectCheck[]): string {
 
 /**
  * Verifies a sealed proof on every request from what is stored now, with the one verification core
- * (shared/verification/, docs/adr/0035): its small artifacts as they are in R2, each signed file as the
- * latest re-hash found it (no file's bytes are read here, docs/adr/0037), pinned to the roots the service
- * publishes. Nothing is kept: an object altered after sealing turns the verdict at its next re-hash.
+ * (shared/verification/, docs/adr/0035): its small artifacts and its sealed reports as they are in R2, each
+ * signed file as the latest re-hash found it (no file's bytes are read here, docs/adr/0037), pinned to the
+ * roots the service publishes. Nothing is kept: an object altered after sealing turns the verdict at its next re-hash.
  */
 export async function proofVerification(env: Env, proof: ProofRow, files: FileRow[], checks?: ObjectCheck[]): Promise<Verification> {
   const test_mode = proof.mode === "test";
   if (proof.status !== "sealed")
     return { status: proof.status, verdict: proof.status === "pending" ? "pending" : "not_verified", test_mode, files_checked_at: null, checks: [] };
-  const [entries, rehashed, anchors] = await Promise.all([
+  const [entries, rehashed, anchors, reports] = await Promise.all([
     readSealedArtifacts(env, proof),
     checks ?? proofObjectChecks(env.DB, proof.id),
     listTrustAnchors(database(env.DB)),
+    reportsKeptWith(database(env.DB), proof.id),
   ]);
+  // The sealed reports as stored now (docs/adr/0056): the core checks them as it checks a package's.
+  for (const [name, bytes] of await readStoredReports(env, reports)) entries.set(name, bytes);
   const result = await verifyProof({
     entries,
     files: storedFileEvidence(proof, files, rehashed),

@@ -150,6 +150,34 @@ sys.exit(failed)
 '`;
 
 /**
+ * Step 9's check of pdfsig's answer: two signatures, the first the PAdES seal, valid and trusted under the
+ * service root put in the NSS database (pdfsig trusts nothing else), the second the document timestamp
+ * covering the whole file. poppler does not verify the document timestamp itself (docs/adr/0048): proof-verify does.
+ */
+const reportSignatures = (name: string) => `python3 -c '
+import re, sys
+signatures = re.split(r"^Signature #[0-9]+:$", sys.stdin.read(), flags=re.M)[1:]
+checks = {
+    "two signatures, the seal then the document timestamp": len(signatures) == 2,
+    "the seal is a PAdES signature": len(signatures) == 2 and "Signature Type: ETSI.CAdES.detached" in signatures[0],
+    "the seal is valid": len(signatures) == 2 and "Signature Validation: Signature is Valid." in signatures[0],
+    "the seal chains to service-root.pem": len(signatures) == 2 and "Certificate Validation: Certificate is Trusted." in signatures[0],
+    "the document timestamp covers the whole file": len(signatures) == 2 and "- Total document signed" in signatures[1],
+}
+for check, held in checks.items():
+    print("${name}: " + check + (": OK" if held else ": FAILED"))
+sys.exit(not all(checks.values()))
+'`;
+
+/** Step 9: a pair report's before-manifest.json is the before's manifest the sealed manifest names by SHA-256. */
+const BEFORE_MANIFEST = `python3 -c '
+import hashlib, json, sys
+same = hashlib.sha256(sys.stdin.buffer.read()).hexdigest() == json.load(open("manifest.json"))["compare_to"]["manifest_sha256"]
+print("pair-report.pdf: before-manifest.json" + (" is the before the sealed manifest names: OK" if same else ": FAILED, not the before the sealed manifest names"))
+sys.exit(not same)
+'`;
+
+/**
  * What proof-verify's last line must be for this proof, exactly (the core's verdictLine: a test proof's says so),
  * and what the other lines mean.
  */
@@ -166,7 +194,7 @@ const rootSha256 = (file: string) => `"$(openssl x509 -in ${file} -outform DER |
 const TEXT = {
   en: {
     intro:
-      "Everything below runs in this folder (the unzipped package) with `curl` (step 1 only), `openssl` and `python3`; step 5 also needs `c2patool`, an optional tool that is not standard. Each command is runnable as written, and **nothing is compared with a value written in this file**: the files are checked against `manifest.json`, whose seal and timestamp steps 2 and 3 verify with roots obtained outside the package. Each step says which checks of `proof-verify` and of the public verification page it is (their names in brackets) and what a failure means.",
+      "Everything below runs in this folder (the unzipped package) with `curl` (step 1 only), `openssl` and `python3`; step 5 also needs `c2patool`, an optional tool that is not standard, and step 9 `pdfsig` (poppler-utils), `certutil` (NSS tools) and `qpdf`. Each command is runnable as written, and **nothing is compared with a value written in this file**: the files are checked against `manifest.json`, whose seal and timestamp steps 2 and 3 verify with roots obtained outside the package. Each step says which checks of `proof-verify` and of the public verification page it is (their names in brackets) and what a failure means.",
     s1: "1. The roots, obtained outside this package (`tsa_root_pinned`, `service_root_pinned`)",
     s1t: (url: string) =>
       `**A \`chain.pem\` or \`c2pa-trust-anchor.pem\` taken from this package proves nothing by itself**: anyone can make a root and an authority with the same names. What makes the next steps meaningful is a root obtained elsewhere: the list of roots the service publishes (${url}, and \`docs/trust-anchors.md\` in its repository), and for the timestamp authority its own publication (for a qualified authority, its entry in the EU Trusted List, https://eidas.ec.europa.eu/efda/tl-browser/). These commands fetch the published list, take from it the roots this package's chains name, and save them as \`tsa-root.pem\` (the authority's) and \`service-root.pem\` (the service's, which seals the proof and signs its files). Each line printed must name a root and its mode (\`test\`: no legal value); compare the SHA-256 with the authority's own publication too. **This file is not sealed**: before running the commands, check that the address they fetch is the service's own address as you know it independently (its website, your contract with it, \`docs/trust-anchors.md\`), not merely the one written here; a forged package can name a forger's list.`,
@@ -201,6 +229,10 @@ const TEXT = {
     s7s: "The proof seal's certificate (in `manifest.p7s`) is issued by the service root, like the C2PA signer, and names the same CRL: these commands take it out of the seal and check it against that CRL at `gen_time`; the last must print `OK`. `certificate revoked` means that the seal's key was withdrawn: the proof can then be trusted only if that happened after `gen_time`.",
     s7u: "No revocation data could be captured at sealing for these certificates, so it is not in the package (reported, not failed):",
     s7n: "This proof was sealed before the service captured revocation data: the package holds none.",
+    s9: "9. The sealed PDF reports (`report`, `pair_report`)",
+    s9t: "`report.pdf` (and an after's `pair-report.pdf`, the pair's) is what a court reads first. Put the service root of step 1 in an NSS database (`certutil`, from NSS's tools) for `pdfsig` (poppler) to trust, then check the report's seal and that it carries this package's files byte for byte (`qpdf`). Every line must end with `OK`, and `cmp` must print nothing:",
+    s9f: "**FAILED**, or a `cmp` difference, means that this PDF is not this proof's sealed report: another proof's, a test report, a report changed after its seal, or no report of the service at all. Trust the package, not the PDF. pdfsig does not verify the document timestamp, nor that only validation data was added after the seal (a page drawn over and stamped again): `proof-verify` (step 8) checks both, and refuses an added file the package does not list (`package_contents`), such as a second PDF beside `report.pdf`.",
+    s9n: "This package holds no sealed PDF report yet: it is made within about a minute of sealing. Download the package again to have it.",
     s8: "8. Once certificates have expired: the evidence record (`evidence_record`, `long_term`)",
     s8t: "Certificates expire, keys may leak years later, algorithms weaken. Step 3's `-attime` then only shows what the certificates were worth at `gen_time`, not that the token was made before they expired or were revoked. That is what `evidence-record.ers` is for (RFC 4998, added about an hour after sealing): archive timestamps over `manifest.json`, `proof.tsr` and `revocation/`, made over many proofs at once through a hash tree and renewed by the service before each authority certificate expires (and with a new hash algorithm when SHA-256 is to be replaced). Each archive timestamp shows that what came before it existed while its certificates were still valid. **openssl cannot check an evidence record by itself**: it has no command for its hash trees; it can only show that the file holds RFC 3161 tokens (the first command counts them).",
     s8v: (line: string) =>
@@ -210,7 +242,7 @@ const TEXT = {
   },
   fr: {
     intro:
-      "Tout ce qui suit s'exécute dans ce dossier (le paquet décompressé) avec `curl` (à l'étape 1 seulement), `openssl` et `python3` ; l'étape 5 demande aussi `c2patool`, un outil optionnel qui n'est pas standard. Chaque commande s'exécute telle qu'elle est écrite, et **rien n'est comparé à une valeur écrite dans ce fichier** : les fichiers sont vérifiés par rapport à `manifest.json`, dont les étapes 2 et 3 vérifient le sceau et l'horodatage avec des racines obtenues hors du paquet. Chaque étape dit à quels contrôles de `proof-verify` et de la page de vérification publique elle correspond (leurs noms entre parenthèses) et ce que signifie un échec.",
+      "Tout ce qui suit s'exécute dans ce dossier (le paquet décompressé) avec `curl` (à l'étape 1 seulement), `openssl` et `python3` ; l'étape 5 demande aussi `c2patool`, un outil optionnel qui n'est pas standard, et l'étape 9 `pdfsig` (poppler-utils), `certutil` (outils NSS) et `qpdf`. Chaque commande s'exécute telle qu'elle est écrite, et **rien n'est comparé à une valeur écrite dans ce fichier** : les fichiers sont vérifiés par rapport à `manifest.json`, dont les étapes 2 et 3 vérifient le sceau et l'horodatage avec des racines obtenues hors du paquet. Chaque étape dit à quels contrôles de `proof-verify` et de la page de vérification publique elle correspond (leurs noms entre parenthèses) et ce que signifie un échec.",
     s1: "1. Les racines, obtenues hors de ce paquet (`tsa_root_pinned`, `service_root_pinned`)",
     s1t: (url: string) =>
       `**Un \`chain.pem\` ou un \`c2pa-trust-anchor.pem\` pris dans ce paquet ne prouve rien à lui seul** : n'importe qui peut fabriquer une racine et une autorité portant les mêmes noms. Ce qui donne leur sens aux étapes suivantes, c'est une racine obtenue ailleurs : la liste des racines que publie le service (${url}, et \`docs/trust-anchors.md\` dans son dépôt), et pour l'autorité d'horodatage sa propre publication (pour une autorité qualifiée, son entrée dans la liste de confiance de l'UE, https://eidas.ec.europa.eu/efda/tl-browser/). Ces commandes récupèrent la liste publiée, y prennent les racines que nomment les chaînes de ce paquet, et les enregistrent sous \`tsa-root.pem\` (celle de l'autorité) et \`service-root.pem\` (celle du service, qui scelle la preuve et signe ses fichiers). Chaque ligne affichée doit nommer une racine et son mode (\`test\` : sans valeur légale) ; comparez aussi l'empreinte SHA-256 avec la publication de l'autorité elle-même. **Ce fichier n'est pas scellé** : avant de lancer les commandes, vérifiez que l'adresse qu'elles interrogent est bien celle du service telle que vous la connaissez par ailleurs (son site, votre contrat avec lui, \`docs/trust-anchors.md\`), et pas seulement celle écrite ici ; un paquet falsifié peut nommer la liste d'un faussaire.`,
@@ -245,6 +277,10 @@ const TEXT = {
     s7s: "Le certificat du sceau de la preuve (dans `manifest.p7s`) est émis par la racine du service, comme le signataire C2PA, et désigne la même CRL : ces commandes l'extraient du sceau et le vérifient avec cette CRL à `gen_time` ; la dernière doit afficher `OK`. `certificate revoked` signifie que la clé du sceau a été retirée : la preuve n'est alors digne de confiance que si c'est arrivé après `gen_time`.",
     s7u: "Aucune donnée de révocation n'a pu être recueillie au scellement pour ces certificats ; elle n'est donc pas dans le paquet (signalé, pas un échec) :",
     s7n: "Cette preuve a été scellée avant que le service ne recueille les données de révocation : le paquet n'en contient pas.",
+    s9: "9. Les rapports PDF scellés (`report`, `pair_report`)",
+    s9t: "`report.pdf` (et pour un après `pair-report.pdf`, celui de la paire) est ce qu'un tribunal lit en premier. Mettez la racine du service de l'étape 1 dans une base NSS (`certutil`, des outils de NSS) pour que `pdfsig` (poppler) lui fasse confiance, puis vérifiez le sceau du rapport et qu'il porte les fichiers de ce paquet octet pour octet (`qpdf`). Chaque ligne doit finir par `OK`, et `cmp` ne doit rien afficher :",
+    s9f: "**FAILED**, ou une différence signalée par `cmp`, signifie que ce PDF n'est pas le rapport scellé de cette preuve : celui d'une autre preuve, un rapport de test, un rapport modifié après son sceau, ou pas un rapport du service. Fiez-vous au paquet, pas au PDF. pdfsig ne vérifie ni l'horodatage du document, ni que seules des données de validation ont été ajoutées après le sceau (une page recouverte puis horodatée de nouveau) : `proof-verify` (étape 8) vérifie les deux, et refuse un fichier ajouté que le paquet ne liste pas (`package_contents`), comme un second PDF à côté de `report.pdf`.",
+    s9n: "Ce paquet ne contient pas encore de rapport PDF scellé : il est établi dans la minute environ qui suit le scellement. Téléchargez de nouveau le paquet pour l'avoir.",
     s8: "8. Une fois les certificats expirés : l'enregistrement de preuve (`evidence_record`, `long_term`)",
     s8t: "Les certificats expirent, des clés peuvent être divulguées des années plus tard, les algorithmes s'affaiblissent. Le `-attime` de l'étape 3 ne montre alors que ce que valaient les certificats à `gen_time`, pas que le jeton a été fait avant leur expiration ou leur révocation. C'est le rôle de `evidence-record.ers` (RFC 4998, ajouté environ une heure après le scellement) : des horodatages d'archive sur `manifest.json`, `proof.tsr` et `revocation/`, faits sur de nombreuses preuves à la fois grâce à un arbre de hachage et renouvelés par le service avant l'expiration de chaque certificat d'autorité (et avec un nouvel algorithme de hachage quand SHA-256 doit être remplacé). Chaque horodatage d'archive montre que ce qui le précède existait tant que ses certificats étaient encore valides. **openssl ne sait pas vérifier seul un enregistrement de preuve** : il n'a aucune commande pour ses arbres de hachage ; il peut seulement montrer que le fichier contient des jetons RFC 3161 (la première commande les compte).",
     s8v: (line: string) =>
@@ -321,6 +357,31 @@ function evidenceStep(hasEvidenceRecord: boolean, testMode: boolean, lang: Lang)
   return [`### ${t.s8}`, t.s8t, sh("openssl asn1parse -inform DER -in evidence-record.ers | grep -c :pkcs7-signedData"), t.s8v(line), sh(verify)];
 }
 
+/** The sealed PDF reports a package carries (docs/adr/0044): `report.pdf`, and an after's `pair-report.pdf`. */
+export type PackagedReportName = "report.pdf" | "pair-report.pdf";
+
+/**
+ * Step 9: each sealed report's seal under the service root of step 1 (pdfsig with that root alone in an NSS
+ * database) and its attachments against this package's files (qpdf), the core's `report` and `pair_report`
+ * (docs/adr/0056). The seal's revision rule and the document timestamp are proof-verify's (step 8).
+ */
+function reportStep(reports: PackagedReportName[], sealed: boolean, lang: Lang): string[] {
+  const t = TEXT[lang];
+  if (reports.length === 0) return [`### ${t.s9}`, t.s9n];
+  const database =
+    "mkdir -p report-nssdb && certutil -N -d sql:report-nssdb --empty-password && certutil -A -d sql:report-nssdb -n service-root -t C,C,C -i service-root.pem";
+  const files = ["manifest.json", ...(sealed ? ["manifest.p7s"] : []), "proof.tsr"];
+  const commands = reports.flatMap((report) => {
+    const prefix = report === "pair-report.pdf" ? "after-" : "";
+    return [
+      `pdfsig -nssdir sql:report-nssdb ${report} | ${reportSignatures(report)}`,
+      ...files.map((file) => `qpdf --show-attachment=${prefix}${file} ${report} | cmp - ${file}`),
+      ...(report === "pair-report.pdf" ? [`qpdf --show-attachment=before-manifest.json ${report} | ${BEFORE_MANIFEST}`] : []),
+    ];
+  });
+  return [`### ${t.s9}`, t.s9t, sh(database, ...commands), t.s9f];
+}
+
 /**
  * The numbered offline steps of VERIFY.md in one language: both languages print the very same commands. No
  * command compares with a value only this file states: the roots come from the list the service publishes at
@@ -334,6 +395,7 @@ export function verifySteps(
   revocation: RevocationIndexEntry[] | null = null,
   hasEvidenceRecord = false,
   baseUrl = "{base_url}",
+  reports: PackagedReportName[] = [],
 ): string {
   const t = TEXT[lang];
   const epoch = proof.timestampGenTime ? Math.floor(Date.parse(proof.timestampGenTime) / 1000) : 0;
@@ -376,5 +438,6 @@ export function verifySteps(
     t.s6o,
     ...revocationStep(revocation, epoch, proof.sealCertificateSha256 !== null, lang),
     ...evidenceStep(hasEvidenceRecord, proof.mode === "test", lang),
+    ...reportStep(reports, proof.sealCertificateSha256 !== null, lang),
   ].join("\n\n");
 }

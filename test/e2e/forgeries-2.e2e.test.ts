@@ -107,13 +107,13 @@ describe("recombined from two genuine live proofs, refused by proof-verify and V
     expect(failingSteps(forge(() => {}))).toEqual([]);
   });
 
-  it("manifest.p7s of another live proof: manifest_seal, VERIFY.md steps 2 and 8", () => {
+  it("manifest.p7s of another live proof: manifest_seal, VERIFY.md steps 2, 8 and 9 (the report carries the genuine seal)", () => {
     const folder = forge((dir) => cpSync(join(other.folder, "manifest.p7s"), join(dir, "manifest.p7s")));
     const { status, report, failed } = proofVerify(folder);
     expect(failed).toEqual(["manifest_seal"]);
     expect(detail(report, "manifest_seal")).toMatch(/not made over this manifest\.json/);
     expect(status).toBe(1);
-    expect(failingSteps(folder)).toEqual([2, 8]);
+    expect(failingSteps(folder)).toEqual([2, 8, 9]);
   });
 
   it("evidence-record.ers of another live proof: evidence_record, VERIFY.md step 8", () => {
@@ -148,23 +148,23 @@ describe("recombined from two genuine live proofs, refused by proof-verify and V
     expect(readdirSync(join(genuine.folder, "revocation"))).toContain("index.json");
   });
 
-  it("manifest.json read otherwise by a JSON parser (a duplicate party, a unicode-escaped key, trailing data): refused by the bytes the seal covers, VERIFY.md steps 2, 3 and 8", () => {
+  it("manifest.json read otherwise by a JSON parser (a duplicate party, a unicode-escaped key, trailing data): refused by the bytes the seal covers, VERIFY.md steps 2, 3, 8 and 9", () => {
     const bySeal = ["timestamp_imprint", "manifest_seal"];
     const rewrites = [
       {
         name: "a duplicate key after the genuine one",
         rewrite: (text: string) => text.replace(/}\s*$/, ',"party":"recipient"}'),
         checks: bySeal,
-        steps: [2, 3, 8],
+        steps: [2, 3, 8, 9],
       },
       {
         name: "a unicode-escaped key",
         rewrite: (text: string) => text.replace('"party":"provider"', '"\\u0070arty":"recipient"'),
         checks: bySeal,
-        steps: [2, 3, 8],
+        steps: [2, 3, 8, 9],
       },
       // Not JSON any more: proof-verify stops at reading it; VERIFY.md's hash and file steps fail too.
-      { name: "trailing data", rewrite: (text: string) => `${text}\n{"party":"recipient"}`, checks: ["package_complete"], steps: [2, 3, 4, 6, 8] },
+      { name: "trailing data", rewrite: (text: string) => `${text}\n{"party":"recipient"}`, checks: ["package_complete"], steps: [2, 3, 4, 6, 8, 9] },
     ];
     expect(manifestText(genuine.folder)).toContain('"party":"provider"');
     for (const { name, rewrite, checks, steps } of rewrites) {

@@ -323,7 +323,7 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(report.checks.filter((check) => check.name.startsWith("file_c2pa:")).map((check) => check.result)).toEqual(["pass", "pass", "pass"]);
     const copy = forge(() => {});
     const steps = verifyMd(copy.folder);
-    expect(steps.steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(steps.steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(steps.failing).toEqual([]);
     expect(steps.output[8]).toMatch(/\nVERIFIED\n/);
     expect(await publicVouches(genuine.folder)).toBe(true);

@@ -445,7 +445,7 @@ export interface paths {
     put?: never;
     /**
      * Find the proofs holding a file
-     * @description No credential. Send the file's bytes (any content type but JSON, at most 100 MB = 100,000,000 bytes, the most Cloudflare accepts in a request body on the Free and Pro plans; a larger body gets 413 `verify_file_too_large`, or Cloudflare's own 413 page above its limit), or, for a file of any size, JSON `{"sha256": "…"}` with its SHA-256 computed locally (`sha256sum`); the answer lists the sealed proofs holding that file, original or signed. Limited per client address.
+     * @description No credential. Send the file's bytes (any content type but JSON, at most 100 MB = 100,000,000 bytes, the most Cloudflare accepts in a request body on the Free and Pro plans; a larger body gets 413 `verify_file_too_large`, or Cloudflare's own 413 page above its limit), or, for a file of any size, JSON `{"sha256": "…"}` with its SHA-256 computed locally (`sha256sum`); the answer lists the sealed proofs holding that file, original or signed, or whose sealed PDF report (report.pdf, or a pair's pair-report.pdf, kept with the after) it is. Limited per client address.
      */
     post: operations["verifyFile"];
     delete?: never;
@@ -1456,6 +1456,16 @@ export interface components {
         last_renewed_at: string;
         authority: string;
       } | null;
+      /** @description The proof's sealed PDF report (GET …/report.pdf), its SHA-256 to compare a copy with (POST /v1/public/verify also finds it); null until made, within about a minute of sealing. */
+      report: {
+        sha256: string;
+        url: string;
+      } | null;
+      /** @description The sealed PDF report of the before/after pair the proof belongs to (GET …/pair-report.pdf, from either proof; the after's package carries it); null for a proof in no pair, or until made. */
+      pair_report: {
+        sha256: string;
+        url: string;
+      } | null;
       sealed_at: string | null;
       package_url: string;
       verification_url: string;
@@ -1543,12 +1553,13 @@ export interface components {
     /** @description A proof holding the file. */
     FileMatch: {
       proof_id: string;
-      file_id: string;
+      /** @description The matching file; null when the match is a sealed report. */
+      file_id: string | null;
       /**
-       * @description Which of the file's two forms matched.
+       * @description Which of the file's two forms matched, or `report` (the proof's sealed PDF report) or `pair_report` (the sealed report of the before/after pair whose after is `proof_id`).
        * @enum {string}
        */
-      match: "original" | "signed";
+      match: "original" | "signed" | "report" | "pair_report";
       verification: components["schemas"]["Verification"];
       verification_url: string;
     };

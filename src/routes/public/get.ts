@@ -6,7 +6,8 @@ import { publicProofOrThrow } from "../../verification/find-public-proof.ts";
 import { fromEdgeCache, renewableOrNotModified } from "./caching.ts";
 import { evidenceVersion, publicEvidenceRecord } from "../../evidence/evidence-state.ts";
 import { PublicProofParams, PublicProofSchema } from "./schema.ts";
-import { latestRehashes, rehashVersion } from "../../verification/verify-proof.ts";
+import { latestRehashes, rehashVersion, reportsVersion } from "../../verification/verify-proof.ts";
+import { reportsShownWith } from "../../storage/proof-reports.ts";
 
 const route = publicRoute(["proof_not_found"], {
   method: "get",
@@ -29,9 +30,13 @@ export function registerGetPublicProof(app: App) {
   app.openapi(route, async (c) => {
     const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db, env: c.env }, input: c.req.valid("param") });
     // The answer says when the evidence was last renewed and what the latest re-hash of the stored objects found
-    // (docs/adr/0037): its ETag and edge-cache key change with each renewal and each re-hash.
-    const [evidence, rehashes] = await Promise.all([publicEvidenceRecord(c.env, proof), latestRehashes(c.env, proof)]);
-    const version = `${evidenceVersion(evidence)}${rehashVersion(rehashes)}`;
+    // (docs/adr/0037), and its sealed reports once made: its ETag and edge-cache key change with each.
+    const [evidence, rehashes, reports] = await Promise.all([
+      publicEvidenceRecord(c.env, proof),
+      latestRehashes(c.env, proof),
+      reportsShownWith(c.var.db, proof),
+    ]);
+    const version = `${evidenceVersion(evidence)}${rehashVersion(rehashes)}${reportsVersion(reports)}`;
     const notModified = renewableOrNotModified(c, proof.status === "sealed", proof.manifestSha256 && `${proof.manifestSha256}${version}`);
     if (notModified) return notModified;
     return await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files, evidence, rehashes), 200), version);

@@ -65,6 +65,9 @@ export const ClaimsSchema = z
     ),
   });
 
+/** A sealed PDF report as the public JSON names it (docs/adr/0056), or null while it is not made. */
+const sealedReport = (description: string) => z.strictObject({ sha256: z.string(), url: z.string() }).nullable().openapi({ description });
+
 export const PublicProofSchema = z
   .strictObject({
     id: z.string(),
@@ -135,6 +138,18 @@ export const PublicProofSchema = z
           "L'enregistrement de preuve RFC 4998 que contient le paquet (evidence-record.ers) : des horodatages d'archive sur le manifeste, le jeton et les données de révocation, groupés sur de nombreuses preuves et renouvelés avant l'expiration de chaque certificat d'autorité, pour que la preuve reste vérifiable après l'expiration de ses certificats. `last_renewed_at` est l'heure du dernier horodatage d'archive, `authority` qui l'a fait (pour une preuve de test, l'autorité de test simulée). null : pas encore scellée, ou avant son premier horodatage d'archive (dans l'heure environ qui suit le scellement).",
         ),
       }),
+    report: sealedReport(
+      t(
+        "The proof's sealed PDF report (GET …/report.pdf), its SHA-256 to compare a copy with (POST /v1/public/verify also finds it); null until made, within about a minute of sealing.",
+        "Le rapport PDF scellé de la preuve (GET …/report.pdf), son SHA-256 pour y comparer une copie (POST /v1/public/verify le retrouve aussi) ; null tant qu'il n'est pas établi, dans la minute environ qui suit le scellement.",
+      ),
+    ),
+    pair_report: sealedReport(
+      t(
+        "The sealed PDF report of the before/after pair the proof belongs to (GET …/pair-report.pdf, from either proof; the after's package carries it); null for a proof in no pair, or until made.",
+        "Le rapport PDF scellé de la paire avant/après dont fait partie la preuve (GET …/pair-report.pdf, depuis l'une ou l'autre ; le paquet de l'après le contient) ; null pour une preuve hors paire, ou tant qu'il n'est pas établi.",
+      ),
+    ),
     sealed_at: z.string().nullable(),
     package_url: z.string(),
     verification_url: z.string(),
@@ -163,10 +178,21 @@ export const BinarySchema = z.string().openapi({ format: "binary" });
 export const FileMatchSchema = z
   .strictObject({
     proof_id: z.string(),
-    file_id: z.string(),
-    match: z
-      .enum(["original", "signed"])
-      .openapi({ description: t("Which of the file's two forms matched.", "Laquelle des deux formes du fichier correspond.") }),
+    file_id: z
+      .string()
+      .nullable()
+      .openapi({
+        description: t(
+          "The matching file; null when the match is a sealed report.",
+          "Le fichier correspondant ; null quand c'est un rapport scellé qui correspond.",
+        ),
+      }),
+    match: z.enum(["original", "signed", "report", "pair_report"]).openapi({
+      description: t(
+        "Which of the file's two forms matched, or `report` (the proof's sealed PDF report) or `pair_report` (the sealed report of the before/after pair whose after is `proof_id`).",
+        "Laquelle des deux formes du fichier correspond, ou `report` (le rapport PDF scellé de la preuve) ou `pair_report` (le rapport scellé de la paire avant/après dont l'après est `proof_id`).",
+      ),
+    }),
     verification: VerificationSchema,
     verification_url: z.string(),
   })

@@ -5,6 +5,7 @@ import { ApiError } from "../../errors/api-error.ts";
 import { toHex } from "../../lib/crypto.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
 import { sealedProofsHoldingFile } from "../../verification/proofs-holding-file.ts";
+import { sealedReportsWithHash } from "../../verification/reports-with-hash.ts";
 import { BinarySchema, FileMatchesSchema, VerifyBySha256Schema } from "./schema.ts";
 import { rateLimitAddressKey } from "../../lib/client-address.ts";
 import { fieldOf } from "../../openapi/hook.ts";
@@ -27,8 +28,8 @@ const route = publicRoute(["rate_limited", "verify_file_too_large"], {
   tags: ["Public verification"],
   summary: t("Find the proofs holding a file", "Trouver les preuves contenant un fichier"),
   description: t(
-    'No credential. Send the file\'s bytes (any content type but JSON, at most 100 MB = 100,000,000 bytes, the most Cloudflare accepts in a request body on the Free and Pro plans; a larger body gets 413 `verify_file_too_large`, or Cloudflare\'s own 413 page above its limit), or, for a file of any size, JSON `{"sha256": "…"}` with its SHA-256 computed locally (`sha256sum`); the answer lists the sealed proofs holding that file, original or signed. Limited per client address.',
-    'Sans identifiant. Envoyez les octets du fichier (tout type sauf JSON, au plus 100 Mo = 100 000 000 octets, le maximum que Cloudflare accepte dans un corps de requête avec les offres Free et Pro ; un corps plus grand reçoit 413 `verify_file_too_large`, ou la page 413 de Cloudflare au-delà de sa limite), ou, pour un fichier de toute taille, du JSON `{"sha256": "…"}` avec son SHA-256 calculé localement (`sha256sum`) ; la réponse liste les preuves scellées contenant ce fichier, original ou signé. Limité par adresse cliente.',
+    'No credential. Send the file\'s bytes (any content type but JSON, at most 100 MB = 100,000,000 bytes, the most Cloudflare accepts in a request body on the Free and Pro plans; a larger body gets 413 `verify_file_too_large`, or Cloudflare\'s own 413 page above its limit), or, for a file of any size, JSON `{"sha256": "…"}` with its SHA-256 computed locally (`sha256sum`); the answer lists the sealed proofs holding that file, original or signed, or whose sealed PDF report (report.pdf, or a pair\'s pair-report.pdf, kept with the after) it is. Limited per client address.',
+    'Sans identifiant. Envoyez les octets du fichier (tout type sauf JSON, au plus 100 Mo = 100 000 000 octets, le maximum que Cloudflare accepte dans un corps de requête avec les offres Free et Pro ; un corps plus grand reçoit 413 `verify_file_too_large`, ou la page 413 de Cloudflare au-delà de sa limite), ou, pour un fichier de toute taille, du JSON `{"sha256": "…"}` avec son SHA-256 calculé localement (`sha256sum`) ; la réponse liste les preuves scellées contenant ce fichier, original ou signé, ou dont il est le rapport PDF scellé (report.pdf, ou pair-report.pdf d\'une paire, conservé avec l\'après). Limité par adresse cliente.',
   ),
   request: {
     body: {
@@ -100,7 +101,9 @@ export function registerPublicVerify(app: App) {
     c.header("RateLimit-Reset", String(limit.resetSeconds));
     if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
     const sha256 = await digestOf(c.req.raw);
-    return c.json({ data: await sealedProofsHoldingFile({ ctx: { db: c.var.db, env: c.env }, input: { sha256 } }) }, 200);
+    const ctx = { db: c.var.db, env: c.env };
+    const [files, reports] = await Promise.all([sealedProofsHoldingFile({ ctx, input: { sha256 } }), sealedReportsWithHash({ ctx, input: { sha256 } })]);
+    return c.json({ data: [...files, ...reports] }, 200);
   });
   app.openAPIRegistry.registerPath(route);
 }

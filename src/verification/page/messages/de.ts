@@ -31,6 +31,7 @@ export default {
   commandHelp:
     "Nehmen Sie die Stammzertifikate aus der Liste, die der Dienst veröffentlicht, nie aus dem Paket, und prüfen Sie dann im entpackten Paket das Siegel über den ganzen Nachweis und den Zeitstempel (jeder Befehl muss mit „Verification successful“ oder „Verification: OK“ enden):",
   check_package_complete: "Das Paket enthält alle Bestandteile eines versiegelten Nachweises.",
+  check_package_contents: "Das Paket enthält nichts, was der Dienst nicht hineingelegt hat.",
   check_manifest_seal: "Das Siegel des Dienstes über den ganzen Nachweis (manifest.p7s) ist gültig und deckt genau diese Dateiliste ab.",
   check_timestamp_imprint: "Der Zeitstempel deckt genau diese Dateiliste ab.",
   check_timestamp_signature: "Die Signatur der Zeitstempelstelle ist gültig.",
@@ -45,6 +46,8 @@ export default {
   check_file_names_proof: "Ihre C2PA-Signatur nennt diesen Nachweis, diesen Schritt und diese Position.",
   check_file_original: "Das Original, das das Gerät gesendet hat, lässt sich daraus wiederherstellen.",
   check_revocation: "Kein Zertifikat war zum Zeitpunkt des Zeitstempels widerrufen.",
+  check_report: "Der PDF-Bericht gehört zu diesem Nachweis, ist vom Dienst versiegelt und seitdem unverändert.",
+  check_pair_report: "Der Vorher/Nachher-PDF-Bericht gehört zu diesem Paar, ist vom Dienst versiegelt und seitdem unverändert.",
   check_evidence_record: "Der Beweisdatensatz (Archivzeitstempel) deckt den Nachweis ab.",
   check_long_term: "Der Zeitstempel bleibt nach Ablauf des Zertifikats seiner Stelle gültig.",
   check_mode: "Der Modus des Nachweises (Test oder echt) steht in der versiegelten Liste.",

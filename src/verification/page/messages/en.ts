@@ -31,6 +31,7 @@ export default {
   commandHelp:
     'Take the roots from the list the service publishes, never from the package, then check the seal over the whole proof and the timestamp in the unzipped package (each command must end with "Verification successful" or "Verification: OK"):',
   check_package_complete: "The package holds every artifact a sealed proof needs.",
+  check_package_contents: "The package holds nothing the service did not put in it.",
   check_manifest_seal: "The service's seal over the whole proof (manifest.p7s) is valid and covers exactly this list of files.",
   check_timestamp_imprint: "The timestamp covers exactly this list of files.",
   check_timestamp_signature: "The timestamp authority's signature is valid.",
@@ -44,6 +45,8 @@ export default {
   check_file_names_proof: "Its C2PA signature names this proof, step and position.",
   check_file_original: "The original the device sent can be recovered from it.",
   check_revocation: "No certificate was revoked when the proof was timestamped.",
+  check_report: "The PDF report is this proof's, sealed by the service and unchanged since.",
+  check_pair_report: "The before/after PDF report is this pair's, sealed by the service and unchanged since.",
   check_evidence_record: "The evidence record (archive timestamps) covers the proof.",
   check_long_term: "The timestamp stays valid after its authority's certificate expires.",
   check_mode: "The proof's mode (test or live) is stated in the sealed list.",

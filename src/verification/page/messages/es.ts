@@ -31,6 +31,7 @@ export default {
   commandHelp:
     "Tome las raíces de la lista que publica el servicio, nunca del paquete, y compruebe el sello sobre toda la prueba y el sello de tiempo en el paquete descomprimido (cada orden debe terminar con «Verification successful» o «Verification: OK»):",
   check_package_complete: "El paquete contiene todos los elementos de una prueba sellada.",
+  check_package_contents: "El paquete no contiene nada que el servicio no haya puesto en él.",
   check_manifest_seal: "El sello del servicio sobre toda la prueba (manifest.p7s) es válido y cubre exactamente esta lista de archivos.",
   check_timestamp_imprint: "El sello de tiempo cubre exactamente esta lista de archivos.",
   check_timestamp_signature: "La firma de la autoridad de sellado de tiempo es válida.",
@@ -44,6 +45,8 @@ export default {
   check_file_names_proof: "Su firma C2PA nombra esta prueba, este paso y esta posición.",
   check_file_original: "El original que envió el dispositivo puede recuperarse de él.",
   check_revocation: "Ningún certificado estaba revocado en el momento del sello de tiempo.",
+  check_report: "El informe PDF es el de esta prueba, sellado por el servicio y sin cambios desde entonces.",
+  check_pair_report: "El informe PDF antes/después es el de este par, sellado por el servicio y sin cambios desde entonces.",
   check_evidence_record: "El registro de evidencias (sellos de tiempo de archivo) cubre la prueba.",
   check_long_term: "El sello de tiempo sigue siendo válido tras caducar el certificado de su autoridad.",
   check_mode: "El modo de la prueba (test o real) figura en la lista sellada.",

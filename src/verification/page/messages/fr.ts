@@ -31,6 +31,7 @@ export default {
   commandHelp:
     "Prenez les racines dans la liste que publie le service, jamais dans le paquet, puis vérifiez le sceau sur l'ensemble de la preuve et l'horodatage dans le paquet décompressé (chaque commande doit finir par « Verification successful » ou « Verification: OK ») :",
   check_package_complete: "Le paquet contient tous les éléments d'une preuve scellée.",
+  check_package_contents: "Le paquet ne contient rien que le service n'y ait mis.",
   check_manifest_seal: "Le sceau du service sur l'ensemble de la preuve (manifest.p7s) est valide et couvre exactement cette liste de fichiers.",
   check_timestamp_imprint: "L'horodatage couvre exactement cette liste de fichiers.",
   check_timestamp_signature: "La signature de l'autorité d'horodatage est valide.",
@@ -44,6 +45,8 @@ export default {
   check_file_names_proof: "Sa signature C2PA nomme cette preuve, cette étape et cette position.",
   check_file_original: "L'original envoyé par l'appareil peut en être retrouvé.",
   check_revocation: "Aucun certificat n'était révoqué au moment de l'horodatage.",
+  check_report: "Le rapport PDF est celui de cette preuve, scellé par le service et inchangé depuis.",
+  check_pair_report: "Le rapport PDF avant/après est celui de cette paire, scellé par le service et inchangé depuis.",
   check_evidence_record: "L'enregistrement de preuve (horodatages d'archive) couvre la preuve.",
   check_long_term: "L'horodatage reste valable après l'expiration du certificat de son autorité.",
   check_mode: "Le mode de la preuve (test ou réel) est inscrit dans la liste scellée.",

@@ -31,6 +31,7 @@ export default {
   commandHelp:
     "Prendi le radici dall'elenco pubblicato dal servizio, mai dal pacchetto, poi verifica il sigillo sull'intera prova e la marca temporale nel pacchetto decompresso (ogni comando deve terminare con «Verification successful» o «Verification: OK»):",
   check_package_complete: "Il pacchetto contiene tutti gli elementi necessari a una prova sigillata.",
+  check_package_contents: "Il pacchetto non contiene nulla che il servizio non vi abbia messo.",
   check_manifest_seal: "Il sigillo del servizio sull'intera prova (manifest.p7s) è valido e copre esattamente questo elenco di file.",
   check_timestamp_imprint: "La marca temporale copre esattamente questo elenco di file.",
   check_timestamp_signature: "La firma dell'autorità di marcatura temporale è valida.",
@@ -44,6 +45,8 @@ export default {
   check_file_names_proof: "La sua firma C2PA indica questa prova, questo passaggio e questa posizione.",
   check_file_original: "Da esso si può recuperare l'originale inviato dal dispositivo.",
   check_revocation: "Nessun certificato era revocato al momento della marca temporale.",
+  check_report: "Il rapporto PDF è quello di questa prova, sigillato dal servizio e invariato da allora.",
+  check_pair_report: "Il rapporto PDF prima/dopo è quello di questa coppia, sigillato dal servizio e invariato da allora.",
   check_evidence_record: "Il registro delle evidenze (marche temporali di archiviazione) copre la prova.",
   check_long_term: "La marca temporale resta valida dopo la scadenza del certificato della sua autorità.",
   check_mode: "La modalità della prova (test o reale) è indicata nell'elenco sigillato.",

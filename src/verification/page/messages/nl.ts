@@ -31,6 +31,7 @@ export default {
   commandHelp:
     "Neem de basiscertificaten uit de lijst die de dienst publiceert, nooit uit het pakket, en controleer dan in het uitgepakte pakket het zegel over het hele bewijs en het tijdstempel (elke opdracht moet eindigen met ‘Verification successful’ of ‘Verification: OK’):",
   check_package_complete: "Het pakket bevat alle onderdelen die een verzegeld bewijs nodig heeft.",
+  check_package_contents: "Het pakket bevat niets wat de dienst er niet in heeft gestopt.",
   check_manifest_seal: "Het zegel van de dienst over het hele bewijs (manifest.p7s) is geldig en dekt precies deze lijst met bestanden.",
   check_timestamp_imprint: "Het tijdstempel dekt precies deze lijst met bestanden.",
   check_timestamp_signature: "De handtekening van de tijdstempelautoriteit is geldig.",
@@ -45,6 +46,8 @@ export default {
   check_file_names_proof: "De C2PA-handtekening ervan noemt dit bewijs, deze stap en deze positie.",
   check_file_original: "Het origineel dat het apparaat verzond, is eruit terug te halen.",
   check_revocation: "Geen enkel certificaat was ingetrokken op het moment van het tijdstempel.",
+  check_report: "Het pdf-rapport is dat van dit bewijs, verzegeld door de dienst en sindsdien ongewijzigd.",
+  check_pair_report: "Het voor/na-pdf-rapport is dat van dit paar, verzegeld door de dienst en sindsdien ongewijzigd.",
   check_evidence_record: "Het bewijsregister (archieftijdstempels) dekt het bewijs.",
   check_long_term: "Het tijdstempel blijft geldig nadat het certificaat van de autoriteit is verlopen.",
   check_mode: "De modus van het bewijs (test of echt) staat in de verzegelde lijst.",

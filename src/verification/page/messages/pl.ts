@@ -32,6 +32,7 @@ export default {
   commandHelp:
     "Weź certyfikaty główne z listy publikowanej przez usługę, nigdy z pakietu, a następnie sprawdź w rozpakowanym pakiecie pieczęć obejmującą cały dowód oraz znacznik czasu (każde polecenie musi zakończyć się komunikatem „Verification successful” lub „Verification: OK”):",
   check_package_complete: "Pakiet zawiera wszystkie elementy potrzebne opieczętowanemu dowodowi.",
+  check_package_contents: "Pakiet nie zawiera niczego, czego nie umieściła w nim usługa.",
   check_manifest_seal: "Pieczęć usługi obejmująca cały dowód (manifest.p7s) jest ważna i obejmuje dokładnie tę listę plików.",
   check_timestamp_imprint: "Znacznik czasu obejmuje dokładnie tę listę plików.",
   check_timestamp_signature: "Podpis urzędu znacznika czasu jest ważny.",
@@ -46,6 +47,8 @@ export default {
   check_file_names_proof: "Jego podpis C2PA wskazuje ten dowód, ten krok i tę pozycję.",
   check_file_original: "Można z niego odzyskać oryginał wysłany przez urządzenie.",
   check_revocation: "Żaden certyfikat nie był unieważniony w chwili oznaczenia czasem.",
+  check_report: "Raport PDF należy do tego dowodu, jest opieczętowany przez usługę i od tamtej pory niezmieniony.",
+  check_pair_report: "Raport PDF przed/po należy do tej pary, jest opieczętowany przez usługę i od tamtej pory niezmieniony.",
   check_evidence_record: "Rejestr dowodowy (archiwalne znaczniki czasu) obejmuje dowód.",
   check_long_term: "Znacznik czasu pozostaje ważny po wygaśnięciu certyfikatu jego urzędu.",
   check_mode: "Tryb dowodu (testowy lub produkcyjny) jest zapisany na opieczętowanej liście.",

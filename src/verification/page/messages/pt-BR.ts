@@ -31,6 +31,7 @@ export default {
   commandHelp:
     "Pegue as raízes da lista que o serviço publica, nunca do pacote, e então verifique o selo sobre a prova inteira e o carimbo do tempo no pacote descompactado (cada comando deve terminar com “Verification successful” ou “Verification: OK”):",
   check_package_complete: "O pacote contém todos os elementos de que uma prova selada precisa.",
+  check_package_contents: "O pacote não contém nada que o serviço não tenha colocado nele.",
   check_manifest_seal: "O selo do serviço sobre a prova inteira (manifest.p7s) é válido e cobre exatamente esta lista de arquivos.",
   check_timestamp_imprint: "O carimbo do tempo cobre exatamente esta lista de arquivos.",
   check_timestamp_signature: "A assinatura da autoridade de carimbo do tempo é válida.",
@@ -44,6 +45,8 @@ export default {
   check_file_names_proof: "Sua assinatura C2PA indica esta prova, esta etapa e esta posição.",
   check_file_original: "O original enviado pelo dispositivo pode ser recuperado a partir dele.",
   check_revocation: "Nenhum certificado estava revogado no momento do carimbo do tempo.",
+  check_report: "O relatório PDF é o desta prova, selado pelo serviço e inalterado desde então.",
+  check_pair_report: "O relatório PDF antes/depois é o deste par, selado pelo serviço e inalterado desde então.",
   check_evidence_record: "O registro de evidências (carimbos do tempo de arquivamento) cobre a prova.",
   check_long_term: "O carimbo do tempo continua válido depois que o certificado da sua autoridade expirar.",
   check_mode: "O modo da prova (teste ou real) consta da lista selada.",

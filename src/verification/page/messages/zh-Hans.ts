@@ -31,6 +31,7 @@ export default {
   commandHelp:
     "请从服务公布的列表中获取根证书，切勿从包中获取；然后在解压后的包中检查覆盖整个存证的电子印章和时间戳（每条命令都必须以“Verification successful”或“Verification: OK”结尾）：",
   check_package_complete: "包中含有已封存存证所需的全部组成部分。",
+  check_package_contents: "文件包中没有服务未放入的任何内容。",
   check_manifest_seal: "服务覆盖整个存证的电子印章（manifest.p7s）有效，且恰好覆盖此文件列表。",
   check_timestamp_imprint: "时间戳恰好覆盖此文件列表。",
   check_timestamp_signature: "时间戳机构的签名有效。",
@@ -44,6 +45,8 @@ export default {
   check_file_names_proof: "其C2PA签名指明了本存证、本步骤和此位置。",
   check_file_original: "可从中还原设备发送的原始文件。",
   check_revocation: "加盖时间戳时，没有任何证书已被吊销。",
+  check_report: "PDF 报告属于此存证，由服务加盖印章，此后未被更改。",
+  check_pair_report: "前后对比 PDF 报告属于这一对存证，由服务加盖印章，此后未被更改。",
   check_evidence_record: "证据记录（归档时间戳）覆盖本存证。",
   check_long_term: "时间戳机构的证书过期后，时间戳仍然有效。",
   check_mode: "存证的模式（测试或正式）已写入封存的列表。",
