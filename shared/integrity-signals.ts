@@ -46,6 +46,31 @@ export const SIGNAL_CODES = [...SEALER_SIGNAL_CODES, ...WORKER_SIGNAL_CODES] as 
 export type SignalCode = (typeof SIGNAL_CODES)[number];
 
 /**
+ * Whether a signal's `detail` carries figures (sizes, dates, distances, EXIF names) that its translated sentence does
+ * not: a reader is shown them beside the sentence, as written (in English). Otherwise the detail only repeats the
+ * sentence. Every code says which, so a new signal cannot be left out.
+ */
+const DETAIL_CARRIES_FIGURES: Record<SignalCode, boolean> = {
+  prior_content_credentials: false,
+  prior_content_credentials_unreadable: false,
+  camera_shot_has_camera_exif: true,
+  camera_shot_original_date_far: true,
+  camera_shot_format_not_from_capture_page: true,
+  dimensions_mismatch: true,
+  duration_mismatch: true,
+  device_time_far: true,
+  location_accuracy_zero: false,
+  blank_frame: true,
+  image_smaller_than_declared: true,
+  sealed_before: false,
+  similar_to_earlier_photo: true,
+  similar_within_proof: true,
+};
+
+/** Whether a signal's detail is worth showing beside its sentence (`DETAIL_CARRIES_FIGURES`); an unknown code's is not. */
+export const carriesFigures = (code: string): boolean => DETAIL_CARRIES_FIGURES[code as SignalCode] === true;
+
+/**
  * A signal as stored with a file. `proof_id` names the earlier proof of a `sealed_before` or a
  * `similar_to_earlier_photo`, `step_id` its step: both for the owning organization only, never shown publicly.
  * `distance` (pHash bits) and `sealed_at` go with the similarity signals; `other_file_id` names the other photo of the

@@ -1,3 +1,4 @@
+import { carriesFigures } from "../../../shared/integrity-signals.ts";
 import { html, type Html } from "../../lib/html.ts";
 import type { PageLanguage } from "./messages.ts";
 import type { PageStep } from "./step-labels.ts";
@@ -33,24 +34,10 @@ export function certifiedShort(proof: PageProof, lang: PageLanguage): string | n
   return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "long", timeZone: "UTC" }).format(new Date(proof.timestamp.gen_time));
 }
 
-/** Signals whose detail carries the sealer's figures (sizes, dates, EXIF names); the others' detail only repeats the sentence. */
-const SIGNALS_WITH_FIGURES = new Set([
-  "blank_frame",
-  "image_smaller_than_declared",
-  "similar_to_earlier_photo",
-  "similar_within_proof",
-  "camera_shot_has_camera_exif",
-  "camera_shot_original_date_far",
-  "camera_shot_format_not_from_capture_page",
-  "dimensions_mismatch",
-  "duration_mismatch",
-  "device_time_far",
-]);
-
 /** A signal as a sentence in the reader's language, with the sealer's figures beside it as it wrote them (in English). */
 function signalItem(signal: { code: string; detail: string }, m: Messages): Html {
   const sentence = m[`signal_${signal.code}`] ?? signal.detail;
-  const figures = SIGNALS_WITH_FIGURES.has(signal.code) ? html` <span class="signal-detail" lang="en" dir="ltr">(${signal.detail})</span>` : "";
+  const figures = carriesFigures(signal.code) ? html` <span class="signal-detail" lang="en" dir="ltr">(${signal.detail})</span>` : "";
   return html`<li data-code="${signal.code}">${sentence}${figures}</li>`;
 }
 
