@@ -68,6 +68,15 @@ describe("the PDF reports: made once after sealing, served by the public routes"
     const again = await call(reportPath(proofId), { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
     await again.arrayBuffer();
+    // RFC 9110 13.1.2: `*` matches any current answer, and If-None-Match compares weakly.
+    for (const condition of ["*", `W/${etag}`, `"other", ${etag}`]) {
+      const conditional = await call(reportPath(proofId), { headers: { "If-None-Match": condition } });
+      expect(conditional.status, condition).toBe(304);
+      await conditional.arrayBuffer();
+    }
+    const stale = await call(reportPath(proofId), { headers: { "If-None-Match": '"report-other"' } });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
 
     // Made once: a second run asks the sealer nothing and the served bytes never change.
     expect(await makeProofReport(deps, proofId, "proof")).toBe("already_made");

@@ -24,13 +24,16 @@ export function renewableOrNotModified(c: Context<HonoEnv>, sealed: boolean, eta
   return taggedOrNotModified(c, etag, "public, max-age=60");
 }
 
-/** Sets the strong ETag and how long it may be kept; a 304 when the client's If-None-Match names that ETag. */
+/**
+ * Sets the strong ETag and how long it may be kept; a 304 when the client's If-None-Match names that ETag, by
+ * the weak comparison RFC 9110 (13.1.2) asks of If-None-Match (`W/` ignored), or is `*`: the answer exists.
+ */
 function taggedOrNotModified(c: Context<HonoEnv>, etag: string, cacheControl: string): Response | null {
   const quoted = `"${etag}"`;
   c.header("ETag", quoted);
   c.header("Cache-Control", cacheControl);
   const known = c.req.header("If-None-Match")?.split(",") ?? [];
-  return known.some((tag) => tag.trim() === quoted) ? c.body(null, 304) : null;
+  return known.some((tag) => ["*", quoted].includes(tag.trim().replace(/^W\//, ""))) ? c.body(null, 304) : null;
 }
 
 /**
