@@ -129,18 +129,18 @@ function boxReduce(image: GreyPicture, toWidth: number, toHeight: number, region
   for (let y = 0; y < height; y++) {
     const rowStart = (top + y) * image.width;
     for (let x = 0; x < toWidth; x++) {
-      const { first, weights } = columns[x]!;
+      const [first, count, at] = [rowStart + columns.firsts[x]!, columns.counts[x]!, x * columns.taps];
       let sum = 0;
-      for (let k = 0; k < weights.length; k++) sum += weights[k]! * image.pixels[rowStart + first + k]!;
+      for (let k = 0; k < count; k++) sum += columns.weights[at + k]! * image.pixels[first + k]!;
       across[y * toWidth + x] = sum;
     }
   }
   const reduced = new Uint8Array(toWidth * toHeight);
   for (let y = 0; y < toHeight; y++) {
-    const { first, weights } = rows[y]!;
+    const [first, count, at] = [rows.firsts[y]! - top, rows.counts[y]!, y * rows.taps];
     for (let x = 0; x < toWidth; x++) {
       let sum = 0;
-      for (let k = 0; k < weights.length; k++) sum += weights[k]! * across[(first - top + k) * toWidth + x]!;
+      for (let k = 0; k < count; k++) sum += rows.weights[at + k]! * across[(first + k) * toWidth + x]!;
       reduced[y * toWidth + x] = Math.round(sum);
     }
   }
@@ -148,19 +148,24 @@ function boxReduce(image: GreyPicture, toWidth: number, toHeight: number, region
 }
 
 /**
- * For each of `size` output pixels over `length` source pixels from `start`: the first source pixel it covers
- * and the share of the output each covered pixel weighs (summing to 1).
+ * For each of `size` output pixels over `length` source pixels from `start`: the first source pixel it covers,
+ * how many it covers, and the share of the output each weighs (summing to 1), `taps` apart for each output pixel.
  */
-function boxWeights(start: number, length: number, size: number): { first: number; weights: Float64Array }[] {
+function boxWeights(start: number, length: number, size: number): { firsts: Int32Array; counts: Int32Array; weights: Float64Array; taps: number } {
   const step = length / size;
-  return Array.from({ length: size }, (_, index) => {
+  const taps = Math.ceil(step) + 1;
+  const firsts = new Int32Array(size);
+  const counts = new Int32Array(size);
+  const weights = new Float64Array(size * taps);
+  for (let index = 0; index < size; index++) {
     const from = index * step;
     const to = Math.min(length, from + step);
     const first = Math.floor(from);
-    const weights = new Float64Array(Math.max(1, Math.ceil(to) - first));
-    for (let k = 0; k < weights.length; k++) weights[k] = (Math.min(to, first + k + 1) - Math.max(from, first + k)) / step;
-    return { first: start + first, weights };
-  });
+    firsts[index] = start + first;
+    counts[index] = Math.max(1, Math.ceil(to) - first);
+    for (let k = 0; k < counts[index]!; k++) weights[index * taps + k] = (Math.min(to, first + k + 1) - Math.max(from, first + k)) / step;
+  }
+  return { firsts, counts, weights, taps };
 }
 
 /** cos((2x + 1)uπ / 2N) for the frequencies 0-8 and the 32 positions, computed once. */
@@ -174,11 +179,23 @@ const COSINES = Array.from({ length: LOW_FREQUENCIES + 1 }, (_, u) =>
  */
 export function dctHash(pixels: Uint8Array): string {
   const n = DCT_SIZE;
+  const frequencies = LOW_FREQUENCIES + 1;
   // Rows first: each row's frequencies 0-8, then the columns of those.
-  const rows = Array.from({ length: n }, (_, y) => COSINES.map((cos) => cos.reduce((sum, c, x) => sum + c * pixels[y * n + x]!, 0)));
+  const rows = new Float64Array(n * frequencies);
+  for (let y = 0; y < n; y++) {
+    for (let u = 0; u < frequencies; u++) {
+      let sum = 0;
+      for (let x = 0; x < n; x++) sum += COSINES[u]![x]! * pixels[y * n + x]!;
+      rows[y * frequencies + u] = sum;
+    }
+  }
   const coefficients: number[] = [];
   for (let v = 1; v <= LOW_FREQUENCIES; v++) {
-    for (let u = 1; u <= LOW_FREQUENCIES; u++) coefficients.push(COSINES[v]!.reduce((sum, c, y) => sum + c * rows[y]![u]!, 0));
+    for (let u = 1; u <= LOW_FREQUENCIES; u++) {
+      let sum = 0;
+      for (let y = 0; y < n; y++) sum += COSINES[v]![y]! * rows[y * frequencies + u]!;
+      coefficients.push(sum);
+    }
   }
   const sorted = [...coefficients].sort((a, b) => a - b);
   const median = (sorted[31]! + sorted[32]!) / 2;
@@ -202,6 +219,10 @@ function toHex(bits: boolean[]): string {
 }
 
 function standardDeviation(values: Uint8Array): number {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
+  let sum = 0;
+  for (const value of values) sum += value;
+  const mean = sum / values.length;
+  let squares = 0;
+  for (const value of values) squares += (value - mean) ** 2;
+  return Math.sqrt(squares / values.length);
 }
