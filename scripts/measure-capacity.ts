@@ -87,7 +87,7 @@ const ARTIFACTS = ["manifest.json", "proof.tsr", "manifest.p7s", "chain.pem"];
 const FINGERPRINT_VARIANTS = 6;
 const band = () => randomBytes(2).readUInt16BE();
 // What the sealer records per file since migrations 0012-0013 (CRC-32, decoded facts, one integrity signal). Since
-// migration 0024 the decoded facts, signals and capture context go to the run's record in R2, not to D1.
+// migration 0024 the decoded facts, signals, thumbnail and capture context go to the run's record in R2, not to D1.
 const sealerFacts = {
   crc32: 3_735_928_559,
   decoded: { width: 4032, height: 3024, duration_ms: null },
@@ -95,7 +95,7 @@ const sealerFacts = {
 };
 const insertFile =
   db.prepare(`INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, capture_context, original_key, signed_key, signed_sha256, signed_size, sniffed_type, prior_c2pa, signed_crc32, prior_credentials, decoded, signals, thumbnail, created_at, captured_at)
-  VALUES (?, ?, ?, ?, 'photo', 'image/jpeg', 4194304, ?, 'uploaded', NULL, ?, ?, ?, 4203311, 'image/jpeg', 0, ?, NULL, NULL, NULL, ?, ?, ?)`);
+  VALUES (?, ?, ?, ?, 'photo', 'image/jpeg', 4194304, ?, 'uploaded', NULL, ?, ?, ?, 4203311, 'image/jpeg', 0, ?, NULL, NULL, NULL, NULL, ?, ?)`);
 /** Bytes of the sealed records written to R2 (objects/sealed-records.ts), for the model's R2 side. */
 let recordBytes = 0;
 const insertEvent = db.prepare("INSERT INTO events (id, organization_id, mode, type, data, created_at, dispatched_at) VALUES (?, ?, 'live', ?, ?, ?, ?)");
@@ -133,14 +133,14 @@ for (let n = 0; n < PROOFS; n++) {
       user_agent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
       location: null,
     };
-    recorded[file] = { captureContext: context, decoded: sealerFacts.decoded, signals: sealerFacts.signals, priorCredentials: null };
-    const thumbnail = JSON.stringify({
+    const thumbnail = {
       content_type: "image/webp",
       width: 480,
       height: 360,
       size: 18_204,
       key: `proofs/${proof}/runs/${randomUUID()}/thumbnails/${file}.webp`,
-    });
+    };
+    recorded[file] = { captureContext: context, decoded: sealerFacts.decoded, signals: sealerFacts.signals, priorCredentials: null, thumbnail };
     insertFile.run(
       file,
       session,
@@ -151,7 +151,6 @@ for (let n = 0; n < PROOFS; n++) {
       `proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`,
       hex(),
       sealerFacts.crc32,
-      thumbnail,
       at,
       at,
     );

@@ -3,7 +3,8 @@ import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import { resolveText } from "../i18n/resolve-locale.ts";
 import { resolveSessionTheme } from "./session-theme.ts";
 import { findOrganization } from "../storage/organizations.ts";
-import { liveFilesOfSession, proofThumbnails, shotsPerStep } from "../storage/files.ts";
+import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
+import { proofThumbnails } from "../storage/proofs-read.ts";
 import type { DomainContext } from "../domain/context.ts";
 
 const DEFAULT_COLOR = "#1f4fd8";
@@ -19,7 +20,7 @@ export async function captureSessionView({ ctx, input }: { ctx: Pick<DomainConte
   const files = await liveFilesOfSession(db, session.id);
   const organization = await findOrganization(db, session.organizationId);
   const captureUrl = `${captureBaseUrl.replace(/\/$/, "")}/c/${token}`;
-  const befores = session.compareTo ? await proofThumbnails(db, session.compareTo) : null;
+  const befores = session.compareTo ? await proofThumbnails(db, ctx.env, session.compareTo) : null;
   return {
     session_id: session.id,
     locale: session.locale,

@@ -223,6 +223,7 @@ async function recordSealed(
       decoded: file.decoded,
       signals: signals.get(file.id) ?? [],
       priorCredentials: file.prior_credentials,
+      thumbnail: file.thumbnail && { ...file.thumbnail, key: thumbnailKey(proof.id, run, file.id) },
     })),
   );
   const [tsaRoots, c2paRoots] = await Promise.all([rootFingerprints(result.chain_pem), rootFingerprints(result.c2pa_trust_anchor_pem)]);
@@ -240,7 +241,6 @@ async function recordSealed(
         signedCrc32: file.signed_crc32,
         sniffedType: file.sniffed_type,
         priorC2pa: file.prior_c2pa,
-        thumbnail: file.thumbnail && { ...file.thumbnail, key: thumbnailKey(proof.id, run, file.id) },
       }),
     ),
     // Compared with the organization's next photos (docs/adr/0041).

@@ -53,20 +53,6 @@ export async function shotsPerStep(db: Database, proofId: string): Promise<Recor
   return counts;
 }
 
-/**
- * The thumbnails of a proof's files, in capture order, for an "after" to show its before's shots: each file's id,
- * step and the R2 key of the thumbnail the sealer made (files without one, videos and HEIC, are left out).
- */
-export async function proofThumbnails(db: Database, proofId: string): Promise<{ id: string; stepId: string; key: string; contentType: string }[]> {
-  const rows = await db
-    .select({ id: files.id, stepId: files.stepId, thumbnail: files.thumbnail })
-    .from(files)
-    .where(eq(files.proofId, proofId))
-    .orderBy(files.createdAt, files.id)
-    .all();
-  return rows.flatMap((row) => (row.thumbnail ? [{ id: row.id, stepId: row.stepId, key: row.thumbnail.key, contentType: row.thumbnail.content_type }] : []));
-}
-
 /** Records one stored part (the local storage route), so a resumed upload knows where to start. */
 export async function recordPart(db: Database, fileId: string, part: { part_number: number; etag: string }): Promise<void> {
   const row = await db.select({ parts: files.uploadedParts }).from(files).where(eq(files.id, fileId)).get();

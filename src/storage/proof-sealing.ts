@@ -68,7 +68,7 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
  */
 export function signedFileUpdate(
   db: Database,
-  file: Pick<FileRow, "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa" | "thumbnail"> & {
+  file: Pick<FileRow, "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa"> & {
     proofId: string;
   },
 ) {
@@ -81,11 +81,11 @@ export function signedFileUpdate(
       signedCrc32: file.signedCrc32,
       sniffedType: file.sniffedType,
       priorC2pa: file.priorC2pa,
-      thumbnail: file.thumbnail,
       captureContext: null,
       priorCredentials: null,
       decoded: null,
       signals: null,
+      thumbnail: null,
     })
     .where(and(eq(files.id, file.id), whilePending(file.proofId)));
 }

@@ -70,6 +70,22 @@ export async function proofFiles(
   return byProof;
 }
 
+/**
+ * The thumbnails of a proof's files, in capture order, for an "after" to show its before's shots: each file's id,
+ * step and the R2 key of the thumbnail the sealer made (files without one, videos and HEIC, are left out).
+ */
+export async function proofThumbnails(
+  db: Database,
+  store: ObjectStore,
+  proofId: string,
+): Promise<{ id: string; stepId: string; key: string; contentType: string }[]> {
+  const proof = await findProofById(db, proofId);
+  const files = proof === null ? [] : ((await proofFiles(db, store, [proof])).get(proof.id) ?? []);
+  return files.flatMap((file) =>
+    file.thumbnail ? [{ id: file.id, stepId: file.stepId, key: file.thumbnail.key, contentType: file.thumbnail.content_type }] : [],
+  );
+}
+
 export async function findProofById(db: Database, id: string): Promise<ProofRow | null> {
   return (await db.select().from(proofs).where(eq(proofs.id, id)).get()) ?? null;
 }

@@ -44,9 +44,10 @@ describe("thumbnails made at sealing", () => {
       expect(file.thumbnail!.destination.url).toMatch(new RegExp(`proofs/${proofId}/runs/run_[a-z0-9]+/thumbnails/${file.id}\\.webp$`));
       expect(file.thumbnail!.discard).toEqual({ url: file.thumbnail!.destination.url, method: "DELETE", headers: {} });
     }
-    const rows = await env.DB.prepare("SELECT id, thumbnail FROM files WHERE proof_id = ?").bind(proofId).all<{ id: string; thumbnail: string | null }>();
-    const stored = new Map(rows.results.map((row) => [row.id, row.thumbnail && JSON.parse(row.thumbnail)]));
     const run = (await env.DB.prepare("SELECT sealing_run FROM proofs WHERE id = ?").bind(proofId).first<{ sealing_run: string }>())!.sealing_run;
+    // Recorded in the run's record in R2 (issue 31 point 2), not in D1.
+    const record = await (await env.FILES.get(`proofs/${proofId}/runs/${run}/record.json`))!.json<{ files: Record<string, { thumbnail: unknown }> }>();
+    const stored = new Map(Object.entries(record.files).map(([id, facts]) => [id, facts.thumbnail]));
     expect(stored.get(fileIds[0]!)).toEqual({
       content_type: "image/webp",
       width: 480,

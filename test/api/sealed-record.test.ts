@@ -7,7 +7,7 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { database } from "../../src/db/client.ts";
-import { findProofById, proofFiles } from "../../src/storage/proofs-read.ts";
+import { findProofById, proofFiles, proofThumbnails } from "../../src/storage/proofs-read.ts";
 
 const context = { method: "camera", device_time: "2026-11-26T10:00:00.000Z", width: 4000, height: 3000, clock_offset_ms: 412, capture_page_version: "abc1234" };
 
@@ -42,11 +42,11 @@ describe("a sealed proof's full record is in R2, D1 keeps what queries need (iss
 
     const proof = await sealing(proofId);
     expect(proof.sealed_record).toBe(1);
-    const rows = await env.DB.prepare("SELECT capture_context, decoded, signals, prior_credentials, signed_sha256 FROM files WHERE proof_id = ?")
+    const rows = await env.DB.prepare("SELECT capture_context, decoded, signals, prior_credentials, thumbnail, signed_sha256 FROM files WHERE proof_id = ?")
       .bind(proofId)
       .all<any>();
     for (const row of rows.results)
-      expect(row).toEqual({ capture_context: null, decoded: null, signals: null, prior_credentials: null, signed_sha256: "b".repeat(64) });
+      expect(row).toEqual({ capture_context: null, decoded: null, signals: null, prior_credentials: null, thumbnail: null, signed_sha256: "b".repeat(64) });
     const record = await (await env.FILES.get(recordKey(proofId, proof.sealing_run)))!.json<any>();
     expect(Object.keys(record.files).sort()).toEqual([...fileIds].sort());
     expect(record.files[fileIds[0]!].captureContext).toEqual(context);
@@ -79,6 +79,23 @@ describe("a sealed proof's full record is in R2, D1 keeps what queries need (iss
     const proof = await sealing(proofId);
     expect(recordKey(proofId, proof.sealing_run)).not.toBe(firstRecord);
     expect(await env.FILES.head(recordKey(proofId, proof.sealing_run))).not.toBeNull();
+  });
+
+  it("keeps the thumbnails the sealer made in the record too, where an after's capture page finds its before's shots", async () => {
+    const { proofId, fileIds } = await pendingProof();
+    const { deps } = dependencies(async (job) => {
+      const answer = sealerWithFacts(job);
+      answer.files = answer.files.map((file) => ({
+        ...file,
+        thumbnail: file.id === fileIds[0] ? { content_type: "image/webp" as const, width: 480, height: 360, size: 16 } : null,
+      }));
+      return answer;
+    });
+    expect(await sealProof(deps, proofId)).toBe("sealed");
+    const run = (await sealing(proofId)).sealing_run;
+    expect(await proofThumbnails(database(env.DB), env, proofId)).toEqual([
+      { id: fileIds[0], stepId: "photos", key: `proofs/${proofId}/runs/${run}/thumbnails/${fileIds[0]}.webp`, contentType: "image/webp" },
+    ]);
   });
 
   it("refuses to present a sealed proof whose record is gone rather than show it with fewer facts or signals", async () => {

@@ -2,7 +2,7 @@ import type { FileRow } from "../rows.ts";
 import { bucket, type ObjectStore, sealedRecordKey } from "./bucket.ts";
 
 /** The columns of a sealed file kept in the proof's record in R2 instead of D1 (migration 0024). */
-export type RecordedFacts = Pick<FileRow, "captureContext" | "decoded" | "signals" | "priorCredentials">;
+export type RecordedFacts = Pick<FileRow, "captureContext" | "decoded" | "signals" | "priorCredentials" | "thumbnail">;
 
 /** The record as stored: one entry per sealed file, by id, with the facts D1 no longer holds. */
 interface SealedRecord {
@@ -22,7 +22,13 @@ export async function storeSealedRecord(store: ObjectStore, proofId: string, run
     files: Object.fromEntries(
       files.map((file) => [
         file.id,
-        { captureContext: file.captureContext, decoded: file.decoded, signals: file.signals, priorCredentials: file.priorCredentials },
+        {
+          captureContext: file.captureContext,
+          decoded: file.decoded,
+          signals: file.signals,
+          priorCredentials: file.priorCredentials,
+          thumbnail: file.thumbnail,
+        },
       ]),
     ),
   };
