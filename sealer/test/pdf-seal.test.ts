@@ -9,7 +9,7 @@ import { sealPdf } from "../src/pdf-seal/index.ts";
 import { readRevision } from "../src/pdf-seal/pdf-revision.ts";
 import { arrayElements, dictionaryEntries, PdfSyntaxError, referencedObject } from "../src/pdf-seal/pdf-syntax.ts";
 import { pdfsig, pdfsigTrusting, qpdfCheck, signatureReport, validatePdf } from "../../test/e2e/support/pdf-judges.ts";
-import { withContentHiddenInDss, withDocumentTimestamp, withOverlay, withoutLastRevision } from "../../test/e2e/support/pdf-forgeries.ts";
+import { withContentHiddenInDss, withDocumentTimestamp, withOverlay, withoutLastRevision, withTextAnnotation } from "../../test/e2e/support/pdf-forgeries.ts";
 import { unsignedPdf } from "./pdf-fixture.ts";
 import { pem, sealContext } from "./support.ts";
 
@@ -158,6 +158,16 @@ test("a content stream of the sealed revision rewritten and listed in the DSS, t
   assert.match(
     result.stdout,
     /^FAIL the updates after the seal write only what PAdES allows after it: object \d+ \(in the DSS\) overwrites an object of the sealed revision$/m,
+  );
+});
+
+test("a text annotation added to the first page (its /Annots grown, as a signature widget grows it), then stamped: refused", async () => {
+  const forged = await withDocumentTimestamp(withTextAnnotation(withoutLastRevision(sealedTest)), sealedTestAuthority);
+  const result = judgedUnderTestRoots("annotation.pdf", forged);
+  assert.equal(result.status, 1, result.stdout);
+  assert.match(
+    result.stdout,
+    /^FAIL the updates after the seal write only what PAdES allows after it: object \d+ \(Annot\) is not one PAdES allows after the seal$/m,
   );
 });
 

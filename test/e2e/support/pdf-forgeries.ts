@@ -1,6 +1,6 @@
 import { placeholders, signedUpdate } from "../../../sealer/src/pdf-seal/byte-range.ts";
 import { appendUpdate, streamBody } from "../../../sealer/src/pdf-seal/incremental-update.ts";
-import { catalogNumber, firstPageNumber, objectText, readRevision, resolvedDictionary } from "../../../sealer/src/pdf-seal/pdf-revision.ts";
+import { catalogNumber, firstPageNumber, objectText, readRevision, resolvedArray, resolvedDictionary } from "../../../sealer/src/pdf-seal/pdf-revision.ts";
 import { arrayElements, dictionaryEntries, dictionaryText, referencedObject } from "../../../sealer/src/pdf-seal/pdf-syntax.ts";
 import { signatureFieldObjects } from "../../../sealer/src/pdf-seal/signature-field.ts";
 import { obtainTimestampOfDigest } from "../../../sealer/src/tsa/obtain-timestamp.ts";
@@ -51,6 +51,22 @@ export function withContentHiddenInDss(pdf: Uint8Array): Uint8Array {
   return appendUpdate(revision, [
     { number: stream, body: streamBody(new Uint8Array(Buffer.from(draw.replace("/Forged 28 Tf ", ""), "latin1"))) },
     { number: dssNumber, body: dictionaryText(dss) },
+  ]);
+}
+
+/** `pdf` with a FreeText annotation saying FORGED_TEXT over the first page: the page changes only by /Annots grown. */
+export function withTextAnnotation(pdf: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const page = firstPageNumber(revision);
+  const entries = dictionaryEntries(objectText(revision, page), 0).entries;
+  const annotation = Number(revision.trailer.get("/Size"));
+  entries.set("/Annots", `[${[...resolvedArray(revision, entries.get("/Annots")), `${annotation} 0 R`].join(" ")}]`);
+  return appendUpdate(revision, [
+    {
+      number: annotation,
+      body: `<</Type /Annot /Subtype /FreeText /Rect [40 700 555 800] /Contents (${FORGED_TEXT}) /DA (/Helv 28 Tf 1 0 0 rg) /F 4 /P ${page} 0 R>>`,
+    },
+    { number: page, body: dictionaryText(entries) },
   ]);
 }
 

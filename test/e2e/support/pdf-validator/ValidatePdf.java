@@ -325,6 +325,7 @@ class UpdatesAfterSeal {
       }
       return name + " of the sealed revision is changed";
     }
+    if (after instanceof COSStream) return name + " is a new stream outside the DSS";
     if (COSName.DOC_TIME_STAMP.equals(dictionary.getCOSName(COSName.TYPE))
         && "ETSI.RFC3161".equals(dictionary.getNameAsString(COSName.SUB_FILTER))) return null;
     if (COSName.SIG.equals(dictionary.getCOSName(COSName.FT))) {
