@@ -168,9 +168,9 @@ export async function checkReport(name: ReportEntry, context: ReportContext): Pr
   const text = revision.text;
   const seals = found.filter((signature) => signature.subFilter === "/ETSI.CAdES.detached");
   const stamps = found.filter((signature) => signature.subFilter === "/ETSI.RFC3161");
-  if (seals.length !== 1 || stamps.length !== 1 || found.length !== 2)
+  if (seals.length !== 1 || stamps.length === 0 || found.length !== seals.length + stamps.length)
     return failed(
-      `the service writes one PAdES seal and one document timestamp; it holds ${seals.length} seal(s), ${stamps.length} document timestamp(s), ${found.length} signature(s) in all`,
+      `the service writes one PAdES seal followed by document timestamps; it holds ${seals.length} seal(s), ${stamps.length} document timestamp(s), ${found.length} signature(s) in all`,
     );
 
   const sealed = signedBytes(pdf, text, seals[0]!);
@@ -182,18 +182,25 @@ export async function checkReport(name: ReportEntry, context: ReportContext): Pr
   if (seal.certificate === null || !sameBytes(seal.certificate, context.sealCertificate))
     return failed(`its seal is by ${seal.seal?.signer_subject ?? "another certificate"}, not by the certificate that sealed manifest.p7s`);
 
-  const stamped = signedBytes(pdf, text, stamps[0]!);
-  if (typeof stamped === "string") return failed(`its document timestamp: ${stamped}`);
-  if (stamped.end !== pdf.byteLength) return failed("its last signature, the document timestamp, does not cover the whole file (bytes were added after it)");
-  const token = await checkTimestamp(
-    derValue(hexBytes(stamps[0]!.contents.slice(1, -1))),
-    stamped.bytes,
-    new TextDecoder().decode(context.entries.get("chain.pem")),
-  );
-  const tokenRoot = token.rootCertificate === null ? null : await sha256Hex(token.rootCertificate);
-  if (!token.imprintMatches) return failed("its document timestamp does not cover the document's bytes");
-  if (!token.signatureValid || !token.signerCertifiedForTimestamping || !token.chainTrusted || tokenRoot === null || tokenRoot !== context.tsaRootSha256)
-    return failed("its document timestamp is not a valid token of the proof's authority (the root proof.tsr chains to)");
+  // Each document timestamp (one as sealed; a renewal adds another) covers a revision after the seal's, and the
+  // last covers every byte of the file.
+  let coveredTo = sealed.end;
+  for (const stamp of stamps) {
+    const stamped = signedBytes(pdf, text, stamp);
+    if (typeof stamped === "string") return failed(`its document timestamp: ${stamped}`);
+    if (stamped.end <= sealed.end) return failed("a document timestamp covers less than the seal");
+    const token = await checkTimestamp(
+      derValue(hexBytes(stamp.contents.slice(1, -1))),
+      stamped.bytes,
+      new TextDecoder().decode(context.entries.get("chain.pem")),
+    );
+    const tokenRoot = token.rootCertificate === null ? null : await sha256Hex(token.rootCertificate);
+    if (!token.imprintMatches) return failed("its document timestamp does not cover the document's bytes");
+    if (!token.signatureValid || !token.signerCertifiedForTimestamping || !token.chainTrusted || tokenRoot === null || tokenRoot !== context.tsaRootSha256)
+      return failed("its document timestamp is not a valid token of the proof's authority (the root proof.tsr chains to)");
+    coveredTo = Math.max(coveredTo, stamped.end);
+  }
+  if (coveredTo !== pdf.byteLength) return failed("its last document timestamp does not cover the whole file (bytes were added after it)");
 
   let changed: string | null;
   try {

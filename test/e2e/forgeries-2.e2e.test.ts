@@ -27,10 +27,14 @@ let genuine: Sealed;
 let other: Sealed;
 let livePins: string[];
 
-/** A sealed live proof's package downloaded again once its evidence record exists (the sweep, within seconds here). */
+/**
+ * A sealed live proof's package downloaded again once its evidence record exists (the sweep, within seconds here)
+ * and its report is made (VERIFY.md's step 9 then checks it).
+ */
 async function withEvidenceRecord(sealed: Sealed): Promise<Sealed> {
   const deadline = Date.now() + 90_000;
-  while (!(await request(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`)).body.evidence_record?.archive_timestamps) {
+  const ready = (body: { evidence_record?: { archive_timestamps?: number }; report?: unknown }) => !!body.evidence_record?.archive_timestamps && !!body.report;
+  while (!ready((await request(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`)).body)) {
     if (Date.now() > deadline) throw new Error(`no evidence record for ${sealed.proof.id}:\n${stack.output().slice(-3000)}`);
     await new Promise((done) => setTimeout(done, 500));
   }
