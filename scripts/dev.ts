@@ -85,6 +85,8 @@ async function main() {
     [
       "dev",
       "--enable-containers=false",
+      // The script production runs is minified (ADR 0061): develop and test that one.
+      "--minify",
       "--port",
       String(port),
       "--ip",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { productionConfigurationProblems, readWranglerConfig } from "./support/deploy-configuration.ts";
@@ -71,6 +71,9 @@ describe("the production environment of wrangler.toml", () => {
     );
     // Workers refuse a script over 10 MB compressed (Paid), 3 MB on Free; stay well under both.
     expect(bundleBytes).toBeLessThan(10 * 1024 * 1024);
+    // The deployed script (minified, ADR 0061) weighs no more than issue 29's baseline plus the libraries it brought.
+    expect(bundleBytes).toBeLessThanOrEqual(BASELINE_BUNDLE_BYTES + LIBRARIES_GAINED_BYTES);
+    expect(readdirSync(outdir)).toContain("index.js.map");
     // Libraries take no more than at issue 29's baseline plus what the libraries it brought in cost.
     expect(packageBytes).toBeLessThanOrEqual(BASELINE_PACKAGE_BYTES + LIBRARIES_GAINED_BYTES);
     // zod's translated error messages stay out (wrangler.toml's alias): English is the only one answered with.
