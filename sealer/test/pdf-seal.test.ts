@@ -9,7 +9,15 @@ import { sealPdf } from "../src/pdf-seal/index.ts";
 import { readRevision } from "../src/pdf-seal/pdf-revision.ts";
 import { arrayElements, dictionaryEntries, PdfSyntaxError, referencedObject } from "../src/pdf-seal/pdf-syntax.ts";
 import { pdfsig, pdfsigTrusting, qpdfCheck, signatureReport, validatePdf } from "../../test/e2e/support/pdf-judges.ts";
-import { withContentHiddenInDss, withDocumentTimestamp, withOverlay, withoutLastRevision, withTextAnnotation } from "../../test/e2e/support/pdf-forgeries.ts";
+import {
+  firstContentStream,
+  withContentHiddenInDss,
+  withCrossReferenceEntry,
+  withDocumentTimestamp,
+  withOverlay,
+  withoutLastRevision,
+  withTextAnnotation,
+} from "../../test/e2e/support/pdf-forgeries.ts";
 import { unsignedPdf } from "./pdf-fixture.ts";
 import { pem, sealContext } from "./support.ts";
 
@@ -169,6 +177,27 @@ test("a text annotation added to the first page (its /Annots grown, as a signatu
     result.stdout,
     /^FAIL the updates after the seal write only what PAdES allows after it: object \d+ \(Annot\) is not one PAdES allows after the seal$/m,
   );
+});
+
+test("updates after the seal that free an object, point into the sealed bytes or show a timestamp's widget, then stamped: refused", async () => {
+  const cut = withoutLastRevision(sealedTest);
+  const stream = firstContentStream(cut);
+  const catalogAt = Buffer.from(cut).indexOf(`\n${readRevision(cut).trailer.get("/Root")!.split(" ")[0]} 0 obj`) + 1;
+  const cases: [string, Uint8Array, RegExp][] = [
+    ["freed.pdf", withCrossReferenceEntry(cut, stream, "0000000000 00001 f\r\n"), new RegExp(`: object ${stream} freed after the seal$`, "m")],
+    [
+      "pointed-back.pdf",
+      withCrossReferenceEntry(cut, stream, `${String(catalogAt).padStart(10, "0")} 00000 n\r\n`),
+      new RegExp(`: object ${stream} pointed at bytes before the seal$`, "m"),
+    ],
+  ];
+  for (const [name, forged, refusal] of cases) {
+    const result = judgedUnderTestRoots(name, await withDocumentTimestamp(forged, sealedTestAuthority));
+    assert.equal(result.status, 1, result.stdout);
+    assert.match(result.stdout, refusal);
+  }
+  const visible = judgedUnderTestRoots("visible-widget.pdf", await withDocumentTimestamp(cut, sealedTestAuthority, "Stamp", "[40 700 555 800]"));
+  assert.match(visible.stdout, /^FAIL the updates after the seal write only what PAdES allows after it: signature widget object \d+ after the seal is visible$/m);
 });
 
 test("a further document timestamp on a sealed report (a B-LTA renewal) is accepted", async () => {

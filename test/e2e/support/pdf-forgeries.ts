@@ -43,8 +43,7 @@ export function withOverlay(pdf: Uint8Array): Uint8Array {
  */
 export function withContentHiddenInDss(pdf: Uint8Array): Uint8Array {
   const revision = readRevision(pdf);
-  const contents = dictionaryEntries(objectText(revision, firstPageNumber(revision)), 0).entries.get("/Contents")!;
-  const stream = referencedObject(contents) ?? referencedObject(arrayElements(contents)[0]!)!;
+  const stream = firstContentStream(pdf);
   const dssNumber = referencedObject(resolvedDictionary(revision, `${catalogNumber(revision)} 0 R`).get("/DSS")!)!;
   const dss = resolvedDictionary(revision, `${dssNumber} 0 R`);
   dss.set("/OCSPs", `[${stream} 0 R]`);
@@ -70,15 +69,42 @@ export function withTextAnnotation(pdf: Uint8Array): Uint8Array {
   ]);
 }
 
-/** `pdf` with a document timestamp appended, from `authority` (any of its customers gets one) over the whole file. */
-export async function withDocumentTimestamp(pdf: Uint8Array, authority: TimestampAuthority, name = "Document timestamp 2"): Promise<Uint8Array> {
+/**
+ * `pdf` with a document timestamp appended, from `authority` (any of its customers gets one) over the whole
+ * file; `widgetRect` other than the sealer's zero rectangle makes its widget visible.
+ */
+export async function withDocumentTimestamp(
+  pdf: Uint8Array,
+  authority: TimestampAuthority,
+  name = "Document timestamp 2",
+  widgetRect = "[0 0 0 0]",
+): Promise<Uint8Array> {
   const revision = readRevision(pdf);
   const value = `<</Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 ${placeholders(12_000)}>>`;
-  return signedUpdate(
-    revision,
-    signatureFieldObjects(revision, name, value),
-    async (digest) => (await obtainTimestampOfDigest(authority, "SHA-256", digest)).token,
-  );
+  const objects = signatureFieldObjects(revision, name, value).map(({ number, body }) => ({
+    number,
+    body: typeof body === "string" ? body.replace("/Rect [0 0 0 0]", `/Rect ${widgetRect}`) : body,
+  }));
+  return signedUpdate(revision, objects, async (digest) => (await obtainTimestampOfDigest(authority, "SHA-256", digest)).token);
+}
+
+/**
+ * `pdf` with an update whose cross-reference section is `entry` for object `number` (20 bytes, e.g.
+ * `0000000000 00001 f\r\n` to free it, or an offset into the earlier bytes) and nothing else written.
+ */
+export function withCrossReferenceEntry(pdf: Uint8Array, number: number, entry: string): Uint8Array {
+  const revision = readRevision(pdf);
+  const trailer = new Map(revision.trailer);
+  trailer.set("/Prev", String(revision.xrefOffset));
+  const section = `xref\n${number} 1\n${entry}trailer\n${dictionaryText(trailer)}\nstartxref\n${pdf.byteLength}\n%%EOF\n`;
+  return new Uint8Array(Buffer.concat([pdf, Buffer.from(section, "latin1")]));
+}
+
+/** The object number of the first page's first content stream. */
+export function firstContentStream(pdf: Uint8Array): number {
+  const revision = readRevision(pdf);
+  const contents = dictionaryEntries(objectText(revision, firstPageNumber(revision)), 0).entries.get("/Contents")!;
+  return referencedObject(contents) ?? referencedObject(arrayElements(contents)[0]!)!;
 }
 
 /** `pdf` without its last revision (the bytes up to its last %%EOF but one): a sealed report without its document timestamp. */
