@@ -197,7 +197,10 @@ test("updates after the seal that free an object, point into the sealed bytes or
     assert.match(result.stdout, refusal);
   }
   const visible = judgedUnderTestRoots("visible-widget.pdf", await withDocumentTimestamp(cut, sealedTestAuthority, "Stamp", "[40 700 555 800]"));
-  assert.match(visible.stdout, /^FAIL the updates after the seal write only what PAdES allows after it: signature widget object \d+ after the seal is visible$/m);
+  assert.match(
+    visible.stdout,
+    /^FAIL the updates after the seal write only what PAdES allows after it: signature widget object \d+ after the seal is visible$/m,
+  );
 });
 
 test("a further document timestamp on a sealed report (a B-LTA renewal) is accepted", async () => {
