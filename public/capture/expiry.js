@@ -4,7 +4,7 @@
  * (the page urges finishing), and at the time itself the expired screen. The phone's clock may be wrong: the
  * server's clock at load time sets the offset.
  */
-import { t } from "./i18n.js";
+import { t, WESTERN_DIGITS } from "./i18n.js";
 import { $ } from "./screen.js";
 import { state } from "./state.js";
 
@@ -17,7 +17,7 @@ const expiry = { at: Number.POSITIVE_INFINITY, warned: false };
 /** The expiry as a time of day, in the page's language (hours and minutes). */
 export function expiryTime() {
   return Number.isFinite(expiry.at)
-    ? new Intl.DateTimeFormat(document.documentElement.lang || undefined, { hour: "numeric", minute: "2-digit" }).format(expiry.at)
+    ? new Intl.DateTimeFormat(document.documentElement.lang || undefined, { ...WESTERN_DIGITS, hour: "numeric", minute: "2-digit" }).format(expiry.at)
     : "";
 }
 

@@ -33,6 +33,12 @@ export let t = translator("en");
 /** The page's language, for the `Intl` formats of its numbers and times. */
 export let spoken = "en";
 
+/**
+ * Western digits in every language (ADR 0047), asked for rather than left to the engine: WebKitGTK's ICU writes
+ * `ar` times with Arabic-Indic digits where Chromium and Firefox write Western ones.
+ */
+export const WESTERN_DIGITS = { numberingSystem: "latn" };
+
 /** Speaks `language`: the words, `<html lang>`, `<html dir>` (Arabic runs right to left) and the title follow. */
 /** @param {string} language */
 export function speak(language) {
@@ -48,5 +54,5 @@ export function speak(language) {
  * @param {number} value
  */
 export function percent(value) {
-  return new Intl.NumberFormat(spoken, { style: "percent", maximumFractionDigits: 0 }).format(value / 100);
+  return new Intl.NumberFormat(spoken, { ...WESTERN_DIGITS, style: "percent", maximumFractionDigits: 0 }).format(value / 100);
 }

@@ -81,8 +81,17 @@ export function show(content, actions, options = {}) {
   firstScreen = false;
 }
 
-/** @param {string} text */
-export const heading = (text) => el("h1", { tabindex: "-1" }, text);
+/**
+ * @param {string} text
+ * @param {Record<string, string>} [attributes]
+ */
+export const heading = (text, attributes = {}) => el("h1", { tabindex: "-1", ...attributes }, text);
+/**
+ * The attributes of a text the template gives, which may be in another language than the page's (its default
+ * language when it has none in the person's): its own direction, so an English label on an Arabic page reads left
+ * to right with its full stop at its end, and an Arabic one on an English page right to left.
+ */
+export const templateText = { dir: "auto" };
 /**
  * @param {string | Node | (string | Node)[]} label
  * @param {Record<string, unknown>} attributes

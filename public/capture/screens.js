@@ -1,9 +1,9 @@
 // @ts-check
 /** The screens around the capture itself: welcome, location, completion, and a link that can no longer be used. */
-import { t } from "./i18n.js";
+import { t, WESTERN_DIGITS } from "./i18n.js";
 import { codeOf, HttpError } from "./network.js";
 import { el, icon } from "./ui.js";
-import { button, heading, show, showEnding } from "./screen.js";
+import { button, heading, show, showEnding, templateText } from "./screen.js";
 import { expiryTime } from "./expiry.js";
 import { shotsOf } from "./store.js";
 import { state, token } from "./state.js";
@@ -34,8 +34,8 @@ export function showWelcome(session, minimumFor, start, resuming) {
   const seconds = session.steps.reduce((sum, step) => sum + (step.kind === "video" ? 60 : 20 * Math.max(1, minimumFor(step))), 30);
   show(
     [
-      heading(session.welcome.title),
-      session.welcome.body ? el("p", { class: "lead" }, session.welcome.body) : null,
+      heading(session.welcome.title, templateText),
+      session.welcome.body ? el("p", { class: "lead", ...templateText }, session.welcome.body) : null,
       el(
         "section",
         { class: "card", "aria-labelledby": "steps-title" },
@@ -43,7 +43,7 @@ export function showWelcome(session, minimumFor, start, resuming) {
         el(
           "ol",
           { class: "step-list" },
-          ...session.steps.map((step) => el("li", {}, el("span", {}, step.label), el("span", { class: "muted" }, shotsText(step, minimumFor)))),
+          ...session.steps.map((step) => el("li", {}, el("span", {}, el("bdi", {}, step.label)), el("span", { class: "muted" }, shotsText(step, minimumFor)))),
         ),
         el("p", { class: "with-icon muted" }, icon("clock"), el("span", {}, t("duration", { n: Math.ceil(seconds / 60) }))),
         el("p", { class: "with-icon muted", "data-testid": "valid-until" }, icon("clock"), el("span", {}, t("validUntil", { time: expiryTime() }))),
@@ -100,17 +100,19 @@ export function showCompletion(session, result) {
   const countdown = el("p", { class: "muted", "data-testid": "redirect-countdown", "aria-live": "polite" });
   const files = state.shots.length;
   const steps = new Set(state.shots.map((shot) => shot.stepId)).size;
-  const now = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date());
+  const now = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { ...WESTERN_DIGITS, dateStyle: "medium", timeStyle: "short" }).format(
+    new Date(),
+  );
   show(
     [
       el(
         "section",
         { class: "center", "data-testid": "completion" },
         el("span", { class: "mark mark-success" }, icon("check", "icon big")),
-        heading(session.completion.title),
+        heading(session.completion.title, templateText),
         // The proof is still pending when /complete answers: say what was observed, not a seal that may yet fail
         // (once: the template's own text when it has one, else the page's).
-        el("p", {}, session.completion.body ?? t("received")),
+        el("p", session.completion.body ? templateText : {}, session.completion.body ?? t("received")),
         el(
           "dl",
           { class: "receipt card", "data-testid": "receipt", "aria-label": t("receipt") },

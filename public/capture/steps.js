@@ -9,7 +9,7 @@ import { api, codeOf, HttpError, retrying } from "./network.js";
 import { deleteShot } from "./store.js";
 import { canRecord, closeCamera, openCamera, startRecording, still } from "./camera.js";
 import { el, icon } from "./ui.js";
-import { $, alertOnScreen, button, heading, safely, show, showError } from "./screen.js";
+import { $, alertOnScreen, button, heading, safely, show, showError, templateText } from "./screen.js";
 import { askLocation, linkGone, showCompletion } from "./screens.js";
 import { base, loadedSession, minimumFor, state, usable } from "./state.js";
 import { drawStepsProgress, updateCounter, updateOverall } from "./progress.js";
@@ -93,7 +93,13 @@ async function renderStep() {
     { class: "frame", "data-testid": "frame" },
     video,
     beforeOverlay(step),
-    el("div", { class: "frame-top" }, heading(step.label), step.instruction ? el("p", { class: "instruction" }, step.instruction) : null, beforeShots(step)),
+    el(
+      "div",
+      { class: "frame-top" },
+      heading(step.label, templateText),
+      step.instruction ? el("p", { class: "instruction", ...templateText }, step.instruction) : null,
+      beforeShots(step),
+    ),
     status,
     recording,
     el(

@@ -22,6 +22,14 @@ const SIZES = [
   { width: 360, height: 740 },
   { width: 390, height: 844 },
   { width: 844, height: 390 },
+  { width: 768, height: 1024 },
+  { width: 1024, height: 768 },
+] as const;
+/** Arabic, right to left, where its mirror matters most: sideways and on tablets (upright phones: page-languages). */
+const ARABIC_SIZES = [
+  { width: 844, height: 390 },
+  { width: 768, height: 1024 },
+  { width: 1024, height: 768 },
 ] as const;
 /** Shutter and Next (or Back) keep at least this much apart: a slightly-off tap must not hit the other. */
 const MIN_GAP_PX = 4;
@@ -39,7 +47,7 @@ beforeAll(async () => {
       steps: ["front", "side", "back"].map((id) => ({
         id,
         label: { en: `The ${id}`, fr: `Côté ${id}`, es: `Lado ${id}`, de: `Seite ${id}` },
-        instruction: "Stand three metres away and get the whole vehicle in the picture, wheels included",
+        instruction: "Stand three metres away and get the whole vehicle in the picture, wheels included.",
         kind: "photo",
         min_count: 1,
         max_count: 3,
@@ -53,12 +61,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function newCapture(page: PhonePage, templateId: string | null) {
+async function newCapture(page: PhonePage, templateId: string | null, locale = "en") {
   for (;;) {
     const created = await request(`${stack.baseUrl}/v1/capture-sessions`, {
       token: stack.testKey,
       headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: { external_reference: `layout-${page.engine}-${Date.now()}`, party: "provider", locale: "en", ...(templateId ? { template_id: templateId } : {}) },
+      body: { external_reference: `layout-${page.engine}-${Date.now()}`, party: "provider", locale, ...(templateId ? { template_id: templateId } : {}) },
     });
     if (created.status === 429) {
       await new Promise((done) => setTimeout(done, Number(created.headers.get("retry-after") ?? "1") * 1000));
@@ -197,6 +205,82 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
               if (layout.back) expect(gap(shutter!, layout.back), what).toBeGreaterThanOrEqual(MIN_GAP_PX);
               if (language === "de" || language === "es") await page.screenshot(join(folder, `${tag}-${language}.png`));
             }
+            expect(await page.pageErrors()).toEqual([]);
+          } finally {
+            await page.close();
+            await launched.close();
+          }
+        });
+      }
+    }
+  });
+}
+
+for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promise<Launched>][]) {
+  describe(`the capture screen in Arabic, right to left, in ${name}`, () => {
+    for (const size of ARABIC_SIZES) {
+      const sideways = size.width > size.height;
+      for (const template of ["built-in", "three steps"] as const) {
+        it(`${size.width}×${size.height}, ${template}: mirrored, the viewfinder ${sideways ? "wholly in view with the controls on its left" : "takes ≥ 60 % of the height"}, nothing overflows`, async ({
+          skip,
+        }) => {
+          const launched = await launch();
+          if ("skipped" in launched) {
+            console.warn(`\n!! SKIPPED: the capture layout tests in ${name}. ${launched.skipped}\n`);
+            return skip(launched.skipped);
+          }
+          const page = await launched.newPage(size);
+          try {
+            await newCapture(page, template === "built-in" ? null : threeSteps, "ar");
+            const folder = join(screenshots, name);
+            mkdirSync(folder, { recursive: true });
+            const tag = `${size.width}x${size.height}-${template.replace(" ", "-")}`;
+            await waitFor(page, "the welcome screen", () => document.querySelector('[data-testid="start"]') !== null);
+            expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(["ar", "rtl"]);
+            await page.screenshot(join(folder, `${tag}-ar-welcome.png`));
+            // The template's texts run in their own direction: its English (no Arabic given) left to right, its full
+            // stop at the end; the built-in template's Arabic right to left.
+            const own = template === "built-in" ? "rtl" : "ltr";
+            expect(await page.evaluate(() => getComputedStyle(document.querySelector("main h1")!).direction)).toBe(own);
+            await page.click("start");
+            await cameraReady(page);
+            if (template === "three steps") {
+              await shoot(page);
+              await page.click("next-step");
+              await cameraReady(page);
+            }
+            await shoot(page);
+            await waitFor(page, "the shot's picture, not black", shotIsPicture, undefined, 10_000);
+            await page.screenshot(join(folder, `${tag}-ar.png`));
+            const directions = () => [...document.querySelectorAll(".frame-top h1, .frame-top .instruction")].map((text) => getComputedStyle(text).direction);
+            expect(await page.evaluate(directions)).toEqual([own, own]);
+            // The link's time in Western digits, as Intl writes `ar` in Chromium and Firefox (ADR 0047); WebKitGTK's
+            // ICU wrote Arabic-Indic ones until the page asked for Western.
+            const expiry = await page.evaluate(() => document.querySelector('[data-testid="expiry"]')!.textContent);
+            expect(expiry).toMatch(/\d{1,2}:\d{2}/);
+            expect(expiry).not.toMatch(/[\u0660-\u0669\u06f0-\u06f9]/);
+            const layout = await page.evaluate(measure);
+            const what = `${name} ${tag} ar: ${JSON.stringify(layout)}`;
+            const { viewport, frame, shutter, next } = layout;
+            expect(frame && shutter && next, what).toBeTruthy();
+            expect(layout.scrollWidth, what).toBeLessThanOrEqual(viewport.width);
+            for (const element of [frame!, shutter!, next!, ...(layout.back ? [layout.back] : [])]) {
+              expect(element.top, what).toBeGreaterThanOrEqual(0);
+              expect(element.left, what).toBeGreaterThanOrEqual(0);
+              expect(element.bottom, what).toBeLessThanOrEqual(viewport.height + 0.5);
+              expect(element.right, what).toBeLessThanOrEqual(viewport.width + 0.5);
+            }
+            if (sideways) {
+              // Mirrored: the picture on the right, the controls in the column on its left.
+              expect(Math.max(shutter!.right, next!.right), what).toBeLessThanOrEqual(frame!.left);
+              expect(frame!.bottom - frame!.top, what).toBeGreaterThanOrEqual(0.85 * viewport.height);
+            } else {
+              expect((frame!.bottom - frame!.top) / viewport.height, what).toBeGreaterThanOrEqual(0.6);
+              // Mirrored: forward is to the left, so Next lies left of the shutter (and Back right of it).
+              expect(next!.right, what).toBeLessThan(shutter!.left);
+            }
+            expect(gap(shutter!, next!), what).toBeGreaterThanOrEqual(MIN_GAP_PX);
+            if (layout.back) expect(gap(shutter!, layout.back), what).toBeGreaterThanOrEqual(MIN_GAP_PX);
             expect(await page.pageErrors()).toEqual([]);
           } finally {
             await page.close();
