@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFile, spawnSync } from "node:child_process";
+import { cpSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Writable } from "node:stream";
+import { promisify } from "node:util";
+import { zipStream } from "../../src/lib/zip/zip-stream.ts";
+import { simulatedAuthority } from "../../sealer/src/tsa/simulated-authority.ts";
+import { readZip } from "../../verifier/src/read-zip.ts";
+import { request } from "./support/http.ts";
+import { withDocumentTimestamp, withoutLastRevision } from "./support/pdf-forgeries.ts";
+import { downloadedReport } from "./support/report-download.ts";
+import { withAddedPage, withContentRewrittenAsIs, withFilledTextField, withOpenActionToLastPage, withStampAppearance } from "./support/report-forgeries-3.ts";
+import { sealedPackage } from "./support/sealed-package.ts";
+import { startStack, type Stack } from "./support/stack.ts";
+
+/**
+ * Forger session 3 on a live proof made through the API of `npm run dev`: updates after the report's seal that
+ * a DocMDP P=2 certification does not allow (docs/adr/0057), each stamped again by the proof's own authority
+ * (any of its customers gets a token over any hash), are refused by `proof-verify` pinned to the published
+ * roots (its `report` check, docs/adr/0056) and by the PDFBox judge; names a ZIP can give a second report
+ * (another case, a ./ or a folder, the same name twice) are refused by `package_contents` or the ZIP reader.
+ */
+
+const root = resolve(import.meta.dirname, "../..");
+const stateDir = mkdtempSync(join(tmpdir(), "forgeries-3-stack-"));
+const work = mkdtempSync(join(tmpdir(), "forgeries-3-"));
+const VALIDATOR = join(root, "test/e2e/support/pdf-validator/ValidatePdf.java");
+const CLASSPATH = ["pdfbox2", "fontbox2", "bcprov", "bcpkix", "bcutil", "commons-logging"].map((jar) => `/usr/share/java/${jar}.jar`).join(":");
+/** The PDFBox judge's refusal of what an update after the seal writes (docs/adr/0057). */
+const REFUSED_UPDATE = /^FAIL the updates after the seal write only what PAdES allows after it: /m;
+
+let stack: Stack;
+let folder: string;
+let report: Uint8Array;
+let otherReport: Uint8Array;
+let livePins: string[];
+const roots = { seal: "", tsa: "" };
+
+beforeAll(async () => {
+  stack = await startStack({ stateDir });
+  const sealed = await sealedPackage(stack, "live").catch((error: Error) => {
+    throw new Error(`${error.message}\n${stack.output().slice(-4000)}`);
+  });
+  report = new Uint8Array(await downloadedReport(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}/report.pdf`));
+  folder = join(work, "genuine");
+  cpSync(sealed.folder, folder, { recursive: true });
+  writeFileSync(join(folder, "report.pdf"), report);
+  // Another report than the package's: the genuine one stamped once more, as a forger's second copy would be.
+  otherReport = await withDocumentTimestamp(report, liveAuthority());
+  const anchors = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body.data as {
+    kind: string;
+    mode: string;
+    status: string;
+    pem: string;
+    sha256: string;
+  }[];
+  const current = (kind: string) => anchors.find((anchor) => anchor.kind === kind && anchor.mode === "live" && anchor.status === "current")!;
+  livePins = ["--tsa-root-sha256", current("timestamp_authority").sha256, "--service-root-sha256", current("c2pa").sha256];
+  roots.seal = join(work, "seal-root.pem");
+  roots.tsa = join(work, "tsa-root.pem");
+  writeFileSync(roots.seal, current("c2pa").pem);
+  writeFileSync(roots.tsa, current("timestamp_authority").pem);
+}, 300_000);
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The stack's live authority, in process: the authority any of its customers gets tokens from. */
+const liveAuthority = () => simulatedAuthority(join(stateDir, "local", "pki"), "tsa-live", "Local Timestamp Authority");
+
+/** `proof-verify <path> --json` pinned to the published live roots: exit status and the failed checks with their details. */
+function proofVerify(path: string) {
+  const result = spawnSync(process.execPath, [join(root, "verifier/bin/proof-verify.ts"), path, ...livePins, "--json"], { encoding: "utf8", cwd: tmpdir() });
+  const checks = (JSON.parse(result.stdout) as { checks: { name: string; result: string; detail: string }[] }).checks;
+  return { status: result.status, failed: Object.fromEntries(checks.filter((check) => check.result === "fail").map((check) => [check.name, check.detail])) };
+}
+
+/** The PDFBox judge on `pdf` with the published live roots, run beside the others (a JVM each). */
+async function judged(name: string, pdf: Uint8Array): Promise<{ status: number; output: string }> {
+  const path = join(work, `${name}.pdf`);
+  writeFileSync(path, pdf);
+  try {
+    const { stdout } = await promisify(execFile)("java", ["-cp", CLASSPATH, VALIDATOR, path, roots.seal, roots.tsa], { encoding: "utf8" });
+    return { status: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { status: failed.code ?? -1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
+
+/** The genuine package's folder with `pdf` as its report.pdf. */
+function packageWithReport(name: string, pdf: Uint8Array): string {
+  const forged = join(work, name);
+  cpSync(folder, forged, { recursive: true });
+  writeFileSync(join(forged, "report.pdf"), pdf);
+  return forged;
+}
+
+/** A ZIP of the genuine package's entries, with `extra` entries written first (their names as given, duplicates kept). */
+async function zipWith(name: string, extra: { name: string; bytes: Uint8Array }[]): Promise<string> {
+  const genuine = readZip(readFileSync(packageZip()));
+  const entries = [...extra, ...[...genuine].map(([entry, bytes]) => ({ name: entry, bytes }))].map(({ name: entry, bytes }) => ({
+    name: entry,
+    body: async () => bytes,
+  }));
+  const path = join(work, `${name}.zip`);
+  await zipStream(entries, new Date()).pipeTo(Writable.toWeb(createWriteStream(path)));
+  return path;
+}
+
+/** The genuine package's folder zipped as the service lays it out (with `zip`, no extra entry). */
+function packageZip(): string {
+  const path = join(work, "genuine.zip");
+  if (!existsSync(path)) spawnSync("zip", ["-qr", path, "."], { cwd: folder });
+  return path;
+}
+
+const REPORT_UPDATES: [string, (pdf: Uint8Array) => Uint8Array, RegExp][] = [
+  [
+    "a Stamp annotation whose appearance stream hides the verdict and warnings",
+    withStampAppearance,
+    /annotations added to the first page are not the signature fields/,
+  ],
+  ["a page added to the page tree", withAddedPage, /object \d+, written before the seal, was written again/],
+  ["a visible text field filled in, added to the form and the first page", withFilledTextField, /after its seal/],
+  ["the first page's content stream written again, byte for byte", withContentRewrittenAsIs, /object \d+, written before the seal, was written again/],
+  ["the catalog opening on the annex page (/OpenAction)", withOpenActionToLastPage, /the catalog's \/OpenAction changed/],
+];
+
+describe("updates after the report's seal that DocMDP P=2 does not allow, stamped again by the same authority", () => {
+  it("the genuine report passes proof-verify's report check and the PDFBox judge", async () => {
+    const { status, failed } = proofVerify(folder);
+    expect(failed).toEqual({});
+    expect(status).toBe(0);
+    const judge = await judged("genuine", report);
+    expect(judge.output).not.toMatch(/^FAIL/m);
+    expect(judge.status).toBe(0);
+  });
+
+  it("each is refused by proof-verify (report) and by the PDFBox judge (the update rule)", async () => {
+    const forged = await Promise.all(
+      REPORT_UPDATES.map(async ([, forge], index) => ({ index, pdf: await withDocumentTimestamp(forge(withoutLastRevision(report)), liveAuthority()) })),
+    );
+    const judges = await Promise.all(forged.map(({ index, pdf }) => judged(`forged-${index}`, pdf)));
+    for (const { index, pdf } of forged) {
+      const [what, , reason] = REPORT_UPDATES[index]!;
+      const verdict = proofVerify(packageWithReport(`forged-${index}`, pdf));
+      expect({ what, failed: Object.keys(verdict.failed), status: verdict.status }).toEqual({ what, failed: ["report"], status: 1 });
+      expect(verdict.failed.report, what).toMatch(reason);
+      expect(judges[index]!.output, what).toMatch(REFUSED_UPDATE);
+      expect(judges[index]!.status, what).toBe(1);
+    }
+  }, 240_000);
+});
+
+describe("a second report beside the package's, under a name a ZIP allows", () => {
+  it("the genuine package zipped again: VERIFIED", () => {
+    expect(proofVerify(packageZip())).toEqual({ status: 0, failed: {} });
+  });
+
+  it.each([["Report.PDF"], ["./report.pdf"], ["docs/report.pdf"], ["/report.pdf"], ["report.pdf "]])("%j: package_contents names it", async (name) => {
+    const { status, failed } = proofVerify(await zipWith(`extra-${encodeURIComponent(name)}`, [{ name, bytes: otherReport }]));
+    expect(Object.keys(failed)).toEqual(["package_contents"]);
+    expect(failed.package_contents).toContain(name);
+    expect(status).toBe(1);
+  });
+
+  it("report.pdf twice in the ZIP, the forged one first: the package cannot be read", async () => {
+    const { status, failed } = proofVerify(await zipWith("twice", [{ name: "report.pdf", bytes: otherReport }]));
+    expect(failed.package_complete).toContain("report.pdf: twice in the ZIP");
+    expect(status).toBe(1);
+  });
+});

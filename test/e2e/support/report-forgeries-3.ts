@@ -1,0 +1,107 @@
+import { appendUpdate, streamBody, type UpdatedObject } from "../../../sealer/src/pdf-seal/incremental-update.ts";
+import {
+  catalogNumber,
+  firstPageNumber,
+  objectStream,
+  objectText,
+  type PdfRevision,
+  readRevision,
+  resolvedArray,
+  resolvedDictionary,
+} from "../../../sealer/src/pdf-seal/pdf-revision.ts";
+import { dictionaryEntries, dictionaryText, referencedObject } from "../../../sealer/src/pdf-seal/pdf-syntax.ts";
+import { FORGED_TEXT, firstContentStream } from "./pdf-forgeries.ts";
+
+/**
+ * More of what a forger appends to a sealed report after its seal (forger session 3, docs/adr/0057), each an
+ * update a DocMDP P=2 certification does not allow: a stamp whose appearance hides the warnings box, a page
+ * added, a form field filled in, an object of the sealed revision written again with the same bytes. Each is
+ * written on the report without its document timestamp; the caller stamps it again, as a forger would.
+ */
+
+const latin1 = (text: string) => new Uint8Array(Buffer.from(text, "latin1"));
+const entriesOf = (revision: PdfRevision, number: number) => dictionaryEntries(objectText(revision, number), 0).entries;
+
+/** What hides the first page's verdict and warnings: a white box and FORGED_TEXT in Helvetica (the appearance's own font). */
+const hiding = `q 1 1 1 rg 0 0 515 250 re f Q BT /Helv 24 Tf 0 0.5 0 rg 10 120 Td (${FORGED_TEXT}) Tj ET`;
+
+/** The first page with `annotation` appended to its /Annots. */
+function firstPageWithAnnotation(revision: PdfRevision, annotation: number): UpdatedObject {
+  const page = firstPageNumber(revision);
+  const entries = entriesOf(revision, page);
+  entries.set("/Annots", `[${[...resolvedArray(revision, entries.get("/Annots")), `${annotation} 0 R`].join(" ")}]`);
+  return { number: page, body: dictionaryText(entries) };
+}
+
+/** A Stamp annotation over the top of the first page whose appearance stream draws `hiding`: only the page's /Annots grows. */
+export function withStampAppearance(pdf: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const size = Number(revision.trailer.get("/Size"));
+  const [font, appearance, stamp] = [size, size + 1, size + 2];
+  const form = `<</Type /XObject /Subtype /Form /BBox [0 0 515 250] /Resources <</Font <</Helv ${font} 0 R>>>> /Length ${hiding.length}>>\nstream\n${hiding}\nendstream`;
+  return appendUpdate(revision, [
+    { number: font, body: "<</Type /Font /Subtype /Type1 /BaseFont /Helvetica>>" },
+    { number: appearance, body: latin1(form) },
+    {
+      number: stamp,
+      body: `<</Type /Annot /Subtype /Stamp /Rect [40 560 555 810] /F 4 /AP <</N ${appearance} 0 R>> /P ${firstPageNumber(revision)} 0 R>>`,
+    },
+    firstPageWithAnnotation(revision, stamp),
+  ]);
+}
+
+/** A page drawing `hiding` added at the end of the page tree: the tree's root gets a kid and a count more. */
+export function withAddedPage(pdf: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const pages = referencedObject(entriesOf(revision, catalogNumber(revision)).get("/Pages")!)!;
+  const tree = entriesOf(revision, pages);
+  const size = Number(revision.trailer.get("/Size"));
+  const [font, content, page] = [size, size + 1, size + 2];
+  tree.set("/Kids", `[${[...resolvedArray(revision, tree.get("/Kids")), `${page} 0 R`].join(" ")}]`);
+  tree.set("/Count", String(Number(tree.get("/Count")) + 1));
+  return appendUpdate(revision, [
+    { number: font, body: "<</Type /Font /Subtype /Type1 /BaseFont /Helvetica>>" },
+    { number: content, body: streamBody(latin1(hiding)) },
+    {
+      number: page,
+      body: `<</Type /Page /Parent ${pages} 0 R /MediaBox [0 0 595.28 841.89] /Contents ${content} 0 R /Resources <</Font <</Helv ${font} 0 R>>>>>>`,
+    },
+    { number: pages, body: dictionaryText(tree) },
+  ]);
+}
+
+/** A text field filled in with FORGED_TEXT, its widget visible over the first page, listed in the form and on the page. */
+export function withFilledTextField(pdf: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const form = referencedObject(entriesOf(revision, catalogNumber(revision)).get("/AcroForm")!)!;
+  const formEntries = entriesOf(revision, form);
+  const field = Number(revision.trailer.get("/Size"));
+  formEntries.set("/Fields", `[${[...resolvedArray(revision, formEntries.get("/Fields")), `${field} 0 R`].join(" ")}]`);
+  return appendUpdate(revision, [
+    {
+      number: field,
+      body: `<</FT /Tx /T (Verdict) /V (${FORGED_TEXT}) /DA (/Helv 24 Tf 0 0.5 0 rg) /MK <</BG [1 1 1]>> /Type /Annot /Subtype /Widget /Rect [40 700 555 800] /F 4 /P ${firstPageNumber(revision)} 0 R>>`,
+    },
+    { number: form, body: dictionaryText(formEntries) },
+    firstPageWithAnnotation(revision, field),
+  ]);
+}
+
+/** The first page's first content stream written again in an update, byte for byte as sealed. */
+export function withContentRewrittenAsIs(pdf: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const number = firstContentStream(pdf);
+  const { dictionary, bytes } = objectStream(revision, number);
+  const head = dictionaryText(dictionary);
+  return appendUpdate(revision, [{ number, body: new Uint8Array(Buffer.concat([latin1(`${head}\nstream\n`), bytes, latin1("\nendstream")])) }]);
+}
+
+/** The catalog written again, unchanged but for an /OpenAction that opens on the last page (the annex), past the verdict. */
+export function withOpenActionToLastPage(pdf: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const catalog = catalogNumber(revision);
+  const entries = entriesOf(revision, catalog);
+  const kids = resolvedArray(revision, resolvedDictionary(revision, entries.get("/Pages")!).get("/Kids"));
+  entries.set("/OpenAction", `[${kids.at(-1)} /Fit]`);
+  return appendUpdate(revision, [{ number: catalog, body: dictionaryText(entries) }]);
+}
