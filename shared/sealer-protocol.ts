@@ -24,8 +24,9 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  * 8: the revocation data has a third chain, `seal` (manifest.p7s's certificate), and manifest.p7s lists the SHA-256
  *    of every revocation file (docs/adr/0049).
  * 9: each sealed photo also carries the fingerprints of five crops of it (docs/adr/0052), [] when not decoded.
+ * 10: each sealed video carries the fingerprints of a few of its frames (docs/adr/0059), [] when none was decoded.
  */
-export const SEALER_PROTOCOL_VERSION = 9;
+export const SEALER_PROTOCOL_VERSION = 10;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -123,6 +124,9 @@ const hash64Hex = z.string().regex(/^[0-9a-f]{16}$/, "64 bits in lower-case hex"
 /** A photo's perceptual fingerprint, from its decoded pixels (docs/adr/0041). */
 export const PerceptualFingerprintSchema = z.strictObject({ phash: hash64Hex, dhash: hash64Hex });
 export type PerceptualFingerprint = z.infer<typeof PerceptualFingerprintSchema>;
+/** A video frame's fingerprint, computed as a photo's, and where the frame was taken, in ms from the start (docs/adr/0059). */
+export const FrameFingerprintSchema = z.strictObject({ at_ms: z.number().int().nonnegative(), phash: hash64Hex, dhash: hash64Hex });
+export type FrameFingerprint = z.infer<typeof FrameFingerprintSchema>;
 
 /** One integrity signal the sealer computed from the bytes (shared/integrity-signals.ts). */
 export const SignalSchema = z.strictObject({ code: z.enum(SEALER_SIGNAL_CODES), detail: z.string() });
@@ -175,10 +179,12 @@ export const SealedResultSchema = z.strictObject({
       /** Decoded from the bytes, to set beside what the device reported (null: not decodable here). */
       decoded: DecodedSchema,
       signals: z.array(SignalSchema),
-      /** null: not a photo the sealer decodes (a video, HEVC HEIC: no frames are read without ffmpeg) or too large to decode. */
+      /** null: not a photo the sealer decodes (a video, whose frames are in `frame_fingerprints`; HEVC HEIC) or too large to decode. */
       fingerprint: PerceptualFingerprintSchema.nullable(),
       /** 95 % of the photo kept against its top-left, top-right, bottom-left and bottom-right corner, and centred; [] when `fingerprint` is null. */
       crop_fingerprints: z.array(PerceptualFingerprintSchema).max(5),
+      /** A video's frames at 10 %, 50 % and 90 % of its duration; [] for a photo, or when ffmpeg decoded none (absent, too large, too slow). */
+      frame_fingerprints: z.array(FrameFingerprintSchema).max(3),
       /** null: none was asked for, or the sealer cannot decode the format (a video, HEVC HEIC). */
       thumbnail: ThumbnailSchema.nullable(),
     }),

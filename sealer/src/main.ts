@@ -18,6 +18,7 @@ import { serveReportJob } from "./report/report-endpoint.ts";
 import { readBody, send } from "./http.ts";
 import { sealerError } from "../../shared/sealer-protocol.ts";
 import { tsaHealthCheck } from "./tsa/health-check.ts";
+import { videoDecoderAvailable } from "./provenance/video-frames.ts";
 
 const config = loadConfig();
 const keys = { live: signingKey(config.c2pa.live), test: signingKey(config.c2pa.test) };
@@ -76,6 +77,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 initC2pa();
 signingPool().warm();
 warmOpenssl();
+videoDecoderAvailable().then((available) => {
+  if (!available) console.warn(JSON.stringify({ level: "warn", message: "ffmpeg not found: videos are sealed without frame fingerprints (docs/adr/0059)" }));
+});
 const server = createServer((req, res) => {
   handle(req, res).catch((error: Error) => {
     console.error(JSON.stringify({ level: "error", message: error.message, stack: error.stack }));

@@ -11,6 +11,7 @@ import { mediaFacts } from "./provenance/media-facts.ts";
 import { carriesC2paBlock, mayNameRemoteManifest, readPriorCredentials } from "./provenance/prior-credentials.ts";
 import { fileSignals, pixelSignals } from "./provenance/signals.ts";
 import { pixelFacts } from "./provenance/fingerprint.ts";
+import { videoFingerprints } from "./provenance/video-fingerprints.ts";
 import { sealedFileManifest } from "./provenance/capture-assertions.ts";
 import { obtainTimestamp } from "./tsa/obtain-timestamp.ts";
 import { confirmWithOpenssl } from "./tsa/confirm-with-openssl.ts";
@@ -230,9 +231,11 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const picture = file.kind === "photo" ? await decodedOrNone(file, original, sniffed) : null;
     const pixels = picture && (await pixelFacts(picture));
     const fingerprint = pixels?.fingerprint ?? null;
+    // A video's few frames, decoded by ffmpeg from the verified bytes and hashed as photos are (docs/adr/0059).
+    const frames = file.kind === "video" ? await videoFingerprints(original, facts.duration_ms, signal) : [];
     const signals = [...fileSignals(file, sniffed, facts, priorState), ...pixelSignals(file, facts, pixels)];
     clock.record("verification", verificationStarted);
-    const signed = await signedCopy(file, original, sniffed, sealedFileManifest(job, file, sniffed, facts, signals, priorState, fingerprint));
+    const signed = await signedCopy(file, original, sniffed, sealedFileManifest(job, file, sniffed, facts, signals, priorState, fingerprint, frames));
     signal.throwIfAborted();
     written.add(file);
     const stored = clock.time("upload", () => storeSignedCopy(file, signed.bytes, picture, job.proof.mode, signal));
@@ -250,6 +253,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       signals,
       fingerprint,
       crop_fingerprints: pixels?.crops ?? [],
+      frame_fingerprints: frames,
     };
     return { sealed, arrivedWithCredentials: priorState !== "none", stored };
   };

@@ -268,22 +268,21 @@ async function recordSealed(
   return "sealed";
 }
 
-/** The photos the sealer fingerprinted, in the job's order, with their steps. */
+/**
+ * The photos and videos the sealer fingerprinted, in the job's order, with their steps. A video stands as its middle
+ * frame, looked up and compared as a photo is, its other frames stored and compared beside it as a photo's crops
+ * are (docs/adr/0059): a re-encoded or scaled copy of it is then found as a copy of a photo is.
+ */
 function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerprint[] {
   const steps = new Map(files.map((file) => [file.id, file.stepId]));
-  return result.files.flatMap((file) =>
-    file.fingerprint === null
-      ? []
-      : [
-          {
-            fileId: file.id,
-            stepId: steps.get(file.id) ?? "",
-            phash: file.fingerprint.phash,
-            dhash: file.fingerprint.dhash,
-            crops: file.crop_fingerprints,
-          },
-        ],
-  );
+  return result.files.flatMap((file) => {
+    const frames = file.frame_fingerprints.map(({ phash, dhash }) => ({ phash, dhash }));
+    const middle = Math.min(1, frames.length - 1);
+    const [whole, ...crops] = file.fingerprint
+      ? [file.fingerprint, ...file.crop_fingerprints]
+      : [...frames.slice(middle, middle + 1), ...frames.filter((_, index) => index !== middle)];
+    return whole ? [{ fileId: file.id, stepId: steps.get(file.id) ?? "", phash: whole.phash, dhash: whole.dhash, crops }] : [];
+  });
 }
 
 /**

@@ -110,6 +110,7 @@ describe("sealing a proof", () => {
           signals: [],
           fingerprint: null,
           crop_fingerprints: [],
+          frame_fingerprints: [],
           thumbnail: null,
         })),
       };

@@ -1,4 +1,4 @@
-import type { PerceptualFingerprint, SealJob, SealJobFile } from "../../../shared/sealer-protocol.ts";
+import type { FrameFingerprint, PerceptualFingerprint, SealJob, SealJobFile } from "../../../shared/sealer-protocol.ts";
 import type { ManifestDefinition } from "../c2pa/c2pa.ts";
 import type { MediaFacts } from "./media-facts.ts";
 import { reportedCapture, type PriorState, type Signal } from "./signals.ts";
@@ -33,7 +33,8 @@ const OPENED = {
  * `com.proofseal.capture`: which proof the file belongs to, at its top level (the verifier compares
  * each field with the sealed manifest.json), what the service observed (the bytes it received, when,
  * its measure of the device's clock, the capture page version it served, what it decoded, the photo's
- * perceptual fingerprint from its decoded pixels, null when not decoded), and the integrity signals the sealer computed.
+ * perceptual fingerprint from its decoded pixels, null when not decoded; a video's, its frames', docs/adr/0059), and
+ * the integrity signals the sealer computed.
  */
 export function captureAssertion(
   job: SealJob,
@@ -42,6 +43,7 @@ export function captureAssertion(
   facts: MediaFacts,
   signals: Signal[],
   fingerprint: PerceptualFingerprint | null,
+  frameFingerprints: FrameFingerprint[] = [],
 ) {
   const measured = (file.capture_context ?? {}) as { clock_offset_ms?: unknown; capture_page_version?: unknown };
   return {
@@ -64,6 +66,7 @@ export function captureAssertion(
       capture_page_version: typeof measured.capture_page_version === "string" ? measured.capture_page_version : null,
       decoded: { width: facts.width, height: facts.height, duration_ms: facts.duration_ms },
       fingerprint,
+      ...(file.kind === "video" ? { frame_fingerprints: frameFingerprints } : {}),
     },
     signals: signals.map((signal) => signal.code),
   };
@@ -91,11 +94,12 @@ export function sealedFileManifest(
   signals: Signal[],
   prior: PriorState,
   fingerprint: PerceptualFingerprint | null,
+  frameFingerprints: FrameFingerprint[] = [],
 ): Pick<ManifestDefinition, "assertions" | "parent"> {
   return {
     assertions: [
       { label: "c2pa.actions", data: OPENED, created: true },
-      { label: CAPTURE_ASSERTION, data: captureAssertion(job, file, sniffedType, facts, signals, fingerprint), created: true },
+      { label: CAPTURE_ASSERTION, data: captureAssertion(job, file, sniffedType, facts, signals, fingerprint, frameFingerprints), created: true },
       { label: REPORTED_ASSERTION, data: reportedAssertion(file, facts), created: false },
     ],
     parent: { label: ORIGINAL_INGREDIENT, readManifest: prior !== "none" },

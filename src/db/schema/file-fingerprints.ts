@@ -26,7 +26,10 @@ export const fileFingerprints = sqliteTable(
     band1: integer("band1").notNull(),
     band2: integer("band2").notNull(),
     band3: integer("band3").notNull(),
-    /** 0: the whole picture; 1 to 5: 95 % of it kept against the top-left, top-right, bottom-left, bottom-right corner, and centred. */
+    /**
+     * 0: the whole picture; 1 to 5: 95 % of it kept against the top-left, top-right, bottom-left, bottom-right corner, and centred.
+     * A video's (docs/adr/0059): 0 its frame at 50 % of its duration, 1 and 2 those at 10 % and 90 %.
+     */
     variant: integer("variant").notNull().default(0),
   },
   (table) => [
