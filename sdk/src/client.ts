@@ -205,7 +205,7 @@ export class ProofSeal {
         authenticated: false,
         options,
       }),
-    /** `POST /v1/public/verify` with `{ sha256 }`: the proofs holding a file with that hash, original or signed. */
+    /** `POST /v1/public/verify` with `{ sha256 }`: the proofs holding a signed file or report with that hash (an original is answered only for a proof named in `proof_id`, docs/adr/0060). */
     verifyHash: (sha256: string, options?: CallOptions) =>
       this.#json("verifyFile", "POST", "/v1/public/verify", { json: { sha256 } satisfies BodyOf<"verifyFile">, authenticated: false, options }),
     /** `POST /v1/public/verify` with the file's bytes. */

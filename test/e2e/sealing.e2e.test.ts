@@ -107,7 +107,8 @@ describe("a real capture sealed on npm run dev", () => {
       expect(readFileSync(join(dir, "VERIFY.md"), "utf8")).toContain("-attime");
       if (mode === "test") Object.assign(sealedTestProof, { id: proof.id, dir, reference });
 
-      const byHash = await request(`${stack.baseUrl}/v1/public/verify`, { body: { sha256: sha256(fixture("photo.png")) } });
+      // An original answers for the proof named only (docs/adr/0060): the same bytes may be in anyone's proof.
+      const byHash = await request(`${stack.baseUrl}/v1/public/verify`, { body: { sha256: sha256(fixture("photo.png")), proof_id: proof.id } });
       expect(byHash.body.data.some((m: any) => m.proof_id === proof.id && m.match === "original")).toBe(true);
       const signedBytes = readFileSync(
         join(

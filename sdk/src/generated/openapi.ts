@@ -445,7 +445,7 @@ export interface paths {
     put?: never;
     /**
      * Find the proofs holding a file
-     * @description No credential. Send the file's bytes (any content type but JSON, at most 100 MB = 100,000,000 bytes, the most Cloudflare accepts in a request body on the Free and Pro plans; a larger body gets 413 `verify_file_too_large`, or Cloudflare's own 413 page above its limit), or, for a file of any size, JSON `{"sha256": "…"}` with its SHA-256 computed locally (`sha256sum`); the answer lists the sealed proofs holding that file, original or signed, or whose sealed PDF report (report.pdf, or a pair's pair-report.pdf, kept with the after) it is. Limited per client address.
+     * @description No credential. Send the file's bytes (any content type but JSON, at most 100 MB = 100,000,000 bytes, the most Cloudflare accepts in a request body on the Free and Pro plans; a larger body gets 413 `verify_file_too_large`, or Cloudflare's own 413 page above its limit), or, for a file of any size, JSON `{"sha256": "…"}` with its SHA-256 computed locally (`sha256sum`); the answer lists the sealed proofs holding that file as signed, or whose sealed PDF report (report.pdf, or a pair's pair-report.pdf, kept with the after) it is, and the proof named by `proof_id` (JSON member or query parameter) if it holds it as received (original): the same original bytes in another proof, of any organization, are never named. Limited per client address.
      */
     post: operations["verifyFile"];
     delete?: never;
@@ -1565,6 +1565,8 @@ export interface components {
     };
     VerifyBySha256: {
       sha256: string;
+      /** @description The proof whose original files (as received, `match: original`) may match; without it only signed files and reports match, since the same original bytes may be in anyone's proof. */
+      proof_id?: string;
     };
     TrustAnchor: {
       /**
@@ -4240,7 +4242,10 @@ export interface operations {
   };
   verifyFile: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The proof whose original files (as received, `match: original`) may match; without it only signed files and reports match, since the same original bytes may be in anyone's proof. */
+        proof_id?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;

@@ -198,6 +198,21 @@ export const FileMatchSchema = z
   })
   .openapi("FileMatch", { description: t("A proof holding the file.", "Une preuve contenant le fichier.") });
 
-export const VerifyBySha256Schema = z.strictObject({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/) }).openapi("VerifyBySha256");
+/** The proof whose original files a look-up may answer for (docs/adr/0060), in the JSON body or the query. */
+const OriginalOfSchema = z
+  .string()
+  .max(64)
+  .openapi({
+    description: t(
+      "The proof whose original files (as received, `match: original`) may match; without it only signed files and reports match, since the same original bytes may be in anyone's proof.",
+      "La preuve dont les fichiers originaux (tels que reçus, `match: original`) peuvent correspondre ; sans elle seuls les fichiers signés et les rapports correspondent, car les mêmes octets originaux peuvent être dans la preuve de n'importe qui.",
+    ),
+  });
+
+export const VerifyBySha256Schema = z
+  .strictObject({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/), proof_id: OriginalOfSchema.optional() })
+  .openapi("VerifyBySha256");
+
+export const VerifyQuerySchema = z.object({ proof_id: OriginalOfSchema.optional() });
 
 export const FileMatchesSchema = z.strictObject({ data: z.array(FileMatchSchema) }).openapi("FileMatches");
