@@ -11,7 +11,14 @@ import { readZip } from "../../verifier/src/read-zip.ts";
 import { request } from "./support/http.ts";
 import { withDocumentTimestamp, withoutLastRevision } from "./support/pdf-forgeries.ts";
 import { downloadedReport } from "./support/report-download.ts";
-import { withAddedPage, withContentRewrittenAsIs, withFilledTextField, withOpenActionToLastPage, withStampAppearance } from "./support/report-forgeries-3.ts";
+import {
+  withAddedPage,
+  withAttachmentReplaced,
+  withContentRewrittenAsIs,
+  withFilledTextField,
+  withOpenActionToLastPage,
+  withStampAppearance,
+} from "./support/report-forgeries-3.ts";
 import { sealedPackage } from "./support/sealed-package.ts";
 import { startStack, type Stack } from "./support/stack.ts";
 
@@ -129,6 +136,16 @@ const REPORT_UPDATES: [string, (pdf: Uint8Array) => Uint8Array, RegExp][] = [
   ["a visible text field filled in, added to the form and the first page", withFilledTextField, /after its seal/],
   ["the first page's content stream written again, byte for byte", withContentRewrittenAsIs, /object \d+, written before the seal, was written again/],
   ["the catalog opening on the annex page (/OpenAction)", withOpenActionToLastPage, /the catalog's \/OpenAction changed/],
+  [
+    "the attached manifest.json replaced by a relabelled one (party recipient)",
+    (pdf) =>
+      withAttachmentReplaced(
+        pdf,
+        "manifest.json",
+        new Uint8Array(Buffer.from(readFileSync(join(folder, "manifest.json"), "latin1").replace('"provider"', '"recipient"'), "latin1")),
+      ),
+    /object \d+, written before the seal, was written again/,
+  ],
 ];
 
 describe("updates after the report's seal that DocMDP P=2 does not allow, stamped again by the same authority", () => {

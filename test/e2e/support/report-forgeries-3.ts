@@ -105,3 +105,14 @@ export function withOpenActionToLastPage(pdf: Uint8Array): Uint8Array {
   entries.set("/OpenAction", `[${kids.at(-1)} /Fit]`);
   return appendUpdate(revision, [{ number: catalog, body: dictionaryText(entries) }]);
 }
+
+/** The attachment `name` (manifest.json, manifest.p7s, proof.tsr) written again with `bytes`, as another proof's would be. */
+export function withAttachmentReplaced(pdf: Uint8Array, name: string, bytes: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const names = resolvedDictionary(revision, entriesOf(revision, catalogNumber(revision)).get("/Names")!);
+  const listed = resolvedArray(revision, resolvedDictionary(revision, names.get("/EmbeddedFiles")!).get("/Names"));
+  const filespec = listed[listed.indexOf(`(${name})`) + 1]!;
+  const stream = referencedObject(resolvedDictionary(revision, resolvedDictionary(revision, filespec).get("/EF")!).get("/F")!)!;
+  const head = `<</Type /EmbeddedFile /Length ${bytes.byteLength}>>\nstream\n`;
+  return appendUpdate(revision, [{ number: stream, body: new Uint8Array(Buffer.concat([latin1(head), bytes, latin1("\nendstream")])) }]);
+}
