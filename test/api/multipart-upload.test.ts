@@ -32,7 +32,7 @@ const putPart = (part: any, bytes: Uint8Array) =>
   call(part.url, { method: "PUT", rawBody: bytes.slice(part.offset, part.offset + part.length) as unknown as string, headers: part.headers });
 
 describe("videos above 32 MiB upload in parts", () => {
-  it("resumes at the first missing part and checks the assembled file's SHA-256", async () => {
+  it("resumes at the first missing part and checks the assembled file's SHA-256", { timeout: 60_000 }, async () => {
     const token = await videoSession();
     const bytes = new Uint8Array(33 * 1024 * 1024 + 5);
     for (let i = 0; i < bytes.length; i += 65536) bytes.set(crypto.getRandomValues(new Uint8Array(Math.min(65536, bytes.length - i))), i);
@@ -57,7 +57,7 @@ describe("videos above 32 MiB upload in parts", () => {
     expect(stored?.size).toBe(bytes.length);
   });
 
-  it("completes from the ETags the phone reports when parts went straight to storage (production), and refuses a wrong one", async () => {
+  it("completes from the ETags the phone reports when parts went straight to storage (production), and refuses a wrong one", { timeout: 60_000 }, async () => {
     const token = await videoSession();
     const bytes = new Uint8Array(33 * 1024 * 1024);
     for (let i = 0; i < bytes.length; i += 65536) bytes.set(crypto.getRandomValues(new Uint8Array(65536)), i);
@@ -100,7 +100,7 @@ describe("videos above 32 MiB upload in parts", () => {
     }
   });
 
-  it("refuses an assembled file whose bytes differ from the declared hash", async () => {
+  it("refuses an assembled file whose bytes differ from the declared hash", { timeout: 60_000 }, async () => {
     const token = await videoSession();
     const bytes = new Uint8Array(33 * 1024 * 1024);
     const declared = await declareVideo(token, bytes);
