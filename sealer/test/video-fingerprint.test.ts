@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,8 @@ import { videoFingerprints } from "../src/provenance/video-fingerprints.ts";
 import { mediaFacts } from "../src/provenance/media-facts.ts";
 import { compareFingerprints } from "../../shared/perceptual-fingerprint.ts";
 import type { FrameFingerprint } from "../../shared/sealer-protocol.ts";
-import { sealContext } from "./support.ts";
+import { freePort, waitForHttp } from "../../scripts/lib/ports.ts";
+import { pkiDir, sealContext } from "./support.ts";
 import { job, written } from "./storage-stand-in.ts";
 import { scene } from "./scenes.ts";
 
@@ -169,4 +170,30 @@ test("sealing returns a video's frame fingerprints and signs them among the obse
   const capture = assertions.find((assertion) => assertion.label === "com.proofseal.capture")!.data;
   assert.deepEqual(capture.observed.frame_fingerprints, file.frame_fingerprints);
   assert.equal(capture.observed.fingerprint, null);
+});
+
+test("a sealer started without ffmpeg says so once it is up, and serves", async () => {
+  const port = await freePort();
+  const sealer = spawn(process.execPath, [join(import.meta.dirname, "../src/main.ts")], {
+    env: {
+      ...process.env,
+      SEALER_PORT: String(port),
+      SEALER_SECRET: "video-test-secret",
+      PKI_DIR: pkiDir,
+      TSA_URL: "",
+      FFMPEG_PATH: join(work, "no-ffmpeg-here"),
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let alive = true;
+  let errors = "";
+  sealer.on("exit", () => (alive = false));
+  sealer.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString("utf8")));
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/health`, 30_000, () => alive);
+    for (let waited = 0; !errors.includes("ffmpeg not found") && waited < 10_000; waited += 100) await new Promise((resume) => setTimeout(resume, 100));
+    assert.match(errors, /ffmpeg not found: videos are sealed without frame fingerprints/);
+  } finally {
+    sealer.kill("SIGTERM");
+  }
 });
