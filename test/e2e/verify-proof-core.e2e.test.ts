@@ -157,6 +157,7 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
     });
     expect(result.checks.map((one) => one.name)).toEqual([
       "package_complete",
+      "package_contents",
       "timestamp_imprint",
       "timestamp_signature",
       "timestamp_signer",
@@ -167,16 +168,20 @@ describe("the verification core (shared/verification/verify-proof-core.ts)", () 
       "files_listed",
       ...FILES.flatMap((file) => [`file_hash:${file.id}`, `file_c2pa:${file.id}`, `file_names_proof:${file.id}`, `file_original:${file.id}`]),
       "revocation",
+      "report",
+      "pair_report",
       "evidence_record",
       "long_term",
       "mode",
     ]);
-    // What cannot be checked here is said, never counted as holding.
+    // What cannot be checked here is said, never counted as holding (this package carries no report).
     expect(result.checks.filter((one) => one.result === "not_checked").map((one) => one.name)).toEqual([
       "file_original:med_photo2",
       "file_original:med_photo3",
       "file_c2pa:med_clip1",
       "file_names_proof:med_clip1",
+      "report",
+      "pair_report",
       "evidence_record",
     ]);
   });
