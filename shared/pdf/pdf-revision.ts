@@ -3,7 +3,8 @@ import { arrayElements, dictionaryEntries, PdfSyntaxError, referencedObject, ski
 /**
  * A complete PDF as an incremental update sees it (ISO 32000-1, 7.5.6): the latest trailer, where each object's
  * latest version starts, and the offset of the latest cross-reference section. Only classic cross-reference
- * tables are read (what pdfkit and this module write); a cross-reference stream is refused, never guessed at.
+ * tables are read (what pdfkit and this module write); a cross-reference stream, or a table whose trailer names
+ * one (/XRefStm, a hybrid file: other readers take their offsets from that stream), is refused, never guessed at.
  */
 export interface PdfRevision {
   bytes: Uint8Array;
@@ -12,6 +13,20 @@ export interface PdfRevision {
   trailer: Map<string, string>;
   xrefOffset: number;
   offsets: Map<number, number>;
+  /** The generation each object's latest version is written with (its in-use entry's). */
+  generations: Map<number, number>;
+  /** Every cross-reference section, newest first, as written (so a judge can read what one update wrote). */
+  sections: CrossReferenceSection[];
+}
+
+/** One classic cross-reference section and its trailer: its rows as written, free ones included. */
+export interface CrossReferenceSection {
+  /** Where its `xref` keyword starts. */
+  offset: number;
+  rows: { number: number; offset: number; generation: number; inUse: boolean }[];
+  trailer: Map<string, string>;
+  /** Where its trailer's dictionary starts. */
+  trailerAt: number;
 }
 
 /**
@@ -31,25 +46,32 @@ export function readRevision(bytes: Uint8Array): PdfRevision {
   if (!startxref) throw new PdfSyntaxError("no startxref at the end of the file");
   const xrefOffset = Number(startxref[1]);
   const offsets = new Map<number, number>();
-  let trailer: Map<string, string> | undefined;
-  const seen = new Set<number>();
-  for (let section: number | null = xrefOffset; section !== null; ) {
-    if (seen.has(section)) throw new PdfSyntaxError("cross-reference sections form a loop");
-    seen.add(section);
-    const { entries, next } = readXrefSection(text, section, offsets);
-    trailer ??= entries;
-    section = next;
+  const generations = new Map<number, number>();
+  const sections: CrossReferenceSection[] = [];
+  for (let at: number | null = xrefOffset; at !== null; ) {
+    if (sections.some((section) => section.offset === at)) throw new PdfSyntaxError("cross-reference sections form a loop");
+    const section = readXrefSection(text, at);
+    sections.push(section);
+    // A newer section's entry wins; a free row hides nothing older here (a judge refuses it where it matters).
+    for (const row of section.rows)
+      if (row.inUse && !offsets.has(row.number)) {
+        offsets.set(row.number, row.offset);
+        generations.set(row.number, row.generation);
+      }
+    const previous = section.trailer.get("/Prev");
+    at = previous === undefined ? null : Number(previous);
   }
-  return { bytes, text, trailer: trailer!, xrefOffset, offsets };
+  return { bytes, text, trailer: sections[0]!.trailer, xrefOffset, offsets, generations, sections };
 }
 
-/** One `xref` table and its trailer; entries already known (from a newer section) are kept. */
-function readXrefSection(text: string, at: number, offsets: Map<number, number>): { entries: Map<string, string>; next: number | null } {
+/** One `xref` table and its trailer. */
+function readXrefSection(text: string, at: number): CrossReferenceSection {
   let index = skipSpace(text, at);
   if (!text.startsWith("xref", index)) throw new PdfSyntaxError("only classic cross-reference tables are read (a cross-reference stream was found)");
   index += 4;
   const subsection = /\s*(\d+)\s+(\d+)[ \t]*\r?\n?/y;
   const entry = /(\d{10}) (\d{5}) ([nf])\s{1,2}/y;
+  const rows: CrossReferenceSection["rows"] = [];
   for (;;) {
     subsection.lastIndex = index;
     const header = subsection.exec(text);
@@ -61,25 +83,38 @@ function readXrefSection(text: string, at: number, offsets: Map<number, number>)
       const row = entry.exec(text);
       if (!row) throw new PdfSyntaxError(`malformed cross-reference entry for object ${number}`);
       index = entry.lastIndex;
-      if (row[3] === "n" && !offsets.has(number)) offsets.set(number, Number(row[1]));
+      rows.push({ number, offset: Number(row[1]), generation: Number(row[2]), inUse: row[3] === "n" });
     }
   }
   index = skipSpace(text, index);
   if (!text.startsWith("trailer", index)) throw new PdfSyntaxError("trailer expected after the cross-reference table");
-  const { entries } = dictionaryEntries(text, index + 7);
-  const previous = entries.get("/Prev");
-  return { entries, next: previous === undefined ? null : Number(previous) };
+  const trailerAt = skipSpace(text, index + 7);
+  const { entries } = dictionaryEntries(text, trailerAt);
+  if (entries.has("/XRefStm")) throw new PdfSyntaxError("only classic cross-reference tables are read (a trailer names a cross-reference stream, /XRefStm)");
+  return { offset: at, rows, trailer: entries, trailerAt };
+}
+
+/**
+ * Where object `number`'s latest version starts, after its `N G obj` header: the header must start at the offset
+ * its entry gives (after white space), with that number, not the tail of a longer one ("6 0 obj" inside
+ * "16 0 obj"), and that entry's generation.
+ */
+function objectBodyStart(revision: PdfRevision, number: number): number {
+  const offset = revision.offsets.get(number);
+  if (offset === undefined) throw new PdfSyntaxError(`object ${number} is not in the cross-reference table`);
+  const header = /\s*(\d+)\s+(\d+)\s+obj(?=[\0\t\n\f\r <>[\]()/%]|$)/y;
+  header.lastIndex = offset;
+  const match = header.exec(revision.text);
+  const delimited = offset === 0 || /[\0\t\n\f\r ]/.test(revision.text[offset - 1] ?? "") || /^[\0\t\n\f\r ]/.test(revision.text[offset] ?? "");
+  if (!match || !delimited || Number(match[1]) !== number || Number(match[2]) !== revision.generations.get(number))
+    throw new PdfSyntaxError(`object ${number} is not where the cross-reference table says`);
+  return header.lastIndex;
 }
 
 /** The source text of object `number`'s latest version (what lies between `obj` and `endobj`). */
 export function objectText(revision: PdfRevision, number: number): string {
-  const offset = revision.offsets.get(number);
-  if (offset === undefined) throw new PdfSyntaxError(`object ${number} is not in the cross-reference table`);
-  const header = /\s*(\d+)\s+(\d+)\s+obj/y;
-  header.lastIndex = offset;
-  const match = header.exec(revision.text);
-  if (!match || Number(match[1]) !== number) throw new PdfSyntaxError(`object ${number} is not where the cross-reference table says`);
-  return revision.text.slice(header.lastIndex, valueEnd(revision.text, header.lastIndex));
+  const start = objectBodyStart(revision, number);
+  return revision.text.slice(start, valueEnd(revision.text, start));
 }
 
 /** A dictionary, direct or the object a reference names. */
@@ -115,13 +150,7 @@ export function firstPageNumber(revision: PdfRevision): number {
 
 /** A stream object's dictionary and its bytes as stored (still filtered), from its latest version. */
 export function objectStream(revision: PdfRevision, number: number): { dictionary: Map<string, string>; bytes: Uint8Array } {
-  const offset = revision.offsets.get(number);
-  if (offset === undefined) throw new PdfSyntaxError(`object ${number} is not in the cross-reference table`);
-  const header = /\s*(\d+)\s+(\d+)\s+obj/y;
-  header.lastIndex = offset;
-  const match = header.exec(revision.text);
-  if (!match || Number(match[1]) !== number) throw new PdfSyntaxError(`object ${number} is not where the cross-reference table says`);
-  const { entries, end } = dictionaryEntries(revision.text, header.lastIndex);
+  const { entries, end } = dictionaryEntries(revision.text, objectBodyStart(revision, number));
   const keyword = /\s*stream(\r\n|\n)/y;
   keyword.lastIndex = end;
   if (!keyword.exec(revision.text)) throw new PdfSyntaxError(`object ${number} is not a stream`);

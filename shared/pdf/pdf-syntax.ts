@@ -86,6 +86,38 @@ export function dictionaryEntries(text: string, at: number): { entries: Map<stri
   return { entries, end: index + 2 };
 }
 
+/**
+ * The first key written twice in one dictionary, anywhere in the value at `at` (nested dictionaries and arrays
+ * included), or null. dictionaryEntries keeps the last; a reader that keeps the first would read another value.
+ */
+export function repeatedKey(text: string, at = 0): string | null {
+  const start = skipSpace(text, at);
+  if (text.startsWith("<<", start)) {
+    const keys = new Set<string>();
+    let index = skipSpace(text, start + 2);
+    while (!text.startsWith(">>", index)) {
+      if (text[index] !== "/") throw new PdfSyntaxError(`name expected at ${index}`);
+      const keyEnd = regularEnd(text, index + 1);
+      // `/Cont#65nts` is `/Contents` to a reader (ISO 32000-1, 7.3.5).
+      const key = text.slice(index, keyEnd).replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+      if (keys.has(key)) return key;
+      keys.add(key);
+      const repeated = repeatedKey(text, keyEnd);
+      if (repeated !== null) return repeated;
+      index = skipSpace(text, valueEnd(text, keyEnd));
+      if (index >= text.length) throw new PdfSyntaxError("unterminated dictionary");
+    }
+    return null;
+  }
+  if (text[start] !== "[") return null;
+  for (let index = skipSpace(text, start + 1); text[index] !== "]"; index = skipSpace(text, valueEnd(text, index))) {
+    if (index >= text.length) throw new PdfSyntaxError("unterminated array");
+    const repeated = repeatedKey(text, index);
+    if (repeated !== null) return repeated;
+  }
+  return null;
+}
+
 /** An array's elements as their source text. */
 export function arrayElements(text: string): string[] {
   const start = skipSpace(text, 0);

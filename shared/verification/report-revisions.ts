@@ -1,10 +1,12 @@
 import { catalogNumber, firstPageNumber, objectText, type PdfRevision, readRevision, resolvedArray, resolvedDictionary } from "../pdf/pdf-revision.ts";
-import { dictionaryEntries, referencedObject } from "../pdf/pdf-syntax.ts";
+import { dictionaryEntries, referencedObject, repeatedKey } from "../pdf/pdf-syntax.ts";
 
 /** What a DSS dictionary may hold (ETSI EN 319 142-1, 5.4.2): validation data, nothing a reader shows. */
 const DSS_KEYS = new Set(["/Type", "/Certs", "/CRLs", "/OCSPs", "/VRI"]);
 /** Trailer entries an incremental update rewrites; any other (/Root, /Info, /Encrypt, /ID) stays. */
-const TRAILER_UPDATED = new Set(["/Size", "/Prev", "/XRefStm"]);
+const TRAILER_UPDATED = new Set(["/Size", "/Prev"]);
+/** What a document timestamp's widget may carry (docs/adr/0057, as the sealer writes it): no appearance, no action. */
+const WIDGET_KEYS = new Set(["/FT", "/T", "/V", "/Type", "/Subtype", "/Rect", "/F", "/P"]);
 
 const entriesOf = (revision: PdfRevision, number: number) => dictionaryEntries(objectText(revision, number), 0).entries;
 const normalized = (value: string | undefined) => value?.replace(/\s+/g, " ").trim();
@@ -21,6 +23,33 @@ function appended(before: string[], after: string[]): string[] | null {
   return after.length >= before.length && after.slice(0, before.length).every((element, index) => normalized(element) === old[index])
     ? after.slice(before.length)
     : null;
+}
+
+/**
+ * The objects the cross-reference sections written after the seal list (each with its newest offset), or why
+ * those sections are refused (docs/adr/0057, rule 2): each names no cross-reference stream and no encryption,
+ * frees no object (but the list's head, 0), points only at bytes after the seal (an entry pointing into the
+ * sealed bytes makes an old body, or the tail of another object's header, the latest version), and the oldest
+ * has the seal's own section as /Prev.
+ */
+function writtenAfterSeal(atSeal: PdfRevision, latest: PdfRevision, sealEnd: number): Map<number, number> | string {
+  const written = new Map<number, number>();
+  let index = 0;
+  for (; index < latest.sections.length && latest.sections[index]!.offset >= sealEnd; index++) {
+    const section = latest.sections[index]!;
+    const named = ["/XRefStm", "/Encrypt"].filter((key) => section.trailer.has(key));
+    if (named.length > 0) return `a trailer names ${named.join(", ")}`;
+    const repeated = repeatedKey(latest.text, section.trailerAt);
+    if (repeated !== null) return `a trailer holds ${repeated} twice`;
+    for (const row of section.rows) {
+      if (!row.inUse) {
+        if (row.number !== 0) return `object ${row.number} was freed`;
+      } else if (row.offset < sealEnd) return `object ${row.number} was pointed at bytes before the seal`;
+      else if (!written.has(row.number)) written.set(row.number, row.offset);
+    }
+  }
+  if (latest.sections[index]?.offset !== atSeal.xrefOffset) return "the updates do not follow the seal's revision (/Prev)";
+  return written;
 }
 
 /**
@@ -42,10 +71,15 @@ export function revisionRule(sealed: Uint8Array, latest: PdfRevision): string | 
   const catalog = catalogNumber(atSeal);
   const page = firstPageNumber(atSeal);
   const form = referencedObject(entriesOf(atSeal, catalog).get("/AcroForm") ?? "");
+  const written = writtenAfterSeal(atSeal, latest, sealEnd);
+  if (typeof written === "string") return written;
   let widgets: string[] = [];
   let fields: string[] = [];
-  for (const [number, offset] of latest.offsets) {
-    if (offset < sealEnd || number >= existing) continue;
+  for (const number of written.keys()) {
+    // A reader keeping a repeated key's first value would read what this rule does not (it keeps the last).
+    const repeated = repeatedKey(objectText(latest, number));
+    if (repeated !== null) return `object ${number} holds ${repeated} twice`;
+    if (number >= existing) continue;
     const [before, after] = [entriesOf(atSeal, number), entriesOf(latest, number)];
     if (number === catalog) {
       const changed = changedKeys(before, after, ["/DSS"]);
@@ -70,11 +104,16 @@ export function revisionRule(sealed: Uint8Array, latest: PdfRevision): string | 
   if (widgets.map(normalized).sort().join() !== fields.map(normalized).sort().join())
     return "the annotations added to the first page are not the signature fields added to the form";
   for (const widget of widgets) {
-    const entries = resolvedDictionary(latest, widget);
+    const number = referencedObject(widget);
+    if (number === null || number < existing || !written.has(number)) return `annotation ${widget} is not an object new after the seal`;
+    const entries = entriesOf(latest, number);
+    const extra = [...entries.keys()].filter((key) => !WIDGET_KEYS.has(key));
+    if (extra.length > 0) return `the document timestamp's field ${widget} holds ${extra.join(", ")} (only ${[...WIDGET_KEYS].join(" ")} may follow a seal)`;
     const rectangle = resolvedArray(latest, entries.get("/Rect")).map(Number);
     const value = entries.get("/V");
     const isTimestamp = value !== undefined && resolvedDictionary(latest, value).get("/Type") === "/DocTimeStamp";
-    if (entries.get("/FT") !== "/Sig" || entries.has("/AP") || rectangle.some((side) => side !== 0) || !isTimestamp)
+    const isWidget = entries.get("/Subtype") === "/Widget" && (entries.get("/Type") ?? "/Annot") === "/Annot";
+    if (entries.get("/FT") !== "/Sig" || !isWidget || rectangle.some((side) => side !== 0) || !isTimestamp)
       return `annotation ${widget} is not an invisible document timestamp's field`;
   }
   return null;
