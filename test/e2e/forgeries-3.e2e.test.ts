@@ -9,15 +9,18 @@ import { zipStream } from "../../src/lib/zip/zip-stream.ts";
 import { simulatedAuthority } from "../../sealer/src/tsa/simulated-authority.ts";
 import { readZip } from "../../verifier/src/read-zip.ts";
 import { request } from "./support/http.ts";
-import { withDocumentTimestamp, withoutLastRevision } from "./support/pdf-forgeries.ts";
+import { firstContentStream, withDocumentTimestamp, withoutLastRevision } from "./support/pdf-forgeries.ts";
 import { downloadedReport } from "./support/report-download.ts";
 import {
   withAddedPage,
   withAttachmentReplaced,
   withContentRewrittenAsIs,
   withFilledTextField,
+  withHiddenObjectAndFreedRow,
+  withObjectAliased,
   withOpenActionToLastPage,
   withStampAppearance,
+  withXrefStreamShadow,
 } from "./support/report-forgeries-3.ts";
 import { sealedPackage } from "./support/sealed-package.ts";
 import { startStack, type Stack } from "./support/stack.ts";
@@ -44,6 +47,8 @@ let report: Uint8Array;
 let otherReport: Uint8Array;
 let livePins: string[];
 const roots = { seal: "", tsa: "" };
+/** ValidatePdf.java compiled once (a JVM compiling it for each run costs seconds on a loaded machine). */
+const classes = join(work, "classes");
 
 beforeAll(async () => {
   stack = await startStack({ stateDir });
@@ -69,6 +74,8 @@ beforeAll(async () => {
   roots.tsa = join(work, "tsa-root.pem");
   writeFileSync(roots.seal, current("c2pa").pem);
   writeFileSync(roots.tsa, current("timestamp_authority").pem);
+  const compiled = spawnSync("javac", ["-nowarn", "-cp", CLASSPATH, "-d", classes, VALIDATOR], { encoding: "utf8" });
+  if (compiled.status !== 0) throw new Error(`javac ValidatePdf.java: ${compiled.stderr}`);
 }, 300_000);
 afterAll(async () => {
   await stack?.stop();
@@ -91,7 +98,7 @@ async function judged(name: string, pdf: Uint8Array): Promise<{ status: number; 
   const path = join(work, `${name}.pdf`);
   writeFileSync(path, pdf);
   try {
-    const { stdout } = await promisify(execFile)("java", ["-cp", CLASSPATH, VALIDATOR, path, roots.seal, roots.tsa], { encoding: "utf8" });
+    const { stdout } = await promisify(execFile)("java", ["-cp", `${classes}:${CLASSPATH}`, "ValidatePdf", path, roots.seal, roots.tsa], { encoding: "utf8" });
     return { status: 0, output: stdout };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -191,4 +198,32 @@ describe("a second report beside the package's, under a name a ZIP allows", () =
     expect(failed.package_complete).toContain("report.pdf: twice in the ZIP");
     expect(status).toBe(1);
   });
+});
+
+describe("rows after the seal that make a reader show other content than a classic-table reader sees", () => {
+  /** An object whose number ends with the digits of the first page's content stream ("6 0 obj" inside "16 0 obj"). */
+  const alias = (pdf: Uint8Array) => {
+    const content = firstContentStream(pdf);
+    const other = [...Array(200).keys()].find(
+      (number) => number !== content && String(number).endsWith(String(content)) && Buffer.from(pdf).includes(`\n${number} 0 obj`),
+    );
+    if (other === undefined) throw new Error(`no object number ending with ${content}`);
+    return withObjectAliased(pdf, content, other);
+  };
+  const ROWS: [string, (pdf: Uint8Array) => Uint8Array, RegExp][] = [
+    ["a content stream redefined only in a hybrid /XRefStm", withXrefStreamShadow, /names \/XRefStm/],
+    ["the first page's content pointed at another sealed object's body", alias, /pointed at bytes before the seal/],
+    ["a sealed object freed and hidden again in a new stream", withHiddenObjectAndFreedRow, /freed after the seal/],
+  ];
+
+  it("each, stamped again by the same authority, is refused by the PDFBox judge (ADR 0057 rule 2)", async () => {
+    const judges = await Promise.all(
+      ROWS.map(async ([, forge], index) => judged(`rows-${index}`, await withDocumentTimestamp(forge(withoutLastRevision(report)), liveAuthority()))),
+    );
+    ROWS.forEach(([what, , reason], index) => {
+      expect(judges[index]!.output, what).toMatch(REFUSED_UPDATE);
+      expect(judges[index]!.output, what).toMatch(reason);
+      expect(judges[index]!.status, what).toBe(1);
+    });
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { inflateSync } from "node:zlib";
 import { appendUpdate, streamBody, type UpdatedObject } from "../../../sealer/src/pdf-seal/incremental-update.ts";
 import {
   catalogNumber,
@@ -10,7 +11,7 @@ import {
   resolvedDictionary,
 } from "../../../sealer/src/pdf-seal/pdf-revision.ts";
 import { dictionaryEntries, dictionaryText, referencedObject } from "../../../sealer/src/pdf-seal/pdf-syntax.ts";
-import { FORGED_TEXT, firstContentStream } from "./pdf-forgeries.ts";
+import { FORGED_TEXT, firstContentStream, withCrossReferenceEntry } from "./pdf-forgeries.ts";
 
 /**
  * More of what a forger appends to a sealed report after its seal (forger session 3, docs/adr/0057), each an
@@ -115,4 +116,69 @@ export function withAttachmentReplaced(pdf: Uint8Array, name: string, bytes: Uin
   const stream = referencedObject(resolvedDictionary(revision, resolvedDictionary(revision, filespec).get("/EF")!).get("/F")!)!;
   const head = `<</Type /EmbeddedFile /Length ${bytes.byteLength}>>\nstream\n`;
   return appendUpdate(revision, [{ number: stream, body: new Uint8Array(Buffer.concat([latin1(head), bytes, latin1("\nendstream")])) }]);
+}
+
+/**
+ * The first page's first content stream redefined only in a cross-reference stream that the update's trailer names
+ * (/XRefStm, a hybrid file): readers that honour it (poppler, qpdf) show `hiding` appended to the page; a reader of
+ * classic tables only sees the sealed stream (forger session 3, H1).
+ */
+export function withXrefStreamShadow(pdf: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const number = firstContentStream(pdf);
+  const { dictionary, bytes } = objectStream(revision, number);
+  const content = Buffer.concat([
+    dictionary.get("/Filter")?.includes("Flate") ? inflateSync(bytes) : Buffer.from(bytes),
+    Buffer.from(`\n${hiding}\n`, "latin1"),
+  ]);
+  const size = Number(revision.trailer.get("/Size"));
+  const parts: Uint8Array[] = [pdf, latin1("\n")];
+  let at = pdf.byteLength + 1;
+  const push = (part: Uint8Array) => {
+    parts.push(part);
+    at += part.byteLength;
+  };
+  const streamAt = at;
+  push(Buffer.concat([latin1(`${number} 0 obj\n<</Length ${content.byteLength}>>\nstream\n`), content, latin1("\nendstream\nendobj\n")]));
+  const row = Buffer.alloc(7);
+  row[0] = 1;
+  row.writeUInt32BE(streamAt, 1);
+  const xrefStreamAt = at;
+  push(
+    Buffer.concat([
+      latin1(`${size} 0 obj\n<</Type /XRef /Size ${size + 1} /W [1 4 2] /Index [${number} 1] /Length 7>>\nstream\n`),
+      row,
+      latin1("\nendstream\nendobj\n"),
+    ]),
+  );
+  const trailer = new Map(revision.trailer);
+  trailer.set("/Size", String(size + 1));
+  trailer.set("/Prev", String(revision.xrefOffset));
+  trailer.set("/XRefStm", String(xrefStreamAt));
+  const table = at;
+  push(latin1(`xref\n${size} 1\n${String(xrefStreamAt).padStart(10, "0")} 00000 n\r\ntrailer\n${dictionaryText(trailer)}\nstartxref\n${table}\n%%EOF\n`));
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/**
+ * Object `number` pointed, by a cross-reference row after the seal, at the sealed body of object `other` whose
+ * number ends with its digits ("6 0 obj" read inside "16 0 obj"): no byte of content added (H2).
+ */
+export function withObjectAliased(pdf: Uint8Array, number: number, other: number): Uint8Array {
+  const offset = readRevision(pdf).offsets.get(other)!;
+  const at = Buffer.from(pdf).toString("latin1").indexOf(`${other} 0 obj`, offset) + String(other).length - String(number).length;
+  return withCrossReferenceEntry(pdf, number, `${String(at).padStart(10, "0")} 00000 n\r\n`);
+}
+
+/**
+ * A new stream that nothing references, whose bytes hide a forged version of the first page's content stream,
+ * then that stream's row freed: poppler, missing the object, rebuilds its table by scanning and takes the last
+ * "<n> 0 obj" in the file, the hidden one (H4).
+ */
+export function withHiddenObjectAndFreedRow(pdf: Uint8Array): Uint8Array {
+  const revision = readRevision(pdf);
+  const number = firstContentStream(pdf);
+  const hidden = Buffer.concat([latin1(`\n${number} 0 obj\n<</Length ${hiding.length}>>\nstream\n${hiding}\nendstream\nendobj\n`)]);
+  const withHidden = appendUpdate(revision, [{ number: Number(revision.trailer.get("/Size")), body: streamBody(new Uint8Array(hidden)) }]);
+  return withCrossReferenceEntry(withHidden, number, "0000000000 00001 f\r\n");
 }
