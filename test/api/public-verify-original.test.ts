@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env, exports } from "cloudflare:workers";
+import { database } from "../../src/db/client.ts";
+import { buildReportJob, reportSubject } from "../../src/reports/report-job.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { API, call, callJson } from "./support/client.ts";
@@ -40,7 +42,7 @@ const lookUp = (body: Record<string, string>) =>
   callJson("/v1/public/verify", { method: "POST", body, headers: { "CF-Connecting-IP": `203.0.113.${++address % 250}` } });
 const named = (body: { data: { proof_id: string; match: string }[] }) => body.data.map((match) => [match.proof_id, match.match]);
 
-describe("POST /v1/public/verify names only the proof a hash belongs to (docs/adr/0060, forger finding R6)", () => {
+describe("POST /v1/public/verify names only the proof a hash belongs to, nor do the public JSON, page and report (docs/adr/0060, R6)", () => {
   it("answers an original's hash only for the proof named, never for another organization's proof of the same bytes", async () => {
     const first = await sealedProof((await createOrganization()).id);
     const other = await sealedProof((await createOrganization()).id, first);
@@ -108,6 +110,14 @@ describe("POST /v1/public/verify names only the proof a hash belongs to (docs/ad
     const organization = await createOrganization();
     const first = await sealedProof(organization.id);
     const again = await sealedProof(organization.id, first);
+    // The owner is told which proof (sealed_before); the report's job, laid out from the public facts, is not.
+    const owned = await callJson(`/v1/proofs/${again.proofId}`, { key: organization.testKey });
+    expect(owned.body.files[0].signals).toContainEqual(expect.objectContaining({ code: "sealed_before", proof_id: first.proofId }));
+    const db = database(env.DB);
+    const subject = await reportSubject(db, env, again.proofId, "proof");
+    const job = await buildReportJob(env, db, subject!, async () => ({ url: "https://pictures.example/signed" }), new Date(Date.now() + 60_000));
+    expect(job.proofs[0]!.files[0]!.signals.map((signal) => signal.code)).toContain("sealed_before");
+    expect(JSON.stringify(job)).not.toContain(first.proofId);
     expect(named((await lookUp({ sha256: first.sha256, proof_id: again.proofId })).body)).toEqual([[again.proofId, "original"]]);
     expect(named((await lookUp({ sha256: first.sha256, proof_id: "prf_unknown" })).body)).toEqual([]);
   });
