@@ -17,6 +17,16 @@ const signedHashOf = (proofId: string) =>
     .padEnd(64, "0")
     .slice(0, 64);
 
+/** Seals a pending proof, each signed copy with a hash of its own. */
+async function sealWithItsOwnCopies(proofId: string) {
+  const { deps } = dependencies(async (job: SealJob) => {
+    const answer = sealedAnswer(job);
+    answer.files = answer.files.map((file) => ({ ...file, signed_sha256: signedHashOf(job.proof.id) }));
+    return answer;
+  });
+  expect(await sealProof(deps, proofId)).toBe("sealed");
+}
+
 /** A proof sealed with one photo, whose original bytes are those of `sameBytesAs` when given. */
 async function sealedProof(organizationId: string, sameBytesAs?: { sha256: string; key: string }) {
   const { proofId, fileIds } = await insertPendingProof(organizationId, "test", 1);
@@ -24,12 +34,7 @@ async function sealedProof(organizationId: string, sameBytesAs?: { sha256: strin
     await env.FILES.put(`copy/${proofId}`, await (await env.FILES.get(sameBytesAs.key))!.arrayBuffer());
     await env.DB.prepare("UPDATE files SET sha256 = ?, original_key = ? WHERE id = ?").bind(sameBytesAs.sha256, `copy/${proofId}`, fileIds[0]).run();
   }
-  const { deps } = dependencies(async (job: SealJob) => {
-    const answer = sealedAnswer(job);
-    answer.files = answer.files.map((file) => ({ ...file, signed_sha256: signedHashOf(job.proof.id) }));
-    return answer;
-  });
-  expect(await sealProof(deps, proofId)).toBe("sealed");
+  await sealWithItsOwnCopies(proofId);
   const file = await env.DB.prepare("SELECT sha256, signed_sha256, original_key FROM files WHERE id = ?")
     .bind(fileIds[0])
     .first<{ sha256: string; signed_sha256: string; original_key: string }>();
@@ -92,12 +97,7 @@ describe("POST /v1/public/verify names only the proof a hash belongs to, nor do 
     // Another organization seals the first proof's signed copy as a photo of its own.
     const { proofId: copyId, fileIds } = await insertPendingProof((await createOrganization()).id, "test", 1);
     await env.DB.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(first.signedSha256, fileIds[0]).run();
-    const { deps } = dependencies(async (job: SealJob) => {
-      const answer = sealedAnswer(job);
-      answer.files = answer.files.map((file) => ({ ...file, signed_sha256: signedHashOf(job.proof.id) }));
-      return answer;
-    });
-    expect(await sealProof(deps, copyId)).toBe("sealed");
+    await sealWithItsOwnCopies(copyId);
 
     expect(named((await lookUp({ sha256: first.signedSha256 })).body)).toEqual([[first.proofId, "signed"]]);
     expect(named((await lookUp({ sha256: first.signedSha256, proof_id: copyId })).body)).toEqual([
