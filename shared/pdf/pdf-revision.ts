@@ -3,8 +3,8 @@ import { arrayElements, dictionaryEntries, PdfSyntaxError, referencedObject, ski
 /**
  * A complete PDF as an incremental update sees it (ISO 32000-1, 7.5.6): the latest trailer, where each object's
  * latest version starts, and the offset of the latest cross-reference section. Only classic cross-reference
- * tables are read (what pdfkit and this module write); a cross-reference stream, or a table whose trailer names
- * one (/XRefStm, a hybrid file: other readers take their offsets from that stream), is refused, never guessed at.
+ * tables are read (what pdfkit and this module write); a cross-reference stream is refused, never guessed at. A
+ * trailer's /XRefStm (a hybrid file) is not followed: a judge of what an update wrote refuses it (`sections`).
  */
 export interface PdfRevision {
   bytes: Uint8Array;
@@ -90,7 +90,6 @@ function readXrefSection(text: string, at: number): CrossReferenceSection {
   if (!text.startsWith("trailer", index)) throw new PdfSyntaxError("trailer expected after the cross-reference table");
   const trailerAt = skipSpace(text, index + 7);
   const { entries } = dictionaryEntries(text, trailerAt);
-  if (entries.has("/XRefStm")) throw new PdfSyntaxError("only classic cross-reference tables are read (a trailer names a cross-reference stream, /XRefStm)");
   return { offset: at, rows, trailer: entries, trailerAt };
 }
 
