@@ -232,7 +232,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
     const pixels = picture && (await pixelFacts(picture));
     const fingerprint = pixels?.fingerprint ?? null;
     // A video's few frames, decoded by ffmpeg from the verified bytes and hashed as photos are (docs/adr/0059).
-    const frames = file.kind === "video" ? await videoFingerprints(original, facts.duration_ms, signal) : [];
+    const frames = file.kind === "video" ? await videoFingerprints(original, sniffed, facts.duration_ms, signal) : [];
     const signals = [...fileSignals(file, sniffed, facts, priorState), ...pixelSignals(file, facts, pixels)];
     clock.record("verification", verificationStarted);
     const signed = await signedCopy(file, original, sniffed, sealedFileManifest(job, file, sniffed, facts, signals, priorState, fingerprint, frames));

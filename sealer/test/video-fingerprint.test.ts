@@ -57,7 +57,7 @@ const COPIES: Record<string, { args: string[]; extension: string; type: string }
   },
 };
 
-const printsOf = (bytes: Uint8Array, type: string) => videoFingerprints(bytes, mediaFacts(bytes, type).duration_ms);
+const printsOf = (bytes: Uint8Array, type: string) => videoFingerprints(bytes, type, mediaFacts(bytes, type).duration_ms);
 
 test("ffmpeg is here (the tests' Debian packages, .ci/run)", async () => {
   assert.equal(await videoDecoderAvailable(), true);
@@ -65,7 +65,7 @@ test("ffmpeg is here (the tests' Debian packages, .ci/run)", async () => {
 
 test("three frames at 10, 50 and 90 % of an MP4's duration, upright, at most 480 px", async () => {
   const video = await pannedVideo(5, "frames");
-  const frames = await videoFrames(video, mediaFacts(video, "video/mp4").duration_ms);
+  const frames = await videoFrames(video, "video/mp4", mediaFacts(video, "video/mp4").duration_ms);
   assert.deepEqual(
     frames.map((frame) => frame.at_ms),
     FRAME_POSITIONS.map((position) => Math.round(3000 * position)),
@@ -76,7 +76,7 @@ test("three frames at 10, 50 and 90 % of an MP4's duration, upright, at most 480
   }
   // A phone held upright records landscape pixels and a rotation in the track's matrix.
   const rotated = ffmpeg(["-i", join(work, "frames.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90"], "rotated.mp4");
-  const [upright] = await videoFrames(rotated, mediaFacts(rotated, "video/mp4").duration_ms);
+  const [upright] = await videoFrames(rotated, "video/mp4", mediaFacts(rotated, "video/mp4").duration_ms);
   const { width, height } = await sharp(upright!.png).metadata();
   assert.deepEqual({ width, height }, { width: 270, height: 480 });
 });
@@ -95,7 +95,7 @@ test("a WebM written as MediaRecorder writes it, without a duration, still gives
   const webm = new Uint8Array(run.stdout);
   const probe = spawnSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "pipe:0"], { input: webm, encoding: "utf8" });
   assert.equal(probe.stdout.trim(), "N/A");
-  const frames = await videoFrames(webm, mediaFacts(webm, "video/webm").duration_ms);
+  const frames = await videoFrames(webm, "video/webm", mediaFacts(webm, "video/webm").duration_ms);
   assert.deepEqual(
     frames.map((frame) => frame.at_ms),
     FRAME_POSITIONS.map((position) => Math.round(3000 * position)),
@@ -143,12 +143,12 @@ test("distinct videos' frames are not within the thresholds of one another", asy
 test("without ffmpeg, or past the size or time limit, a video gets no frame and nothing fails", async () => {
   const video = await pannedVideo(7, "limits");
   const duration = mediaFacts(video, "video/mp4").duration_ms;
-  assert.deepEqual(await videoFrames(video, duration, undefined, { maxBytes: video.length - 1, timeLimitMs: 20_000 }), []);
-  assert.deepEqual(await videoFrames(video, duration, undefined, { maxBytes: video.length, timeLimitMs: 1 }), []);
+  assert.deepEqual(await videoFrames(video, "video/mp4", duration, undefined, { maxBytes: video.length - 1, timeLimitMs: 20_000 }), []);
+  assert.deepEqual(await videoFrames(video, "video/mp4", duration, undefined, { maxBytes: video.length, timeLimitMs: 1 }), []);
   process.env.FFMPEG_PATH = join(work, "no-ffmpeg-here");
   try {
     assert.equal(await videoDecoderAvailable(), false);
-    assert.deepEqual(await videoFingerprints(video, duration), []);
+    assert.deepEqual(await videoFingerprints(video, "video/mp4", duration), []);
     const result = await runSealJob(sealContext(), job([{ name: "clip.mp4", type: "video/mp4", bytes: video }]));
     assert.equal(result.status, "sealed");
     if (result.status === "sealed") assert.deepEqual(result.files[0]!.frame_fingerprints, []);
@@ -196,4 +196,16 @@ test("a sealer started without ffmpeg says so once it is up, and serves", async 
   } finally {
     sealer.kill("SIGTERM");
   }
+});
+
+/** Left to guess, ffmpeg would read this playlist as HLS and decode the local file it names (checked by hand). */
+test("ffmpeg reads a video as its sniffed type only: a playlist naming another file gives no frame", async () => {
+  const segment = ffmpeg(
+    ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10", "-t", "3", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mpegts"],
+    "elsewhere.ts",
+  );
+  assert.ok(segment.length > 0);
+  const playlist = new TextEncoder().encode(`#EXTM3U\n#EXT-X-TARGETDURATION:3\n#EXTINF:3.0,\n${join(work, "elsewhere.ts")}\n#EXT-X-ENDLIST\n`);
+  for (const type of ["video/mp4", "video/webm"]) assert.deepEqual(await videoFrames(playlist, type, 3000), [], type);
+  assert.deepEqual(await videoFrames(segment, "image/jpeg", 3000), []);
 });

@@ -11,12 +11,13 @@ import { VIDEO_LIMITS, videoFrames } from "./video-frames.ts";
  */
 export async function videoFingerprints(
   bytes: Uint8Array,
+  type: string,
   durationMs: number | null,
   signal?: AbortSignal,
   limits = VIDEO_LIMITS,
 ): Promise<FrameFingerprint[]> {
   const prints: FrameFingerprint[] = [];
-  for (const frame of await videoFrames(bytes, durationMs, signal, limits)) {
+  for (const frame of await videoFrames(bytes, type, durationMs, signal, limits)) {
     const picture = await decodePicture(frame.png, "image/png");
     if (picture !== null) prints.push({ at_ms: frame.at_ms, ...(await pixelFacts(picture)).fingerprint });
   }

@@ -14,6 +14,7 @@ import { withDecodingSlot } from "../thumbnail.ts";
 
 /** Where the frames are taken, as shares of the video's duration: past the first shot's motion, the middle, before the end. */
 export const FRAME_POSITIONS = [0.1, 0.5, 0.9] as const;
+
 export interface VideoLimits {
   /** Larger videos get no frames: writing and demuxing them would cost more than the prints are worth (docs/adr/0059). */
   maxBytes: number;
@@ -22,6 +23,11 @@ export interface VideoLimits {
 }
 
 export const VIDEO_LIMITS: VideoLimits = { maxBytes: 256 * 1024 * 1024, timeLimitMs: 20_000 };
+/**
+ * The demuxer of each accepted video type, named so that ffmpeg never guesses another format from the content
+ * (a playlist, a concatenation list) and, with only the `file` protocol allowed, never opens anything but the copy.
+ */
+const DEMUXERS: Record<string, string> = { "video/mp4": "mov", "video/quicktime": "mov", "video/webm": "matroska" };
 /** A frame's long side, as the photos' decoded picture (sealer/src/thumbnail.ts) is at most. */
 const FRAME_MAX_PX = 480;
 /** A PNG frame of at most 480×480 weighs well under this; more means ffmpeg wrote something else. */
@@ -56,11 +62,20 @@ export function videoDecoderAvailable(): Promise<boolean> {
 
 /**
  * The frames at {@link FRAME_POSITIONS} of a verified video, as PNGs upright and at most 480 px on their long side;
- * `durationMs` is the container's when the sealer read it (MP4 `mvhd`), else ffprobe finds it. [] when ffmpeg is
- * absent, the file is too large, or no frame decodes in time; a position whose frame does not decode is left out.
+ * `type` is its sniffed type; `durationMs` the container's when the sealer read it (MP4 `mvhd`), else ffprobe finds
+ * it. [] when ffmpeg is absent, the type is not a video's, the file is too large, or no frame decodes in time; a
+ * position past the video's last frame is left out, and a decoder's failure ends the frames there.
  */
-export async function videoFrames(bytes: Uint8Array, durationMs: number | null, aborted?: AbortSignal, limits = VIDEO_LIMITS): Promise<VideoFrame[]> {
-  if (bytes.length > limits.maxBytes || !(await videoDecoderAvailable())) return [];
+export async function videoFrames(
+  bytes: Uint8Array,
+  type: string,
+  durationMs: number | null,
+  aborted?: AbortSignal,
+  limits = VIDEO_LIMITS,
+): Promise<VideoFrame[]> {
+  const demuxer = DEMUXERS[type];
+  if (demuxer === undefined || bytes.length > limits.maxBytes || !(await videoDecoderAvailable())) return [];
+  const input = (path: string) => ["-protocol_whitelist", "file", "-f", demuxer, "-i", path];
   const timeLimit = AbortSignal.timeout(limits.timeLimitMs);
   const signal = aborted ? AbortSignal.any([aborted, timeLimit]) : timeLimit;
   const directory = await mkdtemp(join(tmpdir(), "sealer-video-"));
@@ -68,11 +83,11 @@ export async function videoFrames(bytes: Uint8Array, durationMs: number | null, 
   try {
     const path = join(directory, "video");
     await writeFile(path, bytes, { mode: 0o600 });
-    const duration = durationMs ?? (await probedDurationMs(path, signal));
+    const duration = durationMs ?? (await probedDurationMs(input(path), signal));
     if (duration === null || duration <= 0) return [];
     for (const position of FRAME_POSITIONS) {
       const atMs = Math.round(duration * position);
-      const png = await frameAt(path, atMs, signal);
+      const png = await frameAt(input(path), atMs, signal);
       if (png !== null) frames.push({ at_ms: atMs, png });
     }
     return frames;
@@ -90,13 +105,18 @@ export async function videoFrames(bytes: Uint8Array, durationMs: number | null, 
  * The video's duration as ffprobe reads it: the container's, or, when the container has none (MediaRecorder's
  * WebM is written as it is recorded, without one), the last video packet's end, read by demuxing without decoding.
  */
-async function probedDurationMs(path: string, signal: AbortSignal): Promise<number | null> {
-  const container = await run(ffprobe(), ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", path], signal, 4096);
+async function probedDurationMs(input: string[], signal: AbortSignal): Promise<number | null> {
+  const container = await run(
+    ffprobe(),
+    ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", ...input],
+    signal,
+    4096,
+  );
   const seconds = Number.parseFloat(container.toString("utf8"));
   if (Number.isFinite(seconds) && seconds > 0) return Math.round(seconds * 1000);
   const packets = await run(
     ffprobe(),
-    ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=print_section=0", path],
+    ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=print_section=0", ...input],
     signal,
     16 * 1024 * 1024,
   );
@@ -113,9 +133,9 @@ async function probedDurationMs(path: string, signal: AbortSignal): Promise<numb
  * container's rotation, shrunk by area averaging to fit 480 px, as a PNG; null when none decodes there. One
  * decoding thread, within the process's bound on pictures decoded at once: the signing threads take the cores.
  */
-function frameAt(path: string, atMs: number, signal: AbortSignal): Promise<Uint8Array | null> {
+function frameAt(input: string[], atMs: number, signal: AbortSignal): Promise<Uint8Array | null> {
   const fit = `scale=w='min(${FRAME_MAX_PX},iw)':h='min(${FRAME_MAX_PX},ih)':force_original_aspect_ratio=decrease:flags=area`;
-  const args = ["-nostdin", "-v", "error", "-threads", "1", "-ss", (atMs / 1000).toFixed(3), "-i", path];
+  const args = ["-nostdin", "-v", "error", "-threads", "1", "-ss", (atMs / 1000).toFixed(3), ...input];
   args.push("-map", "0:v:0", "-frames:v", "1", "-vf", fit, "-c:v", "png", "-f", "image2pipe", "pipe:1");
   return withDecodingSlot(async () => {
     const png = await run(ffmpeg(), args, signal, MAX_FRAME_BYTES);
