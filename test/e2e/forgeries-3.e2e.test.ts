@@ -15,6 +15,7 @@ import {
   withAddedPage,
   withAttachmentReplaced,
   withContentRewrittenAsIs,
+  withDocumentTimestampOverXrefStream,
   withFilledTextField,
   withHiddenObjectAndFreedRow,
   withObjectAliased,
@@ -210,20 +211,44 @@ describe("rows after the seal that make a reader show other content than a class
     if (other === undefined) throw new Error(`no object number ending with ${content}`);
     return withObjectAliased(pdf, content, other);
   };
-  const ROWS: [string, (pdf: Uint8Array) => Uint8Array, RegExp][] = [
-    ["a content stream redefined only in a hybrid /XRefStm", withXrefStreamShadow, /names \/XRefStm/],
-    ["the first page's content pointed at another sealed object's body", alias, /pointed at bytes before the seal/],
-    ["a sealed object freed and hidden again in a new stream", withHiddenObjectAndFreedRow, /freed after the seal/],
+  /** What each forgery is, how to make it from the report without its document timestamp, and what proof-verify and the judge say. */
+  const stamped = (forge: (pdf: Uint8Array) => Uint8Array) => (pdf: Uint8Array) => withDocumentTimestamp(forge(pdf), liveAuthority());
+  const ROWS: [string, (pdf: Uint8Array) => Promise<Uint8Array>, RegExp, RegExp][] = [
+    [
+      "a content stream redefined only in a hybrid /XRefStm",
+      (pdf) => withDocumentTimestampOverXrefStream(withXrefStreamShadow(pdf), liveAuthority()),
+      /\/XRefStm/,
+      /names \/XRefStm/,
+    ],
+    [
+      "the first page's content pointed at another sealed object's body",
+      stamped(alias),
+      /pointed at bytes before the seal/,
+      /pointed at bytes before the seal/,
+    ],
+    ["a sealed object freed and hidden again in a new stream", stamped(withHiddenObjectAndFreedRow), /freed/, /freed after the seal/],
   ];
 
-  it("each, stamped again by the same authority, is refused by the PDFBox judge (ADR 0057 rule 2)", async () => {
-    const judges = await Promise.all(
-      ROWS.map(async ([, forge], index) => judged(`rows-${index}`, await withDocumentTimestamp(forge(withoutLastRevision(report)), liveAuthority()))),
-    );
-    ROWS.forEach(([what, , reason], index) => {
+  it("each, stamped again by the same authority, is refused by proof-verify (report) and the PDFBox judge (ADR 0057 rule 2)", async () => {
+    const forged = await Promise.all(ROWS.map(([, forge]) => forge(withoutLastRevision(report))));
+    const judges = await Promise.all(forged.map((pdf, index) => judged(`rows-${index}`, pdf)));
+    ROWS.forEach(([what, , verifierReason, judgeReason], index) => {
+      const verdict = proofVerify(packageWithReport(`rows-${index}`, forged[index]!));
+      expect({ what, failed: Object.keys(verdict.failed), status: verdict.status }).toEqual({ what, failed: ["report"], status: 1 });
+      expect(verdict.failed.report, what).toMatch(verifierReason);
       expect(judges[index]!.output, what).toMatch(REFUSED_UPDATE);
-      expect(judges[index]!.output, what).toMatch(reason);
+      expect(judges[index]!.output, what).toMatch(judgeReason);
       expect(judges[index]!.status, what).toBe(1);
     });
   }, 120_000);
+
+  it("a further document timestamp whose widget carries a JavaScript action: refused by proof-verify and the judge", async () => {
+    const pdf = await withDocumentTimestamp(report, liveAuthority(), "Document timestamp 2", "[0 0 0 0] /AA <</PO <</S /JavaScript /JS (app.alert\\(1\\))>>>>");
+    const verdict = proofVerify(packageWithReport("action", pdf));
+    expect(Object.keys(verdict.failed)).toEqual(["report"]);
+    expect(verdict.failed.report).toContain("/AA");
+    const judge = await judged("action", pdf);
+    expect(judge.output).toMatch(/^FAIL .*has \/AA/m);
+    expect(judge.status).toBe(1);
+  }, 60_000);
 });

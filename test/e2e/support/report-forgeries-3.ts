@@ -1,4 +1,8 @@
 import { inflateSync } from "node:zlib";
+import { placeholders, signedUpdate } from "../../../sealer/src/pdf-seal/byte-range.ts";
+import { signatureFieldObjects } from "../../../sealer/src/pdf-seal/signature-field.ts";
+import type { TimestampAuthority } from "../../../sealer/src/tsa/authority.ts";
+import { obtainTimestampOfDigest } from "../../../sealer/src/tsa/obtain-timestamp.ts";
 import { appendUpdate, streamBody, type UpdatedObject } from "../../../sealer/src/pdf-seal/incremental-update.ts";
 import {
   catalogNumber,
@@ -181,4 +185,21 @@ export function withHiddenObjectAndFreedRow(pdf: Uint8Array): Uint8Array {
   const hidden = Buffer.concat([latin1(`\n${number} 0 obj\n<</Length ${hiding.length}>>\nstream\n${hiding}\nendstream\nendobj\n`)]);
   const withHidden = appendUpdate(revision, [{ number: Number(revision.trailer.get("/Size")), body: streamBody(new Uint8Array(hidden)) }]);
   return withCrossReferenceEntry(withHidden, number, "0000000000 00001 f\r\n");
+}
+
+/**
+ * A document timestamp appended, from `authority`, to a file whose last trailer names /XRefStm (withXrefStreamShadow),
+ * which readRevision refuses to read: read with the key renamed (same length, same offsets), stamped over the real bytes.
+ */
+export async function withDocumentTimestampOverXrefStream(pdf: Uint8Array, authority: TimestampAuthority): Promise<Uint8Array> {
+  const text = Buffer.from(pdf).toString("latin1");
+  const revision = readRevision(new Uint8Array(Buffer.from(text.replaceAll("/XRefStm", "/XRefStX"), "latin1")));
+  revision.trailer.delete("/XRefStX");
+  const real = { ...revision, bytes: pdf, text };
+  const value = `<</Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 ${placeholders(12_000)}>>`;
+  return signedUpdate(
+    real,
+    signatureFieldObjects(real, "Document timestamp 2", value),
+    async (digest) => (await obtainTimestampOfDigest(authority, "SHA-256", digest)).token,
+  );
 }
