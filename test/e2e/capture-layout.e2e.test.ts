@@ -85,12 +85,13 @@ const cameraReady = (page: PhonePage) =>
  * The controls' words in another language, as the page writes them (the page's CSP allows no script from the
  * test to switch its language, and a session per language would multiply the runs by ten).
  */
-function relabel(words: { next: string; finish: string; back: string; shutter: string }) {
+function relabel(words: { next: string; finish: string; back: string; shutter: string; expiry: string }) {
   const next = document.querySelector("#next")!;
   next.textContent = next.getAttribute("data-testid") === "finish" ? words.finish : words.next;
   const back = document.querySelector('[data-testid="back"]');
   if (back?.lastChild) back.lastChild.textContent = words.back;
   document.querySelector('[data-testid="shutter"]')?.setAttribute("aria-label", words.shutter);
+  document.querySelector("#expiry")!.textContent = words.expiry;
   return new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
 }
 
@@ -109,6 +110,9 @@ function measure() {
     shutter: box('[data-testid="shutter"]'),
     next: box("#next"),
     back: box('[data-testid="back"]'),
+    expiry: box("#expiry"),
+    /** Whether the expiry's words run past its box (cut off where the column is narrow). */
+    expiryCut: ((line) => line !== null && line.scrollWidth > line.clientWidth + 1)(document.querySelector("#expiry")),
     nextText: document.querySelector("#next")?.textContent ?? "",
   };
 }
@@ -181,14 +185,18 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
             await page.screenshot(join(folder, `${tag}-en.png`));
             for (const language of Object.keys(MESSAGES)) {
               const words = (MESSAGES as Record<string, Record<string, string>>)[language]!;
-              await page.evaluate(relabel, { next: words.next!, finish: words.finish!, back: words.back!, shutter: words.shutter! });
+              const expiry = words.validUntil!.replace("{time}", "23:35");
+              await page.evaluate(relabel, { next: words.next!, finish: words.finish!, back: words.back!, shutter: words.shutter!, expiry });
               const layout = await page.evaluate(measure);
               const what = `${name} ${tag} ${language}: ${JSON.stringify(layout)}`;
               const { viewport, frame, shutter, next } = layout;
               expect(frame && shutter && next, what).toBeTruthy();
+              // Nothing wider than the screen: Chromium's phone viewport widens to fit wider content (and zooms out), the
+              // other engines scroll sideways (scrollWidth).
+              if (name === "chromium") expect(viewport.width, what).toBe(size.width);
               expect(layout.scrollWidth, what).toBeLessThanOrEqual(viewport.width);
-              // Wholly in view.
-              for (const element of [frame!, shutter!, next!, ...(layout.back ? [layout.back] : [])]) {
+              // Wholly in view, the link's expiry too (sideways, in the narrow column).
+              for (const element of [frame!, shutter!, next!, ...(layout.back ? [layout.back] : []), ...(layout.expiry ? [layout.expiry] : [])]) {
                 expect(element.top, what).toBeGreaterThanOrEqual(0);
                 expect(element.left, what).toBeGreaterThanOrEqual(0);
                 expect(element.bottom, what).toBeLessThanOrEqual(viewport.height + 0.5);
@@ -201,6 +209,7 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
               } else {
                 expect((frame!.bottom - frame!.top) / viewport.height, what).toBeGreaterThanOrEqual(0.6);
               }
+              expect(layout.expiryCut, what).toBe(false);
               expect(gap(shutter!, next!), what).toBeGreaterThanOrEqual(MIN_GAP_PX);
               if (layout.back) expect(gap(shutter!, layout.back), what).toBeGreaterThanOrEqual(MIN_GAP_PX);
               if (language === "de" || language === "es") await page.screenshot(join(folder, `${tag}-${language}.png`));
@@ -263,8 +272,9 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
             const what = `${name} ${tag} ar: ${JSON.stringify(layout)}`;
             const { viewport, frame, shutter, next } = layout;
             expect(frame && shutter && next, what).toBeTruthy();
+            if (name === "chromium") expect(viewport.width, what).toBe(size.width);
             expect(layout.scrollWidth, what).toBeLessThanOrEqual(viewport.width);
-            for (const element of [frame!, shutter!, next!, ...(layout.back ? [layout.back] : [])]) {
+            for (const element of [frame!, shutter!, next!, ...(layout.back ? [layout.back] : []), ...(layout.expiry ? [layout.expiry] : [])]) {
               expect(element.top, what).toBeGreaterThanOrEqual(0);
               expect(element.left, what).toBeGreaterThanOrEqual(0);
               expect(element.bottom, what).toBeLessThanOrEqual(viewport.height + 0.5);
