@@ -85,10 +85,12 @@ beforeAll(async () => {
       { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
     ]),
   ]);
-  // The evidence record's first archive timestamp (the sweep, within seconds here): the genuine package as a
-  // court receives it, downloaded again with it.
+  // The evidence record's first archive timestamp (the sweep, within seconds here) and the sealed report: the
+  // genuine package as a court receives it, downloaded again with both.
   const deadline = Date.now() + 60_000;
-  while (!(await request(`${stack.baseUrl}/v1/public/proofs/${genuine.proof.id}`)).body.evidence_record?.archive_timestamps) {
+  const complete = (body: { evidence_record?: { archive_timestamps?: number }; report?: unknown }) =>
+    !!body.evidence_record?.archive_timestamps && !!body.report;
+  while (!complete((await request(`${stack.baseUrl}/v1/public/proofs/${genuine.proof.id}`)).body)) {
     if (Date.now() > deadline) throw new Error(`no evidence record for ${genuine.proof.id}:\n${stack.output().slice(-3000)}`);
     await new Promise((done) => setTimeout(done, 500));
   }
@@ -393,6 +395,8 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(await pageCommands(forged.folder)).not.toBe(0);
   });
 
+  // Five forged packages, each through proof-verify and every VERIFY.md step (step 9 runs pdfsig and qpdf on the
+  // report): more than the default two minutes on a loaded machine.
   it("2. a file dropped (and removed from the manifest, re-stamped), dropped alone, added from another proof, swapped for another proof's", async () => {
     const png = fileOf(genuine, "image/png");
     const jpeg = fileOf(genuine, "image/jpeg");
@@ -452,7 +456,7 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     expect(verifyMd(swapped.folder).failing).toEqual(expect.arrayContaining([4, 8]));
 
     for (const forged of [droppedListed, dropped, added, addedListed, swapped]) expect(await publicVouches(forged.folder)).toBe(false);
-  });
+  }, 300_000);
 
   it("2. an added file under a held file's id (files/<id>.png beside files/<id>.jpg, first in the ZIP): files_listed refuses it", async () => {
     const jpeg = fileOf(genuine, "image/jpeg");
@@ -498,8 +502,9 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     const { status, report } = proofVerify(forged.folder, [...livePins, "--json"]);
     expect(failed(report)).toContain("files_listed");
     expect(status).toBe(1);
-    // The ZIP (zip stores the file the link points to) is refused the same way.
-    expect(failed(proofVerify(forged.zip, [...livePins, "--json"]).report)).toEqual(["files_listed"]);
+    // The ZIP (zip stores the file the link points to) is refused the same way, and the hidden folder is no part of
+    // a package (package_contents, docs/adr/0056).
+    expect(failed(proofVerify(forged.zip, [...livePins, "--json"]).report)).toEqual(["package_contents", "files_listed"]);
     const steps = verifyMd(forged.folder);
     expect(steps.output[4]).toContain("files/damage.png: FAILED, not in the sealed manifest");
     expect(steps.failing).toEqual(expect.arrayContaining([4, 8]));
@@ -641,12 +646,13 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
     // long_term: nothing proves the token existed before the certificate expired.
     const a = proofVerify(without.zip, [...livePins, "--json"], fakeTime);
     expect(a.report).toMatchObject({ gen_time: expect.stringMatching(/^2030-06-01T12:00/) });
-    // revocation too: the genuine seal lists the revocation files the forger rewrote (ADR 0049).
-    expect(failed(a.report)).toEqual(["revocation", "long_term"]);
+    // revocation too: the genuine seal lists the revocation files the forger rewrote (ADR 0049); report: the sealed
+    // report carries the genuine token (ADR 0056).
+    expect(failed(a.report)).toEqual(["revocation", "report", "long_term"]);
     expect(a.status).toBe(1);
     // evidence_record: the genuine record covers the genuine token, not this one; so long_term fails too.
     const b = proofVerify(kept.zip, [...livePins, "--json"], fakeTime);
-    expect(failed(b.report)).toEqual(["revocation", "evidence_record", "long_term"]);
+    expect(failed(b.report)).toEqual(["revocation", "report", "evidence_record", "long_term"]);
     expect(b.status).toBe(1);
     for (const forged of [without, kept]) {
       const steps = verifyMd(forged.folder, fakeTime);
@@ -661,9 +667,10 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
       revocationNotCaptured(dir);
       rmSync(join(dir, "evidence-record.ers"));
     });
-    // timestamp_chain: no authority can have made today a token dated years ahead (finding F4).
+    // timestamp_chain: no authority can have made today a token dated years ahead (finding F4); the sealed report
+    // carries the genuine token.
     const { status, report } = proofVerify(forged.zip, [...livePins, "--json"]);
-    expect(failed(report)).toEqual(["timestamp_chain", "revocation"]);
+    expect(failed(report)).toEqual(["timestamp_chain", "revocation", "report"]);
     expect(status).toBe(1);
     // VERIFY.md: openssl does not compare gen_time with today; proof-verify (8) refuses it.
     expect(verifyMd(forged.folder).failing).toContain(8);
@@ -786,6 +793,8 @@ describe("forgeries of a live proof, refused by every verdict (issue 24, Judged 
       rmSync(join(dir, "files"), { recursive: true });
       revocationNotCaptured(dir);
       rmSync(join(dir, "evidence-record.ers"));
+      // The genuine sealed report is not the forger's (its seal and attachments are the genuine proof's).
+      rmSync(join(dir, "report.pdf"));
       mkdirSync(join(dir, "files"));
       writeFileSync(join(dir, "files", `${jpeg.id}.jpg`), signed);
       writeManifest(dir, { ...manifest, files: [{ ...jpeg, size: original.length, sha256: sha256(original), signed_sha256: sha256(signed) }] });
