@@ -16,7 +16,9 @@ import {
   withAttachmentReplaced,
   withContentRewrittenAsIs,
   withDocumentTimestampOverXrefStream,
+  firstImage,
   withFilledTextField,
+  withGenerationShadow,
   withHiddenObjectAndFreedRow,
   withObjectAliased,
   withOpenActionToLastPage,
@@ -227,6 +229,12 @@ describe("rows after the seal that make a reader show other content than a class
       /pointed at bytes before the seal/,
     ],
     ["a sealed object freed and hidden again in a new stream", stamped(withHiddenObjectAndFreedRow), /freed/, /freed after the seal/],
+    [
+      "a sealed photo shadowed by a row under generation 1 that the DSS names",
+      stamped((pdf) => withGenerationShadow(pdf, firstImage(pdf))),
+      /generation|written again|before the seal|not one/,
+      /written again under generation 1/,
+    ],
   ];
 
   it("each, stamped again by the same authority, is refused by proof-verify (report) and the PDFBox judge (ADR 0057 rule 2)", async () => {

@@ -203,3 +203,43 @@ export async function withDocumentTimestampOverXrefStream(pdf: Uint8Array, autho
     async (digest) => (await obtainTimestampOfDigest(authority, "SHA-256", digest)).token,
   );
 }
+
+/** The first image XObject of the sealed revision (a photo of the report). */
+export function firstImage(pdf: Uint8Array): number {
+  const revision = readRevision(pdf);
+  const image = [...revision.offsets.keys()]
+    .sort((a, b) => a - b)
+    .find((number) => {
+      try {
+        return objectText(revision, number).includes("/Subtype /Image");
+      } catch {
+        return false;
+      }
+    });
+  if (image === undefined) throw new Error("no image in the report");
+  return image;
+}
+
+/**
+ * H5: sealed object `target` given a row under generation 1 at a copy of a DSS certificate, `target 1 R` added to
+ * the DSS's /Certs: a reader holding one entry per number takes (target, 1) and loses the photo.
+ */
+export function withGenerationShadow(pdf: Uint8Array, target: number): Uint8Array {
+  const revision = readRevision(pdf);
+  const dssNumber = referencedObject(resolvedDictionary(revision, `${catalogNumber(revision)} 0 R`).get("/DSS")!)!;
+  const dss = resolvedDictionary(revision, `${dssNumber} 0 R`);
+  const certificate = objectStream(revision, referencedObject(resolvedArray(revision, dss.get("/Certs"))[0]!)!).bytes;
+  dss.set("/Certs", `[${[...resolvedArray(revision, dss.get("/Certs")), `${target} 1 R`].join(" ")}]`);
+  const withDss = appendUpdate(revision, [{ number: dssNumber, body: dictionaryText(dss) }]);
+  const latest = readRevision(withDss);
+  const body = Buffer.concat([
+    Buffer.from(`${target} 1 obj\n<</Length ${certificate.byteLength}>>\nstream\n`, "latin1"),
+    certificate,
+    Buffer.from("\nendstream\nendobj\n", "latin1"),
+  ]);
+  const trailer = new Map(latest.trailer);
+  trailer.set("/Prev", String(latest.xrefOffset));
+  const at = withDss.byteLength;
+  const tail = `xref\n${target} 1\n${String(at).padStart(10, "0")} 00001 n\r\ntrailer\n${dictionaryText(trailer)}\nstartxref\n${at + body.byteLength}\n%%EOF\n`;
+  return new Uint8Array(Buffer.concat([withDss, body, Buffer.from(tail, "latin1")]));
+}

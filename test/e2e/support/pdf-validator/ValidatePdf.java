@@ -297,9 +297,12 @@ class UpdatesAfterSeal {
 
   /** Why object `number`, written after the seal, is refused; null when the rule allows it. */
   private static String refusal(PDDocument sealed, PDDocument document, long number, int generation, Map<Long, Integer> written) throws Exception {
+    String name = "object " + number;
+    // A reader keeps one entry per object number: a row under another generation hides the sealed object.
+    for (COSObjectKey key : sealed.getDocument().getXrefTable().keySet())
+      if (key.getNumber() == number && key.getGeneration() != generation) return name + " of the sealed revision written again under generation " + generation;
     COSBase before = object(sealed, number, generation);
     COSBase after = object(document, number, generation);
-    String name = "object " + number;
     if (!(after instanceof COSDictionary)) return name + " is not a dictionary or stream of the document";
     COSDictionary dictionary = (COSDictionary) after;
     COSDictionary catalog = document.getDocumentCatalog().getCOSObject();
