@@ -64,7 +64,7 @@ export function useEngine(name: EngineName, launch: () => Promise<Launched>, tes
   return used;
 }
 
-export async function waitFor<A>(page: PhonePage, what: string, predicate: (arg: A) => unknown, arg?: A, timeoutMs = 15_000): Promise<void> {
+export async function waitFor<A>(page: PhonePage, what: string, predicate: (arg: A) => unknown, arg?: A, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await page.evaluate(predicate, arg as A)) return;
