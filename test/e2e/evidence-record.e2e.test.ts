@@ -262,7 +262,10 @@ describe("evidence records (RFC 4998) in the package, verified offline", () => {
     const markdown = readFileSync(join(genuine.folder, "VERIFY.md"), "utf8");
     const step8 = (heading: string) => {
       const language = markdown.split(/^## /m).find((part) => part.startsWith(heading))!;
-      return [...language.slice(language.search(/^### 8\. /m)).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+      const from = language.slice(language.search(/^### 8\. /m));
+      // Step 8 alone: step 9 (the sealed reports) follows it.
+      const section = from.slice(0, from.slice(1).search(/^### /m) + 1 || undefined);
+      return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
     };
     expect(step8("English")).toHaveLength(2);
     expect(step8("Français")).toEqual(step8("English"));
