@@ -1,3 +1,4 @@
+import { sha256Hex } from "./digest.ts";
 import type { SealedManifest } from "./sealed-manifest.ts";
 import type { VerificationCheck } from "./types.ts";
 
@@ -29,8 +30,8 @@ export const VERIFY_OUTPUTS: ReadonlySet<string> = new Set([
   "report-nssdb/pkcs11.txt",
 ]);
 
-/** step 6's recovered originals, one per JPEG the sealed manifest lists. */
-const originals = (manifest: SealedManifest) => new Set(manifest.files.map((file) => `original-${file.id}.jpg`));
+/** step 6's recovered originals, one per file the sealed manifest lists, with the SHA-256 each must have. */
+const originals = (manifest: SealedManifest) => new Map(manifest.files.map((file) => [`original-${file.id}.jpg`, file.sha256]));
 
 /**
  * package_contents (docs/adr/0056): the package holds nothing the service did not put there. A name outside its
@@ -38,11 +39,20 @@ const originals = (manifest: SealedManifest) => new Set(manifest.files.map((file
  * would otherwise take a forged document riding on a genuine package's VERIFIED for part of it. Files under
  * files/ and revocation/ are judged against what the seal lists by files_listed and revocation_sealed.
  */
-export function packageContents(manifest: SealedManifest, entries: ReadonlyMap<string, Uint8Array>): VerificationCheck {
+export async function packageContents(manifest: SealedManifest, entries: ReadonlyMap<string, Uint8Array>): Promise<VerificationCheck> {
   const recovered = originals(manifest);
   const names = [...entries.keys()].filter((name) => !name.endsWith("/") && !name.startsWith("files/") && !name.startsWith("revocation/"));
   const written = names.filter((name) => VERIFY_OUTPUTS.has(name) || recovered.has(name));
   const extra = names.filter((name) => !PACKAGE_NAMES.has(name) && !written.includes(name));
+  // A file named as a sealed file's original must be it: a reader takes it for what the device sent.
+  for (const name of written.filter((name) => recovered.has(name))) {
+    if ((await sha256Hex(entries.get(name)!)) !== recovered.get(name))
+      return {
+        name: "package_contents",
+        result: "fail",
+        detail: `${name} is named as the original of a sealed file, but its SHA-256 is not the one the sealed manifest gives (remove it, or recover it again with VERIFY.md step 6)`,
+      };
+  }
   if (extra.length > 0)
     return {
       name: "package_contents",

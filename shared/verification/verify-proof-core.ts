@@ -128,7 +128,7 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
     missing.length > 0 ? `missing: ${missing.join(", ")}` : manifest === null ? "manifest.json is not a proof manifest" : `${required.join(", ")} present`,
   );
   if (!manifestBytes || !tsr || manifest === null) return finish();
-  checks.push(packageContents(manifest, entries));
+  checks.push(await packageContents(manifest, entries));
   result.manifest_sha256 = await sha256Hex(manifestBytes);
   result.proof_id = manifest.proof_id;
   result.manifest_version = manifest.version;

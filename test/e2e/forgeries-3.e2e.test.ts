@@ -196,6 +196,15 @@ describe("a second report beside the package's, under a name a ZIP allows", () =
     expect(status).toBe(1);
   });
 
+  it("another picture as original-<id>.jpg, a name VERIFY.md's step 6 writes: package_contents names it (H6)", async () => {
+    const manifest = JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8"));
+    const name = `original-${manifest.files[0].id}.jpg`;
+    const { status, failed } = proofVerify(await zipWith("original", [{ name, bytes: otherReport }]));
+    expect(Object.keys(failed)).toEqual(["package_contents"]);
+    expect(failed.package_contents).toContain(name);
+    expect(status).toBe(1);
+  });
+
   it("report.pdf twice in the ZIP, the forged one first: the package cannot be read", async () => {
     const { status, failed } = proofVerify(await zipWith("twice", [{ name: "report.pdf", bytes: otherReport }]));
     expect(failed.package_complete).toContain("report.pdf: twice in the ZIP");
