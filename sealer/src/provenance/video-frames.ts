@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { boundedCache } from "../../../shared/bounded-cache.ts";
 import { withDecodingSlot } from "../thumbnail.ts";
 
 /**
@@ -43,21 +44,18 @@ export interface VideoFrame {
 const ffmpeg = () => process.env.FFMPEG_PATH ?? "ffmpeg";
 const ffprobe = () => process.env.FFPROBE_PATH ?? "ffprobe";
 
-const availability = new Map<string, Promise<boolean>>();
+/** Per pair of programs (the environment names them): a handful at most, each asked once a process. */
+const availability = boundedCache<string, Promise<boolean>>({ maxEntries: 4 });
 
 /** Whether ffmpeg and ffprobe run here (asked once a process for each pair): without them, videos get no frame fingerprints. */
 export function videoDecoderAvailable(): Promise<boolean> {
   const programs = [ffmpeg(), ffprobe()];
-  const key = programs.join("\n");
-  let available = availability.get(key);
-  if (available === undefined) {
-    available = Promise.all(programs.map((program) => run(program, ["-version"], AbortSignal.timeout(10_000), 64 * 1024))).then(
+  return availability.getOrSet(programs.join("\n"), () =>
+    Promise.all(programs.map((program) => run(program, ["-version"], AbortSignal.timeout(10_000), 64 * 1024))).then(
       () => true,
       () => false,
-    );
-    availability.set(key, available);
-  }
-  return available;
+    ),
+  );
 }
 
 /**
