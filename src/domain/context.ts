@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import { database, type Database } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
+import { FIRST_SHARD, shardDatabase, type ShardCode } from "../db/shards.ts";
 import type { ApiCaller, Env, HonoEnv } from "../env.ts";
 
 /**
@@ -17,9 +18,12 @@ export interface DomainContext {
 /** What a queue or cron handler passes down: the platform bindings and the invocation's one database client. */
 export type WorkerContext = Pick<DomainContext, "env" | "db">;
 
-/** Built once per queue batch or cron run (requests get theirs from src/middleware/database.ts). */
-export function workerContext(env: Env): WorkerContext {
-  return { env, db: database(env.DB) };
+/**
+ * Built once per queue batch or sweep run, on the shard its work lives in (requests get theirs from
+ * src/middleware/database.ts, then from their key, id or token: docs/adr/0062).
+ */
+export function workerContext(env: Env, shard: ShardCode = FIRST_SHARD): WorkerContext {
+  return { env, db: shardDatabase(env, shard) };
 }
 
 /** The context of an API-key route (its middleware has set the caller). */
