@@ -9,7 +9,7 @@
  */
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SEALER_NODE_FLAGS } from "../sealer/src/node-flags.ts";
 import { AdminClient } from "./lib/admin-client.ts";
@@ -42,6 +42,12 @@ function gitCommit(): string {
   }
 }
 
+/** The `binding` of each top-level `[[d1_databases]]` of wrangler.toml (the production environment's are its own). */
+function localD1Bindings(): string[] {
+  const topLevel = readFileSync(join(root, "wrangler.toml"), "utf8").split(/^\[env\./m)[0] ?? "";
+  return [...topLevel.matchAll(/^\[\[d1_databases\]\]\s*\nbinding = "([A-Z0-9_]+)"/gm)].map((match) => match[1]!);
+}
+
 async function main() {
   if (!(sweepIntervalSeconds > 0)) throw new Error("DEV_SWEEP_INTERVAL_SECONDS must be a positive number of seconds");
   mkdirSync(localDir, { recursive: true });
@@ -50,11 +56,14 @@ async function main() {
   const pkiScript = join(root, "sealer/src/pki/ensure-local-pki.ts");
   if (existsSync(pkiScript)) await run("pki", process.execPath, [pkiScript, pkiDir], { cwd: root });
 
-  console.log("Applying D1 migrations locally…");
-  await run("migrations", wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], {
-    cwd: root,
-    env: { ...process.env, CI: "true" },
-  });
+  // Every shard (docs/adr/0062): the D1 bindings wrangler.toml declares for local development.
+  for (const binding of localD1Bindings()) {
+    console.log(`Applying D1 migrations locally to ${binding}…`);
+    await run("migrations", wrangler, ["d1", "migrations", "apply", binding, "--local", "--persist-to", persistDir], {
+      cwd: root,
+      env: { ...process.env, CI: "true" },
+    });
+  }
 
   const vars: Record<string, string> = {
     API_BASE_URL: apiBaseUrl,

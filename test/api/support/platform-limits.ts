@@ -202,6 +202,10 @@ export function limitedQueue(queue: Queue): Queue {
   };
 }
 
+/** The D1 bindings of the shards the tests run on (wrangler.toml's SHARDS). */
+export const SHARD_BINDING_NAMES = ["DB", "DB_01", "DB_02"] as const;
+type ShardBindingName = (typeof SHARD_BINDING_NAMES)[number];
+
 /** The binding without the limits (for the test harness itself, e.g. applying migrations). */
 export function rawBinding<T>(binding: T): T {
   return ((binding as Record<symbol, unknown>)[RAW] as T | undefined) ?? binding;
@@ -211,9 +215,10 @@ export function rawBinding<T>(binding: T): T {
  * Replaces the bindings of the shared `env` (the one the Worker's handlers receive in these tests) with
  * their limited versions, once.
  */
-export function enforcePlatformLimits(env: { DB: D1Database; SEALING_QUEUE: Queue; WEBHOOK_QUEUE: Queue }): void {
+export function enforcePlatformLimits(env: Record<ShardBindingName, D1Database> & { SEALING_QUEUE: Queue; WEBHOOK_QUEUE: Queue }): void {
   const wrap = <T extends object>(raw: T, limited: T): T => Object.assign(limited, { [RAW]: raw });
-  if (rawBinding(env.DB) === env.DB) env.DB = wrap(env.DB, limitedD1(env.DB));
+  // Every shard is a database of its own, with production's limits on each (docs/adr/0062).
+  for (const name of SHARD_BINDING_NAMES) if (rawBinding(env[name]) === env[name]) env[name] = wrap(env[name], limitedD1(env[name]));
   if (rawBinding(env.SEALING_QUEUE) === env.SEALING_QUEUE) env.SEALING_QUEUE = wrap(env.SEALING_QUEUE, limitedQueue(env.SEALING_QUEUE));
   if (rawBinding(env.WEBHOOK_QUEUE) === env.WEBHOOK_QUEUE) env.WEBHOOK_QUEUE = wrap(env.WEBHOOK_QUEUE, limitedQueue(env.WEBHOOK_QUEUE));
 }
