@@ -24,6 +24,9 @@ export const D1 = {
   queriesPerSecond: 1_000,
 };
 
+/** Two base-36 characters after an id's prefix name its D1 shard (src/db/shards.ts, docs/adr/0062): 1,296 codes. */
+const SHARD_CODES = 36 ** 2;
+
 /** developers.cloudflare.com/queues/platform/limits/ */
 const QUEUES = { messagesPerSecondPerQueue: 5_000, batchMessages: 100, consumerConcurrency: 250 };
 
@@ -78,23 +81,28 @@ export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof:
   const fiveYears = d1PerDay * 365 * YEARS;
   const proofsPerDatabaseSecond = D1.queriesPerSecond / (statements + READ_STATEMENTS);
   const sealerInstances = Math.ceil((peak * SEALER.wallSeconds) / CONTAINERS.jobsPerInstance);
+  const shardsFiveYears = fiveYears / (D1.databaseBytes * 0.7);
+  const shardsFiveYearsAtTarget = (PROOFS_PER_DAY * TARGET_BYTES * 365 * YEARS) / (D1.databaseBytes * 0.7);
+  const enoughCodes = (shards: number) => (shards <= SHARD_CODES ? "enough" : "too few");
   console.log(`\n## Five years at ${fmt(PROOFS_PER_DAY)} proofs a day (average ${fmt(average, 1)}/s, peak ${fmt(peak, 1)}/s), kept for ever`);
   console.log(`D1 write statements a proof (measured and counted, ADR 0055): ${statements} (${JSON.stringify(WRITE_STATEMENTS)}); reads ~${READ_STATEMENTS}`);
   console.log("| Limit | Figure | Where it bites | What the design does |");
   console.log("| --- | ---: | --- | --- |");
   console.log(
-    `| D1 database size | 10 GB | one database at 70 % in ${fmt(((D1.databaseBytes * 0.7) / d1PerDay) * 24, 1)} hours (${fmt(d1PerDay / GB, 1)} GB a day) | shards; sealed records leave for R2 (3 KB target) |`,
+    `| D1 database size | 10 GB | one database at 70 % in ${fmt(((D1.databaseBytes * 0.7) / d1PerDay) * 24, 1)} hours (${fmt(d1PerDay / GB, 1)} GB a day) | shards by organization, closed at 70 % (built, ADR 0062); sealed records leave for R2 (3 KB target); an organization past one shard (${fmt((D1.databaseBytes * 0.7) / d1BytesPerProof)} proofs) not handled yet |`,
   );
   console.log(
     `| D1 storage per account | 1 TB | full in ${fmt(D1.accountBytes / d1PerDay)} days; five years need ${fmt(fiveYears / 1e12, 1)} TB | raise on request, and the 3 KB target: ${fmt((PROOFS_PER_DAY * TARGET_BYTES * 365 * YEARS) / 1e12, 1)} TB in five years |`,
   );
   console.log(
-    `| D1 databases per account | 50,000 | ${fmt(fiveYears / (D1.databaseBytes * 0.7))} shards at 70 % in five years (${fmt((PROOFS_PER_DAY * TARGET_BYTES * 365 * YEARS) / (D1.databaseBytes * 0.7))} at 3 KB a proof) | within the limit; the account's storage bites first |`,
+    `| D1 databases per account | 50,000 | ${fmt(shardsFiveYears)} shards at 70 % in five years (${fmt(shardsFiveYearsAtTarget)} at 3 KB a proof) | within the limit; the account's storage bites first; ${fmt(SHARD_CODES)} shard codes: ${enoughCodes(shardsFiveYearsAtTarget)} at 3 KB, ${enoughCodes(shardsFiveYears)} today |`,
   );
   console.log(
-    `| D1 throughput, one database | ~1,000 queries/s | ${fmt(proofsPerDatabaseSecond, 1)} proofs/s a database; peak needs ${Math.ceil(peak / proofsPerDatabaseSecond)} databases | writes spread over shards by organization |`,
+    `| D1 throughput, one database | ~1,000 queries/s | ${fmt(proofsPerDatabaseSecond, 1)} proofs/s a database; peak needs ${Math.ceil(peak / proofsPerDatabaseSecond)} databases | writes spread over shards by organization (built, ADR 0062); an organization above one shard's rate: not handled yet |`,
   );
-  console.log(`| D1 queries per invocation | 1,000 | a sweep visiting every shard | a message per shard, each its own invocation |`);
+  console.log(
+    `| D1 queries per invocation | 1,000 | a sweep visiting every shard | a message per shard on the proof-sweeps queue, each its own invocation (built, ADR 0062) |`,
+  );
   console.log(`| D1 bound parameters | 100 | multi-row inserts (fingerprints: 7 rows, 92 parameters) | chunked inserts, json_each for id lists |`);
   console.log(
     `| Queues throughput | 5,000 msg/s a queue | peak ${fmt(peak * 4, 0)} msg/s (4 messages a proof) | ${fmt(QUEUES.messagesPerSecondPerQueue / (peak * 4), 0)}× headroom; batches of ≤ ${QUEUES.batchMessages}, ${QUEUES.consumerConcurrency} consumers |`,
