@@ -2,7 +2,7 @@ import type { Env } from "./env.ts";
 import { boundedCache } from "../shared/bounded-cache.ts";
 import { isLoopbackHost } from "./lib/host-names.ts";
 import { problemBody } from "./errors/problem.ts";
-import { settingsProblems } from "./config/env.ts";
+import { settingsProblems, shardProblems } from "./config/env.ts";
 
 /** Workers refuse a secret or variable over 5 KB; `.dev.vars` does not, so the check says it first. */
 export const MAX_SETTING_BYTES = 5 * 1024;
@@ -27,7 +27,7 @@ const isSet = (value: unknown) => typeof value === "string" && value !== "";
 
 /**
  * The Worker's configuration problems, each naming its setting: an oversized value, a former certificate
- * variable, a missing or malformed setting (src/config/env.ts), and in production (base URLs not on loopback) plain http, a
+ * variable, a missing or malformed setting or shard list (src/config/env.ts), and in production (base URLs not on loopback) plain http, a
  * missing secret, or an incomplete set of R2 credentials. The sealer checks its own side at its start.
  */
 export function configurationProblems(env: Env): string[] {
@@ -41,7 +41,7 @@ export function configurationProblems(env: Env): string[] {
   for (const name of FORMER_CERTIFICATE_VARIABLES) {
     if (isSet(settings[name])) problems.push(`${name} is no longer read: the sealer's certificates are files of its image (sealer/certs/README.md)`);
   }
-  problems.push(...settingsProblems(env));
+  problems.push(...settingsProblems(env), ...shardProblems(env));
   const urls = (["API_BASE_URL", "CAPTURE_BASE_URL"] as const).map((name) => ({ name, url: URL.canParse(env[name] ?? "") ? new URL(env[name]) : null }));
   const production = urls.some(({ url }) => url !== null && !isLoopbackHost(url.hostname));
   if (!production) return problems;

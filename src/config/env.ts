@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { openShardCodes, shardBindingName, shardCodes } from "../db/shards.ts";
 
 /**
  * The Worker's secrets and variables as text, validated once per isolate (src/startup-check.ts). Bindings
@@ -36,6 +37,10 @@ const resolveRules = text("is not a list of host:port=127.0.0.1:port").regex(
   /^[^,=\s]+=[^,=\s]+(,[^,=\s]+=[^,=\s]+)*$/,
   "is not a list of host:port=127.0.0.1:port",
 );
+
+/** Shard codes (src/db/shards.ts): two characters of 0-9 a-z each, comma-separated. */
+const SHARD_LIST_PROBLEM = "is not a list of shard codes (two characters of 0-9 a-z each, comma-separated)";
+const shardList = text(SHARD_LIST_PROBLEM).regex(/^ *[0-9a-z]{2} *(, *[0-9a-z]{2} *)*$/, SHARD_LIST_PROBLEM);
 
 export const SettingsSchema = z.object({
   API_BASE_URL: httpUrl,
@@ -83,6 +88,10 @@ export const SettingsSchema = z.object({
   EVIDENCE_RENEWAL_MARGIN_DAYS: optional(positiveInteger),
   /** The digest algorithm of new archive timestamps (default SHA-256); changing it makes every record due for a hash-tree renewal. */
   EVIDENCE_HASH_ALGORITHM: optional(z.enum(["SHA-256", "SHA-384", "SHA-512"], { error: "is not SHA-256, SHA-384 or SHA-512" })),
+  /** The D1 shards that exist (docs/adr/0062; default `00`, the binding `DB` alone); each needs its binding. */
+  SHARDS: optional(shardList),
+  /** The shards new organizations are placed on (default all of SHARDS); a shard closes at 70 % of its size. */
+  OPEN_SHARDS: optional(shardList),
 });
 
 /** The settings' types; wrangler.toml's variables are also in worker-configuration.d.ts, with the same type. */
@@ -93,4 +102,35 @@ export function settingsProblems(env: object): string[] {
   const parsed = SettingsSchema.safeParse(env);
   if (parsed.success) return [];
   return parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
+}
+
+function repeated(codes: string[]): string[] {
+  return [...new Set(codes.filter((code, index) => codes.indexOf(code) !== index))];
+}
+
+/**
+ * What well-formed SHARDS and OPEN_SHARDS (settingsProblems says when they are not) still get wrong: a code
+ * named twice, a shard without its D1 binding (`DB` for 00, `DB_NN` otherwise), an open shard that is not
+ * one of SHARDS, or an OPEN_SHARDS set empty (read as "every shard", the opposite of what it looks like).
+ */
+export function shardProblems(env: object): string[] {
+  const settings = env as Record<string, unknown>;
+  const lists = SettingsSchema.pick({ SHARDS: true, OPEN_SHARDS: true }).safeParse(env);
+  if (!lists.success) return [];
+  // Unset reads as empty here, as src/db/shards.ts reads it: `00` alone, and every shard open.
+  const given = { SHARDS: lists.data.SHARDS ?? "", OPEN_SHARDS: lists.data.OPEN_SHARDS ?? "" };
+  const shards = shardCodes(given);
+  const open = openShardCodes(given);
+  const problems: string[] = [];
+  for (const code of repeated(shards)) problems.push(`SHARDS names shard ${code} twice`);
+  for (const code of new Set(shards)) {
+    const binding = settings[shardBindingName(code)];
+    if (typeof binding !== "object" || binding === null) problems.push(`SHARDS names shard ${code}, whose D1 binding ${shardBindingName(code)} is not bound`);
+  }
+  if (typeof settings.OPEN_SHARDS === "string" && settings.OPEN_SHARDS.trim() === "") {
+    problems.push("OPEN_SHARDS is empty: name at least one shard, or leave it unset for all of SHARDS");
+  }
+  for (const code of repeated(open)) problems.push(`OPEN_SHARDS names shard ${code} twice`);
+  for (const code of new Set(open)) if (!shards.includes(code)) problems.push(`OPEN_SHARDS names shard ${code}, which is not in SHARDS`);
+  return problems;
 }

@@ -67,4 +67,25 @@ describe("the settings' validation (src/config/env.ts)", () => {
       logged.mockRestore();
     }
   });
+
+  it("validates SHARDS and OPEN_SHARDS: two-character codes, each once, each bound, open ones a non-empty subset", () => {
+    expect(configurationProblems(local({ SHARDS: "00,01,02", OPEN_SHARDS: "01, 02" }))).toEqual([]);
+    expect(configurationProblems(local({ SHARDS: undefined, OPEN_SHARDS: undefined }))).toEqual([]);
+    const malformed = "is not a list of shard codes (two characters of 0-9 a-z each, comma-separated)";
+    for (const value of ["0", "001", "0A", "00,,01", "00;01", ","]) {
+      expect(configurationProblems(local({ SHARDS: value }))).toEqual([`SHARDS ${malformed}`]);
+      expect(configurationProblems(local({ OPEN_SHARDS: value }))).toEqual([`OPEN_SHARDS ${malformed}`]);
+    }
+    expect(configurationProblems(local({ SHARDS: "00,01,01,02", OPEN_SHARDS: "02,02" }))).toEqual([
+      "SHARDS names shard 01 twice",
+      "OPEN_SHARDS names shard 02 twice",
+    ]);
+    expect(configurationProblems(local({ SHARDS: "00,01,02,03", DB_01: undefined }))).toEqual([
+      "SHARDS names shard 01, whose D1 binding DB_01 is not bound",
+      "SHARDS names shard 03, whose D1 binding DB_03 is not bound",
+    ]);
+    expect(configurationProblems(local({ DB: undefined }))).toEqual(["SHARDS names shard 00, whose D1 binding DB is not bound"]);
+    expect(configurationProblems(local({ SHARDS: "00,01", OPEN_SHARDS: "01,02" }))).toEqual(["OPEN_SHARDS names shard 02, which is not in SHARDS"]);
+    expect(configurationProblems(local({ OPEN_SHARDS: "" }))).toEqual(["OPEN_SHARDS is empty: name at least one shard, or leave it unset for all of SHARDS"]);
+  });
 });
