@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { request } from "./support/http.ts";
-import { pathWithProofVerify } from "./support/proof-verify-on-path.ts";
-import { sealedPackage } from "./support/sealed-package.ts";
+import { join } from "node:path";
+import { failingSteps, forgedCopy, pinnedProofVerify } from "./support/package-verdicts.ts";
+import { packageOnceReady, publishedRoots, type SealedPackage, sealedPackage } from "./support/sealed-package.ts";
 import { startStack, type Stack } from "./support/stack.ts";
 
 /**
@@ -16,90 +14,31 @@ import { startStack, type Stack } from "./support/stack.ts";
  * pinned to the published roots (the checks named) and by the VERIFY.md steps named, run as written.
  */
 
-const root = resolve(import.meta.dirname, "../..");
 const stateDir = mkdtempSync(join(tmpdir(), "forgeries-2-stack-"));
-const PATH = pathWithProofVerify();
 
-type Sealed = Awaited<ReturnType<typeof sealedPackage>>;
-type Report = { verdict: string; checks: { name: string; result: string; detail: string }[] };
 let stack: Stack;
-let genuine: Sealed;
-let other: Sealed;
+let genuine: SealedPackage;
+let other: SealedPackage;
 let livePins: string[];
-
-/**
- * A sealed live proof's package downloaded again once its evidence record exists (the sweep, within seconds here)
- * and its report is made (VERIFY.md's step 9 then checks it).
- */
-async function withEvidenceRecord(sealed: Sealed): Promise<Sealed> {
-  const deadline = Date.now() + 90_000;
-  const ready = (body: { evidence_record?: { archive_timestamps?: number }; report?: unknown }) => !!body.evidence_record?.archive_timestamps && !!body.report;
-  while (!ready((await request(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`)).body)) {
-    if (Date.now() > deadline) throw new Error(`no evidence record for ${sealed.proof.id}:\n${stack.output().slice(-3000)}`);
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  const folder = join(mkdtempSync(join(tmpdir(), "forgeries-2-package-")), "unzipped");
-  const zip = `${folder}.zip`;
-  writeFileSync(zip, Buffer.from(await (await fetch(sealed.proof.package_url)).arrayBuffer()));
-  execFileSync("unzip", ["-q", zip, "-d", folder]);
-  return { ...sealed, zip, folder };
-}
 
 beforeAll(async () => {
   stack = await startStack({ stateDir, env: { DEV_SWEEP_INTERVAL_SECONDS: "5", EVIDENCE_FIRST_STAMP_WITHIN_MINUTES: "0" } });
   // One after the other: two seals at once on a loaded 2-core machine have outlasted sealedPackage's wait.
-  const sealed = async () =>
-    sealedPackage(stack, "live").catch((error: Error) => {
-      throw new Error(`${error.message}\n${stack.output().slice(-4000)}`);
-    });
-  genuine = await sealed();
-  other = await sealed();
-  [genuine, other] = await Promise.all([withEvidenceRecord(genuine), withEvidenceRecord(other)]);
-  const anchors: { data: { kind: string; mode: string; status: string; sha256: string }[] } = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body;
-  const pin = (kind: string) => anchors.data.find((anchor) => anchor.kind === kind && anchor.mode === "live" && anchor.status === "current")!.sha256;
-  livePins = ["--tsa-root-sha256", pin("timestamp_authority"), "--service-root-sha256", pin("c2pa")];
+  genuine = await sealedPackage(stack, "live");
+  other = await sealedPackage(stack, "live");
+  // Downloaded again once each evidence record exists (the sweep, within seconds here) and each report is made
+  // (VERIFY.md's step 9 then checks it).
+  const ready = (sealed: SealedPackage) => packageOnceReady(stack, sealed, { evidenceRecord: true, timeoutMs: 90_000 });
+  [genuine, other] = await Promise.all([ready(genuine), ready(other)]);
+  livePins = (await publishedRoots(stack, "live")).pins;
 }, 300_000);
 afterAll(async () => {
   await stack?.stop();
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-/** `proof-verify <folder> --json` pinned to the published live roots. */
-function proofVerify(folder: string) {
-  const result = spawnSync(process.execPath, [join(root, "verifier/bin/proof-verify.ts"), folder, ...livePins, "--json"], { encoding: "utf8", cwd: tmpdir() });
-  const report = JSON.parse(result.stdout) as Report;
-  return { status: result.status, report, failed: report.checks.filter((check) => check.result === "fail").map((check) => check.name) };
-}
-const detail = (report: Report, name: string) => report.checks.find((check) => check.name === name)?.detail ?? "";
-
-/** The numbers of the English VERIFY.md steps whose commands fail, each block run as printed in `folder` (c2patool lines left out: optional). */
-function failingSteps(folder: string): number[] {
-  const english = readFileSync(join(folder, "VERIFY.md"), "utf8")
-    .split(/^## /m)
-    .find((part) => part.startsWith("English"))!;
-  const failing: number[] = [];
-  for (const section of english.split(/^(?=### \d+\. )/m).slice(1)) {
-    const step = Number(/^### (\d+)\. /.exec(section)![1]);
-    for (const [, block] of section.matchAll(/```sh\n([\s\S]*?)```/g)) {
-      const script = block!
-        .split("\n")
-        .filter((line) => !line.startsWith("c2patool "))
-        .join("\n");
-      const result = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { cwd: folder, encoding: "utf8", env: { ...process.env, PATH } });
-      if (result.status !== 0 && !failing.includes(step)) failing.push(step);
-    }
-  }
-  return failing;
-}
-
-/** A copy of the genuine package's folder changed by `change`. */
-function forge(change: (dir: string) => void): string {
-  const folder = join(mkdtempSync(join(tmpdir(), "forged-2-")), "package");
-  cpSync(genuine.folder, folder, { recursive: true });
-  change(folder);
-  return folder;
-}
-
+const proofVerify = (folder: string) => pinnedProofVerify(folder, livePins);
+const forge = (change: (dir: string) => void) => forgedCopy(genuine.folder, change);
 const manifestText = (dir: string) => readFileSync(join(dir, "manifest.json"), "utf8");
 const revocationIndex = (dir: string) => join(dir, "revocation", "index.json");
 
@@ -113,9 +52,9 @@ describe("recombined from two genuine live proofs, refused by proof-verify and V
 
   it("manifest.p7s of another live proof: manifest_seal, VERIFY.md steps 2, 8 and 9 (the report carries the genuine seal)", () => {
     const folder = forge((dir) => cpSync(join(other.folder, "manifest.p7s"), join(dir, "manifest.p7s")));
-    const { status, report, failed } = proofVerify(folder);
+    const { status, check, failed } = proofVerify(folder);
     expect(failed).toEqual(["manifest_seal"]);
-    expect(detail(report, "manifest_seal")).toMatch(/not made over this manifest\.json/);
+    expect(check("manifest_seal")?.detail).toMatch(/not made over this manifest\.json/);
     expect(status).toBe(1);
     expect(failingSteps(folder)).toEqual([2, 8, 9]);
   });
@@ -143,9 +82,9 @@ describe("recombined from two genuine live proofs, refused by proof-verify and V
     };
     for (const [name, change] of Object.entries(forgeries)) {
       const folder = forge(change);
-      const { status, report, failed } = proofVerify(folder);
+      const { status, check, failed } = proofVerify(folder);
       expect(failed, name).toContain("revocation");
-      expect(detail(report, "revocation"), name).toMatch(/revocation_sealed/);
+      expect(check("revocation")?.detail, name).toMatch(/revocation_sealed/);
       expect(status, name).toBe(1);
       expect(failingSteps(folder), name).toEqual([7, 8]);
     }

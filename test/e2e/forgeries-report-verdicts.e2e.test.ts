@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { request } from "./support/http.ts";
-import { pathWithProofVerify } from "./support/proof-verify-on-path.ts";
-import { sealedPackage } from "./support/sealed-package.ts";
+import { failingSteps, forgedCopy, pinnedProofVerify } from "./support/package-verdicts.ts";
+import { packageOnceReady, publishedRoots, type SealedPackage, sealedPackage } from "./support/sealed-package.ts";
 import { startStack, type Stack } from "./support/stack.ts";
 
 /**
@@ -18,85 +17,30 @@ import { startStack, type Stack } from "./support/stack.ts";
  * sealed by another identity: test/api/report-verdicts.test.ts; the PDF validators: forgeries-report.e2e.)
  */
 
-const root = resolve(import.meta.dirname, "../..");
 const stateDir = mkdtempSync(join(tmpdir(), "report-verdicts-stack-"));
-const PATH = pathWithProofVerify();
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-type Sealed = Awaited<ReturnType<typeof sealedPackage>>;
-type Report = { verdict: string; checks: { name: string; result: string; detail: string }[] };
 let stack: Stack;
-let genuine: Sealed;
-let other: Sealed;
+let genuine: SealedPackage;
+let other: SealedPackage;
 let livePins: string[];
-
-/** A sealed proof's package downloaded again once its report is made (the public JSON names it). */
-async function withReport(sealed: Sealed): Promise<Sealed> {
-  const deadline = Date.now() + 120_000;
-  while (!(await request(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}`)).body.report) {
-    if (Date.now() > deadline) throw new Error(`no report for ${sealed.proof.id}:\n${stack.output().slice(-3000)}`);
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  const folder = join(mkdtempSync(join(tmpdir(), "report-verdicts-package-")), "unzipped");
-  const zip = `${folder}.zip`;
-  writeFileSync(zip, Buffer.from(await (await fetch(sealed.proof.package_url)).arrayBuffer()));
-  execFileSync("unzip", ["-q", zip, "-d", folder]);
-  return { ...sealed, zip, folder };
-}
 
 beforeAll(async () => {
   stack = await startStack({ stateDir, env: { DEV_SWEEP_INTERVAL_SECONDS: "5" } });
-  // One after the other: two seals at once on a loaded 2-core machine have outlasted sealedPackage's wait.
-  const sealed = async () =>
-    sealedPackage(stack, "live").catch((error: Error) => {
-      throw new Error(`${error.message}\n${stack.output().slice(-4000)}`);
-    });
-  genuine = await withReport(await sealed());
-  other = await withReport(await sealed());
-  const anchors: { data: { kind: string; mode: string; status: string; sha256: string }[] } = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body;
-  const pin = (kind: string) => anchors.data.find((anchor) => anchor.kind === kind && anchor.mode === "live" && anchor.status === "current")!.sha256;
-  livePins = ["--tsa-root-sha256", pin("timestamp_authority"), "--service-root-sha256", pin("c2pa")];
+  // One after the other: two seals at once on a loaded 2-core machine have outlasted sealedPackage's wait. Each
+  // package downloaded again once its report is made (the public JSON names it).
+  const sealed = async () => packageOnceReady(stack, await sealedPackage(stack, "live"), { evidenceRecord: false, timeoutMs: 120_000 });
+  genuine = await sealed();
+  other = await sealed();
+  livePins = (await publishedRoots(stack, "live")).pins;
 }, 400_000);
 afterAll(async () => {
   await stack?.stop();
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-/** `proof-verify <folder> --json` pinned to the published live roots. */
-function proofVerify(folder: string) {
-  const result = spawnSync(process.execPath, [join(root, "verifier/bin/proof-verify.ts"), folder, ...livePins, "--json"], { encoding: "utf8", cwd: tmpdir() });
-  const report = JSON.parse(result.stdout) as Report;
-  const check = (name: string) => report.checks.find((one) => one.name === name);
-  return { status: result.status, report, check, failed: report.checks.filter((one) => one.result === "fail").map((one) => one.name) };
-}
-
-/** The numbers of the English VERIFY.md steps whose commands fail, each block run as printed in `folder` (c2patool lines left out: optional). */
-function failingSteps(folder: string): number[] {
-  const english = readFileSync(join(folder, "VERIFY.md"), "utf8")
-    .split(/^## /m)
-    .find((part) => part.startsWith("English"))!;
-  const failing: number[] = [];
-  for (const section of english.split(/^(?=### \d+\. )/m).slice(1)) {
-    const step = Number(/^### (\d+)\. /.exec(section)![1]);
-    for (const [, block] of section.matchAll(/```sh\n([\s\S]*?)```/g)) {
-      const script = block!
-        .split("\n")
-        .filter((line) => !line.startsWith("c2patool "))
-        .join("\n");
-      const result = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { cwd: folder, encoding: "utf8", env: { ...process.env, PATH } });
-      if (result.status !== 0 && !failing.includes(step)) failing.push(step);
-    }
-  }
-  return failing;
-}
-
-/** A copy of the genuine package's folder changed by `change`. */
-function forge(change: (dir: string) => void): string {
-  const folder = join(mkdtempSync(join(tmpdir(), "report-verdicts-forged-")), "package");
-  cpSync(genuine.folder, folder, { recursive: true });
-  change(folder);
-  return folder;
-}
+const proofVerify = (folder: string) => pinnedProofVerify(folder, livePins);
+const forge = (change: (dir: string) => void) => forgedCopy(genuine.folder, change);
 
 // First, while the connection to the stack is fresh: the VERIFY.md runs below block the event loop for
 // minutes, after which the stack has closed the idle keep-alive connection fetch would reuse.
