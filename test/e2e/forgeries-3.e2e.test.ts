@@ -8,7 +8,6 @@ import { promisify } from "node:util";
 import { zipStream } from "../../src/lib/zip/zip-stream.ts";
 import { simulatedAuthority } from "../../sealer/src/tsa/simulated-authority.ts";
 import { readZip } from "../../verifier/src/read-zip.ts";
-import { request } from "./support/http.ts";
 import { firstContentStream, withDocumentTimestamp, withoutLastRevision } from "./support/pdf-forgeries.ts";
 import { downloadedReport } from "./support/report-download.ts";
 import {
@@ -25,7 +24,8 @@ import {
   withStampAppearance,
   withXrefStreamShadow,
 } from "./support/report-forgeries-3.ts";
-import { sealedPackage } from "./support/sealed-package.ts";
+import { pinnedProofVerify } from "./support/package-verdicts.ts";
+import { publishedRoots, sealedPackage } from "./support/sealed-package.ts";
 import { startStack, type Stack } from "./support/stack.ts";
 
 /**
@@ -55,28 +55,19 @@ const classes = join(work, "classes");
 
 beforeAll(async () => {
   stack = await startStack({ stateDir });
-  const sealed = await sealedPackage(stack, "live").catch((error: Error) => {
-    throw new Error(`${error.message}\n${stack.output().slice(-4000)}`);
-  });
+  const sealed = await sealedPackage(stack, "live");
   report = new Uint8Array(await downloadedReport(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}/report.pdf`));
   folder = join(work, "genuine");
   cpSync(sealed.folder, folder, { recursive: true });
   writeFileSync(join(folder, "report.pdf"), report);
   // Another report than the package's: the genuine one stamped once more, as a forger's second copy would be.
   otherReport = await withDocumentTimestamp(report, liveAuthority());
-  const anchors = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body.data as {
-    kind: string;
-    mode: string;
-    status: string;
-    pem: string;
-    sha256: string;
-  }[];
-  const current = (kind: string) => anchors.find((anchor) => anchor.kind === kind && anchor.mode === "live" && anchor.status === "current")!;
-  livePins = ["--tsa-root-sha256", current("timestamp_authority").sha256, "--service-root-sha256", current("c2pa").sha256];
+  const published = await publishedRoots(stack, "live");
+  livePins = published.pins;
   roots.seal = join(work, "seal-root.pem");
   roots.tsa = join(work, "tsa-root.pem");
-  writeFileSync(roots.seal, current("c2pa").pem);
-  writeFileSync(roots.tsa, current("timestamp_authority").pem);
+  writeFileSync(roots.seal, published.seal.pem);
+  writeFileSync(roots.tsa, published.tsa.pem);
   const compiled = spawnSync("javac", ["-nowarn", "-cp", CLASSPATH, "-d", classes, VALIDATOR], { encoding: "utf8" });
   if (compiled.status !== 0) throw new Error(`javac ValidatePdf.java: ${compiled.stderr}`);
 }, 300_000);
@@ -91,9 +82,8 @@ const liveAuthority = () => simulatedAuthority(join(stateDir, "local", "pki"), "
 
 /** `proof-verify <path> --json` pinned to the published live roots: exit status and the failed checks with their details. */
 function proofVerify(path: string) {
-  const result = spawnSync(process.execPath, [join(root, "verifier/bin/proof-verify.ts"), path, ...livePins, "--json"], { encoding: "utf8", cwd: tmpdir() });
-  const checks = (JSON.parse(result.stdout) as { checks: { name: string; result: string; detail: string }[] }).checks;
-  return { status: result.status, failed: Object.fromEntries(checks.filter((check) => check.result === "fail").map((check) => [check.name, check.detail])) };
+  const { status, report } = pinnedProofVerify(path, livePins);
+  return { status, failed: Object.fromEntries(report.checks.filter((check) => check.result === "fail").map((check) => [check.name, check.detail])) };
 }
 
 /** The PDFBox judge on `pdf` with the published live roots, run beside the others (a JVM each). */
