@@ -107,6 +107,18 @@ describe("a sealed proof's full record is in R2, D1 keeps what queries need (iss
     await expect(proofFiles(db, env, [(await findProofById(db, proofId))!])).rejects.toThrow("sealed record is missing");
   });
 
+  it("refuses to present a sealed proof whose record lacks one of its files rather than show that file with its emptied columns", async () => {
+    const { proofId, fileIds } = await pendingProof();
+    const { deps } = dependencies(async (job) => sealerWithFacts(job));
+    expect(await sealProof(deps, proofId)).toBe("sealed");
+    const key = recordKey(proofId, (await sealing(proofId)).sealing_run);
+    const record = await (await env.FILES.get(key))!.json<any>();
+    delete record.files[fileIds[1]!];
+    await env.FILES.put(key, JSON.stringify(record));
+    const db = database(env.DB);
+    await expect(proofFiles(db, env, [(await findProofById(db, proofId))!])).rejects.toThrow(`file ${fileIds[1]} is missing from its sealed record`);
+  });
+
   it("reads a proof sealed before the record existed from D1 alone", async () => {
     const { proofId } = await pendingProof();
     const { deps } = dependencies(async (job) => sealerWithFacts(job));

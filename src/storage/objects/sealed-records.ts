@@ -37,7 +37,8 @@ export async function storeSealedRecord(store: ObjectStore, proofId: string, run
 
 /**
  * The files of a proof sealed with a record, with the facts the record holds. A sealed proof without its
- * record has lost part of what it sealed: that is an error, never files shown with fewer facts or signals.
+ * record, or whose record lacks one of its files, has lost part of what it sealed: that is an error, never
+ * files shown with fewer facts or signals (their D1 columns were emptied when the record was written).
  */
 export async function withSealedRecord(store: ObjectStore, proof: { id: string; sealingRun: string | null }, files: FileRow[]): Promise<FileRow[]> {
   if (proof.sealingRun === null) throw new Error(`proof ${proof.id}: sealed with a record but no sealing run`);
@@ -46,6 +47,7 @@ export async function withSealedRecord(store: ObjectStore, proof: { id: string; 
   const record = (await object.json()) as SealedRecord;
   return files.map((file) => {
     const facts = record.files[file.id];
-    return facts === undefined ? file : { ...file, ...facts };
+    if (facts === undefined) throw new Error(`proof ${proof.id}: file ${file.id} is missing from its sealed record`);
+    return { ...file, ...facts };
   });
 }
