@@ -1,9 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { call, callJson } from "./support/client.ts";
-import { createOrganization } from "./support/factories.ts";
-import { insertPendingProof } from "./support/proof-factory.ts";
-import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/objects/bucket.ts";
+import { markFixtureSealed, storedFixtureProof } from "./support/sealed-fixture.ts";
+import { packagedArtifactKey, signedFileKey } from "../../src/storage/objects/bucket.ts";
 import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
 import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 import {
@@ -32,17 +31,15 @@ let alteredKey: string;
  * in D1 and its two roots published (GET /v1/public/trust-anchors), as sealing records them.
  */
 beforeAll(async () => {
-  const org = await createOrganization();
-  const pending = await insertPendingProof(org.id, "test", 0);
-  proofId = pending.proofId;
-  const run = `run_${proofId}`;
-  const keys = proofArtifactKeys(proofId, run);
-  sealedAt = new Date(Date.now() - 60_000).toISOString();
-  await env.FILES.put(keys.manifest, V2_MANIFEST);
-  await env.FILES.put(packagedArtifactKey(proofId, run, "manifest.p7s"), bytes(V2_P7S_BASE64));
-  await env.FILES.put(keys.timestampResponse, bytes(V2_TSR_BASE64));
-  await env.FILES.put(keys.timestampChain, V2_CHAIN_PEM);
-  await env.FILES.put(keys.c2paTrustAnchor, V2_SERVICE_ROOT_PEM);
+  const stored = await storedFixtureProof({
+    manifest: V2_MANIFEST,
+    manifestSeal: bytes(V2_P7S_BASE64),
+    timestampResponse: bytes(V2_TSR_BASE64),
+    timestampChain: V2_CHAIN_PEM,
+    c2paTrustAnchor: V2_SERVICE_ROOT_PEM,
+  });
+  ({ proofId, sealedAt } = stored);
+  const { run, sessionId } = stored;
   // Every version-2 proof carries its revocation index (docs/adr/0040); the fixture's certificates name no CRL
   // distribution point, so the sealer would have recorded both signers as not captured, with the reason.
   const notCaptured = (chain: "tsa" | "c2pa", subject: string) => ({
@@ -71,7 +68,7 @@ beforeAll(async () => {
     await env.DB.prepare(
       "INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, original_key, signed_key, signed_sha256, signed_size, created_at, captured_at) VALUES (?, ?, ?, 'photos', 'photo', 'image/jpeg', 200, ?, 'uploaded', ?, ?, ?, 300, ?, ?)",
     )
-      .bind(file.id, pending.sessionId, proofId, file.original_sha256, `captures/${pending.sessionId}/${file.id}`, key, file.signed_sha256, sealedAt, sealedAt)
+      .bind(file.id, sessionId, proofId, file.original_sha256, `captures/${sessionId}/${file.id}`, key, file.signed_sha256, sealedAt, sealedAt)
       .run();
   }
   for (const [sha256, kind] of [
@@ -83,11 +80,7 @@ beforeAll(async () => {
     )
       .bind(sha256, kind, sealedAt, sealedAt)
       .run();
-  await env.DB.prepare(
-    "UPDATE proofs SET status = 'sealed', sealing_run = ?, manifest_sha256 = ?, seal_certificate_sha256 = ?, timestamp_gen_time = ?, sealed_at = ?, updated_at = ? WHERE id = ?",
-  )
-    .bind(run, V2_MANIFEST_SHA256, V2_SEAL_CERTIFICATE_SHA256, sealedAt, sealedAt, sealedAt, proofId)
-    .run();
+  await markFixtureSealed(stored, { manifestSha256: V2_MANIFEST_SHA256, sealCertificateSha256: V2_SEAL_CERTIFICATE_SHA256 });
 });
 
 afterEach(() => vi.restoreAllMocks());

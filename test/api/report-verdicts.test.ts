@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env, exports } from "cloudflare:workers";
 import { verifyProof } from "../../shared/verification/verify-proof-core.ts";
-import { packagedArtifactKey, proofArtifactKeys, reportKey } from "../../src/storage/objects/bucket.ts";
+import { reportKey } from "../../src/storage/objects/bucket.ts";
 import { API, callJson } from "./support/client.ts";
-import { createOrganization } from "./support/factories.ts";
-import { insertPendingProof } from "./support/proof-factory.ts";
+import { markFixtureSealed, storedFixtureProof } from "./support/sealed-fixture.ts";
 import {
   PACKAGE_A,
   PACKAGE_AFTER,
@@ -119,25 +118,19 @@ describe("the public verdict checks the stored report; the JSON names it; verify
   let sha256: string;
 
   beforeAll(async () => {
-    const org = await createOrganization();
-    const pending = await insertPendingProof(org.id, "test", 0);
-    proofId = pending.proofId;
-    const run = `run_${proofId}`;
-    const keys = proofArtifactKeys(proofId, run);
-    const sealedAt = new Date(Date.now() - 60_000).toISOString();
-    await env.FILES.put(keys.manifest, proofA.get("manifest.json")!);
-    await env.FILES.put(packagedArtifactKey(proofId, run, "manifest.p7s"), proofA.get("manifest.p7s")!);
-    await env.FILES.put(keys.timestampResponse, proofA.get("proof.tsr")!);
-    await env.FILES.put(keys.timestampChain, proofA.get("chain.pem")!);
-    await env.FILES.put(keys.c2paTrustAnchor, proofA.get("c2pa-trust-anchor.pem")!);
+    const stored = await storedFixtureProof({
+      manifest: proofA.get("manifest.json")!,
+      manifestSeal: proofA.get("manifest.p7s")!,
+      timestampResponse: proofA.get("proof.tsr")!,
+      timestampChain: proofA.get("chain.pem")!,
+      c2paTrustAnchor: proofA.get("c2pa-trust-anchor.pem")!,
+    });
+    const { run, sealedAt } = stored;
+    proofId = stored.proofId;
     storedReport = reportKey(proofId, "proof", run);
     await env.FILES.put(storedReport, reportA);
     sha256 = await sha256Hex(reportA);
-    await env.DB.prepare(
-      "UPDATE proofs SET status = 'sealed', sealing_run = ?, manifest_sha256 = ?, seal_certificate_sha256 = ?, timestamp_gen_time = ?, sealed_at = ?, updated_at = ? WHERE id = ?",
-    )
-      .bind(run, await sha256Hex(proofA.get("manifest.json")!), "0".repeat(64), sealedAt, sealedAt, sealedAt, proofId)
-      .run();
+    await markFixtureSealed(stored, { manifestSha256: await sha256Hex(proofA.get("manifest.json")!), sealCertificateSha256: "0".repeat(64) });
     await env.DB.prepare("INSERT INTO proof_reports (proof_id, kind, object_key, sha256, size, language, made_at) VALUES (?, 'proof', ?, ?, ?, 'en', ?)")
       .bind(proofId, storedReport, sha256, reportA.byteLength, sealedAt)
       .run();
