@@ -1,9 +1,10 @@
 import type { Database } from "../db/client.ts";
+import { shardOfId, newShardedId } from "../db/shards.ts";
 import { insertApiKey } from "../storage/api-keys.ts";
-import { newId } from "../lib/ids.ts";
-import { randomToken, sha256Hex } from "../lib/crypto.ts";
+import { sha256Hex } from "../lib/crypto.ts";
 import type { Mode } from "./mode.ts";
 import { RIGHTS, type Right } from "./rights.ts";
+import { keyPrefixOf, newApiKeyValue } from "./key-layout.ts";
 
 export interface IssueApiKeyInput {
   organizationId: string;
@@ -13,17 +14,21 @@ export interface IssueApiKeyInput {
   rateLimitPerMinute?: number;
 }
 
-/** Creates a key; its clear value is returned once and only its SHA-256 is stored. */
+/**
+ * Creates a key in `db`, the database of the organization's shard; the key and its id name that shard, so
+ * a request and a revocation find it there. Its clear value is returned once and only its SHA-256 is stored.
+ */
 export async function issueApiKey(db: Database, input: IssueApiKeyInput, now: string): Promise<{ id: string; key: string }> {
-  const key = `sk_${input.mode}_${randomToken(24)}`;
-  const id = newId("key");
+  const shard = shardOfId(input.organizationId);
+  const key = newApiKeyValue(input.mode, shard);
+  const id = newShardedId("key", shard);
   await insertApiKey(db, {
     id,
     organizationId: input.organizationId,
     mode: input.mode,
     name: input.name ?? null,
     keyHash: await sha256Hex(key),
-    keyPrefix: key.slice(0, 12),
+    keyPrefix: keyPrefixOf(key),
     rights: [...new Set(input.rights ?? RIGHTS)],
     rateLimitPerMinute: input.rateLimitPerMinute ?? 60,
     createdAt: now,

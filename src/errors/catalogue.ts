@@ -444,6 +444,14 @@ export const ERROR_CATALOGUE = {
       fr: "Un débit de l'opérateur prend au plus le solde disponible (le solde moins les preuves déjà promises) : le solde ne passe jamais sous zéro.",
     },
   },
+  shard_not_open: {
+    status: 422,
+    title: { en: "Shard not open", fr: "Partition non ouverte" },
+    description: {
+      en: "Operator API: the `shard` named is not one new organizations are placed on (`OPEN_SHARDS`): this deployment has no such shard, or it is closed to new organizations. Leave `shard` out to place the organization on the open shard with the fewest organizations.",
+      fr: "API d'exploitation : la `shard` nommée n'est pas une de celles où sont placées les nouvelles organisations (`OPEN_SHARDS`) : ce déploiement n'a pas cette partition, ou elle est fermée aux nouvelles organisations. Omettez `shard` pour placer l'organisation sur la partition ouverte qui compte le moins d'organisations.",
+    },
+  },
   validation_failed: {
     status: 422,
     title: { en: "Validation failed", fr: "Validation échouée" },

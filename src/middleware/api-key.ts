@@ -3,6 +3,9 @@ import { createMiddleware } from "hono/factory";
 import type { ApiCaller, HonoEnv } from "../env.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { modeOfKey } from "../auth/mode.ts";
+import { shardOfKey } from "../auth/key-layout.ts";
+import { database, type Database } from "../db/client.ts";
+import { shardBinding } from "../db/shards.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { findCallerByKeyHash } from "../storage/api-keys.ts";
 import { cachedCaller, rememberCaller, revocationCount } from "../auth/caller-cache.ts";
@@ -19,30 +22,42 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** Who holds this key: this isolate's recent answer (src/auth/caller-cache.ts) or D1's. */
-async function callerOfKey(c: Context<HonoEnv>, key: string): Promise<ApiCaller | null> {
+/**
+ * Who holds this key, and the database of the shard it names (src/auth/key-layout.ts): this isolate's
+ * recent answer (src/auth/caller-cache.ts) or that shard's. A key naming a shard this deployment does not
+ * have is unknown like any other (401), never an error.
+ */
+async function callerOfKey(c: Context<HonoEnv>, key: string): Promise<{ caller: ApiCaller; db: Database } | null> {
+  const binding = shardBinding(c.env, shardOfKey(key));
+  if (binding === undefined) return null;
+  const db = database(binding);
   const cached = cachedCaller(key);
-  if (cached !== null) return cached;
+  if (cached !== null) return { caller: cached, db };
   // Both taken before D1 is asked: its answer may predate a revocation by as long as it takes to arrive.
   const askedAt = Date.now();
   const revocationsBefore = revocationCount();
-  const caller = await findCallerByKeyHash(c.var.db, await sha256Hex(key));
-  if (caller !== null) rememberCaller(key, caller, revocationsBefore, askedAt);
-  return caller;
+  const caller = await findCallerByKeyHash(db, await sha256Hex(key));
+  if (caller === null) return null;
+  rememberCaller(key, caller, revocationsBefore, askedAt);
+  return { caller, db };
 }
 
-/** Authenticates the API key (401) and sets the caller; nothing else. */
+/**
+ * Authenticates the API key (401) and sets the caller, and the database of its organization's shard as
+ * `c.var.db` for the rest of the request: every authenticated route reads and writes that shard.
+ */
 async function identifyCaller(c: Context<HonoEnv>): Promise<ApiCaller> {
   const key = bearerToken(c.req.header("Authorization"));
   if (key === null || !KEY_PATTERN.test(key) || modeOfKey(key) === null) {
     throw new ApiError("unauthenticated", { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
   }
-  const caller = await callerOfKey(c, key);
-  if (caller === null) {
+  const found = await callerOfKey(c, key);
+  if (found === null) {
     throw new ApiError("unauthenticated", { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
   }
-  c.set("caller", caller);
-  return caller;
+  c.set("caller", found.caller);
+  c.set("db", found.db);
+  return found.caller;
 }
 
 /** The account's Durable Object: its keys' rate limits and its Idempotency-Keys (src/durable/api-account.ts). */

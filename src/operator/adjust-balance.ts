@@ -2,20 +2,21 @@ import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { balanceSummary } from "../billing/available-balance.ts";
 import { adjustBalance, findOrganization } from "../storage/organizations.ts";
+import { databaseOfOrganization } from "./organization-database.ts";
 
 /**
- * Credits or debits an organization (operator). A debit larger than the available balance (the balance
+ * Credits or debits an organization (operator), in its shard's database. A debit larger than the available balance (the balance
  * minus the proofs already promised) is refused with what could be debited now.
  */
 export async function adjustOrganizationBalance({
   ctx,
   input,
 }: {
-  ctx: Pick<DomainContext, "db" | "now">;
+  ctx: Pick<DomainContext, "env" | "now">;
   input: { organizationId: string; amount: number; reason: string };
 }) {
-  const { db } = ctx;
   const { organizationId: id, amount, reason } = input;
+  const db = databaseOfOrganization(ctx.env, id);
   if ((await findOrganization(db, id)) === null) throw new ApiError("not_found", { detail: "No such organization." });
   const applied = await adjustBalance(db, id, amount, reason, ctx.now.toISOString());
   const summary = await balanceSummary(db, id);

@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { balanceAdjustments, organizations } from "../db/schema/index.ts";
+import { newShardedId, type ShardCode } from "../db/shards.ts";
 import { newId } from "../lib/ids.ts";
 
 export interface Organization {
@@ -9,10 +10,17 @@ export interface Organization {
   balance: number;
 }
 
-export async function insertOrganization(db: Database, name: string, now: string): Promise<Organization> {
-  const organization = { id: newId("org"), name, balance: 0 };
+/** A new organization in `db`, the database of `shard`, which its id names (src/db/shards.ts). */
+export async function insertOrganization(db: Database, shard: ShardCode, name: string, now: string): Promise<Organization> {
+  const organization = { id: newShardedId("org", shard), name, balance: 0 };
   await db.insert(organizations).values({ ...organization, createdAt: now, updatedAt: now });
   return organization;
+}
+
+/** How many organizations live in `db` (one shard). */
+export async function countOrganizations(db: Database): Promise<number> {
+  const row = await db.select({ organizations: count() }).from(organizations).get();
+  return row?.organizations ?? 0;
 }
 
 export async function findOrganization(db: Database, id: string): Promise<Organization | null> {

@@ -72,6 +72,21 @@ describe("GET /health/details", () => {
     expect(typeof body.checks.database.latency_ms).toBe("number");
     // No sealer is configured in the unit-test environment: never reported as ok.
     expect(body.checks.timestamp_authority).toEqual({ status: "not_configured" });
+    // Every D1 shard (wrangler.toml's SHARDS) is probed and named.
+    expect(Object.keys(body.checks.database.shards)).toEqual(["00", "01", "02"]);
+    for (const shard of Object.values<any>(body.checks.database.shards)) expect(shard).toEqual({ status: "ok", latency_ms: expect.any(Number) });
+  });
+
+  it("is degraded with 503 when one D1 shard does not answer, naming it", async () => {
+    const unanswered = { bind: () => unanswered, first: () => Promise.reject(new Error("D1_ERROR: shard down")) };
+    const down = { prepare: () => unanswered } as unknown as D1Database;
+    const response = await details({ ...env, SEALER_URL: undefined, SEALER_CONTAINER: undefined, DB_01: down } as unknown as typeof env);
+    const body: any = await response.json();
+    expect(response.status).toBe(503);
+    expect(body.status).toBe("degraded");
+    expect(body.checks.database.status).toBe("error");
+    expect(body.checks.database.shards["01"].status).toBe("error");
+    expect([body.checks.database.shards["00"].status, body.checks.database.shards["02"].status]).toEqual(["ok", "ok"]);
   });
 
   it("asks a sealer container in production, where there is no SEALER_URL", async () => {

@@ -15,12 +15,14 @@ describe("operator API", () => {
   it("issues a key shown once and stored only as a hash", async () => {
     const org = await createOrganization();
     const created = await createKey(org.id, { mode: "live", name: "ops", rights: ["read_proof"] });
-    expect(created.key).toMatch(/^sk_live_[A-Za-z0-9_-]{32}$/);
-    expect(created.id).toMatch(/^key_/);
+    // The organization's shard (00 here) follows the mode, then 32 random characters (src/auth/key-layout.ts).
+    expect(created.key).toMatch(/^sk_live_00[A-Za-z0-9_-]{32}$/);
+    expect(created.id).toMatch(/^key_00[0-9a-z]{20}$/);
     const { env } = await import("cloudflare:workers");
     const stored = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(created.id).first<Record<string, unknown>>();
     expect(JSON.stringify(stored)).not.toContain(created.key);
-    expect(stored?.key_prefix).toBe(created.key.slice(0, 12));
+    // What tells keys apart without the key: mode, shard and 4 random characters.
+    expect(stored?.key_prefix).toBe(created.key.slice(0, 14));
   });
 
   it("revokes a key: it fails with 401 from then on", async () => {

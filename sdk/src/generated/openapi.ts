@@ -31,7 +31,7 @@ export interface paths {
     };
     /**
      * Dependency checks
-     * @description For supervision: needs the supervision token, not an API key. Checks the database, the storage and the timestamp authority.
+     * @description For supervision: needs the supervision token, not an API key. Checks the database (every shard, each named), the storage and the timestamp authority.
      */
     get: operations["getHealthDetails"];
     put?: never;
@@ -1000,6 +1000,7 @@ export interface components {
         | "webhook_endpoint_deleted"
         | "webhook_endpoint_limit_reached"
         | "debit_exceeds_available_balance"
+        | "shard_not_open"
         | "validation_failed"
         | "idempotency_key_reused"
         | "rate_limited"
@@ -1025,9 +1026,16 @@ export interface components {
       /** @description Commit of the running build. */
       commit: string;
       checks: {
-        database: components["schemas"]["HealthCheck"];
+        database: components["schemas"]["DatabaseCheck"];
         storage: components["schemas"]["HealthCheck"];
         timestamp_authority: components["schemas"]["HealthCheck"];
+      };
+    };
+    /** @description Result of the database check, shard by shard. */
+    DatabaseCheck: components["schemas"]["HealthCheck"] & {
+      /** @description Each D1 shard by its code (`00`, `01`…): an organization lives whole in one of them, so one down fails only its organizations' requests. The database check is `error` when any of them is. */
+      shards: {
+        [key: string]: components["schemas"]["HealthCheck"];
       };
     };
     /** @description Result of one dependency check. */

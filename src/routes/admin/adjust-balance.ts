@@ -17,7 +17,7 @@ const route = createRoute({
 export function registerAdjustBalance(app: App) {
   app.openapi(route, async (c) =>
     c.json(
-      await adjustOrganizationBalance({ ctx: { db: c.var.db, now: new Date() }, input: { organizationId: c.req.valid("param").id, ...c.req.valid("json") } }),
+      await adjustOrganizationBalance({ ctx: { env: c.env, now: new Date() }, input: { organizationId: c.req.valid("param").id, ...c.req.valid("json") } }),
       200,
     ),
   );

@@ -17,7 +17,7 @@ const route = createRoute({
 export function registerCreateApiKey(app: App) {
   app.openapi(route, async (c) =>
     c.json(
-      await issueOrganizationApiKey({ ctx: { db: c.var.db, now: new Date() }, input: { organizationId: c.req.valid("param").id, key: c.req.valid("json") } }),
+      await issueOrganizationApiKey({ ctx: { env: c.env, now: new Date() }, input: { organizationId: c.req.valid("param").id, key: c.req.valid("json") } }),
       201,
     ),
   );

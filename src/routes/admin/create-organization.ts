@@ -15,5 +15,5 @@ const route = createRoute({
 });
 
 export function registerCreateOrganization(app: App) {
-  app.openapi(route, async (c) => c.json(await createOrganization({ ctx: { db: c.var.db, now: new Date() }, input: c.req.valid("json") }), 201));
+  app.openapi(route, async (c) => c.json(await createOrganization({ ctx: { env: c.env, now: new Date() }, input: c.req.valid("json") }), 201));
 }

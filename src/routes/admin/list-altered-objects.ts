@@ -32,6 +32,6 @@ const route = createRoute({
 
 export function registerListAlteredObjects(app: App) {
   app.openapi(route, async (c) =>
-    c.json(await listAlteredObjects({ ctx: { d1: c.env.DB, cursorSecret: c.env.WEBHOOK_SECRET_KEY }, input: c.req.valid("query") }), 200),
+    c.json(await listAlteredObjects({ ctx: { env: c.env, cursorSecret: c.env.WEBHOOK_SECRET_KEY }, input: c.req.valid("query") }), 200),
   );
 }

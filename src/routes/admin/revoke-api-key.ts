@@ -15,7 +15,7 @@ const route = createRoute({
 
 export function registerRevokeApiKey(app: App) {
   app.openapi(route, async (c) => {
-    await revokeOrganizationApiKey({ ctx: { db: c.var.db, now: new Date() }, input: c.req.valid("param") });
+    await revokeOrganizationApiKey({ ctx: { env: c.env, now: new Date() }, input: c.req.valid("param") });
     return c.body(null, 204);
   });
 }

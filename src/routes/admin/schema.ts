@@ -4,8 +4,16 @@ import { RightSchema } from "../../auth/rights.ts";
 
 export const OrganizationIdParams = z.object({ id: z.string().min(1).max(80) });
 
-export const CreateOrganizationBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
-export const OrganizationSchema = z.strictObject({ id: z.string(), name: z.string(), balance: z.number().int() });
+/** `shard`: one of OPEN_SHARDS (else 422 `shard_not_open`); left out, the open shard with the fewest organizations. */
+export const CreateOrganizationBody = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  shard: z
+    .string()
+    .regex(/^[0-9a-z]{2}$/)
+    .optional(),
+});
+/** `shard`: where the organization lives whole (docs/adr/0062); its id and its keys name it too. */
+export const OrganizationSchema = z.strictObject({ id: z.string(), name: z.string(), balance: z.number().int(), shard: z.string() });
 
 export const CreateApiKeyBody = z.strictObject({
   mode: ModeSchema,

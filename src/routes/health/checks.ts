@@ -1,6 +1,7 @@
 import type { Env } from "../../env.ts";
 import { sealerConfigured, sealerFetch } from "../../sealing/sealer-client.ts";
-import type { HealthCheck } from "./schema.ts";
+import type { DatabaseCheck, HealthCheck } from "./schema.ts";
+import { shardCodes, shardDatabase } from "../../db/shards.ts";
 import { probeBucket } from "../../storage/objects/bucket.ts";
 import { probeDatabase } from "../../storage/health.ts";
 
@@ -14,10 +15,19 @@ async function timed(check: () => Promise<void>): Promise<HealthCheck> {
   }
 }
 
-export function checkDatabase(env: Env): Promise<HealthCheck> {
-  return timed(async () => {
-    await probeDatabase(env.DB);
-  });
+/**
+ * Every D1 shard probed at once (an organization's requests need its shard alone, so each is named), and
+ * the database check as a whole: an error when any shard fails, as long as the slowest took.
+ */
+export async function checkDatabase(env: Env): Promise<DatabaseCheck> {
+  const codes = shardCodes(env);
+  const checks = await Promise.all(codes.map((shard) => timed(() => probeDatabase(shardDatabase(env, shard).$client))));
+  const shards = Object.fromEntries(codes.map((shard, index) => [shard, checks[index]!]));
+  return {
+    status: checks.some((check) => check.status === "error") ? "error" : "ok",
+    latency_ms: Math.max(...checks.map((check) => check.latency_ms ?? 0)),
+    shards,
+  };
 }
 
 export function checkStorage(env: Env): Promise<HealthCheck> {

@@ -16,8 +16,8 @@ const route = publicRoute(["unauthenticated", "not_found"], {
   security: [{ supervisionToken: [] }],
   summary: t("Dependency checks", "Vérification des dépendances"),
   description: t(
-    "For supervision: needs the supervision token, not an API key. Checks the database, the storage and the timestamp authority.",
-    "Pour la supervision : exige le jeton de supervision, pas une clé d'API. Vérifie la base de données, le stockage et l'autorité d'horodatage.",
+    "For supervision: needs the supervision token, not an API key. Checks the database (every shard, each named), the storage and the timestamp authority.",
+    "Pour la supervision : exige le jeton de supervision, pas une clé d'API. Vérifie la base de données (chaque partition, nommée), le stockage et l'autorité d'horodatage.",
   ),
   responses: {
     200: { description: t("Every check passed.", "Toutes les vérifications ont réussi."), content: { "application/json": { schema: HealthDetailsSchema } } },

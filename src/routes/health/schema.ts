@@ -26,6 +26,17 @@ export const HealthCheckSchema = z
   })
   .openapi("HealthCheck", { description: t("Result of one dependency check.", "Résultat de la vérification d'une dépendance.") });
 
+export const DatabaseCheckSchema = HealthCheckSchema.extend({
+  shards: z.record(z.string(), HealthCheckSchema).openapi({
+    description: t(
+      "Each D1 shard by its code (`00`, `01`…): an organization lives whole in one of them, so one down fails only its organizations' requests. The database check is `error` when any of them is.",
+      "Chaque partition D1 par son code (`00`, `01`…) : une organisation vit entière dans l'une d'elles, donc une partition en panne n'échoue que les requêtes de ses organisations. La vérification de la base de données est `error` dès que l'une d'elles l'est.",
+    ),
+  }),
+}).openapi("DatabaseCheck", {
+  description: t("Result of the database check, shard by shard.", "Résultat de la vérification de la base de données, partition par partition."),
+});
+
 export const HealthDetailsSchema = z
   .strictObject({
     status: z.enum(["ok", "degraded"]).openapi({
@@ -34,7 +45,7 @@ export const HealthDetailsSchema = z
     version: HealthSchema.shape.version,
     commit: HealthSchema.shape.commit,
     checks: z.strictObject({
-      database: HealthCheckSchema,
+      database: DatabaseCheckSchema,
       storage: HealthCheckSchema,
       timestamp_authority: HealthCheckSchema,
     }),
@@ -44,3 +55,4 @@ export const HealthDetailsSchema = z
   });
 
 export type HealthCheck = z.infer<typeof HealthCheckSchema>;
+export type DatabaseCheck = z.infer<typeof DatabaseCheckSchema>;
