@@ -8,26 +8,8 @@ import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { storedZipBytes } from "./support/stored-zip.ts";
 import { SEAL_FIXTURE_CERTIFICATE_SHA256, SEAL_FIXTURE_NOT_AFTER, SEAL_FIXTURE_P7S_BASE64, SEAL_FIXTURE_SUBJECT } from "./fixtures/proof-seal.ts";
-
-/** The stored entries of a ZIP the package route streams (entries are stored, not compressed). */
-async function unzip(response: Response): Promise<Map<string, Uint8Array>> {
-  const zip = new Uint8Array(await response.arrayBuffer());
-  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  const end = zip.length - 22;
-  const entries = new Map<string, Uint8Array>();
-  let offset = view.getUint32(end + 16, true);
-  for (let index = 0; index < view.getUint16(end + 10, true); index++) {
-    const nameLength = view.getUint16(offset + 28, true);
-    const name = new TextDecoder().decode(zip.subarray(offset + 46, offset + 46 + nameLength));
-    const size = view.getUint32(offset + 20, true);
-    const local = view.getUint32(offset + 42, true);
-    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    entries.set(name, zip.slice(start, start + size));
-    offset += 46 + nameLength + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
-  }
-  return entries;
-}
 
 const p7sBytes = Uint8Array.from(atob(SEAL_FIXTURE_P7S_BASE64), (c) => c.charCodeAt(0));
 
@@ -77,7 +59,7 @@ describe("the seal over the whole proof (manifest.p7s) and manifest version 2", 
 
     const response = await call(`/v1/public/proofs/${after.proofId}/package`);
     expect(response.status).toBe(200);
-    const entries = await unzip(response);
+    const entries = storedZipBytes(new Uint8Array(await response.arrayBuffer()));
     expect([...entries.keys()].slice(0, 2)).toEqual(["manifest.json", "manifest.p7s"]);
     expect(entries.get("manifest.p7s")).toEqual(p7sBytes);
     const manifest = JSON.parse(new TextDecoder().decode(entries.get("manifest.json")));
@@ -122,7 +104,7 @@ describe("the seal over the whole proof (manifest.p7s) and manifest version 2", 
     expect(await sealProof(deps, proofId)).toBe("sealed");
     // As migration 0017 leaves a proof sealed before it.
     await env.DB.prepare("UPDATE proofs SET seal_certificate_sha256 = NULL, seal_certificate_subject = NULL WHERE id = ?").bind(proofId).run();
-    const entries = await unzip(await call(`/v1/public/proofs/${proofId}/package`));
+    const entries = storedZipBytes(new Uint8Array(await (await call(`/v1/public/proofs/${proofId}/package`)).arrayBuffer()));
     expect(entries.has("manifest.json")).toBe(true);
     expect(entries.has("manifest.p7s")).toBe(false);
     expect((await callJson(`/v1/public/proofs/${proofId}`)).body.seal).toBeNull();

@@ -7,26 +7,10 @@ import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { storedZipBytes } from "./support/stored-zip.ts";
 import { C2PA_REVOCATION, TSA_REVOCATION } from "./fixtures/revocation.ts";
 
 const der = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-
-/** The entries of a stored (uncompressed) ZIP by name, read from its central directory. */
-function zipEntries(zip: Uint8Array): Map<string, Uint8Array> {
-  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  const end = zip.length - 22;
-  const entries = new Map<string, Uint8Array>();
-  let offset = view.getUint32(end + 16, true);
-  for (let index = 0; index < view.getUint16(end + 10, true); index++) {
-    const nameLength = view.getUint16(offset + 28, true);
-    const name = new TextDecoder().decode(zip.subarray(offset + 46, offset + 46 + nameLength));
-    const local = view.getUint32(offset + 42, true);
-    const dataStart = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    entries.set(name, zip.subarray(dataStart, dataStart + view.getUint32(offset + 24, true)));
-    offset += 46 + nameLength + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
-  }
-  return entries;
-}
 
 async function sealedWith(revocation: RevocationEntry[]) {
   const org = await createOrganization();
@@ -43,7 +27,7 @@ async function sealedWith(revocation: RevocationEntry[]) {
 async function packageOf(proofId: string) {
   const response = await call(`/v1/public/proofs/${proofId}/package`);
   expect(response.status).toBe(200);
-  return zipEntries(new Uint8Array(await response.arrayBuffer()));
+  return storedZipBytes(new Uint8Array(await response.arrayBuffer()));
 }
 
 describe("revocation data captured at sealing, in storage, the package and the public JSON", () => {

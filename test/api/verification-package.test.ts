@@ -1,28 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call } from "./support/client.ts";
+import { storedZipEntries } from "./support/stored-zip.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
 import { crc32 } from "../../shared/crc32.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
-
-/** The central directory of a (non-ZIP64) archive: each entry's name, CRC-32 and size as a reader sees them. */
-function centralDirectory(zip: Uint8Array): Map<string, { crc: number; size: number }> {
-  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  const end = zip.length - 22;
-  expect(view.getUint32(end, true)).toBe(0x06054b50);
-  const entries = new Map<string, { crc: number; size: number }>();
-  let offset = view.getUint32(end + 16, true);
-  for (let index = 0; index < view.getUint16(end + 10, true); index++) {
-    expect(view.getUint32(offset, true)).toBe(0x02014b50);
-    const nameLength = view.getUint16(offset + 28, true);
-    const name = new TextDecoder().decode(zip.subarray(offset + 46, offset + 46 + nameLength));
-    entries.set(name, { crc: view.getUint32(offset + 16, true), size: view.getUint32(offset + 24, true) });
-    offset += 46 + nameLength + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
-  }
-  return entries;
-}
 
 /** A sealed proof of two signed files: one with the CRC-32 its sealer recorded, one sealed before CRCs were recorded. */
 async function sealedProof(recordedCrc: number) {
@@ -58,11 +42,11 @@ describe("the verification package", () => {
     const response = await call(`/v1/public/proofs/${proofId}/package`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/zip");
-    const entries = centralDirectory(new Uint8Array(await response.arrayBuffer()));
+    const entries = storedZipEntries(new Uint8Array(await response.arrayBuffer()));
     const [withRecord, legacy] = signed;
-    expect(entries.get(`files/${withRecord!.id}.jpg`)).toEqual({ crc: recorded, size: 3000 });
-    expect(entries.get(`files/${legacy!.id}.jpg`)).toEqual({ crc: crc32(legacy!.bytes), size: 3000 });
-    expect(entries.get("manifest.json")).toEqual({ crc: crc32(new TextEncoder().encode(FIXTURE_MANIFEST)), size: FIXTURE_MANIFEST.length });
+    expect(entries.get(`files/${withRecord!.id}.jpg`)).toMatchObject({ crc: recorded, size: 3000 });
+    expect(entries.get(`files/${legacy!.id}.jpg`)).toMatchObject({ crc: crc32(legacy!.bytes), size: 3000 });
+    expect(entries.get("manifest.json")).toMatchObject({ crc: crc32(new TextEncoder().encode(FIXTURE_MANIFEST)), size: FIXTURE_MANIFEST.length });
     expect([...entries.keys()]).toEqual(expect.arrayContaining(["proof.tsr", "chain.pem", "c2pa-trust-anchor.pem", "VERIFY.md"]));
   });
 });
