@@ -94,25 +94,12 @@ describe("sealing a proof", () => {
           .join("")
           .padEnd(64, pad)
           .slice(0, 64);
+      const answer = sealedAnswer(job);
       return {
-        ...sealedAnswer(job),
+        ...answer,
         manifest: JSON.stringify({ proof_id: job.proof.id, run }),
         manifest_sha256: runHex("0"),
-        files: job.files.map((file) => ({
-          id: file.id,
-          signed_sha256: runHex("1"),
-          signed_size: 10,
-          signed_crc32: 1,
-          sniffed_type: "image/jpeg",
-          prior_c2pa: false,
-          prior_credentials: null,
-          decoded: { width: null, height: null, duration_ms: null },
-          signals: [],
-          fingerprint: null,
-          crop_fingerprints: [],
-          frame_fingerprints: [],
-          thumbnail: null,
-        })),
+        files: answer.files.map((file) => ({ ...file, signed_sha256: runHex("1"), signed_size: 10, signed_crc32: 1 })),
       };
     });
     const outcomes = await Promise.all([sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId), sealProof(deps, proofId)]);
