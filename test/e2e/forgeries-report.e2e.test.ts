@@ -13,7 +13,7 @@ import { request } from "./support/http.ts";
 import { FORGED_TEXT, withDocumentTimestamp, withOverlay, withoutLastRevision } from "./support/pdf-forgeries.ts";
 import { pdfsig, signatureReport, validatePdf } from "./support/pdf-judges.ts";
 import { downloadedReport, get } from "./support/report-download.ts";
-import { sealedPackage } from "./support/sealed-package.ts";
+import { publishedRoots, type SealedPackage, sealedPackage } from "./support/sealed-package.ts";
 import { startStack, type Stack } from "./support/stack.ts";
 
 /**
@@ -28,12 +28,11 @@ import { startStack, type Stack } from "./support/stack.ts";
 const stateDir = mkdtempSync(join(tmpdir(), "forgeries-report-stack-"));
 const work = mkdtempSync(join(tmpdir(), "forgeries-report-"));
 
-type Sealed = Awaited<ReturnType<typeof sealedPackage>>;
 let stack: Stack;
-let live: Sealed;
+let live: SealedPackage;
 /** Sealed after `live` with the same bytes: each of its files carries `sealed_before`. */
-let again: Sealed;
-let test: Sealed;
+let again: SealedPackage;
+let test: SealedPackage;
 const reports: Record<"live" | "again" | "test", Buffer> = { live: Buffer.alloc(0), again: Buffer.alloc(0), test: Buffer.alloc(0) };
 /** The published roots of each mode, written as PEM files for the PDFBox judge. */
 const roots = { live: { seal: "", tsa: "" }, test: { seal: "", tsa: "" } };
@@ -41,23 +40,18 @@ const roots = { live: { seal: "", tsa: "" }, test: { seal: "", tsa: "" } };
 beforeAll(async () => {
   stack = await startStack({ stateDir });
   // One after the other: seals at once on a loaded 2-core machine have outlasted sealedPackage's wait.
-  const sealed = async (mode: "live" | "test") =>
-    sealedPackage(stack, mode).catch((error: Error) => {
-      throw new Error(`${error.message}\n${stack.output().slice(-4000)}`);
-    });
-  live = await sealed("live");
-  test = await sealed("test");
-  again = await sealed("live");
+  live = await sealedPackage(stack, "live");
+  test = await sealedPackage(stack, "test");
+  again = await sealedPackage(stack, "live");
   for (const [name, sealed] of [
     ["live", live],
     ["again", again],
     ["test", test],
   ] as const)
     reports[name] = await downloadedReport(`${stack.baseUrl}/v1/public/proofs/${sealed.proof.id}/report.pdf`);
-  const anchors = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body.data as { kind: string; mode: string; status: string; pem: string }[];
   for (const mode of ["live", "test"] as const) {
-    const pem = (kind: string) => anchors.find((anchor) => anchor.kind === kind && anchor.mode === mode && anchor.status === "current")!.pem;
-    roots[mode] = { seal: written(`${mode}-seal-root.pem`, pem("c2pa")), tsa: written(`${mode}-tsa-root.pem`, pem("timestamp_authority")) };
+    const { seal, tsa } = await publishedRoots(stack, mode);
+    roots[mode] = { seal: written(`${mode}-seal-root.pem`, seal.pem), tsa: written(`${mode}-tsa-root.pem`, tsa.pem) };
   }
 }, 300_000);
 afterAll(async () => {
