@@ -1,10 +1,10 @@
 import type { Env } from "./env.ts";
 import { createApiApp, createCaptureApp } from "./routes/index.ts";
-import { workerContext, type WorkerContext } from "./domain/context.ts";
+import { consumeByShard, shardOfIdIn, type ShardConsumer, type ShardOfMessage } from "./domain/shard-messages.ts";
 import { sealingDependencies, sealingQueueConsumer } from "./sealing/consumer.ts";
 import { consumeWebhookMessages } from "./webhooks/attempt.ts";
 import { consumeDeadLetters } from "./webhooks/dead-letters.ts";
-import { runScheduledSweeps } from "./scheduled.ts";
+import { consumeSweepMessages, scheduleSweeps, shardOfSweepMessage } from "./scheduled.ts";
 import { misconfiguredResponse, startupProblems } from "./startup-check.ts";
 
 export { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
@@ -15,24 +15,25 @@ export { SealerContainer } from "./sealing/sealer-container.ts";
 const apiApp = createApiApp();
 const captureApp = createCaptureApp();
 
-/** Consumer of one queue; it acks or retries each message itself (with the delay its schedule needs). */
-type QueueConsumer = (batch: MessageBatch<unknown>, worker: WorkerContext, ctx: ExecutionContext) => Promise<void>;
-
-/** Queue name (as in wrangler.toml) to consumer. Each resource adds its own here. */
-const CONSUMERS: Record<string, QueueConsumer> = {
-  "proof-sealing": sealingQueueConsumer(sealingDependencies),
-  "webhook-delivery": (batch, worker) => consumeWebhookMessages(batch.messages, worker),
-  "webhook-delivery-dlq": (batch, worker) => consumeDeadLetters(batch.messages, worker),
+/**
+ * Queue name (as in wrangler.toml) to its consumer and where a message's shard is read: each message is
+ * consumed on the shard its id names (docs/adr/0062). Each resource adds its own here.
+ */
+const CONSUMERS: Record<string, { shardOf: ShardOfMessage; consume: ShardConsumer }> = {
+  "proof-sealing": { shardOf: shardOfIdIn("proof_id"), consume: sealingQueueConsumer(sealingDependencies) },
+  "webhook-delivery": { shardOf: shardOfIdIn("delivery_id"), consume: (messages, worker) => consumeWebhookMessages(messages, worker) },
+  "webhook-delivery-dlq": { shardOf: shardOfIdIn("delivery_id"), consume: (messages, worker) => consumeDeadLetters(messages, worker) },
+  "proof-sweeps": { shardOf: shardOfSweepMessage, consume: (messages, worker) => consumeSweepMessages(messages, worker) },
 };
 
-async function consumeQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+async function consumeQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const consumer = CONSUMERS[batch.queue];
   if (consumer === undefined) {
     console.error(JSON.stringify({ level: "error", message: `No consumer for queue ${batch.queue}` }));
     batch.retryAll();
     return;
   }
-  await consumer(batch, workerContext(env), ctx);
+  await consumeByShard(batch.queue, batch.messages, env, consumer.shardOf, consumer.consume);
 }
 
 /** One Worker serves both hosts, as two custom domains do in production: dispatch on the Host header. */
@@ -47,10 +48,11 @@ export default {
     if (problems.length > 0) return misconfiguredResponse(env, problems);
     return appFor(request, env).fetch(request, env, ctx);
   },
-  queue(batch, env, ctx) {
-    return consumeQueue(batch, env, ctx);
+  queue(batch, env, _ctx) {
+    return consumeQueue(batch, env);
   },
-  scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledSweeps(env, new Date(controller.scheduledTime)));
+  // The sweeps themselves run in the sweeps queue's consumer, a message per shard.
+  scheduled(_controller, env, ctx) {
+    ctx.waitUntil(scheduleSweeps(env));
   },
 } satisfies ExportedHandler<Env>;

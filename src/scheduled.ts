@@ -1,5 +1,8 @@
 import type { Env } from "./env.ts";
-import { workerContext, type WorkerContext } from "./domain/context.ts";
+import type { WorkerContext } from "./domain/context.ts";
+import type { ShardOfMessage } from "./domain/shard-messages.ts";
+import { shardCodes, type ShardCode } from "./db/shards.ts";
+import { sendInBatches } from "./lib/batches.ts";
 import { expireCaptureSessions } from "./sweeps/expire-capture-sessions.ts";
 import { resumeStalledSealing } from "./sweeps/resume-stalled-sealing.ts";
 import { publishUndispatchedEvents } from "./sweeps/publish-undispatched-events.ts";
@@ -13,7 +16,7 @@ import { rehashSealedObjects } from "./sweeps/rehash-sealed-objects.ts";
 import { makeMissingReports } from "./sweeps/make-missing-reports.ts";
 
 /**
- * A periodic job run by the cron trigger (every minute); each must be safe to run twice or concurrently. What it
+ * A periodic job run on each shard after the cron trigger (every minute); each must be safe to run twice or concurrently. What it
  * answers (a count, a run's report) is for its tests: the cron run ignores it. A third parameter, where a sweep has
  * one, is optional and left to its default here (a test passes its own budget or timestamper).
  */
@@ -40,8 +43,37 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   { name: "make-missing-reports", run: makeMissingReports },
 ];
 
-export async function runScheduledSweeps(env: Env, now: Date): Promise<void> {
-  const worker = workerContext(env);
+/** The sweeps queue's message: the shard whose round it is. */
+export interface SweepMessage {
+  shard: ShardCode;
+}
+
+export const shardOfSweepMessage: ShardOfMessage = (body) =>
+  typeof body === "object" && body !== null && typeof (body as SweepMessage).shard === "string" ? (body as SweepMessage).shard : null;
+
+/**
+ * The cron trigger's work: one message per shard on the sweeps queue (docs/adr/0055, 0062), so each shard's
+ * round runs in a queue invocation of its own, with its own 1,000 queries, however many shards there are.
+ */
+export async function scheduleSweeps(env: Env): Promise<void> {
+  await sendInBatches(
+    env.SWEEPS_QUEUE,
+    shardCodes(env).map((shard) => ({ shard }) satisfies SweepMessage),
+  );
+}
+
+/**
+ * Consumer of the sweeps queue, for one shard's messages: one round of the sweeps on that shard (several
+ * messages of it in a batch, a backlog, make one round), then every message acknowledged: a sweep that
+ * failed is tried again by the next minute's round, never by a retried message piling up behind it.
+ */
+export async function consumeSweepMessages(messages: readonly Message<unknown>[], worker: WorkerContext, now = new Date()): Promise<void> {
+  await runSweeps(worker, now);
+  for (const message of messages) message.ack();
+}
+
+/** One round of every sweep on the shard of `worker`. */
+export async function runSweeps(worker: WorkerContext, now: Date): Promise<void> {
   for (const sweep of SWEEPS) {
     try {
       await sweep.run(worker, now);

@@ -53,12 +53,12 @@ export async function consumeSealingMessages(
 
 /**
  * The sealing queue carries seal jobs and, after a proof is sealed, its report jobs (docs/adr/0044): each goes to
- * its own consumer. A report asked for but lost (the Worker died between) is made by the sweep.
+ * its own consumer. `messages` are those of one shard, `worker` that shard's context (src/index.ts groups a batch). A report asked for but lost (the Worker died between) is made by the sweep.
  */
 export function sealingQueueConsumer(dependencies: (worker: WorkerContext) => SealingDependencies) {
-  return async (batch: MessageBatch<unknown>, worker: WorkerContext) => {
-    const reports = batch.messages.filter((message) => isReportMessage(message.body));
-    const seals = batch.messages.filter((message) => !isReportMessage(message.body));
+  return async (messages: readonly Message<unknown>[], worker: WorkerContext) => {
+    const reports = messages.filter((message) => isReportMessage(message.body));
+    const seals = messages.filter((message) => !isReportMessage(message.body));
     await Promise.all([
       seals.length === 0 ? undefined : consumeSealingMessages(seals, dependencies(worker), (proofId) => requestReports(worker.env.SEALING_QUEUE, proofId)),
       reports.length === 0 ? undefined : consumeReportMessages(reports, reportDependencies(worker)),

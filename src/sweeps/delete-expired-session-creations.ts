@@ -10,11 +10,11 @@ const ROUNDS_PER_RUN = 10;
  * Deletes the attempts recorded with their sessions (ADR 0046) once their 24 hours are over, as the
  * Idempotency-Key records are: past that a retry with the key creates a new session anyway.
  */
-export async function deleteExpiredSessionCreations({ env }: WorkerContext, now: Date): Promise<number> {
+export async function deleteExpiredSessionCreations({ db }: WorkerContext, now: Date): Promise<number> {
   const before = new Date(now.getTime() - RETENTION_MS).toISOString();
   let deleted = 0;
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
-    const changed = await deleteExpiredCreations(env.DB, before, CREATIONS_PER_ROUND);
+    const changed = await deleteExpiredCreations(db.$client, before, CREATIONS_PER_ROUND);
     deleted += changed;
     if (changed < CREATIONS_PER_ROUND) break;
   }

@@ -13,14 +13,14 @@ const ROUNDS_PER_RUN = 4;
  * the objects deleted first, then the rows, so a failure half-way leaves rows that the next run finds
  * again rather than objects nothing points to. Returns how many sessions were deleted.
  */
-export async function deleteUnusedCaptureSessions({ env }: WorkerContext, now: Date): Promise<number> {
+export async function deleteUnusedCaptureSessions({ env, db }: WorkerContext, now: Date): Promise<number> {
   const cutoff = retentionCutoff(now, RETENTION_DAYS.unusedCaptureSession);
   let deleted = 0;
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
-    const unused = await findUnusedSessions(env.DB, cutoff, UNUSED_SESSIONS_PER_ROUND);
+    const unused = await findUnusedSessions(db.$client, cutoff, UNUSED_SESSIONS_PER_ROUND);
     if (unused.sessionIds.length === 0) break;
     await deleteUnusedUploads(env, unused.files);
-    deleted += await deleteUnusedSessionRows(env.DB, unused);
+    deleted += await deleteUnusedSessionRows(db.$client, unused);
     if (unused.sessionIds.length < UNUSED_SESSIONS_PER_ROUND) break;
   }
   return deleted;

@@ -9,11 +9,11 @@ const ROUNDS_PER_RUN = 10;
  * Empties the bodies of webhook deliveries past their retention period (src/retention.ts). Only
  * finished deliveries (succeeded or abandoned): one still being retried keeps the body it must send.
  */
-export async function deleteWebhookDeliveryBodies({ env }: WorkerContext, now: Date): Promise<number> {
+export async function deleteWebhookDeliveryBodies({ db }: WorkerContext, now: Date): Promise<number> {
   const cutoff = retentionCutoff(now, RETENTION_DAYS.webhookDeliveryBody);
   let emptied = 0;
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
-    const changed = await deleteOldDeliveryBodies(env.DB, cutoff, now.toISOString(), DELIVERY_BODIES_PER_ROUND);
+    const changed = await deleteOldDeliveryBodies(db.$client, cutoff, now.toISOString(), DELIVERY_BODIES_PER_ROUND);
     emptied += changed;
     if (changed < DELIVERY_BODIES_PER_ROUND) break;
   }

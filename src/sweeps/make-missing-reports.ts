@@ -14,7 +14,7 @@ const REPORTS_PER_RUN = 3;
  * idempotent, so a concurrent run or a late queue message costs at most one report made and then discarded.
  */
 export async function makeMissingReports(worker: WorkerContext, now: Date, deps: ReportDependencies = reportDependencies(worker)): Promise<number> {
-  const missing = await missingReports(worker.env.DB, new Date(now.getTime() - GRACE_MS).toISOString(), REPORTS_PER_RUN);
+  const missing = await missingReports(worker.db.$client, new Date(now.getTime() - GRACE_MS).toISOString(), REPORTS_PER_RUN);
   let made = 0;
   for (const { proofId, kind } of missing) {
     try {

@@ -37,9 +37,9 @@ async function rehash(store: ObjectStore, object: SealedObject): Promise<RehashO
  * GET /admin/v1/altered-objects, and logs one `sealed_object_altered` line for an alert to watch. Safe to run
  * twice at once: both record the same findings.
  */
-export async function rehashSealedObjects({ env }: WorkerContext, now: Date, budget: RehashBudget = REHASH_BUDGET): Promise<RehashRun> {
-  const enrolled = await enrolSealedObjects(env.DB, budget.enrolProofs);
-  const due = await objectsDueForRehash(env.DB, budget.objects);
+export async function rehashSealedObjects({ env, db }: WorkerContext, now: Date, budget: RehashBudget = REHASH_BUDGET): Promise<RehashRun> {
+  const enrolled = await enrolSealedObjects(db.$client, budget.enrolProofs);
+  const due = await objectsDueForRehash(db.$client, budget.objects);
   const outcomes: RehashOutcome[] = [];
   let bytes = 0;
   for (const object of due) {
@@ -49,7 +49,7 @@ export async function rehashSealedObjects({ env }: WorkerContext, now: Date, bud
     bytes += outcome.size ?? 0;
   }
   const checkedAt = now.toISOString();
-  const mismatches = await recordRehashes(env.DB, outcomes, checkedAt);
+  const mismatches = await recordRehashes(db.$client, outcomes, checkedAt);
   for (const { object, foundSha256 } of mismatches) {
     console.error(
       JSON.stringify({

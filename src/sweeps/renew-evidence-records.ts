@@ -35,7 +35,7 @@ export async function renewEvidenceRecords(
   const nowIso = now.toISOString();
   let renewed = 0;
   let failure: unknown = null;
-  for (const due of await dueEvidenceByMode(worker.env.DB, nowIso, settings.otherHashes)) {
+  for (const due of await dueEvidenceByMode(worker.db.$client, nowIso, settings.otherHashes)) {
     // First stamps wait to gather a batch; renewals are due together already (a batch shares its due date),
     // and a hash-tree renewal is due at once.
     const waited = due.oldestFirstDueAt === null ? 0 : now.getTime() - Date.parse(due.oldestFirstDueAt);
@@ -52,9 +52,9 @@ export async function renewEvidenceRecords(
 }
 
 async function renewBatch(worker: WorkerContext, settings: EvidenceSettings, mode: EvidenceMode, now: Date, timestamper: ArchiveTimestamper): Promise<number> {
-  const { env } = worker;
+  const { env, db } = worker;
   const claim = crypto.randomUUID();
-  const claimed = await claimDueEvidence(env.DB, {
+  const claimed = await claimDueEvidence(db.$client, {
     mode,
     now: now.toISOString(),
     until: new Date(now.getTime() + CLAIM_MS).toISOString(),
@@ -97,7 +97,7 @@ async function renewBatch(worker: WorkerContext, settings: EvidenceSettings, mod
       });
     }),
   );
-  await recordRenewals(env.DB, {
+  await recordRenewals(db.$client, {
     claim,
     renewed: ready.map(({ proof }) => ({ proofId: proof.proofId, recordKey: proof.targetKey })),
     hash: settings.hash,

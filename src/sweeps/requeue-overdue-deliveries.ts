@@ -16,8 +16,8 @@ const DELIVERIES_PER_RUN = 500;
  * Cron sweep: webhook deliveries still to be attempted whose message vanished (dropped by the queue,
  * dead-lettered, lost with a Worker that died before queueing a retry) are queued again.
  */
-export async function requeueOverdueDeliveries({ env }: WorkerContext, now: Date): Promise<number> {
-  const ids = await claimOverdueDeliveries(env.DB, new Date(now.getTime() - OVERDUE_AFTER_MS), now, DELIVERIES_PER_RUN);
+export async function requeueOverdueDeliveries({ env, db }: WorkerContext, now: Date): Promise<number> {
+  const ids = await claimOverdueDeliveries(db.$client, new Date(now.getTime() - OVERDUE_AFTER_MS), now, DELIVERIES_PER_RUN);
   await queueDeliveries(env, ids);
   return ids.length;
 }

@@ -1,5 +1,4 @@
 import type { WorkerContext } from "../domain/context.ts";
-import { database } from "../db/client.ts";
 import { findInterruptedAttempts, resolveInterruptedAttempts } from "../storage/webhook-attempts.ts";
 import { webhookRetryDelay } from "../webhooks/retry-schedule.ts";
 import { ATTEMPT_TIMEOUT_MS, queueDeliveryRetries } from "../webhooks/attempt.ts";
@@ -19,8 +18,8 @@ const ATTEMPTS_PER_RUN = 50;
  * once the schedule is spent). Whether the endpoint got the request is unknown: delivery is at least once,
  * and receivers de-duplicate on X-Event-Id.
  */
-export async function resolveInterruptedDeliveryAttempts({ env }: WorkerContext, now: Date): Promise<number> {
-  const interrupted = await findInterruptedAttempts(env.DB, new Date(now.getTime() - INTERRUPTED_AFTER_MS).toISOString(), ATTEMPTS_PER_RUN);
+export async function resolveInterruptedDeliveryAttempts({ env, db }: WorkerContext, now: Date): Promise<number> {
+  const interrupted = await findInterruptedAttempts(db.$client, new Date(now.getTime() - INTERRUPTED_AFTER_MS).toISOString(), ATTEMPTS_PER_RUN);
   const resolved = interrupted.map((attempt) => {
     const delay = webhookRetryDelay(env, attempt.attempt);
     return {
@@ -35,7 +34,7 @@ export async function resolveInterruptedDeliveryAttempts({ env }: WorkerContext,
       },
     };
   });
-  const movedOn = new Set(await resolveInterruptedAttempts(database(env.DB), resolved));
+  const movedOn = new Set(await resolveInterruptedAttempts(db, resolved));
   await queueDeliveryRetries(
     env,
     resolved.flatMap(({ attempt, delay }) =>

@@ -46,8 +46,8 @@ const RESENT_GRACE_MS = 3 * 60_000;
  * sweep nor the next runs take them again before it; the first progress mark of their seal replaces it),
  * then sent: a failure to send leaves them to a run after that grace, never to every minute's run.
  */
-export async function resumeStalledSealing({ env }: WorkerContext, now: Date): Promise<number> {
-  const ids = await claimStalledProofs(env.DB, new Date(now.getTime() + RESENT_GRACE_MS).toISOString(), stalledCutoffs(now), PROOFS_PER_RUN);
+export async function resumeStalledSealing({ env, db }: WorkerContext, now: Date): Promise<number> {
+  const ids = await claimStalledProofs(db.$client, new Date(now.getTime() + RESENT_GRACE_MS).toISOString(), stalledCutoffs(now), PROOFS_PER_RUN);
   await sendInBatches(
     env.SEALING_QUEUE,
     ids.map((id) => ({ proof_id: id })),

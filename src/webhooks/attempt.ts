@@ -87,7 +87,7 @@ export async function attemptDelivery({ env, db }: WorkerContext, deliveryId: st
   const attempt = { id: newId("wat"), attempt: delivery.attempts + 1, webhookId: newId("msg"), startedAt: now.toISOString() };
   // On record before the request leaves: a Worker that dies during it leaves a started attempt, which the
   // sweep resolves (ADR 0050); another attempt of the delivery in flight means this message sends nothing.
-  if (!(await startAttempt(env.DB, delivery, attempt))) return { kind: "done" };
+  if (!(await startAttempt(db.$client, delivery, attempt))) return { kind: "done" };
   const sent = await sendDeliveryRequest(env, endpoint.url, delivery.requestBody, delivery.eventId, attempt.webhookId, clear, now);
   const delay = sent.failure === null ? null : webhookRetryDelay(env, attempt.attempt);
   await recordAttempt(

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import type { WorkerContext } from "../domain/context.ts";
-import { newId } from "../lib/ids.ts";
+import { newShardedId, shardOfId } from "../db/shards.ts";
 import { chunks } from "../lib/batches.ts";
 import { eventsAndTheirEndpoints, insertDeliveries, markEventsDispatched, unsentDeliveryIds } from "../storage/webhook-publishing.ts";
 import { deliveryBody } from "./delivery-body.ts";
@@ -34,7 +34,8 @@ async function publishRound(db: Database, eventIds: string[], now: Date, enqueue
       .filter((endpoint) => endpoint.organizationId === event.organizationId && endpoint.mode === event.mode)
       .filter((endpoint) => endpoint.events.includes(event.type as (typeof endpoint.events)[number]))
       .map((endpoint) => ({
-        id: newId("wdl"),
+        // In the organization's shard, which its queue message finds by the id alone (docs/adr/0062).
+        id: newShardedId("wdl", shardOfId(event.organizationId)),
         organizationId: event.organizationId,
         mode: event.mode,
         endpointId: endpoint.id,

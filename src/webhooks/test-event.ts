@@ -1,5 +1,6 @@
 import type { DomainContext } from "../domain/context.ts";
 import { newId } from "../lib/ids.ts";
+import { newShardedId, shardOfId } from "../db/shards.ts";
 import { eventDefinition, type EmittedEvent } from "../events/types.ts";
 import { insertDeliveries } from "../storage/webhook-publishing.ts";
 import type { EndpointRow } from "../storage/rows.ts";
@@ -16,7 +17,7 @@ export function testEventBody(event: EmittedEvent, now: Date): string {
 export async function sendTestEvent({ ctx, input }: { ctx: Pick<DomainContext, "env" | "db" | "now">; input: { endpoint: EndpointRow; event: EmittedEvent } }) {
   const { env, db, now } = ctx;
   const { endpoint, event } = input;
-  const id = newId("wdl");
+  const id = newShardedId("wdl", shardOfId(endpoint.organizationId));
   const eventId = newId("evt");
   await insertDeliveries(db, [
     {

@@ -8,7 +8,7 @@ import { MAX_TEMPLATE_BYTES, templateBytes } from "../../src/capture-templates/t
 import { deleteUnusedCaptureSessions } from "../../src/sweeps/delete-unused-capture-sessions.ts";
 import { deleteWebhookDeliveryBodies } from "../../src/sweeps/delete-webhook-delivery-bodies.ts";
 import { RETENTION_DAYS } from "../../src/retention.ts";
-import { runScheduledSweeps } from "../../src/scheduled.ts";
+import { runSweeps } from "../../src/scheduled.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { workerContext } from "../../src/domain/context.ts";
 
@@ -184,7 +184,7 @@ describe("retention of unused capture sessions", () => {
     const org = await createOrganization();
     const old = await unusedSession(org.id, "expired", RETENTION_DAYS.unusedCaptureSession + 1);
     const oldDelivery = await delivery(org.id, "succeeded", RETENTION_DAYS.webhookDeliveryBody + 1);
-    await runScheduledSweeps(env, new Date());
+    await runSweeps(workerContext(env), new Date());
     expect(await sessionRow(old.id)).toBeNull();
     const row = await env.DB.prepare("SELECT body_deleted_at FROM webhook_deliveries WHERE id = ?").bind(oldDelivery).first<any>();
     expect(row.body_deleted_at).not.toBeNull();

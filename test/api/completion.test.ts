@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { createScheduledController, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import worker from "../../src/index.ts";
 import { admin, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { captureCall, tokenOf, uploadPhoto } from "./support/capture.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
+import { runCron } from "./support/queues.ts";
 import { database } from "../../src/db/client.ts";
 import { findSessionById } from "../../src/storage/capture-sessions.ts";
 import { completeCapture } from "../../src/capture-sessions/complete-capture.ts";
@@ -214,9 +213,7 @@ describe("expiry sweep", () => {
     await env.DB.prepare("UPDATE capture_sessions SET expires_at = ? WHERE id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), created.body.id)
       .run();
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), env, ctx);
-    await waitOnExecutionContext(ctx);
+    await runCron();
     expect((await callJson(`/v1/capture-sessions/${created.body.id}`, { key: org.liveKey })).body.status).toBe("expired");
     expect((await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 0, reason: "read" })).body.available).toBe(1);
     expect((await createSession(org.liveKey, baseSession())).status).toBe(201);

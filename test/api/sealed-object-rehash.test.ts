@@ -6,7 +6,7 @@ import { insertPendingProof } from "./support/proof-factory.ts";
 import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/objects/bucket.ts";
 import { proofObjectChecks } from "../../src/storage/sealed-object-checks.ts";
 import { REHASH_BUDGET, rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
-import { runScheduledSweeps } from "../../src/scheduled.ts";
+import { runSweeps } from "../../src/scheduled.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
 import { workerContext } from "../../src/domain/context.ts";
@@ -190,7 +190,7 @@ describe("re-hash of sealed stored objects", () => {
     await env.FILES.delete(tsrKey);
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     for (let round = 0; round < 20; round++) {
-      await runScheduledSweeps(env, new Date(Date.now() + 86_400_000 + round * 60_000));
+      await runSweeps(workerContext(env), new Date(Date.now() + 86_400_000 + round * 60_000));
       if ((await proofObjectChecks(env.DB, proofId)).every((check) => check.lastCheckedAt !== null)) break;
     }
     const tsr = (await proofObjectChecks(env.DB, proofId)).find((check) => check.entry === "proof.tsr")!;

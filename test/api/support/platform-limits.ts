@@ -215,10 +215,11 @@ export function rawBinding<T>(binding: T): T {
  * Replaces the bindings of the shared `env` (the one the Worker's handlers receive in these tests) with
  * their limited versions, once.
  */
-export function enforcePlatformLimits(env: Record<ShardBindingName, D1Database> & { SEALING_QUEUE: Queue; WEBHOOK_QUEUE: Queue }): void {
+export function enforcePlatformLimits(env: Record<ShardBindingName, D1Database> & { SEALING_QUEUE: Queue; WEBHOOK_QUEUE: Queue; SWEEPS_QUEUE: Queue }): void {
   const wrap = <T extends object>(raw: T, limited: T): T => Object.assign(limited, { [RAW]: raw });
   // Every shard is a database of its own, with production's limits on each (docs/adr/0062).
   for (const name of SHARD_BINDING_NAMES) if (rawBinding(env[name]) === env[name]) env[name] = wrap(env[name], limitedD1(env[name]));
   if (rawBinding(env.SEALING_QUEUE) === env.SEALING_QUEUE) env.SEALING_QUEUE = wrap(env.SEALING_QUEUE, limitedQueue(env.SEALING_QUEUE));
   if (rawBinding(env.WEBHOOK_QUEUE) === env.WEBHOOK_QUEUE) env.WEBHOOK_QUEUE = wrap(env.WEBHOOK_QUEUE, limitedQueue(env.WEBHOOK_QUEUE));
+  if (rawBinding(env.SWEEPS_QUEUE) === env.SWEEPS_QUEUE) env.SWEEPS_QUEUE = wrap(env.SWEEPS_QUEUE, limitedQueue(env.SWEEPS_QUEUE));
 }

@@ -2,20 +2,25 @@ import { env } from "cloudflare:workers";
 import { database } from "../../../src/db/client.ts";
 import { captureSessions, files, proofs } from "../../../src/db/schema/index.ts";
 import { newId } from "../../../src/lib/ids.ts";
+import { FIRST_SHARD, newShardedId, shardBinding, shardOfId } from "../../../src/db/shards.ts";
 import { sha256Hex } from "../../../src/lib/crypto.ts";
 
 /**
  * A pending proof as capture completion leaves it (session completed, files uploaded to R2), inserted
- * directly so that sealing can be tested on its own.
+ * directly so that sealing can be tested on its own; in the organization's shard, its ids naming it.
  */
 export async function insertPendingProof(organizationId: string, mode: "test" | "live", fileCount = 2) {
-  const db = database(env.DB);
+  const shard = shardOfId(organizationId);
+  const binding = shardBinding(env, shard)!;
+  const db = database(binding);
   const now = new Date().toISOString();
-  const sessionId = newId("cps");
-  const proofId = newId("prf");
+  // Shard 00's ids may keep the form minted before shards, which reads as 00 too (src/db/shards.ts).
+  const mint = (prefix: string) => (shard === FIRST_SHARD ? newId(prefix) : newShardedId(prefix, shard));
+  const sessionId = mint("cps");
+  const proofId = mint("prf");
   const templateSha256 = await sha256Hex("{}");
   // Written as the service writes snapshots: the exact JSON whose SHA-256 sessions carry.
-  await env.DB.prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)").bind(templateSha256, "{}", now).run();
+  await binding.prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)").bind(templateSha256, "{}", now).run();
   await db.insert(captureSessions).values({
     id: sessionId,
     organizationId,

@@ -57,16 +57,20 @@ export function productionConfigurationProblems(production: WranglerConfig, topL
   for (const binding of bindingNames(topLevel)) {
     if (!productionBindings.has(binding)) problems.push(`binding ${binding} is missing`);
   }
-  // The sealing consumer's batch and concurrency differ on purpose: the local queue runs one batch at a time, so
-  // local takes 10 proofs in one batch where production takes 10 invocations of one (ADR 0050);
-  // sealing-concurrency.e2e checks both shapes give the same 10.
-  const sealingShapeLeftOut = (consumer: { queue: string; max_batch_size?: number; max_concurrency?: number }) =>
-    consumer.queue === "proof-sealing" ? { ...consumer, max_batch_size: undefined, max_concurrency: undefined } : consumer;
+  // Two consumers' batch shapes differ on purpose, the local queue running one batch at a time: the sealing
+  // consumer takes 10 proofs in one batch locally where production takes 10 invocations of one (ADR 0050;
+  // sealing-concurrency.e2e checks both shapes give the same 10); the sweeps consumer takes a tick's shards in
+  // one batch locally where production gives each shard an invocation, and its query budget, of its own (ADR 0062).
+  const shapeLeftOut = (consumer: { queue: string; max_batch_size?: number; max_batch_timeout?: number; max_concurrency?: number }) => {
+    if (consumer.queue === "proof-sealing") return { ...consumer, max_batch_size: undefined, max_concurrency: undefined };
+    if (consumer.queue === "proof-sweeps") return { ...consumer, max_batch_size: undefined, max_batch_timeout: undefined };
+    return consumer;
+  };
   problems.push(
     ...settingDifferences(
       "queue consumer",
-      (topLevel.queues.consumers ?? []).map(sealingShapeLeftOut),
-      (production.queues.consumers ?? []).map(sealingShapeLeftOut),
+      (topLevel.queues.consumers ?? []).map(shapeLeftOut),
+      (production.queues.consumers ?? []).map(shapeLeftOut),
       "queue",
     ),
   );
