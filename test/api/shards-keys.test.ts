@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { admin, callJson } from "./support/client.ts";
-import { insertPendingProof } from "./support/proof-factory.ts";
+import { database } from "../../src/db/client.ts";
+import { captureSessions, proofs } from "../../src/db/schema/index.ts";
+import { newShardedId } from "../../src/db/shards.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 
 /**
  * API keys name their shard (issue 31 point 3, docs/adr/0062): an organization is placed on a shard by the
@@ -35,6 +38,36 @@ async function organizationOn(shard: Shard) {
   expect(key.body.key).toMatch(new RegExp(`^sk_test_${shard}[A-Za-z0-9_-]{32}$`));
   expect(key.body.id).toMatch(new RegExp(`^key_${shard}[0-9a-z]{20}$`));
   return { id: org.body.id as string, key: key.body.key as string, keyId: key.body.id as string };
+}
+
+/** A sealed proof of `organizationId` written straight into its shard, for rows that point at a proof. */
+async function insertSealedProof(shard: Shard, organizationId: string): Promise<string> {
+  const binding = env[BINDING[shard]];
+  const now = new Date().toISOString();
+  const sessionId = newShardedId("cps", shard);
+  const proofId = newShardedId("prf", shard);
+  const templateSha256 = await sha256Hex("{}");
+  await binding.prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, '{}', ?)").bind(templateSha256, now).run();
+  const common = { organizationId, mode: "test" as const, externalReference: `ref-${proofId}`, party: "provider", stage: "checkin", templateSha256 };
+  await database(binding)
+    .insert(captureSessions)
+    .values({
+      ...common,
+      id: sessionId,
+      status: "completed",
+      tokenHash: await sha256Hex(crypto.randomUUID()),
+      locale: "en",
+      holdsReservation: 0,
+      proofId,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: now,
+      completedAt: now,
+    });
+  await database(binding)
+    .insert(proofs)
+    .values({ ...common, id: proofId, status: "sealed", sessionId, holdsReservation: 0, createdAt: now, updatedAt: now });
+  return proofId;
 }
 
 const template = (name: string) => ({
@@ -171,7 +204,7 @@ describe("organizations on shards, and keys naming theirs", () => {
     const mismatches: string[] = [];
     for (const [index, shard] of SHARDS.entries()) {
       const org = await organizationOn(shard);
-      const { proofId } = await insertPendingProof(org.id, "test", 0);
+      const proofId = await insertSealedProof(shard, org.id);
       for (let object = 0; object < 2; object++) {
         const since = new Date(Date.UTC(2026, 0, 1, 0, index * 2 + object)).toISOString();
         const key = `proofs/${proofId}/altered-${object}`;
