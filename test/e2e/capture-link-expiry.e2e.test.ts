@@ -8,6 +8,7 @@ import { startStack, type Stack } from "./support/stack.ts";
 import { launchChromium } from "./support/chromium.ts";
 import { request } from "./support/http.ts";
 import { allUploaded, captureSession, viewfinderReady } from "./support/phone.ts";
+import { shardBindingName, shardOfId } from "../../src/db/shards.ts";
 
 /**
  * The capture link's expiry as the server decides it, not the page's clock. The API gives every session 30
@@ -33,14 +34,14 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-/** Sets a session's expiry in the stack's local D1, through wrangler as a developer would. */
+/** Sets a session's expiry in its shard's local D1 (docs/adr/0062), through wrangler as a developer would. */
 function expireInLocalDatabase(sessionId: string, at: Date) {
   execFileSync(
     join(root, "node_modules/.bin/wrangler"),
     [
       "d1",
       "execute",
-      "DB",
+      shardBindingName(shardOfId(sessionId)),
       "--local",
       "--persist-to",
       join(stateDir, "state"),
