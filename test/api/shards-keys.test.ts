@@ -48,7 +48,14 @@ async function insertSealedProof(shard: Shard, organizationId: string): Promise<
   const proofId = newShardedId("prf", shard);
   const templateSha256 = await sha256Hex("{}");
   await binding.prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, '{}', ?)").bind(templateSha256, now).run();
-  const common = { organizationId, mode: "test" as const, externalReference: `ref-${proofId}`, party: "provider", stage: "checkin", templateSha256 };
+  const common = {
+    organizationId,
+    mode: "test" as const,
+    externalReference: `ref-${proofId}`,
+    party: "provider" as const,
+    stage: "checkin" as const,
+    templateSha256,
+  };
   await database(binding)
     .insert(captureSessions)
     .values({
