@@ -2,19 +2,259 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { qtResourceFiles } from "./qt-resources.ts";
 
 /**
  * Real photographs nobody here made, from Debian packages (issue 27: "200 distinct photos ... raise no false
  * match"), read from the packages' .deb files (`apt-get download`, `dpkg-deb`; nothing installed). `.ci/run`
  * downloads them into REAL_PHOTO_DEBS; run elsewhere, the test downloads them itself.
  *
- * Chosen by eye from every JPEG and PNG over 30 kB of these packages and of ukui-wallpapers, gnome-backgrounds,
- * python3-matplotlib, kstars-data and jigzo-data (docs/adr/0052): photographs only (no drawing, render,
- * screenshot, plot, diagram or collage of several pictures), one of each picture: the same wallpaper at several
- * sizes (plasma's 5120×2880 kept), one of each stereo or sequence pair, one of a tutorial's input and outputs
- * (opencv-doc shows the same photo with and without what it detected), one of two shots of one scene.
+ * Chosen by eye from every JPEG, PNG and WebP over 30 kB (15 kB in GCompris' bundles) of these packages and of
+ * ukui-wallpapers, gnome-backgrounds, python3-matplotlib, kstars-data, jigzo-data, stellarium-data, hugin-data
+ * and others (docs/adr/0052): photographs only (no drawing, render, screenshot, plot, diagram, cut-out or collage
+ * of several pictures), one of each picture: the same wallpaper at several sizes (plasma's 5120×2880 kept), one of
+ * each stereo or sequence pair, one of a tutorial's input and outputs (opencv-doc shows the same photo with and
+ * without what it detected), one of two shots of one scene, one of the three monuments GCompris ships in two
+ * activities (its other photographs of one monument are different photographs, kept). A package's photographs are
+ * files of the .deb (`files`, under `folder`) or files inside its Qt resource bundles (`bundles`).
  */
-export const REAL_PHOTOS: { package: string; folder: string; files: string[] }[] = [
+export const REAL_PHOTOS: {
+  package: string;
+  folder: string;
+  files: string[];
+  bundles?: { bundle: string; folder: string; files: string[] }[];
+}[] = [
+  {
+    package: "gcompris-qt-data",
+    folder: "usr/share/gcompris-qt/rcc",
+    files: [],
+    // Every WebP over 15 kB of five activities' bundles is a photograph (the others of these bundles are drawn).
+    bundles: [
+      {
+        bundle: "erase.rcc",
+        folder: "/gcompris/src/activities/erase/resource",
+        files: [
+          "alpaca.webp",
+          "bee.webp",
+          "butterfly.webp",
+          "calf.webp",
+          "camels.webp",
+          "caterpillar.webp",
+          "chamaeleon.webp",
+          "cheetah.webp",
+          "crab.webp",
+          "dolphin.webp",
+          "flying_fox.webp",
+          "gibbon.webp",
+          "giraffe.webp",
+          "goat.webp",
+          "gorilla.webp",
+          "gosling.webp",
+          "heron.webp",
+          "horse.webp",
+          "kingfisher.webp",
+          "kitten.webp",
+          "long_nosed_monkey.webp",
+          "macaque.webp",
+          "meerkats.webp",
+          "northern_harrier.webp",
+          "nubian_ibex.webp",
+          "penguin.webp",
+          "pika.webp",
+          "red_panda.webp",
+          "rhinoceros.webp",
+          "spoonbills.webp",
+          "squirrel.webp",
+          "swans.webp",
+          "toucan.webp",
+        ],
+      },
+      {
+        bundle: "explore_monuments.rcc",
+        folder: "/gcompris/src/activities/explore_monuments/resource",
+        files: [
+          "egypt/bentPyramid.webp",
+          "egypt/greatPyramidOfGiza.webp",
+          "egypt/meidumPyramid.webp",
+          "egypt/redPyramid.webp",
+          "france/arlesAmphitheater.webp",
+          "france/chateaudeChambord.webp",
+          "france/chateaudeChenonceau.webp",
+          "france/citedeCarcassonne.webp",
+          "france/eiffelTower.webp",
+          "france/montStMichel.webp",
+          "france/palaisdesPapes.webp",
+          "france/pontduGard.webp",
+          "france/reimsCathedral.webp",
+          "france/rocamadour.webp",
+          "germany/aulaPalatina.webp",
+          "germany/berlinCathedral.webp",
+          "germany/brandenburgGate.webp",
+          "germany/neuschwansteinCastle.webp",
+          "germany/schwerinPalace.webp",
+          "germany/trierImperialBaths.webp",
+          "germany/wormsCathedral.webp",
+          "india/ajantaCave.webp",
+          "india/charminar.webp",
+          "india/gatewayofIndia.webp",
+          "india/goldenTemple.webp",
+          "india/greatStupa.webp",
+          "india/hawaMahal.webp",
+          "india/konarkSunTemple.webp",
+          "india/mysorePalace.webp",
+          "india/qutubMinar.webp",
+          "india/rangGhar.webp",
+          "india/victoriaMemorial.webp",
+          "usa/cabrillo.webp",
+          "usa/canyondeChelly.webp",
+          "usa/castillodeSanMarcos.webp",
+          "usa/castleClinton.webp",
+          "usa/fortSumter.webp",
+          "usa/georgeWashingtonBirthplace.webp",
+          "usa/lincolnMemorial.webp",
+          "usa/mountRushmore.webp",
+          "usa/navajo.webp",
+          "usa/statueofLiberty.webp",
+          "wonders/chichenItza.webp",
+          "wonders/christTheRedeemer.webp",
+          "wonders/colosseum.webp",
+          "wonders/greatWallofChina.webp",
+          "wonders/machuPicchu.webp",
+          "wonders/petra.webp",
+          "wonders/tajMahal.webp",
+        ],
+      },
+      {
+        bundle: "explore_farm_animals.rcc",
+        folder: "/gcompris/src/activities/explore_farm_animals/resource",
+        files: [
+          "animals/cat.webp",
+          "animals/chicken.webp",
+          "animals/cow.webp",
+          "animals/dog.webp",
+          "animals/duck.webp",
+          "animals/horse.webp",
+          "animals/owl.webp",
+          "animals/pig.webp",
+          "animals/sheep.webp",
+        ],
+      },
+      {
+        bundle: "explore_world_animals.rcc",
+        folder: "/gcompris/src/activities/explore_world_animals/resource",
+        files: [
+          "animals/bison.webp",
+          "animals/chameleon.webp",
+          "animals/crocodile.webp",
+          "animals/dragon.webp",
+          "animals/giraffe.webp",
+          "animals/hedgehog.webp",
+          "animals/jaguar.webp",
+          "animals/kangaroo.webp",
+          "animals/koala.webp",
+          "animals/lemur.webp",
+          "animals/moose.webp",
+          "animals/narwhal.webp",
+          "animals/panda.webp",
+          "animals/polar_bear.webp",
+          "animals/scarlet_macaw.webp",
+        ],
+      },
+      {
+        bundle: "categorization.rcc",
+        folder: "/gcompris/src/activities/categorization/resource",
+        files: [
+          "images/alphabets/alphabets.webp",
+          "images/fishes/fish1.webp",
+          "images/fishes/fish10.webp",
+          "images/fishes/fish11.webp",
+          "images/fishes/fish12.webp",
+          "images/fishes/fish13.webp",
+          "images/fishes/fish14.webp",
+          "images/fishes/fish15.webp",
+          "images/fishes/fish16.webp",
+          "images/fishes/fish19.webp",
+          "images/fishes/fish2.webp",
+          "images/fishes/fish20.webp",
+          "images/fishes/fish21.webp",
+          "images/fishes/fish22.webp",
+          "images/fishes/fish23.webp",
+          "images/fishes/fish24.webp",
+          "images/fishes/fish26.webp",
+          "images/fishes/fish27.webp",
+          "images/fishes/fish3.webp",
+          "images/fishes/fish5.webp",
+          "images/fishes/fish7.webp",
+          "images/fishes/fish8.webp",
+          "images/fishes/fish9.webp",
+          "images/monuments/IndiaGate.webp",
+          "images/monuments/arcDeTriomphe.webp",
+          "images/monuments/bayterek.webp",
+          "images/monuments/burj.webp",
+          "images/monuments/cathedral.webp",
+          "images/monuments/eiffelTower.webp",
+          "images/monuments/empireState.webp",
+          "images/monuments/greatWall.webp",
+          "images/monuments/leMusee.webp",
+          "images/monuments/monument1.webp",
+          "images/monuments/monument2.webp",
+          "images/monuments/monument3.webp",
+          "images/monuments/mountRushmore.webp",
+          "images/monuments/parthenon.webp",
+          "images/monuments/tajMahal.webp",
+          "images/monuments/usCapitol.webp",
+          "images/monuments/victoriaMemorial.webp",
+          "images/monuments/zimniPalace.webp",
+          "images/numbers/numbers.webp",
+          "images/others/baseball.webp",
+          "images/others/bucket.webp",
+          "images/others/bulb.webp",
+          "images/others/chair.webp",
+          "images/others/pillow.webp",
+          "images/others/spoons.webp",
+          "images/others/volleyball.webp",
+          "images/renewable/dam1.webp",
+          "images/renewable/dam2.webp",
+          "images/renewable/dam3.webp",
+          "images/renewable/dam4.webp",
+          "images/renewable/solar1.webp",
+          "images/renewable/solar2.webp",
+          "images/renewable/solar3.webp",
+          "images/renewable/solar4.webp",
+          "images/renewable/solar5.webp",
+          "images/renewable/solar6.webp",
+          "images/renewable/solar7.webp",
+          "images/renewable/solar8.webp",
+          "images/renewable/windmill.webp",
+          "images/renewable/windmill1.webp",
+          "images/renewable/windmill12.webp",
+          "images/renewable/windmill13.webp",
+          "images/renewable/windmill15.webp",
+          "images/renewable/windmill2.webp",
+          "images/renewable/windmill3.webp",
+          "images/renewable/windmill4.webp",
+          "images/renewable/windmill5.webp",
+          "images/renewable/windmill7.webp",
+          "images/tools/cuttingTool.webp",
+          "images/tools/hammer3.webp",
+          "images/tools/hammer4.webp",
+          "images/tools/hammer5.webp",
+          "images/tools/multimeter1.webp",
+          "images/tools/multimeter2.webp",
+          "images/tools/multimeter3.webp",
+          "images/tools/plier1.webp",
+          "images/tools/plier3.webp",
+          "images/tools/scissors2.webp",
+          "images/tools/scissors3.webp",
+          "images/tools/screwDriver.webp",
+          "images/tools/sickle.webp",
+          "images/tools/sideCutter1.webp",
+          "images/tools/tweezer.webp",
+          "images/tools/wrench1.webp",
+        ],
+      },
+    ],
+  },
   {
     package: "lomiri-wallpapers-16.04",
     folder: "usr/share/backgrounds",
@@ -185,7 +425,7 @@ export const REAL_PHOTO_DEBS = process.env.REAL_PHOTO_DEBS ?? join(tmpdir(), "re
 export function realPhotos(): { name: string; bytes: Buffer }[] | string {
   mkdirSync(REAL_PHOTO_DEBS, { recursive: true });
   const photos: { name: string; bytes: Buffer }[] = [];
-  for (const { package: name, folder, files } of REAL_PHOTOS) {
+  for (const { package: name, folder, files, bundles = [] } of REAL_PHOTOS) {
     const debOf = () => readdirSync(REAL_PHOTO_DEBS).find((file) => file.startsWith(`${name}_`) && file.endsWith(".deb"));
     if (debOf() === undefined) {
       try {
@@ -196,14 +436,22 @@ export function realPhotos(): { name: string; bytes: Buffer }[] | string {
     }
     const deb = join(REAL_PHOTO_DEBS, debOf()!);
     const unpacked = join(REAL_PHOTO_DEBS, name);
-    const members = files.map((file) => `./${folder}/${file}`);
+    const members = [...files, ...bundles.map(({ bundle }) => bundle)].map((file) => `./${folder}/${file}`);
     if (!members.every((member) => existsSync(join(unpacked, member)))) {
       mkdirSync(unpacked, { recursive: true });
       execFileSync("sh", ["-c", 'deb="$0"; into="$1"; shift; dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$into" "$@"', deb, unpacked, ...members], {
         stdio: "pipe",
       });
     }
-    for (const member of members) photos.push({ name: `${name}:${member.slice(2)}`, bytes: readFileSync(join(unpacked, member)) });
+    for (const file of files) photos.push({ name: `${name}:${folder}/${file}`, bytes: readFileSync(join(unpacked, folder, file)) });
+    for (const { bundle, folder: inside, files: resources } of bundles) {
+      const contents = qtResourceFiles(readFileSync(join(unpacked, folder, bundle)));
+      for (const resource of resources) {
+        const bytes = contents.get(`${inside}/${resource}`);
+        if (bytes === undefined) throw new Error(`${name}: ${bundle} holds no ${inside}/${resource}`);
+        photos.push({ name: `${name}:${bundle}:${inside}/${resource}`, bytes });
+      }
+    }
   }
   return photos;
 }
