@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
-import { captureCall, randomJpeg, tokenOf } from "./support/capture.ts";
+import { captureCall, declarePhoto, tokenOf } from "./support/capture.ts";
 
 describe("what the capture page is given", () => {
   it("the template's default language, so the page's own buttons can fall back to it before English", async () => {
@@ -35,17 +35,7 @@ describe("what the capture page is given", () => {
     const org = await createOrganization({ balance: 10 });
     const created = await createSession(org.testKey, baseSession());
     const token = tokenOf(created.body.capture_url);
-    const photo = await randomJpeg();
-    const declared = await captureCall(token, "/files", {
-      body: {
-        step_id: "photos",
-        content_type: "image/jpeg",
-        size: photo.bytes.length,
-        sha256: photo.sha256,
-        capture: { method: "camera", device_time: new Date().toISOString() },
-      },
-    });
-    const part = declared.body.upload.parts[0];
+    const { part, ...photo } = await declarePhoto(token);
     const put = await call(part.url, {
       method: "PUT",
       rawBody: photo.bytes as unknown as string,

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { call, callJson, CAPTURE } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
-import { captureCall, randomJpeg, tokenOf, uploadPhoto } from "./support/capture.ts";
+import { captureCall, declarePhoto, randomJpeg, tokenOf, uploadPhoto } from "./support/capture.ts";
 
 async function openSession(extra: Record<string, unknown> = {}, key?: string) {
   const org = await createOrganization({ balance: 10 });
@@ -89,17 +89,7 @@ describe("uploads straight to storage", () => {
 
   it("refuses tampered uploads: other bytes, another size, a forged or expired URL, a replay", async () => {
     const { token } = await openSession();
-    const photo = await randomJpeg();
-    const declared = await captureCall(token, "/files", {
-      body: {
-        step_id: "photos",
-        content_type: "image/jpeg",
-        size: photo.bytes.length,
-        sha256: photo.sha256,
-        capture: { method: "camera", device_time: new Date().toISOString() },
-      },
-    });
-    const part = declared.body.upload.parts[0];
+    const { part, ...photo } = await declarePhoto(token);
     const put = (url: string, bytes: Uint8Array) =>
       callJson(url, { method: "PUT", rawBody: bytes as unknown as string, headers: { "Content-Type": "image/jpeg" } });
     const other = await randomJpeg();

@@ -15,8 +15,8 @@ export async function randomJpeg(size = 512): Promise<{ bytes: Uint8Array; sha25
   return { bytes, sha256: await sha256Hex(bytes) };
 }
 
-/** Declares a photo and uploads it through the signed URL, as the page does. */
-export async function uploadPhoto(token: string, stepId = "photos") {
+/** Declares a random JPEG as the page does, before uploading it: its file id, its upload part and its bytes. */
+export async function declarePhoto(token: string, stepId = "photos") {
   const photo = await randomJpeg();
   const declared = await captureCall(token, "/files", {
     body: {
@@ -29,12 +29,18 @@ export async function uploadPhoto(token: string, stepId = "photos") {
   });
   if (declared.status !== 201) throw new Error(`declare: ${JSON.stringify(declared.body)}`);
   const part = declared.body.upload.parts[0];
-  const put = await call(part.url, {
+  return { fileId: declared.body.file_id as string, ...photo, part };
+}
+
+/** Declares a photo and uploads it through the signed URL, as the page does. */
+export async function uploadPhoto(token: string, stepId = "photos") {
+  const declared = await declarePhoto(token, stepId);
+  const put = await call(declared.part.url, {
     method: "PUT",
-    rawBody: photo.bytes as unknown as string,
-    headers: { ...part.headers, "Content-Length": String(photo.bytes.length) },
+    rawBody: declared.bytes as unknown as string,
+    headers: { ...declared.part.headers, "Content-Length": String(declared.bytes.length) },
   });
   await put.body?.cancel();
   if (put.status !== 200) throw new Error(`upload: ${put.status}`);
-  return { fileId: declared.body.file_id as string, ...photo, part };
+  return declared;
 }
