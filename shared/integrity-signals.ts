@@ -36,12 +36,22 @@ export const SEALER_SIGNAL_CODES = [
 /** The same original bytes were already sealed in another proof of the same organization. */
 export const SEALED_BEFORE = "sealed_before" as const;
 
-/** The photo's perceptual fingerprint is close to that of a photo sealed earlier in another proof of the organization (docs/adr/0041). */
+/**
+ * The file (a photo, or a video by its frames) looks like a photo sealed earlier in another proof of the organization
+ * (docs/adr/0052). Each likeness is named by what the file looks like, a photo or a video (docs/adr/0063).
+ */
 export const SIMILAR_TO_EARLIER_PHOTO = "similar_to_earlier_photo" as const;
-/** The photo's perceptual fingerprint is close to that of another photo of the same proof (the same shot taken twice is fine). */
+/** The file looks like a video (one of its frames) sealed earlier in another proof of the organization (docs/adr/0063). */
+export const SIMILAR_TO_EARLIER_VIDEO = "similar_to_earlier_video" as const;
+/** The file looks like a photo of the same proof (the same shot taken twice is fine). */
 export const SIMILAR_WITHIN_PROOF = "similar_within_proof" as const;
+/** The file looks like a video (one of its frames) of the same proof (the same scene shot twice is fine; docs/adr/0063). */
+export const SIMILAR_TO_VIDEO_WITHIN_PROOF = "similar_to_video_within_proof" as const;
 
-export const WORKER_SIGNAL_CODES = [SEALED_BEFORE, SIMILAR_TO_EARLIER_PHOTO, SIMILAR_WITHIN_PROOF] as const;
+/** The likenesses to a file of an earlier proof, which the public view words without naming that proof. */
+export const LIKENESS_TO_EARLIER = [SIMILAR_TO_EARLIER_PHOTO, SIMILAR_TO_EARLIER_VIDEO] as const;
+
+export const WORKER_SIGNAL_CODES = [SEALED_BEFORE, ...LIKENESS_TO_EARLIER, SIMILAR_WITHIN_PROOF, SIMILAR_TO_VIDEO_WITHIN_PROOF] as const;
 export const SIGNAL_CODES = [...SEALER_SIGNAL_CODES, ...WORKER_SIGNAL_CODES] as const;
 export type SignalCode = (typeof SIGNAL_CODES)[number];
 
@@ -64,17 +74,22 @@ const DETAIL_CARRIES_FIGURES: Record<SignalCode, boolean> = {
   image_smaller_than_declared: true,
   sealed_before: false,
   similar_to_earlier_photo: true,
+  similar_to_earlier_video: true,
   similar_within_proof: true,
+  similar_to_video_within_proof: true,
 };
 
 /** Whether a signal's detail is worth showing beside its sentence (`DETAIL_CARRIES_FIGURES`); an unknown code's is not. */
 export const carriesFigures = (code: string): boolean => DETAIL_CARRIES_FIGURES[code as SignalCode] === true;
 
+/** Whether a signal is a likeness to a file of an earlier proof (`similar_to_earlier_photo` or `…_video`). */
+export const isLikenessToEarlier = (code: string): boolean => (LIKENESS_TO_EARLIER as readonly string[]).includes(code);
+
 /**
- * A signal as stored with a file. `proof_id` names the earlier proof of a `sealed_before` or a
- * `similar_to_earlier_photo`, `step_id` its step: both for the owning organization only, never shown publicly.
- * `distance` (pHash bits) and `sealed_at` go with the similarity signals; `other_file_id` names the other photo of the
- * same proof for `similar_within_proof`.
+ * A signal as stored with a file. `proof_id` names the earlier proof of a `sealed_before` or a likeness to an
+ * earlier proof (`similar_to_earlier_photo`, `similar_to_earlier_video`), `step_id` its step: both for the owning
+ * organization only, never shown publicly. `distance` (pHash bits) and `sealed_at` go with the similarity signals;
+ * `other_file_id` names the other file of the same proof for `similar_within_proof` and `similar_to_video_within_proof`.
  */
 export interface StoredSignal {
   code: SignalCode;

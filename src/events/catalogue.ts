@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { t } from "../openapi/translations.ts";
 import { defineEvent } from "./define.ts";
-import { SIGNAL_CODES } from "../../shared/integrity-signals.ts";
+import { SignalCodeSchema } from "../proofs/signal-code.ts";
 
 /*
  * Every webhook event, declared once: its body's fields (zod), its documentation and its sample. Recording
@@ -70,41 +70,52 @@ export const proofSealed = defineEvent({
       .array(
         z.object({
           file_id: z.string().openapi({ description: t("The file the signal is about (`med_…`).", "Le fichier dont parle le signal (`med_…`).") }),
-          code: z.enum(SIGNAL_CODES),
+          code: SignalCodeSchema,
           detail: z.string(),
           proof_id: z
             .string()
             .optional()
             .openapi({
               description: t(
-                "`sealed_before`, `similar_to_earlier_photo`: your earlier proof.",
-                "`sealed_before`, `similar_to_earlier_photo` : votre preuve antérieure.",
+                "`sealed_before`, `similar_to_earlier_photo`, `similar_to_earlier_video`: your earlier proof.",
+                "`sealed_before`, `similar_to_earlier_photo`, `similar_to_earlier_video` : votre preuve antérieure.",
               ),
             }),
           step_id: z
             .string()
             .optional()
             .openapi({
-              description: t("`similar_to_earlier_photo`: the earlier photo's step.", "`similar_to_earlier_photo` : l'étape de la photo antérieure."),
+              description: t(
+                "`similar_to_earlier_photo`, `similar_to_earlier_video`: the earlier photo's or video's step.",
+                "`similar_to_earlier_photo`, `similar_to_earlier_video` : l'étape de la photo ou de la vidéo antérieure.",
+              ),
             }),
           other_file_id: z
             .string()
             .optional()
-            .openapi({ description: t("`similar_within_proof`: the other photo of this proof.", "`similar_within_proof` : l'autre photo de cette preuve.") }),
+            .openapi({
+              description: t(
+                "`similar_within_proof`, `similar_to_video_within_proof`: the other photo or video of this proof.",
+                "`similar_within_proof`, `similar_to_video_within_proof` : l'autre photo ou vidéo de cette preuve.",
+              ),
+            }),
           distance: z
             .number()
             .int()
             .optional()
             .openapi({
-              description: t("Differing bits of the two photos' 64-bit DCT fingerprints.", "Bits différents des empreintes DCT de 64 bits des deux photos."),
+              description: t(
+                "Differing bits of the two closest pictures' 64-bit DCT fingerprints, a photo's or a video frame's.",
+                "Bits différents des empreintes DCT de 64 bits des deux images les plus proches, d'une photo ou d'une image de vidéo.",
+              ),
             }),
           sealed_at: z
             .string()
             .optional()
             .openapi({
               description: t(
-                "`similar_to_earlier_photo`: when the earlier proof was sealed.",
-                "`similar_to_earlier_photo` : quand la preuve antérieure a été scellée.",
+                "`similar_to_earlier_photo`, `similar_to_earlier_video`: when the earlier proof was sealed.",
+                "`similar_to_earlier_photo`, `similar_to_earlier_video` : quand la preuve antérieure a été scellée.",
               ),
             }),
         }),

@@ -1,5 +1,5 @@
 import type { FileRow } from "../storage/rows.ts";
-import type { StoredSignal } from "../../shared/integrity-signals.ts";
+import { isLikenessToEarlier, type StoredSignal } from "../../shared/integrity-signals.ts";
 
 /**
  * A sealed file's facts in two kinds, never mixed (docs/adr/0018): what the service observed itself
@@ -36,22 +36,23 @@ export function reportedByDevice(file: FileRow) {
   };
 }
 
-/** The organization's own view: a `sealed_before` or `similar_to_earlier_photo` names the earlier proof. */
+/** The organization's own view: a `sealed_before`, `similar_to_earlier_photo` or `similar_to_earlier_video` names the earlier proof. */
 export const privateSignals = (file: FileRow): StoredSignal[] => file.signals ?? [];
 
 /**
  * Anyone's view: a `sealed_before` says only that the bytes were sealed before, a `similar_to_earlier_photo`
- * only that the photo looks like one the same organization sealed earlier, with the distance: never in which
- * proof, step or when (docs/adr/0041).
+ * (`similar_to_earlier_video`) only that the file looks like a photo (a video) the same organization sealed earlier,
+ * with the distance: never in which proof, step or when (docs/adr/0052, 0063).
  */
 export const publicSignals = (file: FileRow): StoredSignal[] =>
   privateSignals(file).map((signal): StoredSignal => {
     if (signal.code === "sealed_before") return { code: signal.code, detail: "The same bytes were sealed before, in another proof." };
-    if (signal.code === "similar_to_earlier_photo") {
+    if (isLikenessToEarlier(signal.code)) {
       const distance = signal.distance ?? null;
+      const kind = signal.code === "similar_to_earlier_video" ? "video" : "photo";
       return {
         code: signal.code,
-        detail: `Looks like a photo sealed earlier by the same organization, in another proof${distance === null ? "" : `: ${distance} of 64 bits apart`}.`,
+        detail: `Looks like a ${kind} sealed earlier by the same organization, in another proof${distance === null ? "" : `: ${distance} of 64 bits apart`}.`,
         ...(distance === null ? {} : { distance }),
       };
     }

@@ -1,20 +1,45 @@
 import type { Database } from "../db/client.ts";
 import { fingerprintCandidates, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
+import { kindsOfFiles } from "../storage/files.ts";
+import type { FileRow } from "../storage/rows.ts";
 import { compareFingerprints } from "../../shared/perceptual-fingerprint.ts";
-import { SIMILAR_TO_EARLIER_PHOTO, SIMILAR_WITHIN_PROOF, type StoredSignal } from "../../shared/integrity-signals.ts";
+import {
+  SIMILAR_TO_EARLIER_PHOTO,
+  SIMILAR_TO_EARLIER_VIDEO,
+  SIMILAR_TO_VIDEO_WITHIN_PROOF,
+  SIMILAR_WITHIN_PROOF,
+  type StoredSignal,
+} from "../../shared/integrity-signals.ts";
+
+/** Each likeness's code, by where the file it looks like is and what that file is (docs/adr/0063). */
+const LIKENESS_CODES = {
+  earlier: { photo: SIMILAR_TO_EARLIER_PHOTO, video: SIMILAR_TO_EARLIER_VIDEO },
+  within: { photo: SIMILAR_WITHIN_PROOF, video: SIMILAR_TO_VIDEO_WITHIN_PROOF },
+} as const;
+
+/** A likeness found: the file it is on, the file it looks like and where, and the signal but for its code and words. */
+interface Likeness {
+  fileId: string;
+  otherFileId: string;
+  scope: keyof typeof LIKENESS_CODES;
+  signal: Omit<StoredSignal, "code" | "detail">;
+  words: (kind: FileRow["kind"]) => string;
+}
 
 /**
- * The similarity signals of a proof's photos (docs/adr/0052): `similar_to_earlier_photo` when a photo is within
- * the thresholds of a photo, or of one of its crops, of another, earlier sealed proof of the same organization and mode (only sealed
- * proofs have fingerprint rows), naming the closest one (then the earliest); `similar_within_proof` on the later
- * of two photos of this proof within the thresholds, naming the earlier one. Facts to weigh, never verdicts.
+ * The similarity signals of a proof's photos and videos (docs/adr/0052, 0059): a likeness to a file, or to one of its
+ * crops or frames, of another, earlier sealed proof of the same organization and mode (only sealed proofs have
+ * fingerprint rows), naming the closest one (then the earliest); a likeness within this proof on the later of two
+ * files within the thresholds, naming the earlier one. Each is named by what the file looks like (docs/adr/0063):
+ * `similar_to_earlier_photo` or `similar_to_earlier_video`, `similar_within_proof` (a photo) or
+ * `similar_to_video_within_proof`. Facts to weigh, never verdicts.
  */
 export async function similaritySignals(
   db: Database,
   proof: { id: string; organizationId: string; mode: "test" | "live" },
   photos: readonly PhotoFingerprint[],
 ): Promise<Map<string, StoredSignal[]>> {
-  const signals = new Map<string, StoredSignal[]>(photos.map((photo) => [photo.fileId, []]));
+  const likenesses: Likeness[] = [];
   const candidates = await fingerprintCandidates(db, proof, photos);
   for (const photo of photos) {
     const closest = candidates
@@ -23,28 +48,43 @@ export async function similaritySignals(
       .sort((a, b) => a.distance.phash - b.distance.phash || a.candidate.sealedAt.localeCompare(b.candidate.sealedAt))[0];
     if (closest === undefined) continue;
     const { candidate, distance } = closest;
-    signals.get(photo.fileId)!.push({
-      code: SIMILAR_TO_EARLIER_PHOTO,
-      detail: `Looks like a photo sealed on ${candidate.sealedAt} in proof ${candidate.proofId} (step ${candidate.stepId}): ${distance.phash} of 64 bits apart.`,
-      proof_id: candidate.proofId,
-      step_id: candidate.stepId,
-      distance: distance.phash,
-      sealed_at: candidate.sealedAt,
+    likenesses.push({
+      fileId: photo.fileId,
+      otherFileId: candidate.fileId,
+      scope: "earlier",
+      signal: { proof_id: candidate.proofId, step_id: candidate.stepId, distance: distance.phash, sealed_at: candidate.sealedAt },
+      words: (kind) =>
+        `Looks like a ${kind} sealed on ${candidate.sealedAt} in proof ${candidate.proofId} (step ${candidate.stepId}): ${distance.phash} of 64 bits apart.`,
     });
   }
   photos.forEach((photo, index) => {
     for (const earlier of photos.slice(0, index)) {
       const distance = likeness(photo, earlier);
       if (distance === null) continue;
-      signals.get(photo.fileId)!.push({
-        code: SIMILAR_WITHIN_PROOF,
-        detail: `Looks like photo ${earlier.fileId} of this proof (step ${earlier.stepId}): ${distance} of 64 bits apart.`,
-        other_file_id: earlier.fileId,
-        distance,
+      likenesses.push({
+        fileId: photo.fileId,
+        otherFileId: earlier.fileId,
+        scope: "within",
+        signal: { other_file_id: earlier.fileId, distance },
+        words: (kind) => `Looks like ${kind} ${earlier.fileId} of this proof (step ${earlier.stepId}): ${distance} of 64 bits apart.`,
       });
       return;
     }
   });
+  const kinds =
+    likenesses.length === 0
+      ? new Map<string, FileRow["kind"]>()
+      : await kindsOfFiles(
+          db,
+          likenesses.map((found) => found.otherFileId),
+        );
+  const signals = new Map<string, StoredSignal[]>(photos.map((photo) => [photo.fileId, []]));
+  for (const { fileId, otherFileId, scope, signal, words } of likenesses) {
+    // Every fingerprinted file keeps its row in files (its proof is sealed, or being sealed here); a photo otherwise,
+    // the kind whose prints the index held before videos had any.
+    const kind = kinds.get(otherFileId) ?? "photo";
+    signals.get(fileId)!.push({ code: LIKENESS_CODES[scope][kind], detail: words(kind), ...signal });
+  }
   return signals;
 }
 

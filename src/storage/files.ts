@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files } from "../db/schema/index.ts";
 
@@ -51,6 +51,27 @@ export async function shotsPerStep(db: Database, proofId: string): Promise<Recor
   const counts: Record<string, number> = {};
   for (const row of rows) counts[row.stepId] = (counts[row.stepId] ?? 0) + 1;
   return counts;
+}
+
+/** Ids one look-up of kinds binds at most, within D1's 100 bound parameters. */
+const IDS_PER_KIND_LOOKUP = 90;
+
+/**
+ * Whether each of `ids` is a photo or a video (a file missing is left out): one statement per 90 ids, in one batch,
+ * for the few files a proof's photos and videos were found to look like (docs/adr/0063).
+ */
+export async function kindsOfFiles(db: Database, ids: readonly string[]): Promise<Map<string, FileRow["kind"]>> {
+  const unique = [...new Set(ids)];
+  const queries = Array.from({ length: Math.ceil(unique.length / IDS_PER_KIND_LOOKUP) }, (_, index) =>
+    db
+      .select({ id: files.id, kind: files.kind })
+      .from(files)
+      .where(inArray(files.id, unique.slice(index * IDS_PER_KIND_LOOKUP, (index + 1) * IDS_PER_KIND_LOOKUP))),
+  );
+  const [first, ...rest] = queries;
+  if (first === undefined) return new Map();
+  const results = await db.batch([first, ...rest]);
+  return new Map(results.flat().map((row) => [row.id, row.kind]));
 }
 
 /** Records one stored part (the local storage route), so a resumed upload knows where to start. */

@@ -784,7 +784,10 @@ export interface components {
       signals: {
         /** @description The file the signal is about (`med_…`). */
         file_id: string;
-        /** @enum {string} */
+        /**
+         * @description What the service measured, as a stable code (a fact to weigh, never a verdict). A likeness is named by what the file looks like: `similar_to_earlier_photo` a photo, `similar_to_earlier_video` a video, sealed earlier in another proof of the organization; `similar_within_proof` a photo, `similar_to_video_within_proof` a video, of this proof. A photo is compared by its whole picture and five crops, a video by three of its frames.
+         * @enum {string}
+         */
         code:
           | "prior_content_credentials"
           | "prior_content_credentials_unreadable"
@@ -799,17 +802,19 @@ export interface components {
           | "image_smaller_than_declared"
           | "sealed_before"
           | "similar_to_earlier_photo"
-          | "similar_within_proof";
+          | "similar_to_earlier_video"
+          | "similar_within_proof"
+          | "similar_to_video_within_proof";
         detail: string;
-        /** @description `sealed_before`, `similar_to_earlier_photo`: your earlier proof. */
+        /** @description `sealed_before`, `similar_to_earlier_photo`, `similar_to_earlier_video`: your earlier proof. */
         proof_id?: string;
-        /** @description `similar_to_earlier_photo`: the earlier photo's step. */
+        /** @description `similar_to_earlier_photo`, `similar_to_earlier_video`: the earlier photo's or video's step. */
         step_id?: string;
-        /** @description `similar_within_proof`: the other photo of this proof. */
+        /** @description `similar_within_proof`, `similar_to_video_within_proof`: the other photo or video of this proof. */
         other_file_id?: string;
-        /** @description Differing bits of the two photos' 64-bit DCT fingerprints. */
+        /** @description Differing bits of the two closest pictures' 64-bit DCT fingerprints, a photo's or a video frame's. */
         distance?: number;
-        /** @description `similar_to_earlier_photo`: when the earlier proof was sealed. */
+        /** @description `similar_to_earlier_photo`, `similar_to_earlier_video`: when the earlier proof was sealed. */
         sealed_at?: string;
       }[];
       /**
@@ -1232,7 +1237,10 @@ export interface components {
     } | null;
     /** @description A fact to weigh, measured by the service from the bytes, their pixels or the organization's earlier photos; it does not fail the proof and is never a verdict. */
     IntegritySignal: {
-      /** @enum {string} */
+      /**
+       * @description What the service measured, as a stable code (a fact to weigh, never a verdict). A likeness is named by what the file looks like: `similar_to_earlier_photo` a photo, `similar_to_earlier_video` a video, sealed earlier in another proof of the organization; `similar_within_proof` a photo, `similar_to_video_within_proof` a video, of this proof. A photo is compared by its whole picture and five crops, a video by three of its frames.
+       * @enum {string}
+       */
       code:
         | "prior_content_credentials"
         | "prior_content_credentials_unreadable"
@@ -1247,19 +1255,21 @@ export interface components {
         | "image_smaller_than_declared"
         | "sealed_before"
         | "similar_to_earlier_photo"
-        | "similar_within_proof";
+        | "similar_to_earlier_video"
+        | "similar_within_proof"
+        | "similar_to_video_within_proof";
       detail: string;
-      /** @description `sealed_before`, `similar_to_earlier_photo`: the earlier proof (never in the public JSON). */
+      /** @description `sealed_before`, `similar_to_earlier_photo`, `similar_to_earlier_video`: the earlier proof (never in the public JSON). */
       proof_id?: string;
-      /** @description `similar_to_earlier_photo`: the step of the earlier photo (never in the public JSON). */
+      /** @description `similar_to_earlier_photo`, `similar_to_earlier_video`: the step of the earlier photo or video (never in the public JSON). */
       step_id?: string;
-      /** @description `similar_within_proof`: the other photo of this proof it looks like. */
+      /** @description `similar_within_proof`, `similar_to_video_within_proof`: the other photo or video of this proof it looks like. */
       other_file_id?: string;
-      /** @description `similar_to_earlier_photo`, `similar_within_proof`: how many of the 64 bits of the two photos' DCT fingerprints differ (0: alike; 10 at most here). */
+      /** @description The likenesses (`similar_…`): how many of the 64 bits of the two closest pictures' DCT fingerprints differ, a photo's or a video frame's (0: alike; 10 at most here). */
       distance?: number;
       /**
        * Format: date-time
-       * @description `similar_to_earlier_photo`: when the earlier proof was sealed (never in the public JSON).
+       * @description `similar_to_earlier_photo`, `similar_to_earlier_video`: when the earlier proof was sealed (never in the public JSON).
        */
       sealed_at?: string;
     };

@@ -3,7 +3,7 @@ import { t } from "../../openapi/translations.ts";
 import { ModeSchema } from "../../auth/mode.ts";
 import { PageQuerySchema } from "../../lib/pagination.ts";
 import { REFERENCE_PATTERN, STAGE_PATTERN } from "../../lib/patterns.ts";
-import { SIGNAL_CODES } from "../../../shared/integrity-signals.ts";
+import { SignalCodeSchema } from "../../proofs/signal-code.ts";
 
 const nullableCount = z.number().int().nullable();
 
@@ -79,15 +79,15 @@ export const EarlierContentCredentialsSchema = z
 
 export const IntegritySignalSchema = z
   .strictObject({
-    code: z.enum(SIGNAL_CODES),
+    code: SignalCodeSchema,
     detail: z.string(),
     proof_id: z
       .string()
       .optional()
       .openapi({
         description: t(
-          "`sealed_before`, `similar_to_earlier_photo`: the earlier proof (never in the public JSON).",
-          "`sealed_before`, `similar_to_earlier_photo` : la preuve antérieure (jamais dans le JSON public).",
+          "`sealed_before`, `similar_to_earlier_photo`, `similar_to_earlier_video`: the earlier proof (never in the public JSON).",
+          "`sealed_before`, `similar_to_earlier_photo`, `similar_to_earlier_video` : la preuve antérieure (jamais dans le JSON public).",
         ),
       }),
     step_id: z
@@ -95,8 +95,8 @@ export const IntegritySignalSchema = z
       .optional()
       .openapi({
         description: t(
-          "`similar_to_earlier_photo`: the step of the earlier photo (never in the public JSON).",
-          "`similar_to_earlier_photo` : l'étape de la photo antérieure (jamais dans le JSON public).",
+          "`similar_to_earlier_photo`, `similar_to_earlier_video`: the step of the earlier photo or video (never in the public JSON).",
+          "`similar_to_earlier_photo`, `similar_to_earlier_video` : l'étape de la photo ou de la vidéo antérieure (jamais dans le JSON public).",
         ),
       }),
     other_file_id: z
@@ -104,8 +104,8 @@ export const IntegritySignalSchema = z
       .optional()
       .openapi({
         description: t(
-          "`similar_within_proof`: the other photo of this proof it looks like.",
-          "`similar_within_proof` : l'autre photo de cette preuve à laquelle elle ressemble.",
+          "`similar_within_proof`, `similar_to_video_within_proof`: the other photo or video of this proof it looks like.",
+          "`similar_within_proof`, `similar_to_video_within_proof` : l'autre photo ou vidéo de cette preuve à laquelle il ressemble.",
         ),
       }),
     distance: z
@@ -114,8 +114,8 @@ export const IntegritySignalSchema = z
       .optional()
       .openapi({
         description: t(
-          "`similar_to_earlier_photo`, `similar_within_proof`: how many of the 64 bits of the two photos' DCT fingerprints differ (0: alike; 10 at most here).",
-          "`similar_to_earlier_photo`, `similar_within_proof` : combien des 64 bits des empreintes DCT des deux photos diffèrent (0 : identiques ; 10 au plus ici).",
+          "The likenesses (`similar_…`): how many of the 64 bits of the two closest pictures' DCT fingerprints differ, a photo's or a video frame's (0: alike; 10 at most here).",
+          "Les ressemblances (`similar_…`) : combien des 64 bits des empreintes DCT des deux images les plus proches diffèrent, d'une photo ou d'une image de vidéo (0 : identiques ; 10 au plus ici).",
         ),
       }),
     sealed_at: z
@@ -124,8 +124,8 @@ export const IntegritySignalSchema = z
       .optional()
       .openapi({
         description: t(
-          "`similar_to_earlier_photo`: when the earlier proof was sealed (never in the public JSON).",
-          "`similar_to_earlier_photo` : quand la preuve antérieure a été scellée (jamais dans le JSON public).",
+          "`similar_to_earlier_photo`, `similar_to_earlier_video`: when the earlier proof was sealed (never in the public JSON).",
+          "`similar_to_earlier_photo`, `similar_to_earlier_video` : quand la preuve antérieure a été scellée (jamais dans le JSON public).",
         ),
       }),
   })

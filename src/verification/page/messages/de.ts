@@ -119,8 +119,11 @@ export default {
     "Das Foto ist fast einheitlich: Seine Helligkeit ändert sich im Bild kaum (so sieht ein verdecktes Objektiv oder ein leerer Bildschirm aus).",
   signal_image_smaller_than_declared:
     "Das Foto hat weit weniger Bytes als ein Kamerafoto mit so vielen Pixeln (so sieht ein vergrößertes kleines oder stark neu komprimiertes Bild aus).",
-  signal_similar_to_earlier_photo: "Dieses Foto ähnelt einem Foto, das dieselbe Organisation früher in einem anderen Nachweis versiegelt hat.",
-  signal_similar_within_proof: "Dieses Foto ähnelt einem anderen Foto dieses Nachweises (dieselbe Aufnahme zweimal gemacht ähnelt sich ebenfalls).",
+  signal_similar_to_earlier_photo: "Diese Datei ähnelt einem Foto, das dieselbe Organisation früher in einem anderen Nachweis versiegelt hat.",
+  signal_similar_to_earlier_video: "Diese Datei ähnelt einem Video, das dieselbe Organisation früher in einem anderen Nachweis versiegelt hat.",
+  signal_similar_within_proof: "Diese Datei ähnelt einem Foto, das ebenfalls in diesem Nachweis ist (dieselbe Aufnahme zweimal gemacht ähnelt sich ebenfalls).",
+  signal_similar_to_video_within_proof:
+    "Diese Datei ähnelt einem Video, das ebenfalls in diesem Nachweis ist (dieselbe Szene zweimal aufgenommen ähnelt sich ebenfalls).",
   verdictLabel: "Ergebnis",
   badge_verified: "Versiegelt und unverändert",
   badge_warnings: "mit zu gewichtenden Hinweisen, unten aufgeführt",

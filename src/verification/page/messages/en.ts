@@ -116,8 +116,10 @@ export default {
   signal_blank_frame: "The photo is almost uniform: its brightness hardly varies across the frame (a covered lens or a blank screen looks like this).",
   signal_image_smaller_than_declared:
     "The photo weighs far fewer bytes than a camera's photo of that many pixels (an enlarged small picture or a heavily recompressed one looks like this).",
-  signal_similar_to_earlier_photo: "This photo looks like a photo sealed earlier by the same organization, in another proof.",
-  signal_similar_within_proof: "This photo looks like another photo of this proof (the same shot taken twice looks like this too).",
+  signal_similar_to_earlier_photo: "This file looks like a photo sealed earlier by the same organization, in another proof.",
+  signal_similar_to_earlier_video: "This file looks like a video sealed earlier by the same organization, in another proof.",
+  signal_similar_within_proof: "This file looks like a photo also in this proof (the same shot taken twice looks like this too).",
+  signal_similar_to_video_within_proof: "This file looks like a video also in this proof (the same scene shot twice looks like this too).",
   verdictLabel: "Verdict",
   badge_verified: "Sealed and intact",
   badge_warnings: "with warnings to weigh, listed below",

@@ -118,8 +118,10 @@ export default {
   signal_blank_frame: "La foto es casi uniforme: su luminosidad apenas varía en la imagen (un objetivo tapado o una pantalla en blanco se ven así).",
   signal_image_smaller_than_declared:
     "La foto pesa muchos menos bytes que una foto de cámara con tantos píxeles (una imagen pequeña ampliada o muy recomprimida se ve así).",
-  signal_similar_to_earlier_photo: "Esta foto se parece a una foto sellada antes por la misma organización, en otra prueba.",
-  signal_similar_within_proof: "Esta foto se parece a otra foto de esta prueba (la misma toma hecha dos veces también se parece).",
+  signal_similar_to_earlier_photo: "Este archivo se parece a una foto sellada antes por la misma organización, en otra prueba.",
+  signal_similar_to_earlier_video: "Este archivo se parece a un vídeo sellado antes por la misma organización, en otra prueba.",
+  signal_similar_within_proof: "Este archivo se parece a una foto de esta misma prueba (la misma toma hecha dos veces también se parece).",
+  signal_similar_to_video_within_proof: "Este archivo se parece a un vídeo de esta misma prueba (la misma escena grabada dos veces también se parece).",
   verdictLabel: "Veredicto",
   badge_verified: "Sellada e intacta",
   badge_warnings: "con puntos a valorar, indicados abajo",

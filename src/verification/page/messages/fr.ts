@@ -117,8 +117,10 @@ export default {
   signal_blank_frame: "La photo est presque uniforme : sa luminosité varie à peine dans l'image (un objectif masqué ou un écran vide donne cela).",
   signal_image_smaller_than_declared:
     "La photo pèse bien moins d'octets qu'une photo d'appareil de ce nombre de pixels (une petite image agrandie ou fortement recompressée donne cela).",
-  signal_similar_to_earlier_photo: "Cette photo ressemble à une photo scellée plus tôt par la même organisation, dans une autre preuve.",
-  signal_similar_within_proof: "Cette photo ressemble à une autre photo de cette preuve (la même prise faite deux fois y ressemble aussi).",
+  signal_similar_to_earlier_photo: "Ce fichier ressemble à une photo scellée plus tôt par la même organisation, dans une autre preuve.",
+  signal_similar_to_earlier_video: "Ce fichier ressemble à une vidéo scellée plus tôt par la même organisation, dans une autre preuve.",
+  signal_similar_within_proof: "Ce fichier ressemble à une photo de cette même preuve (la même prise faite deux fois y ressemble aussi).",
+  signal_similar_to_video_within_proof: "Ce fichier ressemble à une vidéo de cette même preuve (la même scène filmée deux fois y ressemble aussi).",
   verdictLabel: "Verdict",
   badge_verified: "Scellée et intacte",
   badge_warnings: "avec des points à peser, listés ci-dessous",

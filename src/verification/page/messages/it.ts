@@ -118,8 +118,10 @@ export default {
   signal_blank_frame: "La foto è quasi uniforme: la sua luminosità varia appena nell'immagine (così appare un obiettivo coperto o uno schermo vuoto).",
   signal_image_smaller_than_declared:
     "La foto pesa molti meno byte di una foto scattata con una fotocamera con altrettanti pixel (così appare un'immagine piccola ingrandita o fortemente ricompressa).",
-  signal_similar_to_earlier_photo: "Questa foto somiglia a una foto sigillata in precedenza dalla stessa organizzazione, in un'altra prova.",
-  signal_similar_within_proof: "Questa foto somiglia a un'altra foto di questa prova (anche la stessa scena scattata due volte appare così).",
+  signal_similar_to_earlier_photo: "Questo file somiglia a una foto sigillata in precedenza dalla stessa organizzazione, in un'altra prova.",
+  signal_similar_to_earlier_video: "Questo file somiglia a un video sigillato in precedenza dalla stessa organizzazione, in un'altra prova.",
+  signal_similar_within_proof: "Questo file somiglia a una foto di questa stessa prova (anche la stessa scena scattata due volte appare così).",
+  signal_similar_to_video_within_proof: "Questo file somiglia a un video di questa stessa prova (anche la stessa scena ripresa due volte appare così).",
   verdictLabel: "Esito",
   badge_verified: "Sigillata e integra",
   badge_warnings: "con avvertenze da valutare, elencate qui sotto",

@@ -117,8 +117,10 @@ export default {
   signal_blank_frame: "De foto is bijna egaal: de helderheid varieert nauwelijks over het beeld (zo ziet een afgedekte lens of een leeg scherm eruit).",
   signal_image_smaller_than_declared:
     "De foto telt veel minder bytes dan een camerafoto met zoveel pixels (zo ziet een vergrote kleine afbeelding of een sterk opnieuw gecomprimeerde eruit).",
-  signal_similar_to_earlier_photo: "Deze foto lijkt op een foto die dezelfde organisatie eerder verzegelde, in een ander bewijs.",
-  signal_similar_within_proof: "Deze foto lijkt op een andere foto van dit bewijs (dezelfde opname twee keer gemaakt lijkt ook zo).",
+  signal_similar_to_earlier_photo: "Dit bestand lijkt op een foto die dezelfde organisatie eerder verzegelde, in een ander bewijs.",
+  signal_similar_to_earlier_video: "Dit bestand lijkt op een video die dezelfde organisatie eerder verzegelde, in een ander bewijs.",
+  signal_similar_within_proof: "Dit bestand lijkt op een foto uit ditzelfde bewijs (dezelfde opname twee keer gemaakt lijkt ook zo).",
+  signal_similar_to_video_within_proof: "Dit bestand lijkt op een video uit ditzelfde bewijs (dezelfde scène twee keer gefilmd lijkt ook zo).",
   verdictLabel: "Oordeel",
   badge_verified: "Verzegeld en intact",
   badge_warnings: "met waarschuwingen om af te wegen, hieronder vermeld",

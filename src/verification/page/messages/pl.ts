@@ -119,8 +119,10 @@ export default {
   signal_blank_frame: "Zdjęcie jest niemal jednolite: jego jasność prawie nie zmienia się w kadrze (tak wygląda zasłonięty obiektyw lub pusty ekran).",
   signal_image_smaller_than_declared:
     "Zdjęcie waży znacznie mniej bajtów niż zdjęcie z aparatu o tylu pikselach (tak wygląda powiększony mały obraz lub obraz mocno ponownie skompresowany).",
-  signal_similar_to_earlier_photo: "To zdjęcie przypomina zdjęcie opieczętowane wcześniej przez tę samą organizację, w innym dowodzie.",
-  signal_similar_within_proof: "To zdjęcie przypomina inne zdjęcie z tego dowodu (tak wygląda też to samo ujęcie zrobione dwa razy).",
+  signal_similar_to_earlier_photo: "Ten plik przypomina zdjęcie opieczętowane wcześniej przez tę samą organizację, w innym dowodzie.",
+  signal_similar_to_earlier_video: "Ten plik przypomina film opieczętowany wcześniej przez tę samą organizację, w innym dowodzie.",
+  signal_similar_within_proof: "Ten plik przypomina zdjęcie z tego samego dowodu (tak wygląda też to samo ujęcie zrobione dwa razy).",
+  signal_similar_to_video_within_proof: "Ten plik przypomina film z tego samego dowodu (tak wygląda też ta sama scena nagrana dwa razy).",
   verdictLabel: "Werdykt",
   badge_verified: "Opieczętowany i nienaruszony",
   badge_warnings: "z ostrzeżeniami do rozważenia, wymienionymi poniżej",

@@ -117,8 +117,10 @@ export default {
   signal_blank_frame: "A foto é quase uniforme: seu brilho quase não varia na imagem (uma lente coberta ou uma tela em branco ficam assim).",
   signal_image_smaller_than_declared:
     "A foto tem muito menos bytes do que uma foto de câmera com tantos pixels (uma imagem pequena ampliada ou muito recomprimida fica assim).",
-  signal_similar_to_earlier_photo: "Esta foto se parece com uma foto selada antes pela mesma organização, em outra prova.",
-  signal_similar_within_proof: "Esta foto se parece com outra foto desta prova (a mesma cena fotografada duas vezes também fica assim).",
+  signal_similar_to_earlier_photo: "Este arquivo se parece com uma foto selada antes pela mesma organização, em outra prova.",
+  signal_similar_to_earlier_video: "Este arquivo se parece com um vídeo selado antes pela mesma organização, em outra prova.",
+  signal_similar_within_proof: "Este arquivo se parece com uma foto desta mesma prova (a mesma cena fotografada duas vezes também fica assim).",
+  signal_similar_to_video_within_proof: "Este arquivo se parece com um vídeo desta mesma prova (a mesma cena gravada duas vezes também fica assim).",
   verdictLabel: "Veredicto",
   badge_verified: "Selada e íntegra",
   badge_warnings: "com alertas a ponderar, listados abaixo",
