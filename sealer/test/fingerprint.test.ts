@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import sharp, { type Region } from "sharp";
 import { readC2pa } from "../src/c2pa/c2pa.ts";
 import { runSealJob } from "../src/seal-job.ts";
-import { dctHash, differenceHash, GREY_SIDE, pixelFacts } from "../src/provenance/fingerprint.ts";
+import { cropRegions, dctHash, differenceHash, greyPicture, pixelFacts } from "../src/provenance/fingerprint.ts";
 import { type DecodedPicture, decodePicture } from "../src/thumbnail.ts";
 import { compareFingerprints, DHASH_MAX_DISTANCE, hammingDistance, PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
 import { sealContext } from "./support.ts";
@@ -59,31 +59,22 @@ async function seededPicture(seed: number): Promise<DecodedPicture> {
 
 /**
  * The whole picture's and five crops' prints as they were computed up to docs/adr/0058 and are stored from then:
- * each reduction a sharp pipeline of its own (cubic) from the 256 px grey picture.
+ * each reduction a sharp pipeline of its own (cubic) from the 256 px grey picture. The grey picture and the crops'
+ * regions are the sealer's own (`greyPicture`, `cropRegions`): only the reductions are under test.
  */
 async function printsOfSharpReductions(picture: DecodedPicture) {
-  const grey = await sharp(picture.data, { raw: picture.info })
-    .resize(GREY_SIDE, GREY_SIDE, { fit: "inside", withoutEnlargement: true })
-    .greyscale()
-    .extractChannel(0)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const { width, height } = grey.info;
+  const grey = await greyPicture(picture);
+  const { width, height } = grey;
   const reduce = async (toWidth: number, toHeight: number, region: Region) =>
     new Uint8Array(
-      await sharp(grey.data, { raw: grey.info }).extract(region).resize(toWidth, toHeight, { fit: "fill", kernel: "cubic" }).extractChannel(0).raw().toBuffer(),
+      await sharp(grey.pixels, { raw: { width, height, channels: 1 } })
+        .extract(region)
+        .resize(toWidth, toHeight, { fit: "fill", kernel: "cubic" })
+        .extractChannel(0)
+        .raw()
+        .toBuffer(),
     );
-  const kept = { width: Math.round(width * 0.95), height: Math.round(height * 0.95) };
-  const regions = [
-    { left: 0, top: 0, width, height },
-    ...[
-      [0, 0],
-      [1, 0],
-      [0, 1],
-      [1, 1],
-      [0.5, 0.5],
-    ].map(([x, y]) => ({ left: Math.round(x! * (width - kept.width)), top: Math.round(y! * (height - kept.height)), ...kept })),
-  ];
+  const regions = [{ left: 0, top: 0, width, height }, ...cropRegions(grey)];
   return Promise.all(regions.map(async (region) => ({ phash: dctHash(await reduce(32, 32, region)), dhash: differenceHash(await reduce(9, 8, region)) })));
 }
 

@@ -58,18 +58,26 @@ const CROPS = [
  * and a resize not at all.
  */
 export async function pixelFacts(picture: DecodedPicture): Promise<PixelFacts> {
+  const image = await greyPicture(picture);
+  const crops = cropRegions(image).map((region) => fingerprintOfGrey(image, region));
+  return { fingerprint: fingerprintOfGrey(image), crops, luminance_spread: standardDeviation(reduceGrey(image, 64, 64)) };
+}
+
+/** The decoded photo made grey, at most GREY_SIDE px on its long side: the picture every print is reduced from. */
+export async function greyPicture(picture: DecodedPicture): Promise<GreyPicture> {
   const grey = await sharp(picture.data, { raw: picture.info })
     .resize(GREY_SIDE, GREY_SIDE, { fit: "inside", withoutEnlargement: true })
     .greyscale()
     .extractChannel(0)
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const image = { pixels: grey.data, width: grey.info.width, height: grey.info.height };
+  return { pixels: grey.data, width: grey.info.width, height: grey.info.height };
+}
+
+/** The regions of a grey picture the five crops' prints are computed from, in the order of `CROPS`. */
+export function cropRegions(image: GreyPicture): PictureRegion[] {
   const kept = { width: Math.round(image.width * CORNER_CROP_KEPT), height: Math.round(image.height * CORNER_CROP_KEPT) };
-  const crops = CROPS.map(([x, y]) =>
-    fingerprintOfGrey(image, { left: Math.round(x * (image.width - kept.width)), top: Math.round(y * (image.height - kept.height)), ...kept }),
-  );
-  return { fingerprint: fingerprintOfGrey(image), crops, luminance_spread: standardDeviation(reduceGrey(image, 64, 64)) };
+  return CROPS.map(([x, y]) => ({ left: Math.round(x * (image.width - kept.width)), top: Math.round(y * (image.height - kept.height)), ...kept }));
 }
 
 /** The pHash and dHash of a grey picture, or of a region of it (the whole picture when none is given). */
