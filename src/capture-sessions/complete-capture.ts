@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
+import { newShardedId, shardOfId } from "../db/shards.ts";
 import { recordCompletion, recordRejection } from "../storage/capture-completion.ts";
 import { captureSessionCompleted, captureSessionRejected } from "../events/catalogue.ts";
 import { publishEvents } from "../webhooks/publish-events.ts";
@@ -107,7 +108,8 @@ export async function completeCapture({ ctx: deps, input }: { ctx: CompletionDep
     // The same answer as every later call behind this link (src/capture-page/access.ts).
     throw new ApiError("compare_to_already_used", { extra: { locale: session.locale } });
   }
-  const proofId = newId("prf");
+  // In the session's shard, the organization's, which the id names for the public routes (docs/adr/0062).
+  const proofId = newShardedId("prf", shardOfId(session.organizationId));
   const eventId = newId("evt");
   const completedAt = deps.now.toISOString();
   const db = deps.db;

@@ -1,8 +1,9 @@
 import type { ApiCaller } from "../env.ts";
 import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
-import { newId } from "../lib/ids.ts";
-import { randomToken, sha256Hex } from "../lib/crypto.ts";
+import { sha256Hex } from "../lib/crypto.ts";
+import { newShardedId, shardOfId } from "../db/shards.ts";
+import { newCaptureToken } from "./capture-token.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { boundedCache } from "../../shared/bounded-cache.ts";
 import { isLoopbackHost } from "../lib/host-names.ts";
@@ -28,7 +29,7 @@ export interface CreateCaptureSessionInput {
   location_reference?: string;
 }
 
-type SessionContext = Pick<DomainContext, "db" | "env" | "caller" | "now">;
+type SessionContext = Pick<DomainContext, "db" | "caller" | "now">;
 
 async function checkReturnUrl(db: DomainContext["db"], caller: ApiCaller, returnUrl: string): Promise<void> {
   const field = "/return_url";
@@ -78,11 +79,13 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
           stage: input.stage,
           category: input.category,
         });
-  const token = randomToken(32);
+  // The session, its link and its proof live in the organization's shard, and their id and token say so (docs/adr/0062).
+  const shard = shardOfId(caller.organizationId);
+  const token = newCaptureToken(shard);
   const { json: snapshotJson, sha256: snapshotSha256 } = await storedForm(snapshot);
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + CAPTURE_LINK_LIFETIME_MS).toISOString();
-  const id = newId("cps");
+  const id = newShardedId("cps", shard);
   const session: SessionToInsert = {
     id,
     organizationId: caller.organizationId,
@@ -105,9 +108,9 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
     updatedAt: createdAt,
     expiresAt,
   };
-  const inserted = await insertSessionWithinBalance(ctx.env.DB, session, await sessionCreation(caller, request, token, now));
+  const inserted = await insertSessionWithinBalance(db.$client, session, await sessionCreation(caller, request, token, now));
   if (inserted !== null) return { session: { ...session, locale: inserted.locale }, token, replayed: false };
-  const earlier = await liveCreation(ctx.env.DB, caller, request.key, now);
+  const earlier = await liveCreation(db.$client, caller, request.key, now);
   if (earlier === null) throw new ApiError("insufficient_balance");
   if (earlier.requestHash !== request.requestHash) throw new ApiError("idempotency_key_reused", { field: "/header/Idempotency-Key" });
   return { session: earlier.session, token: earlier.token, replayed: true };

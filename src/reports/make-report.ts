@@ -6,6 +6,7 @@ import { nowIso } from "../lib/time.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { reportKey } from "../storage/objects/bucket.ts";
 import { discardReport, storeReport } from "../storage/objects/reports.ts";
+import { indexHashes } from "../storage/objects/hash-index.ts";
 import { findProofReport, recordProofReport, type ReportKind } from "../storage/proof-reports.ts";
 import { buildReportJob, reportSubject } from "./report-job.ts";
 import { REPORT_TIMEOUT_MS } from "./report-sealer.ts";
@@ -37,6 +38,8 @@ export async function makeProofReport(deps: ReportDependencies, proofId: string,
   const key = reportKey(subject.holder.id, kind, newId("run"));
   await storeReport(deps.env, key, pdf);
   const sha256 = await sha256Hex(pdf);
+  // Verify-by-hash finds the report without asking every shard (docs/adr/0062): indexed before it is recorded.
+  await indexHashes(deps.env, subject.holder.id, [sha256]);
   const recorded = await recordProofReport(deps.db, {
     proofId: subject.holder.id,
     kind,

@@ -20,10 +20,14 @@ import { registerWebhookDeliveryRoutes } from "./webhook-deliveries/index.ts";
 import { registerLocalSignedStorage } from "./storage/local-signed.ts";
 import { registerStaticAssets } from "./static-assets.ts";
 import { cors } from "hono/cors";
+import { databaseOfCaptureTokenInPath, databaseOfProofInPath } from "../middleware/database-of-path.ts";
 
 /** The API host (`base_url`): every public route, the operator routes and the schema. */
 export function createApiApp(): App {
   const app = createApp();
+  // Routes without an API key open the shard their proof id names (docs/adr/0062); `/:id/*` matches `/:id` too.
+  app.use("/v1/public/proofs/:id/*", databaseOfProofInPath);
+  app.use("/p/:id", databaseOfProofInPath);
   registerHealthRoutes(app);
   registerGetMe(app);
   registerGetErrorDescription(app);
@@ -59,6 +63,8 @@ export function createApiApp(): App {
 /** The capture host (`capture_url_host`): the capture page and its JSON routes only. */
 export function createCaptureApp(): App {
   const app = createApp();
+  // The capture routes open the shard their link's token names (docs/adr/0062).
+  app.use("/c/:token/*", databaseOfCaptureTokenInPath);
   registerCaptureRoutes(app);
   registerLocalSignedStorage(app);
   registerStaticAssets(app);

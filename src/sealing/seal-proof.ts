@@ -6,6 +6,7 @@ import { nowIso } from "../lib/time.ts";
 import { type ObjectStore, signedFileKey, thumbnailKey } from "../storage/objects/bucket.ts";
 import { discardSealingRun, storeSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
 import { storeSealedRecord } from "../storage/objects/sealed-records.ts";
+import { indexHashes } from "../storage/objects/hash-index.ts";
 import { deleteRevocation } from "../storage/objects/revocation.ts";
 import {
   consumeReservationStatement,
@@ -21,7 +22,7 @@ import type { FileRow, ProofRow } from "../storage/rows.ts";
 import type { SealedResult, SealFailureCode, SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 import { logSealingTimes } from "./sealing-times.ts";
-import { isLikenessToEarlier, SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals.ts";
+import { SEALED_BEFORE, SIMILAR_TO_EARLIER_PHOTO, type StoredSignal } from "../../shared/integrity-signals.ts";
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
 import { fingerprintInserts, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
 import { similaritySignals } from "./photo-similarity.ts";
@@ -226,6 +227,12 @@ async function recordSealed(
       thumbnail: file.thumbnail && { ...file.thumbnail, key: thumbnailKey(proof.id, run, file.id) },
     })),
   );
+  // Verify-by-hash finds the signed files without asking every shard (docs/adr/0062): indexed before the batch says sealed.
+  await indexHashes(
+    deps.objects,
+    proof.id,
+    result.files.map((file) => file.signed_sha256),
+  );
   const [tsaRoots, c2paRoots] = await Promise.all([rootFingerprints(result.chain_pem), rootFingerprints(result.c2pa_trust_anchor_pem)]);
   const roots = [...tsaRoots.map((root) => ({ kind: "timestamp_authority" as const, root })), ...c2paRoots.map((root) => ({ kind: "c2pa" as const, root }))];
   const [, eventInsert] = await deps.db.batch([
@@ -313,7 +320,7 @@ async function signalsWithEarlierSeals(
         ? [{ code: SEALED_BEFORE, detail: `The same bytes were sealed before, in proof ${earlierProof}.`, proof_id: earlierProof }]
         : [];
       // The same bytes sealed before already say more than a likeness: the likeness is not repeated.
-      const similarities = (similar.get(file.id) ?? []).filter((signal) => sealedBefore.length === 0 || !isLikenessToEarlier(signal.code));
+      const similarities = (similar.get(file.id) ?? []).filter((signal) => sealedBefore.length === 0 || signal.code !== SIMILAR_TO_EARLIER_PHOTO);
       return [file.id, [...file.signals, ...sealedBefore, ...similarities]];
     }),
   );

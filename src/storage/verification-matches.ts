@@ -3,17 +3,30 @@ import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
 
 /**
- * Files whose signed bytes have this SHA-256, or whose original bytes have it in the one proof named
- * (`originalOf`), with their proof (public verification by file; docs/adr/0060: the same original bytes in
- * another proof are never listed). Bounded: the same bytes sealed many times need not be listed to the last.
+ * Files of any proof of this database whose signed bytes have this SHA-256, with their proof: the look-up of proofs
+ * sealed before the hash index (src/storage/objects/hash-index.ts), all in shard `00`. Bounded: the same bytes
+ * sealed many times need not be listed to the last.
  */
-export async function filesMatchingHash(db: Database, sha256: string, originalOf: string | null, limit: number) {
-  const original = originalOf === null ? [] : [and(eq(files.sha256, sha256), eq(files.proofId, originalOf))];
+export async function filesSignedWithHash(db: Database, sha256: string, limit: number) {
   return db
     .select({ file: files, proof: proofs })
     .from(files)
     .innerJoin(proofs, eq(proofs.id, files.proofId))
-    .where(or(eq(files.signedSha256, sha256), ...original))
+    .where(eq(files.signedSha256, sha256))
     .limit(limit)
+    .all();
+}
+
+/**
+ * The files of one proof whose signed bytes have this SHA-256, or, when `original`, whose bytes as received have
+ * it (docs/adr/0060: an original is answered only in the proof named), with their proof.
+ */
+export async function proofFilesWithHash(db: Database, proofId: string, sha256: string, original: boolean) {
+  const hash = original ? or(eq(files.signedSha256, sha256), eq(files.sha256, sha256)) : eq(files.signedSha256, sha256);
+  return db
+    .select({ file: files, proof: proofs })
+    .from(files)
+    .innerJoin(proofs, eq(proofs.id, files.proofId))
+    .where(and(eq(files.proofId, proofId), hash))
     .all();
 }

@@ -1,14 +1,13 @@
 import type { Env } from "../env.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { presentFile, presentSeal, presentTimestamp, proofUrls } from "../proofs/present-proof.ts";
-import { proofVerification } from "./verify-proof.ts";
+import { proofDatabase, proofVerification } from "./verify-proof.ts";
 import { publicSignals } from "../proofs/file-facts.ts";
 import { proofClaims, publicClaims } from "./claims.ts";
 import { packageRoots } from "./package-roots.ts";
 import type { PublicEvidenceRecord } from "../evidence/evidence-state.ts";
 import { readRevocationIndex } from "../storage/objects/revocation.ts";
 import type { ObjectCheck } from "../storage/sealed-object-checks.ts";
-import { database } from "../db/client.ts";
 import { reportsShownWith } from "../storage/proof-reports.ts";
 
 /**
@@ -16,7 +15,7 @@ import { reportsShownWith } from "../storage/proof-reports.ts";
  * (docs/adr/0056): what a holder of a report compares it with. None before sealing.
  */
 async function sealedReports(env: Env, proof: ProofRow, base: string) {
-  const shown = proof.status === "sealed" ? await reportsShownWith(database(env.DB), proof) : [];
+  const shown = proof.status === "sealed" ? await reportsShownWith(proofDatabase(env, proof), proof) : [];
   const reference = (kind: "proof" | "pair", name: string) => {
     const report = shown.find((one) => one.kind === kind);
     return report ? { sha256: report.sha256, url: `${base}/v1/public/proofs/${proof.id}/${name}` } : null;

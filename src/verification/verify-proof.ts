@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
-import { database } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
+import { shardDatabase, shardOfId } from "../db/shards.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { readSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
 import { readStoredReports } from "../storage/objects/reports.ts";
@@ -65,9 +66,18 @@ export function reportsVersion(reports: Pick<ProofReportRow, "sha256">[]): strin
   return reports.map((report) => `.r${report.sha256.slice(0, 12)}`).join("");
 }
 
+/**
+ * The database of the shard a proof lives in, which its id names (docs/adr/0062): its reports, its objects' checks
+ * and the roots its shard's proofs were sealed under are there. Callers without a request (the report's job) have
+ * only the proof.
+ */
+export function proofDatabase(env: Env, proof: Pick<ProofRow, "id">): Database {
+  return shardDatabase(env, shardOfId(proof.id));
+}
+
 /** What the re-hash sweep last found for each object of a proof (none before it is sealed). */
 export async function latestRehashes(env: Env, proof: ProofRow): Promise<ObjectCheck[]> {
-  return proof.status === "sealed" ? proofObjectChecks(env.DB, proof.id) : [];
+  return proof.status === "sealed" ? proofObjectChecks(proofDatabase(env, proof).$client, proof.id) : [];
 }
 
 /** A suffix that changes whenever a re-hash of the proof's objects is recorded, for ETags and cache keys of what shows the verdict. */
@@ -88,11 +98,13 @@ export async function proofVerification(env: Env, proof: ProofRow, files: FileRo
   const test_mode = proof.mode === "test";
   if (proof.status !== "sealed")
     return { status: proof.status, verdict: proof.status === "pending" ? "pending" : "not_verified", test_mode, files_checked_at: null, checks: [] };
+  const db = proofDatabase(env, proof);
+  // The pins are the roots recorded in the proof's own shard, where its sealing recorded the ones it chains to.
   const [entries, rehashed, anchors, reports] = await Promise.all([
     readSealedArtifacts(env, proof),
-    checks ?? proofObjectChecks(env.DB, proof.id),
-    listTrustAnchors(database(env.DB)),
-    reportsKeptWith(database(env.DB), proof.id),
+    checks ?? proofObjectChecks(db.$client, proof.id),
+    listTrustAnchors(db),
+    reportsKeptWith(db, proof.id),
   ]);
   // The sealed reports as stored now (docs/adr/0056): the core checks them as it checks a package's.
   for (const [name, bytes] of await readStoredReports(env, reports)) entries.set(name, bytes);

@@ -40,7 +40,7 @@ export async function serveSealedObject(
   const object = select({ ...file, signedKey: file.signedKey });
   // A signed file the re-hash found changed since sealing (docs/adr/0037) is still served, as evidence, but never
   // under the sealed file's ETag, never cached, and saying it is not the sealed file.
-  const altered = object.key === file.signedKey && (await foundAltered(c.env.DB, object.key));
+  const altered = object.key === file.signedKey && (await foundAltered(c.var.db.$client, object.key));
   const notModified = immutableOrNotModified(c, !altered, altered ? null : object.etag);
   if (notModified) return notModified;
   if (altered) c.header("Sealed-File-Status", "altered");

@@ -97,7 +97,7 @@ const route = publicRoute([], {
 
 export function registerListTrustAnchors(app: App) {
   app.openapi(route, async (c) => {
-    const ctx = { db: c.var.db };
+    const ctx = { env: c.env };
     const [data, sealCertificates] = await Promise.all([publishedRoots({ ctx }), publishedSealCertificates({ ctx })]);
     return c.json({ data, seal_certificates: sealCertificates }, 200);
   });

@@ -4,7 +4,8 @@ import { verifyLocalGrant } from "../../storage/objects/signed-urls.ts";
 import { markFileUploaded, recordPart } from "../../storage/files.ts";
 import { nowIso } from "../../lib/time.ts";
 import { deleteObjects, objectHead, openObject } from "../../storage/objects/bucket.ts";
-import { putUpload, uploadPart } from "../../storage/objects/capture-uploads.ts";
+import { putUpload, sessionOfUploadKey, uploadPart } from "../../storage/objects/capture-uploads.ts";
+import { databaseOfId } from "../../db/shards.ts";
 import { discardIfRemoved, requireWritableFile } from "../../capture-page/remove-file.ts";
 
 /**
@@ -21,7 +22,9 @@ export function registerLocalSignedStorage(app: App) {
     if (grant.n !== undefined && length !== grant.n) throw new ApiError("upload_size_mismatch");
     const body = c.req.raw.body;
     if (body === null) throw new ApiError("upload_size_mismatch");
-    const db = c.var.db;
+    // A capture file's row is in its session's shard, which the object's key names (docs/adr/0062).
+    const sessionId = sessionOfUploadKey(grant.k);
+    const db = (sessionId === null ? null : databaseOfId(c.env, sessionId)) ?? c.var.db;
     if (grant.f !== undefined) await requireWritableFile(db, grant.f);
     if (grant.u !== undefined && grant.p !== undefined) {
       // One part of a multipart upload: R2 keeps the parts until the completion checks the whole file.
@@ -33,7 +36,7 @@ export function registerLocalSignedStorage(app: App) {
         if (grant.f !== undefined) await requireWritableFile(db, grant.f);
         throw error;
       }
-      if (grant.f !== undefined) await recordPart(c.var.db, grant.f, { part_number: part.partNumber, etag: part.etag });
+      if (grant.f !== undefined) await recordPart(db, grant.f, { part_number: part.partNumber, etag: part.etag });
       c.header("ETag", part.etag);
       return c.text("", 200);
     }
@@ -46,7 +49,7 @@ export function registerLocalSignedStorage(app: App) {
       throw error;
     }
     if (grant.f !== undefined) await discardIfRemoved(c.env, db, grant.f, grant.k);
-    if (stored !== null && grant.f !== undefined) await markFileUploaded(c.var.db, grant.f, stored.uploaded.toISOString() ?? nowIso());
+    if (stored !== null && grant.f !== undefined) await markFileUploaded(db, grant.f, stored.uploaded.toISOString() ?? nowIso());
     c.header("ETag", stored?.httpEtag ?? "");
     // An empty answer with a content type: without one, Firefox tries to read it as XML and logs an error.
     return c.text("", 200);

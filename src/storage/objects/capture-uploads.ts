@@ -7,6 +7,11 @@ import { bucket, deleteObjects, type ObjectStore } from "./bucket.ts";
  * abandonment when the file is removed or its session deleted unused.
  */
 
+/** The capture session an upload's key (`captureUploadKey`) belongs to; null for any other object. */
+export function sessionOfUploadKey(key: string): string | null {
+  return /^captures\/([^/]+)\/[^/]+$/.exec(key)?.[1] ?? null;
+}
+
 export async function startMultipartUpload(store: ObjectStore, key: string, contentType: string): Promise<string> {
   return (await bucket(store).createMultipartUpload(key, { httpMetadata: { contentType } })).uploadId;
 }
