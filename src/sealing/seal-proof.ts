@@ -22,7 +22,7 @@ import type { FileRow, ProofRow } from "../storage/rows.ts";
 import type { SealedResult, SealFailureCode, SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 import { logSealingTimes } from "./sealing-times.ts";
-import { SEALED_BEFORE, SIMILAR_TO_EARLIER_PHOTO, type StoredSignal } from "../../shared/integrity-signals.ts";
+import { isLikenessToEarlier, SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals.ts";
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
 import { fingerprintInserts, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
 import { similaritySignals } from "./photo-similarity.ts";
@@ -320,7 +320,7 @@ async function signalsWithEarlierSeals(
         ? [{ code: SEALED_BEFORE, detail: `The same bytes were sealed before, in proof ${earlierProof}.`, proof_id: earlierProof }]
         : [];
       // The same bytes sealed before already say more than a likeness: the likeness is not repeated.
-      const similarities = (similar.get(file.id) ?? []).filter((signal) => sealedBefore.length === 0 || signal.code !== SIMILAR_TO_EARLIER_PHOTO);
+      const similarities = (similar.get(file.id) ?? []).filter((signal) => sealedBefore.length === 0 || !isLikenessToEarlier(signal.code));
       return [file.id, [...file.signals, ...sealedBefore, ...similarities]];
     }),
   );
