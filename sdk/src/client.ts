@@ -8,6 +8,15 @@ type Method = Call["method"];
 const idempotent = new Set(IDEMPOTENT_OPERATIONS);
 const segment = (value: string) => encodeURIComponent(value);
 
+/** The options of the public verify calls: the call's, and the proof whose original files may match (ADR 0060). */
+export interface PublicVerifyOptions extends CallOptions {
+  /**
+   * The proof the file or hash was taken from (`prf_…`). Its original files (as received) are then answered too; without it
+   * only signed files and sealed reports match, since the same original bytes may be in anyone's proof.
+   */
+  proofId?: string;
+}
+
 /** The mode a key works in, from its prefix; null without a key. */
 export function modeOfKey(apiKey: string | undefined): Mode | null {
   if (apiKey === undefined) return null;
@@ -205,12 +214,26 @@ export class ProofSeal {
         authenticated: false,
         options,
       }),
-    /** `POST /v1/public/verify` with `{ sha256 }`: the proofs holding a signed file or report with that hash (an original is answered only for a proof named in `proof_id`, docs/adr/0060). */
-    verifyHash: (sha256: string, options?: CallOptions) =>
-      this.#json("verifyFile", "POST", "/v1/public/verify", { json: { sha256 } satisfies BodyOf<"verifyFile">, authenticated: false, options }),
-    /** `POST /v1/public/verify` with the file's bytes. */
-    verifyFile: (file: Uint8Array | Blob, options?: CallOptions) =>
-      this.#json("verifyFile", "POST", "/v1/public/verify", { bytes: { body: file, contentType: "application/octet-stream" }, authenticated: false, options }),
+    /**
+     * `POST /v1/public/verify` with `{ sha256, proof_id }`: the proofs holding a signed file or report with that hash, and
+     * the proof named by `proofId` if it holds those bytes as received (`match: original`). An original's hash answers
+     * only for the proof named: without `proofId` it matches nothing (docs/adr/0060).
+     */
+    verifyHash: (sha256: string, options?: PublicVerifyOptions) => {
+      const { proofId, ...call } = options ?? {};
+      const json = { sha256, ...(proofId === undefined ? {} : { proof_id: proofId }) } satisfies BodyOf<"verifyFile">;
+      return this.#json("verifyFile", "POST", "/v1/public/verify", { json, authenticated: false, options: call });
+    },
+    /** `POST /v1/public/verify` with the file's bytes (and `?proof_id=` from `proofId`): as `verifyHash`, the SHA-256 computed by the API. */
+    verifyFile: (file: Uint8Array | Blob, options?: PublicVerifyOptions) => {
+      const { proofId, ...call } = options ?? {};
+      return this.#json("verifyFile", "POST", "/v1/public/verify", {
+        bytes: { body: file, contentType: "application/octet-stream" },
+        query: { proof_id: proofId } satisfies QueryOf<"verifyFile">,
+        authenticated: false,
+        options: call,
+      });
+    },
     /** `GET /v1/public/trust-anchors`: the roots proofs chain to, with their fingerprints (pin them from elsewhere too). */
     trustAnchors: (options?: CallOptions) => this.#json("listTrustAnchors", "GET", "/v1/public/trust-anchors", { authenticated: false, options }),
     /** `GET /health`: `status`, `version`, `commit` of the running build. */

@@ -1,4 +1,4 @@
-export { ProofSeal, modeOfKey } from "./client.ts";
+export { ProofSeal, modeOfKey, type PublicVerifyOptions } from "./client.ts";
 export { ProofSealConnectionError, ProofSealError, WebhookVerificationError, type ProblemCode, type WebhookVerificationReason } from "./errors.ts";
 export { API_VERSION, WEBHOOK_EVENTS } from "./generated/openapi.ts";
 export type { components, operations, paths, webhooks as WebhookDefinitions } from "./generated/openapi.ts";

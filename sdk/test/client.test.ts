@@ -195,6 +195,27 @@ describe("answers", () => {
     await assert.rejects(anonymous.proofs.get("prf_1"), TypeError);
     assert.equal(requests.length, 1);
   });
+
+  it("names the proof an original is looked up in: proof_id in the hash's body and the bytes' query, only when given (ADR 0060)", async () => {
+    const { fetch, requests } = fakeFetch(() => json(200, { data: [] }));
+    const anonymous = new ProofSeal({ baseUrl: BASE, fetch });
+    const sha256 = "a".repeat(64);
+    const stop = new AbortController();
+    await anonymous.public.verifyHash(sha256, { proofId: "prf_1", signal: stop.signal });
+    await anonymous.public.verifyHash(sha256);
+    await anonymous.public.verifyFile(new Uint8Array([1, 2, 3]), { proofId: "prf_1" });
+    await anonymous.public.verifyFile(new Uint8Array([1, 2, 3]));
+    assert.deepEqual(
+      requests.map((request) => [request.method, request.url.pathname + request.url.search, request.body]),
+      [
+        ["POST", "/v1/public/verify", JSON.stringify({ sha256, proof_id: "prf_1" })],
+        ["POST", "/v1/public/verify", JSON.stringify({ sha256 })],
+        ["POST", "/v1/public/verify?proof_id=prf_1", null],
+        ["POST", "/v1/public/verify", null],
+      ],
+    );
+    assert.equal(requests[2]!.headers.get("content-type"), "application/octet-stream");
+  });
 });
 
 describe("list iteration", () => {
