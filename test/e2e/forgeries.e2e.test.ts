@@ -12,7 +12,7 @@ import { issueCertificate } from "../../sealer/src/pki/issue-certificate.ts";
 import { fixture } from "./support/capture.ts";
 import { request } from "./support/http.ts";
 import { pathWithProofVerify } from "./support/proof-verify-on-path.ts";
-import { sealedPackage } from "./support/sealed-package.ts";
+import { packageOnceReady, publishedRoots, type SealedPackage, sealedPackage } from "./support/sealed-package.ts";
 import { startStack, type Stack } from "./support/stack.ts";
 
 /**
@@ -33,14 +33,13 @@ const DIGITAL_CAPTURE = "http://cv.iptc.org/newscodes/digitalsourcetype/digitalC
 const PATH = pathWithProofVerify();
 const hasC2patool = spawnSync("sh", ["-c", "command -v c2patool"]).status === 0;
 
-type Sealed = Awaited<ReturnType<typeof sealedPackage>>;
 let stack: Stack;
 /** A genuine live proof (JPEG, PNG, MP4), downloaded once its evidence record exists. */
-let genuine: Sealed;
+let genuine: SealedPackage;
 /** A genuine live proof whose JPEG arrived with its own Content Credentials (a camera maker's), and a PNG. */
-let credentialed: Sealed;
+let credentialed: SealedPackage;
 /** A genuine test proof. */
-let testProof: Sealed;
+let testProof: SealedPackage;
 /** A copy of the stack's local PKI: the authority "any customer" gets tokens from, and the keys of the leaks below. */
 let pki: string;
 let livePins: string[];
@@ -56,15 +55,6 @@ async function cameraJpeg(): Promise<Uint8Array> {
     { title: "camera.jpg", format: "image/jpeg", assertions: [{ label: "c2pa.actions", data: actions, created: true }] },
     { key: loadSigningKey(pem("c2pa-signer.pk8")), chainDer: [new Uint8Array(new X509Certificate(pem("c2pa-signer.pem")).raw)], timestamp: null },
   );
-}
-
-async function download(url: string) {
-  const dir = mkdtempSync(join(tmpdir(), "forgeries-package-"));
-  const zip = join(dir, "proof.zip");
-  writeFileSync(zip, Buffer.from(await (await fetch(url)).arrayBuffer()));
-  const folder = join(dir, "unzipped");
-  execFileSync("unzip", ["-q", zip, "-d", folder]);
-  return { zip, folder };
 }
 
 beforeAll(async () => {
@@ -87,24 +77,14 @@ beforeAll(async () => {
   ]);
   // The evidence record's first archive timestamp (the sweep, within seconds here) and the sealed report: the
   // genuine package as a court receives it, downloaded again with both.
-  const deadline = Date.now() + 60_000;
-  const complete = (body: { evidence_record?: { archive_timestamps?: number }; report?: unknown }) =>
-    !!body.evidence_record?.archive_timestamps && !!body.report;
-  while (!complete((await request(`${stack.baseUrl}/v1/public/proofs/${genuine.proof.id}`)).body)) {
-    if (Date.now() > deadline) throw new Error(`no evidence record for ${genuine.proof.id}:\n${stack.output().slice(-3000)}`);
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  genuine = { ...genuine, ...(await download(genuine.proof.package_url)) };
+  genuine = await packageOnceReady(stack, genuine, { evidenceRecord: true, timeoutMs: 60_000 });
   // The stack's PKI, copied so that stamping here does not touch the serials of the running authorities.
   pki = join(mkdtempSync(join(tmpdir(), "forgeries-pki-")), "pki");
   cpSync(join(stateDir, "local", "pki"), pki, { recursive: true });
   for (const name of ["tsa-live.cnf", "tsa-test.cnf"])
     writeFileSync(join(pki, name), readFileSync(join(pki, name), "utf8").replace(/^dir = .*$/m, `dir = ${pki}`));
-  const anchors: { data: { kind: string; mode: string; status: string; sha256: string }[] } = (await request(`${stack.baseUrl}/v1/public/trust-anchors`)).body;
-  const pin = (kind: string, mode: string) =>
-    anchors.data.find((anchor) => anchor.kind === kind && anchor.mode === mode && anchor.status === "current")!.sha256;
-  livePins = ["--tsa-root-sha256", pin("timestamp_authority", "live"), "--service-root-sha256", pin("c2pa", "live")];
-  testPins = ["--tsa-root-sha256", pin("timestamp_authority", "test"), "--service-root-sha256", pin("c2pa", "test")];
+  livePins = (await publishedRoots(stack, "live")).pins;
+  testPins = (await publishedRoots(stack, "test")).pins;
 }, 300_000);
 afterAll(async () => {
   await stack?.stop();
@@ -248,7 +228,7 @@ interface Forged {
 }
 
 /** A copy of `base`'s unzipped package changed by `change`, zipped again (entries in `order` first, when given). */
-function forge(change: (dir: string) => void, base: Sealed = genuine, order: (dir: string) => string[] = () => []): Forged {
+function forge(change: (dir: string) => void, base: SealedPackage = genuine, order: (dir: string) => string[] = () => []): Forged {
   const dir = mkdtempSync(join(tmpdir(), "forged-"));
   const folder = join(dir, "package");
   cpSync(base.folder, folder, { recursive: true });
@@ -290,9 +270,9 @@ function revocationNotCaptured(dir: string) {
 }
 
 const fileIds = (dir: string): string[] => readManifest(dir).files.map((file: { id: string }) => file.id);
-const fileOf = (sealed: Sealed, type: string) => readManifest(sealed.folder).files.find((file: { content_type: string }) => file.content_type === type);
+const fileOf = (sealed: SealedPackage, type: string) => readManifest(sealed.folder).files.find((file: { content_type: string }) => file.content_type === type);
 const ext = { "image/jpeg": "jpg", "image/png": "png", "video/mp4": "mp4" } as const;
-const signedFile = (sealed: Sealed, type: keyof typeof ext) => join(sealed.folder, "files", `${fileOf(sealed, type).id}.${ext[type]}`);
+const signedFile = (sealed: SealedPackage, type: keyof typeof ext) => join(sealed.folder, "files", `${fileOf(sealed, type).id}.${ext[type]}`);
 
 /** faketime's absolute form, a day after the latest notAfter of every certificate the package holds (roots included). */
 function afterEveryExpiry(folder: string): string {
