@@ -11,7 +11,8 @@ import { parseRightsOption } from "./lib/rights-option.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
-  create-org --name NAME
+  create-org --name NAME [--shard NN]
+             (no --shard: the open shard with the fewest organizations; NN one of OPEN_SHARDS)
   create-key --org ORG_ID --mode test|live [--rights a,b] [--name NAME] [--rate-limit 60]
              (no --rights: all five rights; --rights "": none)
   revoke-key KEY_ID
@@ -38,6 +39,7 @@ async function main(): Promise<unknown> {
     allowPositionals: true,
     options: {
       name: { type: "string" },
+      shard: { type: "string" },
       org: { type: "string" },
       mode: { type: "string" },
       rights: { type: "string" },
@@ -52,7 +54,7 @@ async function main(): Promise<unknown> {
   const client = new AdminClient(values["base-url"] ?? process.env.API_BASE_URL ?? "http://localhost:8787", adminToken());
   switch (command) {
     case "create-org":
-      return client.createOrganization(required(values.name, "name"));
+      return client.createOrganization(required(values.name, "name"), values.shard);
     case "create-key": {
       const mode = required(values.mode, "mode");
       if (mode !== "test" && mode !== "live") throw new Error("--mode must be test or live");

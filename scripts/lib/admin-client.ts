@@ -25,8 +25,12 @@ export class AdminClient {
     return parsed as T;
   }
 
-  createOrganization(name: string) {
-    return this.request<{ id: string; name: string; balance: number }>("POST", "/admin/v1/organizations", { name });
+  /** On `shard` (one of OPEN_SHARDS), or when left out the open shard with the fewest organizations. */
+  createOrganization(name: string, shard?: string) {
+    return this.request<{ id: string; name: string; balance: number; shard: string }>("POST", "/admin/v1/organizations", {
+      name,
+      ...(shard === undefined ? {} : { shard }),
+    });
   }
 
   createApiKey(organizationId: string, body: { mode: "test" | "live"; rights?: string[]; name?: string; rate_limit_per_minute?: number }) {

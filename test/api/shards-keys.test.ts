@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { env, exports } from "cloudflare:workers";
+import { AdminClient } from "../../scripts/lib/admin-client.ts";
 import { admin, callJson } from "./support/client.ts";
 import { database } from "../../src/db/client.ts";
 import { captureSessions, proofs } from "../../src/db/schema/index.ts";
@@ -177,6 +178,20 @@ describe("organizations on shards, and keys naming theirs", () => {
         code: "validation_failed",
         field: "/shard",
       });
+    }
+  });
+
+  it("npm run admin's create-org --shard places the organization there, and names a closed one's refusal", async () => {
+    // The CLI's client, its HTTP calls sent to this Worker.
+    const fetched = vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => exports.default.fetch(new Request(input, init)));
+    try {
+      const client = new AdminClient("http://localhost:8787", env.ADMIN_TOKEN!);
+      const created = await client.createOrganization("From the CLI", "02");
+      expect(created).toMatchObject({ shard: "02", id: expect.stringMatching(/^org_02/) });
+      expect(await shardsHolding("organizations", created.id)).toEqual(["02"]);
+      await expect(client.createOrganization("From the CLI", "03")).rejects.toThrow(/422 shard_not_open .*\(\/shard\)/);
+    } finally {
+      fetched.mockRestore();
     }
   });
 
