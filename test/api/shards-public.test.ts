@@ -4,6 +4,8 @@ import { organizations } from "../../src/db/schema/index.ts";
 import { newShardedId, type ShardCode, shardDatabase } from "../../src/db/shards.ts";
 import { createCaptureSession } from "../../src/capture-sessions/create-capture-session.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
+import { makeProofReport } from "../../src/reports/make-report.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 import { trustAnchorUpserts } from "../../src/storage/trust-anchors.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { call, callJson, CAPTURE } from "./support/client.ts";
@@ -199,6 +201,20 @@ describe("verify-by-hash finds a proof of any shard through the R2 index, asking
     expect(result.body.data).toEqual([expect.objectContaining({ proof_id: proofId, file_id: fileId, match: "signed" })]);
     // Verified again as the proof's public JSON is.
     expect(result.body.data[0].verification.status).toBe((await callJson(`/v1/public/proofs/${proofId}`)).body.verification.status);
+  });
+
+  it("finds a shard-01 proof's sealed report by its hash while the databases of shards 00 and 02 are not queried", async () => {
+    const { proofId } = await sealedProofOn("01");
+    const pdf = new TextEncoder().encode(`%PDF-1.7 report of ${proofId}`);
+    const made = await makeProofReport(
+      { env, db: shardDatabase(env, "01"), pictureUrl: async (key) => ({ url: `https://storage.test/${key}` }), makePdf: async () => pdf },
+      proofId,
+      "proof",
+    );
+    expect(made).toBe("made");
+    const result = await withShardsRefused(["DB", "DB_02"], async () => lookUp({ sha256: await sha256Hex(pdf) }));
+    expect(result.status).toBe(200);
+    expect(result.body.data).toEqual([expect.objectContaining({ proof_id: proofId, file_id: null, match: "report" })]);
   });
 
   it("answers a shard-01 proof's original only when that proof is named, reading its shard only", async () => {
