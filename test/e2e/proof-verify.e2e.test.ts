@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ensureLocalPki, localCrl } from "../../sealer/src/pki/ensure-local-pki.ts";
 import { startStack, type Stack } from "./support/stack.ts";
-import { sealedPackage } from "./support/sealed-package.ts";
+import { publishedRoots, sealedPackage } from "./support/sealed-package.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 /** The stack's own folder, so that its local PKI (the CAs that issued the package's certificates) can be reached. */
@@ -32,8 +32,9 @@ beforeAll(async () => {
     { file: "clip.mp4", type: "video/mp4", step: "walkaround" },
   ]);
   live = await sealedPackage(stack, "live");
-  pins = await pinnedRoots("test");
-  livePins = await pinnedRoots("live");
+  // The roots to pin, obtained outside the package: the service's GET /v1/public/trust-anchors.
+  pins = (await publishedRoots(stack, "test")).pins;
+  livePins = (await publishedRoots(stack, "live")).pins;
   published = await (await fetch(`${stack.baseUrl}/v1/public/proofs/${withCredentials.proof.id}`)).json();
 }, 400_000);
 afterAll(async () => {
@@ -61,14 +62,6 @@ function tampered(change: (dir: string) => void): string {
   return zip;
 }
 
-/** The roots to pin, obtained outside the package: the service's GET /v1/public/trust-anchors (test mode unless said). */
-async function pinnedRoots(mode: "test" | "live" = "test"): Promise<string[]> {
-  const anchors: { data: { kind: string; mode: string; status: string; sha256: string }[] } = await (
-    await fetch(`${stack.baseUrl}/v1/public/trust-anchors`)
-  ).json();
-  const current = (kind: string) => anchors.data.find((anchor) => anchor.kind === kind && anchor.mode === mode && anchor.status === "current")!.sha256;
-  return ["--tsa-root-sha256", current("timestamp_authority"), "--service-root-sha256", current("c2pa")];
-}
 /** The file ids in the sealed manifest's order, the order of the per-file checks. */
 const fileIds = (folder: string): string[] => JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")).files.map((file: { id: string }) => file.id);
 
