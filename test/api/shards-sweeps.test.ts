@@ -9,6 +9,7 @@ import { workerContext } from "../../src/domain/context.ts";
 import { eventInsert } from "../../src/storage/events.ts";
 import { createEndpoint } from "../../src/webhooks/endpoints.ts";
 import { publishEvents } from "../../src/webhooks/publish-events.ts";
+import { DEAD_LETTER_FAILURE } from "../../src/webhooks/dead-letters.ts";
 import type { ApiCaller } from "../../src/env.ts";
 import { parseProtocolMessage, SealRequestSchema, SEALER_PROTOCOL_VERSION } from "../../shared/sealer-protocol.ts";
 import { sampleEvent } from "./support/events.ts";
@@ -159,20 +160,33 @@ describe("the sealing queue's consumer", () => {
   });
 });
 
+const HOOK_HOST = "hooks-shard.example.com";
+
+/** A delivery of a new organization of `shard` to its endpoint, made and published (its message is the test's). */
+async function deliveryIn(shard: ShardCode): Promise<{ deliveryId: string; eventId: string }> {
+  const organizationId = await organizationIn(shard);
+  const db = shardDatabase(shardEnv, shard);
+  const caller = { organizationId, organizationName: "Org", mode: "test", keyId: "key", rights: [], rateLimitPerMinute: 60 } as unknown as ApiCaller;
+  await createEndpoint({ ctx: { env: shardEnv, db, caller, now: new Date() }, input: { url: `https://${HOOK_HOST}/hook`, events: ["proof.sealed"] } });
+  const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+  await eventInsert(db, sampleEvent({ organizationId, mode: "test", createdAt: new Date().toISOString() }, "proof.sealed"), eventId);
+  const queued: string[] = [];
+  await publishEvents(workerContext(shardEnv, shard), [eventId], new Date(), async (ids) => queued.push(...ids));
+  expect(queued).toHaveLength(1);
+  return { deliveryId: queued[0]!, eventId };
+}
+
+const attemptsIn = async (shard: ShardCode, deliveryId: string) =>
+  (
+    await binding(shard)
+      .prepare("SELECT state, response_status, failure_reason FROM webhook_attempts WHERE delivery_id = ?")
+      .bind(deliveryId)
+      .all<{ state: string; response_status: number | null; failure_reason: string | null }>()
+  ).results;
+
 describe("the webhook queue's consumer", () => {
   it("delivers a shard-02 organization's delivery and records its attempt in that shard", async () => {
-    const organizationId = await organizationIn("02");
-    const db = shardDatabase(shardEnv, "02");
-    const host = "hooks-shard.example.com";
-    const caller = { organizationId, organizationName: "Org", mode: "test", keyId: "key", rights: [], rateLimitPerMinute: 60 } as unknown as ApiCaller;
-    await createEndpoint({ ctx: { env: shardEnv, db, caller, now: new Date() }, input: { url: `https://${host}/hook`, events: ["proof.sealed"] } });
-    const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
-    const createdAt = new Date().toISOString();
-    await eventInsert(db, sampleEvent({ organizationId, mode: "test", createdAt }, "proof.sealed"), eventId);
-    const queued: string[] = [];
-    await publishEvents(workerContext(shardEnv, "02"), [eventId], new Date(), async (ids) => queued.push(...ids));
-    expect(queued).toHaveLength(1);
-    const deliveryId = queued[0]!;
+    const { deliveryId, eventId } = await deliveryIn("02");
     expect(deliveryId).toMatch(/^wdl_02[0-9a-z]{20}$/);
     const received: Request[] = [];
     vi.stubGlobal("fetch", async (input: RequestInfo, init?: RequestInit) => {
@@ -180,19 +194,22 @@ describe("the webhook queue's consumer", () => {
       return new Response("ok");
     });
 
-    const acked = await consumeBatch("webhook-delivery", [{ delivery_id: deliveryId }], { ...env, WEBHOOK_RESOLVE: `${host}:443=127.0.0.1:9999` });
+    const acked = await consumeBatch("webhook-delivery", [{ delivery_id: deliveryId }], { ...env, WEBHOOK_RESOLVE: `${HOOK_HOST}:443=127.0.0.1:9999` });
 
     expect(acked).toEqual(["webhook-delivery-0"]);
     expect(received).toHaveLength(1);
     expect(received[0]!.headers.get("X-Event-Id")).toBe(eventId);
-    const attempts = await binding("02")
-      .prepare("SELECT state, response_status FROM webhook_attempts WHERE delivery_id = ?")
-      .bind(deliveryId)
-      .all<{ state: string; response_status: number }>();
-    expect(attempts.results).toEqual([{ state: "completed", response_status: 200 }]);
+    expect(await attemptsIn("02", deliveryId)).toEqual([{ state: "completed", response_status: 200, failure_reason: null }]);
     const delivery = await binding("02").prepare("SELECT status FROM webhook_deliveries WHERE id = ?").bind(deliveryId).first<{ status: string }>();
     expect(delivery?.status).toBe("succeeded");
     expect(await binding("00").prepare("SELECT id FROM webhook_deliveries WHERE id = ?").bind(deliveryId).first()).toBeNull();
+  });
+
+  it("records a dead-lettered delivery of a shard-01 organization as a failed attempt in that shard", async () => {
+    const { deliveryId } = await deliveryIn("01");
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect(await consumeBatch("webhook-delivery-dlq", [{ delivery_id: deliveryId }])).toEqual(["webhook-delivery-dlq-0"]);
+    expect(await attemptsIn("01", deliveryId)).toEqual([expect.objectContaining({ failure_reason: DEAD_LETTER_FAILURE })]);
   });
 
   it("acknowledges a delivery (or dead letter) naming an unknown shard, with a log", async () => {
