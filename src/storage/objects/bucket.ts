@@ -18,6 +18,12 @@ export const captureUploadKey = (sessionId: string, fileId: string) => `captures
 /** A theme's logo. */
 export const themeLogoKey = (themeId: string) => `themes/${themeId}/logo`;
 
+/**
+ * The verify-by-hash index (docs/adr/0062): under this prefix, one empty object named by the id of each proof
+ * holding bytes with that SHA-256 which the service made (src/storage/objects/hash-index.ts).
+ */
+export const hashIndexPrefix = (sha256: string) => `hashes/${sha256.toLowerCase()}/`;
+
 /** What the health check reads (a HEAD of an object that need not exist). */
 const HEALTH_PROBE_KEY = "health/probe";
 

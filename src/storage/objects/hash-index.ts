@@ -1,11 +1,10 @@
-import { bucket, type ObjectStore } from "./bucket.ts";
+import { bucket, hashIndexPrefix, type ObjectStore } from "./bucket.ts";
 
 /**
  * The verify-by-hash index (docs/adr/0062): an empty, immutable object `hashes/<sha256>/<proofId>` for each SHA-256
  * of bytes the service made for a proof (its signed files, its sealed reports), so that `POST /v1/public/verify`
  * finds the proofs, and so their shards, by listing one prefix instead of asking every shard.
  */
-const prefixOf = (sha256: string) => `hashes/${sha256.toLowerCase()}/`;
 
 /**
  * Records that `proofId` holds bytes with these SHA-256s. Written before the batch that records them (sealed, or
@@ -14,12 +13,12 @@ const prefixOf = (sha256: string) => `hashes/${sha256.toLowerCase()}/`;
  */
 export async function indexHashes(store: ObjectStore, proofId: string, sha256s: string[]): Promise<void> {
   const distinct = [...new Set(sha256s.map((sha256) => sha256.toLowerCase()))];
-  await Promise.all(distinct.map((sha256) => bucket(store).put(`${prefixOf(sha256)}${proofId}`, new Uint8Array())));
+  await Promise.all(distinct.map((sha256) => bucket(store).put(`${hashIndexPrefix(sha256)}${proofId}`, new Uint8Array())));
 }
 
 /** The proofs indexed under this SHA-256, at most `limit` of them: one list operation, no D1. */
 export async function proofsIndexedUnder(store: ObjectStore, sha256: string, limit: number): Promise<string[]> {
-  const prefix = prefixOf(sha256);
+  const prefix = hashIndexPrefix(sha256);
   const listed = await bucket(store).list({ prefix, limit });
   return listed.objects.map((object) => object.key.slice(prefix.length));
 }
