@@ -11,10 +11,11 @@ function buildDatabase(d1: D1Database) {
 /**
  * One client per binding for the isolate's life: building one walks the whole schema (drizzle's relational
  * config), which was a tenth of an authenticated request's CPU when done per request. A client holds no
- * per-request state, only the binding, which lives as long as the isolate. An isolate has one binding (4
- * kept, for the tests' several), each for the isolate's life.
+ * per-request state, only the binding, which lives as long as the isolate. An isolate has one binding per D1
+ * shard (docs/adr/0062; the tests wrap each once more): 64 kept, so a deployment of up to 32 shards never
+ * rebuilds one, and a larger one rebuilds only its least used.
  */
-const clients = boundedCache<D1Database, Database>({ maxEntries: 4 });
+const clients = boundedCache<D1Database, Database>({ maxEntries: 64 });
 
 export function database(d1: D1Database): Database {
   return clients.getOrSet(d1, () => buildDatabase(d1));
