@@ -134,7 +134,7 @@ describe("evidence records (RFC 4998) renewed by the sweep", () => {
     for (const proofId of ids) expect((await row(proofId)).archive_timestamps).toBe(1);
     // Each proof was in one tree only: without the claim both sweeps would have bought a timestamp for all 30.
     expect([...first.calls, ...second.calls].reduce((total, call) => total + call.leaves, 0)).toBe(30);
-  });
+  }, 60_000);
 
   it("an authority call that fails writes nothing and leaves the claimed proofs alone for 10 minutes, then they are retried", async () => {
     const [proofId] = await sealedProofs(1, "live");
