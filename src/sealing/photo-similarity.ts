@@ -2,7 +2,7 @@ import type { Database } from "../db/client.ts";
 import { fingerprintCandidates, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
 import { kindsOfFiles } from "../storage/files.ts";
 import type { FileRow } from "../storage/rows.ts";
-import { compareFingerprints } from "../../shared/perceptual-fingerprint.ts";
+import { compareFingerprints, type FingerprintPair } from "../../shared/perceptual-fingerprint.ts";
 import {
   SIMILAR_TO_EARLIER_PHOTO,
   SIMILAR_TO_EARLIER_VIDEO,
@@ -40,10 +40,10 @@ export async function similaritySignals(
   photos: readonly PhotoFingerprint[],
 ): Promise<Map<string, StoredSignal[]>> {
   const likenesses: Likeness[] = [];
-  const candidates = await fingerprintCandidates(db, proof, photos);
+  const candidates = await fingerprintCandidates(db, proof, photos.flatMap(probes));
   for (const photo of photos) {
     const closest = candidates
-      .map((candidate) => ({ candidate, distance: compareFingerprints(photo, candidate) }))
+      .flatMap((candidate) => probes(photo).map((probe) => ({ candidate, distance: compareFingerprints(probe, candidate) })))
       .filter(({ distance }) => distance.similar)
       .sort((a, b) => a.distance.phash - b.distance.phash || a.candidate.sealedAt.localeCompare(b.candidate.sealedAt))[0];
     if (closest === undefined) continue;
@@ -89,12 +89,20 @@ export async function similaritySignals(
 }
 
 /**
- * How alike two photos of one proof are, as the pHash distance of the closest pair within the thresholds: either
- * whole picture against the other's whole picture or crops (either may be a crop of the other); null when none is.
+ * The prints of a file that are looked up and compared with every print of another: a photo's whole picture (its
+ * crops are there to be found, ADR 0052); each of a video's frames, so that a copy trimmed at either end, whose
+ * frames at 10, 50 and 90 % of its duration fall at other times of the original, is found by whichever of them
+ * still falls near one of the original's (docs/adr/0063).
+ */
+const probes = (file: PhotoFingerprint): FingerprintPair[] => (file.kind === "video" ? [file, ...file.crops] : [file]);
+
+/**
+ * How alike two files of one proof are, as the pHash distance of the closest pair within the thresholds: each one's
+ * {@link probes} against every print of the other (either may be a crop of the other, or share a frame); null when none is.
  */
 function likeness(photo: PhotoFingerprint, other: PhotoFingerprint): number | null {
-  const pairs = [other, ...other.crops].map((print) => compareFingerprints(photo, print));
-  pairs.push(...photo.crops.map((print) => compareFingerprints(other, print)));
+  const pairs = probes(photo).flatMap((probe) => [other, ...other.crops].map((print) => compareFingerprints(probe, print)));
+  pairs.push(...probes(other).flatMap((probe) => photo.crops.map((print) => compareFingerprints(probe, print))));
   const distances = pairs.filter((distance) => distance.similar).map((distance) => distance.phash);
   return distances.length === 0 ? null : Math.min(...distances);
 }

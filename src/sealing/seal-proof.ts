@@ -277,8 +277,9 @@ async function recordSealed(
 
 /**
  * The photos and videos the sealer fingerprinted, in the job's order, with their steps. A video stands as its middle
- * frame, looked up and compared as a photo is, its other frames stored and compared beside it as a photo's crops
- * are (docs/adr/0059): a re-encoded or scaled copy of it is then found as a copy of a photo is.
+ * frame, banded as a photo's whole picture is, its other frames stored beside it as a photo's crops are
+ * (docs/adr/0059); each of its frames is looked up and compared, so that a copy trimmed at either end, whose frames
+ * fall at other times, is found by the frames that still coincide (docs/adr/0063).
  */
 function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerprint[] {
   const steps = new Map(files.map((file) => [file.id, file.stepId]));
@@ -288,7 +289,8 @@ function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerp
     const [whole, ...crops] = file.fingerprint
       ? [file.fingerprint, ...file.crop_fingerprints]
       : [...frames.slice(middle, middle + 1), ...frames.filter((_, index) => index !== middle)];
-    return whole ? [{ fileId: file.id, stepId: steps.get(file.id) ?? "", phash: whole.phash, dhash: whole.dhash, crops }] : [];
+    const kind = file.fingerprint ? ("photo" as const) : ("video" as const);
+    return whole ? [{ fileId: file.id, stepId: steps.get(file.id) ?? "", kind, phash: whole.phash, dhash: whole.dhash, crops }] : [];
   });
 }
 

@@ -29,7 +29,12 @@ const ROWS_PER_INSERT = 7;
 export interface PhotoFingerprint extends FingerprintPair {
   fileId: string;
   stepId: string;
-  /** 95 % of the picture kept against each corner and centred (docs/adr/0052); [] for a photo fingerprinted before they were. */
+  /** A video's print is its middle frame's, its crops its other frames (docs/adr/0059), each of them looked up (0063). */
+  kind: "photo" | "video";
+  /**
+   * 95 % of the picture kept against each corner and centred (docs/adr/0052); [] for a photo fingerprinted before they
+   * were. A video's frames at 10 % and 90 % of its duration.
+   */
   crops: FingerprintPair[];
 }
 

@@ -5,7 +5,7 @@ import { buildReportJob, reportSubject } from "../../src/reports/report-job.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { PAGE_LANGUAGES, PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 import type { FrameFingerprint, PerceptualFingerprint, SealJob } from "../../shared/sealer-protocol.ts";
-import { phashBands } from "../../shared/perceptual-fingerprint.ts";
+import { hammingDistance, phashBands } from "../../shared/perceptual-fingerprint.ts";
 import { REPORT_LANGUAGES } from "../../shared/report-protocol.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
@@ -19,11 +19,21 @@ const FRAMES: FrameFingerprint[] = [
   { at_ms: 2700, phash: "3c3ca5a55a5ac3c3", dhash: "a5a50f0ff0f03c3c" },
 ];
 const COPY_MIDDLE: FrameFingerprint = { at_ms: 1500, phash: "a5c2f00e3cc25a97", dhash: "0f0f3c3cf0f05a5b" };
-const COPY: FrameFingerprint[] = [FRAMES[0]!, COPY_MIDDLE, FRAMES[2]!];
+/** A re-encoded copy: each frame a few bits from the original's at the same time, the middle one the closest (4). */
+const COPY: FrameFingerprint[] = [{ ...FRAMES[0]!, phash: "4a3c0ff0c33ca466" }, COPY_MIDDLE, { ...FRAMES[2]!, phash: "2c3ca5a55a5ac2cc" }];
 const OTHER: FrameFingerprint[] = [
   { at_ms: 300, phash: "1111222233334444", dhash: "1111222233334444" },
   { at_ms: 1500, phash: "8888444422221111", dhash: "8888444422221111" },
   { at_ms: 2700, phash: "f0f00f0ff0f00f0f", dhash: "0f0ff0f00f0ff0f0" },
+];
+/**
+ * A copy trimmed at its start (docs/adr/0063): its frames fall at other times of the original, its 10 % and middle
+ * frames far from all of the original's, its 90 % frame 4 bits from the original's (one bit flipped in each band).
+ */
+const TRIMMED: FrameFingerprint[] = [
+  { at_ms: 240, phash: "6996966969969669", dhash: "6996966969969669" },
+  { at_ms: 1200, phash: "0ff00ff0f00ff00f", dhash: "0ff00ff0f00ff00f" },
+  { at_ms: 2160, phash: "3c3da5a45a5bc3c2", dhash: "a5a50f0ff0f03c3d" },
 ];
 /** A photo as a still of the copy's middle frame: 4 bits from the original video's middle frame. */
 const STILL: PerceptualFingerprint = { phash: COPY_MIDDLE.phash, dhash: COPY_MIDDLE.dhash };
@@ -158,6 +168,23 @@ describe("videos that look like earlier ones (issue 27, ADR 0059, 0063)", () => 
     }
     // The first proof, sealed before, says nothing of the later one.
     expect(await signalsOf(first.proofId, org.testKey)).toEqual([[]]);
+  });
+
+  it("finds a copy trimmed at one end by whichever of its frames still falls near one of the earlier video's, in another proof or the same", async () => {
+    const org = await createOrganization();
+    const first = await sealedVideo(org.id, FRAMES);
+    for (const [index, frame] of TRIMMED.slice(0, 2).entries())
+      for (const stored of FRAMES) expect(hammingDistance(frame.phash, stored.phash), `frame ${index}`).toBeGreaterThan(10);
+    const trimmed = await sealedVideo(org.id, TRIMMED);
+    expect(await signalsOf(trimmed.proofId, org.testKey)).toEqual([
+      [expect.objectContaining({ code: "similar_to_earlier_video", proof_id: first.proofId, distance: 4 })],
+    ]);
+    const another = await createOrganization();
+    const both = await sealedWith(another.id, [{ video: FRAMES }, { video: TRIMMED }]);
+    expect(await signalsOf(both.proofId, another.testKey, both.fileIds)).toEqual([
+      [],
+      [expect.objectContaining({ code: "similar_to_video_within_proof", other_file_id: both.fileIds[0], distance: 4 })],
+    ]);
   });
 
   it("names each likeness by what the file looks like: a still of an earlier video, a video of an earlier photo", async () => {

@@ -77,7 +77,7 @@ async function seal(templateId: string, video: { bytes: Buffer; type: string }) 
 }
 
 describe("a video sealed again after re-encoding is flagged through the API (issue 27, ADR 0059, 0063)", () => {
-  it("flags a copy at another bitrate and half size as similar_to_earlier_video in every place; another video raises nothing", async () => {
+  it("flags a copy at another bitrate and half size as similar_to_earlier_video in every place, and a trimmed copy; another video raises nothing", async () => {
     const endpoint = await request(`${stack.baseUrl}/v1/webhook-endpoints`, { token: stack.testKey, body: { url: HOOK, events: ["proof.sealed"] } });
     expect(endpoint.status).toBe(201);
     const template = await request(`${stack.baseUrl}/v1/capture-templates`, {
@@ -141,6 +141,14 @@ describe("a video sealed again after re-encoding is flagged through the API (iss
     const text = spawnSync("pdftotext", [join(work, "report.pdf"), "-"], { encoding: "utf8" }).stdout.replace(/\s+/g, " ");
     expect(text).toContain(sentence);
     expect(text).not.toContain(first.proof.id);
+    // Its last fifth cut (docs/adr/0063): its frames fall at other times, its first one still near the original's first.
+    const trimmed = ffmpeg(
+      ["-i", join(work, "original.mp4"), "-t", "2.4", "-vf", "scale=iw/2:ih/2", "-c:v", "libvpx", "-b:v", "300k", "-deadline", "realtime"],
+      "trimmed.webm",
+    );
+    const cut = await seal(template.body.id, { bytes: trimmed, type: "video/webm" });
+    const likeness = cut.proof.files[0].signals.find((s: { code: string }) => s.code === "similar_to_earlier_video");
+    expect([first.proof.id, again.proof.id]).toContain(likeness?.proof_id);
     const other = await seal(template.body.id, { bytes: await panned(52, "other"), type: "video/mp4" });
     expect(other.proof.files[0].signals).toEqual([]);
   });
