@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { openShardCodes, shardBindingName, shardCodes } from "../db/shards.ts";
+import { FIRST_SHARD, openShardCodes, shardBindingName, shardCodes } from "../db/shards.ts";
 
 /**
  * The Worker's secrets and variables as text, validated once per isolate (src/startup-check.ts). Bindings
@@ -123,6 +123,8 @@ export function shardProblems(env: object): string[] {
   const open = openShardCodes(given);
   const problems: string[] = [];
   for (const code of repeated(shards)) problems.push(`SHARDS names shard ${code} twice`);
+  // Every id, key and token minted before shards names 00, and unknown codes are answered from it: it never leaves.
+  if (!shards.includes(FIRST_SHARD)) problems.push(`SHARDS must name ${FIRST_SHARD} (the binding DB, where everything made before shards lives)`);
   for (const code of new Set(shards)) {
     const binding = settings[shardBindingName(code)];
     if (typeof binding !== "object" || binding === null) problems.push(`SHARDS names shard ${code}, whose D1 binding ${shardBindingName(code)} is not bound`);

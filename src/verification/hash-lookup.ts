@@ -1,4 +1,3 @@
-import { FIRST_SHARD, shardOfId } from "../db/shards.ts";
 import type { Env } from "../env.ts";
 import { proofsIndexedUnder } from "../storage/objects/hash-index.ts";
 
@@ -14,11 +13,11 @@ export interface HashLookup {
 /**
  * The look-up of a SHA-256, from one R2 list of the hash index. Signed files and reports made before the index
  * have no entry, and they all live in shard 00 (the only database then): when the index names no proof, shard
- * 00 is searched by its own query, as it always was, unless the asker named a proof of another shard, which is
- * then the only shard read (an original is answered only in the proof named, docs/adr/0060). A hash the index
- * names was made since, for one proof only (the bytes carry its manifest): no shard is searched as a whole.
+ * 00 is searched by its own query, as it always was, whatever proof the asker names: naming one only adds its
+ * originals (docs/adr/0060), it never hides a signed match. A hash the index names was made since, for one
+ * proof only (the bytes carry its manifest): no shard is searched as a whole.
  */
-export async function hashLookup(env: Env, sha256: string, proofId: string | null, limit: number): Promise<HashLookup> {
+export async function hashLookup(env: Env, sha256: string, limit: number): Promise<HashLookup> {
   const indexed = await proofsIndexedUnder(env, sha256, limit);
-  return { sha256, indexed, beforeTheIndex: indexed.length === 0 && (proofId === null || shardOfId(proofId) === FIRST_SHARD) };
+  return { sha256, indexed, beforeTheIndex: indexed.length === 0 };
 }

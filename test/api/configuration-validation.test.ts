@@ -85,6 +85,9 @@ describe("the settings' validation (src/config/env.ts)", () => {
       "SHARDS names shard 03, whose D1 binding DB_03 is not bound",
     ]);
     expect(configurationProblems(local({ DB: undefined }))).toEqual(["SHARDS names shard 00, whose D1 binding DB is not bound"]);
+    expect(configurationProblems(local({ SHARDS: "01,02", OPEN_SHARDS: "01,02" }))).toEqual([
+      "SHARDS must name 00 (the binding DB, where everything made before shards lives)",
+    ]);
     expect(configurationProblems(local({ SHARDS: "00,01", OPEN_SHARDS: "01,02" }))).toEqual(["OPEN_SHARDS names shard 02, which is not in SHARDS"]);
     expect(configurationProblems(local({ OPEN_SHARDS: "" }))).toEqual(["OPEN_SHARDS is empty: name at least one shard, or leave it unset for all of SHARDS"]);
   });

@@ -217,12 +217,13 @@ describe("verify-by-hash finds a proof of any shard through the R2 index, asking
     expect(result.body.data).toEqual([expect.objectContaining({ proof_id: proofId, file_id: null, match: "report" })]);
   });
 
-  it("answers a shard-01 proof's original only when that proof is named, reading its shard only", async () => {
+  it("answers a shard-01 proof's original only when that proof is named, reading its shard and no third one", async () => {
     const { proofId } = await sealedProofOn("01");
     const original = await rawBinding(bindings.DB_01).prepare("SELECT sha256 FROM files WHERE proof_id = ?").bind(proofId).first<{ sha256: string }>();
     // Bare, the hash is no signed file's nor report's: nothing is indexed, and shard 00 is searched as before the index.
     expect((await lookUp({ sha256: original!.sha256 })).body.data).toEqual([]);
-    const named = await withShardsRefused(["DB", "DB_02"], () => lookUp({ sha256: original!.sha256, proof_id: proofId }));
+    // Named, its originals are read in its shard; shard 00 is still searched for what was signed before the index.
+    const named = await withShardsRefused(["DB_02"], () => lookUp({ sha256: original!.sha256, proof_id: proofId }));
     expect(named.status).toBe(200);
     expect(named.body.data).toEqual([expect.objectContaining({ proof_id: proofId, match: "original" })]);
   });
@@ -233,6 +234,16 @@ describe("verify-by-hash finds a proof of any shard through the R2 index, asking
     expect(listed.objects.map((object) => object.key)).toEqual([`hashes/${signedSha256}/${proofId}`]);
     await env.FILES.delete(listed.objects[0]!.key);
     expect((await lookUp({ sha256: signedSha256 })).body.data).toEqual([expect.objectContaining({ proof_id: proofId, match: "signed" })]);
+  });
+
+  it("still finds a shard-00 signed file sealed before the index when a proof of another shard is named", async () => {
+    const legacy = await sealedProofOn("00");
+    await env.FILES.delete(`hashes/${legacy.signedSha256}/${legacy.proofId}`);
+    const other = await sealedProofOn("01");
+    // Naming a proof only adds its originals (docs/adr/0060): it never hides a proof holding the file as signed.
+    expect((await lookUp({ sha256: legacy.signedSha256, proof_id: other.proofId })).body.data).toEqual([
+      expect.objectContaining({ proof_id: legacy.proofId, match: "signed" }),
+    ]);
   });
 
   it("ignores an index entry whose proof is not sealed, or names a shard this deployment has not", async () => {

@@ -108,7 +108,7 @@ export function registerPublicVerify(app: App) {
     c.header("RateLimit-Reset", String(limit.resetSeconds));
     if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
     const { sha256, proofId } = await lookupOf(c.req.raw);
-    const lookup = await hashLookup(c.env, sha256, proofId, MOST_FILE_MATCHES);
+    const lookup = await hashLookup(c.env, sha256, MOST_FILE_MATCHES);
     const ctx = { env: c.env };
     const [files, reports] = await Promise.all([
       sealedProofsHoldingFile({ ctx, input: { ...lookup, proofId } }),
