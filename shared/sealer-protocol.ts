@@ -25,8 +25,10 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  *    of every revocation file (docs/adr/0049).
  * 9: each sealed photo also carries the fingerprints of five crops of it (docs/adr/0052), [] when not decoded.
  * 10: each sealed video carries the fingerprints of a few of its frames (docs/adr/0059), [] when none was decoded.
+ * 11: each sealed photo also carries the fingerprints of four crops 5 % off one edge, which the Worker looks up but
+ *     neither stores nor signs (docs/adr/0052), [] when not decoded.
  */
-export const SEALER_PROTOCOL_VERSION = 10;
+export const SEALER_PROTOCOL_VERSION = 11;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -183,6 +185,11 @@ export const SealedResultSchema = z.strictObject({
       fingerprint: PerceptualFingerprintSchema.nullable(),
       /** 95 % of the photo kept against its top-left, top-right, bottom-left and bottom-right corner, and centred; [] when `fingerprint` is null. */
       crop_fingerprints: z.array(PerceptualFingerprintSchema).max(5),
+      /**
+       * 95 % of the photo's width kept against its right and its left edge, then 95 % of its height against its bottom
+       * and its top edge (5 % off the left, right, top, bottom): looked up, not stored, not signed; [] when `fingerprint` is null.
+       */
+      query_crop_fingerprints: z.array(PerceptualFingerprintSchema).max(4),
       /** A video's frames at 10 %, 50 % and 90 % of its duration; [] for a photo, or when ffmpeg decoded none (absent, too large, too slow). */
       frame_fingerprints: z.array(FrameFingerprintSchema).max(3),
       /** null: none was asked for, or the sealer cannot decode the format (a video, HEVC HEIC). */

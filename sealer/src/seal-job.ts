@@ -253,6 +253,7 @@ async function sealFiles(context: SealContext, job: SealJob, aborted: AbortSigna
       signals,
       fingerprint,
       crop_fingerprints: pixels?.crops ?? [],
+      query_crop_fingerprints: pixels?.queryCrops ?? [],
       frame_fingerprints: frames,
     };
     return { sealed, arrivedWithCredentials: priorState !== "none", stored };

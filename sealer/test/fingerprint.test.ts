@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import sharp, { type Region } from "sharp";
 import { readC2pa } from "../src/c2pa/c2pa.ts";
 import { runSealJob } from "../src/seal-job.ts";
-import { cropRegions, dctHash, differenceHash, greyPicture, pixelFacts } from "../src/provenance/fingerprint.ts";
+import { cropRegions, dctHash, differenceHash, fingerprintOfGrey, greyPicture, pixelFacts } from "../src/provenance/fingerprint.ts";
 import { type DecodedPicture, decodePicture } from "../src/thumbnail.ts";
-import { compareFingerprints, DHASH_MAX_DISTANCE, hammingDistance, PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
+import { compareFingerprints, DHASH_MAX_DISTANCE, hammingDistance, PHASH_MAX_DISTANCE, QUERY_CROP_LIMITS } from "../../shared/perceptual-fingerprint.ts";
 import { sealContext } from "./support.ts";
 import { job, written } from "./storage-stand-in.ts";
 import { scene, VARIANTS } from "./scenes.ts";
@@ -31,6 +31,50 @@ test("a photo re-encoded, resized, cropped or converted stays within the thresho
       assert.ok(
         distances.some((distance) => distance.similar),
         `scene ${seed} ${name}: pHash ${closest.phash}/${PHASH_MAX_DISTANCE}, dHash ${closest.dhash}/${DHASH_MAX_DISTANCE}`,
+      );
+    }
+  }
+});
+
+test("the four query prints are those of the picture with 5 % off its left, right, top and bottom edge", async () => {
+  const picture = (await decodePicture(await scene(13, 800, 600), "image/jpeg"))!;
+  const grey = await greyPicture(picture);
+  const [width, height] = [Math.round(grey.width * 0.95), Math.round(grey.height * 0.95)];
+  const regions = [
+    { left: grey.width - width, top: 0, width, height: grey.height },
+    { left: 0, top: 0, width, height: grey.height },
+    { left: 0, top: grey.height - height, width: grey.width, height },
+    { left: 0, top: 0, width: grey.width, height },
+  ];
+  const facts = await pixelFacts(picture);
+  assert.deepEqual(
+    facts.queryCrops,
+    regions.map((region) => fingerprintOfGrey(grey, region)),
+  );
+  // Each one differs from the whole picture and the stored crops: a print of its own.
+  for (const print of facts.queryCrops)
+    assert.ok(![facts.fingerprint, ...facts.crops].some((stored) => stored.phash === print.phash && stored.dhash === print.dhash));
+});
+
+test("a copy cropped 5 % off one edge has a query print within the query crops' thresholds of a stored print", async () => {
+  for (const seed of [3, 11]) {
+    const photo = await scene(seed);
+    const stored = await storedPrints(photo);
+    const { width, height } = await sharp(photo).metadata();
+    const [keptWidth, keptHeight] = [Math.round(width * 0.95), Math.round(height * 0.95)];
+    const edges = {
+      left: { left: width - keptWidth, top: 0, width: keptWidth, height },
+      right: { left: 0, top: 0, width: keptWidth, height },
+      top: { left: 0, top: height - keptHeight, width, height: keptHeight },
+      bottom: { left: 0, top: 0, width, height: keptHeight },
+    };
+    for (const [edge, region] of Object.entries(edges)) {
+      const copy = await factsOf(new Uint8Array(await sharp(photo).extract(region).jpeg({ quality: 90 }).toBuffer()));
+      const distances = copy.queryCrops.flatMap((query) => stored.map((print) => compareFingerprints(query, print, QUERY_CROP_LIMITS)));
+      const closest = distances.sort((a, b) => a.phash - b.phash)[0]!;
+      assert.ok(
+        distances.some((distance) => distance.similar),
+        `scene ${seed}, 5 % off the ${edge}: pHash ${closest.phash}/${QUERY_CROP_LIMITS.phash}, dHash ${closest.dhash}/${QUERY_CROP_LIMITS.dhash}`,
       );
     }
   }
@@ -122,10 +166,14 @@ test("sealing returns each photo's fingerprint and signs it among the observed f
   const file = result.files[0]!;
   assert.deepEqual(file.fingerprint, await fingerprintOf(photo));
   assert.deepEqual(file.crop_fingerprints, (await storedPrints(photo)).slice(1));
+  assert.deepEqual(file.query_crop_fingerprints, (await factsOf(photo)).queryCrops);
+  assert.equal(file.query_crop_fingerprints.length, 4);
   const reading = await readC2pa(written.get(`/signed/${file.id}`)!, file.sniffed_type, result.c2pa_trust_anchor_pem);
   const assertions = (reading.activeManifest as { assertions: { label: string; data: { observed: { fingerprint: unknown } } }[] }).assertions;
   const capture = assertions.find((assertion) => assertion.label === "com.proofseal.capture")!.data;
   assert.deepEqual(capture.observed.fingerprint, file.fingerprint);
+  // The query crops are looked up, not signed.
+  assert.ok(!JSON.stringify(capture).includes(file.query_crop_fingerprints[0]!.phash));
   assert.ok(!file.signals.some((signal) => signal.code === "blank_frame" || signal.code === "image_smaller_than_declared"), JSON.stringify(file.signals));
 });
 

@@ -16,6 +16,12 @@ export interface PixelFacts {
    * whose fingerprint moves up to 26 bits from the whole picture's, or around it, stays within a few bits of one.
    */
   crops: PerceptualFingerprint[];
+  /**
+   * The fingerprints of four crops of the photo that lose 5 % off its left, right, top and bottom edge (95 % of one
+   * dimension kept, all of the other): not stored, but looked up beside the whole picture, so that a copy cropped off
+   * one edge, which lies between two stored corner crops, is found through the query crop it equals (docs/adr/0052).
+   */
+  queryCrops: PerceptualFingerprint[];
   /** Standard deviation of the luminance (0-255) over a 64×64 reduction: near 0 for a uniform frame. */
   luminance_spread: number;
 }
@@ -51,6 +57,17 @@ const CROPS = [
 ] as const;
 
 /**
+ * The query crops, 5 % off the left, right, top and bottom edge, as [x, y, share of the width kept, share of the
+ * height kept]; x and y place the crop as in `CROPS`.
+ */
+const QUERY_CROPS = [
+  [1, 0, CORNER_CROP_KEPT, 1],
+  [0, 0, CORNER_CROP_KEPT, 1],
+  [0, 1, 1, CORNER_CROP_KEPT],
+  [0, 0, 1, CORNER_CROP_KEPT],
+] as const;
+
+/**
  * From the photo decoded once for its thumbnail too (sealer/src/thumbnail.ts: upright, sRGB, at most 480 px):
  * one sharp pipeline to grey at 256 px, then every reduction (of the whole picture and of its crops) in code,
  * by averaging the pixels each output pixel covers (docs/adr/0058: thirteen small pipelines a photo cost more
@@ -60,7 +77,8 @@ const CROPS = [
 export async function pixelFacts(picture: DecodedPicture): Promise<PixelFacts> {
   const image = await greyPicture(picture);
   const crops = cropRegions(image).map((region) => fingerprintOfGrey(image, region));
-  return { fingerprint: fingerprintOfGrey(image), crops, luminance_spread: standardDeviation(reduceGrey(image, 64, 64)) };
+  const queryCrops = queryCropRegions(image).map((region) => fingerprintOfGrey(image, region));
+  return { fingerprint: fingerprintOfGrey(image), crops, queryCrops, luminance_spread: standardDeviation(reduceGrey(image, 64, 64)) };
 }
 
 /** The decoded photo made grey, at most GREY_SIDE px on its long side: the picture every print is reduced from. */
@@ -78,6 +96,14 @@ export async function greyPicture(picture: DecodedPicture): Promise<GreyPicture>
 export function cropRegions(image: GreyPicture): PictureRegion[] {
   const kept = { width: Math.round(image.width * CORNER_CROP_KEPT), height: Math.round(image.height * CORNER_CROP_KEPT) };
   return CROPS.map(([x, y]) => ({ left: Math.round(x * (image.width - kept.width)), top: Math.round(y * (image.height - kept.height)), ...kept }));
+}
+
+/** The regions of a grey picture the four query crops' prints are computed from, in the order of `QUERY_CROPS`. */
+export function queryCropRegions(image: GreyPicture): PictureRegion[] {
+  return QUERY_CROPS.map(([x, y, width, height]) => {
+    const kept = { width: Math.round(image.width * width), height: Math.round(image.height * height) };
+    return { left: Math.round(x * (image.width - kept.width)), top: Math.round(y * (image.height - kept.height)), ...kept };
+  });
 }
 
 /** The pHash and dHash of a grey picture, or of a region of it (the whole picture when none is given). */

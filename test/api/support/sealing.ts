@@ -30,6 +30,7 @@ export function sealedAnswer(job: SealJob): SealedResult {
       signals: [],
       fingerprint: null,
       crop_fingerprints: [],
+      query_crop_fingerprints: [],
       frame_fingerprints: [],
       thumbnail: null,
     })),
