@@ -1,8 +1,8 @@
 import type { Database } from "../db/client.ts";
-import { fingerprintCandidates, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
+import { fingerprintCandidates, type PhotoFingerprint, type PrintLookup } from "../storage/file-fingerprints.ts";
 import { kindsOfFiles } from "../storage/files.ts";
 import type { FileRow } from "../storage/rows.ts";
-import { compareFingerprints, type FingerprintPair } from "../../shared/perceptual-fingerprint.ts";
+import { compareFingerprints, type FingerprintPair, QUERY_CROP_LIMITS } from "../../shared/perceptual-fingerprint.ts";
 import {
   SIMILAR_TO_EARLIER_PHOTO,
   SIMILAR_TO_EARLIER_VIDEO,
@@ -29,7 +29,8 @@ interface Likeness {
 /**
  * The similarity signals of a proof's photos and videos (docs/adr/0052, 0059): a likeness to a file, or to one of its
  * crops or frames, of another, earlier sealed proof of the same organization and mode (only sealed proofs have
- * fingerprint rows), naming the closest one (then the earliest); a likeness within this proof on the later of two
+ * fingerprint rows), naming the closest one (then the earliest), a photo's query crops also compared with the earlier
+ * prints within their own stricter thresholds (a copy cropped off one edge, ADR 0052); a likeness within this proof on the later of two
  * files within the thresholds, naming the earlier one. Each is named by what the file looks like (docs/adr/0063):
  * `similar_to_earlier_photo` or `similar_to_earlier_video`, `similar_within_proof` (a photo) or
  * `similar_to_video_within_proof`. Facts to weigh, never verdicts.
@@ -40,10 +41,13 @@ export async function similaritySignals(
   photos: readonly PhotoFingerprint[],
 ): Promise<Map<string, StoredSignal[]>> {
   const likenesses: Likeness[] = [];
-  const candidates = await fingerprintCandidates(db, proof, photos.flatMap(probes));
+  const candidates = await fingerprintCandidates(db, proof, photos.flatMap(lookups));
   for (const photo of photos) {
     const closest = candidates
-      .flatMap((candidate) => probes(photo).map((probe) => ({ candidate, distance: compareFingerprints(probe, candidate) })))
+      .flatMap((candidate) => [
+        ...probes(photo).map((probe) => ({ candidate, distance: compareFingerprints(probe, candidate) })),
+        ...photo.queryCrops.map((query) => ({ candidate, distance: compareFingerprints(query, candidate, QUERY_CROP_LIMITS) })),
+      ])
       .filter(({ distance }) => distance.similar)
       .sort((a, b) => a.distance.phash - b.distance.phash || a.candidate.sealedAt.localeCompare(b.candidate.sealedAt))[0];
     if (closest === undefined) continue;
@@ -95,6 +99,14 @@ export async function similaritySignals(
  * still falls near one of the original's (docs/adr/0063).
  */
 const probes = (file: PhotoFingerprint): FingerprintPair[] => (file.kind === "video" ? [file, ...file.crops] : [file]);
+
+/**
+ * What a file is looked up by: its {@link probes}, each band to within one bit, and a photo's query crops by their
+ * exact bands only: within their thresholds a query crop is at most 6 bits from the print it finds, so with 3 or
+ * fewer one of the four bands is always equal, and the worst measured (ADR 0052) is 2; a statement holds four photos
+ * so, where with one-bit neighbours it would hold one.
+ */
+const lookups = (file: PhotoFingerprint): PrintLookup[] => [...probes(file), ...file.queryCrops.map(({ phash }) => ({ phash, exactBands: true }))];
 
 /**
  * How alike two files of one proof are, as the pHash distance of the closest pair within the thresholds: each one's

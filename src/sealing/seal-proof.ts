@@ -290,7 +290,8 @@ function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerp
       ? [file.fingerprint, ...file.crop_fingerprints]
       : [...frames.slice(middle, middle + 1), ...frames.filter((_, index) => index !== middle)];
     const kind = file.fingerprint ? ("photo" as const) : ("video" as const);
-    return whole ? [{ fileId: file.id, stepId: steps.get(file.id) ?? "", kind, phash: whole.phash, dhash: whole.dhash, crops }] : [];
+    const queryCrops = file.fingerprint ? file.query_crop_fingerprints : [];
+    return whole ? [{ fileId: file.id, stepId: steps.get(file.id) ?? "", kind, phash: whole.phash, dhash: whole.dhash, crops, queryCrops }] : [];
   });
 }
 

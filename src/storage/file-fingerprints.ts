@@ -17,12 +17,15 @@ import { valueList } from "./statement.ts";
  * five crops of each photo (ADR 0052), six times as many, about 1,600. What is beyond the bound is not compared.
  */
 export const CANDIDATES_PER_BAND = 2_500;
+/** The same bound for a print looked up by its exact band only (a query crop), one value of a band's 17. */
+export const CANDIDATES_PER_EXACT_BAND = Math.ceil(CANDIDATES_PER_BAND / 17);
 /**
- * Photos whose band values one statement looks up together: 5 × 17 values, with organization, mode, proof and
- * limit 89 of D1's 100 bound parameters. So a proof of 200 photos makes 160 look-up statements, not 800, of
- * the invocation's 1,000 queries.
+ * Band values one look-up statement binds at most: D1's 100 bound parameters less organization, mode, proof and
+ * limit. A photo binds 17 (its whole picture's band and 16 neighbours) and 4 (its query crops' exact bands), so a
+ * statement holds four photos (88 parameters), five without query crops (89), and a proof of 200 photos makes 200
+ * look-up statements (a statement a photo) of the invocation's 1,000 queries.
  */
-export const PHOTOS_PER_STATEMENT = 5;
+export const BAND_VALUES_PER_STATEMENT = 96;
 /** Rows one multi-row insert writes: 7 × 13 values and the proof's id, 92 of D1's 100 bound parameters. */
 const ROWS_PER_INSERT = 7;
 
@@ -36,6 +39,17 @@ export interface PhotoFingerprint extends FingerprintPair {
    * were. A video's frames at 10 % and 90 % of its duration.
    */
   crops: FingerprintPair[];
+  /**
+   * A photo's four crops 5 % off one edge (docs/adr/0052): looked up by their exact bands and compared with their own
+   * thresholds, never stored; [] for a video.
+   */
+  queryCrops: FingerprintPair[];
+}
+
+/** A print looked up: by its pHash bands and their one-bit neighbours, or by its exact bands only (a query crop). */
+export interface PrintLookup {
+  phash: string;
+  exactBands?: boolean;
 }
 
 export interface FingerprintCandidate {
@@ -56,17 +70,37 @@ const bandWithNeighbours = (band: number) => [band, ...Array.from({ length: 16 }
 
 const BAND_COLUMNS = [fileFingerprints.band0, fileFingerprints.band1, fileFingerprints.band2, fileFingerprints.band3] as const;
 
+const bandValues = (lookup: PrintLookup, band: number) => (lookup.exactBands ? [band] : bandWithNeighbours(band));
+
+/** The look-ups in order, a statement's worth after another: each group binds at most {@link BAND_VALUES_PER_STATEMENT} values. */
+function statementGroups(lookups: readonly PrintLookup[]): PrintLookup[][] {
+  const groups: PrintLookup[][] = [];
+  // No statement open yet: the first look-up opens one.
+  let values = Number.POSITIVE_INFINITY;
+  for (const lookup of lookups) {
+    const count = lookup.exactBands ? 1 : 17;
+    if (values + count > BAND_VALUES_PER_STATEMENT) {
+      groups.push([]);
+      values = 0;
+    }
+    groups.at(-1)!.push(lookup);
+    values += count;
+  }
+  return groups;
+}
+
 const groupsOf = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
 
 /**
- * The organization's sealed photos of the same mode, in other proofs, that may be close to one of `photos` (their
- * whole pictures): the rows, whole pictures and crops, sharing one of the four pHash bands to within one bit. For each band, one statement per group of
- * {@link PHOTOS_PER_STATEMENT} photos, through that band's index, all in one batch; the distances are for the
+ * The organization's sealed photos of the same mode, in other proofs, that may be close to one of `lookups` (whole
+ * pictures, video frames, query crops): the rows, whole pictures and crops, sharing one of the four pHash bands, to
+ * within one bit or exactly as each look-up says. For each band, one statement per group of look-ups binding at most
+ * {@link BAND_VALUES_PER_STATEMENT} values, through that band's index, all in one batch; the distances are for the
  * caller to compute.
  */
-export async function fingerprintCandidates(db: Database, proof: ProofScope, photos: readonly FingerprintPair[]): Promise<FingerprintCandidate[]> {
-  const queries = groupsOf(photos, PHOTOS_PER_STATEMENT).flatMap((group) =>
+export async function fingerprintCandidates(db: Database, proof: ProofScope, lookups: readonly PrintLookup[]): Promise<FingerprintCandidate[]> {
+  const queries = statementGroups(lookups).flatMap((group) =>
     BAND_COLUMNS.map((column, index) =>
       db
         .select({
@@ -83,11 +117,11 @@ export async function fingerprintCandidates(db: Database, proof: ProofScope, pho
           and(
             eq(fileFingerprints.organizationId, proof.organizationId),
             eq(fileFingerprints.mode, proof.mode),
-            inArray(column, [...new Set(group.flatMap((photo) => bandWithNeighbours(phashBands(photo.phash)[index]!)))]),
+            inArray(column, [...new Set(group.flatMap((lookup) => bandValues(lookup, phashBands(lookup.phash)[index]!)))]),
             ne(fileFingerprints.proofId, proof.id),
           ),
         )
-        .limit(CANDIDATES_PER_BAND * group.length),
+        .limit(group.reduce((rows, lookup) => rows + (lookup.exactBands ? CANDIDATES_PER_EXACT_BAND : CANDIDATES_PER_BAND), 0)),
     ),
   );
   const [first, ...rest] = queries;

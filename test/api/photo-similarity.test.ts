@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { database } from "../../src/db/client.ts";
-import { CANDIDATES_PER_BAND, fingerprintCandidates } from "../../src/storage/file-fingerprints.ts";
+import { CANDIDATES_PER_BAND, fingerprintCandidates, type PrintLookup } from "../../src/storage/file-fingerprints.ts";
 import type { PerceptualFingerprint, SealJob } from "../../shared/sealer-protocol.ts";
-import { hammingDistance, phashBands } from "../../shared/perceptual-fingerprint.ts";
+import { hammingDistance, phashBands, QUERY_CROP_PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
 import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
+import { countQueriesPerInvocation } from "./support/platform-limits.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 
@@ -16,8 +17,8 @@ const PHOTO: PerceptualFingerprint = { phash: "a5c3f00f3cc35a96", dhash: "0f0f3c
 const NEAR: PerceptualFingerprint = { phash: "a5c2f00e3cc25a97", dhash: "0f0f3c3cf0f05a5b" };
 const DISTINCT: PerceptualFingerprint = { phash: "5a3c0ff0c33ca569", dhash: "f0f0c3c30f0fa5a5" };
 
-/** A photo's fingerprints with those of its five crops (docs/adr/0052). */
-type PhotoPrints = PerceptualFingerprint & { crops?: PerceptualFingerprint[] };
+/** A photo's fingerprints with those of its five crops and its four query crops (docs/adr/0052). */
+type PhotoPrints = PerceptualFingerprint & { crops?: PerceptualFingerprint[]; queryCrops?: PerceptualFingerprint[] };
 
 /** Seals a pending proof whose photos the sealer fingerprinted as `prints` (null: not decoded, as a video). */
 async function sealedWith(organizationId: string, prints: (PhotoPrints | null)[], mode: "test" | "live" = "test", sameBytesAs?: string) {
@@ -26,8 +27,8 @@ async function sealedWith(organizationId: string, prints: (PhotoPrints | null)[]
   const { deps } = dependencies(async (job: SealJob) => {
     const answer = sealedAnswer(job);
     answer.files = answer.files.map((file) => {
-      const { crops = [], ...fingerprint } = prints[fileIds.indexOf(file.id)] ?? { crops: [] };
-      return { ...file, fingerprint: "phash" in fingerprint ? fingerprint : null, crop_fingerprints: crops };
+      const { crops = [], queryCrops = [], ...fingerprint } = prints[fileIds.indexOf(file.id)] ?? { crops: [] };
+      return { ...file, fingerprint: "phash" in fingerprint ? fingerprint : null, crop_fingerprints: crops, query_crop_fingerprints: queryCrops };
     });
     return answer;
   });
@@ -37,6 +38,12 @@ async function sealedWith(organizationId: string, prints: (PhotoPrints | null)[]
 
 /** A distinct hash per seed whose bands and their neighbours share no value with another seed's (seeds under 256). */
 const hashOfSeed = (seed: number) => [0x1100, 0x2200, 0x4400, 0x8800].map((base) => (base + seed * 0x0101).toString(16).slice(-4).padStart(4, "0")).join("");
+
+/** `phash` with the lowest `bits[n]` bits of its band n flipped. */
+const flipped = (phash: string, bits: [number, number, number, number]) =>
+  phashBands(phash)
+    .map((band, index) => (band ^ ((1 << bits[index]!) - 1)).toString(16).padStart(4, "0"))
+    .join("");
 
 /** `d1`, recording how many values each statement binds. */
 function recordingBinds(d1: D1Database, bound: number[]): D1Database {
@@ -207,6 +214,38 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     expect(withinProof).toEqual([expect.objectContaining({ other_file_id: expect.stringMatching(/^med_/), distance: 4 })]);
   });
 
+  describe("a copy cropped 5 % off one edge, found through a query crop of it (ADR 0052)", () => {
+    const corner = { phash: hashOfSeed(200), dhash: DISTINCT.dhash };
+    // The new photo's whole picture and other query crops: far from every print of the earlier photo.
+    const whole = { phash: hashOfSeed(150), dhash: PHOTO.dhash };
+    const copyWithQueryCrop = (query: PerceptualFingerprint) => ({ ...whole, queryCrops: [whole, whole, query, whole] });
+    const earlierPhoto = { ...PHOTO, crops: [DISTINCT, DISTINCT, corner, DISTINCT, DISTINCT] };
+
+    it("flags it when a query crop is within its thresholds of an earlier photo's corner crop, through an exact band", async () => {
+      const org = await createOrganization();
+      const first = await sealedWith(org.id, [earlierPhoto]);
+      // Two bits apart, both in the first band: the other three are equal.
+      const query = { phash: flipped(corner.phash, [2, 0, 0, 0]), dhash: corner.dhash };
+      for (const print of [PHOTO, ...earlierPhoto.crops]) expect(hammingDistance(whole.phash, print.phash)).toBeGreaterThan(10);
+      const again = await sealedWith(org.id, [copyWithQueryCrop(query)]);
+      const [signals] = await signalsOf(again.proofId, org.testKey);
+      expect(signals).toEqual([expect.objectContaining({ code: "similar_to_earlier_photo", proof_id: first.proofId, step_id: "photos", distance: 2 })]);
+      // Looked up, never stored.
+      const stored = await env.DB.prepare("SELECT phash FROM file_fingerprints WHERE proof_id = ?").bind(again.proofId).all<{ phash: string }>();
+      expect(stored.results).toEqual([{ phash: whole.phash }]);
+    });
+
+    it("raises nothing when the query crop is 7 bits away: within a photo's thresholds, beyond a query crop's", async () => {
+      const org = await createOrganization();
+      await sealedWith(org.id, [earlierPhoto]);
+      // Seven bits apart over three bands, the fourth equal: found by the look-up, then beyond pHash 6.
+      const query = { phash: flipped(corner.phash, [3, 2, 2, 0]), dhash: corner.dhash };
+      expect(hammingDistance(query.phash, corner.phash)).toBe(QUERY_CROP_PHASH_MAX_DISTANCE + 1);
+      const again = await sealedWith(org.id, [copyWithQueryCrop(query)]);
+      expect((await signalsOf(again.proofId, org.testKey))[0]).toEqual([]);
+    });
+  });
+
   it("keeps the look-up within D1's limits: 21 bound values a statement and at most 2,500 rows a band, however crowded a band", async () => {
     const org = await createOrganization();
     const crowded = await insertPendingProof(org.id, "test", 1);
@@ -231,11 +270,41 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     await fingerprintCandidates(database(recordingBinds(env.DB, bound)), { id: "prf_new", organizationId: org.id, mode: "test" }, twelve);
     expect(bound).toHaveLength(4 * 3);
     expect(Math.max(...bound)).toBe(89);
+    // With their query crops, by exact bands: 17 + 4 values a photo, four photos a statement (88 parameters). The
+    // photos' bands 0x8000 | 0x0111 × index are 3 bits apart at least and their query crops' 0x0001 to 0x0030 2 bits
+    // from them at least: no value is looked up twice in a statement.
+    const spread = Array.from({ length: 12 }, (_, index) => ({ phash: (0x8000 | (index * 0x0111)).toString(16).repeat(4), dhash: DISTINCT.dhash }));
+    const queryCrop = (value: number) => ({ phash: value.toString(16).padStart(4, "0").repeat(4), exactBands: true });
+    const withQueryCrops = (photos: readonly PerceptualFingerprint[]): PrintLookup[] =>
+      photos.flatMap((photo, index) => [photo, ...[1, 2, 3, 4].map((crop) => queryCrop(4 * index + crop))]);
+    bound.length = 0;
+    await fingerprintCandidates(database(recordingBinds(env.DB, bound)), { id: "prf_new", organizationId: org.id, mode: "test" }, withQueryCrops([PHOTO]));
+    expect(bound).toEqual([25, 25, 25, 25]);
+    bound.length = 0;
+    await fingerprintCandidates(database(recordingBinds(env.DB, bound)), { id: "prf_new", organizationId: org.id, mode: "test" }, withQueryCrops(spread));
+    expect(bound).toEqual(Array.from({ length: 4 * 3 }, () => 88));
     // A proof of many photos still seals, each statement within the parameters the setup enforces.
     const many = await sealedWith(
       org.id,
       Array.from({ length: 60 }, (_, index) => ({ phash: hashOfSeed(index), dhash: DISTINCT.dhash })),
     );
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM file_fingerprints WHERE proof_id = ?").bind(many.proofId).first<{ n: number }>())!.n).toBe(60);
+  });
+
+  it("seals a proof of 200 photos with their crops and query crops in one invocation's 1,000 queries: 200 look-up statements", async () => {
+    const org = await createOrganization();
+    const prints = Array.from({ length: 200 }, (_, index) => {
+      const print = { phash: hashOfSeed(index), dhash: DISTINCT.dhash };
+      return { ...print, crops: [print, print, print, print, print], queryCrops: [print, print, print, print] };
+    });
+    const bound: number[] = [];
+    const lookups = prints.flatMap((print) => [print, ...print.queryCrops.map(({ phash }) => ({ phash, exactBands: true }))]);
+    await fingerprintCandidates(database(recordingBinds(env.DB, bound)), { id: "prf_new", organizationId: org.id, mode: "test" }, lookups);
+    expect(bound).toHaveLength(200);
+    // The whole sealing, counted as production counts an invocation's queries (each statement of a batch is one).
+    const handler = { fetch: () => sealedWith(org.id, prints) };
+    countQueriesPerInvocation(handler);
+    const many = await handler.fetch();
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM file_fingerprints WHERE proof_id = ?").bind(many.proofId).first<{ n: number }>())!.n).toBe(1_200);
   });
 });
