@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "./support/stack.ts";
 import { request } from "./support/http.ts";
 import { captureOverHttp, waitForProof } from "./support/capture.ts";
+import sharp from "sharp";
 import { scene, VARIANTS } from "../../sealer/test/scenes.ts";
 
 let stack: Stack;
@@ -37,7 +38,7 @@ async function seal(photos: { bytes: Uint8Array; type: string }[]) {
 const codes = (file: { signals: { code: string }[] }) => file.signals.map((signal) => signal.code);
 
 describe("a photo sealed again after re-encoding is flagged through the API (issue 27)", () => {
-  it("flags quality 60, half size, a 5 % crop and a PNG copy with the first proof's id; distinct photos raise nothing", async () => {
+  it("flags quality 60, half size, a 5 % crop, 5 % off one edge and a PNG copy with the first proof's id; distinct photos raise nothing", async () => {
     const original = await scene(41);
     const first = await seal([{ bytes: original, type: "image/jpeg" }]);
     expect(first.proof.files[0].signals).toEqual([]);
@@ -53,6 +54,16 @@ describe("a photo sealed again after re-encoding is flagged through the API (iss
       expect(codes(again.publicProof.files[0]), name).toContain("similar_to_earlier_photo");
       expect(JSON.stringify(again.publicProof), name).not.toContain(first.proof.id);
     }
+    // 5 % off the top edge only: its whole picture lies between two of the original's stored crops (8 bits from the
+    // nearest here, up to 16 on real photographs: docs/adr/0052); its query crop 5 % off the left is the original's
+    // bottom-right crop, so the likeness named is that one's, within the 2 bits measured on real photographs.
+    const { width = 0, height = 0 } = await sharp(original).metadata();
+    const offTop = { left: 0, top: height - Math.round(height * 0.95), width, height: Math.round(height * 0.95) };
+    const edge = await seal([{ bytes: new Uint8Array(await sharp(original).extract(offTop).jpeg({ quality: 85 }).toBuffer()), type: "image/jpeg" }]);
+    const edgeSignal = edge.proof.files[0].signals.find((s: { code: string }) => s.code === "similar_to_earlier_photo");
+    expect(edgeSignal).toMatchObject({ proof_id: first.proof.id, step_id: "photos", sealed_at: first.proof.sealed_at });
+    expect(edgeSignal.distance).toBeLessThanOrEqual(2);
+    expect(JSON.stringify(edge.publicProof)).not.toContain(first.proof.id);
     // Distinct scenes in one proof: no likeness between them nor with the photos above.
     const distinct = await seal(await Promise.all(Array.from({ length: 8 }, async (_, index) => ({ bytes: await scene(200 + index), type: "image/jpeg" }))));
     for (const file of distinct.proof.files) expect(file.signals, file.id).toEqual([]);
