@@ -785,7 +785,7 @@ export interface components {
         /** @description The file the signal is about (`med_…`). */
         file_id: string;
         /**
-         * @description What the service measured, as a stable code (a fact to weigh, never a verdict). A likeness is named by what the file looks like: `similar_to_earlier_photo` a photo, `similar_to_earlier_video` a video, sealed earlier in another proof of the organization; `similar_within_proof` a photo, `similar_to_video_within_proof` a video, of this proof. A photo is compared by its whole picture and five crops, a video by three of its frames.
+         * @description What the service measured, as a stable code (a fact to weigh, never a verdict). A likeness is named by what the file looks like: `similar_to_earlier_photo` a photo, `similar_to_earlier_video` a video, sealed earlier in another proof of the organization; `similar_within_proof` a photo, `similar_to_video_within_proof` a video, of this proof. A new photo is compared by its whole picture and four crops 5 % off one edge with the whole pictures and five crops of earlier ones (docs/adr/0052), a video by three of its frames.
          * @enum {string}
          */
         code:
@@ -1238,7 +1238,7 @@ export interface components {
     /** @description A fact to weigh, measured by the service from the bytes, their pixels or the organization's earlier photos; it does not fail the proof and is never a verdict. */
     IntegritySignal: {
       /**
-       * @description What the service measured, as a stable code (a fact to weigh, never a verdict). A likeness is named by what the file looks like: `similar_to_earlier_photo` a photo, `similar_to_earlier_video` a video, sealed earlier in another proof of the organization; `similar_within_proof` a photo, `similar_to_video_within_proof` a video, of this proof. A photo is compared by its whole picture and five crops, a video by three of its frames.
+       * @description What the service measured, as a stable code (a fact to weigh, never a verdict). A likeness is named by what the file looks like: `similar_to_earlier_photo` a photo, `similar_to_earlier_video` a video, sealed earlier in another proof of the organization; `similar_within_proof` a photo, `similar_to_video_within_proof` a video, of this proof. A new photo is compared by its whole picture and four crops 5 % off one edge with the whole pictures and five crops of earlier ones (docs/adr/0052), a video by three of its frames.
        * @enum {string}
        */
       code:
