@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Stack } from "./stack.ts";
-import { request } from "./http.ts";
+import { type JsonResponse, request } from "./http.ts";
 
 export const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "../../../sealer/test/fixtures", name));
 
@@ -13,12 +13,26 @@ export async function captureOverHttp(
   session: Record<string, unknown>,
   shots: { file: string; type: string; step?: string; bytes?: Buffer; capture?: Record<string, unknown> }[],
 ) {
-  const created = await request(`${stack.baseUrl}/v1/capture-sessions`, { token: key, body: session, headers: { "Idempotency-Key": crypto.randomUUID() } });
+  const created = await createWithinRateLimit(() =>
+    request(`${stack.baseUrl}/v1/capture-sessions`, { token: key, body: session, headers: { "Idempotency-Key": crypto.randomUUID() } }),
+  );
   if (created.status !== 201) throw new Error(`session: ${JSON.stringify(created.body)}`);
   const captureUrl: string = created.body.capture_url;
   await sendShots(captureUrl, shots);
   const completed = await request(`${captureUrl}/complete`, { body: {} });
   return { session: created.body, completed };
+}
+
+/**
+ * A creation as a well-behaved client makes it: after a 429 (the key's minute spent, e.g. by a test polling its
+ * proofs) it waits the Retry-After the API gave, then asks again; any other answer is returned as it is.
+ */
+async function createWithinRateLimit(create: () => Promise<JsonResponse>): Promise<JsonResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const created = await create();
+    if (created.status !== 429 || attempt === 5) return created;
+    await new Promise((done) => setTimeout(done, Number(created.headers.get("retry-after") ?? "1") * 1000));
+  }
 }
 
 /** Declares and uploads shots behind a capture link exactly as the page does (without completing). */
