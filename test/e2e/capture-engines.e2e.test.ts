@@ -167,7 +167,11 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
   describe(`the capture page in ${name} at 390×844 with a fake camera`, () => {
     const used = useEngine(name, launch, "the capture page tests");
 
-    /** A scenario on a fresh page; the page must end it without any uncaught exception or unhandled rejection. */
+    /**
+     * A scenario on a fresh page; the page must end it without any uncaught exception or unhandled rejection. Its
+     * integrator calls and polls wait out the key's rate limit (up to a minute for each 429), so a scenario that
+     * meets the limit twice outlasts the file's two minutes without being slow itself: it gets five.
+     */
     const scenario = (title: string, body: (page: PhonePage, engine: Engine) => Promise<void>, pageOptions?: (engine: Engine) => PageOptions) => {
       it(`${title}, with no uncaught error on the page`, async ({ skip }) => {
         const engine = used.engine;
@@ -179,7 +183,7 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
         } finally {
           await page.close();
         }
-      });
+      }, 300_000);
     };
 
     it("drives a 390×844 page and sees its uncaught errors and unhandled rejections (so the checks below are not vacuous)", async ({ skip }) => {
