@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { env } from "cloudflare:workers";
 import { API, CAPTURE, admin, call, callJson } from "./support/client.ts";
 import { createKey, createOrganization, type TestOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { captureCall, randomJpeg, tokenOf, uploadPhoto } from "./support/capture.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { dependencies, sealedAnswer, storeSignedCopyAndThumbnail } from "./support/sealing.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { dnsStandIn } from "./support/dns-stand-in.ts";
@@ -963,14 +962,9 @@ function documentedAnswers(documents: { name: string; host: string; body: Json }
 async function sealedProof(organizationId: string) {
   const { proofId, fileIds } = await insertPendingProof(organizationId, "test", 1);
   const seal = async (job: SealJob) => {
-    const file = job.files[0]!;
-    await env.FILES.put(
-      new URL(file.thumbnail!.destination.url).pathname.slice(1),
-      new Uint8Array([0x52, 0x49, 0x46, 0x46, 0x1a, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]),
-    );
-    await env.FILES.put(new URL(file.destination.url).pathname.slice(1), "signed bytes");
+    const thumbnail = await storeSignedCopyAndThumbnail(job.files[0]!);
     const answer = sealedAnswer(job);
-    return { ...answer, files: answer.files.map((f) => ({ ...f, thumbnail: { content_type: "image/webp" as const, width: 480, height: 360, size: 12 } })) };
+    return { ...answer, files: answer.files.map((f) => ({ ...f, thumbnail })) };
   };
   const { deps } = dependencies(seal);
   if ((await sealProof(deps, proofId)) !== "sealed") throw new Error("the fixture proof was not sealed");

@@ -7,15 +7,7 @@ import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { API, call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { dependencies, sealedAnswer } from "./support/sealing.ts";
-
-/** A signed copy's hash of its own per proof, as a real sealer's (the proof's manifest is inside the copy). */
-const signedHashOf = (proofId: string) =>
-  [...proofId]
-    .map((char) => char.charCodeAt(0).toString(16))
-    .join("")
-    .padEnd(64, "0")
-    .slice(0, 64);
+import { dependencies, sealedAnswer, signedHashOf } from "./support/sealing.ts";
 
 /** Seals a pending proof, each signed copy with a hash of its own. */
 async function sealWithItsOwnCopies(proofId: string) {

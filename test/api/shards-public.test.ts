@@ -10,7 +10,7 @@ import { trustAnchorUpserts } from "../../src/storage/trust-anchors.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { call, callJson, CAPTURE } from "./support/client.ts";
 import { captureCall, uploadPhoto } from "./support/capture.ts";
-import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { dependencies, sealedAnswer, signedHashOf, storeSignedCopyAndThumbnail } from "./support/sealing.ts";
 import { baseSession } from "./support/sessions.ts";
 import { rawBinding } from "./support/platform-limits.ts";
 
@@ -39,14 +39,6 @@ async function captureLinkOn(shard: ShardCode) {
   return { organizationId, token: created.token, sessionId: created.session.id };
 }
 
-/** A signed copy's hash of its own per proof, as a real sealer's (the proof's manifest is inside the copy). */
-const signedHashOf = (proofId: string) =>
-  [...proofId]
-    .map((char) => char.charCodeAt(0).toString(16))
-    .join("")
-    .padEnd(64, "0")
-    .slice(0, 64);
-
 /** A capture through the capture host on the shard, completed, then sealed with a stored signed copy and thumbnail. */
 async function sealedProofOn(shard: ShardCode) {
   const link = await captureLinkOn(shard);
@@ -55,20 +47,11 @@ async function sealedProofOn(shard: ShardCode) {
   expect(done.status).toBe(200);
   const proofId: string = done.body.proof_id;
   const { deps } = dependencies(async (job: SealJob) => {
-    const file = job.files[0]!;
-    await env.FILES.put(
-      new URL(file.thumbnail!.destination.url).pathname.slice(1),
-      new Uint8Array([0x52, 0x49, 0x46, 0x46, 0x1a, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]),
-    );
-    await env.FILES.put(new URL(file.destination.url).pathname.slice(1), "signed bytes");
+    const thumbnail = await storeSignedCopyAndThumbnail(job.files[0]!);
     const answer = sealedAnswer(job);
     return {
       ...answer,
-      files: answer.files.map((one) => ({
-        ...one,
-        signed_sha256: signedHashOf(job.proof.id),
-        thumbnail: { content_type: "image/webp" as const, width: 480, height: 360, size: 12 },
-      })),
+      files: answer.files.map((one) => ({ ...one, signed_sha256: signedHashOf(job.proof.id), thumbnail })),
     };
   });
   expect(await sealProof({ ...deps, db: shardDatabase(env, shard) }, proofId)).toBe("sealed");

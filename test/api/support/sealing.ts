@@ -5,6 +5,25 @@ import type { SealedResult, SealJob, SealResult } from "../../../shared/sealer-p
 import { FIXTURE_CHAIN_PEM, OTHER_ROOT_PEM } from "../fixtures/sealed-proof.ts";
 import { SEAL_FIXTURE_P7S_BASE64 } from "../fixtures/proof-seal.ts";
 
+/** A signed copy's hash of its own per proof, as a real sealer's (the proof's manifest is inside the copy). */
+export const signedHashOf = (proofId: string) =>
+  [...proofId]
+    .map((char) => char.charCodeAt(0).toString(16))
+    .join("")
+    .padEnd(64, "0")
+    .slice(0, 64);
+
+/**
+ * Stores a job's file as the sealer does, its signed copy and a 12-byte WebP thumbnail where the job says, and
+ * answers the thumbnail's facts for the sealed answer.
+ */
+export async function storeSignedCopyAndThumbnail(file: SealJob["files"][number]) {
+  const webp = new Uint8Array([0x52, 0x49, 0x46, 0x46, 0x1a, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]);
+  await env.FILES.put(new URL(file.thumbnail!.destination.url).pathname.slice(1), webp);
+  await env.FILES.put(new URL(file.destination.url).pathname.slice(1), "signed bytes");
+  return { content_type: "image/webp" as const, width: 480, height: 360, size: webp.length };
+}
+
 /** What a sealer answers for a job it sealed (the artifacts are placeholders). */
 export function sealedAnswer(job: SealJob): SealedResult {
   return {
