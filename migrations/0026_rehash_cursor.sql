@@ -1,2 +1,2 @@
--- Re-hash cursor per shard (ADR 0065): number claimed; body follows.
+-- Re-hash cursor per shard (ADR 0066): number claimed; body follows.
 SELECT 1;
