@@ -15,6 +15,11 @@ export const RETENTION_DAYS = {
    * attempts and failure reasons stay.
    */
   webhookDeliveryBody: 30,
+  /**
+   * Events and finished webhook deliveries with their attempts leave D1 for an R2 archive once the UTC day
+   * they were created in is this old (docs/adr/0067): nothing is deleted, the routes read them there.
+   */
+  eventsInD1: 30,
 } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;

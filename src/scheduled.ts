@@ -8,6 +8,7 @@ import { resumeStalledSealing } from "./sweeps/resume-stalled-sealing.ts";
 import { publishUndispatchedEvents } from "./sweeps/publish-undispatched-events.ts";
 import { deleteUnusedCaptureSessions } from "./sweeps/delete-unused-capture-sessions.ts";
 import { deleteWebhookDeliveryBodies } from "./sweeps/delete-webhook-delivery-bodies.ts";
+import { archiveEventsAndDeliveries } from "./sweeps/archive-events-and-deliveries.ts";
 import { deleteExpiredSessionCreations } from "./sweeps/delete-expired-session-creations.ts";
 import { requeueOverdueDeliveries } from "./sweeps/requeue-overdue-deliveries.ts";
 import { resolveInterruptedDeliveryAttempts } from "./sweeps/resolve-interrupted-attempts.ts";
@@ -30,6 +31,7 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   // Retention (src/retention.ts): data past its period is deleted a little every minute.
   { name: "delete-unused-capture-sessions", run: deleteUnusedCaptureSessions },
   { name: "delete-webhook-delivery-bodies", run: deleteWebhookDeliveryBodies },
+  { name: "archive-events-and-deliveries", run: archiveEventsAndDeliveries },
   // A creation's attempt recorded with its session, kept as long as its Idempotency-Key (docs/adr/0046).
   { name: "delete-expired-session-creations", run: deleteExpiredSessionCreations },
   // Lost work found again within two minutes (docs/adr/0050): attempts cut short, then lost messages.

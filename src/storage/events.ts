@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNotNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
@@ -6,6 +6,11 @@ import type { EVENT_CATALOGUE } from "../events/catalogue.ts";
 import { newId } from "../lib/ids.ts";
 import { keysetPage } from "./keyset-page.ts";
 import type { Keyset } from "../lib/pagination.ts";
+import type { ObjectStore } from "./objects/bucket.ts";
+import { archiveChunkKey, putArchiveChunk } from "./objects/archive.ts";
+import { byScope, chunkCommitted, chunkInsert, distinctTuples, idsOf, pageWithArchive } from "./archive-chunks.ts";
+import { statement } from "./statement.ts";
+import type { EventRow } from "./rows.ts";
 
 /** An event of the catalogue, as its builder makes it: `data` typed by that event's body. */
 export type EventToRecord = ReturnType<(typeof EVENT_CATALOGUE)[number]["build"]>;
@@ -29,14 +34,66 @@ export function eventInsertWhere(db: Database, event: EventToRecord, condition: 
   );
 }
 
-/** A keyset page (`limit + 1` rows, newest first) of the organisation's events in this mode, of one type or all. */
-export async function listEvents(db: Database, organizationId: string, mode: Mode, type: string | undefined, limit: number, after: Keyset | undefined) {
+/**
+ * A keyset page (`limit + 1` rows, newest first) of the organisation's events in this mode, of one type or all:
+ * D1's, then those archived to R2 after 30 days (docs/adr/0067), as one log.
+ */
+export async function listEvents(
+  db: Database,
+  store: ObjectStore,
+  organizationId: string,
+  mode: Mode,
+  type: string | undefined,
+  limit: number,
+  after: Keyset | undefined,
+): Promise<EventRow[]> {
   const page = keysetPage({ createdAt: events.createdAt, id: events.id }, after);
-  return db
+  const live = await db
     .select()
     .from(events)
     .where(and(eq(events.organizationId, organizationId), eq(events.mode, mode), type === undefined ? undefined : eq(events.type, type), page.where))
     .orderBy(...page.orderBy)
     .limit(limit + 1)
     .all();
+  const scope = { organizationId, mode, kind: "events" as const };
+  return pageWithArchive(db.$client, store, scope, [type], (row) => type === undefined || row.type === type, live, limit, after);
+}
+
+/**
+ * Moves up to `limit` events created before `before` and already handed to delivery (the outbox is done with
+ * them) to the archive, oldest first: per organization and mode, one chunk object in R2, then in one batch the
+ * chunk's D1 row and the events' deletion, which take effect only if every event is still there. Returns the
+ * events moved and the R2 writes made.
+ */
+export async function archiveEvents(db: Database, store: ObjectStore, before: string, limit: number): Promise<{ moved: number; writes: number }> {
+  const due = await db
+    .select()
+    .from(events)
+    .where(and(isNotNull(events.dispatchedAt), lt(events.createdAt, before)))
+    .orderBy(asc(events.createdAt), asc(events.id))
+    .limit(limit)
+    .all();
+  const groups = byScope(due);
+  let moved = 0;
+  for (const oldestFirst of groups) {
+    const rows = oldestFirst.toReversed();
+    const oldest = oldestFirst[0]!;
+    const key = archiveChunkKey(oldest.organizationId, oldest.mode, "events", oldest);
+    await putArchiveChunk<"events">(store, key, rows);
+    const chunk = {
+      key,
+      organizationId: oldest.organizationId,
+      mode: oldest.mode,
+      kind: "events" as const,
+      rows,
+      filters: distinctTuples(rows, (row) => [row.type]),
+    };
+    const d1 = db.$client;
+    const [, deleted] = await d1.batch([
+      chunkInsert(d1, chunk, sql`(SELECT COUNT(*) FROM events WHERE id IN ${idsOf(rows)}) = ${rows.length}`),
+      statement(d1, sql`DELETE FROM events WHERE id IN ${idsOf(rows)} AND ${chunkCommitted(key)}`),
+    ]);
+    moved += deleted!.meta.changes;
+  }
+  return { moved, writes: groups.length };
 }

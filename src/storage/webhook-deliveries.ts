@@ -1,11 +1,15 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "./keyset-page.ts";
 import type { Keyset } from "../lib/pagination.ts";
 import type { DeliveryStatus } from "./webhook-attempts.ts";
-import type { DeliveryRow } from "./rows.ts";
+import type { AttemptRow, DeliveryRow } from "./rows.ts";
+import type { ObjectStore } from "./objects/bucket.ts";
+import { archiveChunkKey, putArchiveChunk, putArchivedDelivery, readArchivedDelivery } from "./objects/archive.ts";
+import { byScope, chunkCommitted, chunkInsert, distinctTuples, idsOf, pageWithArchive } from "./archive-chunks.ts";
+import { statement } from "./statement.ts";
 
 export interface DeliveryFilters {
   endpointId?: string;
@@ -13,19 +17,34 @@ export interface DeliveryFilters {
   event?: string;
 }
 
-/** One delivery of this organisation and mode, or null (another's is as absent as a missing one). */
-export async function findOwnDelivery(db: Database, organizationId: string, mode: Mode, id: string): Promise<DeliveryRow | null> {
-  const row = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.mode, mode)))
-    .get();
-  return row ?? null;
+/** A delivery with its attempts, first first. */
+export interface DeliveryWithAttempts {
+  delivery: DeliveryRow;
+  attempts: AttemptRow[];
 }
 
-/** A keyset page (`limit + 1` rows, newest first) of the organisation's deliveries in this mode. */
+/**
+ * One delivery of this organisation and mode with its attempts, or null (another's is as absent as a missing
+ * one): from D1, else from the archive it moved to after 30 days (docs/adr/0067), read under the caller's
+ * organization and mode.
+ */
+export async function findOwnDelivery(db: Database, store: ObjectStore, organizationId: string, mode: Mode, id: string): Promise<DeliveryWithAttempts | null> {
+  const [rows, attempts] = await db.batch([
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.mode, mode))),
+    db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(asc(webhookAttempts.attempt)),
+  ]);
+  const delivery = rows[0];
+  if (delivery !== undefined) return { delivery, attempts };
+  return readArchivedDelivery(store, organizationId, mode, id);
+}
+
+/** A keyset page (`limit + 1` rows, newest first) of the organisation's deliveries in this mode, D1's and the archive's. */
 export async function listDeliveries(
   db: Database,
+  store: ObjectStore,
   organizationId: string,
   mode: Mode,
   filters: DeliveryFilters,
@@ -33,7 +52,7 @@ export async function listDeliveries(
   after: Keyset | undefined,
 ): Promise<DeliveryRow[]> {
   const page = keysetPage({ createdAt: webhookDeliveries.createdAt, id: webhookDeliveries.id }, after);
-  return db
+  const live = await db
     .select()
     .from(webhookDeliveries)
     .where(
@@ -49,9 +68,67 @@ export async function listDeliveries(
     .orderBy(...page.orderBy)
     .limit(limit + 1)
     .all();
+  const matches = (row: DeliveryRow) =>
+    (!filters.endpointId || row.endpointId === filters.endpointId) &&
+    (!filters.status || row.status === filters.status) &&
+    (!filters.event || row.event === filters.event);
+  const scope = { organizationId, mode, kind: "deliveries" as const };
+  const filter = [filters.endpointId || undefined, filters.status || undefined, filters.event || undefined];
+  return pageWithArchive(db.$client, store, scope, filter, matches, live, limit, after);
 }
 
-/** A delivery's attempts, first first. */
-export async function attemptsOf(db: Database, deliveryId: string) {
-  return db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.attempt)).all();
+/**
+ * Moves up to `limit` deliveries created before `before` whose bodies the retention sweep already emptied
+ * (finished ones: succeeded or abandoned) to the archive, oldest first, with their attempts: each delivery
+ * to an object of its own (read by id), each organization and mode's deliveries to a chunk (read by the
+ * list), then in one batch the chunk's D1 row and the deletion of the deliveries and their attempts, which
+ * take effect only if every delivery and attempt is still as written to R2. Returns the deliveries moved and
+ * the R2 writes made.
+ */
+export async function archiveDeliveries(db: Database, store: ObjectStore, before: string, limit: number): Promise<{ moved: number; writes: number }> {
+  const due = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(isNotNull(webhookDeliveries.bodyDeletedAt), lt(webhookDeliveries.createdAt, before)))
+    .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
+    .limit(limit)
+    .all();
+  if (due.length === 0) return { moved: 0, writes: 0 };
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, idsOf(due)))
+    .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt))
+    .all();
+  const d1 = db.$client;
+  let moved = 0;
+  let writes = 0;
+  for (const oldestFirst of byScope(due)) {
+    const rows = oldestFirst.toReversed();
+    const oldest = oldestFirst[0]!;
+    const key = archiveChunkKey(oldest.organizationId, oldest.mode, "deliveries", oldest);
+    const theirAttempts = attempts.filter((attempt) => rows.some((row) => row.id === attempt.deliveryId));
+    await Promise.all(rows.map((delivery) => putArchivedDelivery(store, { delivery, attempts: theirAttempts.filter((a) => a.deliveryId === delivery.id) })));
+    await putArchiveChunk<"deliveries">(store, key, rows);
+    writes += rows.length + 1;
+    const chunk = {
+      key,
+      organizationId: oldest.organizationId,
+      mode: oldest.mode,
+      kind: "deliveries" as const,
+      rows,
+      filters: distinctTuples(rows, (row) => [row.endpointId, row.status, row.event]),
+    };
+    const asWritten = JSON.stringify(rows.map((row) => [row.id, row.updatedAt]));
+    const stillThere = sql`(SELECT COUNT(*) FROM webhook_deliveries d, json_each(${asWritten}) w
+        WHERE d.id = json_extract(w.value, '$[0]') AND d.updated_at = json_extract(w.value, '$[1]') AND d.body_deleted_at IS NOT NULL) = ${rows.length}
+      AND (SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)}) = ${theirAttempts.length}`;
+    const [, , deleted] = await d1.batch([
+      chunkInsert(d1, chunk, stillThere),
+      statement(d1, sql`DELETE FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)} AND ${chunkCommitted(key)}`),
+      statement(d1, sql`DELETE FROM webhook_deliveries WHERE id IN ${idsOf(rows)} AND ${chunkCommitted(key)}`),
+    ]);
+    moved += deleted!.meta.changes;
+  }
+  return { moved, writes };
 }

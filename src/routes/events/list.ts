@@ -32,7 +32,7 @@ export function registerListEvents(app: App) {
     const caller = c.get("caller");
     const { limit, cursor, type } = c.req.valid("query");
     const scope = callerCursorScope(c, "events");
-    const rows = await listEvents(c.var.db, caller.organizationId, caller.mode, type, limit, await readCursor(scope, cursor));
+    const rows = await listEvents(c.var.db, c.env, caller.organizationId, caller.mode, type, limit, await readCursor(scope, cursor));
     return c.json(await toPage(scope, rows, limit, presentEvent), 200);
   });
 }

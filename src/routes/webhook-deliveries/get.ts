@@ -3,7 +3,6 @@ import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { apiContext } from "../../domain/context.ts";
 import { deliveryOrThrow } from "../../webhooks/deliveries.ts";
-import { attemptsOf } from "../../storage/webhook-deliveries.ts";
 import { presentDelivery } from "./present.ts";
 import { DeliveryIdParams, DeliverySchema } from "./schema.ts";
 
@@ -27,7 +26,7 @@ const route = apiRoute(
 export function registerGetDelivery(app: App) {
   app.openapi(route, async (c) => {
     const ctx = apiContext(c);
-    const row = await deliveryOrThrow({ ctx, input: c.req.valid("param") });
-    return c.json(presentDelivery(row, await attemptsOf(ctx.db, row.id)), 200);
+    const { delivery, attempts } = await deliveryOrThrow({ ctx, input: c.req.valid("param") });
+    return c.json(presentDelivery(delivery, attempts), 200);
   });
 }

@@ -35,6 +35,7 @@ export function registerListDeliveries(app: App) {
     const scope = callerCursorScope(c, "webhook-deliveries");
     const rows = await listDeliveries(
       c.var.db,
+      c.env,
       caller.organizationId,
       caller.mode,
       { endpointId: endpoint_id, status, event },

@@ -44,7 +44,7 @@ const route = apiRoute(
 export function registerRetryDelivery(app: App) {
   app.openapi(route, async (c) => {
     const ctx = apiContext(c);
-    const row = await deliveryOrThrow({ ctx, input: c.req.valid("param") });
+    const { delivery: row } = await deliveryOrThrow({ ctx, input: c.req.valid("param") });
     // A retry sends the exact body the receiver's signature check covers: once deleted, nothing faithful is left to send.
     if (row.bodyDeletedAt !== null) throw new ApiError("webhook_delivery_body_deleted");
     const notRetryable = () => new ApiError("webhook_delivery_not_retryable", { detail: `The delivery is ${row.status}.` });
@@ -61,6 +61,6 @@ export function registerRetryDelivery(app: App) {
       });
     }
     if (!(await retryDeliveryNow(ctx, row.id))) throw notRetryable();
-    return c.json(presentDeliverySummary(await deliveryOrThrow({ ctx, input: { id: row.id } })), 202);
+    return c.json(presentDeliverySummary((await deliveryOrThrow({ ctx, input: { id: row.id } })).delivery), 202);
   });
 }

@@ -1,0 +1,119 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Mode } from "../auth/mode.ts";
+import type { Keyset } from "../lib/pagination.ts";
+import { type ArchiveKind, type ArchivedRow, readArchiveChunk } from "./objects/archive.ts";
+import type { ObjectStore } from "./objects/bucket.ts";
+import { statement } from "./statement.ts";
+
+/**
+ * The D1 index of the archive (docs/adr/0067, migration 0027): one row per chunk of an organization's events or
+ * deliveries in one mode, with the newest and oldest position it holds and the filter values of its rows.
+ */
+
+/** Whose archive, and of what. */
+export interface ArchiveScope {
+  organizationId: string;
+  mode: Mode;
+  kind: ArchiveKind;
+}
+
+/** A chunk about to be committed: its rows newest first, and the distinct filter tuples of those rows. */
+export interface ChunkToCommit extends ArchiveScope {
+  key: string;
+  rows: readonly Keyset[];
+  filters: readonly (readonly string[])[];
+}
+
+/**
+ * The chunk's row, inserted only while `stillThere` holds (the archived rows are in D1 as they were written to
+ * R2): a row changed meanwhile leaves the chunk uncommitted, and the next round archives it again.
+ */
+export function chunkInsert(d1: D1Database, chunk: ChunkToCommit, stillThere: SQL): D1PreparedStatement {
+  const newest = chunk.rows[0]!;
+  const oldest = chunk.rows.at(-1)!;
+  return statement(
+    d1,
+    sql`INSERT INTO archive_chunks (object_key, organization_id, mode, kind, newest_created_at, newest_id, oldest_created_at, oldest_id, filters, row_count)
+      SELECT ${chunk.key}, ${chunk.organizationId}, ${chunk.mode}, ${chunk.kind}, ${newest.createdAt}, ${newest.id}, ${oldest.createdAt}, ${oldest.id},
+        ${JSON.stringify(chunk.filters)}, ${chunk.rows.length}
+      WHERE ${stillThere}`,
+  );
+}
+
+/** True in the same batch once the chunk's row was inserted: the rows it holds may then leave D1. */
+export const chunkCommitted = (key: string): SQL => sql`EXISTS (SELECT 1 FROM archive_chunks WHERE object_key = ${key})`;
+
+/** The ids as one bound JSON array, for `IN (SELECT value FROM json_each(…))` (D1 binds at most 100 values). */
+export const idsOf = (rows: readonly { id: string }[]): SQL => sql`(SELECT value FROM json_each(${JSON.stringify(rows.map((row) => row.id))}))`;
+
+/** The distinct values of `tuple` over `rows`: a chunk's filters. */
+export function distinctTuples<Row>(rows: readonly Row[], tuple: (row: Row) => string[]): string[][] {
+  return [...new Set(rows.map((row) => JSON.stringify(tuple(row))))].map((text) => JSON.parse(text) as string[]);
+}
+
+/** Rows by organization and mode, each group oldest first as given: one chunk each. */
+export function byScope<Row extends { organizationId: string; mode: Mode }>(rows: readonly Row[]): Row[][] {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const scope = `${row.organizationId} ${row.mode}`;
+    groups.set(scope, [...(groups.get(scope) ?? []), row]);
+  }
+  return [...groups.values()];
+}
+
+const newerFirst = (a: Keyset, b: Keyset) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1);
+const olderThan = (row: Keyset, position: Keyset) => newerFirst(row, position) > 0;
+
+const CHUNKS_PER_QUERY = 10;
+
+/** The filter of a list, position by position of the chunks' tuples; undefined matches any value. */
+export type TupleFilter = readonly (string | undefined)[];
+
+function chunksHolding(d1: D1Database, scope: ArchiveScope, filter: TupleFilter, after: Keyset | undefined, before: Keyset | undefined) {
+  const wanted = filter.flatMap((value, index) => (value === undefined ? [] : [sql`json_extract(f.value, ${`$[${index}]`}) = ${value}`]));
+  return statement(
+    d1,
+    sql`SELECT object_key, newest_created_at, newest_id FROM archive_chunks
+      WHERE organization_id = ${scope.organizationId} AND mode = ${scope.mode} AND kind = ${scope.kind}
+        ${after === undefined ? sql`` : sql`AND (oldest_created_at < ${after.createdAt} OR (oldest_created_at = ${after.createdAt} AND oldest_id < ${after.id}))`}
+        ${before === undefined ? sql`` : sql`AND (newest_created_at < ${before.createdAt} OR (newest_created_at = ${before.createdAt} AND newest_id < ${before.id}))`}
+        ${wanted.length === 0 ? sql`` : sql`AND EXISTS (SELECT 1 FROM json_each(filters) f WHERE ${sql.join(wanted, sql` AND `)})`}
+      ORDER BY newest_created_at DESC, newest_id DESC LIMIT ${CHUNKS_PER_QUERY}`,
+  ).all<{ object_key: string; newest_created_at: string; newest_id: string }>();
+}
+
+/**
+ * A keyset page (`limit + 1` rows, newest first, older than `after`) of D1's rows and the archive's together:
+ * `live` is D1's page, the archive's chunks holding a match are read newest first until none can still hold a
+ * row of the page. Chunks may overlap in time (a delivery finished late is archived after younger ones), so
+ * the stop is on each chunk's newest row, not on the order the chunks were written.
+ */
+export async function pageWithArchive<Kind extends ArchiveKind>(
+  d1: D1Database,
+  store: ObjectStore,
+  scope: ArchiveScope & { kind: Kind },
+  filter: TupleFilter,
+  matches: (row: ArchivedRow<Kind>) => boolean,
+  live: ArchivedRow<Kind>[],
+  limit: number,
+  after: Keyset | undefined,
+): Promise<ArchivedRow<Kind>[]> {
+  const wanted = limit + 1;
+  const seen = new Set(live.map((row) => row.id));
+  let page = [...live];
+  let before: Keyset | undefined;
+  for (;;) {
+    const chunks = (await chunksHolding(d1, scope, filter, after, before)).results;
+    for (const chunk of chunks) {
+      const newest = { createdAt: chunk.newest_created_at, id: chunk.newest_id };
+      const last = page[wanted - 1];
+      if (last !== undefined && olderThan(newest, last)) return page;
+      const rows = await readArchiveChunk<Kind>(store, chunk.object_key);
+      const fresh = rows.filter((row) => !seen.has(row.id) && (after === undefined || olderThan(row, after)) && matches(row));
+      for (const row of fresh) seen.add(row.id);
+      page = [...page, ...fresh].sort(newerFirst).slice(0, wanted);
+      before = newest;
+    }
+    if (chunks.length < CHUNKS_PER_QUERY) return page;
+  }
+}

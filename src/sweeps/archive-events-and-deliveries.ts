@@ -1,0 +1,39 @@
+import type { WorkerContext } from "../domain/context.ts";
+import { RETENTION_DAYS, retentionCutoff } from "../retention.ts";
+import { archiveEvents } from "../storage/events.ts";
+import { archiveDeliveries } from "../storage/webhook-deliveries.ts";
+
+/** Events a round reads: one chunk object per organization and mode among them. */
+export const EVENTS_PER_ROUND = 200;
+/** Deliveries a round reads: an object each (read by id) and a chunk per organization and mode. */
+export const DELIVERIES_PER_ROUND = 50;
+/**
+ * R2 writes a run may start before it stops (the shard's round shares one invocation with the other sweeps):
+ * at most ~3 D1 statements follow each chunk written, so a run stays far within 1,000 queries.
+ */
+export const ARCHIVE_WRITES_PER_RUN = 200;
+
+/**
+ * Moves the shard's events and finished webhook deliveries to the R2 archive once the UTC day they were
+ * created in is more than `RETENTION_DAYS.eventsInD1` days old (docs/adr/0067): a whole day at a time, so
+ * that an organization's day makes one chunk, not one a minute. The routes read them there with the same
+ * JSON. Returns how many of each moved.
+ */
+export async function archiveEventsAndDeliveries({ db, env }: WorkerContext, now: Date): Promise<{ events: number; deliveries: number }> {
+  const before = `${retentionCutoff(now, RETENTION_DAYS.eventsInD1).slice(0, 10)}T00:00:00.000Z`;
+  const moved = { events: 0, deliveries: 0 };
+  let writes = 0;
+  for (const [kind, archive, perRound] of [
+    ["events", archiveEvents, EVENTS_PER_ROUND],
+    ["deliveries", archiveDeliveries, DELIVERIES_PER_ROUND],
+  ] as const) {
+    while (writes < ARCHIVE_WRITES_PER_RUN) {
+      const round = await archive(db, env, before, perRound);
+      moved[kind] += round.moved;
+      writes += round.writes;
+      // A round that moved fewer than it read met rows changed meanwhile: the next run takes them again.
+      if (round.moved < perRound) break;
+    }
+  }
+  return moved;
+}
