@@ -8,10 +8,11 @@ export const EVENTS_PER_ROUND = 200;
 /** Deliveries a round reads: an object each (read by id) and a chunk per organization and mode. */
 export const DELIVERIES_PER_ROUND = 50;
 /**
- * R2 writes a run may start before it stops (the shard's round shares one invocation with the other sweeps):
- * at most ~3 D1 statements follow each chunk written, so a run stays far within 1,000 queries.
+ * R2 writes a run may start for each kind before it stops (the shard's round shares one invocation with the
+ * other sweeps): at most 3 D1 statements follow each chunk written, so a run stays far within 1,000 queries,
+ * and a backlog of one kind never starves the other.
  */
-export const ARCHIVE_WRITES_PER_RUN = 200;
+export const ARCHIVE_WRITES_PER_KIND = 100;
 
 /**
  * Moves the shard's events and finished webhook deliveries to the R2 archive once the UTC day they were
@@ -22,16 +23,16 @@ export const ARCHIVE_WRITES_PER_RUN = 200;
 export async function archiveEventsAndDeliveries({ db, env }: WorkerContext, now: Date): Promise<{ events: number; deliveries: number }> {
   const before = `${retentionCutoff(now, RETENTION_DAYS.eventsInD1).slice(0, 10)}T00:00:00.000Z`;
   const moved = { events: 0, deliveries: 0 };
-  let writes = 0;
   for (const [kind, archive, perRound] of [
     ["events", archiveEvents, EVENTS_PER_ROUND],
     ["deliveries", archiveDeliveries, DELIVERIES_PER_ROUND],
   ] as const) {
-    while (writes < ARCHIVE_WRITES_PER_RUN) {
+    let writes = 0;
+    while (writes < ARCHIVE_WRITES_PER_KIND) {
       const round = await archive(db, env, before, perRound);
       moved[kind] += round.moved;
       writes += round.writes;
-      // A round that moved fewer than it read met rows changed meanwhile: the next run takes them again.
+      // Less than a round's worth: nothing more is due, or rows changed meanwhile and the next run takes them.
       if (round.moved < perRound) break;
     }
   }

@@ -4,7 +4,7 @@ import type { Env } from "../../src/env.ts";
 import { shardBinding, type ShardCode } from "../../src/db/shards.ts";
 import { workerContext } from "../../src/domain/context.ts";
 import { deleteWebhookDeliveryBodies } from "../../src/sweeps/delete-webhook-delivery-bodies.ts";
-import { archiveEventsAndDeliveries } from "../../src/sweeps/archive-events-and-deliveries.ts";
+import { ARCHIVE_WRITES_PER_KIND, archiveEventsAndDeliveries, DELIVERIES_PER_ROUND } from "../../src/sweeps/archive-events-and-deliveries.ts";
 import { admin, callJson } from "./support/client.ts";
 
 /**
@@ -241,5 +241,22 @@ describe("the archive of events and deliveries older than 30 days", () => {
     const after = await allPages("/v1/webhook-deliveries", org.key, 1);
     expect(after).toEqual(before);
     expect(after.flatMap((page) => (page as { data: { id: string }[] }).data.map((delivery) => delivery.id))).toEqual([young, late, older]);
+  });
+
+  it("works through a backlog a bounded number of R2 writes a run, each run within D1's limits", async () => {
+    const shard = "01";
+    const org = await organizationOn(shard);
+    const backlog = 130;
+    for (let index = 0; index < backlog; index++) await insertDelivery(shard, org.id, "whe_a", "succeeded", daysAgo(40, index));
+    await deleteWebhookDeliveryBodies(workerContext(shardEnv, shard), new Date());
+    const put = vi.spyOn(env.FILES, "put");
+    const first = await archiveEventsAndDeliveries(workerContext(shardEnv, shard), new Date());
+    const rounds = Math.ceil(ARCHIVE_WRITES_PER_KIND / (DELIVERIES_PER_ROUND + 1));
+    expect(first.deliveries).toBe(rounds * DELIVERIES_PER_ROUND);
+    expect(put.mock.calls.length).toBeLessThanOrEqual(ARCHIVE_WRITES_PER_KIND + DELIVERIES_PER_ROUND + 1);
+    await archiveEventsAndDeliveries(workerContext(shardEnv, shard), new Date());
+    expect(await count(shard, "webhook_deliveries", org.id)).toBe(0);
+    const listed = await allPages("/v1/webhook-deliveries", org.key, 100);
+    expect(listed.flatMap((page) => (page as { data: unknown[] }).data)).toHaveLength(backlog);
   });
 });
