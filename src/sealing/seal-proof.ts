@@ -30,7 +30,7 @@ import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { sealCertificateUpsert } from "../storage/seal-certificates.ts";
 import { type SealCertificate, sealCertificate } from "./seal-certificate.ts";
-import { artifactChecksAtSealing } from "../storage/sealed-object-checks.ts";
+import { type ArtifactHashes, storeArtifactHashes } from "../storage/objects/artifact-hashes.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 
 export interface SealingDependencies {
@@ -170,14 +170,14 @@ async function buildJob(
 const base64Bytes = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 
 /** The SHA-256 and size of the artifacts storeSealedArtifacts writes for `result`, from the same bytes. */
-async function storedArtifacts(result: SealedResult) {
+async function storedArtifacts(result: SealedResult): Promise<ArtifactHashes> {
   const of = async (bytes: Uint8Array) => ({ sha256: await sha256Hex(bytes), size: bytes.length });
   const text = (value: string) => new TextEncoder().encode(value);
   return {
-    manifest: await of(text(result.manifest)),
-    timestampResponse: await of(base64Bytes(result.tsr_base64)),
-    timestampChain: await of(text(result.chain_pem)),
-    manifestSeal: await of(base64Bytes(result.manifest_p7s_base64)),
+    "manifest.json": await of(text(result.manifest)),
+    "proof.tsr": await of(base64Bytes(result.tsr_base64)),
+    "chain.pem": await of(text(result.chain_pem)),
+    "manifest.p7s": await of(base64Bytes(result.manifest_p7s_base64)),
   };
 }
 
@@ -227,6 +227,8 @@ async function recordSealed(
       thumbnail: file.thumbnail && { ...file.thumbnail, key: thumbnailKey(proof.id, run, file.id) },
     })),
   );
+  // The hashes the re-hash sweep compares the stored artifacts with, from the bytes this run stored (docs/adr/0066).
+  await storeArtifactHashes(deps.objects, proof.id, run, await storedArtifacts(result));
   // Verify-by-hash finds the signed files without asking every shard (docs/adr/0062): indexed before the batch says sealed.
   await indexHashes(
     deps.objects,
@@ -267,8 +269,6 @@ async function recordSealed(
       policy: result.timestamp.policy,
       sealedAt,
     }),
-    // The hashes the re-hash sweep compares the stored artifacts with, from the bytes this run stored (docs/adr/0037).
-    ...artifactChecksAtSealing(deps.db, proof.id, run, await storedArtifacts(result)),
   ]);
   if (!changedRows(eventInsert)) return "already_done";
   await deps.publishEvents([eventId]);

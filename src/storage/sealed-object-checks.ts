@@ -1,35 +1,36 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { sealedObjectChecks } from "../db/schema/sealed-object-checks.ts";
-import { chunks, D1_MAX_BOUND_PARAMETERS, rowsPerInsert } from "../lib/batches.ts";
-import { fileExtension, packagedArtifactKey, proofArtifactKeys } from "./objects/bucket.ts";
+import { proofs } from "../db/schema/proofs.ts";
+import type { ProofRow } from "./rows.ts";
+import { chunks, D1_MAX_BOUND_PARAMETERS } from "../lib/batches.ts";
 import { statement, valueList } from "./statement.ts";
 
 /**
- * The re-hash of sealed stored objects (migration 0019, docs/adr/0037): which objects each sealed proof
- * publishes, the SHA-256 each must have, and what the latest re-hash found. Raw statements, set-based, within
- * D1's 100 bound parameters.
+ * The re-hash of sealed stored objects (docs/adr/0066, superseding the storage of 0037): one cursor row per shard
+ * (`rehash_cursor`, migration 0026) walks the sealed proofs in the order their sealing committed (`proofs.rehash_seq`),
+ * and `sealed_object_checks` keeps a row only for an object whose latest re-hash did not match (altered or missing)
+ * or, for proofs sealed before migration 0026, the expected hash of an artifact that only that row holds. Raw
+ * statements, set-based, within D1's 100 bound parameters.
  */
 
 /** An object a sealed proof publishes, as the sweep re-hashes it. */
 export interface SealedObject {
   objectKey: string;
   proofId: string;
-  /** Its name in the package: `files/<id>.<ext>`, `manifest.json`, `proof.tsr`, `manifest.p7s`, `chain.pem`. */
+  /** Its name in the package: `files/<id>.<ext>`, `manifest.json`, `proof.tsr`, `manifest.p7s`, `chain.pem` (or `artifact-hashes.json`). */
   entry: string;
   fileId: string | null;
-  /** null: an artifact of a proof sealed before its hash was recorded at sealing, until its first re-hash records it. */
+  /** null: a proof sealed before its artifacts' hashes were recorded at sealing: its first re-hash records what it finds. */
   expectedSha256: string | null;
   size: number | null;
 }
 
-/** What the latest re-hash found for one object of a proof. */
+/** A row of `sealed_object_checks`: what a re-hash found for one object of a proof. */
 export interface ObjectCheck extends SealedObject {
-  /** null: not re-hashed yet. */
   lastCheckedAt: string | null;
-  /** null: missing at the last re-hash, or not re-hashed yet. */
+  /** null: missing at the last re-hash. */
   foundSha256: string | null;
-  /** null: not re-hashed yet. */
+  /** false: altered or missing; true or null: a row that only holds an artifact's expected hash (before migration 0026). */
   matched: boolean | null;
   mismatchSince: string | null;
 }
@@ -40,6 +41,37 @@ export interface RehashOutcome {
   /** null: the object is not in storage. */
   foundSha256: string | null;
   size: number | null;
+  /**
+   * Where the object's expected hash is kept: `proof` (what the proof records: no row once it matches), `row` (an
+   * artifact sealed before migration 0026: its row is kept, written when it is missing, has no hash yet or was a
+   * mismatch), `settled row` (that row, already matched with its hash: nothing to write when it matches).
+   */
+  expectedIn: "proof" | "row" | "settled row";
+}
+
+/** The shard's cursor (migration 0026). */
+export interface RehashCursor {
+  /** null: no round started yet. */
+  roundStartedAt: string | null;
+  /** The last proof (`rehash_seq`) whose objects this round re-hashed whole. */
+  position: number;
+  previousRoundStartedAt: string | null;
+  previousRoundCompletedAt: string | null;
+  /** The last proof the previous round re-hashed (0: no round completed). */
+  previousRoundEnd: number;
+  /** The first proof sealed with its run's artifact-hashes.json. */
+  artifactHashesFrom: number;
+}
+
+/** What the re-hash sweep found for one sealed proof, as the public verdict reads it. */
+export interface ProofRehashes {
+  /**
+   * When its stored objects were last re-hashed: the start of the round that last re-hashed them (the re-hash itself
+   * was at or after it, never before); null when none has yet.
+   */
+  checkedAt: string | null;
+  /** Its objects whose latest re-hash found another hash or no object. */
+  mismatches: ObjectCheck[];
 }
 
 interface CheckRow {
@@ -55,10 +87,20 @@ interface CheckRow {
   mismatch_since: string | null;
 }
 
+interface CursorRow {
+  round_started_at: string | null;
+  position: number;
+  previous_round_started_at: string | null;
+  previous_round_completed_at: string | null;
+  previous_round_end: number;
+  artifact_hashes_from: number;
+}
+
 const COLUMN_NAMES = ["object_key", "proof_id", "entry", "file_id", "expected_sha256", "size", "last_checked_at", "found_sha256", "matched", "mismatch_since"];
 const COLUMNS = sql.raw(COLUMN_NAMES.join(", "));
 /** The same columns of the table aliased `c`. */
 const CHECK_COLUMNS_OF_C = sql.raw(COLUMN_NAMES.map((name) => `c.${name}`).join(", "));
+const CURSOR_COLUMNS = sql.raw("round_started_at, position, previous_round_started_at, previous_round_completed_at, previous_round_end, artifact_hashes_from");
 
 const fromRow = (row: CheckRow): ObjectCheck => ({
   objectKey: row.object_key,
@@ -73,178 +115,152 @@ const fromRow = (row: CheckRow): ObjectCheck => ({
   mismatchSince: row.mismatch_since,
 });
 
-interface EnrolledProof {
-  id: string;
-  sealing_run: string | null;
-  manifest_sha256: string | null;
-  seal_certificate_sha256: string | null;
-}
-
-/** The objects a sealed proof publishes, with the hash D1 recorded at sealing where it holds one. */
-function objectsOf(proof: EnrolledProof, files: { id: string; content_type: string; signed_key: string; signed_sha256: string; signed_size: number | null }[]) {
-  const keys = proofArtifactKeys(proof.id, proof.sealing_run);
-  const artifacts: SealedObject[] = [
-    { objectKey: keys.manifest, proofId: proof.id, entry: "manifest.json", fileId: null, expectedSha256: proof.manifest_sha256, size: null },
-    { objectKey: keys.timestampResponse, proofId: proof.id, entry: "proof.tsr", fileId: null, expectedSha256: null, size: null },
-    { objectKey: keys.timestampChain, proofId: proof.id, entry: "chain.pem", fileId: null, expectedSha256: null, size: null },
-    // Proofs sealed before the proof-level seal (manifest version 1) have no manifest.p7s: its absence is not an alteration.
-    ...(proof.seal_certificate_sha256 === null
-      ? []
-      : [
-          {
-            objectKey: packagedArtifactKey(proof.id, proof.sealing_run, "manifest.p7s"),
-            proofId: proof.id,
-            entry: "manifest.p7s",
-            fileId: null,
-            expectedSha256: null,
-            size: null,
-          },
-        ]),
-  ];
-  return [
-    ...artifacts,
-    ...files.map((file) => ({
-      objectKey: file.signed_key,
-      proofId: proof.id,
-      entry: `files/${file.id}.${fileExtension(file.content_type)}`,
-      fileId: file.id,
-      expectedSha256: file.signed_sha256,
-      size: file.signed_size,
-    })),
-  ];
-}
-
-/** The SHA-256 and size of a sealed artifact as the sealing run stored it. */
-export interface StoredArtifact {
-  sha256: string;
-  size: number;
-}
+const fromCursorRow = (row: CursorRow): RehashCursor => ({
+  roundStartedAt: row.round_started_at,
+  position: row.position,
+  previousRoundStartedAt: row.previous_round_started_at,
+  previousRoundCompletedAt: row.previous_round_completed_at,
+  previousRoundEnd: row.previous_round_end,
+  artifactHashesFrom: row.artifact_hashes_from,
+});
 
 /**
- * The rows of a proof's own artifacts with the hashes of the bytes the sealing run stored (docs/adr/0037), written
- * in the batch that seals the proof, after its UPDATE: only when this run is the one that sealed it (a run that
- * lost the race publishes nothing). The first re-hash then already compares with what was sealed, instead of
- * taking what it finds; the sweep's enrolment keeps these rows (INSERT OR IGNORE).
+ * When a sealed proof's objects were last re-hashed, from the cursor and the proof's place alone: `rehash_seq` follows
+ * the order sealing committed, and a round walks them in that order, so a proof at or before the position was
+ * re-hashed in this round (at or after its start), one after it in the previous round if that round reached it (at or
+ * after that round's start), and otherwise (sealed after the previous round passed its place) never: null. A proof
+ * sealed after the round started was re-hashed after its sealing: the later of the two is the time given, never one
+ * before the re-hash. null `seq`: not sealed.
  */
-export function artifactChecksAtSealing(
-  db: Database,
-  proofId: string,
-  run: string,
-  artifacts: { manifest: StoredArtifact; timestampResponse: StoredArtifact; timestampChain: StoredArtifact; manifestSeal: StoredArtifact },
-) {
-  const keys = proofArtifactKeys(proofId, run);
-  const rows: [string, string, StoredArtifact][] = [
-    [keys.manifest, "manifest.json", artifacts.manifest],
-    [keys.timestampResponse, "proof.tsr", artifacts.timestampResponse],
-    [keys.timestampChain, "chain.pem", artifacts.timestampChain],
-    [packagedArtifactKey(proofId, run, "manifest.p7s"), "manifest.p7s", artifacts.manifestSeal],
-  ];
-  return rows.map(([objectKey, entry, { sha256, size }]) =>
-    db
-      .insert(sealedObjectChecks)
-      .select(
-        // Every column in the table's order; nothing re-hashed yet.
-        sql`SELECT ${objectKey}, ${proofId}, ${entry}, NULL, ${sha256}, ${size}, NULL, NULL, NULL, NULL WHERE EXISTS (SELECT 1 FROM proofs WHERE id = ${proofId} AND status = 'sealed' AND sealing_run = ${run})`,
-      )
-      .onConflictDoNothing(),
-  );
+export function lastRehashedAt(cursor: RehashCursor, proof: { seq: number | null; sealedAt: string | null }): string | null {
+  const { seq, sealedAt } = proof;
+  if (seq === null) return null;
+  const roundStart =
+    cursor.roundStartedAt !== null && seq <= cursor.position ? cursor.roundStartedAt : seq <= cursor.previousRoundEnd ? cursor.previousRoundStartedAt : null;
+  if (roundStart === null) return null;
+  return sealedAt !== null && sealedAt > roundStart ? sealedAt : roundStart;
 }
 
-/**
- * Lists the objects of up to `limit` sealed proofs queued by migration 0019's trigger (sealed longest ago
- * first) and takes them off the queue, in one atomic batch: a proof is listed whole or not at all. Returns
- * how many objects were listed.
- */
-export async function enrolSealedObjects(d1: D1Database, limit: number): Promise<number> {
-  const proofs = (
-    await statement(
-      d1,
-      sql`SELECT p.id, p.sealing_run, p.manifest_sha256, p.seal_certificate_sha256 FROM sealed_object_enrolments e JOIN proofs p ON p.id = e.proof_id ORDER BY e.sealed_at, e.proof_id LIMIT ${sql.raw(String(limit))}`,
-    ).all<EnrolledProof>()
-  ).results;
-  if (proofs.length === 0) return 0;
-  const ids = proofs.map((proof) => proof.id);
-  const files = (
-    await statement(
-      d1,
-      sql`SELECT id, proof_id, content_type, signed_key, signed_sha256, signed_size FROM files WHERE proof_id IN (${valueList(ids)}) AND signed_key IS NOT NULL AND signed_sha256 IS NOT NULL`,
-    ).all<{ id: string; proof_id: string; content_type: string; signed_key: string; signed_sha256: string; signed_size: number | null }>()
-  ).results;
-  const objects = proofs.flatMap((proof) =>
-    objectsOf(
-      proof,
-      files.filter((file) => file.proof_id === proof.id),
+/** The shard's cursor; its round starts at `now` when none has. */
+export async function rehashCursor(d1: D1Database, now: string): Promise<RehashCursor> {
+  const [, read] = await d1.batch([
+    statement(d1, sql`UPDATE rehash_cursor SET round_started_at = ${now} WHERE id = 1 AND round_started_at IS NULL`),
+    statement(d1, sql`SELECT ${CURSOR_COLUMNS} FROM rehash_cursor WHERE id = 1`),
+  ]);
+  return fromCursorRow((read!.results as CursorRow[])[0]!);
+}
+
+/** A sealed proof as the sweep lists it. */
+export type ProofToRehash = Pick<ProofRow, "id" | "sealingRun" | "sealedRecord" | "manifestSha256" | "sealCertificateSha256"> & { seq: number };
+
+/** Up to `limit` sealed proofs after `position`, in the order sealing committed them (the index `proofs_rehash_seq`). */
+export async function sealedProofsAfter(db: Database, position: number, limit: number): Promise<ProofToRehash[]> {
+  return db
+    .select({
+      id: proofs.id,
+      seq: sql<number>`rehash_seq`,
+      sealingRun: proofs.sealingRun,
+      sealedRecord: proofs.sealedRecord,
+      manifestSha256: proofs.manifestSha256,
+      sealCertificateSha256: proofs.sealCertificateSha256,
+    })
+    .from(proofs)
+    .where(sql`rehash_seq > ${position}`)
+    .orderBy(sql`rehash_seq`)
+    .limit(limit);
+}
+
+/** The rows of these proofs' objects (mismatches, and the expected hashes of artifacts sealed before migration 0026). */
+export async function objectChecksOf(d1: D1Database, proofIds: readonly string[]): Promise<ObjectCheck[]> {
+  const found = await Promise.all(
+    chunks(proofIds, D1_MAX_BOUND_PARAMETERS).map((ids) =>
+      statement(d1, sql`SELECT ${COLUMNS} FROM sealed_object_checks WHERE proof_id IN (${valueList(ids)})`).all<CheckRow>(),
     ),
   );
-  const inserts = chunks(objects, rowsPerInsert(6)).map((rows) =>
-    statement(
-      d1,
-      sql`INSERT OR IGNORE INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size) VALUES ${sql.join(
-        rows.map((row) => sql`(${row.objectKey}, ${row.proofId}, ${row.entry}, ${row.fileId}, ${row.expectedSha256}, ${row.size})`),
-        sql`, `,
-      )}`,
-    ),
-  );
-  const dequeue = chunks(ids, D1_MAX_BOUND_PARAMETERS).map((some) =>
-    statement(d1, sql`DELETE FROM sealed_object_enrolments WHERE proof_id IN (${valueList(some)})`),
-  );
-  await d1.batch([...inserts, ...dequeue]);
-  return objects.length;
+  return found.flatMap((rows) => rows.results.map(fromRow));
 }
 
-/** Up to `limit` objects re-hashed longest ago, never re-hashed first (the index `sealed_object_checks_due`). */
-export async function objectsDueForRehash(d1: D1Database, limit: number): Promise<SealedObject[]> {
-  const rows = await statement(
-    d1,
-    sql`SELECT ${COLUMNS} FROM sealed_object_checks ORDER BY last_checked_at, object_key LIMIT ${sql.raw(String(limit))}`,
-  ).all<CheckRow>();
-  return rows.results.map(fromRow);
-}
+const matches = (outcome: RehashOutcome) =>
+  outcome.foundSha256 !== null && (outcome.object.expectedSha256 === null || outcome.object.expectedSha256 === outcome.foundSha256);
 
 /**
- * Records a run's re-hashes in one atomic batch. An artifact without an expected hash takes the one found
- * (its first re-hash); an object found with its expected hash matches; anything else (another hash, or no
- * object) is a mismatch, dated from its first detection. Returns the mismatches.
+ * Records a run's re-hashes and moves the cursor, in one atomic batch, and returns the mismatches. A mismatch (another
+ * hash, or no object) gets or keeps its row, dated from its first detection; an object that matches leaves no row,
+ * except an artifact whose row is the only holder of its expected hash (sealed before migration 0026), which is kept
+ * as matched (the first re-hash of one sealed before its hash was recorded takes the hash it finds, as before).
+ * `position`: the last proof re-hashed whole; a run that finds the cursor moved by another leaves it (both recorded
+ * the same findings).
  */
-export async function recordRehashes(d1: D1Database, outcomes: readonly RehashOutcome[], checkedAt: string): Promise<RehashOutcome[]> {
-  const matches = (outcome: RehashOutcome) =>
-    outcome.foundSha256 !== null && (outcome.object.expectedSha256 === null || outcome.object.expectedSha256 === outcome.foundSha256);
-  const plainMatches = outcomes.filter((outcome) => matches(outcome) && outcome.object.expectedSha256 !== null && outcome.object.size !== null);
-  const others = outcomes.filter((outcome) => !plainMatches.includes(outcome));
-  const statements = [
-    // Most objects match: one statement per round of keys.
-    ...chunks(
-      plainMatches.map((outcome) => outcome.object.objectKey),
-      D1_MAX_BOUND_PARAMETERS - 1,
-    ).map((keys) =>
+export async function recordRehashRun(
+  d1: D1Database,
+  input: { cursor: RehashCursor; position: number; outcomes: readonly RehashOutcome[]; checkedAt: string },
+): Promise<RehashOutcome[]> {
+  const { cursor, outcomes, checkedAt } = input;
+  const mismatches = outcomes.filter((outcome) => !matches(outcome));
+  const cleared = outcomes.filter((outcome) => matches(outcome) && outcome.expectedIn === "proof").map((outcome) => outcome.object.objectKey);
+  const kept = outcomes.filter((outcome) => matches(outcome) && outcome.expectedIn === "row");
+  await d1.batch([
+    // Most objects match and have no row: one statement per round of keys deletes the rows of those restored.
+    ...chunks(cleared, D1_MAX_BOUND_PARAMETERS).map((keys) => statement(d1, sql`DELETE FROM sealed_object_checks WHERE object_key IN (${valueList(keys)})`)),
+    ...kept.map((outcome) =>
       statement(
         d1,
-        sql`UPDATE sealed_object_checks SET last_checked_at = ${checkedAt}, found_sha256 = expected_sha256, matched = 1, mismatch_since = NULL WHERE object_key IN (${valueList(keys)})`,
+        sql`INSERT INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched) VALUES (${outcome.object.objectKey}, ${outcome.object.proofId}, ${outcome.object.entry}, NULL, ${outcome.foundSha256}, ${outcome.size}, ${checkedAt}, ${outcome.foundSha256}, 1) ON CONFLICT (object_key) DO UPDATE SET last_checked_at = excluded.last_checked_at, expected_sha256 = COALESCE(expected_sha256, excluded.expected_sha256), size = COALESCE(size, excluded.size), found_sha256 = excluded.found_sha256, matched = 1, mismatch_since = NULL`,
       ),
     ),
-    ...others.map((outcome) =>
-      matches(outcome)
-        ? statement(
-            d1,
-            sql`UPDATE sealed_object_checks SET last_checked_at = ${checkedAt}, expected_sha256 = COALESCE(expected_sha256, ${outcome.foundSha256}), size = COALESCE(size, ${outcome.size}), found_sha256 = ${outcome.foundSha256}, matched = 1, mismatch_since = NULL WHERE object_key = ${outcome.object.objectKey}`,
-          )
-        : statement(
-            d1,
-            sql`UPDATE sealed_object_checks SET last_checked_at = ${checkedAt}, found_sha256 = ${outcome.foundSha256}, matched = 0, mismatch_since = COALESCE(mismatch_since, ${checkedAt}) WHERE object_key = ${outcome.object.objectKey}`,
-          ),
+    ...mismatches.map(({ object, foundSha256 }) =>
+      statement(
+        d1,
+        sql`INSERT INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched, mismatch_since) VALUES (${object.objectKey}, ${object.proofId}, ${object.entry}, ${object.fileId}, ${object.expectedSha256}, ${object.size}, ${checkedAt}, ${foundSha256}, 0, ${checkedAt}) ON CONFLICT (object_key) DO UPDATE SET last_checked_at = excluded.last_checked_at, found_sha256 = excluded.found_sha256, matched = 0, mismatch_since = COALESCE(mismatch_since, excluded.mismatch_since)`,
+      ),
     ),
-  ];
-  if (statements.length > 0) await d1.batch(statements);
-  return outcomes.filter((outcome) => !matches(outcome));
+    statement(
+      d1,
+      sql`UPDATE rehash_cursor SET position = ${input.position} WHERE id = 1 AND round_started_at IS ${cursor.roundStartedAt} AND position = ${cursor.position}`,
+    ),
+  ]);
+  return mismatches;
 }
 
-/** What the latest re-hash found for each object of one proof (empty: not listed yet). */
-export async function proofObjectChecks(d1: D1Database, proofId: string): Promise<ObjectCheck[]> {
-  const rows = await statement(d1, sql`SELECT ${COLUMNS} FROM sealed_object_checks WHERE proof_id = ${proofId} ORDER BY entry`).all<CheckRow>();
-  return rows.results.map(fromRow);
+/**
+ * Ends the cursor's round (no sealed proof left after its position) and starts the next at `now` from the first
+ * proof; a run that finds the round already ended by another leaves it. Returns the cursor of the new round.
+ */
+export async function startNextRound(d1: D1Database, cursor: RehashCursor, now: string): Promise<RehashCursor> {
+  await statement(
+    d1,
+    sql`UPDATE rehash_cursor SET previous_round_started_at = round_started_at, previous_round_completed_at = ${now}, previous_round_end = position, round_started_at = ${now}, position = 0 WHERE id = 1 AND round_started_at IS ${cursor.roundStartedAt} AND position = ${cursor.position}`,
+  ).run();
+  return {
+    ...cursor,
+    previousRoundStartedAt: cursor.roundStartedAt,
+    previousRoundCompletedAt: now,
+    previousRoundEnd: cursor.position,
+    roundStartedAt: now,
+    position: 0,
+  };
 }
 
-/** Whether the latest re-hash of one stored object found it changed since sealing (false: matched, or not re-hashed or listed yet). */
+/**
+ * What the re-hash sweep found for one sealed proof, read in one batch (one snapshot): when it was last re-hashed,
+ * derived from the cursor and its place, and its mismatches.
+ */
+export async function proofRehashes(d1: D1Database, proofId: string): Promise<ProofRehashes> {
+  const [cursor, mismatches] = await d1.batch([
+    statement(
+      d1,
+      sql`SELECT ${CURSOR_COLUMNS}, p.rehash_seq AS seq, p.sealed_at FROM rehash_cursor LEFT JOIN proofs p ON p.id = ${proofId} WHERE rehash_cursor.id = 1`,
+    ),
+    statement(d1, sql`SELECT ${COLUMNS} FROM sealed_object_checks WHERE proof_id = ${proofId} AND matched = 0 ORDER BY entry`),
+  ]);
+  const row = (cursor!.results as (CursorRow & { seq: number | null; sealed_at: string | null })[])[0]!;
+  return {
+    checkedAt: lastRehashedAt(fromCursorRow(row), { seq: row.seq, sealedAt: row.sealed_at }),
+    mismatches: (mismatches!.results as CheckRow[]).map(fromRow),
+  };
+}
+
+/** Whether the latest re-hash of one stored object found it changed since sealing (false: matched, or not re-hashed yet). */
 export async function foundAltered(d1: D1Database, objectKey: string): Promise<boolean> {
   const row = await statement(d1, sql`SELECT matched FROM sealed_object_checks WHERE object_key = ${objectKey}`).first<{ matched: number | null }>();
   return row?.matched === 0;

@@ -1,55 +1,165 @@
 import type { WorkerContext } from "../domain/context.ts";
-import { hashObject, type ObjectStore } from "../storage/objects/bucket.ts";
-import { enrolSealedObjects, objectsDueForRehash, recordRehashes, type RehashOutcome, type SealedObject } from "../storage/sealed-object-checks.ts";
+import type { FileRow } from "../storage/rows.ts";
+import { proofFiles } from "../storage/proofs-read.ts";
+import { type ArtifactHashes, readArtifactHashes } from "../storage/objects/artifact-hashes.ts";
+import { artifactHashesKey, fileExtension, hashObject, type ObjectStore, packagedArtifactKey, proofArtifactKeys } from "../storage/objects/bucket.ts";
+import {
+  type ObjectCheck,
+  objectChecksOf,
+  type ProofToRehash,
+  type RehashCursor,
+  type RehashOutcome,
+  recordRehashRun,
+  rehashCursor,
+  type SealedObject,
+  sealedProofsAfter,
+  startNextRound,
+} from "../storage/sealed-object-checks.ts";
 
 /**
- * What one run (each minute) may do, well within a cron invocation's limits (docs/adr/0037): at most
- * `objects` objects read from R2 and one batch of updates (2 D1 queries, of the 1,000 an invocation may make),
- * and no further object once `bytes` have been hashed (SHA-256 streamed, so memory stays flat; about 0.3 s of
- * CPU per 128 MiB). One object larger than the budget is still hashed alone, or it would never be.
- * `enrolProofs`: sealed proofs whose objects are listed per run (3 queries and a batch).
+ * What one run (each minute, per shard) may do, well within an invocation's limits (docs/adr/0066): whole proofs,
+ * taken in turn after the shard's cursor, until `objects` objects or `bytes` bytes would be passed (SHA-256 streamed,
+ * so memory stays flat; about 0.3 s of CPU per 128 MiB); one proof larger than the budget is still re-hashed alone, or
+ * it would never be. `proofs`: sealed proofs listed per query. About 7 D1 queries a run, of the 1,000 allowed.
  */
 export interface RehashBudget {
   objects: number;
   bytes: number;
-  enrolProofs: number;
+  proofs: number;
 }
 
-export const REHASH_BUDGET: RehashBudget = { objects: 100, bytes: 128 * 1024 * 1024, enrolProofs: 20 };
+export const REHASH_BUDGET: RehashBudget = { objects: 100, bytes: 128 * 1024 * 1024, proofs: 20 };
 
 export interface RehashRun {
-  enrolled: number;
+  /** Proofs whose objects were all re-hashed. */
+  proofs: number;
   checked: number;
   bytes: number;
   mismatches: number;
+  /** Whether the run ended a round (and started the next). */
+  roundEnded: boolean;
 }
 
 /** The SHA-256 of an object as stored, streamed; null when it is not there. */
-async function rehash(store: ObjectStore, object: SealedObject): Promise<RehashOutcome> {
+async function rehash(store: ObjectStore, { object, expectedIn }: Planned): Promise<RehashOutcome> {
   const stored = await hashObject(store, object.objectKey);
-  return stored === null ? { object, foundSha256: null, size: null } : { object, foundSha256: stored.sha256, size: stored.size };
+  return stored === null ? { object, foundSha256: null, size: null, expectedIn } : { object, foundSha256: stored.sha256, size: stored.size, expectedIn };
+}
+
+/** An object to re-hash, with where its expected hash is kept. */
+type Planned = Pick<RehashOutcome, "object" | "expectedIn">;
+
+/**
+ * The objects a sealed proof publishes, each with the hash it must have: its signed files' as sealing recorded them
+ * (through `proofFiles`, whatever holds them), and its artifacts' from its run's artifact-hashes.json, else (sealed
+ * before it) manifest.json's `manifest_sha256` and the others' from their rows. A proof sealed with
+ * that object that no longer has it: the object itself is a finding (missing), and its artifacts have no hash to
+ * compare with (their signatures and pins are still checked on every request).
+ */
+function objectsOf(proof: ProofToRehash, files: FileRow[], hashes: ArtifactHashes | null, rows: ObjectCheck[], cursor: RehashCursor): Planned[] {
+  const run = proof.sealingRun;
+  const keys = proofArtifactKeys(proof.id, run);
+  const rowOf = new Map(rows.map((row) => [row.objectKey, row]));
+  const object = (objectKey: string, entry: string, fileId: string | null, expected: string | null, size: number | null): SealedObject => ({
+    objectKey,
+    proofId: proof.id,
+    entry,
+    fileId,
+    expectedSha256: rowOf.get(objectKey)?.expectedSha256 ?? expected,
+    size: rowOf.get(objectKey)?.size ?? size,
+  });
+  const signedFiles: Planned[] = files.flatMap((file) =>
+    file.signedKey === null || file.signedSha256 === null
+      ? []
+      : [
+          {
+            object: object(file.signedKey, `files/${file.id}.${fileExtension(file.contentType)}`, file.id, file.signedSha256, file.signedSize),
+            expectedIn: "proof" as const,
+          },
+        ],
+  );
+  const manifestHash = hashes?.["manifest.json"] ?? { sha256: proof.manifestSha256, size: null };
+  const manifest = { object: object(keys.manifest, "manifest.json", null, manifestHash.sha256, manifestHash.size), expectedIn: "proof" as const };
+  const artifactEntries: [string, "proof.tsr" | "chain.pem" | "manifest.p7s"][] = [
+    [keys.timestampResponse, "proof.tsr"],
+    [keys.timestampChain, "chain.pem"],
+    // Proofs sealed before the proof-level seal (manifest version 1) have no manifest.p7s: its absence is not an alteration.
+    ...(proof.sealCertificateSha256 === null ? [] : [[packagedArtifactKey(proof.id, run, "manifest.p7s"), "manifest.p7s"] as [string, "manifest.p7s"]]),
+  ];
+  // Sealed with its artifact-hashes.json: re-hashed only to find it missing (and to clear that finding once restored).
+  const hashesKey = run !== null && proof.seq >= cursor.artifactHashesFrom ? artifactHashesKey(proof.id, run) : null;
+  const hashesObject: Planned[] =
+    hashesKey !== null && (hashes === null || rowOf.has(hashesKey))
+      ? [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof" }]
+      : [];
+  if (hashes === null && hashesKey !== null) return [manifest, ...hashesObject, ...signedFiles];
+  const artifacts = artifactEntries.map(([key, entry]): Planned => {
+    const row = rowOf.get(key);
+    const settled = row !== undefined && row.matched === true && row.expectedSha256 !== null;
+    return {
+      object: object(key, entry, null, hashes?.[entry].sha256 ?? null, hashes?.[entry].size ?? null),
+      expectedIn: hashes !== null ? "proof" : settled ? "settled row" : "row",
+    };
+  });
+  return [manifest, ...hashesObject, ...artifacts, ...signedFiles];
+}
+
+/** The objects of the proofs after the cursor, whole proofs within the budget (the first one whatever its size). */
+async function plannedObjects({ env, db }: WorkerContext, cursor: RehashCursor, proofs: ProofToRehash[], budget: RehashBudget) {
+  const [files, rows, hashes] = await Promise.all([
+    proofFiles(db, env, proofs),
+    objectChecksOf(
+      db.$client,
+      proofs.map((proof) => proof.id),
+    ),
+    Promise.all(proofs.map((proof) => readArtifactHashes(env, proof))),
+  ]);
+  const planned: Planned[] = [];
+  let position = cursor.position;
+  let bytes = 0;
+  let done = 0;
+  for (const [index, proof] of proofs.entries()) {
+    const objects = objectsOf(
+      proof,
+      files.get(proof.id) ?? [],
+      hashes[index]!,
+      rows.filter((row) => row.proofId === proof.id),
+      cursor,
+    );
+    const size = objects.reduce((sum, { object }) => sum + (object.size ?? 0), 0);
+    if (done > 0 && (planned.length + objects.length > budget.objects || bytes + size > budget.bytes)) break;
+    planned.push(...objects);
+    bytes += size;
+    done++;
+    position = proof.seq;
+  }
+  return { planned, position, proofs: done };
 }
 
 /**
- * Re-hashes the sealed objects checked longest ago (never checked first), so that every object comes round
- * again after (objects / objects per run) minutes, and records what it found. A mismatch or a missing
- * object turns its proof's public verdict to altered (src/verification/verify-proof.ts), is listed by
- * GET /admin/v1/altered-objects, and logs one `sealed_object_altered` line for an alert to watch. Safe to run
- * twice at once: both record the same findings.
+ * Re-hashes the objects of the next sealed proofs of the shard, in the order their sealing committed, from the
+ * shard's one cursor, and records only what did not match; at the end of the proofs it starts the next round from
+ * the first. A mismatch or a missing object turns its proof's public verdict to altered
+ * (src/verification/verify-proof.ts), is listed by GET /admin/v1/altered-objects, and logs one
+ * `sealed_object_altered` line for an alert to watch. Safe to run twice at once: both record the same findings, and
+ * the cursor moves once.
  */
-export async function rehashSealedObjects({ env, db }: WorkerContext, now: Date, budget: RehashBudget = REHASH_BUDGET): Promise<RehashRun> {
-  const enrolled = await enrolSealedObjects(db.$client, budget.enrolProofs);
-  const due = await objectsDueForRehash(db.$client, budget.objects);
-  const outcomes: RehashOutcome[] = [];
-  let bytes = 0;
-  for (const object of due) {
-    if (outcomes.length > 0 && bytes + (object.size ?? 0) > budget.bytes) break;
-    const outcome = await rehash(env, object);
-    outcomes.push(outcome);
-    bytes += outcome.size ?? 0;
-  }
+export async function rehashSealedObjects(worker: WorkerContext, now: Date, budget: RehashBudget = REHASH_BUDGET): Promise<RehashRun> {
+  const d1 = worker.db.$client;
   const checkedAt = now.toISOString();
-  const mismatches = await recordRehashes(db.$client, outcomes, checkedAt);
+  let cursor = await rehashCursor(d1, checkedAt);
+  let proofs = await sealedProofsAfter(worker.db, cursor.position, budget.proofs);
+  let roundEnded = false;
+  if (proofs.length === 0 && cursor.position > 0) {
+    cursor = await startNextRound(d1, cursor, checkedAt);
+    roundEnded = true;
+    proofs = await sealedProofsAfter(worker.db, cursor.position, budget.proofs);
+  }
+  if (proofs.length === 0) return { proofs: 0, checked: 0, bytes: 0, mismatches: 0, roundEnded };
+  const plan = await plannedObjects(worker, cursor, proofs, budget);
+  const outcomes: RehashOutcome[] = [];
+  for (const planned of plan.planned) outcomes.push(await rehash(worker.env, planned));
+  const mismatches = await recordRehashRun(d1, { cursor, position: plan.position, outcomes, checkedAt });
   for (const { object, foundSha256 } of mismatches) {
     console.error(
       JSON.stringify({
@@ -64,5 +174,6 @@ export async function rehashSealedObjects({ env, db }: WorkerContext, now: Date,
       }),
     );
   }
-  return { enrolled, checked: outcomes.length, bytes, mismatches: mismatches.length };
+  const bytes = outcomes.reduce((sum, outcome) => sum + (outcome.size ?? 0), 0);
+  return { proofs: plan.proofs, checked: outcomes.length, bytes, mismatches: mismatches.length, roundEnded };
 }

@@ -7,7 +7,7 @@ import { proofClaims, publicClaims } from "./claims.ts";
 import { packageRoots } from "./package-roots.ts";
 import type { PublicEvidenceRecord } from "../evidence/evidence-state.ts";
 import { readRevocationIndex } from "../storage/objects/revocation.ts";
-import type { ObjectCheck } from "../storage/sealed-object-checks.ts";
+import type { ProofRehashes } from "../storage/sealed-object-checks.ts";
 import { reportsShownWith } from "../storage/proof-reports.ts";
 
 /**
@@ -27,7 +27,7 @@ async function sealedReports(env: Env, proof: ProofRow, base: string) {
  * The public face of a proof: nothing about the organization, keys or capture links. `rehashes`: what the
  * re-hash sweep last found for its objects, when the caller already read it (its cache key names them).
  */
-export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null, rehashes?: ObjectCheck[]) {
+export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null, rehashes?: ProofRehashes) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
   const [roots, revocation] = proof.status === "sealed" ? await Promise.all([packageRoots(env, proof), readRevocationIndex(env, proof)]) : [null, null];
   const reports = await sealedReports(env, proof, base);

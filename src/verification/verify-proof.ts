@@ -5,7 +5,7 @@ import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { readSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
 import { readStoredReports } from "../storage/objects/reports.ts";
 import { type ProofReportRow, reportsKeptWith } from "../storage/proof-reports.ts";
-import { type ObjectCheck, proofObjectChecks } from "../storage/sealed-object-checks.ts";
+import { type ProofRehashes, proofRehashes } from "../storage/sealed-object-checks.ts";
 import { listTrustAnchors, type TrustAnchorRow } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { type FileEvidence, type Verdict, type VerificationCheck, type VerificationPins, verifyProof } from "../../shared/verification/verify-proof-core.ts";
@@ -26,20 +26,21 @@ export interface Verification {
 }
 
 /**
- * What the service knows of each signed file now, as the verification core takes it: the latest re-hash of
- * the stored object (src/sweeps/rehash-sealed-objects.ts), or, before its first re-hash, the hash the sealer
- * took when it stored it (checked at sealing). C2PA is not read in the Worker (not_checked).
+ * What the service knows of each signed file now, as the verification core takes it: the latest re-hash of the
+ * stored object (src/sweeps/rehash-sealed-objects.ts, docs/adr/0066): a mismatch as its row says (another hash, or
+ * missing, when), else the sealed hash as of the start of the round that last re-hashed the proof (or its sealing, if later), or, before its
+ * first re-hash, the hash the sealer took when it stored it (checked at sealing). C2PA is not read in the Worker (not_checked).
  */
-export function storedFileEvidence(proof: ProofRow, files: FileRow[], checks: ObjectCheck[]): Map<string, FileEvidence> {
-  const byFile = new Map(checks.filter((check) => check.fileId !== null).map((check) => [check.fileId!, check]));
+export function storedFileEvidence(proof: ProofRow, files: FileRow[], rehashes: ProofRehashes): Map<string, FileEvidence> {
+  const byFile = new Map(rehashes.mismatches.filter((check) => check.fileId !== null).map((check) => [check.fileId!, check]));
   const evidence = new Map<string, FileEvidence>();
   for (const file of files) {
     if (file.signedKey === null) continue;
-    const check = byFile.get(file.id);
+    const mismatch = byFile.get(file.id);
     const seen =
-      check === undefined || check.lastCheckedAt === null
-        ? { present: true, sha256: file.signedSha256, checked_at: proof.sealedAt }
-        : { present: check.foundSha256 !== null, sha256: check.foundSha256, checked_at: check.lastCheckedAt };
+      mismatch !== undefined
+        ? { present: mismatch.foundSha256 !== null, sha256: mismatch.foundSha256, checked_at: mismatch.lastCheckedAt }
+        : { present: true, sha256: file.signedSha256, checked_at: rehashes.checkedAt ?? proof.sealedAt };
     evidence.set(file.id, { ...seen, c2pa: null, original_sha256: null });
   }
   return evidence;
@@ -75,17 +76,19 @@ export function proofDatabase(env: Env, proof: Pick<ProofRow, "id">): Database {
   return shardDatabase(env, shardOfId(proof.id));
 }
 
-/** What the re-hash sweep last found for each object of a proof (none before it is sealed). */
-export async function latestRehashes(env: Env, proof: ProofRow): Promise<ObjectCheck[]> {
-  return proof.status === "sealed" ? proofObjectChecks(proofDatabase(env, proof).$client, proof.id) : [];
+const NOT_REHASHED: ProofRehashes = { checkedAt: null, mismatches: [] };
+
+/** What the re-hash sweep last found for a proof's objects (nothing before it is sealed). */
+export async function latestRehashes(env: Env, proof: ProofRow): Promise<ProofRehashes> {
+  return proof.status === "sealed" ? proofRehashes(proofDatabase(env, proof).$client, proof.id) : NOT_REHASHED;
 }
 
 /** A suffix that changes whenever a re-hash of the proof's objects is recorded, for ETags and cache keys of what shows the verdict. */
-export function rehashVersion(checks: ObjectCheck[]): string {
-  const times = checks.flatMap((check) => (check.lastCheckedAt === null ? [] : [Date.parse(check.lastCheckedAt)])).sort((a, b) => a - b);
+export function rehashVersion(rehashes: ProofRehashes): string {
+  const times = [rehashes.checkedAt, ...rehashes.mismatches.map((check) => check.lastCheckedAt)].flatMap((time) => (time === null ? [] : [Date.parse(time)]));
   if (times.length === 0) return "";
-  const altered = checks.filter((check) => check.matched === false).length;
-  return `.rh${times[0]!.toString(36)}-${times.at(-1)!.toString(36)}-${times.length}-${altered}`;
+  const latest = Math.max(...times);
+  return `.rh${(rehashes.checkedAt === null ? 0 : Date.parse(rehashes.checkedAt)).toString(36)}-${latest.toString(36)}-${rehashes.mismatches.length}`;
 }
 
 /**
@@ -94,7 +97,7 @@ export function rehashVersion(checks: ObjectCheck[]): string {
  * signed file as the latest re-hash found it (no file's bytes are read here, docs/adr/0037), pinned to the
  * roots the service publishes. Nothing is kept: an object altered after sealing turns the verdict at its next re-hash.
  */
-export async function proofVerification(env: Env, proof: ProofRow, files: FileRow[], checks?: ObjectCheck[]): Promise<Verification> {
+export async function proofVerification(env: Env, proof: ProofRow, files: FileRow[], rehashes?: ProofRehashes): Promise<Verification> {
   const test_mode = proof.mode === "test";
   if (proof.status !== "sealed")
     return { status: proof.status, verdict: proof.status === "pending" ? "pending" : "not_verified", test_mode, files_checked_at: null, checks: [] };
@@ -102,7 +105,7 @@ export async function proofVerification(env: Env, proof: ProofRow, files: FileRo
   // The pins are the roots recorded in the proof's own shard, where its sealing recorded the ones it chains to.
   const [entries, rehashed, anchors, reports] = await Promise.all([
     readSealedArtifacts(env, proof),
-    checks ?? proofObjectChecks(db.$client, proof.id),
+    rehashes ?? proofRehashes(db.$client, proof.id),
     listTrustAnchors(db),
     reportsKeptWith(db, proof.id),
   ]);

@@ -3,79 +3,183 @@ import { env } from "cloudflare:workers";
 import { admin, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
-import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/objects/bucket.ts";
-import { proofObjectChecks } from "../../src/storage/sealed-object-checks.ts";
-import { REHASH_BUDGET, rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
+import { artifactHashesKey, packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../src/storage/objects/bucket.ts";
+import { storeArtifactHashes } from "../../src/storage/objects/artifact-hashes.ts";
+import { lastRehashedAt, proofRehashes, type RehashCursor } from "../../src/storage/sealed-object-checks.ts";
+import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
 import { runSweeps } from "../../src/scheduled.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { FIXTURE_CHAIN_PEM, FIXTURE_MANIFEST, FIXTURE_MANIFEST_SHA256, FIXTURE_TSR_BASE64 } from "./fixtures/sealed-proof.ts";
 import { workerContext } from "../../src/domain/context.ts";
+import { newShardedId, shardBinding, type ShardCode } from "../../src/db/shards.ts";
+import type { Env } from "../../src/env.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 
 const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+const ALL = { objects: 1_000, bytes: 1 << 30, proofs: 100 };
+const tsrBytes = () => Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0));
+const shardEnv = env as unknown as Env;
+const binding = (shard: ShardCode) => shardBinding(shardEnv, shard)!;
 
-/** A proof sealed the way sealing leaves it: its artifacts and signed files in R2, then one UPDATE to sealed. */
-async function sealedProof(options: { fileBytes?: number; withSeal?: boolean } = {}) {
-  const org = await createOrganization();
-  const { proofId, fileIds } = await insertPendingProof(org.id, "test", 2);
+/** An organization created straight into a shard's database, its id naming that shard. */
+async function organizationIn(shard: ShardCode): Promise<string> {
+  const id = newShardedId("org", shard);
+  const now = new Date().toISOString();
+  await binding(shard)
+    .prepare("INSERT INTO organizations (id, name, balance, created_at, updated_at) VALUES (?, ?, 0, ?, ?)")
+    .bind(id, `Org ${id}`, now, now)
+    .run();
+  return id;
+}
+
+/**
+ * A proof sealed the way sealing leaves it: its artifacts, their hashes (unless `legacy`: sealed before migration
+ * 0026 recorded them there) and signed files in R2, then one UPDATE to sealed.
+ */
+async function sealedProof(options: { fileBytes?: number; withSeal?: boolean; shard?: ShardCode; legacy?: boolean } = {}) {
+  const shard = options.shard ?? "00";
+  const organizationId = shard === "00" ? (await createOrganization()).id : await organizationIn(shard);
+  const db = binding(shard);
+  const { proofId, fileIds } = await insertPendingProof(organizationId, "test", 2);
   const run = `run_${proofId}`;
   const keys = proofArtifactKeys(proofId, run);
   await env.FILES.put(keys.manifest, FIXTURE_MANIFEST);
-  await env.FILES.put(
-    keys.timestampResponse,
-    Uint8Array.from(atob(FIXTURE_TSR_BASE64), (c) => c.charCodeAt(0)),
-  );
+  await env.FILES.put(keys.timestampResponse, tsrBytes());
   await env.FILES.put(keys.timestampChain, FIXTURE_CHAIN_PEM);
-  if (options.withSeal) await env.FILES.put(packagedArtifactKey(proofId, run, "manifest.p7s"), "a seal");
+  const seal = new TextEncoder().encode("a seal");
+  if (options.withSeal) await env.FILES.put(packagedArtifactKey(proofId, run, "manifest.p7s"), seal);
+  const hashed = async (bytes: Uint8Array | string) => ({ sha256: await sha256Hex(bytes), size: typeof bytes === "string" ? bytes.length : bytes.length });
+  if (!options.legacy)
+    await storeArtifactHashes(env, proofId, run, {
+      "manifest.json": await hashed(FIXTURE_MANIFEST),
+      "proof.tsr": await hashed(tsrBytes()),
+      "chain.pem": await hashed(FIXTURE_CHAIN_PEM),
+      "manifest.p7s": await hashed(seal),
+    });
   const signed: { id: string; key: string; bytes: Uint8Array }[] = [];
   for (const id of fileIds) {
     const bytes = crypto.getRandomValues(new Uint8Array(options.fileBytes ?? 4096));
     const key = signedFileKey(proofId, run, id, "image/jpeg");
     await env.FILES.put(key, bytes);
-    await env.DB.prepare("UPDATE files SET signed_key = ?, signed_sha256 = ?, signed_size = ? WHERE id = ?")
+    await db
+      .prepare("UPDATE files SET signed_key = ?, signed_sha256 = ?, signed_size = ? WHERE id = ?")
       .bind(key, await sha256Hex(bytes), bytes.length, id)
       .run();
     signed.push({ id, key, bytes });
   }
   const now = new Date().toISOString();
-  await env.DB.prepare(
-    "UPDATE proofs SET status = 'sealed', sealing_run = ?, manifest_sha256 = ?, seal_certificate_sha256 = ?, timestamp_gen_time = ?, sealed_at = ?, updated_at = ? WHERE id = ?",
-  )
+  await db
+    .prepare(
+      "UPDATE proofs SET status = 'sealed', sealing_run = ?, manifest_sha256 = ?, seal_certificate_sha256 = ?, timestamp_gen_time = ?, sealed_at = ?, updated_at = ? WHERE id = ?",
+    )
     .bind(run, FIXTURE_MANIFEST_SHA256, options.withSeal ? "d".repeat(64) : null, now, now, now, proofId)
     .run();
-  return { proofId, run, signed };
+  return { proofId, run, signed, sealedAt: now, db };
 }
 
-/** Runs the sweep, a minute later each time, until every object of the proof has been re-hashed at least `times` times. */
-async function sweepUntilChecked(proofId: string, after: Date) {
+/** The rows the proof leaves in sealed_object_checks. */
+async function rowsOf(db: D1Database, proofId: string) {
+  return (
+    await db
+      .prepare(
+        "SELECT entry, file_id, expected_sha256, found_sha256, matched, mismatch_since, last_checked_at FROM sealed_object_checks WHERE proof_id = ? ORDER BY entry",
+      )
+      .bind(proofId)
+      .all<{
+        entry: string;
+        file_id: string | null;
+        expected_sha256: string | null;
+        found_sha256: string | null;
+        matched: number | null;
+        mismatch_since: string | null;
+        last_checked_at: string;
+      }>()
+  ).results;
+}
+
+/** Runs the sweep on the shard, a minute later each time, until the proof's objects were re-hashed after `after`. */
+async function sweepUntilRehashed(proofId: string, after: Date, shard: ShardCode = "00") {
   let now = after;
   for (let round = 0; round < 20; round++) {
     now = new Date(now.getTime() + 60_000);
-    await rehashSealedObjects(workerContext(env), now);
-    const checks = await proofObjectChecks(env.DB, proofId);
-    if (checks.length > 0 && checks.every((check) => check.lastCheckedAt !== null && check.lastCheckedAt > after.toISOString())) return now;
+    await rehashSealedObjects(workerContext(shardEnv, shard), now, ALL);
+    const { checkedAt } = await proofRehashes(binding(shard), proofId);
+    if (checkedAt !== null && checkedAt > after.toISOString()) return now;
   }
-  throw new Error(`the objects of ${proofId} were not all re-hashed`);
+  throw new Error(`the objects of ${proofId} were not re-hashed`);
 }
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("re-hash of sealed stored objects", () => {
-  it("lists every object a sealed proof publishes and re-hashes within its row and byte budgets", async () => {
-    const { proofId, signed } = await sealedProof({ fileBytes: 10_000, withSeal: true });
-    // A byte budget: chain.pem and the first file, then the second file would pass 15,000 bytes (objects in key order, never checked).
-    const first = await rehashSealedObjects(workerContext(env), new Date(), { objects: 100, bytes: 15_000, enrolProofs: 20 });
-    // Enrolled whole: manifest.json, proof.tsr, chain.pem, manifest.p7s and both signed files.
-    expect(first).toMatchObject({ enrolled: 6, checked: 2 });
-    expect(first.bytes).toBeGreaterThan(10_000);
-    expect(first.bytes).toBeLessThanOrEqual(15_000);
-    const checks = await proofObjectChecks(env.DB, proofId);
-    expect(checks.map((check) => check.entry).sort()).toEqual(
-      ["chain.pem", "manifest.json", "manifest.p7s", "proof.tsr", ...signed.map((file) => `files/${file.id}.jpg`)].sort(),
-    );
-    expect(checks.filter((check) => check.lastCheckedAt !== null)).toHaveLength(2);
+describe("when a proof was last re-hashed, derived from the shard's cursor", () => {
+  const cursor: RehashCursor = {
+    roundStartedAt: "2026-11-27T10:00:00.000Z",
+    position: 40,
+    previousRoundStartedAt: "2026-11-27T09:00:00.000Z",
+    previousRoundCompletedAt: "2026-11-27T09:59:00.000Z",
+    previousRoundEnd: 30,
+    artifactHashesFrom: 1,
+  };
+  const early = "2026-11-27T08:00:00.000Z";
+
+  it("this round at or before the position, the previous round after it when that round reached it, else never", () => {
+    expect(lastRehashedAt(cursor, { seq: 40, sealedAt: early })).toBe("2026-11-27T10:00:00.000Z");
+    expect(lastRehashedAt(cursor, { seq: 1, sealedAt: early })).toBe("2026-11-27T10:00:00.000Z");
+    // A proof the previous round passed that this round has not reached yet: then, not now.
+    expect(lastRehashedAt({ ...cursor, position: 10 }, { seq: 30, sealedAt: early })).toBe("2026-11-27T09:00:00.000Z");
+    // Sealed after the previous round passed its place, not reached by this one: never re-hashed.
+    expect(lastRehashedAt({ ...cursor, position: 10 }, { seq: 31, sealedAt: early })).toBeNull();
+    expect(lastRehashedAt(cursor, { seq: 41, sealedAt: early })).toBeNull();
+    // No round yet, or not sealed.
+    expect(
+      lastRehashedAt({ ...cursor, roundStartedAt: null, position: 0, previousRoundEnd: 0, previousRoundStartedAt: null }, { seq: 1, sealedAt: early }),
+    ).toBeNull();
+    expect(lastRehashedAt(cursor, { seq: null, sealedAt: null })).toBeNull();
+  });
+
+  it("never a time before the proof was sealed: sealed after its round started, the sealing is the time given", () => {
+    expect(lastRehashedAt(cursor, { seq: 40, sealedAt: "2026-11-27T10:30:00.000Z" })).toBe("2026-11-27T10:30:00.000Z");
+    expect(lastRehashedAt({ ...cursor, position: 0 }, { seq: 30, sealedAt: "2026-11-27T09:10:00.000Z" })).toBe("2026-11-27T09:10:00.000Z");
+  });
+
+  it("follows the sweep: re-hashed this round, then the previous round while the next has not reached it, and a proof sealed after", async () => {
+    const first = await sealedProof();
+    const t1 = new Date(Date.now() + 86_400_000);
+    await sweepUntilRehashed(first.proofId, t1);
+    const firstAt = (await proofRehashes(env.DB, first.proofId)).checkedAt!;
+    expect(firstAt > t1.toISOString()).toBe(true);
+    // Sealed after the cursor passed: never re-hashed, until the cursor reaches it (after the first, in this round).
+    const second = await sealedProof();
+    expect((await proofRehashes(env.DB, second.proofId)).checkedAt).toBeNull();
+    const t2 = new Date(Date.parse(firstAt) + 3_600_000);
+    await rehashSealedObjects(workerContext(env), t2, ALL);
+    expect((await proofRehashes(env.DB, second.proofId)).checkedAt).toBe(firstAt > second.sealedAt ? firstAt : second.sealedAt);
+    // The next round starts; a run that re-hashes only the first proof of the shard leaves the later ones at the previous round.
+    const t3 = new Date(t2.getTime() + 3_600_000);
+    await rehashSealedObjects(workerContext(env), t3, { objects: 1, bytes: 1 << 30, proofs: 1 });
+    expect((await proofRehashes(env.DB, second.proofId)).checkedAt).toBe(firstAt > second.sealedAt ? firstAt : second.sealedAt);
+    // Reached a minute later in the same round: re-hashed in the round started at t3 (the time given is its start).
+    await rehashSealedObjects(workerContext(env), new Date(t3.getTime() + 60_000), ALL);
+    expect((await proofRehashes(env.DB, second.proofId)).checkedAt).toBe(t3.toISOString());
+  });
+});
+
+describe("re-hash of sealed stored objects from one cursor per shard", () => {
+  it("re-hashes every object of whole proofs within the object and byte budgets, and leaves no row for what matched", async () => {
+    const { proofId, db } = await sealedProof({ fileBytes: 10_000, withSeal: true });
+    const done = await sweepUntilRehashed(proofId, new Date(Date.now() + 2 * 86_400_000));
+    expect(await rowsOf(db, proofId)).toEqual([]);
+    // Whole proofs: one proof of 6 objects (manifest.json, proof.tsr, chain.pem, manifest.p7s, two files) past an object budget of 1, alone.
+    const next = new Date(done.getTime() + 60_000);
+    await rehashSealedObjects(workerContext(env), next, ALL);
+    const single = await rehashSealedObjects(workerContext(env), new Date(next.getTime() + 60_000), { objects: 1, bytes: 1 << 30, proofs: 20 });
+    expect(single.proofs).toBe(1);
+    expect(single.checked).toBeGreaterThanOrEqual(3);
+    // A byte budget: a proof whose files pass it is still re-hashed, alone.
+    const bytes = await rehashSealedObjects(workerContext(env), new Date(next.getTime() + 120_000), { objects: 100, bytes: 1, proofs: 20 });
+    expect(bytes.proofs).toBe(1);
     // The queries of a run stay far within the 1,000 an invocation may make (each statement of a batch counts).
     await sealedProof();
     let queries = 0;
@@ -90,113 +194,150 @@ describe("re-hash of sealed stored objects", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    const counted = await rehashSealedObjects(workerContext({ ...env, DB: counting }), new Date(), { objects: 100, bytes: 1 << 30, enrolProofs: 20 });
+    const counted = await rehashSealedObjects(workerContext({ ...env, DB: counting }), new Date(next.getTime() + 180_000));
     expect(counted.checked).toBeGreaterThan(5);
-    expect(queries).toBeLessThanOrEqual(counted.checked + 10);
-    // A row budget.
-    expect(await rehashSealedObjects(workerContext(env), new Date(), { objects: 2, bytes: 1 << 30, enrolProofs: 20 })).toMatchObject({
-      enrolled: 0,
-      checked: 2,
-    });
-    // An object larger than the whole budget is still hashed, alone.
-    expect((await rehashSealedObjects(workerContext(env), new Date(), { objects: 100, bytes: 1, enrolProofs: 20 })).checked).toBe(1);
+    expect(queries).toBeLessThanOrEqual(12);
   });
 
-  it("checks the objects re-hashed longest ago first, so every object comes round again", async () => {
-    const { proofId } = await sealedProof();
-    const start = new Date(Date.now() + 3_600_000);
-    await sweepUntilChecked(proofId, start);
-    const checks = await proofObjectChecks(env.DB, proofId);
-    expect(checks.every((check) => check.matched === true)).toBe(true);
-    // The artifacts D1 holds no hash for take the first one found; the manifest and the files keep the one recorded at sealing.
-    const tsr = checks.find((check) => check.entry === "proof.tsr")!;
-    expect(tsr.expectedSha256).toBe(tsr.foundSha256);
-    expect(checks.find((check) => check.entry === "manifest.json")!.expectedSha256).toBe(FIXTURE_MANIFEST_SHA256);
-    // The object re-hashed longest ago is the next one taken, whatever its key.
-    const chosen = checks.find((check) => check.entry === "proof.tsr")!;
-    await env.DB.prepare("UPDATE sealed_object_checks SET last_checked_at = '2001-01-01T00:00:00.000Z' WHERE object_key = ?").bind(chosen.objectKey).run();
-    const later = new Date(Date.parse(start.toISOString()) + 3_600_000);
-    expect((await rehashSealedObjects(workerContext(env), later, { ...REHASH_BUDGET, objects: 1 })).checked).toBe(1);
-    const after = await proofObjectChecks(env.DB, proofId);
-    expect(after.find((check) => check.objectKey === chosen.objectKey)!.lastCheckedAt).toBe(later.toISOString());
-    expect(after.filter((check) => check.lastCheckedAt === later.toISOString())).toHaveLength(1);
-  });
-
-  it("marks a signed file changed by one byte (same size) altered, logs the alert line, and lists it for the operator", async () => {
-    const { proofId, signed } = await sealedProof();
-    const start = new Date(Date.now() + 7_200_000);
-    const checkedAt = await sweepUntilChecked(proofId, start);
+  it("marks a signed file changed by one byte (same size) altered, logs the alert line, lists it, and drops its row once restored", async () => {
+    const { proofId, signed, db } = await sealedProof();
+    const checkedAt = await sweepUntilRehashed(proofId, new Date(Date.now() + 3 * 86_400_000));
     const target = signed[0]!;
     const altered = target.bytes.slice();
     altered[100] = altered[100]! ^ 0x01;
     await env.FILES.put(target.key, altered);
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    await sweepUntilChecked(proofId, checkedAt);
-    const check = (await proofObjectChecks(env.DB, proofId)).find((one) => one.fileId === target.id)!;
-    expect(check).toMatchObject({ matched: false, expectedSha256: await sha256Hex(target.bytes), foundSha256: await sha256Hex(altered) });
+    const foundAt = await sweepUntilRehashed(proofId, checkedAt);
+    const rehashes = await proofRehashes(db, proofId);
+    expect(rehashes.mismatches).toHaveLength(1);
+    expect(rehashes.mismatches[0]).toMatchObject({
+      fileId: target.id,
+      matched: false,
+      expectedSha256: await sha256Hex(target.bytes),
+      foundSha256: await sha256Hex(altered),
+      lastCheckedAt: foundAt.toISOString(),
+      mismatchSince: foundAt.toISOString(),
+    });
     const lines = logged.mock.calls.map((args) => String(args[0])).filter((line) => line.includes('"sealed_object_altered"'));
     expect(lines.map((line) => JSON.parse(line))).toContainEqual(
-      expect.objectContaining({
-        level: "error",
-        alert: "sealed_object_altered",
-        proof_id: proofId,
-        key: target.key,
-        expected: await sha256Hex(target.bytes),
-        found: await sha256Hex(altered),
-      }),
+      expect.objectContaining({ proof_id: proofId, key: target.key, expected: await sha256Hex(target.bytes), found: await sha256Hex(altered) }),
     );
     const listed = await callJson("/admin/v1/altered-objects?limit=100", { key: ADMIN_TOKEN });
-    expect(listed.status).toBe(200);
     expect(listed.body.data).toContainEqual(
       expect.objectContaining({ proof_id: proofId, key: target.key, file_id: target.id, missing: false, found_sha256: await sha256Hex(altered) }),
     );
-    // Restored to its sealed bytes, it matches again at its next re-hash and leaves the list.
+    // Still altered at the next round: the row keeps when it was first found.
+    const again = await sweepUntilRehashed(proofId, foundAt);
+    expect((await proofRehashes(db, proofId)).mismatches[0]).toMatchObject({ lastCheckedAt: again.toISOString(), mismatchSince: foundAt.toISOString() });
+    // Restored to its sealed bytes, it matches again at its next re-hash: its row goes, and it leaves the list.
     await env.FILES.put(target.key, target.bytes);
-    await sweepUntilChecked(proofId, new Date(Date.parse(check.lastCheckedAt!) + 1));
+    await sweepUntilRehashed(proofId, again);
+    expect(await rowsOf(db, proofId)).toEqual([]);
     const after = await callJson("/admin/v1/altered-objects?limit=100", { key: ADMIN_TOKEN });
     expect(after.body.data.map((row: { key: string }) => row.key)).not.toContain(target.key);
   });
 
-  it("knows the sealed hashes of manifest.json, proof.tsr, chain.pem and manifest.p7s from sealing: one altered before its first re-hash is found at it", async () => {
+  it("compares manifest.json, proof.tsr, chain.pem and manifest.p7s with the hashes sealing stored: one altered before its first re-hash is found at it", async () => {
     const org = await createOrganization();
     const { proofId } = await insertPendingProof(org.id, "test");
     const { deps } = dependencies(async (job) => sealedAnswer(job));
     expect(await sealProof(deps, proofId)).toBe("sealed");
     // What the sealer answered (the same for the same proof: its manifest names the proof id only).
     const answer = sealedAnswer({ proof: { id: proofId }, files: [] } as unknown as SealJob);
-    const artifacts = (await proofObjectChecks(env.DB, proofId)).filter((check) => check.fileId === null);
+    const run = (await env.DB.prepare("SELECT sealing_run FROM proofs WHERE id = ?").bind(proofId).first<{ sealing_run: string }>())!.sealing_run;
+    // Sealing leaves no row: the hashes are in the run's artifact-hashes.json.
+    expect(await rowsOf(env.DB, proofId)).toEqual([]);
     const tsr = Uint8Array.from(atob(answer.tsr_base64), (char) => char.charCodeAt(0));
-    expect(Object.fromEntries(artifacts.map((check) => [check.entry, [check.expectedSha256, check.lastCheckedAt]]))).toEqual({
-      "manifest.json": [await sha256Hex(answer.manifest), null],
-      "proof.tsr": [await sha256Hex(tsr), null],
-      "chain.pem": [await sha256Hex(answer.chain_pem), null],
-      "manifest.p7s": [await sha256Hex(Uint8Array.from(atob(answer.manifest_p7s_base64), (char) => char.charCodeAt(0))), null],
+    const stored = (await (await env.FILES.get(artifactHashesKey(proofId, run)))!.json()) as Record<string, { sha256: string }>;
+    expect(Object.fromEntries(Object.entries(stored).map(([entry, { sha256 }]) => [entry, sha256]))).toEqual({
+      "manifest.json": await sha256Hex(answer.manifest),
+      "proof.tsr": await sha256Hex(tsr),
+      "chain.pem": await sha256Hex(answer.chain_pem),
+      "manifest.p7s": await sha256Hex(Uint8Array.from(atob(answer.manifest_p7s_base64), (char) => char.charCodeAt(0))),
     });
-    // proof.tsr replaced before any sweep ran: the first re-hash already finds it altered (it used to take what it found).
-    const tsrKey = artifacts.find((check) => check.entry === "proof.tsr")!.objectKey;
+    // proof.tsr replaced before any sweep ran: the first re-hash already finds it altered.
     const altered = tsr.slice();
     altered[0] = altered[0]! ^ 0x01;
-    await env.FILES.put(tsrKey, altered);
+    await env.FILES.put(proofArtifactKeys(proofId, run).timestampResponse, altered);
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    await sweepUntilChecked(proofId, new Date(Date.now() + 14_400_000));
-    const checks = await proofObjectChecks(env.DB, proofId);
-    expect(checks.find((check) => check.entry === "proof.tsr")).toMatchObject({ matched: false, foundSha256: await sha256Hex(altered) });
-    expect(checks.filter((check) => check.fileId === null && check.entry !== "proof.tsr").every((check) => check.matched === true)).toBe(true);
+    await sweepUntilRehashed(proofId, new Date(Date.now() + 4 * 86_400_000));
+    // (The stand-in sealer stores no signed copy: the files are missing, found so too.)
+    const rows = (await rowsOf(env.DB, proofId)).filter((row) => row.file_id === null);
+    expect(rows).toEqual([
+      expect.objectContaining({ entry: "proof.tsr", matched: 0, expected_sha256: await sha256Hex(tsr), found_sha256: await sha256Hex(altered) }),
+    ]);
   });
 
-  it("reports a missing object as altered, through the per-minute cron's sweeps", async () => {
+  it("reports a missing object as altered, through the per-minute cron's sweeps, and a lost artifact-hashes.json too", async () => {
     const { proofId, run } = await sealedProof();
-    const tsrKey = proofArtifactKeys(proofId, run).timestampResponse;
-    await env.FILES.delete(tsrKey);
+    await env.FILES.delete(proofArtifactKeys(proofId, run).timestampResponse);
     vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const after = new Date(Date.now() + 5 * 86_400_000).toISOString();
     for (let round = 0; round < 20; round++) {
-      await runSweeps(workerContext(env), new Date(Date.now() + 86_400_000 + round * 60_000));
-      if ((await proofObjectChecks(env.DB, proofId)).every((check) => check.lastCheckedAt !== null)) break;
+      await runSweeps(workerContext(env), new Date(Date.parse(after) + (round + 1) * 60_000));
+      if (((await proofRehashes(env.DB, proofId)).checkedAt ?? "") > after) break;
     }
-    const tsr = (await proofObjectChecks(env.DB, proofId)).find((check) => check.entry === "proof.tsr")!;
-    expect(tsr).toMatchObject({ matched: false, foundSha256: null });
+    expect((await proofRehashes(env.DB, proofId)).mismatches).toEqual([expect.objectContaining({ entry: "proof.tsr", foundSha256: null, matched: false })]);
     const listed = await admin("/admin/v1/altered-objects?limit=100", undefined, "GET");
     expect(listed.body.data).toContainEqual(expect.objectContaining({ proof_id: proofId, entry: "proof.tsr", missing: true }));
+    // The hashes sealing stored, deleted: that is a finding itself (the artifacts then have nothing to be compared with).
+    const lost = await sealedProof();
+    await env.FILES.delete(artifactHashesKey(lost.proofId, lost.run));
+    await sweepUntilRehashed(lost.proofId, new Date(Date.parse(after) + 86_400_000));
+    expect((await proofRehashes(env.DB, lost.proofId)).mismatches).toEqual([expect.objectContaining({ entry: "artifact-hashes.json", foundSha256: null })]);
+  });
+
+  it("keeps the artifacts' hashes of a proof sealed before migration 0026 in its rows, and records one first found when none was", async () => {
+    const { proofId, run, db } = await sealedProof({ legacy: true });
+    const keys = proofArtifactKeys(proofId, run);
+    // Sealed before migration 0026: before the first proof the cursor expects an artifact-hashes.json of.
+    await db.prepare("UPDATE rehash_cursor SET artifact_hashes_from = (SELECT rehash_seq FROM proofs WHERE id = ?) + 1").bind(proofId).run();
+    // As migration 0026 leaves such a proof: proof.tsr's row holds the hash recorded at sealing; chain.pem has none yet.
+    await db
+      .prepare("INSERT INTO sealed_object_checks (object_key, proof_id, entry, expected_sha256, matched) VALUES (?, ?, 'proof.tsr', ?, NULL)")
+      .bind(keys.timestampResponse, proofId, await sha256Hex(tsrBytes()))
+      .run();
+    const first = await sweepUntilRehashed(proofId, new Date(Date.now() + 6 * 86_400_000));
+    expect(await rowsOf(db, proofId)).toEqual([
+      expect.objectContaining({ entry: "chain.pem", matched: 1, expected_sha256: await sha256Hex(FIXTURE_CHAIN_PEM) }),
+      expect.objectContaining({ entry: "proof.tsr", matched: 1, expected_sha256: await sha256Hex(tsrBytes()) }),
+    ]);
+    // A row already matched with its hash is not written again at each round.
+    const settled = await rowsOf(db, proofId);
+    const second = await sweepUntilRehashed(proofId, first);
+    expect(await rowsOf(db, proofId)).toEqual(settled);
+    // Replaced, it is found altered against the row's hash; the row stays once restored, matched.
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await env.FILES.put(keys.timestampResponse, "another token");
+    const third = await sweepUntilRehashed(proofId, second);
+    expect((await proofRehashes(db, proofId)).mismatches).toEqual([
+      expect.objectContaining({ entry: "proof.tsr", expectedSha256: await sha256Hex(tsrBytes()) }),
+    ]);
+    await env.FILES.put(keys.timestampResponse, tsrBytes());
+    await sweepUntilRehashed(proofId, third);
+    expect((await proofRehashes(db, proofId)).mismatches).toEqual([]);
+    expect((await rowsOf(db, proofId)).map((row) => [row.entry, row.matched])).toEqual([
+      ["chain.pem", 1],
+      ["proof.tsr", 1],
+    ]);
+  });
+
+  it("walks each shard's proofs from that shard's own cursor, each a message of the sweeps queue", async () => {
+    const proofs = await Promise.all((["00", "01", "02"] as const).map(async (shard) => ({ shard, ...(await sealedProof({ shard })) })));
+    const target = proofs[2]!;
+    const altered = target.signed[0]!.bytes.slice();
+    altered[0] = altered[0]! ^ 0x01;
+    await env.FILES.put(target.signed[0]!.key, altered);
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const after = new Date(Date.now() + 7 * 86_400_000);
+    for (const { shard, proofId } of proofs) await sweepUntilRehashed(proofId, after, shard);
+    for (const { shard, proofId } of proofs) {
+      const rehashes = await proofRehashes(binding(shard), proofId);
+      expect(rehashes.checkedAt! > after.toISOString()).toBe(true);
+      expect(rehashes.mismatches.map((check) => check.fileId)).toEqual(shard === "02" ? [target.signed[0]!.id] : []);
+    }
+    const cursors = await Promise.all(proofs.map(({ shard }) => binding(shard).prepare("SELECT position FROM rehash_cursor").all()));
+    expect(cursors.every((rows) => rows.results.length === 1)).toBe(true);
   });
 
   it("lists altered objects a page at a time, and only for the admin token", async () => {
@@ -205,7 +346,7 @@ describe("re-hash of sealed stored objects", () => {
     const keys = proofArtifactKeys(proofId, run);
     await Promise.all([env.FILES.delete(keys.timestampResponse), env.FILES.delete(keys.timestampChain)]);
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    await sweepUntilChecked(proofId, new Date(Date.now() + 2 * 86_400_000));
+    await sweepUntilRehashed(proofId, new Date(Date.now() + 8 * 86_400_000));
     const first = await callJson("/admin/v1/altered-objects?limit=1", { key: ADMIN_TOKEN });
     expect(first.body.data).toHaveLength(1);
     expect(first.body.has_more).toBe(true);

@@ -1,7 +1,11 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { proofs } from "./proofs.ts";
 
-/** One object a sealed proof publishes and what its latest re-hash found (migration 0019, docs/adr/0037). */
+/**
+ * An object of a sealed proof whose latest re-hash did not match (altered or missing), kept until it matches again;
+ * or, for a proof sealed before migration 0026, the expected hash of an artifact that only this row holds
+ * (migrations 0019 and 0026, docs/adr/0037 and 0066).
+ */
 export const sealedObjectChecks = sqliteTable(
   "sealed_object_checks",
   {
@@ -18,13 +22,19 @@ export const sealedObjectChecks = sqliteTable(
     matched: integer("matched", { mode: "boolean" }),
     mismatchSince: text("mismatch_since"),
   },
-  (table) => [index("sealed_object_checks_due").on(table.lastCheckedAt, table.objectKey), index("sealed_object_checks_proof").on(table.proofId)],
+  (table) => [index("sealed_object_checks_proof").on(table.proofId)],
 );
 
-/** Sealed proofs whose objects the re-hash sweep has still to list (migration 0019). */
-export const sealedObjectEnrolments = sqliteTable("sealed_object_enrolments", {
-  proofId: text("proof_id")
-    .primaryKey()
-    .references(() => proofs.id),
-  sealedAt: text("sealed_at").notNull(),
+/**
+ * The shard's one re-hash cursor (migration 0026, docs/adr/0066): the sweep walks the sealed proofs in the order their
+ * sealing committed (`proofs.rehash_seq`, set by a trigger), and a proof's last re-hash is derived from its place.
+ */
+export const rehashCursor = sqliteTable("rehash_cursor", {
+  id: integer("id").primaryKey(),
+  roundStartedAt: text("round_started_at"),
+  position: integer("position").notNull().default(0),
+  previousRoundStartedAt: text("previous_round_started_at"),
+  previousRoundCompletedAt: text("previous_round_completed_at"),
+  previousRoundEnd: integer("previous_round_end").notNull().default(0),
+  artifactHashesFrom: integer("artifact_hashes_from").notNull(),
 });

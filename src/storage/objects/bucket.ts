@@ -85,6 +85,13 @@ export const evidenceRecordKey = (proofId: string, run: string | null) => packag
  */
 export const sealedRecordKey = (proofId: string, run: string) => `${runPrefix(proofId, run)}/record.json`;
 
+/**
+ * The SHA-256 and size of the artifacts a sealing run stored (manifest.json, proof.tsr, chain.pem, manifest.p7s),
+ * written once by the run before the proof says sealed: what the re-hash sweep compares them with (docs/adr/0066).
+ * Not a package entry.
+ */
+export const artifactHashesKey = (proofId: string, run: string) => `${runPrefix(proofId, run)}/artifact-hashes.json`;
+
 /** A sealed photo's thumbnail, made by the sealer from the signed bytes (served publicly, not in the package). */
 export function thumbnailKey(proofId: string, run: string, fileId: string): string {
   return `${runPrefix(proofId, run)}/thumbnails/${fileId}.webp`;

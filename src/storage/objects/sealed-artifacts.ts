@@ -2,6 +2,7 @@ import { REVOCATION_INDEX, RevocationIndexSchema } from "../../../shared/revocat
 import type { SealedResult } from "../../../shared/sealer-protocol.ts";
 import type { FileRow } from "../rows.ts";
 import {
+  artifactHashesKey,
   bucket,
   deleteObjects,
   EVIDENCE_RECORD_NAME,
@@ -30,7 +31,7 @@ type ProofRun = { id: string; sealingRun: string | null };
  * A sealed proof's small artifacts as they are stored now, by their names in the package (manifest.json,
  * manifest.p7s, proof.tsr, chain.pem, c2pa-trust-anchor.pem, evidence-record.ers, revocation/…): what the
  * verification core reads. A few kB each, read in two rounds (the revocation index names its files); the
- * signed files are not read here (their re-hash is in sealed_object_checks). A missing artifact is absent.
+ * signed files are not read here (the re-hash sweep's findings stand for them, docs/adr/0066). A missing artifact is absent.
  */
 export async function readSealedArtifacts(store: ObjectStore, proof: ProofRun): Promise<Map<string, Uint8Array>> {
   const keys = proofArtifactKeys(proof.id, proof.sealingRun);
@@ -91,6 +92,7 @@ export async function discardSealingRun(store: ObjectStore, proofId: string, run
   await deleteObjects(store, [
     ...Object.values(proofArtifactKeys(proofId, run)),
     sealedRecordKey(proofId, run),
+    artifactHashesKey(proofId, run),
     ...files.flatMap((file) => [signedFileKey(proofId, run, file.id, file.contentType), thumbnailKey(proofId, run, file.id)]),
   ]);
 }

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { packagedArtifactKey, proofArtifactKeys } from "../../../src/storage/objects/bucket.ts";
+import { storeArtifactHashes } from "../../../src/storage/objects/artifact-hashes.ts";
+import { sha256Hex } from "../../../src/lib/crypto.ts";
 import { createOrganization } from "./factories.ts";
 import { insertPendingProof } from "./proof-factory.ts";
 
@@ -29,6 +31,17 @@ export async function storedFixtureProof(artifacts: SealedArtifacts) {
   await env.FILES.put(keys.timestampResponse, artifacts.timestampResponse);
   await env.FILES.put(keys.timestampChain, artifacts.timestampChain);
   await env.FILES.put(keys.c2paTrustAnchor, artifacts.c2paTrustAnchor);
+  // The hashes sealing records of what it stored (docs/adr/0066), so the re-hash compares with them.
+  const hashed = async (value: Uint8Array | string) => {
+    const bytes = typeof value === "string" ? new TextEncoder().encode(value) : value;
+    return { sha256: await sha256Hex(bytes), size: bytes.length };
+  };
+  await storeArtifactHashes(env, proofId, run, {
+    "manifest.json": await hashed(artifacts.manifest),
+    "proof.tsr": await hashed(artifacts.timestampResponse),
+    "chain.pem": await hashed(artifacts.timestampChain),
+    "manifest.p7s": await hashed(artifacts.manifestSeal),
+  });
   return { proofId, sessionId, run, sealedAt };
 }
 
