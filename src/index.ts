@@ -11,6 +11,7 @@ export { RateLimitBucket } from "./durable/rate-limit-bucket.ts";
 export { ApiAccount } from "./durable/api-account.ts";
 export { ProofLinkLock } from "./durable/proof-link-lock.ts";
 export { SealerContainer } from "./sealing/sealer-container.ts";
+export { SimilarityIndex } from "./durable/similarity-index.ts";
 
 const apiApp = createApiApp();
 const captureApp = createCaptureApp();

@@ -15,6 +15,7 @@ import { resolveInterruptedDeliveryAttempts } from "./sweeps/resolve-interrupted
 import { renewEvidenceRecords } from "./sweeps/renew-evidence-records.ts";
 import { rehashSealedObjects } from "./sweeps/rehash-sealed-objects.ts";
 import { makeMissingReports } from "./sweeps/make-missing-reports.ts";
+import { moveFingerprintsToIndex } from "./sweeps/move-fingerprints-to-index.ts";
 
 /**
  * A periodic job run on each shard after the cron trigger (every minute); each must be safe to run twice or concurrently. What it
@@ -43,6 +44,8 @@ const SWEEPS: ReadonlyArray<{ name: string; run: Sweep }> = [
   { name: "rehash-sealed-objects", run: rehashSealedObjects },
   // PDF reports the queue did not make (docs/adr/0044).
   { name: "make-missing-reports", run: makeMissingReports },
+  // The prints sealed into D1 before the similarity index, moved into it a little every minute (docs/adr/0064).
+  { name: "move-fingerprints-to-index", run: moveFingerprintsToIndex },
 ];
 
 /** The sweeps queue's message: the shard whose round it is. */

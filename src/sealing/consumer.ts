@@ -75,6 +75,7 @@ export function sealingDependencies(worker: WorkerContext): SealingDependencies 
   return {
     db,
     objects: env,
+    similarityIndexes: env,
     downloadUrl: async (key) => {
       const signed = await issueDownloadUrl(env, key, SEALER_URL_LIFETIME_SECONDS);
       return { url: signed.url, headers: signed.headers };

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
-import { fingerprintCandidates, type PhotoFingerprint, type PrintLookup } from "../storage/file-fingerprints.ts";
-import { kindsOfFiles } from "../storage/files.ts";
+import { type FingerprintCandidate, fingerprintCandidates, type PhotoFingerprint, type PrintLookup } from "../storage/file-fingerprints.ts";
+import { indexedCandidates, type SimilarityIndexes } from "../storage/similarity-index.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { compareFingerprints, type FingerprintPair, QUERY_CROP_LIMITS } from "../../shared/perceptual-fingerprint.ts";
 import {
@@ -20,16 +20,17 @@ const LIKENESS_CODES = {
 /** A likeness found: the file it is on, the file it looks like and where, and the signal but for its code and words. */
 interface Likeness {
   fileId: string;
-  otherFileId: string;
   scope: keyof typeof LIKENESS_CODES;
+  /** What the other file is, as the index (or the D1 table) said, or as the sealer printed it. */
+  otherKind: FileRow["kind"];
   signal: Omit<StoredSignal, "code" | "detail">;
   words: (kind: FileRow["kind"]) => string;
 }
 
 /**
  * The similarity signals of a proof's photos and videos (docs/adr/0052, 0059): a likeness to a file, or to one of its
- * crops or frames, of another, earlier sealed proof of the same organization and mode (only sealed proofs have
- * fingerprint rows), naming the closest one (then the earliest), a photo's query crops also compared with the earlier
+ * crops or frames, of another, earlier sealed proof of the same organization and mode (only sealed proofs' prints are
+ * candidates, docs/adr/0064), naming the closest one (then the earliest), a photo's query crops also compared with the earlier
  * prints within their own stricter thresholds (a copy cropped off one edge, ADR 0052); a likeness within this proof on the later of two
  * files within the thresholds, naming the earlier one. Each is named by what the file looks like (docs/adr/0063):
  * `similar_to_earlier_photo` or `similar_to_earlier_video`, `similar_within_proof` (a photo) or
@@ -37,11 +38,12 @@ interface Likeness {
  */
 export async function similaritySignals(
   db: Database,
+  indexes: SimilarityIndexes,
   proof: { id: string; organizationId: string; mode: "test" | "live" },
   photos: readonly PhotoFingerprint[],
 ): Promise<Map<string, StoredSignal[]>> {
   const likenesses: Likeness[] = [];
-  const candidates = await fingerprintCandidates(db, proof, photos.flatMap(lookups));
+  const candidates = await earlierPrints(db, indexes, proof, photos.flatMap(lookups));
   for (const photo of photos) {
     const closest = candidates
       .flatMap((candidate) => [
@@ -54,8 +56,8 @@ export async function similaritySignals(
     const { candidate, distance } = closest;
     likenesses.push({
       fileId: photo.fileId,
-      otherFileId: candidate.fileId,
       scope: "earlier",
+      otherKind: candidate.kind,
       signal: { proof_id: candidate.proofId, step_id: candidate.stepId, distance: distance.phash, sealed_at: candidate.sealedAt },
       words: (kind) =>
         `Looks like a ${kind} sealed on ${candidate.sealedAt} in proof ${candidate.proofId} (step ${candidate.stepId}): ${distance.phash} of 64 bits apart.`,
@@ -67,29 +69,33 @@ export async function similaritySignals(
       if (distance === null) continue;
       likenesses.push({
         fileId: photo.fileId,
-        otherFileId: earlier.fileId,
         scope: "within",
+        otherKind: earlier.kind,
         signal: { other_file_id: earlier.fileId, distance },
         words: (kind) => `Looks like ${kind} ${earlier.fileId} of this proof (step ${earlier.stepId}): ${distance} of 64 bits apart.`,
       });
       return;
     }
   });
-  const kinds =
-    likenesses.length === 0
-      ? new Map<string, FileRow["kind"]>()
-      : await kindsOfFiles(
-          db,
-          likenesses.map((found) => found.otherFileId),
-        );
   const signals = new Map<string, StoredSignal[]>(photos.map((photo) => [photo.fileId, []]));
-  for (const { fileId, otherFileId, scope, signal, words } of likenesses) {
-    // Every fingerprinted file keeps its row in files (its proof is sealed, or being sealed here); a photo otherwise,
-    // the kind whose prints the index held before videos had any.
-    const kind = kinds.get(otherFileId) ?? "photo";
-    signals.get(fileId)!.push({ code: LIKENESS_CODES[scope][kind], detail: words(kind), ...signal });
+  for (const { fileId, otherKind, scope, signal, words } of likenesses) {
+    signals.get(fileId)!.push({ code: LIKENESS_CODES[scope][otherKind], detail: words(otherKind), ...signal });
   }
   return signals;
+}
+
+/**
+ * The earlier prints that may be close to `lookups`: the similarity index's of sealed proofs (docs/adr/0064) and those
+ * still in the D1 table until the backfill has moved them (a file's prints in both while it moves, counted once).
+ */
+async function earlierPrints(
+  db: Database,
+  indexes: SimilarityIndexes,
+  proof: { id: string; organizationId: string; mode: "test" | "live" },
+  lookups: readonly PrintLookup[],
+): Promise<FingerprintCandidate[]> {
+  const [indexed, notYetMoved] = await Promise.all([indexedCandidates(indexes, db, proof, lookups), fingerprintCandidates(db, proof, lookups)]);
+  return [...new Map([...notYetMoved, ...indexed].map((candidate) => [`${candidate.fileId}/${candidate.variant}`, candidate])).values()];
 }
 
 /**

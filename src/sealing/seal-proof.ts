@@ -24,7 +24,8 @@ import { SEAL_TIMEOUT_MS } from "./sealer-client.ts";
 import { logSealingTimes } from "./sealing-times.ts";
 import { isLikenessToEarlier, SEALED_BEFORE, type StoredSignal } from "../../shared/integrity-signals.ts";
 import { earlierProofsByHash } from "../storage/sealed-before.ts";
-import { fingerprintInserts, type PhotoFingerprint } from "../storage/file-fingerprints.ts";
+import type { PhotoFingerprint } from "../storage/file-fingerprints.ts";
+import { indexSealedFiles, type SimilarityIndexes } from "../storage/similarity-index.ts";
 import { similaritySignals } from "./photo-similarity.ts";
 import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
@@ -37,6 +38,8 @@ export interface SealingDependencies {
   db: Database;
   /** Where the run's artifacts are stored (the Worker's env). */
   objects: ObjectStore;
+  /** The similarity indexes the photos' and videos' prints are written to and looked up in (docs/adr/0064). */
+  similarityIndexes: SimilarityIndexes;
   /** Short-lived signed URLs, so the sealer holds no storage credentials of its own. */
   downloadUrl(key: string): Promise<{ url: string; headers?: Record<string, string> }>;
   uploadUrl(key: string, contentType: string): Promise<{ url: string; method: string; headers: Record<string, string> }>;
@@ -201,7 +204,7 @@ async function recordSealed(
   const sealedAt = nowIso();
   const eventId = newId("evt");
   const photos = photoFingerprints(files, result);
-  const signals = await signalsWithEarlierSeals(deps.db, proof, files, result, photos);
+  const signals = await signalsWithEarlierSeals(deps, proof, files, result, photos);
   const event = proofSealed.build(proofEventOrigin(proof, sealedAt), {
     ...proofEventFields(proof),
     compare_to: proof.compareTo,
@@ -229,6 +232,8 @@ async function recordSealed(
   );
   // The hashes the re-hash sweep compares the stored artifacts with, from the bytes this run stored (docs/adr/0066).
   await storeArtifactHashes(deps.objects, proof.id, run, await storedArtifacts(result));
+  // Compared with the organization's next files once the batch says sealed (docs/adr/0064): written first, by file id.
+  await indexSealedFiles(deps.similarityIndexes, proof, photos);
   // Verify-by-hash finds the signed files without asking every shard (docs/adr/0062): indexed before the batch says sealed.
   await indexHashes(
     deps.objects,
@@ -252,8 +257,6 @@ async function recordSealed(
         priorC2pa: file.prior_c2pa,
       }),
     ),
-    // Compared with the organization's next photos (docs/adr/0041).
-    ...fingerprintInserts(deps.db, proof, sealedAt, photos),
     // Published at GET /v1/public/trust-anchors so that verifiers can pin them (issue 14).
     ...trustAnchorUpserts(deps.db, roots, proof.mode, sealedAt),
     // Listed beside the roots, so that a new sealing certificate (a rotation) is visible (docs/adr/0027).
@@ -301,7 +304,7 @@ function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerp
  * another sealed proof, and the similarity signals of the photos' fingerprints (docs/adr/0041).
  */
 async function signalsWithEarlierSeals(
-  db: Database,
+  { db, similarityIndexes }: Pick<SealingDependencies, "db" | "similarityIndexes">,
   proof: ProofRow,
   files: FileRow[],
   result: SealedResult,
@@ -313,7 +316,7 @@ async function signalsWithEarlierSeals(
       proof,
       files.map((file) => file.sha256),
     ),
-    similaritySignals(db, proof, photos),
+    similaritySignals(db, similarityIndexes, proof, photos),
   ]);
   const originals = new Map(files.map((file) => [file.id, file.sha256.toLowerCase()]));
   return new Map(

@@ -1,14 +1,13 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { fileFingerprints } from "../db/schema/index.ts";
+import { fileFingerprints, files as filesTable } from "../db/schema/index.ts";
+import type { BandQuery, IndexedFile } from "../durable/similarity-index.ts";
 import { type FingerprintPair, phashBands } from "../../shared/perceptual-fingerprint.ts";
-import { whilePending } from "./proof-sealing.ts";
-import { valueList } from "./statement.ts";
 
 /**
- * The sealed photos' perceptual fingerprints (table `file_fingerprints`, docs/adr/0041): written in the batch
- * that seals their proof, and looked up band by band when the organization seals its next photos.
+ * The fingerprints sealed before the similarity index (table `file_fingerprints`, docs/adr/0041, 0064): no new row is
+ * written; those there are still looked up, band by band, until the backfill has moved them into the index
+ * ({@link fingerprintsToMove}, {@link deleteMovedFingerprints}).
  */
 
 /**
@@ -26,8 +25,6 @@ export const CANDIDATES_PER_EXACT_BAND = Math.ceil(CANDIDATES_PER_BAND / 17);
  * look-up statements (a statement a photo) of the invocation's 1,000 queries.
  */
 export const BAND_VALUES_PER_STATEMENT = 96;
-/** Rows one multi-row insert writes: 7 × 13 values and the proof's id, 92 of D1's 100 bound parameters. */
-const ROWS_PER_INSERT = 7;
 
 export interface PhotoFingerprint extends FingerprintPair {
   fileId: string;
@@ -61,9 +58,11 @@ export interface FingerprintCandidate {
   dhash: string;
   /** 0: the whole picture; 1 to 5: a crop of it. */
   variant: number;
+  /** What the file is: a likeness to it is named so (docs/adr/0063). */
+  kind: "photo" | "video";
 }
 
-type ProofScope = { id: string; organizationId: string; mode: "test" | "live" };
+export type ProofScope = { id: string; organizationId: string; mode: "test" | "live" };
 
 /** A band's value and the 16 values one bit away. */
 const bandWithNeighbours = (band: number) => [band, ...Array.from({ length: 16 }, (_, bit) => band ^ (1 << bit))];
@@ -89,75 +88,105 @@ function statementGroups(lookups: readonly PrintLookup[]): PrintLookup[][] {
   return groups;
 }
 
-const groupsOf = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+/**
+ * The look-up's statements, in the D1 table as in the similarity index (docs/adr/0064): for each group of look-ups
+ * binding at most {@link BAND_VALUES_PER_STATEMENT} values, and each of the four bands, the band's values (to within
+ * one bit, or exactly as each look-up says) and the rows the statement returns at most.
+ */
+export function bandQueries(lookups: readonly PrintLookup[]): BandQuery[] {
+  return statementGroups(lookups).flatMap((group) =>
+    BAND_COLUMNS.map((_, band) => ({
+      band,
+      values: [...new Set(group.flatMap((lookup) => bandValues(lookup, phashBands(lookup.phash)[band]!)))],
+      limit: group.reduce((rows, lookup) => rows + (lookup.exactBands ? CANDIDATES_PER_EXACT_BAND : CANDIDATES_PER_BAND), 0),
+    })),
+  );
+}
 
 /**
- * The organization's sealed photos of the same mode, in other proofs, that may be close to one of `lookups` (whole
- * pictures, video frames, query crops): the rows, whole pictures and crops, sharing one of the four pHash bands, to
- * within one bit or exactly as each look-up says. For each band, one statement per group of look-ups binding at most
- * {@link BAND_VALUES_PER_STATEMENT} values, through that band's index, all in one batch; the distances are for the
- * caller to compute.
+ * The organization's photos of the same mode, in other proofs, still in the D1 table, that may be close to one of
+ * `lookups` (whole pictures, video frames, query crops): the rows, whole pictures and crops, of each of
+ * {@link bandQueries}, through that band's index, all in one batch, with what each file is (its row in files); the
+ * distances are for the caller to compute. A row there was written in the batch that sealed its proof: its proof is sealed.
  */
 export async function fingerprintCandidates(db: Database, proof: ProofScope, lookups: readonly PrintLookup[]): Promise<FingerprintCandidate[]> {
-  const queries = statementGroups(lookups).flatMap((group) =>
-    BAND_COLUMNS.map((column, index) =>
-      db
-        .select({
-          fileId: fileFingerprints.fileId,
-          proofId: fileFingerprints.proofId,
-          stepId: fileFingerprints.stepId,
-          sealedAt: fileFingerprints.sealedAt,
-          phash: fileFingerprints.phash,
-          dhash: fileFingerprints.dhash,
-          variant: fileFingerprints.variant,
-        })
-        .from(fileFingerprints)
-        .where(
-          and(
-            eq(fileFingerprints.organizationId, proof.organizationId),
-            eq(fileFingerprints.mode, proof.mode),
-            inArray(column, [...new Set(group.flatMap((lookup) => bandValues(lookup, phashBands(lookup.phash)[index]!)))]),
-            ne(fileFingerprints.proofId, proof.id),
-          ),
-        )
-        .limit(group.reduce((rows, lookup) => rows + (lookup.exactBands ? CANDIDATES_PER_EXACT_BAND : CANDIDATES_PER_BAND), 0)),
-    ),
+  const queries = bandQueries(lookups).map(({ band, values, limit }) =>
+    db
+      .select({
+        fileId: fileFingerprints.fileId,
+        proofId: fileFingerprints.proofId,
+        stepId: fileFingerprints.stepId,
+        sealedAt: fileFingerprints.sealedAt,
+        phash: fileFingerprints.phash,
+        dhash: fileFingerprints.dhash,
+        variant: fileFingerprints.variant,
+        kind: filesTable.kind,
+      })
+      .from(fileFingerprints)
+      .leftJoin(filesTable, eq(filesTable.id, fileFingerprints.fileId))
+      .where(
+        and(
+          eq(fileFingerprints.organizationId, proof.organizationId),
+          eq(fileFingerprints.mode, proof.mode),
+          inArray(BAND_COLUMNS[band]!, values),
+          ne(fileFingerprints.proofId, proof.id),
+        ),
+      )
+      .limit(limit),
   );
   const [first, ...rest] = queries;
   if (first === undefined) return [];
   const results = await db.batch([first, ...rest]);
   const unique = new Map<string, FingerprintCandidate>();
-  for (const rows of results) for (const row of rows) unique.set(`${row.fileId}/${row.variant}`, row);
+  // A file without its row any more counts as a photo, as the look-up has always named it (docs/adr/0063).
+  for (const rows of results) for (const row of rows) unique.set(`${row.fileId}/${row.variant}`, { ...row, kind: row.kind ?? "photo" });
   return [...unique.values()];
 }
 
+/** A file of the D1 table, with its prints, to be moved into its organization's and mode's index. */
+export interface FingerprintsToMove {
+  organizationId: string;
+  mode: "test" | "live";
+  file: IndexedFile;
+}
+
+/** Files one delete statement names: 90 of D1's 100 bound parameters. */
+const FILES_PER_DELETE = 90;
+
 /**
- * The photos' fingerprint rows, the whole picture's (variant 0) and its crops' (1 to 5), a few per statement,
- * written only while their proof is still pending (the batch that seals it).
+ * The first `files` files of the D1 table (by id), each whole with its variants in order (one statement, through the
+ * primary key), for the backfill to write into their indexes before it deletes them here.
  */
-export function fingerprintInserts(db: Database, proof: ProofScope, sealedAt: string, photos: readonly PhotoFingerprint[]): BatchItem<"sqlite">[] {
-  const variants = photos.flatMap((photo) => [photo, ...photo.crops].map((print, variant) => ({ photo, print, variant })));
-  return groupsOf(variants, ROWS_PER_INSERT).map((group) => {
-    const rows = group.map(({ photo, print, variant }) => {
-      const values = [
-        photo.fileId,
-        proof.organizationId,
-        proof.mode,
-        proof.id,
-        photo.stepId,
-        sealedAt,
-        print.phash,
-        print.dhash,
-        ...phashBands(print.phash),
-        variant,
-      ];
-      return sql`(${valueList(values)})`;
-    });
-    // VALUES names its columns column1…column13, in the table's order.
-    return db
-      .insert(fileFingerprints)
-      .select(sql`SELECT * FROM (VALUES ${sql.join(rows, sql`, `)}) WHERE ${whilePending(proof.id)}`)
-      .onConflictDoNothing();
-  });
+export async function fingerprintsToMove(db: Database, files: number): Promise<FingerprintsToMove[]> {
+  const firstFiles = db.selectDistinct({ fileId: fileFingerprints.fileId }).from(fileFingerprints).orderBy(fileFingerprints.fileId).limit(files);
+  const rows = await db
+    .select({ print: fileFingerprints, kind: filesTable.kind })
+    .from(fileFingerprints)
+    .leftJoin(filesTable, eq(filesTable.id, fileFingerprints.fileId))
+    .where(inArray(fileFingerprints.fileId, firstFiles))
+    .orderBy(fileFingerprints.fileId, fileFingerprints.variant);
+  const moved = new Map<string, FingerprintsToMove>();
+  for (const { print: row, kind } of rows) {
+    const known = moved.get(row.fileId);
+    const print = { phash: row.phash, dhash: row.dhash };
+    // Variants 0, 1, 2… in order: each file's were written together, in the batch that sealed it.
+    if (known) known.file.prints.push(print);
+    else
+      moved.set(row.fileId, {
+        organizationId: row.organizationId,
+        mode: row.mode,
+        // A file without its row any more counts as a photo, as the look-up has always named it (docs/adr/0063).
+        file: { fileId: row.fileId, proofId: row.proofId, stepId: row.stepId, kind: kind === "video" ? "video" : "photo", prints: [print] },
+      });
+  }
+  return [...moved.values()];
+}
+
+/** Deletes the D1 rows of files the backfill has written into their indexes, in one batch. */
+export async function deleteMovedFingerprints(db: Database, fileIds: readonly string[]): Promise<void> {
+  const statements = Array.from({ length: Math.ceil(fileIds.length / FILES_PER_DELETE) }, (_, index) =>
+    db.delete(fileFingerprints).where(inArray(fileFingerprints.fileId, fileIds.slice(index * FILES_PER_DELETE, (index + 1) * FILES_PER_DELETE))),
+  );
+  const [first, ...rest] = statements;
+  if (first !== undefined) await db.batch([first, ...rest]);
 }

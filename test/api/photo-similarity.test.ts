@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { database } from "../../src/db/client.ts";
-import { CANDIDATES_PER_BAND, fingerprintCandidates, type PrintLookup } from "../../src/storage/file-fingerprints.ts";
+import { bandQueries, CANDIDATES_PER_BAND, fingerprintCandidates, type PrintLookup } from "../../src/storage/file-fingerprints.ts";
+import { indexedCandidates, indexFiles } from "../../src/storage/similarity-index.ts";
 import type { PerceptualFingerprint, SealJob } from "../../shared/sealer-protocol.ts";
 import { hammingDistance, phashBands, QUERY_CROP_PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
 import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
@@ -11,6 +12,7 @@ import { createOrganization } from "./support/factories.ts";
 import { countQueriesPerInvocation } from "./support/platform-limits.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { d1FingerprintRows, indexedPrints } from "./support/similarity-index.ts";
 
 /** A photo's fingerprints; `NEAR` has one bit flipped in each of the four pHash bands, so no band is equal. */
 const PHOTO: PerceptualFingerprint = { phash: "a5c3f00f3cc35a96", dhash: "0f0f3c3cf0f05a5a" };
@@ -136,23 +138,13 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     expect(signals).toEqual([expect.objectContaining({ code: "sealed_before", proof_id: first.proofId })]);
   });
 
-  it("stores each decoded photo's fingerprint and bands, and nothing for a file without one", async () => {
+  it("stores each decoded photo's fingerprint and bands in its organization's and mode's index, nothing in D1, nothing for a file without one", async () => {
     const org = await createOrganization();
     const { proofId, fileIds } = await sealedWith(org.id, [PHOTO, null]);
-    const rows = await env.DB.prepare("SELECT * FROM file_fingerprints WHERE proof_id = ?").bind(proofId).all<Record<string, unknown>>();
-    expect(rows.results).toHaveLength(1);
-    const [band0, band1, band2, band3] = phashBands(PHOTO.phash);
-    expect(rows.results[0]).toMatchObject({
-      file_id: fileIds[0],
-      organization_id: org.id,
-      mode: "test",
-      step_id: "photos",
-      ...PHOTO,
-      band0,
-      band1,
-      band2,
-      band3,
-    });
+    const rows = await indexedPrints(org.id, proofId);
+    expect(rows).toEqual([{ file_id: fileIds[0], proof_id: proofId, step_id: "photos", variant: 0, ...PHOTO, bands: phashBands(PHOTO.phash) }]);
+    expect(await indexedPrints(org.id, proofId, "live")).toEqual([]);
+    expect(await d1FingerprintRows(proofId)).toBe(0);
   });
 
   it("raises nothing for a distinct photo, another mode, or another organization's photo, whose proof is never named", async () => {
@@ -201,8 +193,10 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     };
     expect(hammingDistance(copy.phash, PHOTO.phash)).toBeGreaterThan(10);
     const first = await sealedWith(org.id, [{ ...PHOTO, crops: [DISTINCT, DISTINCT, DISTINCT, crop, DISTINCT] }]);
-    const rows = await env.DB.prepare("SELECT variant, phash FROM file_fingerprints WHERE file_id = ? ORDER BY variant").bind(first.fileIds[0]).all();
-    expect(rows.results).toEqual([PHOTO, DISTINCT, DISTINCT, DISTINCT, crop, DISTINCT].map((print, variant) => ({ variant, phash: print.phash })));
+    const rows = await indexedPrints(org.id, first.fileIds[0]!);
+    expect(rows.map(({ variant, phash, bands }) => ({ variant, phash, bands }))).toEqual(
+      [PHOTO, DISTINCT, DISTINCT, DISTINCT, crop, DISTINCT].map((print, variant) => ({ variant, phash: print.phash, bands: phashBands(print.phash) })),
+    );
     const again = await sealedWith(org.id, [copy]);
     const [signals] = await signalsOf(again.proofId, org.testKey);
     expect(signals).toContainEqual(expect.objectContaining({ code: "similar_to_earlier_photo", proof_id: first.proofId, distance: 4 }));
@@ -231,8 +225,7 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
       const [signals] = await signalsOf(again.proofId, org.testKey);
       expect(signals).toEqual([expect.objectContaining({ code: "similar_to_earlier_photo", proof_id: first.proofId, step_id: "photos", distance: 2 })]);
       // Looked up, never stored.
-      const stored = await env.DB.prepare("SELECT phash FROM file_fingerprints WHERE proof_id = ?").bind(again.proofId).all<{ phash: string }>();
-      expect(stored.results).toEqual([{ phash: whole.phash }]);
+      expect((await indexedPrints(org.id, again.proofId)).map(({ phash }) => ({ phash }))).toEqual([{ phash: whole.phash }]);
     });
 
     it("raises nothing when the query crop is 7 bits away: within a photo's thresholds, beyond a query crop's", async () => {
@@ -246,7 +239,7 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     });
   });
 
-  it("keeps the look-up within D1's limits: 21 bound values a statement and at most 2,500 rows a band, however crowded a band", async () => {
+  it("keeps the look-up within D1's limits: 21 bound values a statement and at most 2,500 rows a band, however crowded a band, in D1 and the index", async () => {
     const org = await createOrganization();
     const crowded = await insertPendingProof(org.id, "test", 1);
     const [band0] = phashBands(PHOTO.phash);
@@ -264,6 +257,21 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     expect(candidates.length).toBe(CANDIDATES_PER_BAND);
     // One statement per band: organization, mode, the band and its 16 neighbours, the proof, the limit.
     expect(bound).toEqual([21, 21, 21, 21]);
+    // The similarity index, as crowded, is looked up by the same statements and bounds (docs/adr/0064).
+    const crowd = await env.DB.prepare(
+      "SELECT file_id AS fileId, proof_id AS proofId, step_id AS stepId, phash, dhash FROM file_fingerprints WHERE proof_id = ?",
+    )
+      .bind(crowded.proofId)
+      .all<{ fileId: string; proofId: string; stepId: string; phash: string; dhash: string }>();
+    await indexFiles(
+      env,
+      { organizationId: org.id, mode: "test" },
+      crowd.results.map(({ phash, dhash, ...file }) => ({ ...file, kind: "photo" as const, prints: [{ phash, dhash }] })),
+    );
+    await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealed_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(crowded.proofId).run();
+    expect(bandQueries([PHOTO]).map(({ values, limit }) => [values.length, limit])).toEqual(Array.from({ length: 4 }, () => [17, CANDIDATES_PER_BAND]));
+    const indexed = await indexedCandidates(env, database(env.DB), { id: "prf_new", organizationId: org.id, mode: "test" }, [PHOTO]);
+    expect(indexed.length).toBe(CANDIDATES_PER_BAND);
     // Twelve photos: a statement per band for each group of five, 5 × 17 values and 4 at most.
     bound.length = 0;
     const twelve = Array.from({ length: 12 }, (_, index) => ({ fileId: `med_${index}`, stepId: "photos", phash: hashOfSeed(index), dhash: DISTINCT.dhash }));
@@ -288,7 +296,7 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
       org.id,
       Array.from({ length: 60 }, (_, index) => ({ phash: hashOfSeed(index), dhash: DISTINCT.dhash })),
     );
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM file_fingerprints WHERE proof_id = ?").bind(many.proofId).first<{ n: number }>())!.n).toBe(60);
+    expect(await indexedPrints(org.id, many.proofId)).toHaveLength(60);
   });
 
   it("seals a proof of 200 photos with their crops and query crops in one invocation's 1,000 queries: 200 look-up statements", async () => {
@@ -305,6 +313,7 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     const handler = { fetch: () => sealedWith(org.id, prints) };
     countQueriesPerInvocation(handler);
     const many = await handler.fetch();
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM file_fingerprints WHERE proof_id = ?").bind(many.proofId).first<{ n: number }>())!.n).toBe(1_200);
+    expect(await indexedPrints(org.id, many.proofId)).toHaveLength(1_200);
+    expect(await d1FingerprintRows(many.proofId)).toBe(0);
   });
 });

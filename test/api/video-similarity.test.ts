@@ -11,6 +11,7 @@ import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { indexedPrints } from "./support/similarity-index.ts";
 
 /** A video's frames at 10, 50 and 90 % (docs/adr/0059); the copy's middle frame has one bit flipped in each pHash band. */
 const FRAMES: FrameFingerprint[] = [
@@ -68,13 +69,6 @@ async function sealedWith(organizationId: string, items: Sealed[], sameBytesAs?:
 
 const sealedVideo = (organizationId: string, frames: FrameFingerprint[]) => sealedWith(organizationId, [{ video: frames }]);
 
-const rowsOf = async (fileId: string) =>
-  (
-    await env.DB.prepare("SELECT variant, phash, dhash, band0, band1, band2, band3 FROM file_fingerprints WHERE file_id = ? ORDER BY variant")
-      .bind(fileId)
-      .all<{ variant: number; phash: string; dhash: string; band0: number; band1: number; band2: number; band3: number }>()
-  ).results;
-
 /** Each file's signals in the owner's view, in the order of `fileIds` when given. */
 async function signalsOf(proofId: string, key: string, fileIds?: string[]): Promise<unknown[][]> {
   const listed: { id: string; signals: unknown[] }[] = (await callJson(`/v1/proofs/${proofId}`, { key })).body.files;
@@ -91,13 +85,10 @@ describe("videos that look like earlier ones (issue 27, ADR 0059, 0063)", () => 
   it("stores a video's middle frame as its variant 0 and the two others beside it, banded as photos are", async () => {
     const org = await createOrganization();
     const { fileId } = await sealedVideo(org.id, FRAMES);
-    const rows = await rowsOf(fileId);
-    expect(rows.map(({ variant, phash, dhash }) => ({ variant, phash, dhash }))).toEqual([
-      { variant: 0, phash: FRAMES[1]!.phash, dhash: FRAMES[1]!.dhash },
-      { variant: 1, phash: FRAMES[0]!.phash, dhash: FRAMES[0]!.dhash },
-      { variant: 2, phash: FRAMES[2]!.phash, dhash: FRAMES[2]!.dhash },
-    ]);
-    expect([rows[0]!.band0, rows[0]!.band1, rows[0]!.band2, rows[0]!.band3]).toEqual(phashBands(FRAMES[1]!.phash));
+    const rows = await indexedPrints(org.id, fileId);
+    expect(rows.map(({ variant, phash, dhash, bands }) => ({ variant, phash, dhash, bands }))).toEqual(
+      [FRAMES[1]!, FRAMES[0]!, FRAMES[2]!].map(({ phash, dhash }, variant) => ({ variant, phash, dhash, bands: phashBands(phash) })),
+    );
   });
 
   it("flags a copy as similar_to_earlier_video: named to its owner and in the webhook, not in the public JSON, page or report", async () => {
@@ -247,6 +238,6 @@ describe("videos that look like earlier ones (issue 27, ADR 0059, 0063)", () => 
     expect(await signalsOf(other.proofId, org.testKey)).toEqual([[]]);
     const undecoded = await sealedVideo(org.id, []);
     expect(await signalsOf(undecoded.proofId, org.testKey)).toEqual([[]]);
-    expect(await rowsOf(undecoded.fileId)).toEqual([]);
+    expect(await indexedPrints(org.id, undecoded.fileId)).toEqual([]);
   });
 });

@@ -63,6 +63,7 @@ export function dependencies(seal: (job: SealJob) => Promise<SealResult>) {
   const deps: SealingDependencies = {
     db: database(env.DB),
     objects: env,
+    similarityIndexes: env,
     downloadUrl: async (key) => ({ url: `https://storage.test/${key}` }),
     uploadUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "PUT", headers: {} }),
     discardUrl: async (key) => ({ url: `https://storage.test/${key}`, method: "DELETE", headers: {} }),
