@@ -51,15 +51,21 @@ export function distinctTuples<Row>(rows: readonly Row[], tuple: (row: Row) => s
   return [...new Set(rows.map((row) => JSON.stringify(tuple(row))))].map((text) => JSON.parse(text) as string[]);
 }
 
-/** Rows by organization and mode, each group oldest first as given: one chunk each. */
-export function byScope<Row extends { organizationId: string; mode: Mode }>(rows: readonly Row[]): Row[][] {
+/**
+ * Rows by organization, mode and UTC day of creation, each group oldest first as given: one chunk each. A
+ * chunk never spans two days, so a list needs to look at no chunk newer than the day after its cursor.
+ */
+export function byChunk<Row extends { organizationId: string; mode: Mode; createdAt: string }>(rows: readonly Row[]): Row[][] {
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
-    const scope = `${row.organizationId} ${row.mode}`;
-    groups.set(scope, [...(groups.get(scope) ?? []), row]);
+    const chunk = `${row.organizationId} ${row.mode} ${row.createdAt.slice(0, 10)}`;
+    groups.set(chunk, [...(groups.get(chunk) ?? []), row]);
   }
   return [...groups.values()];
 }
+
+/** The first instant of the UTC day after the one `instant` (ISO 8601) falls in. */
+const nextDay = (instant: string) => new Date(Date.parse(`${instant.slice(0, 10)}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 const newerFirst = (a: Keyset, b: Keyset) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1);
 const olderThan = (row: Keyset, position: Keyset) => newerFirst(row, position) > 0;
@@ -75,7 +81,12 @@ function chunksHolding(d1: D1Database, scope: ArchiveScope, filter: TupleFilter,
     d1,
     sql`SELECT object_key, newest_created_at, newest_id FROM archive_chunks
       WHERE organization_id = ${scope.organizationId} AND mode = ${scope.mode} AND kind = ${scope.kind}
-        ${after === undefined ? sql`` : sql`AND (oldest_created_at < ${after.createdAt} OR (oldest_created_at = ${after.createdAt} AND oldest_id < ${after.id}))`}
+        ${
+          after === undefined
+            ? sql``
+            : sql`AND newest_created_at < ${nextDay(after.createdAt)}
+              AND (oldest_created_at < ${after.createdAt} OR (oldest_created_at = ${after.createdAt} AND oldest_id < ${after.id}))`
+        }
         ${before === undefined ? sql`` : sql`AND (newest_created_at < ${before.createdAt} OR (newest_created_at = ${before.createdAt} AND newest_id < ${before.id}))`}
         ${wanted.length === 0 ? sql`` : sql`AND EXISTS (SELECT 1 FROM json_each(filters) f WHERE ${sql.join(wanted, sql` AND `)})`}
       ORDER BY newest_created_at DESC, newest_id DESC LIMIT ${CHUNKS_PER_QUERY}`,

@@ -8,7 +8,7 @@ import { keysetPage } from "./keyset-page.ts";
 import type { Keyset } from "../lib/pagination.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
 import { archiveChunkKey, putArchiveChunk } from "./objects/archive.ts";
-import { byScope, chunkCommitted, chunkInsert, distinctTuples, idsOf, pageWithArchive } from "./archive-chunks.ts";
+import { byChunk, chunkCommitted, chunkInsert, distinctTuples, idsOf, pageWithArchive } from "./archive-chunks.ts";
 import { statement } from "./statement.ts";
 import type { EventRow } from "./rows.ts";
 
@@ -61,7 +61,7 @@ export async function listEvents(
 
 /**
  * Moves up to `limit` events created before `before` and already handed to delivery (the outbox is done with
- * them) to the archive, oldest first: per organization and mode, one chunk object in R2, then in one batch the
+ * them) to the archive, oldest first: per organization, mode and day, one chunk object in R2, then in one batch the
  * chunk's D1 row and the events' deletion, which take effect only if every event is still there. Returns the
  * events moved and the R2 writes made.
  */
@@ -73,7 +73,7 @@ export async function archiveEvents(db: Database, store: ObjectStore, before: st
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(limit)
     .all();
-  const groups = byScope(due);
+  const groups = byChunk(due);
   let moved = 0;
   for (const oldestFirst of groups) {
     const rows = oldestFirst.toReversed();

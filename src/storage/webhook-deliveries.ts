@@ -8,7 +8,7 @@ import type { DeliveryStatus } from "./webhook-attempts.ts";
 import type { AttemptRow, DeliveryRow } from "./rows.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
 import { archiveChunkKey, putArchiveChunk, putArchivedDelivery, readArchivedDelivery } from "./objects/archive.ts";
-import { byScope, chunkCommitted, chunkInsert, distinctTuples, idsOf, pageWithArchive } from "./archive-chunks.ts";
+import { byChunk, chunkCommitted, chunkInsert, distinctTuples, idsOf, pageWithArchive } from "./archive-chunks.ts";
 import { statement } from "./statement.ts";
 
 export interface DeliveryFilters {
@@ -80,7 +80,7 @@ export async function listDeliveries(
 /**
  * Moves up to `limit` deliveries created before `before` whose bodies the retention sweep already emptied
  * (finished ones: succeeded or abandoned) to the archive, oldest first, with their attempts: each delivery
- * to an object of its own (read by id), each organization and mode's deliveries to a chunk (read by the
+ * to an object of its own (read by id), each organization, mode and day's deliveries to a chunk (read by the
  * list), then in one batch the chunk's D1 row and the deletion of the deliveries and their attempts, which
  * take effect only if every delivery and attempt is still as written to R2. Returns the deliveries moved and
  * the R2 writes made.
@@ -103,7 +103,7 @@ export async function archiveDeliveries(db: Database, store: ObjectStore, before
   const d1 = db.$client;
   let moved = 0;
   let writes = 0;
-  for (const oldestFirst of byScope(due)) {
+  for (const oldestFirst of byChunk(due)) {
     const rows = oldestFirst.toReversed();
     const oldest = oldestFirst[0]!;
     const key = archiveChunkKey(oldest.organizationId, oldest.mode, "deliveries", oldest);

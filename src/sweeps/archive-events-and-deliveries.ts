@@ -3,9 +3,9 @@ import { RETENTION_DAYS, retentionCutoff } from "../retention.ts";
 import { archiveEvents } from "../storage/events.ts";
 import { archiveDeliveries } from "../storage/webhook-deliveries.ts";
 
-/** Events a round reads: one chunk object per organization and mode among them. */
+/** Events a round reads: one chunk object per organization, mode and day among them. */
 export const EVENTS_PER_ROUND = 200;
-/** Deliveries a round reads: an object each (read by id) and a chunk per organization and mode. */
+/** Deliveries a round reads: an object each (read by id) and a chunk per organization, mode and day. */
 export const DELIVERIES_PER_ROUND = 50;
 /**
  * R2 writes a run may start for each kind before it stops (the shard's round shares one invocation with the

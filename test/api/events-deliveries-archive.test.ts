@@ -29,6 +29,9 @@ afterEach(() => {
 const DAY = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number, minutes = 0) => new Date(Date.now() - days * DAY - minutes * 60_000).toISOString();
 
+/** An instant of the UTC day `days` ago: rows of one day share a chunk, whatever their type, endpoint or status. */
+const at = (days: number, time: string) => `${daysAgo(days).slice(0, 10)}T${time}:00.000Z`;
+
 async function organizationOn(shard: ShardCode) {
   const org = await admin("/admin/v1/organizations", { name: `Archive ${shard}`, shard });
   expect(org.status).toBe(201);
@@ -108,8 +111,8 @@ async function archiveScene(shard: ShardCode) {
   const events = {
     old: [
       await insertEvent(shard, org.id, "proof.sealed", daysAgo(40)),
-      await insertEvent(shard, org.id, "proof.failed", daysAgo(39)),
-      await insertEvent(shard, org.id, "proof.sealed", daysAgo(38)),
+      await insertEvent(shard, org.id, "proof.failed", at(39, "08:00")),
+      await insertEvent(shard, org.id, "proof.sealed", at(39, "09:00")),
       await insertEvent(shard, org.id, "capture_session.completed", daysAgo(37)),
     ],
     undispatched: await insertEvent(shard, org.id, "proof.failed", daysAgo(36), false),
@@ -118,8 +121,8 @@ async function archiveScene(shard: ShardCode) {
   const deliveries = {
     old: [
       await insertDelivery(shard, org.id, "whe_a", "succeeded", daysAgo(40)),
-      await insertDelivery(shard, org.id, "whe_b", "abandoned", daysAgo(39)),
-      await insertDelivery(shard, org.id, "whe_a", "abandoned", daysAgo(38)),
+      await insertDelivery(shard, org.id, "whe_b", "abandoned", at(39, "08:00")),
+      await insertDelivery(shard, org.id, "whe_a", "abandoned", at(39, "09:00")),
     ],
     stillRetrying: await insertDelivery(shard, org.id, "whe_b", "retrying", daysAgo(37)),
     young: [await insertDelivery(shard, org.id, "whe_a", "succeeded", daysAgo(2)), await insertDelivery(shard, org.id, "whe_b", "abandoned", daysAgo(1))],
@@ -216,7 +219,8 @@ describe("the archive of events and deliveries older than 30 days", () => {
     });
     await archiveEventsAndDeliveries({ db: workerContext(shardEnv, "02").db, env: { ...shardEnv, FILES: files } }, new Date());
     expect(await binding("02").prepare("SELECT updated_at FROM webhook_deliveries WHERE id = ?").bind(changed).first()).toEqual({ updated_at: later });
-    expect(await count("02", "webhook_deliveries", scene.org.id)).toBe(6);
+    // The other day's delivery moved; the changed one's day (its chunk: two deliveries) stayed whole.
+    expect(await count("02", "webhook_deliveries", scene.org.id)).toBe(5);
 
     const before = await answers(scene);
     expect(before.each[2]!.body.updated_at).toBe(later);
@@ -225,12 +229,14 @@ describe("the archive of events and deliveries older than 30 days", () => {
     expect(await answers(scene)).toEqual(before);
   });
 
-  it("lists in order a delivery archived after younger ones (it finished late): archive chunks may overlap in time", async () => {
+  it("lists in order a delivery archived after younger ones of its day (it finished late): chunks may overlap in time", async () => {
     const shard = "00";
     const org = await organizationOn(shard);
-    const young = await insertDelivery(shard, org.id, "whe_a", "abandoned", daysAgo(35));
-    const late = await insertDelivery(shard, org.id, "whe_a", "retrying", daysAgo(40));
+    const day = daysAgo(40).slice(0, 10);
     const older = await insertDelivery(shard, org.id, "whe_a", "abandoned", daysAgo(45));
+    const late = await insertDelivery(shard, org.id, "whe_a", "retrying", `${day}T10:00:00.000Z`);
+    const middle = await insertDelivery(shard, org.id, "whe_a", "abandoned", `${day}T12:00:00.000Z`);
+    const newest = await insertDelivery(shard, org.id, "whe_a", "succeeded", `${day}T14:00:00.000Z`);
     await deleteWebhookDeliveryBodies(workerContext(shardEnv, shard), new Date());
     await archiveEventsAndDeliveries(workerContext(shardEnv, shard), new Date());
     await binding(shard).prepare("UPDATE webhook_deliveries SET status = 'abandoned' WHERE id = ?").bind(late).run();
@@ -238,9 +244,17 @@ describe("the archive of events and deliveries older than 30 days", () => {
     const before = await allPages("/v1/webhook-deliveries", org.key, 1);
     await archiveEventsAndDeliveries(workerContext(shardEnv, shard), new Date());
     expect(await count(shard, "webhook_deliveries", org.id)).toBe(0);
-    const after = await allPages("/v1/webhook-deliveries", org.key, 1);
-    expect(after).toEqual(before);
-    expect(after.flatMap((page) => (page as { data: { id: string }[] }).data.map((delivery) => delivery.id))).toEqual([young, late, older]);
+    // The day's two chunks: 12:00 to 14:00, archived first, then 10:00; the cursor after 14:00 lies inside the first.
+    const chunks = await binding(shard)
+      .prepare("SELECT oldest_created_at, newest_created_at FROM archive_chunks WHERE organization_id = ? ORDER BY newest_created_at DESC")
+      .bind(org.id)
+      .all();
+    expect(chunks.results).toHaveLength(3);
+    for (const limit of [1, 2, 3]) {
+      const after = await allPages("/v1/webhook-deliveries", org.key, limit);
+      expect(after.flatMap((page) => (page as { data: { id: string }[] }).data.map((delivery) => delivery.id))).toEqual([newest, middle, late, older]);
+    }
+    expect(await allPages("/v1/webhook-deliveries", org.key, 1)).toEqual(before);
   });
 
   it("works through a backlog a bounded number of R2 writes a run, each run within D1's limits", async () => {
