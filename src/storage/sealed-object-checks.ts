@@ -66,8 +66,8 @@ export interface RehashCursor {
 /** What the re-hash sweep found for one sealed proof, as the public verdict reads it. */
 export interface ProofRehashes {
   /**
-   * When its stored objects were last re-hashed: the start of the round that last re-hashed them (the re-hash itself
-   * was at or after it, never before); null when none has yet.
+   * When its stored objects were last re-hashed: the start of the round that last re-hashed them, or its sealing when
+   * later (the re-hash itself was at or after it, never before); null when none has yet.
    */
   checkedAt: string | null;
   /** Its objects whose latest re-hash found another hash or no object. */

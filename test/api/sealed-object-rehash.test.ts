@@ -322,22 +322,30 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     ]);
   });
 
-  it("walks each shard's proofs from that shard's own cursor, each a message of the sweeps queue", async () => {
+  it("walks each shard's proofs from that shard's own cursor, as each shard's message of the sweeps queue runs it", async () => {
     const proofs = await Promise.all((["00", "01", "02"] as const).map(async (shard) => ({ shard, ...(await sealedProof({ shard })) })));
     const target = proofs[2]!;
     const altered = target.signed[0]!.bytes.slice();
     altered[0] = altered[0]! ^ 0x01;
     await env.FILES.put(target.signed[0]!.key, altered);
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const after = new Date(Date.now() + 7 * 86_400_000);
-    for (const { shard, proofId } of proofs) await sweepUntilRehashed(proofId, after, shard);
+    const reached = async () =>
+      (await Promise.all(proofs.map(({ shard, proofId }) => proofRehashes(binding(shard), proofId)))).every((one) => one.checkedAt !== null);
+    // The sweep as the sweeps queue's consumer runs it for each shard's message (its fan-out: test/api/shards-sweeps.test.ts).
+    for (let round = 1; round <= 5 && !(await reached()); round++)
+      for (const { shard } of proofs) await rehashSealedObjects(workerContext(shardEnv, shard), new Date(Date.now() + 7 * 86_400_000 + round * 60_000), ALL);
     for (const { shard, proofId } of proofs) {
       const rehashes = await proofRehashes(binding(shard), proofId);
-      expect(rehashes.checkedAt! > after.toISOString()).toBe(true);
+      expect(rehashes.checkedAt).not.toBeNull();
       expect(rehashes.mismatches.map((check) => check.fileId)).toEqual(shard === "02" ? [target.signed[0]!.id] : []);
+      // Each shard's cursor has passed its own proof, and holds the only rows of it: none elsewhere.
+      const seq = (await binding(shard).prepare("SELECT rehash_seq FROM proofs WHERE id = ?").bind(proofId).first<{ rehash_seq: number }>())!.rehash_seq;
+      const cursor = (
+        await binding(shard).prepare("SELECT position, previous_round_end FROM rehash_cursor").all<{ position: number; previous_round_end: number }>()
+      ).results;
+      expect(cursor).toHaveLength(1);
+      expect(Math.max(cursor[0]!.position, cursor[0]!.previous_round_end)).toBeGreaterThanOrEqual(seq);
     }
-    const cursors = await Promise.all(proofs.map(({ shard }) => binding(shard).prepare("SELECT position FROM rehash_cursor").all()));
-    expect(cursors.every((rows) => rows.results.length === 1)).toBe(true);
   });
 
   it("lists altered objects a page at a time, and only for the admin token", async () => {
