@@ -2,8 +2,9 @@
 -- archived chunk of an organization's events or deliveries in one mode: where its object is, the newest and
 -- oldest (created_at, id) it holds, and the filter values present in it, so that a list reads only chunks
 -- that hold a match. A chunk holds up to a few hundred rows: a few bytes of D1 per archived row.
+-- Its object's key is made from its organization, mode, kind and oldest row (src/storage/objects/archive.ts);
+-- the primary key is the order a list reads chunks in, so the table is its own index.
 CREATE TABLE archive_chunks (
-  object_key TEXT PRIMARY KEY NOT NULL,
   organization_id TEXT NOT NULL,
   mode TEXT NOT NULL CHECK (mode IN ('test', 'live')),
   kind TEXT NOT NULL CHECK (kind IN ('events', 'deliveries')),
@@ -13,9 +14,9 @@ CREATE TABLE archive_chunks (
   oldest_id TEXT NOT NULL,
   -- JSON array of the distinct filter tuples of its rows: [type] for events, [endpoint_id, status, event] for deliveries.
   filters TEXT NOT NULL,
-  row_count INTEGER NOT NULL
+  row_count INTEGER NOT NULL,
+  PRIMARY KEY (organization_id, mode, kind, newest_created_at, newest_id)
 ) WITHOUT ROWID;
-CREATE INDEX archive_chunks_list ON archive_chunks (organization_id, mode, kind, newest_created_at DESC, newest_id DESC);
 
 -- What the archive sweep takes, oldest first: dispatched events (all of them, for their 30 days), and
 -- deliveries whose bodies the retention sweep emptied (until archived, a day at most).

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Mode } from "../auth/mode.ts";
 import type { Keyset } from "../lib/pagination.ts";
-import { type ArchiveKind, type ArchivedRow, readArchiveChunk } from "./objects/archive.ts";
+import { type ArchiveKind, type ArchivedRow, archiveChunkKey, readArchiveChunk } from "./objects/archive.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
 import { statement } from "./statement.ts";
 
@@ -19,7 +19,6 @@ export interface ArchiveScope {
 
 /** A chunk about to be committed: its rows newest first, and the distinct filter tuples of those rows. */
 export interface ChunkToCommit extends ArchiveScope {
-  key: string;
   rows: readonly Keyset[];
   filters: readonly (readonly string[])[];
 }
@@ -33,15 +32,22 @@ export function chunkInsert(d1: D1Database, chunk: ChunkToCommit, stillThere: SQ
   const oldest = chunk.rows.at(-1)!;
   return statement(
     d1,
-    sql`INSERT INTO archive_chunks (object_key, organization_id, mode, kind, newest_created_at, newest_id, oldest_created_at, oldest_id, filters, row_count)
-      SELECT ${chunk.key}, ${chunk.organizationId}, ${chunk.mode}, ${chunk.kind}, ${newest.createdAt}, ${newest.id}, ${oldest.createdAt}, ${oldest.id},
+    sql`INSERT INTO archive_chunks (organization_id, mode, kind, newest_created_at, newest_id, oldest_created_at, oldest_id, filters, row_count)
+      SELECT ${chunk.organizationId}, ${chunk.mode}, ${chunk.kind}, ${newest.createdAt}, ${newest.id}, ${oldest.createdAt}, ${oldest.id},
         ${JSON.stringify(chunk.filters)}, ${chunk.rows.length}
       WHERE ${stillThere}`,
   );
 }
 
-/** True in the same batch once the chunk's row was inserted: the rows it holds may then leave D1. */
-export const chunkCommitted = (key: string): SQL => sql`EXISTS (SELECT 1 FROM archive_chunks WHERE object_key = ${key})`;
+/**
+ * True in the same batch once the chunk's row was inserted: the rows it holds may then leave D1. Its newest row
+ * names it: a chunk committed before holds none of the rows still in D1.
+ */
+export function chunkCommitted(chunk: ChunkToCommit): SQL {
+  const newest = chunk.rows[0]!;
+  return sql`EXISTS (SELECT 1 FROM archive_chunks WHERE organization_id = ${chunk.organizationId} AND mode = ${chunk.mode} AND kind = ${chunk.kind}
+    AND newest_created_at = ${newest.createdAt} AND newest_id = ${newest.id})`;
+}
 
 /** The ids as one bound JSON array, for `IN (SELECT value FROM json_each(…))` (D1 binds at most 100 values). */
 export const idsOf = (rows: readonly { id: string }[]): SQL => sql`(SELECT value FROM json_each(${JSON.stringify(rows.map((row) => row.id))}))`;
@@ -79,7 +85,7 @@ function chunksHolding(d1: D1Database, scope: ArchiveScope, filter: TupleFilter,
   const wanted = filter.flatMap((value, index) => (value === undefined ? [] : [sql`json_extract(f.value, ${`$[${index}]`}) = ${value}`]));
   return statement(
     d1,
-    sql`SELECT object_key, newest_created_at, newest_id FROM archive_chunks
+    sql`SELECT newest_created_at, newest_id, oldest_created_at, oldest_id FROM archive_chunks
       WHERE organization_id = ${scope.organizationId} AND mode = ${scope.mode} AND kind = ${scope.kind}
         ${
           after === undefined
@@ -90,7 +96,7 @@ function chunksHolding(d1: D1Database, scope: ArchiveScope, filter: TupleFilter,
         ${before === undefined ? sql`` : sql`AND (newest_created_at < ${before.createdAt} OR (newest_created_at = ${before.createdAt} AND newest_id < ${before.id}))`}
         ${wanted.length === 0 ? sql`` : sql`AND EXISTS (SELECT 1 FROM json_each(filters) f WHERE ${sql.join(wanted, sql` AND `)})`}
       ORDER BY newest_created_at DESC, newest_id DESC LIMIT ${CHUNKS_PER_QUERY}`,
-  ).all<{ object_key: string; newest_created_at: string; newest_id: string }>();
+  ).all<{ newest_created_at: string; newest_id: string; oldest_created_at: string; oldest_id: string }>();
 }
 
 /**
@@ -119,7 +125,8 @@ export async function pageWithArchive<Kind extends ArchiveKind>(
       const newest = { createdAt: chunk.newest_created_at, id: chunk.newest_id };
       const last = page[wanted - 1];
       if (last !== undefined && olderThan(newest, last)) return page;
-      const rows = await readArchiveChunk<Kind>(store, chunk.object_key);
+      const key = archiveChunkKey(scope.organizationId, scope.mode, scope.kind, { createdAt: chunk.oldest_created_at, id: chunk.oldest_id });
+      const rows = await readArchiveChunk<Kind>(store, key);
       const fresh = rows.filter((row) => !seen.has(row.id) && (after === undefined || olderThan(row, after)) && matches(row));
       for (const row of fresh) seen.add(row.id);
       page = [...page, ...fresh].sort(newerFirst).slice(0, wanted);

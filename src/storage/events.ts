@@ -81,7 +81,6 @@ export async function archiveEvents(db: Database, store: ObjectStore, before: st
     const key = archiveChunkKey(oldest.organizationId, oldest.mode, "events", oldest);
     await putArchiveChunk<"events">(store, key, rows);
     const chunk = {
-      key,
       organizationId: oldest.organizationId,
       mode: oldest.mode,
       kind: "events" as const,
@@ -91,7 +90,7 @@ export async function archiveEvents(db: Database, store: ObjectStore, before: st
     const d1 = db.$client;
     const [, deleted] = await d1.batch([
       chunkInsert(d1, chunk, sql`(SELECT COUNT(*) FROM events WHERE id IN ${idsOf(rows)}) = ${rows.length}`),
-      statement(d1, sql`DELETE FROM events WHERE id IN ${idsOf(rows)} AND ${chunkCommitted(key)}`),
+      statement(d1, sql`DELETE FROM events WHERE id IN ${idsOf(rows)} AND ${chunkCommitted(chunk)}`),
     ]);
     moved += deleted!.meta.changes;
   }

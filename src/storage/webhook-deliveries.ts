@@ -112,7 +112,6 @@ export async function archiveDeliveries(db: Database, store: ObjectStore, before
     await putArchiveChunk<"deliveries">(store, key, rows);
     writes += rows.length + 1;
     const chunk = {
-      key,
       organizationId: oldest.organizationId,
       mode: oldest.mode,
       kind: "deliveries" as const,
@@ -125,8 +124,8 @@ export async function archiveDeliveries(db: Database, store: ObjectStore, before
       AND (SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)}) = ${theirAttempts.length}`;
     const [, , deleted] = await d1.batch([
       chunkInsert(d1, chunk, stillThere),
-      statement(d1, sql`DELETE FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)} AND ${chunkCommitted(key)}`),
-      statement(d1, sql`DELETE FROM webhook_deliveries WHERE id IN ${idsOf(rows)} AND ${chunkCommitted(key)}`),
+      statement(d1, sql`DELETE FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)} AND ${chunkCommitted(chunk)}`),
+      statement(d1, sql`DELETE FROM webhook_deliveries WHERE id IN ${idsOf(rows)} AND ${chunkCommitted(chunk)}`),
     ]);
     moved += deleted!.meta.changes;
   }
