@@ -3,8 +3,8 @@ import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import { resolveText } from "../i18n/resolve-locale.ts";
 import { resolveSessionTheme } from "./session-theme.ts";
 import { findOrganization } from "../storage/organizations.ts";
-import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
-import { proofThumbnails } from "../storage/proofs-read.ts";
+import { liveFilesOfSession } from "../storage/files.ts";
+import { proofThumbnails, shotsPerStep } from "../storage/proofs-read.ts";
 import type { DomainContext } from "../domain/context.ts";
 
 const DEFAULT_COLOR = "#1f4fd8";
@@ -48,7 +48,7 @@ export async function captureSessionView({ ctx, input }: { ctx: Pick<DomainConte
       primary_color: theme?.primaryColor ?? DEFAULT_COLOR,
       logo_url: theme?.logoKey ? `${captureUrl}/logo` : null,
     },
-    before_shots: session.compareTo ? await shotsPerStep(db, session.compareTo) : null,
+    before_shots: session.compareTo ? await shotsPerStep(db, ctx.env, session.compareTo) : null,
     before_thumbnails: befores?.map((file) => ({ step_id: file.stepId, url: `${captureUrl}/before/${file.id}` })) ?? null,
     files: files.map((file) => ({
       file_id: file.id,

@@ -9,7 +9,8 @@ import { captureSessionCompleted, captureSessionRejected } from "../events/catal
 import { publishEvents } from "../webhooks/publish-events.ts";
 import type { SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
-import { liveFilesOfSession, shotsPerStep } from "../storage/files.ts";
+import { liveFilesOfSession } from "../storage/files.ts";
+import { shotsPerStep } from "../storage/proofs-read.ts";
 import { objectHead, type ObjectStore } from "../storage/objects/bucket.ts";
 import type { FileRow } from "../storage/rows.ts";
 
@@ -77,9 +78,9 @@ async function storedFiles(store: ObjectStore, declared: FileRow[]): Promise<Map
   return observed;
 }
 
-async function checkSteps(db: Database, session: SessionRow, declared: FileRow[]): Promise<void> {
+async function checkSteps(db: Database, store: ObjectStore, session: SessionRow, declared: FileRow[]): Promise<void> {
   const template = session.templateSnapshot;
-  const before = session.compareTo ? await shotsPerStep(db, session.compareTo) : {};
+  const before = session.compareTo ? await shotsPerStep(db, store, session.compareTo) : {};
   const wrong: string[] = [];
   for (const step of template.steps) {
     const count = declared.filter((file) => file.stepId === step.id).length;
@@ -102,7 +103,7 @@ export async function completeCapture({ ctx: deps, input }: { ctx: CompletionDep
   }
   const declared = await liveFilesOfSession(deps.db, session.id);
   const observed = await storedFiles(deps.env, declared);
-  await checkSteps(deps.db, session, declared);
+  await checkSteps(deps.db, deps.env, session, declared);
   if (session.compareTo !== null && !(await deps.claimBefore(session.compareTo, session.id))) {
     await rejectAfter(deps, session);
     // The same answer as every later call behind this link (src/capture-page/access.ts).

@@ -6,7 +6,8 @@ import { nowIso } from "../lib/time.ts";
 import { type ObjectStore, signedFileKey, thumbnailKey } from "../storage/objects/bucket.ts";
 import { discardSealingRun, storeSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
 import { storeSealedRecord } from "../storage/objects/sealed-records.ts";
-import { indexHashes } from "../storage/objects/hash-index.ts";
+import { sealedFiles } from "./sealed-files.ts";
+import { indexHashes, indexSealedBytes } from "../storage/objects/hash-index.ts";
 import { deleteRevocation } from "../storage/objects/revocation.ts";
 import {
   consumeReservationStatement,
@@ -15,7 +16,7 @@ import {
   markSealingProgress,
   markFailedStatement,
   markSealedStatement,
-  signedFileUpdate,
+  deleteSealedFilesStatement,
   whilePending,
 } from "../storage/proof-sealing.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
@@ -214,24 +215,12 @@ async function recordSealed(
     // The organization's own view (the webhook goes to it only), so that a suspicious proof can be routed to a person.
     signals: result.files.flatMap((file) => (signals.get(file.id) ?? []).map((signal) => ({ ...signal, file_id: file.id }))),
   });
-  const contentTypes = new Map(files.map((file) => [file.id, file.contentType]));
-  const captureContexts = new Map(files.map((file) => [file.id, file.captureContext]));
-  // The files' full facts go to R2 once, before the batch says sealed; D1 keeps what queries need (issue 31).
-  await storeSealedRecord(
-    deps.objects,
-    proof.id,
-    run,
-    result.files.map((file) => ({
-      id: file.id,
-      captureContext: captureContexts.get(file.id) ?? null,
-      decoded: file.decoded,
-      signals: signals.get(file.id) ?? [],
-      priorCredentials: file.prior_credentials,
-      thumbnail: file.thumbnail && { ...file.thumbnail, key: thumbnailKey(proof.id, run, file.id) },
-    })),
-  );
+  // The files whole go to R2 once, before the batch that says sealed deletes their rows (docs/adr/0065).
+  await storeSealedRecord(deps.objects, proof.id, run, sealedFiles(proof.id, run, files, result, signals));
   // The hashes the re-hash sweep compares the stored artifacts with, from the bytes this run stored (docs/adr/0066).
   await storeArtifactHashes(deps.objects, proof.id, run, await storedArtifacts(result));
+  // The organization's next proofs find these bytes, once their rows are gone, by hash (docs/adr/0065).
+  await indexSealedBytes(deps.objects, proof, sealedAt, [...files.map((file) => file.sha256), ...result.files.map((file) => file.signed_sha256)]);
   // Compared with the organization's next files once the batch says sealed (docs/adr/0064): written first, by file id.
   await indexSealedFiles(deps.similarityIndexes, proof, photos);
   // Verify-by-hash finds the signed files without asking every shard (docs/adr/0062): indexed before the batch says sealed.
@@ -245,18 +234,7 @@ async function recordSealed(
   const [, eventInsert] = await deps.db.batch([
     consumeReservationStatement(deps.db, proof),
     eventInsertWhere(deps.db, event, whilePending(proof.id), eventId),
-    ...result.files.map((file) =>
-      signedFileUpdate(deps.db, {
-        id: file.id,
-        proofId: proof.id,
-        signedKey: signedFileKey(proof.id, run, file.id, contentTypes.get(file.id) ?? "application/octet-stream"),
-        signedSha256: file.signed_sha256,
-        signedSize: file.signed_size,
-        signedCrc32: file.signed_crc32,
-        sniffedType: file.sniffed_type,
-        priorC2pa: file.prior_c2pa,
-      }),
-    ),
+    deleteSealedFilesStatement(deps.db, proof),
     // Published at GET /v1/public/trust-anchors so that verifiers can pin them (issue 14).
     ...trustAnchorUpserts(deps.db, roots, proof.mode, sealedAt),
     // Listed beside the roots, so that a new sealing certificate (a rotation) is visible (docs/adr/0027).
@@ -304,7 +282,7 @@ function photoFingerprints(files: FileRow[], result: SealedResult): PhotoFingerp
  * another sealed proof, and the similarity signals of the photos' fingerprints (docs/adr/0041).
  */
 async function signalsWithEarlierSeals(
-  { db, similarityIndexes }: Pick<SealingDependencies, "db" | "similarityIndexes">,
+  { db, objects, similarityIndexes }: Pick<SealingDependencies, "db" | "objects" | "similarityIndexes">,
   proof: ProofRow,
   files: FileRow[],
   result: SealedResult,
@@ -313,6 +291,7 @@ async function signalsWithEarlierSeals(
   const [earlier, similar] = await Promise.all([
     earlierProofsByHash(
       db,
+      objects,
       proof,
       files.map((file) => file.sha256),
     ),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files } from "../db/schema/index.ts";
 
@@ -43,35 +43,6 @@ export async function fileStatus(db: Database, fileId: string): Promise<FileRow[
 
 export async function markFileDeleted(db: Database, fileId: string): Promise<void> {
   await db.update(files).set({ status: "deleted" }).where(eq(files.id, fileId));
-}
-
-/** Per step, how many files a proof holds (for the "after" rule: at least as many shots as the before). */
-export async function shotsPerStep(db: Database, proofId: string): Promise<Record<string, number>> {
-  const rows = await db.select({ stepId: files.stepId }).from(files).where(eq(files.proofId, proofId)).all();
-  const counts: Record<string, number> = {};
-  for (const row of rows) counts[row.stepId] = (counts[row.stepId] ?? 0) + 1;
-  return counts;
-}
-
-/** Ids one look-up of kinds binds at most, within D1's 100 bound parameters. */
-const IDS_PER_KIND_LOOKUP = 90;
-
-/**
- * Whether each of `ids` is a photo or a video (a file missing is left out): one statement per 90 ids, in one batch,
- * for the few files a proof's photos and videos were found to look like (docs/adr/0063).
- */
-export async function kindsOfFiles(db: Database, ids: readonly string[]): Promise<Map<string, FileRow["kind"]>> {
-  const unique = [...new Set(ids)];
-  const queries = Array.from({ length: Math.ceil(unique.length / IDS_PER_KIND_LOOKUP) }, (_, index) =>
-    db
-      .select({ id: files.id, kind: files.kind })
-      .from(files)
-      .where(inArray(files.id, unique.slice(index * IDS_PER_KIND_LOOKUP, (index + 1) * IDS_PER_KIND_LOOKUP))),
-  );
-  const [first, ...rest] = queries;
-  if (first === undefined) return new Map();
-  const results = await db.batch([first, ...rest]);
-  return new Map(results.flat().map((row) => [row.id, row.kind]));
 }
 
 /** Records one stored part (the local storage route), so a resumed upload knows where to start. */

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files, organizations, proofs } from "../db/schema/index.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
+import { FILES_IN_RECORD } from "./proofs-read.ts";
 
 /**
  * A proof, the files it seals (uploaded, in capture order) and, for an "after", the `manifest_sha256` of
@@ -63,31 +64,13 @@ export function consumeReservationStatement(db: Database, proof: ProofRow) {
 }
 
 /**
- * A file's row once sealed: what queries need. Its facts and capture context are in the run's record in R2
- * (objects/sealed-records.ts, written before this batch), so the columns holding them are emptied.
+ * The proof's file rows, deleted by the batch that seals it (docs/adr/0065): the run's record in R2, written before
+ * this batch, holds the files whole, and the hash indexes in R2 find them by their bytes. Every file of the session
+ * goes, those removed during the capture too: none is read once the proof is sealed. A batch that does not seal the
+ * proof (another run sealed it first) deletes nothing, and a Worker dying before it leaves the pending proof's rows.
  */
-export function signedFileUpdate(
-  db: Database,
-  file: Pick<FileRow, "id" | "signedKey" | "signedSha256" | "signedSize" | "signedCrc32" | "sniffedType" | "priorC2pa"> & {
-    proofId: string;
-  },
-) {
-  return db
-    .update(files)
-    .set({
-      signedKey: file.signedKey,
-      signedSha256: file.signedSha256,
-      signedSize: file.signedSize,
-      signedCrc32: file.signedCrc32,
-      sniffedType: file.sniffedType,
-      priorC2pa: file.priorC2pa,
-      captureContext: null,
-      priorCredentials: null,
-      decoded: null,
-      signals: null,
-      thumbnail: null,
-    })
-    .where(and(eq(files.id, file.id), whilePending(file.proofId)));
+export function deleteSealedFilesStatement(db: Database, proof: Pick<ProofRow, "id" | "sessionId">) {
+  return db.delete(files).where(and(eq(files.sessionId, proof.sessionId), whilePending(proof.id)));
 }
 
 export function markSealedStatement(
@@ -110,7 +93,7 @@ export function markSealedStatement(
     .set({
       status: "sealed",
       sealingRun: sealed.run,
-      sealedRecord: true,
+      sealedRecord: FILES_IN_RECORD,
       holdsReservation: 0,
       manifestSha256: sealed.manifestSha256,
       sealCertificateSha256: sealed.sealCertificate.sha256,

@@ -6,7 +6,7 @@ import { keysetPage } from "./keyset-page.ts";
 import type { Keyset } from "../lib/pagination.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
-import { withSealedRecord } from "./objects/sealed-records.ts";
+import { sealedRecordFiles, withSealedRecord } from "./objects/sealed-records.ts";
 
 export interface ProofFilters {
   linked?: boolean;
@@ -39,9 +39,13 @@ export function proofListQuery(db: Database, organizationId: string, mode: Mode,
     .limit(limit + 1);
 }
 
+/** `proofs.sealed_record` of a proof whose record holds its files whole (docs/adr/0065): no file row is left in D1. */
+export const FILES_IN_RECORD = 2;
+
 /**
- * The files of each proof, in capture order, with all their facts: from D1, and for a proof sealed with a
- * record (migration 0024) the facts D1 no longer holds from its record in R2, read in parallel.
+ * The files of each proof, in capture order, with all their facts: for a proof sealed since docs/adr/0065 from its
+ * record in R2 alone; for one sealed with a record of facts (migration 0024) from D1 completed by that record; from
+ * D1 alone otherwise. Records are read in parallel, and D1 only when a proof may still have file rows.
  */
 export async function proofFiles(
   db: Database,
@@ -49,25 +53,41 @@ export async function proofFiles(
   ofProofs: Pick<ProofRow, "id" | "sealingRun" | "sealedRecord">[],
 ): Promise<Map<string, FileRow[]>> {
   const byProof = new Map<string, FileRow[]>();
-  if (ofProofs.length === 0) return byProof;
-  const rows = await db
-    .select()
-    .from(files)
-    .where(
-      inArray(
-        files.proofId,
-        ofProofs.map((proof) => proof.id),
-      ),
-    )
-    .orderBy(files.createdAt, files.id)
-    .all();
+  const withRows = ofProofs.filter((proof) => proof.sealedRecord !== FILES_IN_RECORD);
+  const rows =
+    withRows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(files)
+          .where(
+            inArray(
+              files.proofId,
+              withRows.map((proof) => proof.id),
+            ),
+          )
+          .orderBy(files.createdAt, files.id)
+          .all();
   for (const row of rows) byProof.set(row.proofId!, [...(byProof.get(row.proofId!) ?? []), row]);
   await Promise.all(
-    ofProofs
-      .filter((proof) => proof.sealedRecord && byProof.has(proof.id))
-      .map(async (proof) => byProof.set(proof.id, await withSealedRecord(store, proof, byProof.get(proof.id)!))),
+    ofProofs.map(async (proof) => {
+      if (proof.sealedRecord === FILES_IN_RECORD) byProof.set(proof.id, await sealedRecordFiles(store, proof));
+      else if (proof.sealedRecord === 1 && byProof.has(proof.id)) byProof.set(proof.id, await withSealedRecord(store, proof, byProof.get(proof.id)!));
+    }),
   );
   return byProof;
+}
+
+/**
+ * Per step, how many files a proof holds (for the "after" rule: at least as many shots as the before), from
+ * wherever its files are.
+ */
+export async function shotsPerStep(db: Database, store: ObjectStore, proofId: string): Promise<Record<string, number>> {
+  const proof = await findProofById(db, proofId);
+  const counts: Record<string, number> = {};
+  const ofProof = proof === null ? [] : ((await proofFiles(db, store, [proof])).get(proof.id) ?? []);
+  for (const file of ofProof) counts[file.stepId] = (counts[file.stepId] ?? 0) + 1;
+  return counts;
 }
 
 /**

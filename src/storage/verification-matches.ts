@@ -1,10 +1,12 @@
-import { and, eq, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
+import type { ObjectStore } from "./objects/bucket.ts";
+import { findProofById, proofFiles } from "./proofs-read.ts";
 
 /**
  * Files of any proof of this database whose signed bytes have this SHA-256, with their proof: the look-up of proofs
- * sealed before the hash index (src/storage/objects/hash-index.ts), all in shard `00`. Bounded: the same bytes
+ * sealed before the hash index (src/storage/objects/hash-index.ts), all in shard `00`, whose file rows stay in D1. Bounded: the same bytes
  * sealed many times need not be listed to the last.
  */
 export async function filesSignedWithHash(db: Database, sha256: string, limit: number) {
@@ -19,14 +21,12 @@ export async function filesSignedWithHash(db: Database, sha256: string, limit: n
 
 /**
  * The files of one proof whose signed bytes have this SHA-256, or, when `original`, whose bytes as received have
- * it (docs/adr/0060: an original is answered only in the proof named), with their proof.
+ * it (docs/adr/0060: an original is answered only in the proof named), with their proof: its files read wherever
+ * they are (a proof sealed since docs/adr/0065 has them in its record in R2 only).
  */
-export async function proofFilesWithHash(db: Database, proofId: string, sha256: string, original: boolean) {
-  const hash = original ? or(eq(files.signedSha256, sha256), eq(files.sha256, sha256)) : eq(files.signedSha256, sha256);
-  return db
-    .select({ file: files, proof: proofs })
-    .from(files)
-    .innerJoin(proofs, eq(proofs.id, files.proofId))
-    .where(and(eq(files.proofId, proofId), hash))
-    .all();
+export async function proofFilesWithHash(db: Database, store: ObjectStore, proofId: string, sha256: string, original: boolean) {
+  const proof = await findProofById(db, proofId);
+  if (proof === null) return [];
+  const ofProof = (await proofFiles(db, store, [proof])).get(proof.id) ?? [];
+  return ofProof.filter((file) => file.signedSha256 === sha256 || (original && file.sha256 === sha256)).map((file) => ({ file, proof }));
 }

@@ -23,7 +23,7 @@ export async function sealedProofsHoldingFile({ ctx, input }: { ctx: Pick<Domain
     named.map(async (id) => {
       // An id naming no shard of this deployment was never minted here: no match, as for any unknown proof.
       const db = databaseOfId(env, id);
-      return db === null ? [] : (await proofFilesWithHash(db, id, sha256, id === proofId)).map((row) => ({ ...row, db }));
+      return db === null ? [] : (await proofFilesWithHash(db, env, id, sha256, id === proofId)).map((row) => ({ ...row, db }));
     }),
   );
   const first = shardDatabase(env, FIRST_SHARD);

@@ -12,6 +12,7 @@ import { createOrganization } from "./support/factories.ts";
 import { countQueriesPerInvocation } from "./support/platform-limits.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { fileOfProof } from "./support/proof-files.ts";
 import { d1FingerprintRows, indexedPrints } from "./support/similarity-index.ts";
 
 /** A photo's fingerprints; `NEAR` has one bit flipped in each of the four pHash bands, so no band is equal. */
@@ -132,7 +133,7 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
   it("says only sealed_before when the same bytes were sealed before: the likeness is not repeated", async () => {
     const org = await createOrganization();
     const first = await sealedWith(org.id, [PHOTO]);
-    const sha256 = (await env.DB.prepare("SELECT sha256 FROM files WHERE id = ?").bind(first.fileIds[0]).first<{ sha256: string }>())!.sha256;
+    const { sha256 } = await fileOfProof(first.proofId, first.fileIds[0]!);
     const again = await sealedWith(org.id, [PHOTO], "test", sha256);
     const [signals] = await signalsOf(again.proofId, org.testKey);
     expect(signals).toEqual([expect.objectContaining({ code: "sealed_before", proof_id: first.proofId })]);

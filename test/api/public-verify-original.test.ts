@@ -8,6 +8,7 @@ import { API, call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer, signedHashOf } from "./support/sealing.ts";
+import { fileOfProof } from "./support/proof-files.ts";
 
 /** Seals a pending proof, each signed copy with a hash of its own. */
 async function sealWithItsOwnCopies(proofId: string) {
@@ -27,10 +28,8 @@ async function sealedProof(organizationId: string, sameBytesAs?: { sha256: strin
     await env.DB.prepare("UPDATE files SET sha256 = ?, original_key = ? WHERE id = ?").bind(sameBytesAs.sha256, `copy/${proofId}`, fileIds[0]).run();
   }
   await sealWithItsOwnCopies(proofId);
-  const file = await env.DB.prepare("SELECT sha256, signed_sha256, original_key FROM files WHERE id = ?")
-    .bind(fileIds[0])
-    .first<{ sha256: string; signed_sha256: string; original_key: string }>();
-  return { proofId, sha256: file!.sha256, signedSha256: file!.signed_sha256, key: file!.original_key };
+  const file = await fileOfProof(proofId, fileIds[0]!);
+  return { proofId, sha256: file.sha256, signedSha256: file.signedSha256!, key: file.originalKey };
 }
 
 let address = 0;

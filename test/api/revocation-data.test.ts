@@ -9,6 +9,7 @@ import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { storedZipBytes } from "./support/stored-zip.ts";
 import { C2PA_REVOCATION, TSA_REVOCATION } from "./fixtures/revocation.ts";
+import { filesOfProof } from "./support/proof-files.ts";
 
 const der = (base64: string) => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 
@@ -19,8 +20,7 @@ async function sealedWith(revocation: RevocationEntry[]) {
   expect(await sealProof(deps, proofId)).toBe("sealed");
   const run = (await env.DB.prepare("SELECT sealing_run FROM proofs WHERE id = ?").bind(proofId).first<{ sealing_run: string }>())!.sealing_run;
   // The stand-in sealer uploads nothing: the package needs the signed copy's bytes.
-  const signed = await env.DB.prepare("SELECT signed_key FROM files WHERE proof_id = ?").bind(proofId).all<{ signed_key: string }>();
-  for (const file of signed.results) await env.FILES.put(file.signed_key, "signed bytes");
+  for (const file of await filesOfProof(proofId)) await env.FILES.put(file.signedKey!, "signed bytes");
   return { proofId, run };
 }
 

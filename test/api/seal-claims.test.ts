@@ -11,6 +11,7 @@ import { database } from "../../src/db/client.ts";
 import { findProofById, proofFiles } from "../../src/storage/proofs-read.ts";
 import { verifyMarkdown } from "../../src/verification/verify-md.ts";
 import { CLAIM_TEXTS } from "../../src/verification/claims.ts";
+import { fileOfProof } from "./support/proof-files.ts";
 
 const AI_GENERATED = "http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia";
 const reported = {
@@ -57,8 +58,8 @@ async function sealedProof(organizationId: string, options: { sameBytesAs?: stri
   if (options.sameBytesAs) await env.DB.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(options.sameBytesAs, fileIds[0]).run();
   const { deps } = dependencies(async (job) => sealerWithFindings(job));
   expect(await sealProof(deps, proofId)).toBe("sealed");
-  const file = await env.DB.prepare("SELECT sha256, signed_sha256 FROM files WHERE id = ?").bind(fileIds[0]).first<{ sha256: string; signed_sha256: string }>();
-  return { proofId, sha256: file!.sha256, signedSha256: file!.signed_sha256 };
+  const file = await fileOfProof(proofId, fileIds[0]!);
+  return { proofId, sha256: file.sha256, signedSha256: file.signedSha256! };
 }
 
 describe("what a seal claims, in the API and the public JSON", () => {

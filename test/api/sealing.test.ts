@@ -13,6 +13,7 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { workerContext } from "../../src/domain/context.ts";
+import { filesOfProof } from "./support/proof-files.ts";
 
 async function state(proofId: string, organizationId: string) {
   const proof = await env.DB.prepare("SELECT * FROM proofs WHERE id = ?").bind(proofId).first<any>();
@@ -61,10 +62,10 @@ describe("sealing a proof", () => {
     expect(await manifest?.text()).toBe(JSON.stringify({ proof_id: proofId }));
     const tsr = await env.FILES.get(proofArtifactKeys(proofId, run).timestampResponse);
     expect(await tsr?.text()).toBe("tsr-bytes");
-    const signed = await env.DB.prepare("SELECT signed_sha256, signed_key, signed_crc32 FROM files WHERE proof_id = ?").bind(proofId).all<any>();
-    expect(signed.results.every((f) => f.signed_sha256 === "b".repeat(64) && f.signed_key.startsWith(`proofs/${proofId}/runs/${run}/files/`))).toBe(true);
+    const signed = await filesOfProof(proofId);
+    expect(signed.every((f) => f.signedSha256 === "b".repeat(64) && f.signedKey!.startsWith(`proofs/${proofId}/runs/${run}/files/`))).toBe(true);
     // The sealer's CRC-32 is kept for the package's ZIP, which then never computes it in the Worker.
-    expect(signed.results.map((f) => f.signed_crc32)).toEqual([0xcafe0001, 0xcafe0001]);
+    expect(signed.map((f) => f.signedCrc32)).toEqual([0xcafe0001, 0xcafe0001]);
   });
 
   it("is idempotent: sealing twice, or twice at once, changes balance and events exactly once", async () => {
@@ -110,12 +111,13 @@ describe("sealing a proof", () => {
     expect(runs.length).toBeGreaterThan(1);
     const manifest = await (await env.FILES.get(proofArtifactKeys(proofId, winner).manifest))!.text();
     expect(JSON.parse(manifest).run).toBe(winner);
-    const files = await env.DB.prepare("SELECT signed_key, signed_sha256 FROM files WHERE proof_id = ?").bind(proofId).all<any>();
-    for (const file of files.results) {
-      expect(file.signed_key).toContain(`/runs/${winner}/`);
-      expect(await (await env.FILES.get(file.signed_key))!.text()).toBe(`signed by ${winner}`);
+    const files = await filesOfProof(proofId);
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      expect(file.signedKey).toContain(`/runs/${winner}/`);
+      expect(await (await env.FILES.get(file.signedKey!))!.text()).toBe(`signed by ${winner}`);
     }
-    expect(new Set(files.results.map((f: any) => f.signed_sha256)).size).toBe(1);
+    expect(new Set(files.map((f) => f.signedSha256)).size).toBe(1);
     for (const loser of runs.filter((run) => run !== winner)) {
       expect((await env.FILES.list({ prefix: `proofs/${proofId}/runs/${loser}/` })).objects).toHaveLength(0);
     }

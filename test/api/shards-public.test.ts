@@ -13,6 +13,7 @@ import { captureCall, uploadPhoto } from "./support/capture.ts";
 import { dependencies, sealedAnswer, signedHashOf, storeSignedCopyAndThumbnail } from "./support/sealing.ts";
 import { baseSession } from "./support/sessions.ts";
 import { rawBinding } from "./support/platform-limits.ts";
+import { asSealedBeforeTheRecord, filesOfProof } from "./support/proof-files.ts";
 
 type ShardBindings = Record<"DB" | "DB_01" | "DB_02", D1Database>;
 const bindings = env as unknown as ShardBindings;
@@ -202,7 +203,7 @@ describe("verify-by-hash finds a proof of any shard through the R2 index, asking
 
   it("answers a shard-01 proof's original only when that proof is named, reading its shard and no third one", async () => {
     const { proofId } = await sealedProofOn("01");
-    const original = await rawBinding(bindings.DB_01).prepare("SELECT sha256 FROM files WHERE proof_id = ?").bind(proofId).first<{ sha256: string }>();
+    const [original] = await filesOfProof(proofId, bindings.DB_01);
     // Bare, the hash is no signed file's nor report's: nothing is indexed, and shard 00 is searched as before the index.
     expect((await lookUp({ sha256: original!.sha256 })).body.data).toEqual([]);
     // Named, its originals are read in its shard; shard 00 is still searched for what was signed before the index.
@@ -216,12 +217,14 @@ describe("verify-by-hash finds a proof of any shard through the R2 index, asking
     const listed = await env.FILES.list({ prefix: `hashes/${signedSha256}/` });
     expect(listed.objects.map((object) => object.key)).toEqual([`hashes/${signedSha256}/${proofId}`]);
     await env.FILES.delete(listed.objects[0]!.key);
+    await asSealedBeforeTheRecord(proofId);
     expect((await lookUp({ sha256: signedSha256 })).body.data).toEqual([expect.objectContaining({ proof_id: proofId, match: "signed" })]);
   });
 
   it("still finds a shard-00 signed file sealed before the index when a proof of another shard is named", async () => {
     const legacy = await sealedProofOn("00");
     await env.FILES.delete(`hashes/${legacy.signedSha256}/${legacy.proofId}`);
+    await asSealedBeforeTheRecord(legacy.proofId);
     const other = await sealedProofOn("01");
     // Naming a proof only adds its originals (docs/adr/0060): it never hides a proof holding the file as signed.
     expect((await lookUp({ sha256: legacy.signedSha256, proof_id: other.proofId })).body.data).toEqual([

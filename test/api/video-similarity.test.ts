@@ -11,6 +11,7 @@ import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { fileOfProof } from "./support/proof-files.ts";
 import { indexedPrints } from "./support/similarity-index.ts";
 
 /** A video's frames at 10, 50 and 90 % (docs/adr/0059); the copy's middle frame has one bit flipped in each pHash band. */
@@ -231,7 +232,7 @@ describe("videos that look like earlier ones (issue 27, ADR 0059, 0063)", () => 
   it("says only sealed_before when the same video bytes were sealed before; another video and a video without frames raise nothing", async () => {
     const org = await createOrganization();
     const first = await sealedVideo(org.id, FRAMES);
-    const sha256 = (await env.DB.prepare("SELECT sha256 FROM files WHERE id = ?").bind(first.fileId).first<{ sha256: string }>())!.sha256;
+    const { sha256 } = await fileOfProof(first.proofId, first.fileId);
     const again = await sealedWith(org.id, [{ video: FRAMES }], sha256);
     expect(await signalsOf(again.proofId, org.testKey)).toEqual([[expect.objectContaining({ code: "sealed_before", proof_id: first.proofId })]]);
     const other = await sealedVideo(org.id, OTHER);

@@ -36,8 +36,11 @@ export const proofs = sqliteTable("proofs", {
   /** The certificate that signed the proof's manifest.p7s (migration 0017); null: sealed before the seal existed. */
   sealCertificateSha256: text("seal_certificate_sha256"),
   sealCertificateSubject: text("seal_certificate_subject"),
-  /** 1: the files' facts and capture context are in the sealing run's record.json in R2, not D1 (migration 0024). */
-  sealedRecord: integer("sealed_record", { mode: "boolean" }).notNull().default(false),
+  /**
+   * What the sealing run's record.json in R2 holds of the proof's files: 0 nothing (their rows in D1 hold all); 1 their
+   * facts and capture context, their rows the rest (migration 0024); 2 the files whole, no row left (docs/adr/0065).
+   */
+  sealedRecord: integer("sealed_record").$type<0 | 1 | 2>().notNull().default(0),
   ...timestamps,
   sealedAt: text("sealed_at"),
   failedAt: text("failed_at"),

@@ -24,6 +24,14 @@ export const themeLogoKey = (themeId: string) => `themes/${themeId}/logo`;
  */
 export const hashIndexPrefix = (sha256: string) => `hashes/${sha256.toLowerCase()}/`;
 
+/**
+ * The sealed-before index (docs/adr/0065): under this prefix, one empty object `<sealedAt>/<proofId>` for each proof of
+ * the organization and mode that sealed bytes with that SHA-256, as received or as signed, earliest first
+ * (src/storage/objects/hash-index.ts).
+ */
+export const sealedBytesPrefix = (organizationId: string, mode: "test" | "live", sha256: string) =>
+  `sealed-bytes/${organizationId}/${mode}/${sha256.toLowerCase()}/`;
+
 /** What the health check reads (a HEAD of an object that need not exist). */
 const HEALTH_PROBE_KEY = "health/probe";
 

@@ -1,4 +1,4 @@
-import { bucket, hashIndexPrefix, type ObjectStore } from "./bucket.ts";
+import { bucket, hashIndexPrefix, type ObjectStore, sealedBytesPrefix } from "./bucket.ts";
 
 /**
  * The verify-by-hash index (docs/adr/0062): an empty, immutable object `hashes/<sha256>/<proofId>` for each SHA-256
@@ -21,4 +21,30 @@ export async function proofsIndexedUnder(store: ObjectStore, sha256: string, lim
   const prefix = hashIndexPrefix(sha256);
   const listed = await bucket(store).list({ prefix, limit });
   return listed.objects.map((object) => object.key.slice(prefix.length));
+}
+
+/** Whose bytes the sealed-before index answers for: one organization in one mode. */
+interface SealedBytesScope {
+  organizationId: string;
+  mode: "test" | "live";
+}
+
+/**
+ * Records that `proof`, sealed at `sealedAt`, holds bytes with these SHA-256s (its originals and its signed copies),
+ * so that the organization's next proofs find it by hash once its file rows are gone (docs/adr/0065). Written before
+ * the batch that seals it; an entry whose proof was not sealed in the end is harmless: the look-up keeps only the
+ * proofs D1 says are sealed.
+ */
+export async function indexSealedBytes(store: ObjectStore, proof: SealedBytesScope & { id: string }, sealedAt: string, sha256s: string[]): Promise<void> {
+  const distinct = [...new Set(sha256s.map((sha256) => sha256.toLowerCase()))];
+  await Promise.all(
+    distinct.map((sha256) => bucket(store).put(`${sealedBytesPrefix(proof.organizationId, proof.mode, sha256)}${sealedAt}/${proof.id}`, new Uint8Array())),
+  );
+}
+
+/** The proofs of the organization and mode that sealed bytes with this SHA-256, earliest first, at most `limit`: one list operation. */
+export async function proofsSealedWithBytes(store: ObjectStore, scope: SealedBytesScope, sha256: string, limit: number): Promise<string[]> {
+  const prefix = sealedBytesPrefix(scope.organizationId, scope.mode, sha256);
+  const listed = await bucket(store).list({ prefix, limit });
+  return listed.objects.map((object) => object.key.slice(object.key.lastIndexOf("/") + 1));
 }

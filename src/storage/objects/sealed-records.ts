@@ -4,47 +4,65 @@ import { bucket, type ObjectStore, sealedRecordKey } from "./bucket.ts";
 /** The columns of a sealed file kept in the proof's record in R2 instead of D1 (migration 0024). */
 export type RecordedFacts = Pick<FileRow, "captureContext" | "decoded" | "signals" | "priorCredentials" | "thumbnail">;
 
-/** The record as stored: one entry per sealed file, by id, with the facts D1 no longer holds. */
+/** A sealed file whole, as the record holds it since docs/adr/0065: every column but the upload's progress. */
+export type SealedFile = Omit<FileRow, "multipartUploadId" | "uploadedParts">;
+
+/**
+ * The record as stored: one entry per sealed file, by id. Written before docs/adr/0065, an entry holds only the
+ * facts D1 no longer held (the file's row stayed in D1) and there is no `file_order`; since, each entry is the whole
+ * file and `file_order` lists them in capture order (the file rows are deleted by the batch that seals the proof).
+ */
 interface SealedRecord {
   proof_id: string;
   run: string;
-  files: Record<string, RecordedFacts>;
+  files: Record<string, RecordedFacts | SealedFile>;
+  file_order?: string[];
 }
 
 /**
- * Writes the run's record before the batch that seals the proof, so that a sealed proof always has one: a
- * Worker that dies in between leaves the proof pending, and the run that seals it later writes its own.
+ * Writes the run's record, the proof's files whole in capture order, before the batch that seals the proof and
+ * deletes their rows, so that a sealed proof always has one: a Worker that dies in between leaves the proof pending
+ * with its rows, and the run that seals it later writes its own.
  */
-export async function storeSealedRecord(store: ObjectStore, proofId: string, run: string, files: (RecordedFacts & { id: string })[]): Promise<void> {
+export async function storeSealedRecord(store: ObjectStore, proofId: string, run: string, files: SealedFile[]): Promise<void> {
   const record: SealedRecord = {
     proof_id: proofId,
     run,
-    files: Object.fromEntries(
-      files.map((file) => [
-        file.id,
-        {
-          captureContext: file.captureContext,
-          decoded: file.decoded,
-          signals: file.signals,
-          priorCredentials: file.priorCredentials,
-          thumbnail: file.thumbnail,
-        },
-      ]),
-    ),
+    files: Object.fromEntries(files.map((file) => [file.id, file])),
+    file_order: files.map((file) => file.id),
   };
   await bucket(store).put(sealedRecordKey(proofId, run), JSON.stringify(record), { httpMetadata: { contentType: "application/json" } });
 }
 
-/**
- * The files of a proof sealed with a record, with the facts the record holds. A sealed proof without its
- * record, or whose record lacks one of its files, has lost part of what it sealed: that is an error, never
- * files shown with fewer facts or signals (their D1 columns were emptied when the record was written).
- */
-export async function withSealedRecord(store: ObjectStore, proof: { id: string; sealingRun: string | null }, files: FileRow[]): Promise<FileRow[]> {
+async function readSealedRecord(store: ObjectStore, proof: { id: string; sealingRun: string | null }): Promise<SealedRecord> {
   if (proof.sealingRun === null) throw new Error(`proof ${proof.id}: sealed with a record but no sealing run`);
   const object = await bucket(store).get(sealedRecordKey(proof.id, proof.sealingRun));
   if (object === null) throw new Error(`proof ${proof.id}: its sealed record is missing from storage`);
-  const record = (await object.json()) as SealedRecord;
+  return (await object.json()) as SealedRecord;
+}
+
+/**
+ * The files of a proof whose record holds them whole (docs/adr/0065), in capture order. A sealed proof without its
+ * record, or a record without its files, has lost what it sealed: that is an error, never a proof shown without files.
+ */
+export async function sealedRecordFiles(store: ObjectStore, proof: { id: string; sealingRun: string | null }): Promise<FileRow[]> {
+  const record = await readSealedRecord(store, proof);
+  if (record.file_order === undefined) throw new Error(`proof ${proof.id}: its sealed record does not hold its files whole`);
+  return record.file_order.map((id) => {
+    const file = record.files[id] as SealedFile | undefined;
+    if (file === undefined) throw new Error(`proof ${proof.id}: file ${id} is missing from its sealed record`);
+    return { ...file, multipartUploadId: null, uploadedParts: null };
+  });
+}
+
+/**
+ * The files of a proof sealed with a record of facts only (migration 0024, before docs/adr/0065), their rows from
+ * D1 completed by the facts the record holds. A sealed proof without its record, or whose record lacks one of its
+ * files, has lost part of what it sealed: that is an error, never files shown with fewer facts or signals (their
+ * D1 columns were emptied when the record was written).
+ */
+export async function withSealedRecord(store: ObjectStore, proof: { id: string; sealingRun: string | null }, files: FileRow[]): Promise<FileRow[]> {
+  const record = await readSealedRecord(store, proof);
   return files.map((file) => {
     const facts = record.files[file.id];
     if (facts === undefined) throw new Error(`proof ${proof.id}: file ${file.id} is missing from its sealed record`);
