@@ -63,9 +63,15 @@ export async function listEvents(
  * Moves up to `limit` events created before `before` and already handed to delivery (the outbox is done with
  * them) to the archive, oldest first: per organization, mode and day, one chunk object in R2, then in one batch the
  * chunk's D1 row and the events' deletion, which take effect only if every event is still there. Returns the
- * events moved and the R2 writes made.
+ * events moved and the R2 writes made, at most `maxWrites` (the rows of chunks left out wait for the next round).
  */
-export async function archiveEvents(db: Database, store: ObjectStore, before: string, limit: number): Promise<{ moved: number; writes: number }> {
+export async function archiveEvents(
+  db: Database,
+  store: ObjectStore,
+  before: string,
+  limit: number,
+  maxWrites: number,
+): Promise<{ moved: number; writes: number }> {
   const due = await db
     .select()
     .from(events)
@@ -73,9 +79,11 @@ export async function archiveEvents(db: Database, store: ObjectStore, before: st
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(limit)
     .all();
-  const groups = byChunk(due);
   let moved = 0;
-  for (const oldestFirst of groups) {
+  let writes = 0;
+  for (const oldestFirst of byChunk(due)) {
+    if (writes >= maxWrites) break;
+    writes += 1;
     const rows = oldestFirst.toReversed();
     const oldest = oldestFirst[0]!;
     const key = archiveChunkKey(oldest.organizationId, oldest.mode, "events", oldest);
@@ -94,5 +102,5 @@ export async function archiveEvents(db: Database, store: ObjectStore, before: st
     ]);
     moved += deleted!.meta.changes;
   }
-  return { moved, writes: groups.length };
+  return { moved, writes };
 }

@@ -83,9 +83,15 @@ export async function listDeliveries(
  * to an object of its own (read by id), each organization, mode and day's deliveries to a chunk (read by the
  * list), then in one batch the chunk's D1 row and the deletion of the deliveries and their attempts, which
  * take effect only if every delivery and attempt is still as written to R2. Returns the deliveries moved and
- * the R2 writes made.
+ * the R2 writes made, at most `maxWrites` (the deliveries of chunks left out wait for the next round).
  */
-export async function archiveDeliveries(db: Database, store: ObjectStore, before: string, limit: number): Promise<{ moved: number; writes: number }> {
+export async function archiveDeliveries(
+  db: Database,
+  store: ObjectStore,
+  before: string,
+  limit: number,
+  maxWrites: number,
+): Promise<{ moved: number; writes: number }> {
   const due = await db
     .select()
     .from(webhookDeliveries)
@@ -104,6 +110,7 @@ export async function archiveDeliveries(db: Database, store: ObjectStore, before
   let moved = 0;
   let writes = 0;
   for (const oldestFirst of byChunk(due)) {
+    if (writes + oldestFirst.length + 1 > maxWrites) break;
     const rows = oldestFirst.toReversed();
     const oldest = oldestFirst[0]!;
     const key = archiveChunkKey(oldest.organizationId, oldest.mode, "deliveries", oldest);

@@ -8,11 +8,13 @@ export const EVENTS_PER_ROUND = 200;
 /** Deliveries a round reads: an object each (read by id) and a chunk per organization, mode and day. */
 export const DELIVERIES_PER_ROUND = 50;
 /**
- * R2 writes a run may start for each kind before it stops (the shard's round shares one invocation with the
- * other sweeps): at most 3 D1 statements follow each chunk written, so a run stays far within 1,000 queries,
- * and a backlog of one kind never starves the other.
+ * R2 writes a run makes for each kind, and rounds a run makes for each kind (the shard's round shares one
+ * invocation with the other sweeps): a chunk written costs 2 or 3 D1 statements and a round 1 or 2 reads,
+ * so the archive's share stays under 400 of the invocation's 1,000 queries, and a backlog of one kind never
+ * starves the other.
  */
 export const ARCHIVE_WRITES_PER_KIND = 100;
+const ROUNDS_PER_KIND = 10;
 
 /**
  * Moves the shard's events and finished webhook deliveries to the R2 archive once the UTC day they were
@@ -28,12 +30,12 @@ export async function archiveEventsAndDeliveries({ db, env }: WorkerContext, now
     ["deliveries", archiveDeliveries, DELIVERIES_PER_ROUND],
   ] as const) {
     let writes = 0;
-    while (writes < ARCHIVE_WRITES_PER_KIND) {
-      const round = await archive(db, env, before, perRound);
-      moved[kind] += round.moved;
-      writes += round.writes;
+    for (let round = 0; round < ROUNDS_PER_KIND && writes < ARCHIVE_WRITES_PER_KIND; round++) {
+      const done = await archive(db, env, before, perRound, ARCHIVE_WRITES_PER_KIND - writes);
+      moved[kind] += done.moved;
+      writes += done.writes;
       // Less than a round's worth: nothing more is due, or rows changed meanwhile and the next run takes them.
-      if (round.moved < perRound) break;
+      if (done.moved < perRound) break;
     }
   }
   return moved;

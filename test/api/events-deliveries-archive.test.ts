@@ -265,10 +265,12 @@ describe("the archive of events and deliveries older than 30 days", () => {
     await deleteWebhookDeliveryBodies(workerContext(shardEnv, shard), new Date());
     const put = vi.spyOn(env.FILES, "put");
     const first = await archiveEventsAndDeliveries(workerContext(shardEnv, shard), new Date());
-    const rounds = Math.ceil(ARCHIVE_WRITES_PER_KIND / (DELIVERIES_PER_ROUND + 1));
-    expect(first.deliveries).toBe(rounds * DELIVERIES_PER_ROUND);
-    expect(put.mock.calls.length).toBeLessThanOrEqual(ARCHIVE_WRITES_PER_KIND + DELIVERIES_PER_ROUND + 1);
-    await archiveEventsAndDeliveries(workerContext(shardEnv, shard), new Date());
+    expect(first.deliveries).toBeGreaterThanOrEqual(DELIVERIES_PER_ROUND);
+    expect(first.deliveries).toBeLessThan(backlog);
+    expect(put.mock.calls.length).toBeLessThanOrEqual(ARCHIVE_WRITES_PER_KIND);
+    for (let run = 0; run < 4 && (await count(shard, "webhook_deliveries", org.id)) > 0; run++) {
+      await archiveEventsAndDeliveries(workerContext(shardEnv, shard), new Date());
+    }
     expect(await count(shard, "webhook_deliveries", org.id)).toBe(0);
     const listed = await allPages("/v1/webhook-deliveries", org.key, 100);
     expect(listed.flatMap((page) => (page as { data: unknown[] }).data)).toHaveLength(backlog);
