@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bandEntries, packPrints, SIMILARITY_INDEX_SCHEMA, VARIANTS_PER_FILE } from "../src/durable/similarity-index-layout.ts";
+import { bandEntries, INSERT_BAND, packPrints, SIMILARITY_INDEX_SCHEMA, UPSERT_FILE, VARIANTS_PER_FILE } from "../src/durable/similarity-index-layout.ts";
 
 const PROOFS = Number(process.argv[2] ?? 5000);
 const FILES_PER_PROOF = Number(process.argv[3] ?? 10);
@@ -32,10 +32,8 @@ const LAYOUTS: Layout[] = [
     name: "chosen: a file row with its prints in a BLOB, band entries WITHOUT ROWID",
     schema: SIMILARITY_INDEX_SCHEMA,
     insertFile(db, file) {
-      const { file: key } = db
-        .prepare("INSERT INTO files (file_id, proof_id, step_id, prints) VALUES (?, ?, ?, ?) RETURNING file")
-        .get(file.fileId, file.proofId, file.stepId, packPrints(file.prints)) as { file: number };
-      const band = db.prepare("INSERT INTO bands (band, print) VALUES (?, ?)");
+      const { file: key } = db.prepare(UPSERT_FILE).get(file.fileId, file.proofId, file.stepId, 0, packPrints(file.prints)) as { file: number };
+      const band = db.prepare(INSERT_BAND);
       file.prints.forEach((print, variant) => {
         for (const entry of bandEntries(print.phash)) band.run(entry, key * VARIANTS_PER_FILE + variant);
       });

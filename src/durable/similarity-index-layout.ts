@@ -17,6 +17,12 @@ export const SIMILARITY_INDEX_SCHEMA = [
   "CREATE TABLE IF NOT EXISTS bands (band INTEGER NOT NULL, print INTEGER NOT NULL, PRIMARY KEY (band, print)) WITHOUT ROWID",
 ] as const;
 
+/** Writes a file and its prints, replacing what it had: binds file id, proof id, step id, video (0 or 1), prints. */
+export const UPSERT_FILE =
+  "INSERT INTO files (file_id, proof_id, step_id, video, prints) VALUES (?, ?, ?, ?, ?) ON CONFLICT (file_id) DO UPDATE SET proof_id = excluded.proof_id, step_id = excluded.step_id, video = excluded.video, prints = excluded.prints RETURNING file";
+/** A band entry of a print: binds the band number and the print (the file's key times 8 plus the variant). */
+export const INSERT_BAND = "INSERT OR IGNORE INTO bands (band, print) VALUES (?, ?)";
+
 /** Bytes of one variant in `files.prints`. */
 export const PRINT_BYTES = 16;
 /** Variants a file has at most (a photo's whole picture and five crops): `print` keeps three bits for it. */

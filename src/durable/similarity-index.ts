@@ -1,5 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
-import { bandEntries, type HexPrint, packPrints, PRINT_BYTES, SIMILARITY_INDEX_SCHEMA, unpackPrint, VARIANTS_PER_FILE } from "./similarity-index-layout.ts";
+import {
+  bandEntries,
+  type HexPrint,
+  INSERT_BAND,
+  packPrints,
+  PRINT_BYTES,
+  SIMILARITY_INDEX_SCHEMA,
+  UPSERT_FILE,
+  unpackPrint,
+  VARIANTS_PER_FILE,
+} from "./similarity-index-layout.ts";
 
 /** A sealed photo or video as the index keeps it: its prints, variant 0 first (docs/adr/0052, 0059). */
 export interface IndexedFile {
@@ -51,18 +61,10 @@ export class SimilarityIndex extends DurableObject {
         const previous = sql.exec<Pick<FileRow, "file" | "prints">>("SELECT file, prints FROM files WHERE file_id = ?", file.fileId).toArray()[0];
         if (previous !== undefined) this.removeBands(previous.file, new Uint8Array(previous.prints));
         const { file: key } = sql
-          .exec<Pick<FileRow, "file">>(
-            "INSERT INTO files (file_id, proof_id, step_id, video, prints) VALUES (?, ?, ?, ?, ?) ON CONFLICT (file_id) DO UPDATE SET proof_id = excluded.proof_id, step_id = excluded.step_id, video = excluded.video, prints = excluded.prints RETURNING file",
-            file.fileId,
-            file.proofId,
-            file.stepId,
-            file.kind === "video" ? 1 : 0,
-            packPrints(file.prints),
-          )
+          .exec<Pick<FileRow, "file">>(UPSERT_FILE, file.fileId, file.proofId, file.stepId, file.kind === "video" ? 1 : 0, packPrints(file.prints))
           .one();
         file.prints.forEach((print, variant) => {
-          for (const band of bandEntries(print.phash))
-            sql.exec("INSERT OR IGNORE INTO bands (band, print) VALUES (?, ?)", band, key * VARIANTS_PER_FILE + variant);
+          for (const band of bandEntries(print.phash)) sql.exec(INSERT_BAND, band, key * VARIANTS_PER_FILE + variant);
         });
       }
     });
