@@ -18,7 +18,7 @@ FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY COALESCE(sealed_at, updated_at), id
 WHERE proofs.id = ordered.id;
 
 -- The one cursor of this database. A round re-hashes every sealed proof with rehash_seq > 0 in order; `position`
--- is the last proof it re-hashed whole. A proof at or before `position` was re-hashed in this round (at or after
+-- is the last proof whose objects it re-hashed all. A proof at or before `position` was re-hashed in this round (at or after
 -- round_started_at); after it, in the previous round when at or before previous_round_end (at or after
 -- previous_round_started_at); else never.
 CREATE TABLE rehash_cursor (
@@ -26,6 +26,9 @@ CREATE TABLE rehash_cursor (
   -- NULL: no round started yet
   round_started_at TEXT,
   position INTEGER NOT NULL DEFAULT 0,
+  -- objects of the next proof (after position) already re-hashed this round: a proof with more objects than a run
+  -- re-hashes is done over several runs, and counts as re-hashed in this round only once all are
+  object_offset INTEGER NOT NULL DEFAULT 0,
   previous_round_started_at TEXT,
   previous_round_completed_at TEXT,
   -- the last rehash_seq the previous round re-hashed (0: no round completed)

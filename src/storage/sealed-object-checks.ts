@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { proofs } from "../db/schema/proofs.ts";
 import type { ProofRow } from "./rows.ts";
-import { chunks, D1_MAX_BOUND_PARAMETERS } from "../lib/batches.ts";
+import { chunks, D1_MAX_BOUND_PARAMETERS, rowsPerInsert } from "../lib/batches.ts";
 import { statement, valueList } from "./statement.ts";
 
 /**
@@ -53,8 +53,10 @@ export interface RehashOutcome {
 export interface RehashCursor {
   /** null: no round started yet. */
   roundStartedAt: string | null;
-  /** The last proof (`rehash_seq`) whose objects this round re-hashed whole. */
+  /** The last proof (`rehash_seq`) whose objects this round re-hashed all. */
   position: number;
+  /** Objects of the next proof already re-hashed this round (a proof larger than a run's budget takes several runs). */
+  objectOffset: number;
   previousRoundStartedAt: string | null;
   previousRoundCompletedAt: string | null;
   /** The last proof the previous round re-hashed (0: no round completed). */
@@ -70,8 +72,12 @@ export interface ProofRehashes {
    * later (the re-hash itself was at or after it, never before); null when none has yet.
    */
   checkedAt: string | null;
-  /** Its objects whose latest re-hash found another hash or no object. */
-  mismatches: ObjectCheck[];
+  /**
+   * The rows of its objects the verdict reads: those whose latest re-hash found another hash or no object, and those
+   * found restored by a round that has not re-hashed all the proof's objects yet (their row says when; it goes once
+   * the round has re-hashed them all).
+   */
+  findings: ObjectCheck[];
 }
 
 interface CheckRow {
@@ -90,6 +96,7 @@ interface CheckRow {
 interface CursorRow {
   round_started_at: string | null;
   position: number;
+  object_offset: number;
   previous_round_started_at: string | null;
   previous_round_completed_at: string | null;
   previous_round_end: number;
@@ -100,7 +107,9 @@ const COLUMN_NAMES = ["object_key", "proof_id", "entry", "file_id", "expected_sh
 const COLUMNS = sql.raw(COLUMN_NAMES.join(", "));
 /** The same columns of the table aliased `c`. */
 const CHECK_COLUMNS_OF_C = sql.raw(COLUMN_NAMES.map((name) => `c.${name}`).join(", "));
-const CURSOR_COLUMNS = sql.raw("round_started_at, position, previous_round_started_at, previous_round_completed_at, previous_round_end, artifact_hashes_from");
+const CURSOR_COLUMNS = sql.raw(
+  "round_started_at, position, object_offset, previous_round_started_at, previous_round_completed_at, previous_round_end, artifact_hashes_from",
+);
 
 const fromRow = (row: CheckRow): ObjectCheck => ({
   objectKey: row.object_key,
@@ -118,6 +127,7 @@ const fromRow = (row: CheckRow): ObjectCheck => ({
 const fromCursorRow = (row: CursorRow): RehashCursor => ({
   roundStartedAt: row.round_started_at,
   position: row.position,
+  objectOffset: row.object_offset,
   previousRoundStartedAt: row.previous_round_started_at,
   previousRoundCompletedAt: row.previous_round_completed_at,
   previousRoundEnd: row.previous_round_end,
@@ -185,38 +195,61 @@ const matches = (outcome: RehashOutcome) =>
 
 /**
  * Records a run's re-hashes and moves the cursor, in one atomic batch, and returns the mismatches. A mismatch (another
- * hash, or no object) gets or keeps its row, dated from its first detection; an object that matches leaves no row,
- * except an artifact whose row is the only holder of its expected hash (sealed before migration 0026), which is kept
- * as matched (the first re-hash of one sealed before its hash was recorded takes the hash it finds, as before).
- * `position`: the last proof re-hashed whole; a run that finds the cursor moved by another leaves it (both recorded
- * the same findings).
+ * hash, or no object) gets or keeps its row, dated from its first detection. An object that matches leaves no row:
+ * `cleared` (objects of proofs this run finished re-hashing, and their earlier restored rows) are deleted; `restored`
+ * (objects of a proof the round has not finished) keep their mismatch row, marked matched with when, until it has. An
+ * artifact whose row is the only holder of its expected hash (sealed before migration 0026) keeps it, matched (the
+ * first re-hash of one sealed before its hash was recorded takes the hash it finds, as before). A run that finds the
+ * cursor moved by another leaves it (both recorded the same findings).
  */
 export async function recordRehashRun(
   d1: D1Database,
-  input: { cursor: RehashCursor; position: number; outcomes: readonly RehashOutcome[]; checkedAt: string },
+  input: {
+    cursor: RehashCursor;
+    position: number;
+    objectOffset: number;
+    outcomes: readonly RehashOutcome[];
+    cleared: readonly string[];
+    restored: readonly string[];
+    checkedAt: string;
+  },
 ): Promise<RehashOutcome[]> {
   const { cursor, outcomes, checkedAt } = input;
   const mismatches = outcomes.filter((outcome) => !matches(outcome));
-  const cleared = outcomes.filter((outcome) => matches(outcome) && outcome.expectedIn === "proof").map((outcome) => outcome.object.objectKey);
   const kept = outcomes.filter((outcome) => matches(outcome) && outcome.expectedIn === "row");
   await d1.batch([
     // Most objects match and have no row: one statement per round of keys deletes the rows of those restored.
-    ...chunks(cleared, D1_MAX_BOUND_PARAMETERS).map((keys) => statement(d1, sql`DELETE FROM sealed_object_checks WHERE object_key IN (${valueList(keys)})`)),
+    ...chunks(input.cleared, D1_MAX_BOUND_PARAMETERS).map((keys) =>
+      statement(d1, sql`DELETE FROM sealed_object_checks WHERE object_key IN (${valueList(keys)})`),
+    ),
+    ...chunks(input.restored, D1_MAX_BOUND_PARAMETERS - 1).map((keys) =>
+      statement(
+        d1,
+        sql`UPDATE sealed_object_checks SET last_checked_at = ${checkedAt}, found_sha256 = expected_sha256, matched = 1, mismatch_since = NULL WHERE matched = 0 AND object_key IN (${valueList(keys)})`,
+      ),
+    ),
     ...kept.map((outcome) =>
       statement(
         d1,
         sql`INSERT INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched) VALUES (${outcome.object.objectKey}, ${outcome.object.proofId}, ${outcome.object.entry}, NULL, ${outcome.foundSha256}, ${outcome.size}, ${checkedAt}, ${outcome.foundSha256}, 1) ON CONFLICT (object_key) DO UPDATE SET last_checked_at = excluded.last_checked_at, expected_sha256 = COALESCE(expected_sha256, excluded.expected_sha256), size = COALESCE(size, excluded.size), found_sha256 = excluded.found_sha256, matched = 1, mismatch_since = NULL`,
       ),
     ),
-    ...mismatches.map(({ object, foundSha256 }) =>
+    // Ten rows a statement (ten values each): a proof whose every object is missing stays within the queries of a run.
+    ...chunks(mismatches, rowsPerInsert(10)).map((rows) =>
       statement(
         d1,
-        sql`INSERT INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched, mismatch_since) VALUES (${object.objectKey}, ${object.proofId}, ${object.entry}, ${object.fileId}, ${object.expectedSha256}, ${object.size}, ${checkedAt}, ${foundSha256}, 0, ${checkedAt}) ON CONFLICT (object_key) DO UPDATE SET last_checked_at = excluded.last_checked_at, found_sha256 = excluded.found_sha256, matched = 0, mismatch_since = COALESCE(mismatch_since, excluded.mismatch_since)`,
+        sql`INSERT INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched, mismatch_since) VALUES ${sql.join(
+          rows.map(
+            ({ object, foundSha256 }) =>
+              sql`(${object.objectKey}, ${object.proofId}, ${object.entry}, ${object.fileId}, ${object.expectedSha256}, ${object.size}, ${checkedAt}, ${foundSha256}, 0, ${checkedAt})`,
+          ),
+          sql`, `,
+        )} ON CONFLICT (object_key) DO UPDATE SET last_checked_at = excluded.last_checked_at, found_sha256 = excluded.found_sha256, matched = 0, mismatch_since = COALESCE(mismatch_since, excluded.mismatch_since)`,
       ),
     ),
     statement(
       d1,
-      sql`UPDATE rehash_cursor SET position = ${input.position} WHERE id = 1 AND round_started_at IS ${cursor.roundStartedAt} AND position = ${cursor.position}`,
+      sql`UPDATE rehash_cursor SET position = ${input.position}, object_offset = ${input.objectOffset} WHERE id = 1 AND round_started_at IS ${cursor.roundStartedAt} AND position = ${cursor.position} AND object_offset = ${cursor.objectOffset}`,
     ),
   ]);
   return mismatches;
@@ -229,7 +262,7 @@ export async function recordRehashRun(
 export async function startNextRound(d1: D1Database, cursor: RehashCursor, now: string): Promise<RehashCursor> {
   await statement(
     d1,
-    sql`UPDATE rehash_cursor SET previous_round_started_at = round_started_at, previous_round_completed_at = ${now}, previous_round_end = position, round_started_at = ${now}, position = 0 WHERE id = 1 AND round_started_at IS ${cursor.roundStartedAt} AND position = ${cursor.position}`,
+    sql`UPDATE rehash_cursor SET previous_round_started_at = round_started_at, previous_round_completed_at = ${now}, previous_round_end = position, round_started_at = ${now}, position = 0, object_offset = 0 WHERE id = 1 AND round_started_at IS ${cursor.roundStartedAt} AND position = ${cursor.position}`,
   ).run();
   return {
     ...cursor,
@@ -238,25 +271,29 @@ export async function startNextRound(d1: D1Database, cursor: RehashCursor, now: 
     previousRoundEnd: cursor.position,
     roundStartedAt: now,
     position: 0,
+    objectOffset: 0,
   };
 }
 
 /**
  * What the re-hash sweep found for one sealed proof, read in one batch (one snapshot): when it was last re-hashed,
- * derived from the cursor and its place, and its mismatches.
+ * derived from the cursor and its place, and the rows of its objects the verdict reads.
  */
 export async function proofRehashes(d1: D1Database, proofId: string): Promise<ProofRehashes> {
-  const [cursor, mismatches] = await d1.batch([
+  const [cursor, findings] = await d1.batch([
     statement(
       d1,
       sql`SELECT ${CURSOR_COLUMNS}, p.rehash_seq AS seq, p.sealed_at FROM rehash_cursor LEFT JOIN proofs p ON p.id = ${proofId} WHERE rehash_cursor.id = 1`,
     ),
-    statement(d1, sql`SELECT ${COLUMNS} FROM sealed_object_checks WHERE proof_id = ${proofId} AND matched = 0 ORDER BY entry`),
+    statement(
+      d1,
+      sql`SELECT ${COLUMNS} FROM sealed_object_checks WHERE proof_id = ${proofId} AND (matched = 0 OR (matched = 1 AND file_id IS NOT NULL)) ORDER BY entry`,
+    ),
   ]);
   const row = (cursor!.results as (CursorRow & { seq: number | null; sealed_at: string | null })[])[0]!;
   return {
     checkedAt: lastRehashedAt(fromCursorRow(row), { seq: row.seq, sealedAt: row.sealed_at }),
-    mismatches: (mismatches!.results as CheckRow[]).map(fromRow),
+    findings: (findings!.results as CheckRow[]).map(fromRow),
   };
 }
 

@@ -17,10 +17,11 @@ import {
 } from "../storage/sealed-object-checks.ts";
 
 /**
- * What one run (each minute, per shard) may do, well within an invocation's limits (docs/adr/0066): whole proofs,
- * taken in turn after the shard's cursor, until `objects` objects or `bytes` bytes would be passed (SHA-256 streamed,
- * so memory stays flat; about 0.3 s of CPU per 128 MiB); one proof larger than the budget is still re-hashed alone, or
- * it would never be. `proofs`: sealed proofs listed per query. About 7 D1 queries a run, of the 1,000 allowed.
+ * What one run (each minute, per shard) may do, well within an invocation's limits (docs/adr/0066): the objects of
+ * the proofs after the shard's cursor, in order, until `objects` objects or `bytes` bytes would be passed (SHA-256
+ * streamed, so memory stays flat; about 0.3 s of CPU per 128 MiB), a proof larger than that over several runs; one
+ * object larger than the budget is still re-hashed alone, or it would never be. `proofs`: sealed proofs listed per
+ * query. About 8 D1 queries a run, at most about 30 when every object is missing, of the 1,000 allowed.
  */
 export interface RehashBudget {
   objects: number;
@@ -31,7 +32,7 @@ export interface RehashBudget {
 export const REHASH_BUDGET: RehashBudget = { objects: 100, bytes: 128 * 1024 * 1024, proofs: 20 };
 
 export interface RehashRun {
-  /** Proofs whose objects were all re-hashed. */
+  /** Proofs whose objects this run finished re-hashing (a proof larger than the budget takes several runs). */
   proofs: number;
   checked: number;
   bytes: number;
@@ -86,25 +87,27 @@ function objectsOf(proof: ProofToRehash, files: FileRow[], hashes: ArtifactHashe
     // Proofs sealed before the proof-level seal (manifest version 1) have no manifest.p7s: its absence is not an alteration.
     ...(proof.sealCertificateSha256 === null ? [] : [[packagedArtifactKey(proof.id, run, "manifest.p7s"), "manifest.p7s"] as [string, "manifest.p7s"]]),
   ];
-  // Sealed with its artifact-hashes.json: re-hashed only to find it missing (and to clear that finding once restored).
+  // Sealed with its artifact-hashes.json: re-hashed only to find it missing. The list is the same at every run of a
+  // round (a proof may take several), whatever is found.
   const hashesKey = run !== null && proof.seq >= cursor.artifactHashesFrom ? artifactHashesKey(proof.id, run) : null;
-  const hashesObject: Planned[] =
-    hashesKey !== null && (hashes === null || rowOf.has(hashesKey))
-      ? [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof" }]
-      : [];
-  if (hashes === null && hashesKey !== null) return [manifest, ...hashesObject, ...signedFiles];
+  const hashesObject: Planned[] = hashesKey === null ? [] : [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof" }];
   const artifacts = artifactEntries.map(([key, entry]): Planned => {
     const row = rowOf.get(key);
     const settled = row !== undefined && row.matched === true && row.expectedSha256 !== null;
     return {
       object: object(key, entry, null, hashes?.[entry].sha256 ?? null, hashes?.[entry].size ?? null),
-      expectedIn: hashes !== null ? "proof" : settled ? "settled row" : "row",
+      expectedIn: hashes !== null || hashesKey !== null ? "proof" : settled ? "settled row" : "row",
     };
   });
   return [manifest, ...hashesObject, ...artifacts, ...signedFiles];
 }
 
-/** The objects of the proofs after the cursor, whole proofs within the budget (the first one whatever its size). */
+/**
+ * The objects of the proofs after the cursor, in order, from the cursor's offset within the first, within the budget
+ * (at least one object, whatever its size). A proof whose objects are all planned is finished: its matches leave no
+ * row (and the rows its earlier runs of this round marked restored go); one cut by the budget keeps its restored rows
+ * and the cursor's offset says where to go on.
+ */
 async function plannedObjects({ env, db }: WorkerContext, cursor: RehashCursor, proofs: ProofToRehash[], budget: RehashBudget) {
   const [files, rows, hashes] = await Promise.all([
     proofFiles(db, env, proofs),
@@ -115,25 +118,35 @@ async function plannedObjects({ env, db }: WorkerContext, cursor: RehashCursor, 
     Promise.all(proofs.map((proof) => readArtifactHashes(env, proof))),
   ]);
   const planned: Planned[] = [];
+  const finished = new Set<string>();
+  const earlierRestored: string[] = [];
   let position = cursor.position;
+  let objectOffset = cursor.objectOffset;
   let bytes = 0;
-  let done = 0;
   for (const [index, proof] of proofs.entries()) {
-    const objects = objectsOf(
-      proof,
-      files.get(proof.id) ?? [],
-      hashes[index]!,
-      rows.filter((row) => row.proofId === proof.id),
-      cursor,
-    );
-    const size = objects.reduce((sum, { object }) => sum + (object.size ?? 0), 0);
-    if (done > 0 && (planned.length + objects.length > budget.objects || bytes + size > budget.bytes)) break;
-    planned.push(...objects);
-    bytes += size;
-    done++;
+    const proofRows = rows.filter((row) => row.proofId === proof.id);
+    const objects = objectsOf(proof, files.get(proof.id) ?? [], hashes[index]!, proofRows, cursor);
+    // Only the first proof after the position can have been begun by an earlier run.
+    const start = index === 0 ? cursor.objectOffset : 0;
+    let taken = 0;
+    for (const item of objects.slice(start)) {
+      const size = item.object.size ?? 0;
+      if (planned.length > 0 && (planned.length + 1 > budget.objects || bytes + size > budget.bytes)) break;
+      planned.push(item);
+      bytes += size;
+      taken++;
+    }
+    if (start + taken < objects.length) {
+      objectOffset = start + taken;
+      break;
+    }
     position = proof.seq;
+    objectOffset = 0;
+    finished.add(proof.id);
+    const byProof = new Set(objects.filter((item) => item.expectedIn === "proof").map((item) => item.object.objectKey));
+    earlierRestored.push(...proofRows.filter((row) => row.matched === true && byProof.has(row.objectKey)).map((row) => row.objectKey));
   }
-  return { planned, position, proofs: done };
+  return { planned, position, objectOffset, finished, earlierRestored };
 }
 
 /**
@@ -159,7 +172,23 @@ export async function rehashSealedObjects(worker: WorkerContext, now: Date, budg
   const plan = await plannedObjects(worker, cursor, proofs, budget);
   const outcomes: RehashOutcome[] = [];
   for (const planned of plan.planned) outcomes.push(await rehash(worker.env, planned));
-  const mismatches = await recordRehashRun(d1, { cursor, position: plan.position, outcomes, checkedAt });
+  const matchedKeys = (finished: boolean) =>
+    outcomes
+      .filter(
+        (outcome) =>
+          outcome.expectedIn === "proof" && outcome.foundSha256 !== null && (outcome.object.expectedSha256 ?? outcome.foundSha256) === outcome.foundSha256,
+      )
+      .filter((outcome) => plan.finished.has(outcome.object.proofId) === finished)
+      .map((outcome) => outcome.object.objectKey);
+  const mismatches = await recordRehashRun(d1, {
+    cursor,
+    position: plan.position,
+    objectOffset: plan.objectOffset,
+    outcomes,
+    cleared: [...matchedKeys(true), ...plan.earlierRestored],
+    restored: matchedKeys(false),
+    checkedAt,
+  });
   for (const { object, foundSha256 } of mismatches) {
     console.error(
       JSON.stringify({
@@ -175,5 +204,5 @@ export async function rehashSealedObjects(worker: WorkerContext, now: Date, budg
     );
   }
   const bytes = outcomes.reduce((sum, outcome) => sum + (outcome.size ?? 0), 0);
-  return { proofs: plan.proofs, checked: outcomes.length, bytes, mismatches: mismatches.length, roundEnded };
+  return { proofs: plan.finished.size, checked: outcomes.length, bytes, mismatches: mismatches.length, roundEnded };
 }

@@ -27,19 +27,19 @@ export interface Verification {
 
 /**
  * What the service knows of each signed file now, as the verification core takes it: the latest re-hash of the
- * stored object (src/sweeps/rehash-sealed-objects.ts, docs/adr/0066): a mismatch as its row says (another hash, or
- * missing, when), else the sealed hash as of the start of the round that last re-hashed the proof (or its sealing, if later), or, before its
+ * stored object (src/sweeps/rehash-sealed-objects.ts, docs/adr/0066): as its row says when it has one (another hash, or
+ * missing, or restored before the round finished the proof; and when), else the sealed hash as of the start of the round that last re-hashed the proof (or its sealing, if later), or, before its
  * first re-hash, the hash the sealer took when it stored it (checked at sealing). C2PA is not read in the Worker (not_checked).
  */
 export function storedFileEvidence(proof: ProofRow, files: FileRow[], rehashes: ProofRehashes): Map<string, FileEvidence> {
-  const byFile = new Map(rehashes.mismatches.filter((check) => check.fileId !== null).map((check) => [check.fileId!, check]));
+  const byFile = new Map(rehashes.findings.filter((check) => check.fileId !== null).map((check) => [check.fileId!, check]));
   const evidence = new Map<string, FileEvidence>();
   for (const file of files) {
     if (file.signedKey === null) continue;
-    const mismatch = byFile.get(file.id);
+    const row = byFile.get(file.id);
     const seen =
-      mismatch !== undefined
-        ? { present: mismatch.foundSha256 !== null, sha256: mismatch.foundSha256, checked_at: mismatch.lastCheckedAt }
+      row !== undefined
+        ? { present: row.foundSha256 !== null, sha256: row.foundSha256, checked_at: row.lastCheckedAt }
         : { present: true, sha256: file.signedSha256, checked_at: rehashes.checkedAt ?? proof.sealedAt };
     evidence.set(file.id, { ...seen, c2pa: null, original_sha256: null });
   }
@@ -76,7 +76,7 @@ export function proofDatabase(env: Env, proof: Pick<ProofRow, "id">): Database {
   return shardDatabase(env, shardOfId(proof.id));
 }
 
-const NOT_REHASHED: ProofRehashes = { checkedAt: null, mismatches: [] };
+const NOT_REHASHED: ProofRehashes = { checkedAt: null, findings: [] };
 
 /** What the re-hash sweep last found for a proof's objects (nothing before it is sealed). */
 export async function latestRehashes(env: Env, proof: ProofRow): Promise<ProofRehashes> {
@@ -85,10 +85,10 @@ export async function latestRehashes(env: Env, proof: ProofRow): Promise<ProofRe
 
 /** A suffix that changes whenever a re-hash of the proof's objects is recorded, for ETags and cache keys of what shows the verdict. */
 export function rehashVersion(rehashes: ProofRehashes): string {
-  const times = [rehashes.checkedAt, ...rehashes.mismatches.map((check) => check.lastCheckedAt)].flatMap((time) => (time === null ? [] : [Date.parse(time)]));
+  const times = [rehashes.checkedAt, ...rehashes.findings.map((check) => check.lastCheckedAt)].flatMap((time) => (time === null ? [] : [Date.parse(time)]));
   if (times.length === 0) return "";
   const latest = Math.max(...times);
-  return `.rh${(rehashes.checkedAt === null ? 0 : Date.parse(rehashes.checkedAt)).toString(36)}-${latest.toString(36)}-${rehashes.mismatches.length}`;
+  return `.rh${(rehashes.checkedAt === null ? 0 : Date.parse(rehashes.checkedAt)).toString(36)}-${latest.toString(36)}-${rehashes.findings.filter((check) => check.matched === false).length}`;
 }
 
 /**

@@ -117,6 +117,7 @@ describe("when a proof was last re-hashed, derived from the shard's cursor", () 
   const cursor: RehashCursor = {
     roundStartedAt: "2026-11-27T10:00:00.000Z",
     position: 40,
+    objectOffset: 0,
     previousRoundStartedAt: "2026-11-27T09:00:00.000Z",
     previousRoundCompletedAt: "2026-11-27T09:59:00.000Z",
     previousRoundEnd: 30,
@@ -171,15 +172,15 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     const { proofId, db } = await sealedProof({ fileBytes: 10_000, withSeal: true });
     const done = await sweepUntilRehashed(proofId, new Date(Date.now() + 2 * 86_400_000));
     expect(await rowsOf(db, proofId)).toEqual([]);
-    // Whole proofs: one proof of 6 objects (manifest.json, proof.tsr, chain.pem, manifest.p7s, two files) past an object budget of 1, alone.
+    // An object budget: one object of the first proof of the next round, which is not finished by it.
     const next = new Date(done.getTime() + 60_000);
     await rehashSealedObjects(workerContext(env), next, ALL);
-    const single = await rehashSealedObjects(workerContext(env), new Date(next.getTime() + 60_000), { objects: 1, bytes: 1 << 30, proofs: 20 });
-    expect(single.proofs).toBe(1);
-    expect(single.checked).toBeGreaterThanOrEqual(3);
-    // A byte budget: a proof whose files pass it is still re-hashed, alone.
-    const bytes = await rehashSealedObjects(workerContext(env), new Date(next.getTime() + 120_000), { objects: 100, bytes: 1, proofs: 20 });
-    expect(bytes.proofs).toBe(1);
+    expect(await rehashSealedObjects(workerContext(env), new Date(next.getTime() + 60_000), { objects: 1, bytes: 1 << 30, proofs: 20 })).toMatchObject({
+      checked: 1,
+      proofs: 0,
+    });
+    // A byte budget: an object larger than it is still re-hashed, alone.
+    expect((await rehashSealedObjects(workerContext(env), new Date(next.getTime() + 120_000), { objects: 100, bytes: 1, proofs: 20 })).checked).toBe(1);
     // The queries of a run stay far within the 1,000 an invocation may make (each statement of a batch counts).
     await sealedProof();
     let queries = 0;
@@ -199,6 +200,41 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     expect(queries).toBeLessThanOrEqual(12);
   });
 
+  it("re-hashes a proof larger than a run's budget over several runs: it counts as re-hashed in the round once all its objects are", async () => {
+    const { proofId, signed, db } = await sealedProof({ withSeal: true });
+    // Its objects in order: manifest.json, artifact-hashes.json, proof.tsr, chain.pem, manifest.p7s, then its two files
+    // in capture order: the first of them is the one altered, the other still to come after it.
+    const first = await db.prepare("SELECT id FROM files WHERE proof_id = ? ORDER BY created_at, id LIMIT 1").bind(proofId).first<{ id: string }>();
+    const target = signed.find((file) => file.id === first!.id)!;
+    const altered = target.bytes.slice();
+    altered[7] = altered[7]! ^ 0x01;
+    await env.FILES.put(target.key, altered);
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const found = await sweepUntilRehashed(proofId, new Date(Date.now() + 9 * 86_400_000));
+    expect((await proofRehashes(db, proofId)).findings).toEqual([expect.objectContaining({ fileId: target.id, matched: false })]);
+    const before = (await proofRehashes(db, proofId)).checkedAt;
+    await env.FILES.put(target.key, target.bytes);
+    // One object a run: the first run ends the round (the cursor is past this proof) and starts the next.
+    const runAt = (run: number) => new Date(found.getTime() + run * 60_000);
+    let restored: { at: string; rehashes: Awaited<ReturnType<typeof proofRehashes>> } | null = null;
+    let run = 1;
+    for (; run <= 400; run++) {
+      await rehashSealedObjects(workerContext(env), runAt(run), { objects: 1, bytes: 1 << 30, proofs: 20 });
+      const rehashes = await proofRehashes(db, proofId);
+      const row = rehashes.findings.find((one) => one.fileId === target.id);
+      if (row?.matched === true && restored === null) restored = { at: runAt(run).toISOString(), rehashes };
+      if (row === undefined) break;
+    }
+    // Found restored while its other file was still to come: its row says when, and the proof is still at its previous round.
+    expect(restored?.rehashes.checkedAt).toBe(before);
+    expect(restored?.rehashes.findings).toEqual([
+      expect.objectContaining({ fileId: target.id, matched: true, foundSha256: await sha256Hex(target.bytes), lastCheckedAt: restored?.at }),
+    ]);
+    // Its last object re-hashed: the row goes, and the proof was re-hashed in the round started by the first of these runs.
+    expect(await rowsOf(db, proofId)).toEqual([]);
+    expect((await proofRehashes(db, proofId)).checkedAt).toBe(runAt(1).toISOString());
+  });
+
   it("marks a signed file changed by one byte (same size) altered, logs the alert line, lists it, and drops its row once restored", async () => {
     const { proofId, signed, db } = await sealedProof();
     const checkedAt = await sweepUntilRehashed(proofId, new Date(Date.now() + 3 * 86_400_000));
@@ -209,8 +245,8 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const foundAt = await sweepUntilRehashed(proofId, checkedAt);
     const rehashes = await proofRehashes(db, proofId);
-    expect(rehashes.mismatches).toHaveLength(1);
-    expect(rehashes.mismatches[0]).toMatchObject({
+    expect(rehashes.findings).toHaveLength(1);
+    expect(rehashes.findings[0]).toMatchObject({
       fileId: target.id,
       matched: false,
       expectedSha256: await sha256Hex(target.bytes),
@@ -228,7 +264,7 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     );
     // Still altered at the next round: the row keeps when it was first found.
     const again = await sweepUntilRehashed(proofId, foundAt);
-    expect((await proofRehashes(db, proofId)).mismatches[0]).toMatchObject({ lastCheckedAt: again.toISOString(), mismatchSince: foundAt.toISOString() });
+    expect((await proofRehashes(db, proofId)).findings[0]).toMatchObject({ lastCheckedAt: again.toISOString(), mismatchSince: foundAt.toISOString() });
     // Restored to its sealed bytes, it matches again at its next re-hash: its row goes, and it leaves the list.
     await env.FILES.put(target.key, target.bytes);
     await sweepUntilRehashed(proofId, again);
@@ -277,14 +313,14 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
       await runSweeps(workerContext(env), new Date(Date.parse(after) + (round + 1) * 60_000));
       if (((await proofRehashes(env.DB, proofId)).checkedAt ?? "") > after) break;
     }
-    expect((await proofRehashes(env.DB, proofId)).mismatches).toEqual([expect.objectContaining({ entry: "proof.tsr", foundSha256: null, matched: false })]);
+    expect((await proofRehashes(env.DB, proofId)).findings).toEqual([expect.objectContaining({ entry: "proof.tsr", foundSha256: null, matched: false })]);
     const listed = await admin("/admin/v1/altered-objects?limit=100", undefined, "GET");
     expect(listed.body.data).toContainEqual(expect.objectContaining({ proof_id: proofId, entry: "proof.tsr", missing: true }));
     // The hashes sealing stored, deleted: that is a finding itself (the artifacts then have nothing to be compared with).
     const lost = await sealedProof();
     await env.FILES.delete(artifactHashesKey(lost.proofId, lost.run));
     await sweepUntilRehashed(lost.proofId, new Date(Date.parse(after) + 86_400_000));
-    expect((await proofRehashes(env.DB, lost.proofId)).mismatches).toEqual([expect.objectContaining({ entry: "artifact-hashes.json", foundSha256: null })]);
+    expect((await proofRehashes(env.DB, lost.proofId)).findings).toEqual([expect.objectContaining({ entry: "artifact-hashes.json", foundSha256: null })]);
   });
 
   it("keeps the artifacts' hashes of a proof sealed before migration 0026 in its rows, and records one first found when none was", async () => {
@@ -310,12 +346,10 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     await env.FILES.put(keys.timestampResponse, "another token");
     const third = await sweepUntilRehashed(proofId, second);
-    expect((await proofRehashes(db, proofId)).mismatches).toEqual([
-      expect.objectContaining({ entry: "proof.tsr", expectedSha256: await sha256Hex(tsrBytes()) }),
-    ]);
+    expect((await proofRehashes(db, proofId)).findings).toEqual([expect.objectContaining({ entry: "proof.tsr", expectedSha256: await sha256Hex(tsrBytes()) })]);
     await env.FILES.put(keys.timestampResponse, tsrBytes());
     await sweepUntilRehashed(proofId, third);
-    expect((await proofRehashes(db, proofId)).mismatches).toEqual([]);
+    expect((await proofRehashes(db, proofId)).findings).toEqual([]);
     expect((await rowsOf(db, proofId)).map((row) => [row.entry, row.matched])).toEqual([
       ["chain.pem", 1],
       ["proof.tsr", 1],
@@ -337,7 +371,7 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     for (const { shard, proofId } of proofs) {
       const rehashes = await proofRehashes(binding(shard), proofId);
       expect(rehashes.checkedAt).not.toBeNull();
-      expect(rehashes.mismatches.map((check) => check.fileId)).toEqual(shard === "02" ? [target.signed[0]!.id] : []);
+      expect(rehashes.findings.map((check) => check.fileId)).toEqual(shard === "02" ? [target.signed[0]!.id] : []);
       // Each shard's cursor has passed its own proof, and holds the only rows of it: none elsewhere.
       const seq = (await binding(shard).prepare("SELECT rehash_seq FROM proofs WHERE id = ?").bind(proofId).first<{ rehash_seq: number }>())!.rehash_seq;
       const cursor = (

@@ -33,6 +33,7 @@ export const rehashCursor = sqliteTable("rehash_cursor", {
   id: integer("id").primaryKey(),
   roundStartedAt: text("round_started_at"),
   position: integer("position").notNull().default(0),
+  objectOffset: integer("object_offset").notNull().default(0),
   previousRoundStartedAt: text("previous_round_started_at"),
   previousRoundCompletedAt: text("previous_round_completed_at"),
   previousRoundEnd: integer("previous_round_end").notNull().default(0),
