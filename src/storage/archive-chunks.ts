@@ -85,7 +85,7 @@ function chunksHolding(d1: D1Database, scope: ArchiveScope, filter: TupleFilter,
   const wanted = filter.flatMap((value, index) => (value === undefined ? [] : [sql`json_extract(f.value, ${`$[${index}]`}) = ${value}`]));
   return statement(
     d1,
-    sql`SELECT newest_created_at, newest_id, oldest_created_at, oldest_id FROM archive_chunks
+    sql`SELECT newest_created_at, newest_id, oldest_created_at, oldest_id, row_count FROM archive_chunks
       WHERE organization_id = ${scope.organizationId} AND mode = ${scope.mode} AND kind = ${scope.kind}
         ${
           after === undefined
@@ -96,7 +96,7 @@ function chunksHolding(d1: D1Database, scope: ArchiveScope, filter: TupleFilter,
         ${before === undefined ? sql`` : sql`AND (newest_created_at < ${before.createdAt} OR (newest_created_at = ${before.createdAt} AND newest_id < ${before.id}))`}
         ${wanted.length === 0 ? sql`` : sql`AND EXISTS (SELECT 1 FROM json_each(filters) f WHERE ${sql.join(wanted, sql` AND `)})`}
       ORDER BY newest_created_at DESC, newest_id DESC LIMIT ${CHUNKS_PER_QUERY}`,
-  ).all<{ newest_created_at: string; newest_id: string; oldest_created_at: string; oldest_id: string }>();
+  ).all<{ newest_created_at: string; newest_id: string; oldest_created_at: string; oldest_id: string; row_count: number }>();
 }
 
 /**
@@ -125,8 +125,11 @@ export async function pageWithArchive<Kind extends ArchiveKind>(
       const newest = { createdAt: chunk.newest_created_at, id: chunk.newest_id };
       const last = page[wanted - 1];
       if (last !== undefined && olderThan(newest, last)) return page;
-      const key = archiveChunkKey(scope.organizationId, scope.mode, scope.kind, { createdAt: chunk.oldest_created_at, id: chunk.oldest_id });
-      const rows = await readArchiveChunk<Kind>(store, key);
+      const oldest = { createdAt: chunk.oldest_created_at, id: chunk.oldest_id };
+      const rows = await readArchiveChunk<Kind>(
+        store,
+        archiveChunkKey(scope.organizationId, scope.mode, scope.kind, { oldest, newest, count: chunk.row_count }),
+      );
       const fresh = rows.filter((row) => !seen.has(row.id) && (after === undefined || olderThan(row, after)) && matches(row));
       for (const row of fresh) seen.add(row.id);
       page = [...page, ...fresh].sort(newerFirst).slice(0, wanted);

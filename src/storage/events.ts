@@ -86,7 +86,7 @@ export async function archiveEvents(
     writes += 1;
     const rows = oldestFirst.toReversed();
     const oldest = oldestFirst[0]!;
-    const key = archiveChunkKey(oldest.organizationId, oldest.mode, "events", oldest);
+    const key = archiveChunkKey(oldest.organizationId, oldest.mode, "events", { oldest, newest: rows[0]!, count: rows.length });
     await putArchiveChunk<"events">(store, key, rows);
     const chunk = {
       organizationId: oldest.organizationId,

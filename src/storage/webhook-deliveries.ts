@@ -113,7 +113,7 @@ export async function archiveDeliveries(
     if (writes + oldestFirst.length + 1 > maxWrites) break;
     const rows = oldestFirst.toReversed();
     const oldest = oldestFirst[0]!;
-    const key = archiveChunkKey(oldest.organizationId, oldest.mode, "deliveries", oldest);
+    const key = archiveChunkKey(oldest.organizationId, oldest.mode, "deliveries", { oldest, newest: rows[0]!, count: rows.length });
     const theirAttempts = attempts.filter((attempt) => rows.some((row) => row.id === attempt.deliveryId));
     await Promise.all(rows.map((delivery) => putArchivedDelivery(store, { delivery, attempts: theirAttempts.filter((a) => a.deliveryId === delivery.id) })));
     await putArchiveChunk<"deliveries">(store, key, rows);

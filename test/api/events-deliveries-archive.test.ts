@@ -201,6 +201,15 @@ describe("the archive of events and deliveries older than 30 days", () => {
     expect(await answers(scene)).toEqual(before);
   });
 
+  it("moves each row once when two runs sweep the shard at the same time", async () => {
+    const scene = await archiveScene("00");
+    const before = await answers(scene);
+    await Promise.all([1, 2].map(() => archiveEventsAndDeliveries(workerContext(shardEnv, "00"), new Date())));
+    expect(await count("00", "events", scene.org.id)).toBe(3);
+    expect(await count("00", "webhook_deliveries", scene.org.id)).toBe(3);
+    expect(await answers(scene)).toEqual(before);
+  });
+
   it("leaves a delivery changed while its chunk was written in D1, and archives it as it became on the next run", async () => {
     const scene = await archiveScene("02");
     const changed = scene.deliveries.old[2]!;

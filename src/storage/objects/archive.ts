@@ -21,11 +21,16 @@ export interface ArchivedDelivery {
 const prefix = (organizationId: string, mode: Mode) => `archive/${organizationId}/${mode}`;
 
 /**
- * A chunk, named by its oldest row: the day, then the id. A sweep that died after writing it selects the
- * same oldest row again and writes the same key; the chunk counts only once its D1 row exists.
+ * A chunk, named by its day, its oldest and newest rows and how many it holds: a sweep that died after writing
+ * it writes the same key again, and two concurrent sweeps write one key only for the same rows (a day's due
+ * rows only grow until archived), so a committed chunk's object is never replaced by other rows.
  */
-export const archiveChunkKey = (organizationId: string, mode: Mode, kind: ArchiveKind, oldest: { createdAt: string; id: string }) =>
-  `${prefix(organizationId, mode)}/${kind}/${oldest.createdAt.slice(0, 10)}/${oldest.id}.json`;
+export const archiveChunkKey = (
+  organizationId: string,
+  mode: Mode,
+  kind: ArchiveKind,
+  chunk: { oldest: { createdAt: string; id: string }; newest: { id: string }; count: number },
+) => `${prefix(organizationId, mode)}/${kind}/${chunk.oldest.createdAt.slice(0, 10)}/${chunk.oldest.id}.${chunk.newest.id}.${chunk.count}.json`;
 
 /** One delivery, found by its id under its organization and mode: another organization's key never names it. */
 export const archivedDeliveryKey = (organizationId: string, mode: Mode, deliveryId: string) =>
