@@ -56,18 +56,14 @@ async function main() {
   const pkiScript = join(root, "sealer/src/pki/ensure-local-pki.ts");
   if (existsSync(pkiScript)) await run("pki", process.execPath, [pkiScript, pkiDir], { cwd: root });
 
-  // Every shard (docs/adr/0062): the D1 bindings wrangler.toml declares for local development, at once (each is its
-  // own SQLite file; one after another, wrangler's start-up made them a third of a test stack's start).
-  const bindings = localD1Bindings();
-  console.log(`Applying D1 migrations locally to ${bindings.join(", ")}…`);
-  await Promise.all(
-    bindings.map((binding) =>
-      run(`migrations of ${binding}`, wrangler, ["d1", "migrations", "apply", binding, "--local", "--persist-to", persistDir], {
-        cwd: root,
-        env: { ...process.env, CI: "true" },
-      }),
-    ),
-  );
+  // Every shard (docs/adr/0062): the D1 bindings wrangler.toml declares for local development.
+  for (const binding of localD1Bindings()) {
+    console.log(`Applying D1 migrations locally to ${binding}…`);
+    await run("migrations", wrangler, ["d1", "migrations", "apply", binding, "--local", "--persist-to", persistDir], {
+      cwd: root,
+      env: { ...process.env, CI: "true" },
+    });
+  }
 
   const vars: Record<string, string> = {
     API_BASE_URL: apiBaseUrl,
