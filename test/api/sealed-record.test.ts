@@ -9,6 +9,8 @@ import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { database } from "../../src/db/client.ts";
 import { findProofById, proofFiles, proofThumbnails, shotsPerStep } from "../../src/storage/proofs-read.ts";
 import { asSealedBeforeTheRecord, filesOfProof } from "./support/proof-files.ts";
+import { storedZipBytes } from "./support/stored-zip.ts";
+import { buildReportJob, reportSubject } from "../../src/reports/report-job.ts";
 
 const context = { method: "camera", device_time: "2026-11-26T10:00:00.000Z", width: 4000, height: 3000, clock_offset_ms: 412, capture_page_version: "abc1234" };
 
@@ -105,6 +107,21 @@ describe("a sealed proof's files are in its record in R2, no row of them in D1 (
     expect(publicJson.body.files.map((file: { id: string }) => file.id)).toEqual(captureOrder);
     expect(publicJson.body.files[0].observed.decoded).toEqual({ width: 320, height: 240, duration_ms: null });
     expect((await call(`/p/${proofId}`)).status).toBe(200);
+    // The package and the report's job read them too (the stand-in sealer uploads no signed copy: put here).
+    for (const file of await filesOfProof(proofId)) await env.FILES.put(file.signedKey!, "signed bytes");
+    const zip = await call(`/v1/public/proofs/${proofId}/package`);
+    expect(zip.status).toBe(200);
+    const entries = [...storedZipBytes(new Uint8Array(await zip.arrayBuffer())).keys()];
+    expect(entries.filter((name) => name.startsWith("files/"))).toHaveLength(2);
+    const db = database(env.DB);
+    const job = await buildReportJob(
+      env,
+      db,
+      (await reportSubject(db, env, proofId, "proof"))!,
+      async () => ({ url: "https://pictures.example/signed" }),
+      new Date(Date.now() + 60_000),
+    );
+    expect(job.proofs[0]!.files).toHaveLength(2);
   });
 
   it("is crash-safe: a Worker dying after the record but before the sealing batch leaves the proof pending with its rows, and the next run seals it with its own record", async () => {
