@@ -47,6 +47,10 @@ const PRICE = {
   queueOperation: 0.4 / 1e6,
   // developers.cloudflare.com/workers/platform/pricing/
   workerRequest: 0.3 / 1e6,
+  // developers.cloudflare.com/durable-objects/platform/pricing/ (SQLite storage backend)
+  doRowWritten: 1.0 / 1e6,
+  doGbMonth: 0.2,
+  doRequest: 0.15 / 1e6,
   // developers.cloudflare.com/containers/pricing/
   containerVcpuSecond: 0.00002,
   containerGibSecond: 0.0000025,
@@ -54,16 +58,23 @@ const PRICE = {
 
 /**
  * D1 statements one sealed 10-photo proof makes. Measured by test/api/capacity-statements.test.ts through
- * the real handlers (writes: creation 3, uploads 20, completion 14, sealing 21 without fingerprints; reads
- * 50), plus what that test does not run, counted from src/storage/: the 9 multi-row fingerprint inserts of
- * a real seal, two events published and delivered (delivery insert, dispatch mark, attempt start and
- * outcome), the report's row, and the sweeps' batched share (under one statement a proof).
+ * the real handlers (writes: creation 3, uploads 20, completion 14, sealing 8; reads 50), plus what that test
+ * does not run, counted from src/storage/: two events published and delivered (delivery insert, dispatch mark,
+ * attempt start and outcome), the report's row, and the sweeps' batched share (under one statement a proof:
+ * the re-hash cursor, the archive's chunks). The prints go to the similarity index, a Durable Object, not D1
+ * (docs/adr/0064); the re-hash writes no row of a proof whose objects match (0066).
  */
-export const WRITE_STATEMENTS = { creation: 3, uploads: 20, completion: 14, sealing: 30, webhooks: 10, report: 1, sweeps: 1 };
+export const WRITE_STATEMENTS = { creation: 3, uploads: 20, completion: 14, sealing: 8, webhooks: 10, report: 1, sweeps: 1 };
 /** Reads: 50 measured, about 10 more for deliveries and the report (counted). */
 const READ_STATEMENTS = 60;
-/** Objects and messages of the same path: 10 uploads, 10 signed copies, 10 thumbnails, 4 artifacts, the report. */
-const R2_PER_PROOF = { classA: 35, classB: 25, bytes: 10 * (4.2e6 + 4.2e6 + 60e3) + 2.4e6 };
+/**
+ * Objects of the same path. Class A (writes and lists): 10 uploads, 10 signed copies, 10 thumbnails, 4 artifacts,
+ * their hashes (ADR 0066), the sealed record (0065), the report, the verify-by-hash index of 10 signed files and the
+ * report (0062), the sealed-before index of 10 originals and 10 signed copies (0065) and its 10 look-ups at sealing,
+ * 2 archived deliveries and a share of the archive's chunks (0067): about 80. Class B: about 25 reads on the path,
+ * and the re-hash's 12 a round.
+ */
+const R2_PER_PROOF = { classA: 80, classB: 37, bytes: 10 * (4.2e6 + 4.2e6 + 60e3) + 2.4e6 + 20e3 };
 const QUEUE_OPERATIONS = 3 * 4; // sealing, report and two webhook messages: written, read, deleted
 const WORKER_REQUESTS = 30; // API calls, capture page and uploads, queue and cron invocations' share
 /** docs/benchmarks.md: sealer job ~0.9 s of CPU (all threads), report ~0.8 s; wall time ~2 s a job. */
@@ -72,8 +83,28 @@ const SEALER = { cpuSeconds: 1.7, wallSeconds: 2 };
 const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const usd = (value: number) => `$${value < 0.001 ? value.toExponential(2) : fmt(value, 4)}`;
 
-/** Prints the model as Markdown tables; `d1BytesPerProof` is the measured figure after 30 days. */
-export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof: number): void {
+/** developers.cloudflare.com/durable-objects/platform/limits/: a SQLite-backed object stores up to 10 GB. */
+const DURABLE_OBJECT_BYTES = 10 * GB;
+
+/** What scripts/measure-capacity.ts measured for one sealed 10-photo proof. */
+export interface MeasuredProof {
+  /** D1 bytes at rest: after 30 days, its events and deliveries in the R2 archive. */
+  d1Bytes: number;
+  /** D1 rows written (inserted rows with their index entries, plus updated rows). */
+  d1RowsWritten: number;
+  /** Bytes in its organization's similarity index, a Durable Object (docs/adr/0064). */
+  similarityIndexBytes: number;
+  /** Rows written there: a file row and 24 band entries a photo. */
+  similarityIndexRowsWritten: number;
+}
+
+/** Prints the model as Markdown tables. */
+export function printFiveYearModel({
+  d1Bytes: d1BytesPerProof,
+  d1RowsWritten: rowsWrittenPerProof,
+  similarityIndexBytes,
+  similarityIndexRowsWritten,
+}: MeasuredProof): void {
   const statements = Object.values(WRITE_STATEMENTS).reduce((sum, n) => sum + n, 0);
   const average = PROOFS_PER_DAY / DAY_S;
   const peak = average * PEAK_FACTOR;
@@ -89,10 +120,10 @@ export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof:
   console.log("| Limit | Figure | Where it bites | What the design does |");
   console.log("| --- | ---: | --- | --- |");
   console.log(
-    `| D1 database size | 10 GB | one database at 70 % in ${fmt(((D1.databaseBytes * 0.7) / d1PerDay) * 24, 1)} hours (${fmt(d1PerDay / GB, 1)} GB a day) | shards by organization, closed at 70 % (built, ADR 0062); sealed records leave for R2 (3 KB target); an organization past one shard (${fmt((D1.databaseBytes * 0.7) / d1BytesPerProof)} proofs) not handled yet |`,
+    `| D1 database size | 10 GB | one database at 70 % in ${fmt(((D1.databaseBytes * 0.7) / d1PerDay) * 24, 1)} hours (${fmt(d1PerDay / GB, 1)} GB a day) | shards by organization, closed at 70 % (built, ADR 0062); a sealed proof's files, object checks, prints and old events leave D1 (ADR 0064 to 0067); an organization past one shard (${fmt((D1.databaseBytes * 0.7) / d1BytesPerProof)} proofs) not handled yet |`,
   );
   console.log(
-    `| D1 storage per account | 1 TB | full in ${fmt(D1.accountBytes / d1PerDay)} days; five years need ${fmt(fiveYears / 1e12, 1)} TB | raise on request, and the 3 KB target: ${fmt((PROOFS_PER_DAY * TARGET_BYTES * 365 * YEARS) / 1e12, 1)} TB in five years |`,
+    `| D1 storage per account | 1 TB | full in ${fmt(D1.accountBytes / d1PerDay)} days; five years need ${fmt(fiveYears / 1e12, 1)} TB | ${d1BytesPerProof <= TARGET_BYTES ? "within the 3 KB target" : "above the 3 KB target"}; the raise requested at 70 % of 1 TB |`,
   );
   console.log(
     `| D1 databases per account | 50,000 | ${fmt(shardsFiveYears)} shards at 70 % in five years (${fmt(shardsFiveYearsAtTarget)} at 3 KB a proof) | within the limit; the account's storage bites first; ${fmt(SHARD_CODES)} shard codes: ${enoughCodes(shardsFiveYearsAtTarget)} at 3 KB, ${enoughCodes(shardsFiveYears)} today |`,
@@ -103,7 +134,10 @@ export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof:
   console.log(
     `| D1 queries per invocation | 1,000 | a sweep visiting every shard | a message per shard on the proof-sweeps queue, each its own invocation (built, ADR 0062) |`,
   );
-  console.log(`| D1 bound parameters | 100 | multi-row inserts (fingerprints: 7 rows, 92 parameters) | chunked inserts, json_each for id lists |`);
+  console.log(`| D1 bound parameters | 100 | id lists and multi-row inserts | chunked inserts, json_each for id lists |`);
+  console.log(
+    `| Similarity index | 10 GB a Durable Object | one per organization and mode: ${fmt(DURABLE_OBJECT_BYTES / similarityIndexBytes)} sealed 10-photo proofs each | an organization sealing more in one mode needs an index per period (not built) |`,
+  );
   console.log(
     `| Queues throughput | 5,000 msg/s a queue | peak ${fmt(peak * 4, 0)} msg/s (4 messages a proof) | ${fmt(QUEUES.messagesPerSecondPerQueue / (peak * 4), 0)}× headroom; batches of ≤ ${QUEUES.batchMessages}, ${QUEUES.consumerConcurrency} consumers |`,
   );
@@ -124,6 +158,8 @@ export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof:
     r2Storage: (R2_PER_PROOF.bytes / GB) * PRICE.r2GbMonth * storageMonthsAverage,
     queues: QUEUE_OPERATIONS * PRICE.queueOperation,
     workers: WORKER_REQUESTS * PRICE.workerRequest,
+    similarityIndex:
+      similarityIndexRowsWritten * PRICE.doRowWritten + (similarityIndexBytes / GB) * PRICE.doGbMonth * storageMonthsAverage + 2 * PRICE.doRequest,
     containers:
       SEALER.cpuSeconds * PRICE.containerVcpuSecond + (SEALER.wallSeconds / CONTAINERS.jobsPerInstance) * CONTAINERS.instanceGib * PRICE.containerGibSecond,
   };
@@ -134,4 +170,5 @@ export function printFiveYearModel(d1BytesPerProof: number, rowsWrittenPerProof:
   for (const [item, cost] of Object.entries(perProof)) console.log(`| ${item} | ${usd(cost)} |`);
   console.log(`| **total** | **${usd(total)}** |`);
   console.log(`D1 rows written a proof (inserted rows with their index entries, plus updated rows): ${fmt(rowsWrittenPerProof)}`);
+  console.log(`Similarity index rows written a proof: ${fmt(similarityIndexRowsWritten)}`);
 }

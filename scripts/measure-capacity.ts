@@ -11,6 +11,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { printFiveYearModel } from "./capacity-model.ts";
+import { bandEntries, INSERT_BAND, packPrints, SIMILARITY_INDEX_SCHEMA, UPSERT_FILE, VARIANTS_PER_FILE } from "../src/durable/similarity-index-layout.ts";
+import { DELIVERIES_PER_ROUND, EVENTS_PER_ROUND } from "../src/sweeps/archive-events-and-deliveries.ts";
 
 const PROOFS = Number(process.argv[2] ?? 5000);
 const FILES_PER_PROOF = Number(process.argv[3] ?? 10);
@@ -65,27 +67,34 @@ db.prepare("INSERT INTO template_snapshots (sha256, content, created_at) VALUES 
 const insertSession =
   db.prepare(`INSERT INTO capture_sessions (id, organization_id, mode, status, token_hash, external_reference, party, stage, category, template_id, template_sha256, locale, location_reference, return_url, compare_to, holds_reservation, proof_id, created_at, updated_at, expires_at, completed_at)
   VALUES (?, ?, 'live', 'completed', ?, ?, 'provider', 'checkin', 'car', ?, ?, 'fr', NULL, 'https://shop.example/rentals/return', NULL, 0, ?, ?, ?, ?, ?)`);
+// The trigger of migration 0026 numbers a proof for the re-hash cursor when an update seals it; inserted sealed here,
+// the number is given.
 const insertProof =
-  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at, seal_certificate_sha256, seal_certificate_subject, sealed_record)
-  VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?, ?, 'CN=Proof Seal 2026, O=Example', 1)`);
-// Rows migrations 0015-0023 add per sealed proof (evidence record, re-hash checks, fingerprints, report, creation).
+  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at, seal_certificate_sha256, seal_certificate_subject, sealed_record, rehash_seq)
+  VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?, ?, 'CN=Proof Seal 2026, O=Example', 1, ?)`);
+// Rows migrations 0015-0023 add per sealed proof and still kept: the evidence record, the report, the creation
+// record. The re-hash keeps no row of a sealed proof whose objects match (ADR 0066); its prints are in the
+// organization's similarity index, a Durable Object (ADR 0064), measured below.
 const insertEvidence = db.prepare("INSERT INTO evidence_records (proof_id, mode, due_at) VALUES (?, 'live', ?)");
-const insertEnrolment = db.prepare("INSERT INTO sealed_object_enrolments (proof_id, sealed_at) VALUES (?, ?)");
-const insertCheck = db.prepare(
-  "INSERT INTO sealed_object_checks (object_key, proof_id, entry, file_id, expected_sha256, size, last_checked_at, found_sha256, matched) VALUES (?, ?, ?, ?, ?, 4203311, ?, ?, 1)",
-);
-const insertFingerprint =
-  db.prepare(`INSERT INTO file_fingerprints (file_id, organization_id, mode, proof_id, step_id, sealed_at, phash, dhash, band0, band1, band2, band3, variant)
-  VALUES (?, ?, 'live', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 const insertReport = db.prepare(
   "INSERT INTO proof_reports (proof_id, kind, object_key, sha256, size, language, made_at) VALUES (?, 'proof', ?, ?, 2400000, 'fr', ?)",
 );
 const insertCreation = db.prepare(
   "INSERT INTO capture_session_creations (key_hash, session_id, request_hash, sealed_token, created_at) VALUES (?, ?, ?, ?, ?)",
 );
-const ARTIFACTS = ["manifest.json", "proof.tsr", "manifest.p7s", "chain.pem"];
 const FINGERPRINT_VARIANTS = 6;
-const band = () => randomBytes(2).readUInt16BE();
+/** The organization's similarity index (a Durable Object's own SQLite, ADR 0064), written by its own statements. */
+const similarityIndex = new DatabaseSync(join(mkdtempSync(join(tmpdir(), "similarity-index-")), "index.sqlite"));
+for (const statement of SIMILARITY_INDEX_SCHEMA) similarityIndex.exec(statement);
+const upsertIndexedFile = similarityIndex.prepare(UPSERT_FILE);
+const insertBand = similarityIndex.prepare(INSERT_BAND);
+function indexFile(fileId: string, proofId: string, stepId: string) {
+  const prints = Array.from({ length: FINGERPRINT_VARIANTS }, () => ({ phash: randomBytes(8).toString("hex"), dhash: randomBytes(8).toString("hex") }));
+  const { file } = upsertIndexedFile.get(fileId, proofId, stepId, 0, packPrints(prints)) as { file: number };
+  prints.forEach((print, variant) => {
+    for (const band of bandEntries(print.phash)) insertBand.run(band, file * VARIANTS_PER_FILE + variant);
+  });
+}
 // What the sealer records per file since migrations 0012-0013 (CRC-32, decoded facts, one integrity signal). Since
 // migration 0024 the decoded facts, signals, thumbnail and capture context go to the run's record in R2, not to D1.
 const sealerFacts = {
@@ -93,10 +102,10 @@ const sealerFacts = {
   decoded: { width: 4032, height: 3024, duration_ms: null },
   signals: [{ code: "clock_offset", detail: "The phone clock was 412 ms off." }],
 };
-const insertFile =
-  db.prepare(`INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, capture_context, original_key, signed_key, signed_sha256, signed_size, sniffed_type, prior_c2pa, signed_crc32, prior_credentials, decoded, signals, thumbnail, created_at, captured_at)
-  VALUES (?, ?, ?, ?, 'photo', 'image/jpeg', 4194304, ?, 'uploaded', NULL, ?, ?, ?, 4203311, 'image/jpeg', 0, ?, NULL, NULL, NULL, NULL, ?, ?)`);
-/** Bytes of the sealed records written to R2 (objects/sealed-records.ts), for the model's R2 side. */
+/**
+ * Bytes of the sealed records written to R2 (objects/sealed-records.ts), for the model's R2 side: since ADR 0065 the
+ * record holds each file whole and the batch that seals the proof deletes the file rows, so a sealed proof keeps none.
+ */
 let recordBytes = 0;
 const insertEvent = db.prepare("INSERT INTO events (id, organization_id, mode, type, data, created_at, dispatched_at) VALUES (?, ?, 'live', ?, ?, ?, ?)");
 const insertDelivery =
@@ -108,21 +117,17 @@ const insertAttempt = db.prepare(
 
 const endpoint = id("whe");
 db.exec("BEGIN");
+similarityIndex.exec("BEGIN");
 for (let n = 0; n < PROOFS; n++) {
   const at = iso(n * 60_000);
   const session = id("cps");
   const proof = id("prf");
   const reference = `RENTAL-2026-${String(100000 + n)}`;
   insertSession.run(session, organization, hex(), reference, id("tpl"), templateSha, proof, at, at, iso(n * 60_000 + 1_800_000), at);
-  insertProof.run(proof, organization, session, reference, id("tpl"), templateSha, hex(), at, randomUUID(), randomUUID(), at, at, at, hex());
+  insertProof.run(proof, organization, session, reference, id("tpl"), templateSha, hex(), at, randomUUID(), randomUUID(), at, at, at, hex(), n + 1);
   insertCreation.run(hex(), session, hex(), randomBytes(60).toString("base64"), at);
   insertEvidence.run(proof, at);
-  insertEnrolment.run(proof, at);
   insertReport.run(proof, `proofs/${proof}/report.pdf`, hex(), at);
-  for (const entry of ARTIFACTS) {
-    const digest = hex();
-    insertCheck.run(`proofs/${proof}/runs/${randomUUID()}/${entry}`, proof, entry, null, digest, at, digest);
-  }
   const recorded: Record<string, unknown> = {};
   for (let f = 0; f < FILES_PER_PROOF; f++) {
     const file = id("med");
@@ -140,28 +145,34 @@ for (let n = 0; n < PROOFS; n++) {
       size: 18_204,
       key: `proofs/${proof}/runs/${randomUUID()}/thumbnails/${file}.webp`,
     };
-    recorded[file] = { captureContext: context, decoded: sealerFacts.decoded, signals: sealerFacts.signals, priorCredentials: null, thumbnail };
-    insertFile.run(
-      file,
-      session,
-      proof,
-      `step_${f % 8}`,
-      hex(),
-      `captures/${session}/${file}`,
-      `proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`,
-      hex(),
-      sealerFacts.crc32,
-      at,
-      at,
-    );
-    const digest = hex();
-    insertCheck.run(`proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`, proof, `files/${file}.jpg`, file, digest, at, digest);
-    for (let variant = 0; variant < FINGERPRINT_VARIANTS; variant++) {
-      const print = randomBytes(8).toString("hex");
-      insertFingerprint.run(file, organization, proof, `step_${f % 8}`, at, print, randomBytes(8).toString("hex"), band(), band(), band(), band(), variant);
-    }
+    recorded[file] = {
+      id: file,
+      sessionId: session,
+      proofId: proof,
+      stepId: `step_${f % 8}`,
+      kind: "photo",
+      contentType: "image/jpeg",
+      size: 4_194_304,
+      sha256: hex(),
+      status: "uploaded",
+      originalKey: `captures/${session}/${file}`,
+      signedKey: `proofs/${proof}/runs/${randomUUID()}/files/${file}.jpg`,
+      signedSha256: hex(),
+      signedSize: 4_203_311,
+      sniffedType: "image/jpeg",
+      priorC2pa: false,
+      signedCrc32: sealerFacts.crc32,
+      createdAt: at,
+      capturedAt: at,
+      captureContext: context,
+      decoded: sealerFacts.decoded,
+      signals: sealerFacts.signals,
+      priorCredentials: null,
+      thumbnail,
+    };
+    indexFile(file, proof, `step_${f % 8}`);
   }
-  recordBytes += JSON.stringify({ proof_id: proof, run: randomUUID(), files: recorded }).length;
+  recordBytes += JSON.stringify({ proof_id: proof, run: randomUUID(), files: recorded, file_order: Object.keys(recorded) }).length;
   for (const type of ["capture_session.completed", "proof.sealed"]) {
     const event = id("evt");
     const data = JSON.stringify({
@@ -193,6 +204,9 @@ for (let n = 0; n < PROOFS; n++) {
   }
 }
 db.exec("COMMIT");
+similarityIndex.exec("COMMIT");
+similarityIndex.exec("VACUUM");
+const similarityIndexBytes = (similarityIndex.prepare("SELECT SUM(pgsize) AS bytes FROM dbstat").get() as { bytes: number }).bytes;
 
 /** Bytes of each table with its indexes, from dbstat (pages actually used, as D1 bills and caps them). */
 function tableBytes(): Map<string, number> {
@@ -204,35 +218,61 @@ function tableBytes(): Map<string, number> {
 const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 const measured = tableBytes();
+/** Rows of each table in the first 30 days, before the archive takes events and deliveries. */
+const rowsAtSealing = new Map(
+  (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map(({ name }) => [
+    name,
+    count(name),
+  ]),
+);
 const per = (table: string) => (measured.get(table) ?? 0) / Math.max(1, count(table));
 const perSession = per("capture_sessions");
 const perProofRow = per("proofs");
-const perFile = per("files");
 const perEvent = per("events");
 const perDelivery = per("webhook_deliveries") + per("webhook_attempts") * (count("webhook_attempts") / count("webhook_deliveries"));
 
-// The same rows 30 days on, after VACUUM: delivery bodies emptied, creation records gone after 24 hours (ADR
-// 0046), enrolments consumed by the re-hash sweep's enrolment (ADR 0037).
-db.exec(
-  "UPDATE webhook_attempts SET response_body_start = NULL; UPDATE webhook_deliveries SET request_body = '', response_body_start = NULL, body_deleted_at = created_at; DELETE FROM capture_session_creations; DELETE FROM sealed_object_enrolments; VACUUM;",
+// The same rows 30 days on, after VACUUM: creation records gone after 24 hours (ADR 0046); events and finished
+// deliveries with their attempts moved to the R2 archive (ADR 0067), which leaves a chunk row in D1 for each UTC
+// day's round of an organization's rows, as src/sweeps/archive-events-and-deliveries.ts takes them.
+const insertChunk = db.prepare(
+  "INSERT INTO archive_chunks (organization_id, mode, kind, newest_created_at, newest_id, oldest_created_at, oldest_id, filters, row_count) VALUES (?, 'live', ?, ?, ?, ?, ?, ?, ?)",
 );
+function archive(kind: "events" | "deliveries", select: string, perRound: number) {
+  const rows = db.prepare(select).all() as { id: string; created_at: string; filter: string }[];
+  const days = Map.groupBy(rows, (row) => row.created_at.slice(0, 10));
+  for (const day of days.values())
+    for (let at = 0; at < day.length; at += perRound) {
+      const chunk = day.slice(at, at + perRound);
+      const filters = [...new Set(chunk.map((row) => row.filter))].map((filter) => JSON.parse(filter));
+      const [oldest, newest] = [chunk[0]!, chunk.at(-1)!];
+      insertChunk.run(organization, kind, newest.created_at, newest.id, oldest.created_at, oldest.id, JSON.stringify(filters), chunk.length);
+    }
+}
+db.exec("BEGIN");
+archive("events", "SELECT id, created_at, json_array(type) AS filter FROM events ORDER BY created_at, id", EVENTS_PER_ROUND);
+archive(
+  "deliveries",
+  "SELECT id, created_at, json_array(endpoint_id, status, event) AS filter FROM webhook_deliveries ORDER BY created_at, id",
+  DELIVERIES_PER_ROUND,
+);
+db.exec("DELETE FROM webhook_attempts; DELETE FROM webhook_deliveries; DELETE FROM events; DELETE FROM capture_session_creations; COMMIT; VACUUM;");
 const purged = tableBytes();
-const perDeliveryPurged =
-  (purged.get("webhook_deliveries") ?? 0) / count("webhook_deliveries") +
-  ((purged.get("webhook_attempts") ?? 0) / count("webhook_attempts")) * (count("webhook_attempts") / count("webhook_deliveries"));
 
+/** Tables holding rows a sealed proof leaves, beside its session, its proof row, events and deliveries. */
 const SEALED_TABLES = [
+  "files",
   "capture_session_creations",
   "evidence_records",
   "sealed_object_enrolments",
   "sealed_object_checks",
   "file_fingerprints",
   "proof_reports",
+  "archive_chunks",
 ];
 const sealedExtras = (sizes: Map<string, number>) => SEALED_TABLES.reduce((sum, table) => sum + (sizes.get(table) ?? 0), 0) / PROOFS;
 const perProofExtras = sealedExtras(measured);
-const proofTotal = perProofExtras + perSession + perProofRow + FILES_PER_PROOF * perFile + 2 * perEvent + 2 * perDelivery;
-const proofTotalAfter30Days = sealedExtras(purged) + perSession + perProofRow + FILES_PER_PROOF * perFile + 2 * perEvent + 2 * perDeliveryPurged;
+const proofTotal = perProofExtras + perSession + perProofRow + 2 * perEvent + 2 * perDelivery;
+const proofTotalAfter30Days = sealedExtras(purged) + perSession + perProofRow;
 const round = (bytes: number) => Math.round(bytes).toLocaleString("en-US");
 
 console.log(
@@ -242,20 +282,23 @@ console.log(`| Row (with its indexes) | Bytes |`);
 console.log(`| --- | ---: |`);
 console.log(`| capture session | ${round(perSession)} |`);
 console.log(`| proof row | ${round(perProofRow)} |`);
-console.log(`| file | ${round(perFile)} |`);
 console.log(`| event | ${round(perEvent)} |`);
 console.log(`| webhook delivery with its attempt | ${round(perDelivery)} |`);
-console.log(`| webhook delivery after 30 days (bodies emptied) | ${round(perDeliveryPurged)} |`);
 console.log(
   `| template snapshot (8 steps, 4 languages; once per content) | ${round(measured.get("template_snapshots") ?? 0)} (${snapshot.length} bytes of JSON) |`,
 );
-for (const table of SEALED_TABLES) console.log(`| ${table} (per proof) | ${round((measured.get(table) ?? 0) / PROOFS)} |`);
-console.log(`| sealed record in R2 (not D1; per proof) | ${round(recordBytes / PROOFS)} |`);
-console.log(`| **proof** (session + proof + ${FILES_PER_PROOF} files + 2 events + 2 deliveries + the rows above) | **${round(proofTotal)}** |`);
-console.log(`| **proof after 30 days** | **${round(proofTotalAfter30Days)}** |`);
+for (const table of SEALED_TABLES)
+  console.log(`| ${table} (per proof; after 30 days) | ${round((measured.get(table) ?? 0) / PROOFS)}; ${round((purged.get(table) ?? 0) / PROOFS)} |`);
+console.log(`| **proof** (session + proof + 2 events + 2 deliveries + the rows above) | **${round(proofTotal)}** |`);
+console.log(`| **proof after 30 days** (events and deliveries in the R2 archive) | **${round(proofTotalAfter30Days)}** |`);
+console.log(`| not D1: the sealed record in R2 (per proof) | ${round(recordBytes / PROOFS)} |`);
 console.log(
-  `One 10 GB D1 database: ${round(D1_DATABASE_BYTES / proofTotalAfter30Days)} proofs (${round(D1_DATABASE_BYTES / proofTotal)} if delivery bodies were kept)`,
+  `| not D1: ${FILES_PER_PROOF * FINGERPRINT_VARIANTS} prints in the organization's similarity index, a Durable Object (per proof) | ${round(similarityIndexBytes / PROOFS)} |`,
 );
+console.log(
+  `One 10 GB D1 database: ${round(D1_DATABASE_BYTES / proofTotalAfter30Days)} proofs at rest (${round(D1_DATABASE_BYTES / proofTotal)} in their first 30 days)`,
+);
+console.log(`One similarity index (10 GB, a Durable Object per organization and mode): ${round((D1_DATABASE_BYTES * PROOFS) / similarityIndexBytes)} proofs`);
 /**
  * Rows D1 counts as written for one proof's inserts: each row and one entry per index on its table
  * (D1's pricing page), from the rows inserted above; plus the rows the flow updates, counted from the code
@@ -268,7 +311,15 @@ const indexes = new Map(
     (row) => [row.tbl, row.n],
   ),
 );
-const perProofTables = ["capture_sessions", "proofs", "files", "events", "webhook_deliveries", "webhook_attempts", ...SEALED_TABLES];
-const rowsWrittenPerProof = perProofTables.reduce((sum, table) => sum + (count(table) / PROOFS) * (1 + (indexes.get(table) ?? 0)), 0) + UPDATED_ROWS_PER_PROOF;
+const perProofTables = ["capture_sessions", "proofs", "events", "webhook_deliveries", "webhook_attempts", ...SEALED_TABLES];
+const rowsWrittenPerProof =
+  perProofTables.reduce((sum, table) => sum + ((rowsAtSealing.get(table) ?? 0) / PROOFS) * (1 + (indexes.get(table) ?? 0)), 0) + UPDATED_ROWS_PER_PROOF;
 console.log(`Tables measured per proof: ${perProofTables.join(", ")}`);
-printFiveYearModel(proofTotalAfter30Days, rowsWrittenPerProof);
+const similarityIndexRows = (table: string) => (similarityIndex.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+printFiveYearModel({
+  d1Bytes: proofTotalAfter30Days,
+  d1RowsWritten: rowsWrittenPerProof,
+  similarityIndexBytes: similarityIndexBytes / PROOFS,
+  // The bands table is WITHOUT ROWID, its own index; the files table has one more (file_id UNIQUE).
+  similarityIndexRowsWritten: (2 * similarityIndexRows("files") + similarityIndexRows("bands")) / PROOFS,
+});

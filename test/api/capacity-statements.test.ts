@@ -74,8 +74,8 @@ describe("D1 statements of one 10-photo proof", () => {
     }
     console.log(`D1 statements of one 10-photo proof: ${JSON.stringify(steps)}`);
     // scripts/capacity-model.ts's WRITE_STATEMENTS: change both together. Creation includes the template
-    // snapshot's insert (an isolate's first session); the stand-in sealer sends no fingerprints, whose 9
-    // multi-row inserts the model adds to sealing. Sealing writes no re-hash row since docs/adr/0066 (4 fewer), and
+    // snapshot's insert (an isolate's first session); a seal's prints go to the similarity index, not D1 (docs/adr/0064).
+    // Sealing writes no re-hash row since docs/adr/0066 (4 fewer), and
     // deletes the files' rows in one statement instead of updating each since docs/adr/0065 (9 fewer).
     expect(Object.fromEntries(Object.entries(steps).map(([step, made]) => [step, made.writes]))).toEqual({
       creation: 3,
