@@ -1,0 +1,260 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { env } from "cloudflare:workers";
+import type { Env } from "../../src/env.ts";
+import { shardBinding } from "../../src/db/shards.ts";
+import { workerContext } from "../../src/domain/context.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
+import { artifactHashesKey, packagedArtifactKey, proofArtifactKeys, sealedRecordKey, signedFileKey } from "../../src/storage/objects/bucket.ts";
+import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
+import { archiveEventsAndDeliveries } from "../../src/sweeps/archive-events-and-deliveries.ts";
+import { deleteWebhookDeliveryBodies } from "../../src/sweeps/delete-webhook-delivery-bodies.ts";
+import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
+import { admin, call, callJson } from "./support/client.ts";
+import { filesOfProof } from "./support/proof-files.ts";
+import { markFixtureSealed, storedFixtureProof } from "./support/sealed-fixture.ts";
+import {
+  V2_CHAIN_PEM,
+  V2_FILES,
+  V2_MANIFEST,
+  V2_MANIFEST_SHA256,
+  V2_P7S_BASE64,
+  V2_SEAL_CERTIFICATE_SHA256,
+  V2_SERVICE_ROOT_PEM,
+  V2_SERVICE_ROOT_SHA256,
+  V2_TSA_ROOT_SHA256,
+  V2_TSR_BASE64,
+} from "./fixtures/sealed-proof-v2.ts";
+
+/**
+ * Forger session 5 on issue 31 point 2 (docs/adr/0064 to 0067): an insider with write access to the bucket replaces
+ * the objects that now stand in for D1 rows (record.json, artifact-hashes.json) together with what they vouch for,
+ * and API keys of another organization or mode reach for archived rows. Each attack here is refused; the ones that
+ * are not are written in /tmp/team/forger-findings-5.md.
+ */
+const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+const text = (value: string) => new TextEncoder().encode(value);
+const byName = (checks: { name: string; result: string }[]) => Object.fromEntries(checks.map((check) => [check.name, check.result]));
+let clock = Date.now();
+const nextMinute = () => {
+  clock += 60_000;
+  return new Date(clock);
+};
+
+afterEach(() => vi.restoreAllMocks());
+
+/** The genuine version-2 package stored as sealing stores it since docs/adr/0065: its files in its record only. */
+async function sealedInRecord() {
+  const stored = await storedFixtureProof({
+    manifest: V2_MANIFEST,
+    manifestSeal: bytes(V2_P7S_BASE64),
+    timestampResponse: bytes(V2_TSR_BASE64),
+    timestampChain: V2_CHAIN_PEM,
+    c2paTrustAnchor: V2_SERVICE_ROOT_PEM,
+  });
+  const { proofId, sessionId, run, sealedAt } = stored;
+  const notCaptured = (chain: "tsa" | "c2pa", subject: string) => ({
+    chain,
+    position: 1,
+    subject,
+    serial: "01",
+    status: "unavailable",
+    source: null,
+    captured_at: sealedAt,
+    this_update: null,
+    next_update: null,
+    reason: "the certificate names no http CRL distribution point",
+    certificate: `revocation/${chain}-1.pem`,
+    crl: null,
+  });
+  await env.FILES.put(
+    packagedArtifactKey(proofId, run, "revocation/index.json"),
+    JSON.stringify([notCaptured("tsa", "Fixture TSA (TEST)"), notCaptured("c2pa", "Fixture C2PA signer (TEST)")]),
+  );
+  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/tsa-1.pem"), V2_CHAIN_PEM.slice(0, V2_CHAIN_PEM.indexOf("-----END CERTIFICATE-----") + 26));
+  const keys: string[] = [];
+  for (const file of V2_FILES) {
+    const key = signedFileKey(proofId, run, file.id, "image/jpeg");
+    keys.push(key);
+    await env.FILES.put(key, bytes(file.signed_base64));
+    await env.DB.prepare(
+      "INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, original_key, signed_key, signed_sha256, signed_size, created_at, captured_at) VALUES (?, ?, ?, 'photos', 'photo', 'image/jpeg', 200, ?, 'uploaded', ?, ?, ?, 300, ?, ?)",
+    )
+      .bind(file.id, sessionId, proofId, file.original_sha256, `captures/${sessionId}/${file.id}`, key, file.signed_sha256, sealedAt, sealedAt)
+      .run();
+  }
+  for (const [sha256, kind] of [
+    [V2_TSA_ROOT_SHA256, "timestamp_authority"],
+    [V2_SERVICE_ROOT_SHA256, "c2pa"],
+  ] as const)
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO trust_anchors (sha256, kind, mode, subject, pem, first_sealed_at, last_sealed_at) VALUES (?, ?, 'test', 'Fixture', '', ?, ?)",
+    )
+      .bind(sha256, kind, sealedAt, sealedAt)
+      .run();
+  await markFixtureSealed(stored, { manifestSha256: V2_MANIFEST_SHA256, sealCertificateSha256: V2_SEAL_CERTIFICATE_SHA256 });
+  // The rows became the record, as the sealing batch leaves them: sealed_record 2, no file row.
+  await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
+  await env.DB.batch([
+    env.DB.prepare("UPDATE proofs SET sealed_record = 2 WHERE id = ?").bind(proofId),
+    env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId),
+  ]);
+  return { proofId, run, keys };
+}
+
+async function editRecord(proof: { proofId: string; run: string }, edit: (record: any) => void) {
+  const key = sealedRecordKey(proof.proofId, proof.run);
+  const record = await (await env.FILES.get(key))!.json<any>();
+  edit(record);
+  await env.FILES.put(key, JSON.stringify(record));
+}
+
+/** Replaces an artifact and its entry in the run's artifact-hashes.json, as an insider covering the change would. */
+async function replaceArtifact(proof: { proofId: string; run: string }, name: "manifest.json" | "proof.tsr", forged: Uint8Array) {
+  const keys = proofArtifactKeys(proof.proofId, proof.run);
+  await env.FILES.put(name === "manifest.json" ? keys.manifest : keys.timestampResponse, forged);
+  const hashes = await (await env.FILES.get(artifactHashesKey(proof.proofId, proof.run)))!.json<any>();
+  hashes[name] = { sha256: await sha256Hex(forged), size: forged.length };
+  await env.FILES.put(artifactHashesKey(proof.proofId, proof.run), JSON.stringify(hashes));
+}
+
+const verdictOf = async (proofId: string) => (await callJson(`/v1/public/proofs/${proofId}`)).body.verification;
+const pageOf = async (proofId: string) => (await call(`/p/${proofId}?lang=en`, { headers: { Accept: "text/html" } })).text();
+
+describe("record.json and artifact-hashes.json replaced in R2 with what they vouch for", () => {
+  it("a genuine proof whose files are in its record alone is verified", async () => {
+    const proof = await sealedInRecord();
+    await rehashSealedObjects(workerContext(env), nextMinute());
+    expect(await verdictOf(proof.proofId)).toMatchObject({ status: "valid", verdict: "verified" });
+  });
+
+  it("a signed file replaced, the record's signed hash and size made to match: the verdict says altered, never verified", async () => {
+    const proof = await sealedInRecord();
+    const forged = text("a photo that was never sealed");
+    await env.FILES.put(proof.keys[0]!, forged);
+    const forgedSha256 = await sha256Hex(forged);
+    await editRecord(proof, (record) => Object.assign(record.files[V2_FILES[0].id], { signedSha256: forgedSha256, signedSize: forged.length }));
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await rehashSealedObjects(workerContext(env), nextMinute());
+    const verification = await verdictOf(proof.proofId);
+    // The core compares the file's hash with the manifest's entry, which the seal and the timestamp bind.
+    expect(verification).toMatchObject({ status: "invalid", verdict: "altered" });
+    expect(byName(verification.checks)[`file_hash:${V2_FILES[0].id}`]).toBe("fail");
+    expect(await pageOf(proof.proofId)).not.toContain('data-verdict="verified"');
+  });
+
+  it("a file added to the record, one removed, or one's signed copy unnamed: not verified (the manifest lists the files)", async () => {
+    const added = await sealedInRecord();
+    await editRecord(added, (record) => {
+      const extra = { ...record.files[V2_FILES[0].id], id: "med_forgedextra0000000" };
+      record.files[extra.id] = extra;
+      record.file_order.push(extra.id);
+    });
+    const removed = await sealedInRecord();
+    await editRecord(removed, (record) => {
+      delete record.files[V2_FILES[1].id];
+      record.file_order = [V2_FILES[0].id];
+    });
+    const unnamed = await sealedInRecord();
+    await editRecord(unnamed, (record) => Object.assign(record.files[V2_FILES[0].id], { signedKey: null }));
+    for (const proof of [added, removed, unnamed]) {
+      const verification = await verdictOf(proof.proofId);
+      expect(verification.status).toBe("invalid");
+      expect(verification.verdict).not.toBe("verified");
+      expect(byName(verification.checks).files_listed).toBe("fail");
+    }
+  });
+
+  it("manifest.json or proof.tsr replaced together with its entry in artifact-hashes.json: not verified", async () => {
+    const manifest = await sealedInRecord();
+    await replaceArtifact(manifest, "manifest.json", text('{"version":2,"files":[]}'));
+    const token = await sealedInRecord();
+    await replaceArtifact(token, "proof.tsr", text("not a timestamp token"));
+    await rehashSealedObjects(workerContext(env), nextMinute());
+    for (const proof of [manifest, token]) {
+      const verification = await verdictOf(proof.proofId);
+      expect(verification.status).toBe("invalid");
+      expect(verification.verdict).not.toBe("verified");
+      expect(await pageOf(proof.proofId)).not.toContain('data-verdict="verified"');
+    }
+  });
+});
+
+describe("the archive of events and deliveries, reached with another mode's key or crafted filters", () => {
+  const shardEnv = env as unknown as Env;
+  const db = shardBinding(shardEnv, "00")!;
+  const configuredOpenShards = env.OPEN_SHARDS;
+  beforeAll(() => {
+    env.OPEN_SHARDS = "00,01,02";
+  });
+  afterAll(() => {
+    env.OPEN_SHARDS = configuredOpenShards;
+  });
+  const suffix = () => crypto.randomUUID().replaceAll("-", "").slice(0, 20);
+  const fortyDaysAgo = () => new Date(Date.now() - 40 * 86_400_000).toISOString();
+
+  it("an archived test delivery and event are found by neither the organization's live key nor another's, and no filter or cursor crafted answers 5xx", async () => {
+    const org = await admin("/admin/v1/organizations", { name: "Archive forger", shard: "00" });
+    const testKey = (await admin(`/admin/v1/organizations/${org.body.id}/api-keys`, { mode: "test", rate_limit_per_minute: 1_000 })).body.key as string;
+    const live = await admin(`/admin/v1/organizations/${org.body.id}/api-keys`, { mode: "live", rate_limit_per_minute: 1_000 });
+    const other = await admin("/admin/v1/organizations", { name: "Archive other", shard: "00" });
+    const otherKey = (await admin(`/admin/v1/organizations/${other.body.id}/api-keys`, { mode: "test", rate_limit_per_minute: 1_000 })).body.key as string;
+    const createdAt = fortyDaysAgo();
+    const deliveryId = `whd_00${suffix()}`;
+    const eventId = `evt_00${suffix()}`;
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO webhook_deliveries (id, organization_id, mode, endpoint_id, event_id, event, status, attempts, request_body, response_status, response_body_start, failure_reason, created_at, updated_at)
+           VALUES (?, ?, 'test', 'whe_a', ?, 'proof.sealed', 'abandoned', 1, '{}', 500, 'oops', 'http_500', ?, ?)`,
+        )
+        .bind(deliveryId, org.body.id, eventId, createdAt, createdAt),
+      db
+        .prepare("INSERT INTO events (id, organization_id, mode, type, data, created_at, dispatched_at) VALUES (?, ?, 'test', 'proof.sealed', '{}', ?, ?)")
+        .bind(eventId, org.body.id, createdAt, createdAt),
+    ]);
+    await deleteWebhookDeliveryBodies(workerContext(shardEnv, "00"), new Date());
+    await archiveEventsAndDeliveries(workerContext(shardEnv, "00"), new Date());
+    expect(await db.prepare("SELECT 1 FROM webhook_deliveries WHERE id = ?").bind(deliveryId).first()).toBeNull();
+    expect((await callJson(`/v1/webhook-deliveries/${deliveryId}`, { key: testKey })).status).toBe(200);
+
+    expect(live.status).toBe(201);
+    // The archived delivery's retry answers as before it moved: its bodies are gone.
+    const ownRetry = await callJson(`/v1/webhook-deliveries/${deliveryId}/retry`, {
+      key: testKey,
+      method: "POST",
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(ownRetry.status).toBe(410);
+    expect(ownRetry.body.code).toBe("webhook_delivery_body_deleted");
+    const strangers = [otherKey, live.body.key as string];
+    for (const key of strangers) {
+      const read = await callJson(`/v1/webhook-deliveries/${deliveryId}`, { key });
+      expect(read.status).toBe(404);
+      const retried = await callJson(`/v1/webhook-deliveries/${deliveryId}/retry`, {
+        key,
+        method: "POST",
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+      });
+      expect(retried.status).toBe(404);
+      expect((await callJson("/v1/events?type=proof.sealed", { key })).body.data).toEqual([]);
+      expect((await callJson("/v1/webhook-deliveries?status=abandoned", { key })).body.data).toEqual([]);
+    }
+    const crafted = [
+      "/v1/events?type=%25",
+      "/v1/events?type=proof.sealed%22%5D",
+      `/v1/events?type=${"x".repeat(500)}`,
+      "/v1/webhook-deliveries?endpoint_id=%27%20OR%201%3D1--",
+      "/v1/webhook-deliveries?endpoint_id=whe_a&status=abandoned%22",
+      `/v1/events?cursor=${"A".repeat(200)}`,
+      "/v1/webhook-deliveries?cursor=%E0%A4%A",
+      `/v1/webhook-deliveries/${deliveryId.slice(0, 10)}..%2F..%2Fby-id`,
+      `/v1/webhook-deliveries/${"x".repeat(300)}`,
+    ];
+    for (const path of crafted) {
+      const answer = await callJson(path, { key: testKey });
+      expect(answer.status, path).toBeLessThan(500);
+      if (answer.status === 200) expect(answer.body.data, path).toEqual([]);
+      else expect(answer.body.code, path).toEqual(expect.any(String));
+    }
+  });
+});
