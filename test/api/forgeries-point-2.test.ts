@@ -258,3 +258,62 @@ describe("the archive of events and deliveries, reached with another mode's key 
     }
   });
 });
+
+describe("record.json edited where the seal binds the files (forger session 5, F1; docs/adr/0065)", () => {
+  let address = 0;
+  const lookUp = (body: Record<string, string>) =>
+    callJson("/v1/public/verify", { method: "POST", body, headers: { "CF-Connecting-IP": `198.51.100.${++address % 250}` } });
+
+  it("an original's hash edited in the record: the look-up and the public JSON keep the sealed manifest's", async () => {
+    const proof = await sealedInRecord();
+    const attacker = "ab".repeat(32);
+    await editRecord(proof, (record) => Object.assign(record.files[V2_FILES[0].id], { sha256: attacker, contentType: "image/png", stepId: "elsewhere" }));
+    expect((await lookUp({ sha256: attacker, proof_id: proof.proofId })).body.data).toEqual([]);
+    const genuine = await lookUp({ sha256: V2_FILES[0].original_sha256, proof_id: proof.proofId });
+    expect(genuine.body.data).toEqual([expect.objectContaining({ proof_id: proof.proofId, file_id: V2_FILES[0].id, match: "original" })]);
+    const { body } = await callJson(`/v1/public/proofs/${proof.proofId}`);
+    expect(JSON.stringify(body)).not.toContain(attacker);
+    expect((await filesOfProof(proof.proofId)).find((file) => file.id === V2_FILES[0].id)).toMatchObject({
+      sha256: V2_FILES[0].original_sha256,
+      contentType: "image/jpeg",
+      stepId: "photos",
+    });
+  });
+
+  it("a record of facts only (sealed_record 1) given an original's hash: the row's columns stand", async () => {
+    const proof = await sealedInRecord();
+    const whole = await filesOfProof(proof.proofId);
+    const database = env.DB;
+    for (const file of whole)
+      await database
+        .prepare(
+          "INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, original_key, signed_key, signed_sha256, signed_size, created_at, captured_at) VALUES (?, (SELECT session_id FROM proofs WHERE id = ?), ?, ?, 'photo', ?, ?, ?, 'uploaded', ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(
+          file.id,
+          proof.proofId,
+          proof.proofId,
+          file.stepId,
+          file.contentType,
+          file.size,
+          file.sha256,
+          file.originalKey,
+          file.signedKey,
+          file.signedSha256,
+          file.signedSize,
+          file.createdAt,
+          file.capturedAt,
+        )
+        .run();
+    const facts = Object.fromEntries(
+      whole.map((file) => [file.id, { captureContext: null, decoded: null, signals: [], priorCredentials: null, thumbnail: null }]),
+    );
+    await env.FILES.put(sealedRecordKey(proof.proofId, proof.run), JSON.stringify({ proof_id: proof.proofId, run: proof.run, files: facts }));
+    await database.prepare("UPDATE proofs SET sealed_record = 1 WHERE id = ?").bind(proof.proofId).run();
+    await editRecord(proof, (record) => Object.assign(record.files[V2_FILES[0].id], { sha256: "cd".repeat(32), signedSha256: "ef".repeat(32) }));
+    expect((await filesOfProof(proof.proofId)).find((file) => file.id === V2_FILES[0].id)).toMatchObject({
+      sha256: V2_FILES[0].original_sha256,
+      signedSha256: V2_FILES[0].signed_sha256,
+    });
+  });
+});

@@ -1,5 +1,7 @@
 import type { FileRow } from "../rows.ts";
-import { bucket, type ObjectStore, sealedRecordKey } from "./bucket.ts";
+import { sha256Hex } from "../../lib/crypto.ts";
+import { type ManifestFile, readManifest } from "../../../shared/verification/sealed-manifest.ts";
+import { bucket, type ObjectStore, proofArtifactKeys, sealedRecordKey } from "./bucket.ts";
 
 /** The columns of a sealed file kept in the proof's record in R2 instead of D1 (migration 0024). */
 export type RecordedFacts = Pick<FileRow, "captureContext" | "decoded" | "signals" | "priorCredentials" | "thumbnail">;
@@ -44,15 +46,40 @@ async function readSealedRecord(store: ObjectStore, proof: { id: string; sealing
 /**
  * The files of a proof whose record holds them whole (docs/adr/0065), in capture order. A sealed proof without its
  * record, or a record without its files, has lost what it sealed: that is an error, never a proof shown without files.
+ * The record is an object nothing signs: what the seal binds of each file (its original and signed SHA-256, media type
+ * and step) is taken from manifest.json when that is the sealed one, its SHA-256 the `manifest_sha256` D1 holds
+ * (forger session 5, F1). A manifest altered or gone is the verdict's to report; the record's values stand then.
  */
-export async function sealedRecordFiles(store: ObjectStore, proof: { id: string; sealingRun: string | null }): Promise<FileRow[]> {
-  const record = await readSealedRecord(store, proof);
+export async function sealedRecordFiles(
+  store: ObjectStore,
+  proof: { id: string; sealingRun: string | null; manifestSha256: string | null },
+): Promise<FileRow[]> {
+  const [record, sealed] = await Promise.all([readSealedRecord(store, proof), sealedManifestFiles(store, proof)]);
   if (record.file_order === undefined) throw new Error(`proof ${proof.id}: its sealed record does not hold its files whole`);
   return record.file_order.map((id) => {
     const file = record.files[id] as SealedFile | undefined;
     if (file === undefined) throw new Error(`proof ${proof.id}: file ${id} is missing from its sealed record`);
-    return { ...file, multipartUploadId: null, uploadedParts: null };
+    const entry = sealed.get(id);
+    const bound = entry && {
+      sha256: entry.sha256,
+      signedSha256: entry.signed_sha256 ?? file.signedSha256,
+      contentType: entry.content_type,
+      stepId: entry.step_id ?? file.stepId,
+    };
+    return { ...file, ...bound, multipartUploadId: null, uploadedParts: null };
   });
+}
+
+/** The files manifest.json lists, by id, when it is the manifest the proof was sealed with; none otherwise. */
+async function sealedManifestFiles(
+  store: ObjectStore,
+  proof: { id: string; sealingRun: string | null; manifestSha256: string | null },
+): Promise<Map<string, ManifestFile>> {
+  const object = proof.manifestSha256 === null ? null : await bucket(store).get(proofArtifactKeys(proof.id, proof.sealingRun).manifest);
+  if (object === null) return new Map();
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  const manifest = (await sha256Hex(bytes)) === proof.manifestSha256 ? readManifest(bytes) : null;
+  return new Map((manifest?.files ?? []).map((file) => [file.id, file]));
 }
 
 /**
@@ -66,6 +93,8 @@ export async function withSealedRecord(store: ObjectStore, proof: { id: string; 
   return files.map((file) => {
     const facts = record.files[file.id];
     if (facts === undefined) throw new Error(`proof ${proof.id}: file ${file.id} is missing from its sealed record`);
-    return { ...file, ...facts };
+    // Only the facts such a record holds: the row's other columns are D1's, never overridden by an unsigned object.
+    const { captureContext, decoded, signals, priorCredentials, thumbnail } = facts;
+    return { ...file, captureContext, decoded, signals, priorCredentials, thumbnail };
   });
 }
