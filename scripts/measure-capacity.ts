@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { printFiveYearModel } from "./capacity-model.ts";
 import { bandEntries, INSERT_BAND, packPrints, SIMILARITY_INDEX_SCHEMA, UPSERT_FILE, VARIANTS_PER_FILE } from "../src/durable/similarity-index-layout.ts";
-import { DELIVERIES_PER_ROUND, EVENTS_PER_ROUND } from "../src/sweeps/archive-events-and-deliveries.ts";
+import { DELIVERIES_PER_ROUND, EVENTS_PER_ROUND } from "../src/sweeps/archive-round-sizes.ts";
 
 const PROOFS = Number(process.argv[2] ?? 5000);
 const FILES_PER_PROOF = Number(process.argv[3] ?? 10);
@@ -239,7 +239,8 @@ const insertChunk = db.prepare(
 );
 function archive(kind: "events" | "deliveries", select: string, perRound: number) {
   const rows = db.prepare(select).all() as { id: string; created_at: string; filter: string }[];
-  const days = Map.groupBy(rows, (row) => row.created_at.slice(0, 10));
+  const days = new Map<string, typeof rows>();
+  for (const row of rows) days.set(row.created_at.slice(0, 10), [...(days.get(row.created_at.slice(0, 10)) ?? []), row]);
   for (const day of days.values())
     for (let at = 0; at < day.length; at += perRound) {
       const chunk = day.slice(at, at + perRound);

@@ -2,11 +2,8 @@ import type { WorkerContext } from "../domain/context.ts";
 import { RETENTION_DAYS, retentionCutoff } from "../retention.ts";
 import { archiveEvents } from "../storage/events.ts";
 import { archiveDeliveries } from "../storage/webhook-deliveries.ts";
+import { DELIVERIES_PER_ROUND, EVENTS_PER_ROUND } from "./archive-round-sizes.ts";
 
-/** Events a round reads: one chunk object per organization, mode and day among them. */
-export const EVENTS_PER_ROUND = 200;
-/** Deliveries a round reads: an object each (read by id) and a chunk per organization, mode and day. */
-export const DELIVERIES_PER_ROUND = 50;
 /**
  * R2 writes a run makes for each kind, and rounds a run makes for each kind (the shard's round shares one
  * invocation with the other sweeps): a chunk written costs 2 or 3 D1 statements and a round 1 or 2 reads,

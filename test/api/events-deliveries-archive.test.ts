@@ -4,7 +4,8 @@ import type { Env } from "../../src/env.ts";
 import { shardBinding, type ShardCode } from "../../src/db/shards.ts";
 import { workerContext } from "../../src/domain/context.ts";
 import { deleteWebhookDeliveryBodies } from "../../src/sweeps/delete-webhook-delivery-bodies.ts";
-import { ARCHIVE_WRITES_PER_KIND, archiveEventsAndDeliveries, DELIVERIES_PER_ROUND } from "../../src/sweeps/archive-events-and-deliveries.ts";
+import { ARCHIVE_WRITES_PER_KIND, archiveEventsAndDeliveries } from "../../src/sweeps/archive-events-and-deliveries.ts";
+import { DELIVERIES_PER_ROUND } from "../../src/sweeps/archive-round-sizes.ts";
 import { admin, callJson } from "./support/client.ts";
 
 /**
