@@ -47,6 +47,11 @@ export interface RehashOutcome {
    * mismatch), `settled row` (that row, already matched with its hash: nothing to write when it matches).
    */
   expectedIn: "proof" | "row" | "settled row";
+  /**
+   * false: a JSON object of the proof (its sealed record, its artifact hashes) that could not be read as what sealing
+   * wrote; a finding whatever its bytes, since nothing else holds its hash.
+   */
+  readable?: false;
 }
 
 /** The shard's cursor (migration 0026). */
@@ -191,7 +196,9 @@ export async function objectChecksOf(d1: D1Database, proofIds: readonly string[]
 }
 
 const matches = (outcome: RehashOutcome) =>
-  outcome.foundSha256 !== null && (outcome.object.expectedSha256 === null || outcome.object.expectedSha256 === outcome.foundSha256);
+  outcome.readable !== false &&
+  outcome.foundSha256 !== null &&
+  (outcome.object.expectedSha256 === null || outcome.object.expectedSha256 === outcome.foundSha256);
 
 /**
  * Records a run's re-hashes and moves the cursor, in one atomic batch, and returns the mismatches. A mismatch (another

@@ -2,7 +2,15 @@ import type { WorkerContext } from "../domain/context.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { proofFiles } from "../storage/proofs-read.ts";
 import { type ArtifactHashes, readArtifactHashes } from "../storage/objects/artifact-hashes.ts";
-import { artifactHashesKey, fileExtension, hashObject, type ObjectStore, packagedArtifactKey, proofArtifactKeys } from "../storage/objects/bucket.ts";
+import {
+  artifactHashesKey,
+  fileExtension,
+  hashObject,
+  type ObjectStore,
+  packagedArtifactKey,
+  proofArtifactKeys,
+  sealedRecordKey,
+} from "../storage/objects/bucket.ts";
 import {
   type ObjectCheck,
   objectChecksOf,
@@ -42,13 +50,50 @@ export interface RehashRun {
 }
 
 /** The SHA-256 of an object as stored, streamed; null when it is not there. */
-async function rehash(store: ObjectStore, { object, expectedIn }: Planned): Promise<RehashOutcome> {
+async function rehash(store: ObjectStore, { object, expectedIn, readable }: Planned): Promise<RehashOutcome> {
   const stored = await hashObject(store, object.objectKey);
-  return stored === null ? { object, foundSha256: null, size: null, expectedIn } : { object, foundSha256: stored.sha256, size: stored.size, expectedIn };
+  const found = stored === null ? { foundSha256: null, size: null } : { foundSha256: stored.sha256, size: stored.size };
+  return { object, ...found, expectedIn, ...(readable === false ? { readable } : {}) };
 }
 
 /** An object to re-hash, with where its expected hash is kept. */
-type Planned = Pick<RehashOutcome, "object" | "expectedIn">;
+type Planned = Pick<RehashOutcome, "object" | "expectedIn" | "readable">;
+
+/** What a proof's own JSON objects gave: its files (null: its sealed record unreadable) and artifact hashes. */
+interface ProofReads {
+  files: FileRow[] | null;
+  hashes: ArtifactHashes | null;
+  hashesReadable: boolean;
+}
+
+/**
+ * Each proof's files and artifact hashes. One bad object (deleted, replaced by other bytes) must not stop the shard's
+ * round at its proof (forger session 5, F3): the batch read is retried proof by proof, and what cannot be read is
+ * that proof's finding, recorded like any altered object, while the cursor goes on.
+ */
+async function readProofs({ env, db }: WorkerContext, proofs: ProofToRehash[]): Promise<ProofReads[]> {
+  const filesOf = await proofFiles(db, env, proofs).then(
+    (byProof) => proofs.map((proof) => byProof.get(proof.id) ?? []),
+    () =>
+      Promise.all(
+        proofs.map((proof) =>
+          proofFiles(db, env, [proof]).then(
+            (byProof) => byProof.get(proof.id) ?? [],
+            () => null,
+          ),
+        ),
+      ),
+  );
+  return Promise.all(
+    proofs.map(async (proof, index) => {
+      const hashes = await readArtifactHashes(env, proof).then(
+        (read) => ({ hashes: read, hashesReadable: true }),
+        () => ({ hashes: null, hashesReadable: false }),
+      );
+      return { files: filesOf[index]!, ...hashes };
+    }),
+  );
+}
 
 /**
  * The objects a sealed proof publishes, each with the hash it must have: its signed files' as sealing recorded them
@@ -57,7 +102,7 @@ type Planned = Pick<RehashOutcome, "object" | "expectedIn">;
  * that object that no longer has it: the object itself is a finding (missing), and its artifacts have no hash to
  * compare with (their signatures and pins are still checked on every request).
  */
-function objectsOf(proof: ProofToRehash, files: FileRow[], hashes: ArtifactHashes | null, rows: ObjectCheck[], cursor: RehashCursor): Planned[] {
+function objectsOf(proof: ProofToRehash, { files, hashes, hashesReadable }: ProofReads, rows: ObjectCheck[], cursor: RehashCursor): Planned[] {
   const run = proof.sealingRun;
   const keys = proofArtifactKeys(proof.id, run);
   const rowOf = new Map(rows.map((row) => [row.objectKey, row]));
@@ -69,7 +114,12 @@ function objectsOf(proof: ProofToRehash, files: FileRow[], hashes: ArtifactHashe
     expectedSha256: rowOf.get(objectKey)?.expectedSha256 ?? expected,
     size: rowOf.get(objectKey)?.size ?? size,
   });
-  const signedFiles: Planned[] = files.flatMap((file) =>
+  // A record that cannot be read: the record is the finding; its files are re-hashed once it can be read again.
+  const unreadableRecord: Planned[] =
+    files === null && run !== null
+      ? [{ object: object(sealedRecordKey(proof.id, run), "record.json", null, null, null), expectedIn: "proof", readable: false }]
+      : [];
+  const signedFiles: Planned[] = (files ?? []).flatMap((file) =>
     file.signedKey === null || file.signedSha256 === null
       ? []
       : [
@@ -90,7 +140,10 @@ function objectsOf(proof: ProofToRehash, files: FileRow[], hashes: ArtifactHashe
   // Sealed with its artifact-hashes.json: re-hashed only to find it missing. The list is the same at every run of a
   // round (a proof may take several), whatever is found.
   const hashesKey = run !== null && proof.seq >= cursor.artifactHashesFrom ? artifactHashesKey(proof.id, run) : null;
-  const hashesObject: Planned[] = hashesKey === null ? [] : [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof" }];
+  const hashesObject: Planned[] =
+    hashesKey === null
+      ? []
+      : [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof", ...(hashesReadable ? {} : { readable: false as const }) }];
   const artifacts = artifactEntries.map(([key, entry]): Planned => {
     const row = rowOf.get(key);
     const settled = row !== undefined && row.matched === true && row.expectedSha256 !== null;
@@ -99,7 +152,7 @@ function objectsOf(proof: ProofToRehash, files: FileRow[], hashes: ArtifactHashe
       expectedIn: hashes !== null || hashesKey !== null ? "proof" : settled ? "settled row" : "row",
     };
   });
-  return [manifest, ...hashesObject, ...artifacts, ...signedFiles];
+  return [manifest, ...hashesObject, ...artifacts, ...unreadableRecord, ...signedFiles];
 }
 
 /**
@@ -108,14 +161,13 @@ function objectsOf(proof: ProofToRehash, files: FileRow[], hashes: ArtifactHashe
  * row (and the rows its earlier runs of this round marked restored go); one cut by the budget keeps its restored rows
  * and the cursor's offset says where to go on.
  */
-async function plannedObjects({ env, db }: WorkerContext, cursor: RehashCursor, proofs: ProofToRehash[], budget: RehashBudget) {
-  const [files, rows, hashes] = await Promise.all([
-    proofFiles(db, env, proofs),
+async function plannedObjects(worker: WorkerContext, cursor: RehashCursor, proofs: ProofToRehash[], budget: RehashBudget) {
+  const [reads, rows] = await Promise.all([
+    readProofs(worker, proofs),
     objectChecksOf(
-      db.$client,
+      worker.db.$client,
       proofs.map((proof) => proof.id),
     ),
-    Promise.all(proofs.map((proof) => readArtifactHashes(env, proof))),
   ]);
   const planned: Planned[] = [];
   const finished = new Set<string>();
@@ -125,7 +177,7 @@ async function plannedObjects({ env, db }: WorkerContext, cursor: RehashCursor, 
   let bytes = 0;
   for (const [index, proof] of proofs.entries()) {
     const proofRows = rows.filter((row) => row.proofId === proof.id);
-    const objects = objectsOf(proof, files.get(proof.id) ?? [], hashes[index]!, proofRows, cursor);
+    const objects = objectsOf(proof, reads[index]!, proofRows, cursor);
     // Only the first proof after the position can have been begun by an earlier run.
     const start = index === 0 ? cursor.objectOffset : 0;
     let taken = 0;
@@ -176,7 +228,10 @@ export async function rehashSealedObjects(worker: WorkerContext, now: Date, budg
     outcomes
       .filter(
         (outcome) =>
-          outcome.expectedIn === "proof" && outcome.foundSha256 !== null && (outcome.object.expectedSha256 ?? outcome.foundSha256) === outcome.foundSha256,
+          outcome.expectedIn === "proof" &&
+          outcome.readable !== false &&
+          outcome.foundSha256 !== null &&
+          (outcome.object.expectedSha256 ?? outcome.foundSha256) === outcome.foundSha256,
       )
       .filter((outcome) => plan.finished.has(outcome.object.proofId) === finished)
       .map((outcome) => outcome.object.objectKey);

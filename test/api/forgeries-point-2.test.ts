@@ -317,3 +317,44 @@ describe("record.json edited where the seal binds the files (forger session 5, F
     });
   });
 });
+
+describe("a sealed record or artifact hashes unreadable in R2 (forger session 5, F3; docs/adr/0066)", () => {
+  /** Runs the shard's re-hash until its round ends: every proof after the cursor re-hashed once. */
+  async function wholeRound() {
+    for (let run = 0; run < 20; run++) if ((await rehashSealedObjects(workerContext(env), nextMinute())).roundEnded) return;
+    throw new Error("the re-hash round did not end in 20 runs");
+  }
+
+  it("a corrupt or deleted record.json, or a corrupt artifact-hashes.json, is a finding of its proof, and the round goes on to a later proof altered", async () => {
+    // The fixture's files have fixed ids: a proof of an earlier test left with its rows (sealed_record 1) holds them.
+    await env.DB.prepare("DELETE FROM files WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(V2_FILES.map((file) => file.id)))
+      .run();
+    await wholeRound();
+    const corrupt = await sealedInRecord();
+    const deleted = await sealedInRecord();
+    const badHashes = await sealedInRecord();
+    const later = await sealedInRecord();
+    await wholeRound();
+    for (const proof of [corrupt, deleted, badHashes, later]) expect((await verdictOf(proof.proofId)).verdict).toBe("verified");
+    await env.FILES.put(sealedRecordKey(corrupt.proofId, corrupt.run), "not json");
+    await env.FILES.delete(sealedRecordKey(deleted.proofId, deleted.run));
+    await env.FILES.put(artifactHashesKey(badHashes.proofId, badHashes.run), "not json");
+    await env.FILES.put(later.keys[0]!, text("altered"));
+    const alerts = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await wholeRound();
+    const altered = (await admin("/admin/v1/altered-objects?limit=100", undefined, "GET")).body.data as { proof_id: string; entry: string }[];
+    expect(altered.map(({ proof_id, entry }) => [proof_id, entry]).filter(([proofId]) => proofId !== later.proofId)).toEqual(
+      expect.arrayContaining([
+        [corrupt.proofId, "record.json"],
+        [deleted.proofId, "record.json"],
+        [badHashes.proofId, "artifact-hashes.json"],
+      ]),
+    );
+    expect(altered.some(({ proof_id }) => proof_id === later.proofId)).toBe(true);
+    expect((await verdictOf(later.proofId)).verdict).toBe("altered");
+    // Its sealed objects are intact and checked on every request: the finding is the operator's (an object changed).
+    expect((await verdictOf(badHashes.proofId)).verdict).toBe("verified");
+    expect(alerts.mock.calls.map(([line]) => JSON.parse(String(line)).alert)).toContain("sealed_object_altered");
+  });
+});
