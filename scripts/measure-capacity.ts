@@ -70,8 +70,8 @@ const insertSession =
 // The trigger of migration 0026 numbers a proof for the re-hash cursor when an update seals it; inserted sealed here,
 // the number is given.
 const insertProof =
-  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at, seal_certificate_sha256, seal_certificate_subject, sealed_record, rehash_seq)
-  VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?, ?, 'CN=Proof Seal 2026, O=Example', 1, ?)`);
+  db.prepare(`INSERT INTO proofs (id, organization_id, mode, status, session_id, external_reference, party, stage, category, location_reference, template_id, template_sha256, holds_reservation, manifest_sha256, timestamp_gen_time, timestamp_qualified, timestamp_authority, timestamp_serial, timestamp_policy, seal_attempts, sealing_run, created_at, updated_at, sealed_at, seal_certificate_sha256, seal_certificate_subject, sealed_record, rehash_seq, sealed_record_sha256)
+  VALUES (?, ?, 'live', 'sealed', ?, ?, 'provider', 'checkin', 'car', NULL, ?, ?, 0, ?, ?, 1, 'Example Qualified TSA', ?, '1.3.6.1.4.1.99999.1.2', 1, ?, ?, ?, ?, ?, 'CN=Proof Seal 2026, O=Example', 2, ?, ?)`);
 // Rows migrations 0015-0023 add per sealed proof and still kept: the evidence record, the report, the creation
 // record. The re-hash keeps no row of a sealed proof whose objects match (ADR 0066); its prints are in the
 // organization's similarity index, a Durable Object (ADR 0064), measured below.
@@ -124,7 +124,7 @@ for (let n = 0; n < PROOFS; n++) {
   const proof = id("prf");
   const reference = `RENTAL-2026-${String(100000 + n)}`;
   insertSession.run(session, organization, hex(), reference, id("tpl"), templateSha, proof, at, at, iso(n * 60_000 + 1_800_000), at);
-  insertProof.run(proof, organization, session, reference, id("tpl"), templateSha, hex(), at, randomUUID(), randomUUID(), at, at, at, hex(), n + 1);
+  insertProof.run(proof, organization, session, reference, id("tpl"), templateSha, hex(), at, randomUUID(), randomUUID(), at, at, at, hex(), n + 1, hex());
   insertCreation.run(hex(), session, hex(), randomBytes(60).toString("base64"), at);
   insertEvidence.run(proof, at);
   insertReport.run(proof, `proofs/${proof}/report.pdf`, hex(), at);

@@ -216,7 +216,7 @@ async function recordSealed(
     signals: result.files.flatMap((file) => (signals.get(file.id) ?? []).map((signal) => ({ ...signal, file_id: file.id }))),
   });
   // The files whole go to R2 once, before the batch that says sealed deletes their rows (docs/adr/0065).
-  await storeSealedRecord(deps.objects, proof.id, run, sealedFiles(proof.id, run, files, result, signals));
+  const recordSha256 = await storeSealedRecord(deps.objects, proof.id, run, sealedFiles(proof.id, run, files, result, signals));
   // The hashes the re-hash sweep compares the stored artifacts with, from the bytes this run stored (docs/adr/0066).
   await storeArtifactHashes(deps.objects, proof.id, run, await storedArtifacts(result));
   // The organization's next proofs find these bytes, once their rows are gone, by hash (docs/adr/0065).
@@ -241,6 +241,7 @@ async function recordSealed(
     sealCertificateUpsert(deps.db, sealedWith, proof.mode, sealedAt),
     markSealedStatement(deps.db, proof.id, {
       run,
+      recordSha256,
       manifestSha256: result.manifest_sha256,
       sealCertificate: sealedWith,
       genTime: result.timestamp.gen_time,

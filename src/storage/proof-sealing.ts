@@ -78,6 +78,8 @@ export function markSealedStatement(
   proofId: string,
   sealed: {
     run: string;
+    /** The SHA-256 of the record this run wrote (storeSealedRecord). */
+    recordSha256: string;
     manifestSha256: string;
     sealCertificate: { sha256: string; subject: string };
     genTime: string;
@@ -94,6 +96,7 @@ export function markSealedStatement(
       status: "sealed",
       sealingRun: sealed.run,
       sealedRecord: FILES_IN_RECORD,
+      sealedRecordSha256: sealed.recordSha256,
       holdsReservation: 0,
       manifestSha256: sealed.manifestSha256,
       sealCertificateSha256: sealed.sealCertificate.sha256,

@@ -50,7 +50,7 @@ export const FILES_IN_RECORD = 2;
 export async function proofFiles(
   db: Database,
   store: ObjectStore,
-  ofProofs: Pick<ProofRow, "id" | "sealingRun" | "sealedRecord" | "manifestSha256">[],
+  ofProofs: Pick<ProofRow, "id" | "sealingRun" | "sealedRecord" | "sealedRecordSha256" | "manifestSha256">[],
 ): Promise<Map<string, FileRow[]>> {
   const byProof = new Map<string, FileRow[]>();
   const withRows = ofProofs.filter((proof) => proof.sealedRecord !== FILES_IN_RECORD);

@@ -166,7 +166,9 @@ export async function rehashCursor(d1: D1Database, now: string): Promise<RehashC
 }
 
 /** A sealed proof as the sweep lists it. */
-export type ProofToRehash = Pick<ProofRow, "id" | "sealingRun" | "sealedRecord" | "manifestSha256" | "sealCertificateSha256"> & { seq: number };
+export type ProofToRehash = Pick<ProofRow, "id" | "sealingRun" | "sealedRecord" | "sealedRecordSha256" | "manifestSha256" | "sealCertificateSha256"> & {
+  seq: number;
+};
 
 /** Up to `limit` sealed proofs after `position`, in the order sealing committed them (the index `proofs_rehash_seq`). */
 export async function sealedProofsAfter(db: Database, position: number, limit: number): Promise<ProofToRehash[]> {
@@ -176,6 +178,7 @@ export async function sealedProofsAfter(db: Database, position: number, limit: n
       seq: sql<number>`rehash_seq`,
       sealingRun: proofs.sealingRun,
       sealedRecord: proofs.sealedRecord,
+      sealedRecordSha256: proofs.sealedRecordSha256,
       manifestSha256: proofs.manifestSha256,
       sealCertificateSha256: proofs.sealCertificateSha256,
     })

@@ -7,6 +7,7 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { database } from "../../src/db/client.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 import { findProofById, proofFiles, proofThumbnails, shotsPerStep } from "../../src/storage/proofs-read.ts";
 import { asSealedBeforeTheRecord, filesOfProof } from "./support/proof-files.ts";
 import { storedZipBytes } from "./support/stored-zip.ts";
@@ -196,8 +197,27 @@ describe("a sealed proof's files are in its record in R2, no row of them in D1 (
     const record = await (await env.FILES.get(key))!.json<any>();
     delete record.files[fileIds[1]!];
     await env.FILES.put(key, JSON.stringify(record));
+    // As a proof sealed before migration 0028, whose record's hash D1 does not hold (else that check refuses it first).
+    await env.DB.prepare("UPDATE proofs SET sealed_record_sha256 = NULL WHERE id = ?").bind(proofId).run();
     const db = database(env.DB);
     await expect(proofFiles(db, env, [(await findProofById(db, proofId))!])).rejects.toThrow(`file ${fileIds[1]} is missing from its sealed record`);
+  });
+
+  it("binds the record to the proof: D1 holds its SHA-256, and a record edited in storage (a capture time moved) is refused, never presented (forger session 5, F1)", async () => {
+    const { proofId, fileIds } = await pendingProof();
+    const { deps } = dependencies(async (job) => sealerWithFacts(job));
+    expect(await sealProof(deps, proofId)).toBe("sealed");
+    const key = recordKey(proofId, (await sealing(proofId)).sealing_run);
+    const stored = new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer());
+    const column = await env.DB.prepare("SELECT sealed_record_sha256 AS sha256 FROM proofs WHERE id = ?").bind(proofId).first<{ sha256: string }>();
+    expect(column?.sha256).toBe(await sha256Hex(stored));
+    const db = database(env.DB);
+    expect((await proofFiles(db, env, [(await findProofById(db, proofId))!])).get(proofId)).toHaveLength(2);
+    const record = JSON.parse(new TextDecoder().decode(stored));
+    record.files[fileIds[0]!].capturedAt = "2020-01-01T00:00:00.000Z";
+    await env.FILES.put(key, JSON.stringify(record));
+    await expect(proofFiles(db, env, [(await findProofById(db, proofId))!])).rejects.toThrow("not the one sealing wrote");
+    expect(JSON.stringify((await callJson(`/v1/public/proofs/${proofId}`)).body)).not.toContain("2020-01-01");
   });
 
   it("reads a proof sealed with a record of facts only (migration 0024) from its rows completed by that record", async () => {

@@ -41,6 +41,8 @@ export const proofs = sqliteTable("proofs", {
    * facts and capture context, their rows the rest (migration 0024); 2 the files whole, no row left (docs/adr/0065).
    */
   sealedRecord: integer("sealed_record").$type<0 | 1 | 2>().notNull().default(0),
+  /** The SHA-256 of that record's bytes (migration 0028): a record read back must be the one sealing wrote. */
+  sealedRecordSha256: text("sealed_record_sha256"),
   ...timestamps,
   sealedAt: text("sealed_at"),
   failedAt: text("failed_at"),

@@ -26,21 +26,33 @@ interface SealedRecord {
  * deletes their rows, so that a sealed proof always has one: a Worker that dies in between leaves the proof pending
  * with its rows, and the run that seals it later writes its own.
  */
-export async function storeSealedRecord(store: ObjectStore, proofId: string, run: string, files: SealedFile[]): Promise<void> {
+export async function storeSealedRecord(store: ObjectStore, proofId: string, run: string, files: SealedFile[]): Promise<string> {
   const record: SealedRecord = {
     proof_id: proofId,
     run,
     files: Object.fromEntries(files.map((file) => [file.id, file])),
     file_order: files.map((file) => file.id),
   };
-  await bucket(store).put(sealedRecordKey(proofId, run), JSON.stringify(record), { httpMetadata: { contentType: "application/json" } });
+  const bytes = new TextEncoder().encode(JSON.stringify(record));
+  await bucket(store).put(sealedRecordKey(proofId, run), bytes, { httpMetadata: { contentType: "application/json" } });
+  return sha256Hex(bytes);
 }
 
-async function readSealedRecord(store: ObjectStore, proof: { id: string; sealingRun: string | null }): Promise<SealedRecord> {
+/** The proof's columns that say where its record is and which bytes it must have (NULL: sealed before migration 0028). */
+type RecordOf = { id: string; sealingRun: string | null; sealedRecordSha256?: string | null };
+
+/**
+ * The run's record, which must be the bytes sealing wrote when D1 holds their hash: a record replaced in storage is an
+ * error (the re-hash records it as a finding of the proof), never files presented from it.
+ */
+async function readSealedRecord(store: ObjectStore, proof: RecordOf): Promise<SealedRecord> {
   if (proof.sealingRun === null) throw new Error(`proof ${proof.id}: sealed with a record but no sealing run`);
   const object = await bucket(store).get(sealedRecordKey(proof.id, proof.sealingRun));
   if (object === null) throw new Error(`proof ${proof.id}: its sealed record is missing from storage`);
-  return (await object.json()) as SealedRecord;
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  if (proof.sealedRecordSha256 && (await sha256Hex(bytes)) !== proof.sealedRecordSha256)
+    throw new Error(`proof ${proof.id}: its sealed record is not the one sealing wrote`);
+  return JSON.parse(new TextDecoder().decode(bytes)) as SealedRecord;
 }
 
 /**
@@ -50,10 +62,7 @@ async function readSealedRecord(store: ObjectStore, proof: { id: string; sealing
  * and step) is taken from manifest.json when that is the sealed one, its SHA-256 the `manifest_sha256` D1 holds
  * (forger session 5, F1). A manifest altered or gone is the verdict's to report; the record's values stand then.
  */
-export async function sealedRecordFiles(
-  store: ObjectStore,
-  proof: { id: string; sealingRun: string | null; manifestSha256: string | null },
-): Promise<FileRow[]> {
+export async function sealedRecordFiles(store: ObjectStore, proof: RecordOf & { manifestSha256: string | null }): Promise<FileRow[]> {
   const [record, sealed] = await Promise.all([readSealedRecord(store, proof), sealedManifestFiles(store, proof)]);
   if (record.file_order === undefined) throw new Error(`proof ${proof.id}: its sealed record does not hold its files whole`);
   return record.file_order.map((id) => {
@@ -88,7 +97,7 @@ async function sealedManifestFiles(
  * files, has lost part of what it sealed: that is an error, never files shown with fewer facts or signals (their
  * D1 columns were emptied when the record was written).
  */
-export async function withSealedRecord(store: ObjectStore, proof: { id: string; sealingRun: string | null }, files: FileRow[]): Promise<FileRow[]> {
+export async function withSealedRecord(store: ObjectStore, proof: RecordOf, files: FileRow[]): Promise<FileRow[]> {
   const record = await readSealedRecord(store, proof);
   return files.map((file) => {
     const facts = record.files[file.id];

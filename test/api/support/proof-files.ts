@@ -29,5 +29,5 @@ export async function fileOfProof(proofId: string, fileId: string, binding: D1Da
 export async function asSealedBeforeTheRecord(proofId: string, binding: D1Database = env.DB): Promise<void> {
   const db = database(binding);
   for (const file of await filesOfProof(proofId, binding)) await db.insert(files).values(file);
-  await binding.prepare("UPDATE proofs SET sealed_record = 0 WHERE id = ?").bind(proofId).run();
+  await binding.prepare("UPDATE proofs SET sealed_record = 0, sealed_record_sha256 = NULL WHERE id = ?").bind(proofId).run();
 }
