@@ -263,8 +263,11 @@ describe("a sealed proof's files are in its record in R2, no row of them in D1 (
     await env.DB.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(legacyFile!.sha256, later.fileIds[0]).run();
     await env.DB.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(recordedFile!.sha256, later.fileIds[1]).run();
     expect(await sealProof(deps, later.proofId)).toBe("sealed");
-    const sealedBefore = (await filesOfProof(later.proofId)).map((file) => file.signals?.find((signal) => signal.code === "sealed_before")?.proof_id);
-    expect(sealedBefore).toEqual([legacy.proofId, recorded.proofId]);
+    // By file id: the two files share a creation time, so their capture order is their random ids'.
+    const sealedBefore = new Map(
+      (await filesOfProof(later.proofId)).map((file) => [file.id, file.signals?.find((signal) => signal.code === "sealed_before")?.proof_id]),
+    );
+    expect(later.fileIds.map((id) => sealedBefore.get(id))).toEqual([legacy.proofId, recorded.proofId]);
 
     // Another organization's proof of the same bytes is never named.
     const stranger = await createOrganization();
