@@ -412,6 +412,8 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
 
     scenario("says the camera is blocked, how to allow it, and offers to try again or choose a file", async (page) => {
       await openCapture(page, "camera-blocked");
+      // The page's own script first: a camera refused before it has loaded would not be the one it asks.
+      await waitFor(page, "the welcome screen", () => document.querySelector('[data-testid="start"]') !== null);
       await page.evaluate(() => {
         navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
       });
