@@ -4,26 +4,15 @@ import type { Env } from "../../src/env.ts";
 import { shardBinding } from "../../src/db/shards.ts";
 import { workerContext } from "../../src/domain/context.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
-import { artifactHashesKey, packagedArtifactKey, proofArtifactKeys, sealedRecordKey, signedFileKey } from "../../src/storage/objects/bucket.ts";
+import { artifactHashesKey, proofArtifactKeys, sealedRecordKey } from "../../src/storage/objects/bucket.ts";
 import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
 import { archiveEventsAndDeliveries } from "../../src/sweeps/archive-events-and-deliveries.ts";
 import { deleteWebhookDeliveryBodies } from "../../src/sweeps/delete-webhook-delivery-bodies.ts";
 import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
 import { admin, call, callJson } from "./support/client.ts";
 import { filesOfProof } from "./support/proof-files.ts";
-import { markFixtureSealed, storedFixtureProof } from "./support/sealed-fixture.ts";
-import {
-  V2_CHAIN_PEM,
-  V2_FILES,
-  V2_MANIFEST,
-  V2_MANIFEST_SHA256,
-  V2_P7S_BASE64,
-  V2_SEAL_CERTIFICATE_SHA256,
-  V2_SERVICE_ROOT_PEM,
-  V2_SERVICE_ROOT_SHA256,
-  V2_TSA_ROOT_SHA256,
-  V2_TSR_BASE64,
-} from "./fixtures/sealed-proof-v2.ts";
+import { storedGenuineV2Proof } from "./support/sealed-fixture.ts";
+import { V2_FILES } from "./fixtures/sealed-proof-v2.ts";
 
 /**
  * Forger session 5 on issue 31 point 2 (docs/adr/0064 to 0067): an insider with write access to the bucket replaces
@@ -31,7 +20,7 @@ import {
  * and API keys of another organization or mode reach for archived rows. Each attack here is refused; the ones that
  * are not are written in /tmp/team/forger-findings-5.md.
  */
-const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+const _bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 const text = (value: string) => new TextEncoder().encode(value);
 const byName = (checks: { name: string; result: string }[]) => Object.fromEntries(checks.map((check) => [check.name, check.result]));
 let clock = Date.now();
@@ -44,54 +33,7 @@ afterEach(() => vi.restoreAllMocks());
 
 /** The genuine version-2 package stored as sealing stores it since docs/adr/0065: its files in its record only. */
 async function sealedInRecord() {
-  const stored = await storedFixtureProof({
-    manifest: V2_MANIFEST,
-    manifestSeal: bytes(V2_P7S_BASE64),
-    timestampResponse: bytes(V2_TSR_BASE64),
-    timestampChain: V2_CHAIN_PEM,
-    c2paTrustAnchor: V2_SERVICE_ROOT_PEM,
-  });
-  const { proofId, sessionId, run, sealedAt } = stored;
-  const notCaptured = (chain: "tsa" | "c2pa", subject: string) => ({
-    chain,
-    position: 1,
-    subject,
-    serial: "01",
-    status: "unavailable",
-    source: null,
-    captured_at: sealedAt,
-    this_update: null,
-    next_update: null,
-    reason: "the certificate names no http CRL distribution point",
-    certificate: `revocation/${chain}-1.pem`,
-    crl: null,
-  });
-  await env.FILES.put(
-    packagedArtifactKey(proofId, run, "revocation/index.json"),
-    JSON.stringify([notCaptured("tsa", "Fixture TSA (TEST)"), notCaptured("c2pa", "Fixture C2PA signer (TEST)")]),
-  );
-  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/tsa-1.pem"), V2_CHAIN_PEM.slice(0, V2_CHAIN_PEM.indexOf("-----END CERTIFICATE-----") + 26));
-  const keys: string[] = [];
-  for (const file of V2_FILES) {
-    const key = signedFileKey(proofId, run, file.id, "image/jpeg");
-    keys.push(key);
-    await env.FILES.put(key, bytes(file.signed_base64));
-    await env.DB.prepare(
-      "INSERT INTO files (id, session_id, proof_id, step_id, kind, content_type, size, sha256, status, original_key, signed_key, signed_sha256, signed_size, created_at, captured_at) VALUES (?, ?, ?, 'photos', 'photo', 'image/jpeg', 200, ?, 'uploaded', ?, ?, ?, 300, ?, ?)",
-    )
-      .bind(file.id, sessionId, proofId, file.original_sha256, `captures/${sessionId}/${file.id}`, key, file.signed_sha256, sealedAt, sealedAt)
-      .run();
-  }
-  for (const [sha256, kind] of [
-    [V2_TSA_ROOT_SHA256, "timestamp_authority"],
-    [V2_SERVICE_ROOT_SHA256, "c2pa"],
-  ] as const)
-    await env.DB.prepare(
-      "INSERT OR IGNORE INTO trust_anchors (sha256, kind, mode, subject, pem, first_sealed_at, last_sealed_at) VALUES (?, ?, 'test', 'Fixture', '', ?, ?)",
-    )
-      .bind(sha256, kind, sealedAt, sealedAt)
-      .run();
-  await markFixtureSealed(stored, { manifestSha256: V2_MANIFEST_SHA256, sealCertificateSha256: V2_SEAL_CERTIFICATE_SHA256 });
+  const { proofId, run, keys } = await storedGenuineV2Proof();
   // The rows became the record, as the sealing batch leaves them: sealed_record 2, no file row.
   await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
   await env.DB.batch([
