@@ -30,8 +30,10 @@ interface Likeness {
 /**
  * The similarity signals of a proof's photos and videos (docs/adr/0052, 0059): a likeness to a file, or to one of its
  * crops or frames, of another, earlier sealed proof of the same organization and mode (only sealed proofs' prints are
- * candidates, docs/adr/0064), naming the closest one (then the earliest), a photo's query crops also compared with the earlier
- * prints within their own stricter thresholds (a copy cropped off one edge, ADR 0052); a likeness within this proof on the later of two
+ * candidates, docs/adr/0064), naming the earliest sealed one within the thresholds and its closest pair (a copy of a copy
+ * looks like both: the first sealing is the one a dispute is about, and issue 27 is judged by it), a photo's query
+ * crops also compared with the earlier prints within their own stricter thresholds (a copy cropped off one edge, ADR
+ * 0052); a likeness within this proof on the later of two
  * files within the thresholds, naming the earlier one. Each is named by what the file looks like (docs/adr/0063):
  * `similar_to_earlier_photo` or `similar_to_earlier_video`, `similar_within_proof` (a photo) or
  * `similar_to_video_within_proof`. Facts to weigh, never verdicts.
@@ -51,7 +53,7 @@ export async function similaritySignals(
         ...photo.queryCrops.map((query) => ({ candidate, distance: compareFingerprints(query, candidate, QUERY_CROP_LIMITS) })),
       ])
       .filter(({ distance }) => distance.similar)
-      .sort((a, b) => a.distance.phash - b.distance.phash || a.candidate.sealedAt.localeCompare(b.candidate.sealedAt))[0];
+      .sort((a, b) => a.candidate.sealedAt.localeCompare(b.candidate.sealedAt) || a.distance.phash - b.distance.phash)[0];
     if (closest === undefined) continue;
     const { candidate, distance } = closest;
     likenesses.push({

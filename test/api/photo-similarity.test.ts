@@ -130,6 +130,19 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     expect((await signalsOf(first.proofId, org.testKey))[0]).toEqual([]);
   });
 
+  it("names the earliest sealed photo within the thresholds, not a later copy closer to the new one (issue 27's first proof)", async () => {
+    const org = await createOrganization();
+    const first = await sealedWith(org.id, [PHOTO]);
+    const copy = await sealedWith(org.id, [NEAR]);
+    // One more bit from NEAR, five from PHOTO: the copy is closer, the first sealing is the one named.
+    const copyOfCopy: PerceptualFingerprint = { phash: "a5c2f00e3cc25a95", dhash: NEAR.dhash };
+    expect([hammingDistance(copyOfCopy.phash, NEAR.phash), hammingDistance(copyOfCopy.phash, PHOTO.phash)]).toEqual([1, 5]);
+    const later = await sealedWith(org.id, [copyOfCopy]);
+    const [signals] = await signalsOf(later.proofId, org.testKey);
+    expect(signals).toContainEqual(expect.objectContaining({ code: "similar_to_earlier_photo", proof_id: first.proofId, distance: 5 }));
+    expect(JSON.stringify(signals)).not.toContain(copy.proofId);
+  });
+
   it("says only sealed_before when the same bytes were sealed before: the likeness is not repeated", async () => {
     const org = await createOrganization();
     const first = await sealedWith(org.id, [PHOTO]);
