@@ -67,6 +67,12 @@ export interface VerifyProofInput {
    * the stored objects, when a changed hash means the stored object was altered after sealing).
    */
   source?: "package" | "storage";
+  /**
+   * Why the caller cannot say which signed files it holds (the service's record of a sealed proof's files is
+   * missing or altered in storage): `files` is then empty, the files are not compared with the sealed list, and
+   * the check `files_record` fails with this detail. Absent whenever the files' evidence is complete.
+   */
+  filesUnknown?: string;
 }
 
 export type CheckResult = "pass" | "fail" | "not_checked";
@@ -74,7 +80,7 @@ export type CheckResult = "pass" | "fail" | "not_checked";
 /**
  * One named check. Names are stable snake_case, per file suffixed with `:<file id>`: package_complete,
  * package_contents, manifest_seal, timestamp_imprint, timestamp_signature, timestamp_signer, timestamp_chain, tsa_root_pinned,
- * service_root_pinned, files_listed, file_hash:<id>, file_c2pa:<id>, file_names_proof:<id>,
+ * service_root_pinned, files_record (only when failing), files_listed, file_hash:<id>, file_c2pa:<id>, file_names_proof:<id>,
  * file_original:<id>, revocation, report, pair_report, evidence_record, long_term, mode.
  */
 export interface VerificationCheck {

@@ -214,9 +214,15 @@ export async function verifyProof(input: VerifyProofInput): Promise<Verification
   result.service_root_sha256 ??= serviceRoots[0]?.sha256 ?? null;
 
   // The files: the sealed list against what is here, then each file against its entry.
-  checks.push(filesListed(manifest, files));
+  // Files nobody can list are never compared as missing: what fails is the record that should have listed them.
   const roots = serviceRootCertificates(anchors);
-  for (const file of manifest.files) checks.push(...(await fileChecks(manifest, file, files.get(file.id), roots)));
+  if (input.filesUnknown !== undefined) {
+    add("files_record", "fail", input.filesUnknown);
+    add("files_listed", "not_checked", `the ${manifest.files.length} files of the sealed manifest were not compared with the files stored`);
+  } else {
+    checks.push(filesListed(manifest, files));
+    for (const file of manifest.files) checks.push(...(await fileChecks(manifest, file, files.get(file.id), roots)));
+  }
   const checkedAt = [...files.values()].flatMap((evidence) => (evidence.present && evidence.checked_at ? [evidence.checked_at] : [])).sort();
   result.files_checked_at = checkedAt[0] ?? null;
 

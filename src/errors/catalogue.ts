@@ -260,6 +260,14 @@ export const ERROR_CATALOGUE = {
     title: { en: "Capture link already used", fr: "Lien de capture déjà utilisé" },
     description: { en: "This capture was already completed.", fr: "Cette capture est déjà terminée." },
   },
+  sealed_record_unavailable: {
+    status: 409,
+    title: { en: "Sealed record unavailable", fr: "Registre scellé indisponible" },
+    description: {
+      en: "The service's record of this sealed proof's files is missing, altered or unreadable in its storage, so its files cannot be served or packaged: the proof's verdict (GET /v1/public/proofs/{id}) says which, and is not verified. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the record.",
+      fr: "Le registre que le service tient des fichiers de cette preuve scellée est absent, altéré ou illisible dans son stockage : ses fichiers ne peuvent être ni servis ni empaquetés. Le verdict de la preuve (GET /v1/public/proofs/{id}) dit lequel, et n'est pas vérifié. Un conflit avec l'état stocké de la preuve, non une faute de la requête ; elle répond de nouveau une fois le registre restauré par l'exploitant.",
+    },
+  },
   capture_file_not_found: {
     status: 404,
     title: { en: "Capture file not found", fr: "Fichier de capture introuvable" },

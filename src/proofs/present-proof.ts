@@ -1,4 +1,5 @@
 import type { FileRow, ProofRow } from "../storage/rows.ts";
+import { SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
 import type { StoredSignal } from "../../shared/integrity-signals.ts";
 import { observedFacts, privateSignals, reportedByDevice } from "./file-facts.ts";
 
@@ -46,7 +47,8 @@ export function presentSeal(proof: ProofRow) {
 }
 
 /** The one place a proof row becomes its API shape (CONTRACT.md "Proof"). */
-export function presentProof(proof: ProofRow, files: FileRow[], baseUrl: string) {
+export function presentProof(proof: ProofRow, files: FileRow[] | SealedRecordUnavailable, baseUrl: string) {
+  const unavailable = files instanceof SealedRecordUnavailable ? files : null;
   return {
     id: proof.id,
     mode: proof.mode,
@@ -60,7 +62,9 @@ export function presentProof(proof: ProofRow, files: FileRow[], baseUrl: string)
     template_id: proof.templateId,
     compare_to: proof.compareTo,
     compared_by: proof.comparedBy,
-    files: files.map((file) => presentFile(file)),
+    files: unavailable ? [] : (files as FileRow[]).map((file) => presentFile(file)),
+    // Said rather than an empty list passing for a proof without files (forger session 5, F3).
+    files_record: unavailable?.fault ?? null,
     timestamp: presentTimestamp(proof),
     manifest_sha256: proof.manifestSha256,
     seal: presentSeal(proof),

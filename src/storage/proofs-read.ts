@@ -6,7 +6,7 @@ import { keysetPage } from "./keyset-page.ts";
 import type { Keyset } from "../lib/pagination.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
-import { sealedRecordFiles, withSealedRecord } from "./objects/sealed-records.ts";
+import { SealedRecordUnavailable, sealedRecordFiles, withSealedRecord } from "./objects/sealed-records.ts";
 
 export interface ProofFilters {
   linked?: boolean;
@@ -45,14 +45,27 @@ export const FILES_IN_RECORD = 2;
 /**
  * The files of each proof, in capture order, with all their facts: for a proof sealed since docs/adr/0065 from its
  * record in R2 alone; for one sealed with a record of facts (migration 0024) from D1 completed by that record; from
- * D1 alone otherwise. Records are read in parallel, and D1 only when a proof may still have file rows.
+ * D1 alone otherwise. Records are read in parallel, and D1 only when a proof may still have file rows. A record that
+ * cannot give a proof's files is thrown (`SealedRecordUnavailable`); `observedProofFiles` answers it per proof.
  */
-export async function proofFiles(
+export async function proofFiles(db: Database, store: ObjectStore, ofProofs: ProofFilesOf[]): Promise<Map<string, FileRow[]>> {
+  const observed = await observedProofFiles(db, store, ofProofs);
+  for (const files of observed.values()) if (files instanceof SealedRecordUnavailable) throw files;
+  return observed as Map<string, FileRow[]>;
+}
+
+type ProofFilesOf = Pick<ProofRow, "id" | "sealingRun" | "sealedRecord" | "sealedRecordSha256" | "manifestSha256">;
+
+/**
+ * The files of each proof as `proofFiles` reads them, or, for a proof whose sealed record cannot give them, what was
+ * observed of that record: one proof's record gone or altered never hides the others', and is presented as found.
+ */
+export async function observedProofFiles(
   db: Database,
   store: ObjectStore,
-  ofProofs: Pick<ProofRow, "id" | "sealingRun" | "sealedRecord" | "sealedRecordSha256" | "manifestSha256">[],
-): Promise<Map<string, FileRow[]>> {
-  const byProof = new Map<string, FileRow[]>();
+  ofProofs: ProofFilesOf[],
+): Promise<Map<string, FileRow[] | SealedRecordUnavailable>> {
+  const byProof = new Map<string, FileRow[] | SealedRecordUnavailable>();
   const withRows = ofProofs.filter((proof) => proof.sealedRecord !== FILES_IN_RECORD);
   const rows =
     withRows.length === 0
@@ -68,11 +81,19 @@ export async function proofFiles(
           )
           .orderBy(files.createdAt, files.id)
           .all();
-  for (const row of rows) byProof.set(row.proofId!, [...(byProof.get(row.proofId!) ?? []), row]);
+  const fromD1 = new Map<string, FileRow[]>();
+  for (const row of rows) fromD1.set(row.proofId!, [...(fromD1.get(row.proofId!) ?? []), row]);
+  const unavailableOr = (read: Promise<FileRow[]>) =>
+    read.catch((error: unknown) => {
+      if (error instanceof SealedRecordUnavailable) return error;
+      throw error;
+    });
   await Promise.all(
     ofProofs.map(async (proof) => {
-      if (proof.sealedRecord === FILES_IN_RECORD) byProof.set(proof.id, await sealedRecordFiles(store, proof));
-      else if (proof.sealedRecord === 1 && byProof.has(proof.id)) byProof.set(proof.id, await withSealedRecord(store, proof, byProof.get(proof.id)!));
+      const held = fromD1.get(proof.id);
+      if (proof.sealedRecord === FILES_IN_RECORD) byProof.set(proof.id, await unavailableOr(sealedRecordFiles(store, proof)));
+      else if (proof.sealedRecord === 1 && held !== undefined) byProof.set(proof.id, await unavailableOr(withSealedRecord(store, proof, held)));
+      else if (held !== undefined) byProof.set(proof.id, held);
     }),
   );
   return byProof;

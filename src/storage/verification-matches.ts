@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
-import { findProofById, proofFiles } from "./proofs-read.ts";
+import { findProofById, observedProofFiles } from "./proofs-read.ts";
 
 /**
  * Files of any proof of this database whose signed bytes have this SHA-256, with their proof: the look-up of proofs
@@ -27,6 +27,8 @@ export async function filesSignedWithHash(db: Database, sha256: string, limit: n
 export async function proofFilesWithHash(db: Database, store: ObjectStore, proofId: string, sha256: string, original: boolean) {
   const proof = await findProofById(db, proofId);
   if (proof === null) return [];
-  const ofProof = (await proofFiles(db, store, [proof])).get(proof.id) ?? [];
+  const ofProof = (await observedProofFiles(db, store, [proof])).get(proof.id) ?? [];
+  // A record that cannot give the files cannot say the proof holds these bytes: no match is claimed (forger session 5, F3).
+  if (!Array.isArray(ofProof)) return [];
   return ofProof.filter((file) => file.signedSha256 === sha256 || (original && file.sha256 === sha256)).map((file) => ({ file, proof }));
 }

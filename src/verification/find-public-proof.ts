@@ -1,10 +1,30 @@
 import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
-import { findProofById, proofFiles } from "../storage/proofs-read.ts";
+import { findProofById, observedProofFiles } from "../storage/proofs-read.ts";
+import type { FileRow } from "../storage/rows.ts";
+import { type SealedRecordFault, SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
+import type { ObservedFiles } from "./verify-proof.ts";
 
-/** Any proof by its id (the public routes need no credential) with its files in capture order. */
+/** The problem's detail, per what was observed of the record. */
+const RECORD_PROBLEMS: Record<SealedRecordFault, string> = {
+  missing: "The service's record of this proof's files is missing from its storage: its files cannot be served or packaged.",
+  altered: "The service's record of this proof's files is not the one sealing wrote (altered in storage): its files cannot be served or packaged.",
+  unreadable: "The service's record of this proof's files cannot be read (damaged in storage): its files cannot be served or packaged.",
+};
+
+/**
+ * Any proof by its id (the public routes need no credential) with its files in capture order, or what was observed
+ * of the sealed record that should have given them (the verdict presents it; a route serving bytes refuses).
+ */
 export async function publicProofOrThrow({ ctx, input }: { ctx: Pick<DomainContext, "db" | "env">; input: { id: string } }) {
   const proof = await findProofById(ctx.db, input.id);
   if (proof === null) throw new ApiError("proof_not_found");
-  return { proof, files: (await proofFiles(ctx.db, ctx.env, [proof])).get(proof.id) ?? [] };
+  const files: ObservedFiles = (await observedProofFiles(ctx.db, ctx.env, [proof])).get(proof.id) ?? [];
+  return { proof, files };
+}
+
+/** The files of a proof whose bytes a route serves: when its sealed record cannot give them, `sealed_record_unavailable`. */
+export function filesToServe(files: ObservedFiles): FileRow[] {
+  if (files instanceof SealedRecordUnavailable) throw new ApiError("sealed_record_unavailable", { detail: RECORD_PROBLEMS[files.fault] });
+  return files;
 }

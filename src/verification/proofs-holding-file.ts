@@ -1,7 +1,7 @@
 import type { DomainContext } from "../domain/context.ts";
 import { databaseOfId, FIRST_SHARD, shardDatabase } from "../db/shards.ts";
 import { proofUrls } from "../proofs/present-proof.ts";
-import { proofFiles } from "../storage/proofs-read.ts";
+import { observedProofFiles } from "../storage/proofs-read.ts";
 import { filesSignedWithHash, proofFilesWithHash } from "../storage/verification-matches.ts";
 import { proofVerification } from "./verify-proof.ts";
 import type { HashLookup } from "./hash-lookup.ts";
@@ -33,7 +33,8 @@ export async function sealedProofsHoldingFile({ ctx, input }: { ctx: Pick<Domain
   for (const row of [...beforeTheIndex, ...inTheirShards.flat()]) {
     if (row.proof.status !== "sealed" || answered.has(row.file.id) || answered.size === MOST_FILE_MATCHES) continue;
     answered.add(row.file.id);
-    const all = (await proofFiles(row.db, env, [row.proof])).get(row.proof.id) ?? [];
+    // A match found in D1's rows stands; a record that cannot give the proof's files makes its verification fail, never a 500.
+    const all = (await observedProofFiles(row.db, env, [row.proof])).get(row.proof.id) ?? [];
     const verification = await proofVerification(env, row.proof, all);
     data.push({
       proof_id: row.proof.id,

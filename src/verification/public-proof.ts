@@ -1,7 +1,7 @@
 import type { Env } from "../env.ts";
-import type { FileRow, ProofRow } from "../storage/rows.ts";
+import type { ProofRow } from "../storage/rows.ts";
 import { presentFile, presentSeal, presentTimestamp, proofUrls } from "../proofs/present-proof.ts";
-import { proofDatabase, proofVerification } from "./verify-proof.ts";
+import { listedFiles, type ObservedFiles, proofDatabase, proofVerification } from "./verify-proof.ts";
 import { publicSignals } from "../proofs/file-facts.ts";
 import { proofClaims, publicClaims } from "./claims.ts";
 import { packageRoots } from "./package-roots.ts";
@@ -25,13 +25,14 @@ async function sealedReports(env: Env, proof: ProofRow, base: string) {
 
 /**
  * The public face of a proof: nothing about the organization, keys or capture links. `rehashes`: what the
- * re-hash sweep last found for its objects, when the caller already read it (its cache key names them).
+ * re-hash sweep last found for its objects, when the caller already read it (its cache key names them). A sealed
+ * record that could not give the files lists none, and the verdict's failing `files_record` check says why.
  */
-export async function publicProof(env: Env, proof: ProofRow, files: FileRow[], evidence: PublicEvidenceRecord | null = null, rehashes?: ProofRehashes) {
+export async function publicProof(env: Env, proof: ProofRow, files: ObservedFiles, evidence: PublicEvidenceRecord | null = null, rehashes?: ProofRehashes) {
   const base = env.API_BASE_URL.replace(/\/$/, "");
   const [roots, revocation] = proof.status === "sealed" ? await Promise.all([packageRoots(env, proof), readRevocationIndex(env, proof)]) : [null, null];
   const reports = await sealedReports(env, proof, base);
-  const presented = files.map((file) => {
+  const presented = listedFiles(files).map((file) => {
     const url = `${base}/v1/public/proofs/${proof.id}/files/${file.id}`;
     return { ...presentFile(file, publicSignals), url, thumbnail_url: proof.status === "sealed" && file.thumbnail ? `${url}/thumbnail` : null };
   });

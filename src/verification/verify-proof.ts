@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import { shardDatabase, shardOfId } from "../db/shards.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { readSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
+import { type SealedRecordFault, SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
 import { readStoredReports } from "../storage/objects/reports.ts";
 import { type ProofReportRow, reportsKeptWith } from "../storage/proof-reports.ts";
 import { type ProofRehashes, proofRehashes } from "../storage/sealed-object-checks.ts";
@@ -91,13 +92,29 @@ export function rehashVersion(rehashes: ProofRehashes): string {
   return `.rh${(rehashes.checkedAt === null ? 0 : Date.parse(rehashes.checkedAt)).toString(36)}-${latest.toString(36)}-${rehashes.findings.filter((check) => check.matched === false).length}`;
 }
 
+/** A proof's files as read from storage, or what was observed of the sealed record that should have given them. */
+export type ObservedFiles = FileRow[] | SealedRecordUnavailable;
+
+/** The files a presentation lists: none when the record could not give them (never files made up). */
+export const listedFiles = (files: ObservedFiles): FileRow[] => (files instanceof SealedRecordUnavailable ? [] : files);
+
+/** The failing `files_record` check's detail, per what was observed of the record (forger session 5, F3). */
+const RECORD_FAULTS: Record<SealedRecordFault, string> = {
+  missing: "the service's record of this proof's files is missing from its storage: which files it holds, and their fingerprints, cannot be checked or shown",
+  altered:
+    "the service's record of this proof's files is not the one sealing wrote (altered in storage): which files it holds, and their fingerprints, cannot be checked or shown",
+  unreadable:
+    "the service's record of this proof's files cannot be read (damaged in storage): which files it holds, and their fingerprints, cannot be checked or shown",
+};
+
 /**
  * Verifies a sealed proof on every request from what is stored now, with the one verification core
  * (shared/verification/, docs/adr/0035): its small artifacts and its sealed reports as they are in R2, each
  * signed file as the latest re-hash found it (no file's bytes are read here, docs/adr/0037), pinned to the
  * roots the service publishes. Nothing is kept: an object altered after sealing turns the verdict at its next re-hash.
+ * A sealed record that could not give the files fails the check `files_record`: never verified, no file compared.
  */
-export async function proofVerification(env: Env, proof: ProofRow, files: FileRow[], rehashes?: ProofRehashes): Promise<Verification> {
+export async function proofVerification(env: Env, proof: ProofRow, files: ObservedFiles, rehashes?: ProofRehashes): Promise<Verification> {
   const test_mode = proof.mode === "test";
   if (proof.status !== "sealed")
     return { status: proof.status, verdict: proof.status === "pending" ? "pending" : "not_verified", test_mode, files_checked_at: null, checks: [] };
@@ -111,12 +128,14 @@ export async function proofVerification(env: Env, proof: ProofRow, files: FileRo
   ]);
   // The sealed reports as stored now (docs/adr/0056): the core checks them as it checks a package's.
   for (const [name, bytes] of await readStoredReports(env, reports)) entries.set(name, bytes);
+  const unavailable = files instanceof SealedRecordUnavailable ? files : null;
   const result = await verifyProof({
     entries,
-    files: storedFileEvidence(proof, files, rehashed),
+    files: storedFileEvidence(proof, unavailable ? [] : (files as FileRow[]), rehashed),
     pins: await publishedPins(anchors, proof.mode, entries),
     now: new Date(),
     source: "storage",
+    ...(unavailable ? { filesUnknown: RECORD_FAULTS[unavailable.fault] } : {}),
   });
   return {
     status: result.verdict === "verified" ? "valid" : "invalid",

@@ -32,6 +32,7 @@ describe("GET /v1/proofs/{id}", () => {
         "external_reference",
         "failure",
         "files",
+        "files_record",
         "id",
         "location_reference",
         "manifest_sha256",

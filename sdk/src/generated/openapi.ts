@@ -979,6 +979,7 @@ export interface components {
         | "capture_link_not_found"
         | "capture_link_expired"
         | "capture_link_used"
+        | "sealed_record_unavailable"
         | "capture_file_not_found"
         | "thumbnail_not_found"
         | "report_not_ready"
@@ -1155,6 +1156,11 @@ export interface components {
       /** @description On a "before": its "after". */
       compared_by: string | null;
       files: components["schemas"]["ProofFile"][];
+      /**
+       * @description null, unless the service's record of this sealed proof's files is missing, altered or unreadable in its storage: `files` is then empty, not because the proof has none, its public verdict is not verified and its package and files answer `409 sealed_record_unavailable`.
+       * @enum {string|null}
+       */
+      files_record: "missing" | "altered" | "unreadable" | null;
       timestamp: components["schemas"]["Timestamp"];
       /** @description SHA-256 of the manifest the timestamp covers. */
       manifest_sha256: string | null;
@@ -3944,6 +3950,16 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `sealed_record_unavailable`: The service's record of this sealed proof's files is missing, altered or unreadable in its storage, so its files cannot be served or packaged: the proof's verdict (GET /v1/public/proofs/{id}) says which, and is not verified. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the record. */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `validation_failed`: A field breaks the schema; `field` is a JSON pointer to it. */
       422: {
         headers: {
@@ -4019,6 +4035,16 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `sealed_record_unavailable`: The service's record of this sealed proof's files is missing, altered or unreadable in its storage, so its files cannot be served or packaged: the proof's verdict (GET /v1/public/proofs/{id}) says which, and is not verified. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the record. */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `validation_failed`: A field breaks the schema; `field` is a JSON pointer to it. */
       422: {
         headers: {
@@ -4084,6 +4110,16 @@ export interface operations {
       };
       /** @description `proof_not_found`: The proof does not exist, or belongs to another organization or to the other mode. */
       404: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `sealed_record_unavailable`: The service's record of this sealed proof's files is missing, altered or unreadable in its storage, so its files cannot be served or packaged: the proof's verdict (GET /v1/public/proofs/{id}) says which, and is not verified. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the record. */
+      409: {
         headers: {
           "Request-Id": components["headers"]["Request-Id"];
           [name: string]: unknown;

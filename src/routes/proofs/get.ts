@@ -4,7 +4,7 @@ import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { presentProof } from "../../proofs/present-proof.ts";
 import { findProof } from "../../storage/proofs.ts";
-import { proofFiles } from "../../storage/proofs-read.ts";
+import { observedProofFiles } from "../../storage/proofs-read.ts";
 import { ProofIdParams, ProofSchema } from "./schema.ts";
 
 const route = apiRoute(
@@ -30,7 +30,7 @@ export function registerGetProof(app: App) {
     const db = c.var.db;
     const proof = await findProof(db, caller.organizationId, caller.mode, c.req.valid("param").id);
     if (proof === null) throw new ApiError("proof_not_found");
-    const files = (await proofFiles(db, c.env, [proof])).get(proof.id) ?? [];
+    const files = (await observedProofFiles(db, c.env, [proof])).get(proof.id) ?? [];
     return c.json(presentProof(proof, files, c.env.API_BASE_URL), 200);
   });
 }

@@ -3,7 +3,7 @@ import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { pageSchema, callerCursorScope, readCursor, toPage } from "../../lib/pagination.ts";
 import { presentProof } from "../../proofs/present-proof.ts";
-import { proofFiles, proofListQuery } from "../../storage/proofs-read.ts";
+import { observedProofFiles, proofListQuery } from "../../storage/proofs-read.ts";
 import { ProofListQuery, ProofSchema } from "./schema.ts";
 
 const route = apiRoute(
@@ -32,7 +32,7 @@ export function registerListProofs(app: App) {
     const { limit, cursor, ...filters } = c.req.valid("query");
     const scope = callerCursorScope(c, "proofs");
     const rows = await proofListQuery(db, caller.organizationId, caller.mode, filters, limit, await readCursor(scope, cursor)).all();
-    const files = await proofFiles(db, c.env, rows.slice(0, limit));
+    const files = await observedProofFiles(db, c.env, rows.slice(0, limit));
     return c.json(await toPage(scope, rows, limit, (row) => presentProof(row, files.get(row.id) ?? [], c.env.API_BASE_URL)), 200);
   });
 }

@@ -207,6 +207,15 @@ export const ProofSchema = z
       .nullable()
       .openapi({ description: t('On a "before": its "after".', "Sur un « avant » : son « après ».") }),
     files: z.array(ProofFileSchema),
+    files_record: z
+      .enum(["missing", "altered", "unreadable"])
+      .nullable()
+      .openapi({
+        description: t(
+          "null, unless the service's record of this sealed proof's files is missing, altered or unreadable in its storage: `files` is then empty, not because the proof has none, its public verdict is not verified and its package and files answer `409 sealed_record_unavailable`.",
+          "null, sauf si le registre que le service tient des fichiers de cette preuve scellée est absent, altéré ou illisible dans son stockage : `files` est alors vide, non parce que la preuve n'en a aucun, son verdict public n'est pas vérifié et son paquet et ses fichiers répondent `409 sealed_record_unavailable`.",
+        ),
+      }),
     timestamp: TimestampSchema.nullable(),
     manifest_sha256: z
       .string()

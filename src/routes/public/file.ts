@@ -5,7 +5,7 @@ import { fileExtension } from "../../storage/objects/bucket.ts";
 import { BinarySchema, PublicFileParams } from "./schema.ts";
 import { serveSealedObject } from "./sealed-object.ts";
 
-const route = publicRoute(["proof_not_found", "capture_file_not_found"], {
+const route = publicRoute(["proof_not_found", "capture_file_not_found", "sealed_record_unavailable"], {
   method: "get",
   path: "/v1/public/proofs/{id}/files/{file_id}",
   operationId: "getPublicProofFile",

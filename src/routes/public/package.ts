@@ -2,7 +2,7 @@ import type { App } from "../../app.ts";
 import { publicRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
-import { publicProofOrThrow } from "../../verification/find-public-proof.ts";
+import { filesToServe, publicProofOrThrow } from "../../verification/find-public-proof.ts";
 import { type PackagedReport, verificationPackage } from "../../verification/verification-package.ts";
 import { renewableOrNotModified } from "./caching.ts";
 import { evidenceVersion, publicEvidenceRecord } from "../../evidence/evidence-state.ts";
@@ -11,7 +11,7 @@ import type { Database } from "../../db/client.ts";
 import type { ProofRow } from "../../storage/rows.ts";
 import { findProofReport } from "../../storage/proof-reports.ts";
 
-const route = publicRoute(["proof_not_found"], {
+const route = publicRoute(["proof_not_found", "sealed_record_unavailable"], {
   method: "get",
   path: "/v1/public/proofs/{id}/package",
   operationId: "getPublicProofPackage",
@@ -41,6 +41,8 @@ export function registerGetPublicProofPackage(app: App) {
   app.openapi(route, async (c) => {
     const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db, env: c.env }, input: c.req.valid("param") });
     if (proof.status !== "sealed") throw new ApiError("proof_not_found", { detail: "The proof is not sealed yet." });
+    // Never a package without its files, nor a 304 confirming one held from before the record was lost.
+    const packaged = filesToServe(files);
     const reports = await packagedReports(c.var.db, proof);
     // The package carries the evidence record, rewritten by each renewal, and the reports once made: the ETag names both.
     const reportsVersion = reports.map((report) => `-${report.sha256.slice(0, 16)}`).join("");
@@ -53,6 +55,6 @@ export function registerGetPublicProofPackage(app: App) {
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);
     c.header("Proof-Mode", proof.mode);
-    return c.body(await verificationPackage({ ctx: { env: c.env }, input: { proof, files, reports } }), 200);
+    return c.body(await verificationPackage({ ctx: { env: c.env }, input: { proof, files: packaged, reports } }), 200);
   });
 }

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { HonoEnv } from "../../env.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
-import { publicProofOrThrow } from "../../verification/find-public-proof.ts";
+import { filesToServe, publicProofOrThrow } from "../../verification/find-public-proof.ts";
 import type { FileRow } from "../../storage/rows.ts";
 import { immutableOrNotModified } from "./caching.ts";
 import { foundAltered } from "../../storage/sealed-object-checks.ts";
@@ -25,7 +25,8 @@ export interface SealedObject {
 
 /**
  * Serves an object stored for a file of a sealed proof, the same way on every public route:
- * `capture_file_not_found` unless the proof is sealed and has that file with its signed copy; immutable under
+ * `capture_file_not_found` unless the proof is sealed and has that file with its signed copy (`sealed_record_unavailable`
+ * when the service's record of its files is missing or altered: which file is sealed cannot be said); immutable under
  * its ETag (304 when the client has it), unless the re-hash found the signed file altered; streamed inline with its
  * type and length, never sniffed, saying the proof's mode. `select` names the file's object, or throws the route's own problem when the file has none.
  */
@@ -35,7 +36,7 @@ export async function serveSealedObject(
   select: (file: SealedFile) => SealedObject,
 ): Promise<Response> {
   const { proof, files } = await publicProofOrThrow({ ctx: { db: c.var.db, env: c.env }, input: { id: ids.id } });
-  const file = files.find((candidate) => candidate.id === ids.fileId);
+  const file = filesToServe(files).find((candidate) => candidate.id === ids.fileId);
   if (file === undefined || file.signedKey === null || proof.status !== "sealed") throw new ApiError("capture_file_not_found");
   const object = select({ ...file, signedKey: file.signedKey });
   // A signed file the re-hash found changed since sealing (docs/adr/0037) is still served, as evidence, but never

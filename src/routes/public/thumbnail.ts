@@ -5,7 +5,7 @@ import { ApiError } from "../../errors/api-error.ts";
 import { BinarySchema, PublicFileParams } from "./schema.ts";
 import { serveSealedObject } from "./sealed-object.ts";
 
-const route = publicRoute(["proof_not_found", "capture_file_not_found", "thumbnail_not_found"], {
+const route = publicRoute(["proof_not_found", "capture_file_not_found", "sealed_record_unavailable", "thumbnail_not_found"], {
   method: "get",
   path: "/v1/public/proofs/{id}/files/{file_id}/thumbnail",
   operationId: "getPublicProofThumbnail",

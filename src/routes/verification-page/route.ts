@@ -3,7 +3,7 @@ import { ApiError } from "../../errors/api-error.ts";
 import { publicProof } from "../../verification/public-proof.ts";
 import { findSessionById } from "../../storage/capture-sessions.ts";
 import { findOrganization } from "../../storage/organizations.ts";
-import { findProofById, proofFiles } from "../../storage/proofs-read.ts";
+import { findProofById, observedProofFiles } from "../../storage/proofs-read.ts";
 import { findProofReport } from "../../storage/proof-reports.ts";
 import { pageLanguage } from "../../verification/page/messages.ts";
 import { renderProofNotFoundPage, renderVerificationPage } from "../../verification/page/render.ts";
@@ -18,7 +18,9 @@ export function registerVerificationPage(app: App) {
     const db = c.var.db;
     const load = async (id: string) => {
       const proof = await findProofById(db, id);
-      return proof === null ? null : { row: proof, page: await publicProof(c.env, proof, (await proofFiles(db, c.env, [proof])).get(proof.id) ?? []) };
+      if (proof === null) return null;
+      // A sealed record that cannot give the files is presented as observed: no file, and the failing check saying why.
+      return { row: proof, page: await publicProof(c.env, proof, (await observedProofFiles(db, c.env, [proof])).get(proof.id) ?? []) };
     };
     const lang = pageLanguage(c.req.query("lang"), c.req.header("Accept-Language"));
     c.header("Content-Security-Policy", PAGE_CSP);

@@ -38,6 +38,28 @@ export async function storeSealedRecord(store: ObjectStore, proofId: string, run
   return sha256Hex(bytes);
 }
 
+/**
+ * What was observed of a sealed record that cannot give the proof's files: gone; not what sealing wrote (other bytes
+ * than the SHA-256 D1 holds, or a record lacking the proof's files); or not a record at all (not JSON, no files).
+ */
+export type SealedRecordFault = "missing" | "altered" | "unreadable";
+
+/**
+ * A sealed proof's record in R2 cannot give its files (forger session 5, F3): the caller presents that as observed
+ * (a failing check, a stable problem), never as a server error and never with files made up.
+ */
+export class SealedRecordUnavailable extends Error {
+  readonly proofId: string;
+  readonly fault: SealedRecordFault;
+
+  constructor(proofId: string, fault: SealedRecordFault, message: string) {
+    super(message);
+    this.name = "SealedRecordUnavailable";
+    this.proofId = proofId;
+    this.fault = fault;
+  }
+}
+
 /** The proof's columns that say where its record is and which bytes it must have (NULL: sealed before migration 0028). */
 type RecordOf = { id: string; sealingRun: string | null; sealedRecordSha256?: string | null };
 
@@ -46,13 +68,27 @@ type RecordOf = { id: string; sealingRun: string | null; sealedRecordSha256?: st
  * error (the re-hash records it as a finding of the proof), never files presented from it.
  */
 async function readSealedRecord(store: ObjectStore, proof: RecordOf): Promise<SealedRecord> {
-  if (proof.sealingRun === null) throw new Error(`proof ${proof.id}: sealed with a record but no sealing run`);
+  const unavailable = (fault: SealedRecordFault, why: string) => new SealedRecordUnavailable(proof.id, fault, `proof ${proof.id}: ${why}`);
+  if (proof.sealingRun === null) throw unavailable("missing", "sealed with a record but no sealing run");
   const object = await bucket(store).get(sealedRecordKey(proof.id, proof.sealingRun));
-  if (object === null) throw new Error(`proof ${proof.id}: its sealed record is missing from storage`);
+  if (object === null) throw unavailable("missing", "its sealed record is missing from storage");
   const bytes = new Uint8Array(await object.arrayBuffer());
   if (proof.sealedRecordSha256 && (await sha256Hex(bytes)) !== proof.sealedRecordSha256)
-    throw new Error(`proof ${proof.id}: its sealed record is not the one sealing wrote`);
-  return JSON.parse(new TextDecoder().decode(bytes)) as SealedRecord;
+    throw unavailable("altered", "its sealed record is not the one sealing wrote");
+  const record = parsedRecord(bytes);
+  if (record === null) throw unavailable("unreadable", "its sealed record is not a record of files");
+  return record;
+}
+
+/** The record's JSON when it is an object with its files by id; null for anything else (a record written before migration 0028 has no hash in D1 to be checked against). */
+function parsedRecord(bytes: Uint8Array): SealedRecord | null {
+  try {
+    const record = JSON.parse(new TextDecoder().decode(bytes)) as Partial<SealedRecord> | null;
+    const files = record?.files;
+    return files !== null && typeof files === "object" && !Array.isArray(files) ? (record as SealedRecord) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -64,10 +100,11 @@ async function readSealedRecord(store: ObjectStore, proof: RecordOf): Promise<Se
  */
 export async function sealedRecordFiles(store: ObjectStore, proof: RecordOf & { manifestSha256: string | null }): Promise<FileRow[]> {
   const [record, sealed] = await Promise.all([readSealedRecord(store, proof), sealedManifestFiles(store, proof)]);
-  if (record.file_order === undefined) throw new Error(`proof ${proof.id}: its sealed record does not hold its files whole`);
+  if (!Array.isArray(record.file_order))
+    throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: its sealed record does not hold its files whole`);
   return record.file_order.map((id) => {
     const file = record.files[id] as SealedFile | undefined;
-    if (file === undefined) throw new Error(`proof ${proof.id}: file ${id} is missing from its sealed record`);
+    if (file === undefined) throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: file ${id} is missing from its sealed record`);
     const entry = sealed.get(id);
     const bound = entry && {
       sha256: entry.sha256,
@@ -101,7 +138,7 @@ export async function withSealedRecord(store: ObjectStore, proof: RecordOf, file
   const record = await readSealedRecord(store, proof);
   return files.map((file) => {
     const facts = record.files[file.id];
-    if (facts === undefined) throw new Error(`proof ${proof.id}: file ${file.id} is missing from its sealed record`);
+    if (facts === undefined) throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: file ${file.id} is missing from its sealed record`);
     // Only the facts such a record holds: the row's other columns are D1's, never overridden by an unsigned object.
     const { captureContext, decoded, signals, priorCredentials, thumbnail } = facts;
     return { ...file, captureContext, decoded, signals, priorCredentials, thumbnail };

@@ -48,6 +48,14 @@ function checkList(proof: PageProof, m: Messages, numbering: Numbering): Html {
   })}</ul>`;
 }
 
+/** The service's record of the proof's files is missing or altered: the core's `files_record` check failed. */
+const filesRecordLost = (proof: PageProof) => proof.verification.checks.some((check) => check.name === "files_record" && check.result === "fail");
+
+/** Where the files would be, when their record is lost: none is listed, and the page says why rather than showing an empty proof. */
+function filesRecordNote(proof: PageProof, m: Messages): Html | "" {
+  return filesRecordLost(proof) ? html`<p class="files-record" role="note" data-testid="files-record-unavailable">${m.filesRecordUnavailable!}</p>` : "";
+}
+
 /** Which of the proof's PDF reports are made: its own, and its pair's (kept with the after). */
 export interface MadeReports {
   proof: boolean;
@@ -151,11 +159,12 @@ ${proof.verification.test_mode ? html`<p class="test-banner" data-testid="test-b
 <section class="verdict-card" aria-label="${m.verdictLabel!}"><div class="print-only record" data-testid="record">${qrSvg(proof.verification_url, m.scanToOpen!)}<p>${m.scanToOpen!}<br>${m.pageAddress!}<br><code dir="ltr">${proof.verification_url}</code></p></div>${verdictBadge(proof, warnings, m)}
 <p class="verdict ${proof.verification.status}" data-testid="verdict" data-verdict="${proof.verification.verdict}">${verdictOf(proof, m)}</p></section>
 ${warningSummary(warnings, m)}
+${filesRecordNote(proof, m)}
 ${gallery}
 ${facts(proof, partner, lang, m, organizationName)}
 ${claimLists(proof.claims, lang, m)}
 ${documents(proof, reports, m)}
-${checkFile(proof, m, numbering)}
+${filesRecordLost(proof) ? "" : checkFile(proof, m, numbering)}
 ${proof.verification.checks.length > 0 ? html`<section class="checks-section" aria-labelledby="checks-title"><h2 id="checks-title">${m.checks!}</h2>${checkList(proof, m, numbering)}</section>` : ""}
 ${technicalDetails(proof, m, own, numbering)}
 </main></body></html>`.toString();

@@ -25,6 +25,8 @@ export default {
   verdict_origin_not_established: "Nicht geprüft: Der Nachweis ist stimmig, aber seine Stammzertifikate sind nicht die, die der Dienst veröffentlicht.",
   testSuffix: "TEST-Nachweis, ohne rechtlichen Wert.",
   filesCheckedAt: "Dateien zuletzt geprüft",
+  filesRecordUnavailable:
+    "Die Aufzeichnung des Dienstes über die Dateien dieses Nachweises fehlt in seinem Speicher oder wurde verändert: Die Dateien können hier weder gezeigt noch geprüft werden, und keine wird aufgeführt. Dieser Nachweis ist nicht geprüft.",
   fileAltered: "Diese gespeicherte Datei stimmt nicht mehr mit der versiegelten überein: Sie wurde nach der Versiegelung verändert.",
   openAlteredFile: "Datei so öffnen, wie sie jetzt gespeichert ist (verändert, nicht die versiegelte Datei)",
   notChecked: "nicht geprüft",
@@ -39,6 +41,7 @@ export default {
   check_timestamp_chain: "Das Zertifikat der Stelle führt zu ihrem Stammzertifikat.",
   check_tsa_root_pinned: "Das Stammzertifikat der Stelle ist eines, das der Dienst veröffentlicht.",
   check_service_root_pinned: "Das Stammzertifikat des Dienstes ist das, das er veröffentlicht.",
+  check_files_record: "Die Aufzeichnung des Dienstes, welche Dateien dieser Nachweis enthält, ist die bei der Versiegelung geschriebene.",
   check_files_listed:
     "Die versiegelte Dateiliste entspricht genau den gespeicherten Dateien: Keine fehlt, keine ist hinzugekommen oder stammt aus einem anderen Nachweis.",
   check_file_hash: "Die gespeicherte Datei hat noch den versiegelten Fingerabdruck.",

@@ -25,6 +25,8 @@ export default {
   verdict_origin_not_established: "Not verified: the proof is consistent, but its roots are not the ones the service publishes.",
   testSuffix: "TEST proof, no legal value.",
   filesCheckedAt: "Files last checked",
+  filesRecordUnavailable:
+    "The service's record of this proof's files is missing or altered in its storage: its files cannot be shown or checked here, and none is listed. This proof is not verified.",
   fileAltered: "This stored file no longer matches the sealed one: it was changed after sealing.",
   openAlteredFile: "Open the file as stored now (altered, not the sealed file)",
   notChecked: "not checked",
@@ -39,6 +41,7 @@ export default {
   check_timestamp_chain: "The authority's certificate leads to its root certificate.",
   check_tsa_root_pinned: "The authority's root is one the service publishes.",
   check_service_root_pinned: "The service's root is the one it publishes.",
+  check_files_record: "The service's record of which files this proof holds is the one sealing wrote.",
   check_files_listed: "The sealed list of files is exactly the files stored: none missing, added or from another proof.",
   check_file_hash: "The stored file still has the fingerprint that was sealed.",
   check_file_c2pa: "Its C2PA signature is valid.",

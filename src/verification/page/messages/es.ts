@@ -25,6 +25,8 @@ export default {
   verdict_origin_not_established: "No verificada: la prueba es coherente, pero sus raíces no son las que publica el servicio.",
   testSuffix: "Prueba de TEST, sin valor legal.",
   filesCheckedAt: "Archivos comprobados por última vez",
+  filesRecordUnavailable:
+    "El registro que el servicio guarda de los archivos de esta prueba falta o fue alterado en su almacenamiento: sus archivos no se pueden mostrar ni controlar aquí, y no se lista ninguno. Esta prueba no está verificada.",
   fileAltered: "Este archivo guardado ya no coincide con el sellado: se modificó después del sellado.",
   openAlteredFile: "Abrir el archivo tal como está guardado (alterado, no es el archivo sellado)",
   notChecked: "no comprobado",
@@ -39,6 +41,7 @@ export default {
   check_timestamp_chain: "El certificado de la autoridad lleva a su certificado raíz.",
   check_tsa_root_pinned: "La raíz de la autoridad es una de las que publica el servicio.",
   check_service_root_pinned: "La raíz del servicio es la que publica.",
+  check_files_record: "El registro que el servicio guarda de los archivos de esta prueba es el que se escribió al sellarla.",
   check_files_listed: "La lista sellada de archivos es exactamente la de los archivos guardados: ninguno falta, sobra o viene de otra prueba.",
   check_file_hash: "El archivo guardado conserva la huella sellada.",
   check_file_c2pa: "Su firma C2PA es válida.",

@@ -25,6 +25,8 @@ export default {
   verdict_origin_not_established: "Non vérifiée : la preuve est cohérente, mais ses racines ne sont pas celles que publie le service.",
   testSuffix: "Preuve de TEST, sans valeur légale.",
   filesCheckedAt: "Fichiers vérifiés pour la dernière fois",
+  filesRecordUnavailable:
+    "Le registre que le service tient des fichiers de cette preuve est absent ou altéré dans son stockage : ses fichiers ne peuvent être ni montrés ni contrôlés ici, et aucun n'est listé. Cette preuve n'est pas vérifiée.",
   fileAltered: "Ce fichier conservé ne correspond plus au fichier scellé : il a été modifié après le scellement.",
   openAlteredFile: "Ouvrir le fichier tel qu'il est conservé (modifié, ce n'est pas le fichier scellé)",
   notChecked: "non vérifié",
@@ -39,6 +41,7 @@ export default {
   check_timestamp_chain: "Le certificat de l'autorité remonte à son certificat racine.",
   check_tsa_root_pinned: "La racine de l'autorité est l'une de celles que publie le service.",
   check_service_root_pinned: "La racine du service est celle qu'il publie.",
+  check_files_record: "Le registre que le service tient des fichiers de cette preuve est celui écrit au scellement.",
   check_files_listed: "La liste scellée des fichiers est exactement celle des fichiers conservés : aucun manquant, ajouté ou venu d'une autre preuve.",
   check_file_hash: "Le fichier conservé a toujours l'empreinte scellée.",
   check_file_c2pa: "Sa signature C2PA est valide.",

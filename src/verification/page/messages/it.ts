@@ -25,6 +25,8 @@ export default {
   verdict_origin_not_established: "Non verificata: la prova è coerente, ma le sue radici non sono quelle pubblicate dal servizio.",
   testSuffix: "Prova di TEST, senza valore legale.",
   filesCheckedAt: "Ultimo controllo dei file",
+  filesRecordUnavailable:
+    "Il registro che il servizio conserva dei file di questa prova manca o è stato alterato nella sua archiviazione: i file non possono essere mostrati né controllati qui, e nessuno è elencato. Questa prova non è verificata.",
   fileAltered: "Questo file conservato non corrisponde più a quello sigillato: è stato modificato dopo la sigillatura.",
   openAlteredFile: "Apri il file come è conservato ora (alterato, non è il file sigillato)",
   notChecked: "non controllato",
@@ -39,6 +41,7 @@ export default {
   check_timestamp_chain: "Il certificato dell'autorità risale al suo certificato radice.",
   check_tsa_root_pinned: "La radice dell'autorità è una di quelle pubblicate dal servizio.",
   check_service_root_pinned: "La radice del servizio è quella che il servizio pubblica.",
+  check_files_record: "Il registro che il servizio conserva dei file di questa prova è quello scritto alla sigillatura.",
   check_files_listed: "L'elenco sigillato dei file corrisponde esattamente ai file conservati: nessuno manca, è stato aggiunto o proviene da un'altra prova.",
   check_file_hash: "Il file conservato ha ancora l'impronta che è stata sigillata.",
   check_file_c2pa: "La sua firma C2PA è valida.",

@@ -25,6 +25,8 @@ export default {
   verdict_origin_not_established: "Niet geverifieerd: het bewijs is consistent, maar de basiscertificaten zijn niet de certificaten die de dienst publiceert.",
   testSuffix: "TESTbewijs, zonder juridische waarde.",
   filesCheckedAt: "Bestanden laatst gecontroleerd",
+  filesRecordUnavailable:
+    "De vastlegging van de dienst van de bestanden van dit bewijs ontbreekt in de opslag of is gewijzigd: de bestanden kunnen hier niet getoond of gecontroleerd worden, en er wordt er geen vermeld. Dit bewijs is niet geverifieerd.",
   fileAltered: "Dit bewaarde bestand komt niet meer overeen met het verzegelde: het is na de verzegeling gewijzigd.",
   openAlteredFile: "Het bestand openen zoals het nu is bewaard (gewijzigd, niet het verzegelde bestand)",
   notChecked: "niet gecontroleerd",
@@ -39,6 +41,7 @@ export default {
   check_timestamp_chain: "Het certificaat van de autoriteit leidt naar haar basiscertificaat.",
   check_tsa_root_pinned: "Het basiscertificaat van de autoriteit is er een dat de dienst publiceert.",
   check_service_root_pinned: "Het basiscertificaat van de dienst is het certificaat dat de dienst publiceert.",
+  check_files_record: "De vastlegging van de dienst van de bestanden van dit bewijs is die van de verzegeling.",
   check_files_listed:
     "De verzegelde lijst met bestanden is precies die van de bewaarde bestanden: er ontbreekt er geen, er is er geen toegevoegd en geen komt uit een ander bewijs.",
   check_file_hash: "Het bewaarde bestand heeft nog de vingerafdruk die werd verzegeld.",

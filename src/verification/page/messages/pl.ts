@@ -26,6 +26,8 @@ export default {
   verdict_origin_not_established: "Niezweryfikowany: dowód jest spójny, ale jego certyfikaty główne nie są tymi, które publikuje usługa.",
   testSuffix: "Dowód TESTOWY, bez mocy prawnej.",
   filesCheckedAt: "Ostatnie sprawdzenie plików",
+  filesRecordUnavailable:
+    "Zapisu usługi o plikach tego dowodu brakuje w jej magazynie lub został zmieniony: plików nie można tu pokazać ani sprawdzić i żaden nie jest wymieniony. Ten dowód nie jest zweryfikowany.",
   fileAltered: "Ten przechowywany plik nie odpowiada już opieczętowanemu: został zmieniony po opieczętowaniu.",
   openAlteredFile: "Otwórz plik w obecnej postaci (zmieniony, to nie jest opieczętowany plik)",
   notChecked: "niesprawdzone",
@@ -40,6 +42,7 @@ export default {
   check_timestamp_chain: "Certyfikat urzędu prowadzi do jego certyfikatu głównego.",
   check_tsa_root_pinned: "Certyfikat główny urzędu jest jednym z tych, które publikuje usługa.",
   check_service_root_pinned: "Certyfikat główny usługi jest tym, który ona publikuje.",
+  check_files_record: "Zapis usługi o plikach tego dowodu jest tym, który powstał przy opieczętowaniu.",
   check_files_listed:
     "Opieczętowana lista plików odpowiada dokładnie przechowywanym plikom: żadnego nie brakuje, żaden nie został dodany ani nie pochodzi z innego dowodu.",
   check_file_hash: "Przechowywany plik ma nadal opieczętowany odcisk cyfrowy.",

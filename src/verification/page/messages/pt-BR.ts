@@ -25,6 +25,8 @@ export default {
   verdict_origin_not_established: "Não verificada: a prova é coerente, mas suas raízes não são as que o serviço publica.",
   testSuffix: "Prova de TESTE, sem valor jurídico.",
   filesCheckedAt: "Arquivos verificados pela última vez",
+  filesRecordUnavailable:
+    "O registro que o serviço guarda dos arquivos desta prova está ausente ou foi alterado no armazenamento: seus arquivos não podem ser mostrados nem verificados aqui, e nenhum é listado. Esta prova não está verificada.",
   fileAltered: "Este arquivo guardado não corresponde mais ao arquivo selado: ele foi alterado depois da selagem.",
   openAlteredFile: "Abrir o arquivo como está guardado agora (alterado, não é o arquivo selado)",
   notChecked: "não verificado",
@@ -39,6 +41,7 @@ export default {
   check_timestamp_chain: "O certificado da autoridade leva ao seu certificado raiz.",
   check_tsa_root_pinned: "A raiz da autoridade é uma das que o serviço publica.",
   check_service_root_pinned: "A raiz do serviço é a que ele publica.",
+  check_files_record: "O registro que o serviço guarda dos arquivos desta prova é o que foi escrito na selagem.",
   check_files_listed: "A lista selada de arquivos corresponde exatamente aos arquivos guardados: nenhum falta, sobra ou vem de outra prova.",
   check_file_hash: "O arquivo guardado ainda tem a impressão digital que foi selada.",
   check_file_c2pa: "Sua assinatura C2PA é válida.",
