@@ -131,6 +131,18 @@ function screenshot(page: PhonePage, name: string) {
   return page.screenshot(join(screenshots, page.engine, `${name}.png`));
 }
 
+/**
+ * Reloads the page as the person would, then waits for the new document: a check made before it would pass on the
+ * old page, and the reload would then land in the middle of the scenario's next step.
+ */
+async function reloadFromPage(page: PhonePage) {
+  await page.evaluate(() => {
+    (window as unknown as { __beforeReload?: boolean }).__beforeReload = true;
+    setTimeout(() => location.reload(), 50);
+  });
+  await waitFor(page, "the reloaded page", () => !(window as unknown as { __beforeReload?: boolean }).__beforeReload && document.readyState === "complete");
+}
+
 async function cameraReady(page: PhonePage) {
   await waitFor(page, "the camera's picture", () => [...document.querySelectorAll("video")].some((video) => video.videoWidth > 0));
 }
@@ -306,7 +318,7 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
       await page.evaluate(() => history.forward());
       await waitFor(page, "the second step again", (heading) => document.querySelector(".frame-top h1")?.textContent === heading, "Back");
       await expect.poll(() => uploadedOnServer(created.capture_url), { timeout: 30_000, interval: 500 }).toBe(2);
-      await page.evaluate(() => void setTimeout(() => location.reload(), 50));
+      await reloadFromPage(page);
       await waitFor(page, "Continue after the reload", () => document.querySelector('[data-testid="start"]')?.textContent === "Continue", undefined, 20_000);
       await screenshot(page, "9-resume-continue");
       await page.click("start");
@@ -397,7 +409,7 @@ for (const [name, launch] of Object.entries(engines) as [EngineName, () => Promi
         expect(shown!.text, moment).not.toMatch(/thank|complete|received/i);
         await screenshot(page, `15-after-not-accepted-${moment.replace(/ /g, "-")}`);
         if (moment === "at once") {
-          await page.evaluate(() => void setTimeout(() => location.reload(), 50));
+          await reloadFromPage(page);
           await waitFor(
             page,
             "the refusal again",

@@ -64,11 +64,20 @@ export function useEngine(name: EngineName, launch: () => Promise<Launched>, tes
   return used;
 }
 
+/**
+ * Polls `predicate` in the page until it holds. A check that fails because the page is between two documents (a
+ * reload, a navigation) is tried again; the last such error is given if time runs out.
+ */
 export async function waitFor<A>(page: PhonePage, what: string, predicate: (arg: A) => unknown, arg?: A, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
   for (;;) {
-    if (await page.evaluate(predicate, arg as A)) return;
-    if (Date.now() > deadline) throw new Error(`${page.engine}: still waiting after ${timeoutMs} ms for ${what}`);
+    try {
+      if (await page.evaluate(predicate, arg as A)) return;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`${page.engine}: still waiting after ${timeoutMs} ms for ${what}`, { cause: lastError });
     await new Promise((done) => setTimeout(done, 200));
   }
 }
