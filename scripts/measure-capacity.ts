@@ -240,7 +240,12 @@ const insertChunk = db.prepare(
 function archive(kind: "events" | "deliveries", select: string, perRound: number) {
   const rows = db.prepare(select).all() as { id: string; created_at: string; filter: string }[];
   const days = new Map<string, typeof rows>();
-  for (const row of rows) days.set(row.created_at.slice(0, 10), [...(days.get(row.created_at.slice(0, 10)) ?? []), row]);
+  for (const row of rows) {
+    const day = row.created_at.slice(0, 10);
+    const list = days.get(day);
+    if (list === undefined) days.set(day, [row]);
+    else list.push(row);
+  }
   for (const day of days.values())
     for (let at = 0; at < day.length; at += perRound) {
       const chunk = day.slice(at, at + perRound);
