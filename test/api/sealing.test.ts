@@ -7,6 +7,7 @@ import type { SealJob, SealResult } from "../../shared/sealer-protocol.ts";
 import { SEALING_RETRY_DELAYS_SECONDS } from "../../src/sealing/retry-schedule.ts";
 import { SEAL_TIMEOUT_MS, TransientSealingError } from "../../src/sealing/sealer-client.ts";
 import { proofArtifactKeys } from "../../src/storage/objects/bucket.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 import { resumeStalledSealing, stalledAfterMs } from "../../src/sweeps/resume-stalled-sealing.ts";
 import { admin } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
@@ -40,7 +41,8 @@ describe("sealing a proof", () => {
     expect(Date.parse(job.deadline) - Date.now()).toBeGreaterThan(SEAL_TIMEOUT_MS - 60_000);
     expect(Date.parse(job.deadline) - Date.now()).toBeLessThanOrEqual(SEAL_TIMEOUT_MS);
     const after = await state(proofId, org.id);
-    expect(after.proof).toMatchObject({ status: "sealed", holds_reservation: 0, manifest_sha256: "a".repeat(64), timestamp_qualified: 0 });
+    const manifestSha256 = await sha256Hex(JSON.stringify({ proof_id: proofId }));
+    expect(after.proof).toMatchObject({ status: "sealed", holds_reservation: 0, manifest_sha256: manifestSha256, timestamp_qualified: 0 });
     expect(after.balance).toEqual({ balance: 4, available: 4 });
     expect(after.events).toHaveLength(1);
     expect(after.events[0].type).toBe("proof.sealed");
@@ -51,7 +53,7 @@ describe("sealing a proof", () => {
       party: "provider",
       stage: "checkin",
       compare_to: null,
-      manifest_sha256: "a".repeat(64),
+      manifest_sha256: manifestSha256,
       timestamp: { gen_time: "2026-11-22T10:00:00Z", qualified: false },
       sealed_at: after.proof.sealed_at,
       signals: [],

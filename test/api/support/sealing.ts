@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { env } from "cloudflare:workers";
 import { database } from "../../../src/db/client.ts";
 import type { SealingDependencies } from "../../../src/sealing/seal-proof.ts";
@@ -24,12 +25,21 @@ export async function storeSignedCopyAndThumbnail(file: SealJob["files"][number]
   return { content_type: "image/webp" as const, width: 480, height: 360, size: webp.length };
 }
 
-/** What a sealer answers for a job it sealed (the artifacts are placeholders). */
+/** The SHA-256 of a text in hex, synchronously: the stand-in sealer's answer is built without awaiting. */
+function sha256HexOf(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * What a sealer answers for a job it sealed (the artifacts are placeholders). `manifest_sha256` is the SHA-256 of the
+ * manifest it stores, as a real sealer's: the re-hash expects D1's value to be the stored manifest's (docs/adr/0066).
+ */
 export function sealedAnswer(job: SealJob): SealedResult {
+  const manifest = JSON.stringify({ proof_id: job.proof.id });
   return {
     status: "sealed",
-    manifest: JSON.stringify({ proof_id: job.proof.id }),
-    manifest_sha256: "a".repeat(64),
+    manifest,
+    manifest_sha256: sha256HexOf(manifest),
     // A real seal (of another manifest): sealing records the certificate it names.
     manifest_p7s_base64: SEAL_FIXTURE_P7S_BASE64,
     tsr_base64: btoa("tsr-bytes"),
