@@ -286,3 +286,57 @@ describe("the archive of events and deliveries older than 30 days", () => {
     expect(listed.flatMap((page) => (page as { data: unknown[] }).data)).toHaveLength(backlog);
   });
 });
+
+describe("an archive object deleted or damaged in storage (forger session 5, F7)", () => {
+  const ids = (pages: unknown[]) => pages.flatMap((page) => (page as { data: { id: string }[] }).data.map((row) => row.id));
+  const alerts = (error: { mock: { calls: unknown[][] } }) =>
+    error.mock.calls.flatMap(([line]) => {
+      const parsed = typeof line === "string" && line.startsWith("{") ? JSON.parse(line) : null;
+      return parsed?.alert === "archive_object_unreadable" ? [{ key: parsed.key, fault: parsed.fault }] : [];
+    });
+
+  it("a chunk missing or not a list of rows: the lists answer every other row and the error log names it", async () => {
+    const scene = await archiveScene("00");
+    await archiveEventsAndDeliveries(workerContext(shardEnv, "00"), new Date());
+    const chunks = async (kind: string) =>
+      (await env.FILES.list({ prefix: `archive/${scene.org.id}/test/${kind}/` })).objects.map((object) => object.key).filter((key) => !key.includes("/by-id/"));
+    // Events of days 40, 39 and 37: one chunk a day. Deliveries of days 40 and 39.
+    const [eventsOf40, eventsOf39, eventsOf37] = (await chunks("events")).sort();
+    const [deliveriesOf40, deliveriesOf39] = (await chunks("deliveries")).sort();
+    expect([eventsOf40, eventsOf39, eventsOf37, deliveriesOf40, deliveriesOf39]).not.toContain(undefined);
+    await env.FILES.delete(eventsOf40!);
+    await env.FILES.put(eventsOf39!, "not json");
+    await env.FILES.put(eventsOf37!, JSON.stringify({ rows: "not a list" }));
+    await env.FILES.put(deliveriesOf39!, "not json");
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+
+    // Kept: the young events, the one never dispatched (still in D1); lost: the three chunks' four rows.
+    for (const limit of [1, 2, 10])
+      expect(ids(await allPages("/v1/events", scene.org.key, limit)).sort()).toEqual([...scene.events.young, scene.events.undispatched].sort());
+    expect(ids(await allPages("/v1/webhook-deliveries", scene.org.key, 1)).sort()).toEqual(
+      [scene.deliveries.old[0]!, scene.deliveries.stillRetrying, ...scene.deliveries.young].sort(),
+    );
+    expect(alerts(error)).toEqual(
+      expect.arrayContaining([
+        { key: eventsOf40, fault: "missing" },
+        { key: eventsOf39, fault: "unreadable" },
+        { key: eventsOf37, fault: "unreadable" },
+        { key: deliveriesOf39, fault: "unreadable" },
+      ]),
+    );
+  });
+
+  it("a delivery's own object damaged: it answers 404 as one never archived, and the error log names it", async () => {
+    const scene = await archiveScene("01");
+    await archiveEventsAndDeliveries(workerContext(shardEnv, "01"), new Date());
+    const id = scene.deliveries.old[1]!;
+    const key = `archive/${scene.org.id}/test/deliveries/by-id/${id}.json`;
+    expect(await env.FILES.head(key)).not.toBeNull();
+    await env.FILES.put(key, "not json");
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const read = await callJson(`/v1/webhook-deliveries/${id}`, { key: scene.org.key });
+    expect(read.status).toBe(404);
+    expect((await callJson(`/v1/webhook-deliveries/${id}/retry`, { key: scene.org.key, method: "POST" })).status).toBeLessThan(500);
+    expect(alerts(error)).toContainEqual({ key, fault: "unreadable" });
+  });
+});

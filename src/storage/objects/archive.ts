@@ -40,10 +40,42 @@ export async function putArchiveChunk<Kind extends ArchiveKind>(store: ObjectSto
   await bucket(store).put(key, JSON.stringify(rows), { httpMetadata: { contentType: "application/json" } });
 }
 
-/** A chunk's rows; an empty list when the object is missing (never, once its D1 row exists). */
+/**
+ * An archive object that cannot be read, said once per read on the error log for an alert to watch (forger session
+ * 5, F7): the sweep commits a chunk's D1 row only after writing its object, so a missing or unreadable one was
+ * deleted or damaged in storage. The lists go on without its rows rather than fail for every page reaching it.
+ */
+function reportUnreadable(key: string, fault: "missing" | "unreadable"): void {
+  console.error(JSON.stringify({ level: "error", alert: "archive_object_unreadable", key, fault }));
+}
+
+/** The object's JSON, or null (reported) when it is not JSON. */
+async function readJson(object: R2ObjectBody, key: string): Promise<unknown> {
+  try {
+    return await object.json();
+  } catch {
+    reportUnreadable(key, "unreadable");
+    return null;
+  }
+}
+
+/**
+ * A chunk's rows, listed by its D1 row: when its object is missing or not a list of rows, none (reported as
+ * `archive_object_unreadable`), so that the organization's lists still answer with every other row.
+ */
 export async function readArchiveChunk<Kind extends ArchiveKind>(store: ObjectStore, key: string): Promise<ArchivedRow<Kind>[]> {
   const object = await bucket(store).get(key);
-  return object === null ? [] : ((await object.json()) as ArchivedRow<Kind>[]);
+  if (object === null) {
+    reportUnreadable(key, "missing");
+    return [];
+  }
+  const rows = await readJson(object, key);
+  if (rows === null) return [];
+  if (!Array.isArray(rows)) {
+    reportUnreadable(key, "unreadable");
+    return [];
+  }
+  return rows as ArchivedRow<Kind>[];
 }
 
 export async function putArchivedDelivery(store: ObjectStore, archived: ArchivedDelivery): Promise<void> {
@@ -53,7 +85,9 @@ export async function putArchivedDelivery(store: ObjectStore, archived: Archived
   });
 }
 
+/** A delivery archived on its own; null when none is (an id never archived), or (reported) when its object is not JSON. */
 export async function readArchivedDelivery(store: ObjectStore, organizationId: string, mode: Mode, deliveryId: string): Promise<ArchivedDelivery | null> {
-  const object = await bucket(store).get(archivedDeliveryKey(organizationId, mode, deliveryId));
-  return object === null ? null : ((await object.json()) as ArchivedDelivery);
+  const key = archivedDeliveryKey(organizationId, mode, deliveryId);
+  const object = await bucket(store).get(key);
+  return object === null ? null : ((await readJson(object, key)) as ArchivedDelivery | null);
 }
