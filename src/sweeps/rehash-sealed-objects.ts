@@ -1,7 +1,7 @@
 import type { WorkerContext } from "../domain/context.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { proofFiles } from "../storage/proofs-read.ts";
-import { type ArtifactHashes, readArtifactHashes } from "../storage/objects/artifact-hashes.ts";
+import { type ArtifactHashes, readArtifactHashes, readStoredManifest, type StoredArtifact, type StoredManifest } from "../storage/objects/artifact-hashes.ts";
 import {
   artifactHashesKey,
   fileExtension,
@@ -10,6 +10,7 @@ import {
   packagedArtifactKey,
   proofArtifactKeys,
   sealedRecordKey,
+  signedFileKey,
 } from "../storage/objects/bucket.ts";
 import {
   type ObjectCheck,
@@ -49,27 +50,28 @@ export interface RehashRun {
   roundEnded: boolean;
 }
 
-/** The SHA-256 of an object as stored, streamed; null when it is not there. */
-async function rehash(store: ObjectStore, { object, expectedIn, readable }: Planned): Promise<RehashOutcome> {
-  const stored = await hashObject(store, object.objectKey);
-  const found = stored === null ? { foundSha256: null, size: null } : { foundSha256: stored.sha256, size: stored.size };
-  return { object, ...found, expectedIn, ...(readable === false ? { readable } : {}) };
+/** The SHA-256 of an object as stored, streamed (or as already read for the plan); null when it is not there. */
+async function rehash(store: ObjectStore, { object, expectedIn, readable, found }: Planned): Promise<RehashOutcome> {
+  const stored = found === undefined ? await hashObject(store, object.objectKey) : found;
+  const outcome = stored === null ? { foundSha256: null, size: null } : { foundSha256: stored.sha256, size: stored.size };
+  return { object, ...outcome, expectedIn, ...(readable === false ? { readable } : {}) };
 }
 
-/** An object to re-hash, with where its expected hash is kept. */
-type Planned = Pick<RehashOutcome, "object" | "expectedIn" | "readable">;
+/** An object to re-hash, with where its expected hash is kept; `found`: already read while planning (manifest.json). */
+type Planned = Pick<RehashOutcome, "object" | "expectedIn" | "readable"> & { found?: StoredArtifact | null };
 
-/** What a proof's own JSON objects gave: its files (null: its sealed record unreadable) and artifact hashes. */
+/** What a proof's own objects gave: its manifest, its files (null: its sealed record unreadable) and artifact hashes. */
 interface ProofReads {
+  manifest: StoredManifest;
   files: FileRow[] | null;
   hashes: ArtifactHashes | null;
   hashesReadable: boolean;
 }
 
 /**
- * Each proof's files and artifact hashes. One bad object (deleted, replaced by other bytes) must not stop the shard's
- * round at its proof (forger session 5, F3): the batch read is retried proof by proof, and what cannot be read is
- * that proof's finding, recorded like any altered object, while the cursor goes on.
+ * Each proof's manifest, files and artifact hashes. One bad object (deleted, replaced by other bytes) must not stop
+ * the shard's round at its proof (forger session 5, F3): the batch read is retried proof by proof, and what cannot be
+ * read is that proof's finding, recorded like any altered object, while the cursor goes on.
  */
 async function readProofs({ env, db }: WorkerContext, proofs: ProofToRehash[]): Promise<ProofReads[]> {
   const filesOf = await proofFiles(db, env, proofs).then(
@@ -86,23 +88,66 @@ async function readProofs({ env, db }: WorkerContext, proofs: ProofToRehash[]): 
   );
   return Promise.all(
     proofs.map(async (proof, index) => {
-      const hashes = await readArtifactHashes(env, proof).then(
-        (read) => ({ hashes: read, hashesReadable: true }),
-        () => ({ hashes: null, hashesReadable: false }),
-      );
-      return { files: filesOf[index]!, ...hashes };
+      const [manifest, hashes] = await Promise.all([
+        readStoredManifest(env, proof),
+        readArtifactHashes(env, proof).then(
+          (read) => ({ hashes: read, hashesReadable: true }),
+          () => ({ hashes: null, hashesReadable: false }),
+        ),
+      ]);
+      return { manifest, files: filesOf[index]!, ...hashes };
     }),
   );
 }
 
+/** The artifacts re-hashed beside the manifest, by key and name in the package. */
+type ArtifactEntry = [string, "proof.tsr" | "chain.pem" | "manifest.p7s"];
+
 /**
- * The objects a sealed proof publishes, each with the hash it must have: its signed files' as sealing recorded them
- * (through `proofFiles`, whatever holds them), and its artifacts' from its run's artifact-hashes.json, else (sealed
- * before it) manifest.json's `manifest_sha256` and the others' from their rows. A proof sealed with
- * that object that no longer has it: the object itself is a finding (missing), and its artifacts have no hash to
- * compare with (their signatures and pins are still checked on every request).
+ * Whether a proof without artifact-hashes.json was sealed by the Worker before migration 0026 though numbered after
+ * it (between `migrations apply` and `wrangler deploy`, forger session 5, F5): that Worker wrote each artifact's
+ * expected hash in its row instead, and an insider with the bucket alone cannot write rows.
  */
-function objectsOf(proof: ProofToRehash, { files, hashes, hashesReadable }: ProofReads, rows: ObjectCheck[], cursor: RehashCursor): Planned[] {
+const sealedWithRows = (artifacts: ArtifactEntry[], rowOf: Map<string, ObjectCheck>) =>
+  artifacts.every(([key]) => (rowOf.get(key)?.expectedSha256 ?? null) !== null);
+
+/**
+ * The signed files to re-hash, each with the hash it must have. When manifest.json is the sealed one, from it: its
+ * files in its order (signed, so a round resumed at the cursor's offset lists them as the run before did, whatever
+ * record.json says, forger session 5, F6) with its `signed_sha256`, at the key the proof's files name (else where
+ * sealing writes it). Otherwise (the manifest altered, missing, or listing no files) from `proofFiles` in capture
+ * order: the manifest's own finding already says the proof is not the one sealed.
+ */
+function signedFilesOf(
+  proof: ProofToRehash,
+  { manifest, files }: ProofReads,
+): { key: string; id: string; entry: string; sha256: string; size: number | null }[] {
+  const named = (id: string, contentType: string) => `files/${id}.${fileExtension(contentType)}`;
+  if (manifest.files === null)
+    return (files ?? []).flatMap((file) =>
+      file.signedKey === null || file.signedSha256 === null
+        ? []
+        : [{ key: file.signedKey, id: file.id, entry: named(file.id, file.contentType), sha256: file.signedSha256, size: file.signedSize }],
+    );
+  const byId = new Map((files ?? []).map((file) => [file.id, file]));
+  return manifest.files.flatMap((listed) => {
+    const file = byId.get(listed.id);
+    const key = file?.signedKey ?? (proof.sealingRun === null ? null : signedFileKey(proof.id, proof.sealingRun, listed.id, listed.content_type));
+    if (listed.signed_sha256 === null || key === null) return [];
+    return [{ key, id: listed.id, entry: named(listed.id, listed.content_type), sha256: listed.signed_sha256, size: file?.signedSize ?? null }];
+  });
+}
+
+/**
+ * The objects a sealed proof publishes, each with the hash it must have (docs/adr/0066): manifest.json's is D1's
+ * `manifest_sha256` (which the timestamp binds), never an object beside it; its signed files' the sealed manifest's
+ * (`signedFilesOf`); its other artifacts' its run's artifact-hashes.json, else (sealed before it) their rows. A proof
+ * sealed with that object that no longer has it: the object itself is a finding (missing), and its artifacts have no
+ * hash to compare with (their signatures and pins are still checked on every request). The list is the same at
+ * every run of a round (a proof may take several), whatever is found: the JSON objects that cannot be read come last.
+ */
+function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[], cursor: RehashCursor): Planned[] {
+  const { manifest, files, hashes, hashesReadable } = reads;
   const run = proof.sealingRun;
   const keys = proofArtifactKeys(proof.id, run);
   const rowOf = new Map(rows.map((row) => [row.objectKey, row]));
@@ -111,35 +156,23 @@ function objectsOf(proof: ProofToRehash, { files, hashes, hashesReadable }: Proo
     proofId: proof.id,
     entry,
     fileId,
-    expectedSha256: rowOf.get(objectKey)?.expectedSha256 ?? expected,
-    size: rowOf.get(objectKey)?.size ?? size,
+    expectedSha256: expected ?? rowOf.get(objectKey)?.expectedSha256 ?? null,
+    size: size ?? rowOf.get(objectKey)?.size ?? null,
   });
-  // A record that cannot be read: the record is the finding; its files are re-hashed once it can be read again.
-  const unreadableRecord: Planned[] =
-    files === null && run !== null
-      ? [{ object: object(sealedRecordKey(proof.id, run), "record.json", null, null, null), expectedIn: "proof", readable: false }]
-      : [];
-  const signedFiles: Planned[] = (files ?? []).flatMap((file) =>
-    file.signedKey === null || file.signedSha256 === null
-      ? []
-      : [
-          {
-            object: object(file.signedKey, `files/${file.id}.${fileExtension(file.contentType)}`, file.id, file.signedSha256, file.signedSize),
-            expectedIn: "proof" as const,
-          },
-        ],
-  );
-  const manifestHash = hashes?.["manifest.json"] ?? { sha256: proof.manifestSha256, size: null };
-  const manifest = { object: object(keys.manifest, "manifest.json", null, manifestHash.sha256, manifestHash.size), expectedIn: "proof" as const };
-  const artifactEntries: [string, "proof.tsr" | "chain.pem" | "manifest.p7s"][] = [
+  const manifestObject: Planned = {
+    object: object(keys.manifest, "manifest.json", null, proof.manifestSha256, manifest.found?.size ?? null),
+    expectedIn: "proof",
+    found: manifest.found,
+  };
+  const artifactEntries: ArtifactEntry[] = [
     [keys.timestampResponse, "proof.tsr"],
     [keys.timestampChain, "chain.pem"],
     // Proofs sealed before the proof-level seal (manifest version 1) have no manifest.p7s: its absence is not an alteration.
-    ...(proof.sealCertificateSha256 === null ? [] : [[packagedArtifactKey(proof.id, run, "manifest.p7s"), "manifest.p7s"] as [string, "manifest.p7s"]]),
+    ...(proof.sealCertificateSha256 === null ? [] : [[packagedArtifactKey(proof.id, run, "manifest.p7s"), "manifest.p7s"] as ArtifactEntry]),
   ];
-  // Sealed with its artifact-hashes.json: re-hashed only to find it missing. The list is the same at every run of a
-  // round (a proof may take several), whatever is found.
-  const hashesKey = run !== null && proof.seq >= cursor.artifactHashesFrom ? artifactHashesKey(proof.id, run) : null;
+  // Sealed with its artifact-hashes.json: re-hashed only to find it missing.
+  const sealedBeforeHashes = hashes === null && hashesReadable && sealedWithRows(artifactEntries, rowOf);
+  const hashesKey = run !== null && proof.seq >= cursor.artifactHashesFrom && !sealedBeforeHashes ? artifactHashesKey(proof.id, run) : null;
   const hashesObject: Planned[] =
     hashesKey === null
       ? []
@@ -152,7 +185,15 @@ function objectsOf(proof: ProofToRehash, { files, hashes, hashesReadable }: Proo
       expectedIn: hashes !== null || hashesKey !== null ? "proof" : settled ? "settled row" : "row",
     };
   });
-  return [manifest, ...hashesObject, ...artifacts, ...unreadableRecord, ...signedFiles];
+  const signedFiles = signedFilesOf(proof, reads).map(
+    (file): Planned => ({ object: object(file.key, file.entry, file.id, file.sha256, file.size), expectedIn: "proof" }),
+  );
+  // A record that cannot be read: the record is the finding; without the sealed manifest, its files are re-hashed once it reads again.
+  const unreadableRecord: Planned[] =
+    files === null && run !== null
+      ? [{ object: object(sealedRecordKey(proof.id, run), "record.json", null, null, null), expectedIn: "proof", readable: false }]
+      : [];
+  return [manifestObject, ...hashesObject, ...artifacts, ...signedFiles, ...unreadableRecord];
 }
 
 /**

@@ -12,7 +12,7 @@ import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
 import { admin, call, callJson } from "./support/client.ts";
 import { filesOfProof } from "./support/proof-files.ts";
 import { storedGenuineV2Proof } from "./support/sealed-fixture.ts";
-import { V2_FILES } from "./fixtures/sealed-proof-v2.ts";
+import { V2_FILES, V2_MANIFEST_SHA256 } from "./fixtures/sealed-proof-v2.ts";
 
 /**
  * Forger session 5 on issue 31 point 2 (docs/adr/0064 to 0067): an insider with write access to the bucket replaces
@@ -298,5 +298,63 @@ describe("a sealed record or artifact hashes unreadable in R2 (forger session 5,
     // Its sealed objects are intact and checked on every request: the finding is the operator's (an object changed).
     expect((await verdictOf(badHashes.proofId)).verdict).toBe("verified");
     expect(alerts.mock.calls.map(([line]) => JSON.parse(String(line)).alert)).toContain("sealed_object_altered");
+  });
+});
+
+describe("the re-hash's expected hashes from what the seal binds (forger session 5, F4 and F6; docs/adr/0066)", () => {
+  const altered = async () => (await admin("/admin/v1/altered-objects?limit=100", undefined, "GET")).body.data as { proof_id: string; entry: string }[];
+
+  it("manifest.json replaced with its artifact-hashes.json entry, a signed file with its record's hash: the manifest is found altered against D1's hash", async () => {
+    const proof = await sealedInRecord();
+    const forged = text('{"version":2,"files":[]}');
+    await replaceArtifact(proof, "manifest.json", forged);
+    const file = text("a photo that was never sealed");
+    await env.FILES.put(proof.keys[0]!, file);
+    const fileSha256 = await sha256Hex(file);
+    await editRecord(proof, (record) => Object.assign(record.files[V2_FILES[0].id], { signedSha256: fileSha256, signedSize: file.length }));
+    const alerts = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await rehashSealedObjects(workerContext(env), nextMinute(), { objects: 10_000, bytes: 1 << 30, proofs: 1_000 });
+    const lines = alerts.mock.calls.map(([line]) => JSON.parse(String(line))).filter((line) => line.proof_id === proof.proofId);
+    // The manifest's expected hash is D1's, which the timestamp binds; the object beside it vouching for the forgery
+    // is a finding too (it names another manifest than D1's).
+    expect(lines).toContainEqual(
+      expect.objectContaining({ alert: "sealed_object_altered", entry: "manifest.json", expected: V2_MANIFEST_SHA256, found: await sha256Hex(forged) }),
+    );
+    expect((await altered()).filter((row) => row.proof_id === proof.proofId).map((row) => row.entry)).toEqual(
+      expect.arrayContaining(["manifest.json", "artifact-hashes.json"]),
+    );
+    expect((await verdictOf(proof.proofId)).verdict).not.toBe("verified");
+  });
+
+  it("manifest.json replaced by an object larger than any manifest: hashed as streamed, found altered", async () => {
+    const proof = await sealedInRecord();
+    const large = new Uint8Array(9 * 1024 * 1024).fill(0x20);
+    await env.FILES.put(proofArtifactKeys(proof.proofId, proof.run).manifest, large);
+    const alerts = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await rehashSealedObjects(workerContext(env), nextMinute(), { objects: 10_000, bytes: 1 << 30, proofs: 1_000 });
+    const lines = alerts.mock.calls.map(([line]) => JSON.parse(String(line))).filter((line) => line.proof_id === proof.proofId);
+    expect(lines).toContainEqual(expect.objectContaining({ entry: "manifest.json", expected: V2_MANIFEST_SHA256, found: await sha256Hex(large) }));
+  });
+
+  it("record.json's file order permuted while a round is within the proof: the file not yet re-hashed is still re-hashed, in the manifest's order", async () => {
+    const proof = await sealedInRecord();
+    const d1 = env.DB;
+    // A round that has reached the proof: its first objects re-hashed by one run, the last file not yet.
+    await d1
+      .prepare("UPDATE rehash_cursor SET round_started_at = ?, position = (SELECT rehash_seq - 1 FROM proofs WHERE id = ?), object_offset = 0 WHERE id = 1")
+      .bind(nextMinute().toISOString(), proof.proofId)
+      .run();
+    // manifest.json, artifact-hashes.json, proof.tsr, chain.pem, manifest.p7s, then the first file.
+    await rehashSealedObjects(workerContext(env), nextMinute(), { objects: 6, bytes: 1 << 30, proofs: 20 });
+    expect(await d1.prepare("SELECT object_offset FROM rehash_cursor WHERE id = 1").first("object_offset")).toBe(6);
+    // The insider replaces the file the round has not reached and moves it first in the record.
+    await env.FILES.put(proof.keys[1]!, text("a photo that was never sealed"));
+    await editRecord(proof, (record) => record.file_order.reverse());
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await rehashSealedObjects(workerContext(env), nextMinute(), { objects: 6, bytes: 1 << 30, proofs: 20 });
+    expect((await altered()).filter((row) => row.proof_id === proof.proofId).map((row) => row.entry)).toEqual([`files/${V2_FILES[1].id}.jpg`]);
+    expect((await verdictOf(proof.proofId)).verdict).toBe("altered");
+    const served = await call(`/v1/public/proofs/${proof.proofId}/files/${V2_FILES[1].id}`);
+    expect(served.headers.get("Sealed-File-Status")).toBe("altered");
   });
 });

@@ -356,6 +356,36 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     ]);
   });
 
+  it("raises no alarm for a proof the Worker before migration 0026 sealed after it was applied: its artifacts' rows hold their hashes", async () => {
+    // Sealed between `migrations apply` and `wrangler deploy` (forger session 5, F5): numbered by the trigger at or
+    // after the first proof the cursor expects an artifact-hashes.json of, but sealed by the Worker that wrote its
+    // artifacts' hashes in rows instead.
+    const { proofId, run, db } = await sealedProof({ legacy: true, withSeal: true });
+    const from = await db.prepare("SELECT artifact_hashes_from FROM rehash_cursor WHERE id = 1").first<number>("artifact_hashes_from");
+    expect(await db.prepare("SELECT rehash_seq FROM proofs WHERE id = ?").bind(proofId).first<number>("rehash_seq")).toBeGreaterThanOrEqual(from!);
+    const keys = proofArtifactKeys(proofId, run);
+    const artifacts: [string, string, Uint8Array | string][] = [
+      [keys.timestampResponse, "proof.tsr", tsrBytes()],
+      [keys.timestampChain, "chain.pem", FIXTURE_CHAIN_PEM],
+      [packagedArtifactKey(proofId, run, "manifest.p7s"), "manifest.p7s", new TextEncoder().encode("a seal")],
+    ];
+    for (const [key, entry, bytes] of artifacts)
+      await db
+        .prepare("INSERT INTO sealed_object_checks (object_key, proof_id, entry, expected_sha256, size, matched) VALUES (?, ?, ?, ?, ?, NULL)")
+        .bind(key, proofId, entry, await sha256Hex(bytes), bytes.length)
+        .run();
+    const alerts = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const first = await sweepUntilRehashed(proofId, new Date(Date.now() + 7 * 86_400_000));
+    expect((await proofRehashes(db, proofId)).findings).toEqual([]);
+    expect(alerts.mock.calls.filter(([line]) => String(line).includes(proofId))).toEqual([]);
+    // Its artifacts are compared with their rows, as those of a proof sealed before: one replaced is found.
+    await env.FILES.put(keys.timestampChain, "another chain");
+    await sweepUntilRehashed(proofId, first);
+    expect((await proofRehashes(db, proofId)).findings).toEqual([
+      expect.objectContaining({ entry: "chain.pem", expectedSha256: await sha256Hex(FIXTURE_CHAIN_PEM), matched: false }),
+    ]);
+  });
+
   it("walks each shard's proofs from that shard's own cursor, as each shard's message of the sweeps queue runs it", async () => {
     const proofs = await Promise.all((["00", "01", "02"] as const).map(async (shard) => ({ shard, ...(await sealedProof({ shard })) })));
     const target = proofs[2]!;

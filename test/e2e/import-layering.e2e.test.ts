@@ -40,14 +40,18 @@ describe("import layering of src/", () => {
 
   it("the Worker calls the one verification core (shared/verification/) from src/verification/verify-proof.ts only", () => {
     // The core's manifest parser, the one parser of manifest.json, also serves the storage that binds a sealed record
-    // to the sealed manifest (docs/adr/0065): it reads, it does not verify.
+    // to the sealed manifest (docs/adr/0065) and the re-hash's expected hashes (docs/adr/0066): it reads, it does not verify.
     const parser = "../shared/verification/sealed-manifest.ts";
     const callers = files
       .filter((file) => file.imports.some((target) => under(target, "../shared/verification") && target !== parser))
       .map((file) => file.path);
     expect(callers).toEqual(["verification/verify-proof.ts"]);
     const readers = files.filter((file) => file.imports.includes(parser)).map((file) => file.path);
-    expect(readers.filter((path) => path !== "verification/verify-proof.ts")).toEqual(["storage/objects/sealed-records.ts"]);
+    expect(readers.filter((path) => path !== "verification/verify-proof.ts").sort()).toEqual([
+      // The re-hash's expected hashes of signed files, from the sealed manifest (docs/adr/0066).
+      "storage/objects/artifact-hashes.ts",
+      "storage/objects/sealed-records.ts",
+    ]);
   });
 
   it("verification is presented from src/verification/ only: routes call it, src/proofs/ imports nothing from it", () => {
