@@ -6,6 +6,7 @@ import { findOrganization } from "../storage/organizations.ts";
 import { liveFilesOfSession } from "../storage/files.ts";
 import { proofThumbnails, shotsPerStep } from "../storage/proofs-read.ts";
 import type { DomainContext } from "../domain/context.ts";
+import { beforeFilesOrConflict } from "../capture-sessions/comparison.ts";
 
 const DEFAULT_COLOR = "#1f4fd8";
 
@@ -20,7 +21,7 @@ export async function captureSessionView({ ctx, input }: { ctx: Pick<DomainConte
   const files = await liveFilesOfSession(db, session.id);
   const organization = await findOrganization(db, session.organizationId);
   const captureUrl = `${captureBaseUrl.replace(/\/$/, "")}/c/${token}`;
-  const befores = session.compareTo ? await proofThumbnails(db, ctx.env, session.compareTo) : null;
+  const befores = session.compareTo ? await beforeFilesOrConflict(proofThumbnails(db, ctx.env, session.compareTo)) : null;
   return {
     session_id: session.id,
     locale: session.locale,
@@ -48,7 +49,7 @@ export async function captureSessionView({ ctx, input }: { ctx: Pick<DomainConte
       primary_color: theme?.primaryColor ?? DEFAULT_COLOR,
       logo_url: theme?.logoKey ? `${captureUrl}/logo` : null,
     },
-    before_shots: session.compareTo ? await shotsPerStep(db, ctx.env, session.compareTo) : null,
+    before_shots: session.compareTo ? await beforeFilesOrConflict(shotsPerStep(db, ctx.env, session.compareTo)) : null,
     before_thumbnails: befores?.map((file) => ({ step_id: file.stepId, url: `${captureUrl}/before/${file.id}` })) ?? null,
     files: files.map((file) => ({
       file_id: file.id,

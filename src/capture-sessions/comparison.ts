@@ -5,6 +5,23 @@ import { findProof } from "../storage/proofs.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
 import { findMatchingTemplate } from "../storage/capture-templates.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
+import { SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
+
+/**
+ * What an "after" reads of its before's files (its shots per step, its thumbnails): when the service's record of them
+ * is missing or altered in storage, `409 sealed_record_unavailable`, since the after cannot be held to shots nobody
+ * can list (forger session 5, F3); it answers again once the operator restores the record.
+ */
+export async function beforeFilesOrConflict<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (!(error instanceof SealedRecordUnavailable)) throw error;
+    throw new ApiError("sealed_record_unavailable", {
+      detail: `The service's record of the before's files is ${error.fault === "missing" ? "missing from its storage" : error.fault === "altered" ? "not the one sealing wrote" : "unreadable"}: this after cannot be compared with its shots.`,
+    });
+  }
+}
 
 /**
  * Preconditions of an "after": the "before" exists in this organization and mode, is not itself an

@@ -11,6 +11,7 @@ import type { SessionRow } from "../storage/capture-sessions.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
 import { liveFilesOfSession } from "../storage/files.ts";
 import { shotsPerStep } from "../storage/proofs-read.ts";
+import { beforeFilesOrConflict } from "./comparison.ts";
 import { objectHead, type ObjectStore } from "../storage/objects/bucket.ts";
 import type { FileRow } from "../storage/rows.ts";
 
@@ -80,7 +81,7 @@ async function storedFiles(store: ObjectStore, declared: FileRow[]): Promise<Map
 
 async function checkSteps(db: Database, store: ObjectStore, session: SessionRow, declared: FileRow[]): Promise<void> {
   const template = session.templateSnapshot;
-  const before = session.compareTo ? await shotsPerStep(db, store, session.compareTo) : {};
+  const before = session.compareTo ? await beforeFilesOrConflict(shotsPerStep(db, store, session.compareTo)) : {};
   const wrong: string[] = [];
   for (const step of template.steps) {
     const count = declared.filter((file) => file.stepId === step.id).length;

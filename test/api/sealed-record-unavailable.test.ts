@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { sealedRecordKey } from "../../src/storage/objects/bucket.ts";
 import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
-import { call, callJson } from "./support/client.ts";
+import { call, callJson, CAPTURE } from "./support/client.ts";
+import { captureCall, tokenOf } from "./support/capture.ts";
+import { createSession } from "./support/sessions.ts";
+import { setSessionSnapshot } from "./support/template-snapshots.ts";
+import { BUILT_IN_TEMPLATE } from "../../src/capture-templates/snapshot.ts";
 import { createOrganization } from "./support/factories.ts";
 import { filesOfProof } from "./support/proof-files.ts";
 import { storedGenuineV2Proof } from "./support/sealed-fixture.ts";
@@ -23,7 +27,8 @@ type Fault = "missing" | "altered" | "unreadable";
  * since; without it (sealed before), only the record's content can tell.
  */
 async function tamperedProof(tampering: Tampering, hashInD1: boolean) {
-  const { proofId, run } = await storedGenuineV2Proof();
+  const { proofId, run, sessionId } = await storedGenuineV2Proof();
+  await setSessionSnapshot(sessionId, JSON.stringify(BUILT_IN_TEMPLATE));
   const sha256 = await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
   const owner = await createOrganization();
   await env.DB.batch([
@@ -110,6 +115,24 @@ describe.each(CASES)("a sealed proof's record $tampering (its hash in D1: $hashI
       const answer = await lookUp({ sha256, proof_id: proofId });
       expect(answer.status).toBe(200);
       expect(answer.body.data).toEqual([]);
+    }
+  });
+
+  it("an after of it answers 409 sealed_record_unavailable where it reads the before's shots", async () => {
+    const { proofId, ownerKey } = await tamperedProof(tampering, hashInD1);
+    const before = await env.DB.prepare("SELECT external_reference, party FROM proofs WHERE id = ?")
+      .bind(proofId)
+      .first<{ external_reference: string; party: string }>();
+    const after = await createSession(ownerKey, { external_reference: before!.external_reference, party: before!.party, compare_to: proofId });
+    expect(after.status).toBe(201);
+    const token = tokenOf(after.body.capture_url);
+    for (const answer of [
+      await captureCall(token, "/session"),
+      await callJson(`${CAPTURE}/c/${token}/before/${V2_FILES[0].id}`),
+      await captureCall(token, "/complete", { method: "POST", body: {} }),
+    ]) {
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({ code: "sealed_record_unavailable", detail: expect.stringContaining("this after cannot be compared with its shots") });
     }
   });
 

@@ -3,6 +3,7 @@ import { ApiError } from "../../errors/api-error.ts";
 import { captureContext } from "../../domain/context.ts";
 import { usableSession } from "../../capture-page/access.ts";
 import { proofThumbnails } from "../../storage/proofs-read.ts";
+import { beforeFilesOrConflict } from "../../capture-sessions/comparison.ts";
 import { openObject } from "../../storage/objects/bucket.ts";
 import { noStore } from "./no-store.ts";
 
@@ -17,7 +18,7 @@ export function registerBeforeThumbnail(app: App) {
     const ctx = captureContext(c);
     const session = await usableSession({ ctx, input: { token: c.req.param("token") } });
     const thumbnail = session.compareTo
-      ? (await proofThumbnails(ctx.db, c.env, session.compareTo)).find((candidate) => candidate.id === c.req.param("fileId"))
+      ? (await beforeFilesOrConflict(proofThumbnails(ctx.db, c.env, session.compareTo))).find((candidate) => candidate.id === c.req.param("fileId"))
       : undefined;
     if (thumbnail === undefined) throw new ApiError("capture_file_not_found");
     const stored = await openObject(c.env, thumbnail.key);

@@ -7,7 +7,7 @@ import { completeCapture, completionDependencies } from "../../capture-sessions/
 import { noStore } from "./no-store.ts";
 import { captureLinkRoute, CompleteBody, CompletedCaptureSchema, TokenParams, captureAnswer } from "./schema.ts";
 
-const route = captureLinkRoute(["missing_required_steps", "upload_incomplete"], {
+const route = captureLinkRoute(["missing_required_steps", "upload_incomplete", "sealed_record_unavailable"], {
   method: "post",
   path: "/c/{token}/complete",
   operationId: "completeCapture",

@@ -6,7 +6,7 @@ import { captureSessionView } from "../../capture-page/session-view.ts";
 import { noStore } from "./no-store.ts";
 import { captureLinkRoute, CaptureSessionViewSchema, TokenParams, captureAnswer } from "./schema.ts";
 
-const route = captureLinkRoute([], {
+const route = captureLinkRoute(["sealed_record_unavailable"], {
   method: "get",
   path: "/c/{token}/session",
   operationId: "getCapturePageSession",
