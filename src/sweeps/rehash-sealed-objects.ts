@@ -144,7 +144,8 @@ function signedFilesOf(
  * (`signedFilesOf`); its other artifacts' its run's artifact-hashes.json, else (sealed before it) their rows. A proof
  * sealed with that object that no longer has it: the object itself is a finding (missing), and its artifacts have no
  * hash to compare with (their signatures and pins are still checked on every request). The list is the same at
- * every run of a round (a proof may take several), whatever is found: the JSON objects that cannot be read come last.
+ * every run of a round (a proof may take several) while its sealed objects are: a record that cannot be read adds
+ * its finding last, after the signed files, so that what comes before keeps its place when it reads again.
  */
 function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[], cursor: RehashCursor): Planned[] {
   const { manifest, files, hashes, hashesReadable } = reads;

@@ -8,6 +8,7 @@ import { artifactHashesKey, proofArtifactKeys, sealedRecordKey } from "../../src
 import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
 import { archiveEventsAndDeliveries } from "../../src/sweeps/archive-events-and-deliveries.ts";
 import { deleteWebhookDeliveryBodies } from "../../src/sweeps/delete-webhook-delivery-bodies.ts";
+import { proofRehashes } from "../../src/storage/sealed-object-checks.ts";
 import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
 import { admin, call, callJson } from "./support/client.ts";
 import { filesOfProof } from "./support/proof-files.ts";
@@ -67,6 +68,10 @@ describe("record.json and artifact-hashes.json replaced in R2 with what they vou
     const proof = await sealedInRecord();
     await rehashSealedObjects(workerContext(env), nextMinute());
     expect(await verdictOf(proof.proofId)).toMatchObject({ status: "valid", verdict: "verified" });
+    // Its objects, re-hashed, match what the seal binds (the manifest's hash in D1, its files' in the manifest): no finding.
+    expect((await proofRehashes(env.DB, proof.proofId)).checkedAt).not.toBeNull();
+    const altered = (await admin("/admin/v1/altered-objects?limit=100", undefined, "GET")).body.data as { proof_id: string }[];
+    expect(altered.filter((row) => row.proof_id === proof.proofId)).toEqual([]);
   });
 
   it("a signed file replaced, the record's signed hash and size made to match: the verdict says altered, never verified", async () => {
