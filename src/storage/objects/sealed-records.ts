@@ -64,8 +64,8 @@ export class SealedRecordUnavailable extends Error {
 type RecordOf = { id: string; sealingRun: string | null; sealedRecordSha256?: string | null };
 
 /**
- * The run's record, which must be the bytes sealing wrote when D1 holds their hash: a record replaced in storage is an
- * error (the re-hash records it as a finding of the proof), never files presented from it.
+ * The run's record, which must be the bytes sealing wrote when D1 holds their hash: a record gone, replaced or not a
+ * record is `SealedRecordUnavailable` (the re-hash records it as a finding of the proof), never files presented from it.
  */
 async function readSealedRecord(store: ObjectStore, proof: RecordOf): Promise<SealedRecord> {
   const unavailable = (fault: SealedRecordFault, why: string) => new SealedRecordUnavailable(proof.id, fault, `proof ${proof.id}: ${why}`);
@@ -93,7 +93,8 @@ function parsedRecord(bytes: Uint8Array): SealedRecord | null {
 
 /**
  * The files of a proof whose record holds them whole (docs/adr/0065), in capture order. A sealed proof without its
- * record, or a record without its files, has lost what it sealed: that is an error, never a proof shown without files.
+ * record, or a record without its files, has lost what it sealed: `SealedRecordUnavailable`, never a proof shown as if
+ * it had no files.
  * The record is an object nothing signs: what the seal binds of each file (its original and signed SHA-256, media type
  * and step) is taken from manifest.json when that is the sealed one, its SHA-256 the `manifest_sha256` D1 holds
  * (forger session 5, F1). A manifest altered or gone is the verdict's to report; the record's values stand then.
@@ -131,8 +132,8 @@ async function sealedManifestFiles(
 /**
  * The files of a proof sealed with a record of facts only (migration 0024, before docs/adr/0065), their rows from
  * D1 completed by the facts the record holds. A sealed proof without its record, or whose record lacks one of its
- * files, has lost part of what it sealed: that is an error, never files shown with fewer facts or signals (their
- * D1 columns were emptied when the record was written).
+ * files, has lost part of what it sealed: `SealedRecordUnavailable`, never files shown with fewer facts or signals
+ * (their D1 columns were emptied when the record was written).
  */
 export async function withSealedRecord(store: ObjectStore, proof: RecordOf, files: FileRow[]): Promise<FileRow[]> {
   const record = await readSealedRecord(store, proof);
