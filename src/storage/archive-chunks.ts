@@ -1,13 +1,14 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Mode } from "../auth/mode.ts";
 import type { Keyset } from "../lib/pagination.ts";
-import { type ArchiveKind, type ArchivedRow, archiveChunkKey, readArchiveChunk } from "./objects/archive.ts";
+import { type ArchiveKind, type ArchivedRow, archiveChunkKey, putArchiveChunk, readArchiveChunk } from "./objects/archive.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
 import { statement } from "./statement.ts";
 
 /**
  * The D1 index of the archive (docs/adr/0067, migration 0027): one row per chunk of an organization's events or
- * deliveries in one mode, with the newest and oldest position it holds and the filter values of its rows.
+ * deliveries in one mode, with the newest and oldest position it holds and the filter values of its rows; the
+ * move of due rows into chunks every kind shares (`moveToArchive`), and the lists' reads through it (`pageWithArchive`).
  */
 
 /** Whose archive, and of what. */
@@ -18,7 +19,7 @@ export interface ArchiveScope {
 }
 
 /** A chunk about to be committed: its rows newest first, and the distinct filter tuples of those rows. */
-export interface ChunkToCommit extends ArchiveScope {
+interface ChunkToCommit extends ArchiveScope {
   rows: readonly Keyset[];
   filters: readonly (readonly string[])[];
 }
@@ -27,7 +28,7 @@ export interface ChunkToCommit extends ArchiveScope {
  * The chunk's row, inserted only while `stillThere` holds (the archived rows are in D1 as they were written to
  * R2): a row changed meanwhile leaves the chunk uncommitted, and the next round archives it again.
  */
-export function chunkInsert(d1: D1Database, chunk: ChunkToCommit, stillThere: SQL): D1PreparedStatement {
+function chunkInsert(d1: D1Database, chunk: ChunkToCommit, stillThere: SQL): D1PreparedStatement {
   const newest = chunk.rows[0]!;
   const oldest = chunk.rows.at(-1)!;
   return statement(
@@ -43,7 +44,7 @@ export function chunkInsert(d1: D1Database, chunk: ChunkToCommit, stillThere: SQ
  * True in the same batch once the chunk's row was inserted: the rows it holds may then leave D1. Its newest row
  * names it: a chunk committed before holds none of the rows still in D1.
  */
-export function chunkCommitted(chunk: ChunkToCommit): SQL {
+function chunkCommitted(chunk: ChunkToCommit): SQL {
   const newest = chunk.rows[0]!;
   return sql`EXISTS (SELECT 1 FROM archive_chunks WHERE organization_id = ${chunk.organizationId} AND mode = ${chunk.mode} AND kind = ${chunk.kind}
     AND newest_created_at = ${newest.createdAt} AND newest_id = ${newest.id})`;
@@ -53,7 +54,7 @@ export function chunkCommitted(chunk: ChunkToCommit): SQL {
 export const idsOf = (rows: readonly { id: string }[]): SQL => sql`(SELECT value FROM json_each(${JSON.stringify(rows.map((row) => row.id))}))`;
 
 /** The distinct values of `tuple` over `rows`: a chunk's filters. */
-export function distinctTuples<Row>(rows: readonly Row[], tuple: (row: Row) => string[]): string[][] {
+function distinctTuples<Row>(rows: readonly Row[], tuple: (row: Row) => string[]): string[][] {
   return [...new Set(rows.map((row) => JSON.stringify(tuple(row))))].map((text) => JSON.parse(text) as string[]);
 }
 
@@ -61,13 +62,67 @@ export function distinctTuples<Row>(rows: readonly Row[], tuple: (row: Row) => s
  * Rows by organization, mode and UTC day of creation, each group oldest first as given: one chunk each. A
  * chunk never spans two days, so a list needs to look at no chunk newer than the day after its cursor.
  */
-export function byChunk<Row extends { organizationId: string; mode: Mode; createdAt: string }>(rows: readonly Row[]): Row[][] {
+function byChunk<Row extends { organizationId: string; mode: Mode; createdAt: string }>(rows: readonly Row[]): Row[][] {
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
     const chunk = `${row.organizationId} ${row.mode} ${row.createdAt.slice(0, 10)}`;
     groups.set(chunk, [...(groups.get(chunk) ?? []), row]);
   }
   return [...groups.values()];
+}
+
+/** What a round of archiving did: the rows that left D1, and the R2 objects it wrote. */
+export interface ArchiveTally {
+  moved: number;
+  writes: number;
+}
+
+/** What a kind adds to the move of its rows into chunks; the rest (keys, order, budget, batch) is the same for every kind. */
+export interface ChunkMove<Kind extends ArchiveKind> {
+  kind: Kind;
+  /** A row's values for the lists' filter, in the order `pageWithArchive`'s filter names them. */
+  filterOf: (row: ArchivedRow<Kind>) => string[];
+  /** The R2 writes a chunk of `rows` costs, its own object included. */
+  writesOf: (rows: readonly ArchivedRow<Kind>[]) => number;
+  /** The R2 objects written before the chunk's own, if any. */
+  writeFirst?: (rows: readonly ArchivedRow<Kind>[]) => Promise<unknown>;
+  /** True while every row is in D1 as written to R2: the chunk's row is inserted only then. */
+  stillThere: (rows: readonly ArchivedRow<Kind>[]) => SQL;
+  /** The deletes, each to take effect only where `committed` holds; the last deletes the rows themselves and counts as moved. */
+  deletes: (rows: readonly ArchivedRow<Kind>[], committed: SQL) => SQL[];
+}
+
+/**
+ * Moves `due` (oldest first) to the archive (docs/adr/0067, decision 4): per organization, mode and day, the
+ * R2 objects first, then in one batch the chunk's D1 row, inserted only while the rows are still there, and
+ * the deletes, which take effect only once that row exists. Stops before the first chunk whose writes would
+ * take the round past `maxWrites` (its rows and the later ones wait for the next round).
+ */
+export async function moveToArchive<Kind extends ArchiveKind>(
+  d1: D1Database,
+  store: ObjectStore,
+  due: readonly ArchivedRow<Kind>[],
+  maxWrites: number,
+  move: ChunkMove<Kind>,
+): Promise<ArchiveTally> {
+  let moved = 0;
+  let writes = 0;
+  for (const oldestFirst of byChunk(due)) {
+    const rows = oldestFirst.toReversed();
+    const cost = move.writesOf(rows);
+    if (writes + cost > maxWrites) break;
+    const oldest = oldestFirst[0]!;
+    await move.writeFirst?.(rows);
+    await putArchiveChunk<Kind>(store, archiveChunkKey(oldest.organizationId, oldest.mode, move.kind, { oldest, newest: rows[0]!, count: rows.length }), rows);
+    writes += cost;
+    const chunk = { organizationId: oldest.organizationId, mode: oldest.mode, kind: move.kind, rows, filters: distinctTuples(rows, move.filterOf) };
+    const results = await d1.batch([
+      chunkInsert(d1, chunk, move.stillThere(rows)),
+      ...move.deletes(rows, chunkCommitted(chunk)).map((query) => statement(d1, query)),
+    ]);
+    moved += results.at(-1)!.meta.changes;
+  }
+  return { moved, writes };
 }
 
 /** The first instant of the UTC day after the one `instant` (ISO 8601) falls in. */

@@ -7,9 +7,7 @@ import { newId } from "../lib/ids.ts";
 import { keysetPage } from "./keyset-page.ts";
 import type { Keyset } from "../lib/pagination.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
-import { archiveChunkKey, putArchiveChunk } from "./objects/archive.ts";
-import { byChunk, chunkCommitted, chunkInsert, distinctTuples, idsOf, pageWithArchive } from "./archive-chunks.ts";
-import { statement } from "./statement.ts";
+import { type ArchiveTally, idsOf, moveToArchive, pageWithArchive } from "./archive-chunks.ts";
 import type { EventRow } from "./rows.ts";
 
 /** An event of the catalogue, as its builder makes it: `data` typed by that event's body. */
@@ -61,17 +59,12 @@ export async function listEvents(
 
 /**
  * Moves up to `limit` events created before `before` and already handed to delivery (the outbox is done with
- * them) to the archive, oldest first: per organization, mode and day, one chunk object in R2, then in one batch the
- * chunk's D1 row and the events' deletion, which take effect only if every event is still there. Returns the
- * events moved and the R2 writes made, at most `maxWrites` (the rows of chunks left out wait for the next round).
+ * them) to the archive, oldest first: per organization, mode and day, one chunk object in R2 (one write), then in
+ * one batch the chunk's D1 row and the events' deletion, which take effect only if every event is still there.
+ * Returns the events moved and the R2 writes made, at most `maxWrites` (the rows of chunks left out wait for the
+ * next round).
  */
-export async function archiveEvents(
-  db: Database,
-  store: ObjectStore,
-  before: string,
-  limit: number,
-  maxWrites: number,
-): Promise<{ moved: number; writes: number }> {
+export async function archiveEvents(db: Database, store: ObjectStore, before: string, limit: number, maxWrites: number): Promise<ArchiveTally> {
   const due = await db
     .select()
     .from(events)
@@ -79,28 +72,11 @@ export async function archiveEvents(
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(limit)
     .all();
-  let moved = 0;
-  let writes = 0;
-  for (const oldestFirst of byChunk(due)) {
-    if (writes >= maxWrites) break;
-    writes += 1;
-    const rows = oldestFirst.toReversed();
-    const oldest = oldestFirst[0]!;
-    const key = archiveChunkKey(oldest.organizationId, oldest.mode, "events", { oldest, newest: rows[0]!, count: rows.length });
-    await putArchiveChunk<"events">(store, key, rows);
-    const chunk = {
-      organizationId: oldest.organizationId,
-      mode: oldest.mode,
-      kind: "events" as const,
-      rows,
-      filters: distinctTuples(rows, (row) => [row.type]),
-    };
-    const d1 = db.$client;
-    const [, deleted] = await d1.batch([
-      chunkInsert(d1, chunk, sql`(SELECT COUNT(*) FROM events WHERE id IN ${idsOf(rows)}) = ${rows.length}`),
-      statement(d1, sql`DELETE FROM events WHERE id IN ${idsOf(rows)} AND ${chunkCommitted(chunk)}`),
-    ]);
-    moved += deleted!.meta.changes;
-  }
-  return { moved, writes };
+  return moveToArchive(db.$client, store, due, maxWrites, {
+    kind: "events",
+    filterOf: (row) => [row.type],
+    writesOf: () => 1,
+    stillThere: (rows) => sql`(SELECT COUNT(*) FROM events WHERE id IN ${idsOf(rows)}) = ${rows.length}`,
+    deletes: (rows, committed) => [sql`DELETE FROM events WHERE id IN ${idsOf(rows)} AND ${committed}`],
+  });
 }

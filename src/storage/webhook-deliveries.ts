@@ -7,9 +7,8 @@ import type { Keyset } from "../lib/pagination.ts";
 import type { DeliveryStatus } from "./webhook-attempts.ts";
 import type { AttemptRow, DeliveryRow } from "./rows.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
-import { archiveChunkKey, putArchiveChunk, putArchivedDelivery, readArchivedDelivery } from "./objects/archive.ts";
-import { byChunk, chunkCommitted, chunkInsert, distinctTuples, idsOf, pageWithArchive } from "./archive-chunks.ts";
-import { statement } from "./statement.ts";
+import { putArchivedDelivery, readArchivedDelivery } from "./objects/archive.ts";
+import { type ArchiveTally, idsOf, moveToArchive, pageWithArchive } from "./archive-chunks.ts";
 
 export interface DeliveryFilters {
   endpointId?: string;
@@ -85,13 +84,7 @@ export async function listDeliveries(
  * take effect only if every delivery and attempt is still as written to R2. Returns the deliveries moved and
  * the R2 writes made, at most `maxWrites` (the deliveries of chunks left out wait for the next round).
  */
-export async function archiveDeliveries(
-  db: Database,
-  store: ObjectStore,
-  before: string,
-  limit: number,
-  maxWrites: number,
-): Promise<{ moved: number; writes: number }> {
+export async function archiveDeliveries(db: Database, store: ObjectStore, before: string, limit: number, maxWrites: number): Promise<ArchiveTally> {
   const due = await db
     .select()
     .from(webhookDeliveries)
@@ -106,35 +99,21 @@ export async function archiveDeliveries(
     .where(inArray(webhookAttempts.deliveryId, idsOf(due)))
     .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt))
     .all();
-  const d1 = db.$client;
-  let moved = 0;
-  let writes = 0;
-  for (const oldestFirst of byChunk(due)) {
-    if (writes + oldestFirst.length + 1 > maxWrites) break;
-    const rows = oldestFirst.toReversed();
-    const oldest = oldestFirst[0]!;
-    const key = archiveChunkKey(oldest.organizationId, oldest.mode, "deliveries", { oldest, newest: rows[0]!, count: rows.length });
-    const theirAttempts = attempts.filter((attempt) => rows.some((row) => row.id === attempt.deliveryId));
-    await Promise.all(rows.map((delivery) => putArchivedDelivery(store, { delivery, attempts: theirAttempts.filter((a) => a.deliveryId === delivery.id) })));
-    await putArchiveChunk<"deliveries">(store, key, rows);
-    writes += rows.length + 1;
-    const chunk = {
-      organizationId: oldest.organizationId,
-      mode: oldest.mode,
-      kind: "deliveries" as const,
-      rows,
-      filters: distinctTuples(rows, (row) => [row.endpointId, row.status, row.event]),
-    };
-    const asWritten = JSON.stringify(rows.map((row) => [row.id, row.updatedAt]));
-    const stillThere = sql`(SELECT COUNT(*) FROM webhook_deliveries d, json_each(${asWritten}) w
+  const attemptsOf = (deliveries: readonly DeliveryRow[]) => attempts.filter((attempt) => deliveries.some((row) => row.id === attempt.deliveryId));
+  return moveToArchive(db.$client, store, due, maxWrites, {
+    kind: "deliveries",
+    filterOf: (row) => [row.endpointId, row.status, row.event],
+    writesOf: (rows) => rows.length + 1,
+    writeFirst: (rows) => Promise.all(rows.map((delivery) => putArchivedDelivery(store, { delivery, attempts: attemptsOf([delivery]) }))),
+    stillThere: (rows) => {
+      const asWritten = JSON.stringify(rows.map((row) => [row.id, row.updatedAt]));
+      return sql`(SELECT COUNT(*) FROM webhook_deliveries d, json_each(${asWritten}) w
         WHERE d.id = json_extract(w.value, '$[0]') AND d.updated_at = json_extract(w.value, '$[1]') AND d.body_deleted_at IS NOT NULL) = ${rows.length}
-      AND (SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)}) = ${theirAttempts.length}`;
-    const [, , deleted] = await d1.batch([
-      chunkInsert(d1, chunk, stillThere),
-      statement(d1, sql`DELETE FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)} AND ${chunkCommitted(chunk)}`),
-      statement(d1, sql`DELETE FROM webhook_deliveries WHERE id IN ${idsOf(rows)} AND ${chunkCommitted(chunk)}`),
-    ]);
-    moved += deleted!.meta.changes;
-  }
-  return { moved, writes };
+      AND (SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)}) = ${attemptsOf(rows).length}`;
+    },
+    deletes: (rows, committed) => [
+      sql`DELETE FROM webhook_attempts WHERE delivery_id IN ${idsOf(rows)} AND ${committed}`,
+      sql`DELETE FROM webhook_deliveries WHERE id IN ${idsOf(rows)} AND ${committed}`,
+    ],
+  });
 }
