@@ -140,14 +140,19 @@ export interface ProofClaims {
 
 /**
  * The claims of one proof. A test proof proves nothing (its timestamp is simulated); a pending or failed
- * one proves nothing yet. The device's location is listed only when some file reported one.
+ * one proves nothing yet, nor one whose files cannot be listed (`filesListed` false: the service's record of
+ * them is lost, docs/adr/0068). The device's location is listed only when some file reported one.
  */
-export function proofClaims(proof: { mode: "test" | "live"; status: string }, files: { reported_by_device: { geolocation: unknown } }[]): ProofClaims {
+export function proofClaims(
+  proof: { mode: "test" | "live"; status: string },
+  files: { reported_by_device: { geolocation: unknown } }[],
+  filesListed = true,
+): ProofClaims {
   const located = files.some((file) => file.reported_by_device.geolocation !== null);
   const reported: ClaimCode[] = ["capture_method", "device_time", ...(located ? (["device_location"] as const) : [])];
   const notProven: ClaimCode[] = ["scene_content", "camera_genuine", ...(located ? (["location_exact"] as const) : [])];
   if (proof.mode === "test") return { proven: [], reported_by_device: reported, not_proven: ["test_no_legal_value", ...notProven] };
-  if (proof.status !== "sealed") return { proven: [], reported_by_device: reported, not_proven: notProven };
+  if (proof.status !== "sealed" || !filesListed) return { proven: [], reported_by_device: reported, not_proven: notProven };
   return { proven: ["bytes_unchanged", "existed_by_timestamp", "received_at"], reported_by_device: reported, not_proven: notProven };
 }
 

@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
 import type { ProofRow } from "../storage/rows.ts";
+import { SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
 import { presentFile, presentSeal, presentTimestamp, proofUrls } from "../proofs/present-proof.ts";
 import { listedFiles, type ObservedFiles, proofDatabase, proofVerification } from "./verify-proof.ts";
 import { publicSignals } from "../proofs/file-facts.ts";
@@ -60,6 +61,6 @@ export async function publicProof(env: Env, proof: ProofRow, files: ObservedFile
     sealed_at: proof.sealedAt,
     ...proofUrls(env.API_BASE_URL, proof.id),
     verification: await proofVerification(env, proof, files, rehashes),
-    claims: publicClaims(proofClaims(proof, presented)),
+    claims: publicClaims(proofClaims(proof, presented, !(files instanceof SealedRecordUnavailable))),
   };
 }

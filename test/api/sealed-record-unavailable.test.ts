@@ -162,5 +162,19 @@ describe("a proof sealed with a record of facts only (sealed_record 1), its reco
     expect(answer.body.data[0].verification.checks).toContainEqual(expect.objectContaining({ name: "files_record", result: "fail" }));
     const { body } = await callJson(`/v1/public/proofs/${proofId}`);
     expect(body).toMatchObject({ files: [], verification: { verdict: "not_verified" } });
+    // The fixture's file ids are fixed: the next fixture proof stores its rows under them.
+    await env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId).run();
+  });
+});
+
+describe("a live proof whose record is lost", () => {
+  it("claims to prove nothing, in the public JSON and on the page", async () => {
+    const { proofId } = await tamperedProof("deleted", true);
+    await env.DB.prepare("UPDATE proofs SET mode = 'live' WHERE id = ?").bind(proofId).run();
+    const { body } = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(body.claims.proven).toEqual([]);
+    expect(body.verification.verdict).toBe("not_verified");
+    const html = await (await call(`/p/${proofId}?lang=en`, { headers: { Accept: "text/html" } })).text();
+    expect(html).not.toContain('data-testid="claims-proven"');
   });
 });
