@@ -177,6 +177,39 @@ describe("manifest.json replaced together with everything unsigned beside it", (
   });
 });
 
+describe("the re-hash's expected hashes come from the sealed manifest, whatever record.json says", () => {
+  it("the record deleted and a signed file replaced: the re-hash still finds the file altered against the manifest, and the record missing", async () => {
+    const proof = await sealedWithBoundRecord();
+    await env.FILES.delete(sealedRecordKey(proof.proofId, proof.run));
+    await env.FILES.put(proof.keys[0]!, text("a photo that was never sealed"));
+    const alerts = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await rehashSealedObjects(workerContext(env), nextHour(), { objects: 10_000, bytes: 1 << 30, proofs: 10_000 });
+    const findings = (await proofRehashes(env.DB, proof.proofId)).findings;
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ fileId: V2_FILES[0].id, expectedSha256: V2_FILES[0].signed_sha256, matched: false }),
+        expect.objectContaining({ entry: "record.json" }),
+      ]),
+    );
+    expect(findings.some((finding) => finding.fileId === V2_FILES[1].id)).toBe(false);
+    expect(alerts.mock.calls.some(([line]) => String(line).includes(proof.proofId))).toBe(true);
+    await expectRecordRefused(proof.proofId);
+  });
+
+  it("a signed file replaced and the record rewritten to vouch for it: the record is altered, the file found altered against the manifest", async () => {
+    const proof = await sealedWithBoundRecord();
+    const forged = text("another photo");
+    await env.FILES.put(proof.keys[1]!, forged);
+    const forgedSha256 = await sha256Hex(forged);
+    await editRecord(proof, (record) => Object.assign(record.files[V2_FILES[1].id]!, { signedSha256: forgedSha256, signedSize: forged.length }));
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await rehashSealedObjects(workerContext(env), nextHour(), { objects: 10_000, bytes: 1 << 30, proofs: 10_000 });
+    const findings = (await proofRehashes(env.DB, proof.proofId)).findings;
+    expect(findings).toContainEqual(expect.objectContaining({ fileId: V2_FILES[1].id, expectedSha256: V2_FILES[1].signed_sha256, foundSha256: forgedSha256 }));
+    await expectRecordRefused(proof.proofId, [forgedSha256]);
+  });
+});
+
 describe("the routes refusing the bytes of a proof whose record is lost, asked every way", () => {
   it("HEAD, If-None-Match (its ETag or *), Range and a query string: 409 sealed_record_unavailable, never a 304, never cacheable", async () => {
     const proof = await sealedWithBoundRecord();
@@ -279,5 +312,7 @@ describe("a proof sealed with a record of facts only, its rows in D1, its record
     const namedOurs = named.body.data.filter((match: { proof_id: string }) => match.proof_id === proofId);
     expect(namedOurs).toEqual([expect.objectContaining({ verification: expect.objectContaining({ status: "invalid" }) })]);
     expect((await callJson(`/v1/public/proofs/${proofId}`)).body).toMatchObject({ files: [], verification: { verdict: "not_verified" } });
+    // The fixture's file ids are fixed: the rows go, so that a later fixture proof of this file can insert its own.
+    await env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId).run();
   });
 });
