@@ -95,6 +95,9 @@ export function rehashVersion(rehashes: ProofRehashes): string {
 /** A proof's files as read from storage, or what was observed of the sealed record that should have given them. */
 export type ObservedFiles = FileRow[] | SealedRecordUnavailable;
 
+/** A suffix naming what was observed of a lost sealed record, for ETags and cache keys of what shows the verdict ("" while it gives the files). */
+export const recordVersion = (files: ObservedFiles): string => (files instanceof SealedRecordUnavailable ? `.rec-${files.fault}` : "");
+
 /** The files a presentation lists: none when the record could not give them (never files made up). */
 export const listedFiles = (files: ObservedFiles): FileRow[] => (files instanceof SealedRecordUnavailable ? [] : files);
 

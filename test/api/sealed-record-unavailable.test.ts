@@ -178,3 +178,25 @@ describe("a live proof whose record is lost", () => {
     expect(html).not.toContain('data-testid="claims-proven"');
   });
 });
+
+describe("a proof whose record is lost after its JSON was served (forger session 7, G1)", () => {
+  it("is never answered verified again from the edge cache, nor confirmed by a 304 on the old ETag", async () => {
+    const { proofId, run } = await storedGenuineV2Proof();
+    const sha256 = await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
+    await env.DB.batch([
+      env.DB.prepare("UPDATE proofs SET sealed_record = 2, sealed_record_sha256 = ? WHERE id = ?").bind(sha256, proofId),
+      env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId),
+    ]);
+    const first = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(first.body.verification.verdict).toBe("verified");
+    const etag = first.headers.get("ETag");
+    expect(etag).not.toBeNull();
+    await env.FILES.delete(sealedRecordKey(proofId, run));
+    const again = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(again.body.verification.verdict).toBe("not_verified");
+    expect(again.headers.get("ETag")).not.toBe(etag);
+    const revalidated = await call(`/v1/public/proofs/${proofId}`, { headers: { "If-None-Match": etag! } });
+    expect(revalidated.status).toBe(200);
+    expect((await revalidated.json<{ verification: { verdict: string } }>()).verification.verdict).toBe("not_verified");
+  });
+});

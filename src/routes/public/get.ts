@@ -6,7 +6,7 @@ import { publicProofOrThrow } from "../../verification/find-public-proof.ts";
 import { fromEdgeCache, renewableOrNotModified } from "./caching.ts";
 import { evidenceVersion, publicEvidenceRecord } from "../../evidence/evidence-state.ts";
 import { PublicProofParams, PublicProofSchema } from "./schema.ts";
-import { latestRehashes, rehashVersion, reportsVersion } from "../../verification/verify-proof.ts";
+import { latestRehashes, recordVersion, rehashVersion, reportsVersion } from "../../verification/verify-proof.ts";
 import { reportsShownWith } from "../../storage/proof-reports.ts";
 
 const route = publicRoute(["proof_not_found"], {
@@ -36,7 +36,8 @@ export function registerGetPublicProof(app: App) {
       latestRehashes(c.env, proof),
       reportsShownWith(c.var.db, proof),
     ]);
-    const version = `${evidenceVersion(evidence)}${rehashVersion(rehashes)}${reportsVersion(reports)}`;
+    // A record found lost changes the version too: never a cached or 304-confirmed verdict from before (docs/adr/0068).
+    const version = `${evidenceVersion(evidence)}${rehashVersion(rehashes)}${reportsVersion(reports)}${recordVersion(files)}`;
     const notModified = renewableOrNotModified(c, proof.status === "sealed", proof.manifestSha256 && `${proof.manifestSha256}${version}`);
     if (notModified) return notModified;
     return await fromEdgeCache(c, proof.status === "sealed", async () => c.json(await publicProof(c.env, proof, files, evidence, rehashes), 200), version);
