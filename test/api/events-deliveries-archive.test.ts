@@ -326,6 +326,49 @@ describe("an archive object deleted or damaged in storage (forger session 5, F7)
     );
   });
 
+  it("a chunk rewritten as JSON of another shape, count or organization: its rows are not listed, and the error log names it", async () => {
+    const scene = await archiveScene("02");
+    const other = await archiveScene("02");
+    await archiveEventsAndDeliveries(workerContext(shardEnv, "02"), new Date());
+    const chunksOf = async (organizationId: string, kind: string) =>
+      (await env.FILES.list({ prefix: `archive/${organizationId}/test/${kind}/` })).objects
+        .map((object) => object.key)
+        .filter((key) => !key.includes("/by-id/"))
+        .sort();
+    const [eventsOf40, eventsOf39, eventsOf37] = await chunksOf(scene.org.id, "events");
+    const [deliveriesOf40, deliveriesOf39] = await chunksOf(scene.org.id, "deliveries");
+    const [othersEventsOf40] = await chunksOf(other.org.id, "events");
+    const rowsOf = async (key: string) => (await (await env.FILES.get(key))!.json()) as { id: string; organizationId: string }[];
+    // Another organization's genuine row under this one's key; one row dropped (the count); rows of no known shape.
+    await env.FILES.put(eventsOf40!, JSON.stringify(await rowsOf(othersEventsOf40!)));
+    await env.FILES.put(eventsOf39!, JSON.stringify((await rowsOf(eventsOf39!)).slice(1)));
+    await env.FILES.put(eventsOf37!, "[null]");
+    await env.FILES.put(deliveriesOf40!, JSON.stringify([{ ...(await rowsOf(deliveriesOf40!))[0], status: "never" }]));
+    await env.FILES.put(deliveriesOf39!, "[{}]");
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    for (const limit of [1, 10])
+      expect(ids(await allPages("/v1/events", scene.org.key, limit)).sort()).toEqual([...scene.events.young, scene.events.undispatched].sort());
+    expect(ids(await allPages("/v1/webhook-deliveries", scene.org.key, 1)).sort()).toEqual([scene.deliveries.stillRetrying, ...scene.deliveries.young].sort());
+    expect(alerts(error)).toEqual(
+      expect.arrayContaining([eventsOf40, eventsOf39, eventsOf37, deliveriesOf40, deliveriesOf39].map((key) => ({ key, fault: "unreadable" }))),
+    );
+  });
+
+  it("a delivery's own object rewritten as JSON that is not this delivery: 404 as one never archived, never a 500", async () => {
+    const scene = await archiveScene("00");
+    await archiveEventsAndDeliveries(workerContext(shardEnv, "00"), new Date());
+    const [id, another] = [scene.deliveries.old[1]!, scene.deliveries.old[0]!];
+    const key = `archive/${scene.org.id}/test/deliveries/by-id/${id}.json`;
+    const anotherDelivery = await (await env.FILES.get(`archive/${scene.org.id}/test/deliveries/by-id/${another}.json`))!.text();
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    for (const forged of ["{}", "[1]", '"a string"', '{"delivery":null,"attempts":[]}', anotherDelivery]) {
+      await env.FILES.put(key, forged);
+      expect((await callJson(`/v1/webhook-deliveries/${id}`, { key: scene.org.key })).status, forged).toBe(404);
+      expect((await callJson(`/v1/webhook-deliveries/${id}/retry`, { key: scene.org.key, method: "POST" })).status, forged).toBeLessThan(500);
+    }
+    expect(alerts(error).filter((alert) => alert.key === key)).toHaveLength(10);
+  });
+
   it("a delivery's own object damaged: it answers 404 as one never archived, and the error log names it", async () => {
     const scene = await archiveScene("01");
     await archiveEventsAndDeliveries(workerContext(shardEnv, "01"), new Date());

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Mode } from "../../auth/mode.ts";
 import type { AttemptRow, DeliveryRow, EventRow } from "../rows.ts";
 import { bucket, type ObjectStore } from "./bucket.ts";
@@ -49,6 +50,73 @@ function reportUnreadable(key: string, fault: "missing" | "unreadable"): void {
   console.error(JSON.stringify({ level: "error", alert: "archive_object_unreadable", key, fault }));
 }
 
+const mode = z.enum(["test", "live"]);
+const nullableText = z.string().nullable();
+const nullableInteger = z.number().int().nullable();
+
+/** An archived row as D1 held it: an object of any other shape is not one the sweep wrote (unknown keys dropped). */
+const eventRow = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  mode,
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  dispatchedAt: nullableText,
+}) satisfies z.ZodType<EventRow>;
+
+const deliveryRow = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  mode,
+  endpointId: z.string(),
+  eventId: z.string(),
+  event: z.string(),
+  sessionId: nullableText,
+  status: z.enum(["pending", "succeeded", "retrying", "abandoned"]),
+  attempts: z.number().int(),
+  nextAttemptAt: nullableText,
+  requestBody: z.string(),
+  responseStatus: nullableInteger,
+  responseBodyStart: nullableText,
+  failureReason: nullableText,
+  bodyDeletedAt: nullableText,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}) satisfies z.ZodType<DeliveryRow>;
+
+const attemptRow = z.object({
+  id: z.string(),
+  deliveryId: z.string(),
+  attempt: z.number().int(),
+  webhookId: z.string(),
+  startedAt: z.string(),
+  durationMs: z.number().int(),
+  responseStatus: nullableInteger,
+  responseBodyStart: nullableText,
+  failureReason: nullableText,
+  state: z.enum(["started", "completed", "interrupted"]),
+}) satisfies z.ZodType<AttemptRow>;
+
+/** What a chunk's key names (archiveChunkKey): its organization, mode and kind, its oldest and newest rows' ids and its count. */
+const CHUNK_KEY = /^archive\/([^/]+)\/(test|live)\/(events|deliveries)\/\d{4}-\d{2}-\d{2}\/([^./]+)\.([^./]+)\.(\d+)\.json$/;
+
+/**
+ * The chunk's rows when they are the ones its key names (forger session 7, G9): rows of the sweep's shape, all of its
+ * organization and mode, as many as it counts, newest first and oldest last; null otherwise. Rows rewritten in that
+ * shape still pass: nothing in D1 binds their content.
+ */
+function chunkRows(key: string, value: unknown): (EventRow | DeliveryRow)[] | null {
+  const named = CHUNK_KEY.exec(key);
+  if (named === null) return null;
+  const [, organizationId, keyMode, kind, oldestId, newestId, count] = named;
+  const parsed = z.array(kind === "events" ? eventRow : deliveryRow).safeParse(value);
+  if (!parsed.success) return null;
+  const rows = parsed.data;
+  const ofChunk = rows.every((row) => row.organizationId === organizationId && row.mode === keyMode);
+  return ofChunk && rows.length === Number(count) && rows[0]?.id === newestId && rows.at(-1)?.id === oldestId ? rows : null;
+}
+
 /** The object's JSON, or null (reported) when it is not JSON. */
 async function readJson(object: R2ObjectBody, key: string): Promise<unknown> {
   try {
@@ -69,9 +137,10 @@ export async function readArchiveChunk<Kind extends ArchiveKind>(store: ObjectSt
     reportUnreadable(key, "missing");
     return [];
   }
-  const rows = await readJson(object, key);
-  if (rows === null) return [];
-  if (!Array.isArray(rows)) {
+  const value = await readJson(object, key);
+  if (value === null) return [];
+  const rows = chunkRows(key, value);
+  if (rows === null) {
     reportUnreadable(key, "unreadable");
     return [];
   }
@@ -85,9 +154,22 @@ export async function putArchivedDelivery(store: ObjectStore, archived: Archived
   });
 }
 
-/** A delivery archived on its own; null when none is (an id never archived), or (reported) when its object is not JSON. */
+const archivedDelivery = z.object({ delivery: deliveryRow, attempts: z.array(attemptRow) });
+
+/**
+ * A delivery archived on its own; null when none is (an id never archived), or (reported) when its object is not
+ * this delivery of this organization and mode with its own attempts.
+ */
 export async function readArchivedDelivery(store: ObjectStore, organizationId: string, mode: Mode, deliveryId: string): Promise<ArchivedDelivery | null> {
   const key = archivedDeliveryKey(organizationId, mode, deliveryId);
   const object = await bucket(store).get(key);
-  return object === null ? null : ((await readJson(object, key)) as ArchivedDelivery | null);
+  if (object === null) return null;
+  const value = await readJson(object, key);
+  if (value === null) return null;
+  const parsed = archivedDelivery.safeParse(value);
+  const { delivery, attempts } = parsed.data ?? { delivery: null, attempts: [] };
+  const its = delivery !== null && delivery.id === deliveryId && delivery.organizationId === organizationId && delivery.mode === mode;
+  if (parsed.success && its && attempts.every((attempt) => attempt.deliveryId === deliveryId)) return parsed.data;
+  reportUnreadable(key, "unreadable");
+  return null;
 }
