@@ -5,7 +5,7 @@ import { findProof } from "../storage/proofs.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
 import { findMatchingTemplate } from "../storage/capture-templates.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
-import { SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
+import { RECORD_FAULT_WORDS, SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
 
 /**
  * What an "after" reads of its before's files (its shots per step, its thumbnails): when the service's record of them
@@ -18,7 +18,7 @@ export async function beforeFilesOrConflict<T>(read: Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof SealedRecordUnavailable)) throw error;
     throw new ApiError("sealed_record_unavailable", {
-      detail: `The service's record of the before's files is ${error.fault === "missing" ? "missing from its storage" : error.fault === "altered" ? "not the one sealing wrote" : "unreadable"}: this after cannot be compared with its shots.`,
+      detail: `The service's record of the before's files ${RECORD_FAULT_WORDS[error.fault]}: this after cannot be compared with its shots.`,
     });
   }
 }

@@ -2,15 +2,8 @@ import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { findProofById, observedProofFiles } from "../storage/proofs-read.ts";
 import type { FileRow } from "../storage/rows.ts";
-import { type SealedRecordFault, SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
+import { RECORD_FAULT_WORDS, SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
 import type { ObservedFiles } from "./verify-proof.ts";
-
-/** The problem's detail, per what was observed of the record. */
-const RECORD_PROBLEMS: Record<SealedRecordFault, string> = {
-  missing: "The service's record of this proof's files is missing from its storage: its files cannot be served or packaged.",
-  altered: "The service's record of this proof's files is not the one sealing wrote (altered in storage): its files cannot be served or packaged.",
-  unreadable: "The service's record of this proof's files cannot be read (damaged in storage): its files cannot be served or packaged.",
-};
 
 /**
  * Any proof by its id (the public routes need no credential) with its files in capture order, or what was observed
@@ -25,6 +18,9 @@ export async function publicProofOrThrow({ ctx, input }: { ctx: Pick<DomainConte
 
 /** The files of a proof whose bytes a route serves: when its sealed record cannot give them, `sealed_record_unavailable`. */
 export function filesToServe(files: ObservedFiles): FileRow[] {
-  if (files instanceof SealedRecordUnavailable) throw new ApiError("sealed_record_unavailable", { detail: RECORD_PROBLEMS[files.fault] });
+  if (files instanceof SealedRecordUnavailable)
+    throw new ApiError("sealed_record_unavailable", {
+      detail: `The service's record of this proof's files ${RECORD_FAULT_WORDS[files.fault]}: its files cannot be served or packaged.`,
+    });
   return files;
 }

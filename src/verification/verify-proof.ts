@@ -3,7 +3,7 @@ import type { Database } from "../db/client.ts";
 import { shardDatabase, shardOfId } from "../db/shards.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { readSealedArtifacts } from "../storage/objects/sealed-artifacts.ts";
-import { type SealedRecordFault, SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
+import { RECORD_FAULT_WORDS, SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
 import { readStoredReports } from "../storage/objects/reports.ts";
 import { type ProofReportRow, reportsKeptWith } from "../storage/proof-reports.ts";
 import { type ProofRehashes, proofRehashes } from "../storage/sealed-object-checks.ts";
@@ -101,15 +101,6 @@ export const recordVersion = (files: ObservedFiles): string => (files instanceof
 /** The files a presentation lists: none when the record could not give them (never files made up). */
 export const listedFiles = (files: ObservedFiles): FileRow[] => (files instanceof SealedRecordUnavailable ? [] : files);
 
-/** The failing `files_record` check's detail, per what was observed of the record (forger session 5, F3). */
-const RECORD_FAULTS: Record<SealedRecordFault, string> = {
-  missing: "the service's record of this proof's files is missing from its storage: which files it holds, and their fingerprints, cannot be checked or shown",
-  altered:
-    "the service's record of this proof's files is not the one sealing wrote (altered in storage): which files it holds, and their fingerprints, cannot be checked or shown",
-  unreadable:
-    "the service's record of this proof's files cannot be read (damaged in storage): which files it holds, and their fingerprints, cannot be checked or shown",
-};
-
 /**
  * Verifies a sealed proof on every request from what is stored now, with the one verification core
  * (shared/verification/, docs/adr/0035): its small artifacts and its sealed reports as they are in R2, each
@@ -138,7 +129,11 @@ export async function proofVerification(env: Env, proof: ProofRow, files: Observ
     pins: await publishedPins(anchors, proof.mode, entries),
     now: new Date(),
     source: "storage",
-    ...(unavailable ? { filesUnknown: RECORD_FAULTS[unavailable.fault] } : {}),
+    ...(unavailable
+      ? {
+          filesUnknown: `the service's record of this proof's files ${RECORD_FAULT_WORDS[unavailable.fault]}: which files it holds, and their fingerprints, cannot be checked or shown`,
+        }
+      : {}),
   });
   return {
     status: result.verdict === "verified" ? "valid" : "invalid",

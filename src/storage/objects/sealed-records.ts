@@ -44,6 +44,13 @@ export async function storeSealedRecord(store: ObjectStore, proofId: string, run
  */
 export type SealedRecordFault = "missing" | "altered" | "unreadable";
 
+/** What was observed of the record, in the words of a check's or a problem's detail ("the service's record of … <words>"). */
+export const RECORD_FAULT_WORDS: Record<SealedRecordFault, string> = {
+  missing: "is missing from its storage",
+  altered: "is not the one sealing wrote (altered in storage)",
+  unreadable: "cannot be read (damaged in storage)",
+};
+
 /**
  * A sealed proof's record in R2 cannot give its files (forger session 5, F3): the caller presents that as observed
  * (a failing check, a stable problem), never as a server error and never with files made up.
