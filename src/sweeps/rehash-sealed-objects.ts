@@ -138,26 +138,37 @@ function signedFilesOf(
   });
 }
 
+/** What a proof gives the re-hash: its objects, and the keys of rows its round must delete when it finishes the proof. */
+interface ProofObjects {
+  objects: Planned[];
+  obsolete: string[];
+}
+
 /**
  * The objects a sealed proof publishes, each with the hash it must have (docs/adr/0066): manifest.json's is D1's
  * `manifest_sha256` (which the timestamp binds), never an object beside it; its signed files' the sealed manifest's
- * (`signedFilesOf`); its other artifacts' its run's artifact-hashes.json, else (sealed before it) their rows. A proof
- * sealed with that object that no longer has it: the object itself is a finding (missing), and its artifacts have no
- * hash to compare with (their signatures and pins are still checked on every request). The list is the same at
- * every run of a round (a proof may take several) while its sealed objects are: a record that cannot be read adds
- * its finding last, after the signed files, so that what comes before keeps its place when it reads again.
+ * (`signedFilesOf`); its other artifacts' their rows in D1 whenever they hold one, else its run's
+ * artifact-hashes.json. A proof sealed with that object that no longer has it: the object itself is a finding
+ * (missing), and its artifacts have no hash to compare with (their signatures and pins are still checked on every
+ * request). A proof whose rows hold its artifacts' hashes (sealed before migration 0026, or by the Worker before it
+ * after it was applied) keeps them for ever: an artifact-hashes.json is never taken over them (forger session 7,
+ * G5), one beside a proof sealed before the migration is a finding (sealing never wrote it), and one disagreeing with
+ * a row is one. The list is the same at every run of a round (a proof may take several) while its sealed objects
+ * are: a record that cannot be read adds its finding last, after the signed files, so that what comes before keeps
+ * its place when it reads again.
  */
-function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[], cursor: RehashCursor): Planned[] {
+function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[], cursor: RehashCursor): ProofObjects {
   const { manifest, files, hashes, hashesReadable } = reads;
   const run = proof.sealingRun;
   const keys = proofArtifactKeys(proof.id, run);
   const rowOf = new Map(rows.map((row) => [row.objectKey, row]));
+  const rowHash = (objectKey: string) => rowOf.get(objectKey)?.expectedSha256 ?? null;
   const object = (objectKey: string, entry: string, fileId: string | null, expected: string | null, size: number | null): SealedObject => ({
     objectKey,
     proofId: proof.id,
     entry,
     fileId,
-    expectedSha256: expected ?? rowOf.get(objectKey)?.expectedSha256 ?? null,
+    expectedSha256: expected ?? rowHash(objectKey),
     size: size ?? rowOf.get(objectKey)?.size ?? null,
   });
   const manifestObject: Planned = {
@@ -171,19 +182,27 @@ function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[],
     // Proofs sealed before the proof-level seal (manifest version 1) have no manifest.p7s: its absence is not an alteration.
     ...(proof.sealCertificateSha256 === null ? [] : [[packagedArtifactKey(proof.id, run, "manifest.p7s"), "manifest.p7s"] as ArtifactEntry]),
   ];
-  // Sealed with its artifact-hashes.json: re-hashed only to find it missing.
-  const sealedBeforeHashes = hashes === null && hashesReadable && sealedWithRows(artifactEntries, rowOf);
-  const hashesKey = run !== null && proof.seq >= cursor.artifactHashesFrom && !sealedBeforeHashes ? artifactHashesKey(proof.id, run) : null;
+  const beforeHashes = proof.seq < cursor.artifactHashesFrom;
+  // The rows hold the artifacts' hashes: sealed before artifact-hashes.json, or by the Worker before it after the migration (F5).
+  const inRows = beforeHashes || sealedWithRows(artifactEntries, rowOf);
+  const hashesPresent = hashes !== null || !hashesReadable;
+  const disagreesWithRows = hashes !== null && artifactEntries.some(([key, entry]) => rowHash(key) !== null && rowHash(key) !== hashes[entry].sha256);
+  // Not what sealing wrote: unreadable, vouching for other bytes than a row of D1, or beside a proof sealing wrote none of.
+  const hashesRefused = !hashesReadable || disagreesWithRows || (beforeHashes && hashesPresent);
+  const hashesKey = run === null ? null : artifactHashesKey(proof.id, run);
   const hashesObject: Planned[] =
-    hashesKey === null
+    hashesKey === null || (inRows && !hashesPresent)
       ? []
-      : [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof", ...(hashesReadable ? {} : { readable: false as const }) }];
+      : [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof", ...(hashesRefused ? { readable: false as const } : {}) }];
+  // A finding of an artifact-hashes.json that should not be there goes once it is gone.
+  const obsolete = hashesKey !== null && hashesObject.length === 0 && rowOf.has(hashesKey) ? [hashesKey] : [];
+  const trusted = inRows || hashesRefused ? null : hashes;
   const artifacts = artifactEntries.map(([key, entry]): Planned => {
     const row = rowOf.get(key);
     const settled = row !== undefined && row.matched === true && row.expectedSha256 !== null;
     return {
-      object: object(key, entry, null, hashes?.[entry].sha256 ?? null, hashes?.[entry].size ?? null),
-      expectedIn: hashes !== null || hashesKey !== null ? "proof" : settled ? "settled row" : "row",
+      object: object(key, entry, null, rowHash(key) ?? trusted?.[entry].sha256 ?? null, trusted?.[entry].size ?? null),
+      expectedIn: inRows ? (settled ? "settled row" : "row") : "proof",
     };
   });
   const signedFiles = signedFilesOf(proof, reads).map(
@@ -194,7 +213,7 @@ function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[],
     files === null && run !== null
       ? [{ object: object(sealedRecordKey(proof.id, run), "record.json", null, null, null), expectedIn: "proof", readable: false }]
       : [];
-  return [manifestObject, ...hashesObject, ...artifacts, ...signedFiles, ...unreadableRecord];
+  return { objects: [manifestObject, ...hashesObject, ...artifacts, ...signedFiles, ...unreadableRecord], obsolete };
 }
 
 /**
@@ -219,7 +238,7 @@ async function plannedObjects(worker: WorkerContext, cursor: RehashCursor, proof
   let bytes = 0;
   for (const [index, proof] of proofs.entries()) {
     const proofRows = rows.filter((row) => row.proofId === proof.id);
-    const objects = objectsOf(proof, reads[index]!, proofRows, cursor);
+    const { objects, obsolete } = objectsOf(proof, reads[index]!, proofRows, cursor);
     // Only the first proof after the position can have been begun by an earlier run.
     const start = index === 0 ? cursor.objectOffset : 0;
     let taken = 0;
@@ -238,7 +257,7 @@ async function plannedObjects(worker: WorkerContext, cursor: RehashCursor, proof
     objectOffset = 0;
     finished.add(proof.id);
     const byProof = new Set(objects.filter((item) => item.expectedIn === "proof").map((item) => item.object.objectKey));
-    earlierRestored.push(...proofRows.filter((row) => row.matched === true && byProof.has(row.objectKey)).map((row) => row.objectKey));
+    earlierRestored.push(...proofRows.filter((row) => row.matched === true && byProof.has(row.objectKey)).map((row) => row.objectKey), ...obsolete);
   }
   return { planned, position, objectOffset, finished, earlierRestored };
 }

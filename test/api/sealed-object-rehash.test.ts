@@ -386,6 +386,67 @@ describe("re-hash of sealed stored objects from one cursor per shard", () => {
     ]);
   });
 
+  it("never takes a planted artifact-hashes.json over the rows holding a proof's artifact hashes, nor deletes them", async () => {
+    // Forger session 7, G5: the rows are what an insider with the bucket alone cannot write; the object beside them was
+    // taken over them, and its matches then deleted the rows. First a proof sealed before migration 0026, then one the
+    // Worker before it sealed after it was applied (F5: numbered after the cursor's artifact_hashes_from).
+    const alerts = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    let after = new Date(Date.now() + 8 * 86_400_000);
+    for (const beforeMigration of [true, false]) {
+      const { proofId, run, db } = await sealedProof({ legacy: true, withSeal: true });
+      if (beforeMigration)
+        await db.prepare("UPDATE rehash_cursor SET artifact_hashes_from = (SELECT rehash_seq FROM proofs WHERE id = ?) + 1").bind(proofId).run();
+      const keys = proofArtifactKeys(proofId, run);
+      const seal = new TextEncoder().encode("a seal");
+      const genuine = {
+        "manifest.json": { sha256: FIXTURE_MANIFEST_SHA256, size: FIXTURE_MANIFEST.length },
+        "proof.tsr": { sha256: await sha256Hex(tsrBytes()), size: tsrBytes().length },
+        "chain.pem": { sha256: await sha256Hex(FIXTURE_CHAIN_PEM), size: FIXTURE_CHAIN_PEM.length },
+        "manifest.p7s": { sha256: await sha256Hex(seal), size: seal.length },
+      };
+      const artifacts: [string, "proof.tsr" | "chain.pem" | "manifest.p7s"][] = [
+        [keys.timestampResponse, "proof.tsr"],
+        [keys.timestampChain, "chain.pem"],
+        [packagedArtifactKey(proofId, run, "manifest.p7s"), "manifest.p7s"],
+      ];
+      for (const [key, entry] of artifacts)
+        await db
+          .prepare("INSERT INTO sealed_object_checks (object_key, proof_id, entry, expected_sha256, size, matched) VALUES (?, ?, ?, ?, ?, NULL)")
+          .bind(key, proofId, entry, genuine[entry].sha256, genuine[entry].size)
+          .run();
+      after = await sweepUntilRehashed(proofId, after);
+      expect((await proofRehashes(db, proofId)).findings).toEqual([]);
+      const rows = (await rowsOf(db, proofId)).map((row) => [row.entry, row.expected_sha256]);
+      // The insider replaces the token and writes an artifact-hashes.json vouching for it (its manifest entry D1's).
+      const forged = new TextEncoder().encode("not the sealed token");
+      await env.FILES.put(keys.timestampResponse, forged);
+      await storeArtifactHashes(env, proofId, run, { ...genuine, "proof.tsr": { sha256: await sha256Hex(forged), size: forged.length } });
+      after = await sweepUntilRehashed(proofId, after);
+      after = await sweepUntilRehashed(proofId, after);
+      expect((await proofRehashes(db, proofId)).findings).toEqual([
+        expect.objectContaining({ entry: "artifact-hashes.json", matched: false }),
+        expect.objectContaining({ entry: "proof.tsr", expectedSha256: genuine["proof.tsr"].sha256, foundSha256: await sha256Hex(forged), matched: false }),
+      ]);
+      expect(alerts.mock.calls.some(([line]) => String(line).includes(proofId) && String(line).includes('"entry":"proof.tsr"'))).toBe(true);
+      // The token restored and the object gone: no finding left, and the rows still hold the sealed hashes.
+      await env.FILES.put(keys.timestampResponse, tsrBytes());
+      await env.FILES.delete(artifactHashesKey(proofId, run));
+      after = await sweepUntilRehashed(proofId, after);
+      after = await sweepUntilRehashed(proofId, after);
+      expect((await proofRehashes(db, proofId)).findings).toEqual([]);
+      expect((await rowsOf(db, proofId)).map((row) => [row.entry, row.expected_sha256])).toEqual(rows);
+      // An artifact-hashes.json of the genuine hashes: beside a proof sealed before the migration it is still a finding
+      // (sealing never wrote one); agreeing with the rows of the F5 proof, it changes nothing. The rows stay.
+      await storeArtifactHashes(env, proofId, run, genuine);
+      after = await sweepUntilRehashed(proofId, after);
+      after = await sweepUntilRehashed(proofId, after);
+      expect((await proofRehashes(db, proofId)).findings.map((finding) => finding.entry)).toEqual(beforeMigration ? ["artifact-hashes.json"] : []);
+      expect((await rowsOf(db, proofId)).map((row) => [row.entry, row.expected_sha256])).toEqual(
+        beforeMigration ? [["artifact-hashes.json", null], ...rows] : rows,
+      );
+    }
+  });
+
   it("walks each shard's proofs from that shard's own cursor, as each shard's message of the sweeps queue runs it", async () => {
     const proofs = await Promise.all((["00", "01", "02"] as const).map(async (shard) => ({ shard, ...(await sealedProof({ shard })) })));
     const target = proofs[2]!;
