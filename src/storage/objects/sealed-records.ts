@@ -2,6 +2,7 @@ import type { FileRow } from "../rows.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { type ManifestFile, readManifest } from "../../../shared/verification/sealed-manifest.ts";
 import { bucket, type ObjectStore, proofArtifactKeys, sealedRecordKey } from "./bucket.ts";
+import { SEALED_RECORD_SHAPES } from "./sealed-record-shape.ts";
 
 /** The columns of a sealed file kept in the proof's record in R2 instead of D1 (migration 0024). */
 export type RecordedFacts = Pick<FileRow, "captureContext" | "decoded" | "signals" | "priorCredentials" | "thumbnail">;
@@ -72,9 +73,10 @@ type RecordOf = { id: string; sealingRun: string | null; sealedRecordSha256?: st
 
 /**
  * The run's record, which must be the bytes sealing wrote when D1 holds their hash: a record gone, replaced or not a
- * record is `SealedRecordUnavailable` (the re-hash records it as a finding of the proof), never files presented from it.
+ * record of its version's shape is `SealedRecordUnavailable` (the re-hash records it as a finding of the proof), never
+ * files presented from it.
  */
-async function readSealedRecord(store: ObjectStore, proof: RecordOf): Promise<SealedRecord> {
+async function readSealedRecord(store: ObjectStore, proof: RecordOf, version: 1 | 2): Promise<SealedRecord> {
   const unavailable = (fault: SealedRecordFault, why: string) => new SealedRecordUnavailable(proof.id, fault, `proof ${proof.id}: ${why}`);
   if (proof.sealingRun === null) throw unavailable("missing", "sealed with a record but no sealing run");
   const object = await bucket(store).get(sealedRecordKey(proof.id, proof.sealingRun));
@@ -82,21 +84,28 @@ async function readSealedRecord(store: ObjectStore, proof: RecordOf): Promise<Se
   const bytes = new Uint8Array(await object.arrayBuffer());
   if (proof.sealedRecordSha256 && (await sha256Hex(bytes)) !== proof.sealedRecordSha256)
     throw unavailable("altered", "its sealed record is not the one sealing wrote");
-  const record = parsedRecord(bytes);
+  const record = parsedRecord(bytes, version);
   if (record === null) throw unavailable("unreadable", "its sealed record is not a record of files");
   return record;
 }
 
-/** The record's JSON when it is an object with its files by id; null for anything else (a record written before migration 0028 has no hash in D1 to be checked against). */
-function parsedRecord(bytes: Uint8Array): SealedRecord | null {
+/**
+ * The record's JSON when it has its version's shape, each entry's values of the types sealing wrote; null for anything
+ * else (a record written before migration 0028 has no hash in D1 to be checked against, forger session 7, G13).
+ */
+function parsedRecord(bytes: Uint8Array, version: 1 | 2): SealedRecord | null {
+  let json: unknown;
   try {
-    const record = JSON.parse(new TextDecoder().decode(bytes)) as Partial<SealedRecord> | null;
-    const files = record?.files;
-    return files !== null && typeof files === "object" && !Array.isArray(files) ? (record as SealedRecord) : null;
+    json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return null;
   }
+  const parsed = SEALED_RECORD_SHAPES[version].safeParse(json);
+  return parsed.success ? (parsed.data as unknown as SealedRecord) : null;
 }
+
+/** The record's entry for a file id, its own (never a key inherited by every object, such as "constructor"). */
+const entryOf = (record: SealedRecord, id: string) => (Object.hasOwn(record.files, id) ? record.files[id] : undefined);
 
 /**
  * The files of a proof whose record holds them whole (docs/adr/0065), in capture order. A sealed proof without its
@@ -107,11 +116,11 @@ function parsedRecord(bytes: Uint8Array): SealedRecord | null {
  * (forger session 5, F1). A manifest altered or gone is the verdict's to report; the record's values stand then.
  */
 export async function sealedRecordFiles(store: ObjectStore, proof: RecordOf & { manifestSha256: string | null }): Promise<FileRow[]> {
-  const [record, sealed] = await Promise.all([readSealedRecord(store, proof), sealedManifestFiles(store, proof)]);
+  const [record, sealed] = await Promise.all([readSealedRecord(store, proof, 2), sealedManifestFiles(store, proof)]);
   if (!Array.isArray(record.file_order))
     throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: its sealed record does not hold its files whole`);
   return record.file_order.map((id) => {
-    const file = record.files[id] as SealedFile | undefined;
+    const file = entryOf(record, id) as SealedFile | undefined;
     if (file === undefined) throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: file ${id} is missing from its sealed record`);
     const entry = sealed.get(id);
     const bound = entry && {
@@ -143,9 +152,9 @@ async function sealedManifestFiles(
  * (their D1 columns were emptied when the record was written).
  */
 export async function withSealedRecord(store: ObjectStore, proof: RecordOf, files: FileRow[]): Promise<FileRow[]> {
-  const record = await readSealedRecord(store, proof);
+  const record = await readSealedRecord(store, proof, 1);
   return files.map((file) => {
-    const facts = record.files[file.id];
+    const facts = entryOf(record, file.id);
     if (facts === undefined) throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: file ${file.id} is missing from its sealed record`);
     // Only the facts such a record holds: the row's other columns are D1's, never overridden by an unsigned object.
     const { captureContext, decoded, signals, priorCredentials, thumbnail } = facts;

@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/**
+ * The shape of a sealed record's entries (forger session 7, G13), checked on every read: a record with no SHA-256 in
+ * D1 (sealed before migration 0028) is bound by nothing, so a value of another type than sealing wrote would make the
+ * routes presenting it fail, or be shown as the service's observation. Exactly the fields read, with the types the
+ * file's row gives them; other keys are ignored (never read).
+ */
+const count = z.number().nullish();
+const text = z.string().nullish();
+
+const CaptureContextShape = z
+  .looseObject({
+    method: text,
+    device_time: text,
+    width: count,
+    height: count,
+    duration_ms: count,
+    clock_offset_ms: count,
+    capture_page_version: text,
+    geolocation: z.looseObject({ latitude: z.number(), longitude: z.number(), accuracy_m: z.number() }).nullish(),
+  })
+  .nullish();
+
+const DecodedShape = z.looseObject({ width: count, height: count, duration_ms: count }).nullish();
+
+const SignalShape = z.looseObject({
+  code: z.string(),
+  detail: z.string(),
+  proof_id: text,
+  step_id: text,
+  other_file_id: text,
+  distance: count,
+  sealed_at: text,
+});
+
+const PriorCredentialsShape = z
+  .looseObject({
+    claim_generator: text,
+    digital_source_types: z.array(z.string()),
+    validation_state: z.string(),
+    signer: text,
+  })
+  .nullish();
+
+const ThumbnailShape = z.looseObject({ key: z.string(), content_type: z.string(), width: z.number(), height: z.number(), size: z.number() }).nullish();
+
+/** An entry of a record of facts (migration 0024): what D1 no longer held of the file. */
+export const RecordedFactsShape = z.looseObject({
+  captureContext: CaptureContextShape,
+  decoded: DecodedShape,
+  signals: z.array(SignalShape).nullish(),
+  priorCredentials: PriorCredentialsShape,
+  thumbnail: ThumbnailShape,
+});
+
+/** An entry of a record of whole files (docs/adr/0065): the facts and every other column of the file's row. */
+export const SealedFileShape = RecordedFactsShape.extend({
+  id: z.string(),
+  sessionId: z.string(),
+  proofId: text,
+  stepId: z.string(),
+  kind: z.enum(["photo", "video"]),
+  contentType: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  status: z.string(),
+  originalKey: z.string(),
+  signedKey: text,
+  signedSha256: text,
+  signedSize: count,
+  sniffedType: text,
+  priorC2pa: z.boolean().nullish(),
+  signedCrc32: count,
+  createdAt: z.string(),
+  capturedAt: text,
+});
+
+/**
+ * A record's whole shape, by the version D1 names (`proofs.sealed_record`): 1 facts only, 2 whole files. A version-2
+ * record without its `file_order` is a record lacking the proof's files (`altered`), said where the order is read.
+ */
+export const SEALED_RECORD_SHAPES = {
+  1: z.looseObject({ files: z.record(z.string(), RecordedFactsShape), file_order: z.array(z.string()).optional() }),
+  2: z.looseObject({ files: z.record(z.string(), SealedFileShape), file_order: z.array(z.string()).optional() }),
+} as const;

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { env } from "cloudflare:workers";
+import { packagedArtifactKey, sealedRecordKey } from "../../src/storage/objects/bucket.ts";
+import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
+import { call, callJson } from "./support/client.ts";
+import { createOrganization } from "./support/factories.ts";
+import { filesOfProof } from "./support/proof-files.ts";
+import { storedGenuineV2Proof } from "./support/sealed-fixture.ts";
+import { V2_CHAIN_PEM, V2_FILES } from "./fixtures/sealed-proof-v2.ts";
+
+/**
+ * Forger session 7's findings G13, G11 and G10: an insider with write access to the bucket makes an object a proof's
+ * routes read not what sealing wrote (a record of the wrong shape, an object too large to read, a revocation index or
+ * trust anchor that does not parse). Every route answers what was observed, never a 5xx and never `verified`.
+ */
+type RecordEdit = (record: { files: Record<string, any>; file_order?: unknown[] }) => void;
+
+let address = 0;
+const lookUp = (body: Record<string, string>) =>
+  callJson("/v1/public/verify", { method: "POST", body, headers: { "CF-Connecting-IP": `198.51.100.${++address % 250}` } });
+
+/**
+ * The genuine version-2 proof of a fresh organization with its record as `version` says (1: facts only, the rows in
+ * D1, as production holds today; 2: whole files), no SHA-256 of it in D1 (sealed before migration 0028), then edited.
+ */
+async function recordWithoutHash(version: 1 | 2, edit: RecordEdit) {
+  const { proofId, run } = await storedGenuineV2Proof();
+  await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
+  const owner = await createOrganization();
+  await env.DB.prepare("UPDATE proofs SET sealed_record = ?, sealed_record_sha256 = NULL, organization_id = ? WHERE id = ?")
+    .bind(version, owner.id, proofId)
+    .run();
+  if (version === 2) await env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId).run();
+  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/c2pa-1.pem"), V2_CHAIN_PEM);
+  const key = sealedRecordKey(proofId, run);
+  const record = await (await env.FILES.get(key))!.json<Parameters<RecordEdit>[0]>();
+  edit(record);
+  await env.FILES.put(key, JSON.stringify(record));
+  return { proofId, run, ownerKey: owner.testKey };
+}
+
+const first = V2_FILES[0].id;
+/** What each edit is: not of the record's shape (`unreadable`), or a record lacking a file of the proof (`altered`). */
+const RECORD_EDITS: { label: string; version: 1 | 2; edit: RecordEdit; fault?: "altered" }[] = [
+  { label: "an entry null", version: 1, edit: (record) => Object.assign(record.files, { [first]: null }) },
+  { label: "an entry a number", version: 1, edit: (record) => Object.assign(record.files, { [first]: 5 }) },
+  { label: "signals a string", version: 1, edit: (record) => Object.assign(record.files[first], { signals: "x" }) },
+  { label: "decoded a string", version: 1, edit: (record) => Object.assign(record.files[first], { decoded: "x" }) },
+  { label: "the capture context a string", version: 1, edit: (record) => Object.assign(record.files[first], { captureContext: "x" }) },
+  { label: "a reported place of strings", version: 1, edit: (record) => Object.assign(record.files[first], { captureContext: { geolocation: "x" } }) },
+  { label: "a thumbnail key a number", version: 1, edit: (record) => Object.assign(record.files[first], { thumbnail: { key: 5 } }) },
+  { label: "an entry null", version: 2, edit: (record) => Object.assign(record.files, { [first]: null }) },
+  { label: "createdAt a number", version: 2, edit: (record) => Object.assign(record.files[first], { createdAt: 5, capturedAt: null }) },
+  { label: "file_order naming an inherited key", version: 2, edit: (record) => void record.file_order?.push("constructor"), fault: "altered" },
+];
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  // The fixture's file ids are fixed: the next fixture proof stores its rows under them.
+  await env.DB.prepare("DELETE FROM files WHERE id IN (?, ?)")
+    .bind(V2_FILES[0].id, V2_FILES[1]?.id ?? V2_FILES[0].id)
+    .run();
+});
+
+describe.each(RECORD_EDITS)("a record without its hash in D1 (version $version), $label (G13)", ({ version, edit, fault = "unreadable" }) => {
+  it("is said: the public JSON and the page say not verified, no file shown", async () => {
+    const { proofId } = await recordWithoutHash(version, edit);
+    const answer = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.files).toEqual([]);
+    expect(answer.body.verification.verdict).toBe("not_verified");
+    expect(answer.body.verification.checks).toContainEqual(
+      expect.objectContaining({ name: "files_record", result: "fail", detail: expect.stringContaining(fault === "altered" ? "altered" : "cannot be read") }),
+    );
+    const page = await call(`/p/${proofId}?lang=en`, { headers: { Accept: "text/html" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('data-verdict="not_verified"');
+    expect(html).toContain('data-testid="files-record-unavailable"');
+  });
+
+  it("the file and the package answer 409, the look-up never a 5xx nor valid", async () => {
+    const { proofId } = await recordWithoutHash(version, edit);
+    for (const path of [`/v1/public/proofs/${proofId}/files/${first}`, `/v1/public/proofs/${proofId}/package`]) {
+      const answer = await callJson(path);
+      expect(answer.status, path).toBe(409);
+      expect(answer.body.code, path).toBe("sealed_record_unavailable");
+    }
+    const found = await lookUp({ sha256: V2_FILES[0].signed_sha256, proof_id: proofId });
+    expect(found.status).toBe(200);
+    for (const match of found.body.data) expect(match.verification.status).not.toBe("valid");
+  });
+
+  it("the owner's proof and list page say which, the list never hidden", async () => {
+    const { proofId, ownerKey } = await recordWithoutHash(version, edit);
+    const read = await callJson(`/v1/proofs/${proofId}`, { key: ownerKey });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ files: [], files_record: fault });
+    const list = await callJson("/v1/proofs", { key: ownerKey });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([expect.objectContaining({ id: proofId, files: [], files_record: fault })]);
+  });
+});
+
+describe("a record without its hash in D1, of its shape (G13)", () => {
+  it.each([1, 2] as const)("version %i reads as before: verified, its files listed", async (version) => {
+    const { proofId } = await recordWithoutHash(version, () => undefined);
+    const answer = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(answer.body.verification.verdict).toBe("verified");
+    expect(answer.body.files.map((file: { id: string }) => file.id)).toEqual(V2_FILES.map((file) => file.id));
+  });
+});
