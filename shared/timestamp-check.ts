@@ -190,10 +190,17 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** The DER of every certificate in a PEM bundle. */
+/**
+ * The DER of every certificate in a PEM bundle. A block whose body is not base64 holds no certificate and is skipped
+ * (forger session 7, G10): a damaged bundle reads as one without it, so the checks needing it fail, never a throw.
+ */
 export function pemCertificatesDer(pem: string): Uint8Array[] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----/g) ?? [];
-  return blocks.map((block) => Uint8Array.from(atob(block.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, "")), (c) => c.charCodeAt(0)));
+  return blocks.flatMap((block) => {
+    const body = block.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, "");
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 !== 0) return [];
+    return [Uint8Array.from(atob(body), (c) => c.charCodeAt(0))];
+  });
 }
 
 /** An INTEGER's content bytes as `openssl ts -reply -text` prints a serial: `0x`, upper-case hex, no leading zeros. */

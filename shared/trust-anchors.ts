@@ -20,17 +20,27 @@ export const nameText = (name: pkijs.RelativeDistinguishedNames) =>
 /** A certificate's subject in one line. */
 export const subjectText = (cert: pkijs.Certificate) => nameText(cert.subject);
 
+function parsedCertificate(der: Uint8Array): pkijs.Certificate | null {
+  try {
+    return pkijs.Certificate.fromBER(der.slice().buffer as ArrayBuffer);
+  } catch {
+    return null;
+  }
+}
+
 export const opensslFingerprint = (sha256: string) => sha256.toUpperCase().match(/../g)!.join(":");
 
 /**
  * The self-signed certificates of a PEM bundle (the roots: intermediates and signers are never anchors)
  * with their fingerprints. Shared by the Worker (VERIFY.md, the public list of roots) and the offline verifier.
+ * A block that is no certificate is no root (forger session 7, G10): a junk c2pa-trust-anchor.pem gives none, and the
+ * checks needing an anchor fail, never a throw.
  */
 export async function rootFingerprints(pem: string): Promise<RootFingerprint[]> {
   const roots: RootFingerprint[] = [];
   for (const der of pemCertificatesDer(pem)) {
-    const cert = pkijs.Certificate.fromBER(der.slice().buffer as ArrayBuffer);
-    if (!cert.subject.isEqual(cert.issuer)) continue;
+    const cert = parsedCertificate(der);
+    if (cert === null || !cert.subject.isEqual(cert.issuer)) continue;
     const sha256 = hex(await crypto.subtle.digest("SHA-256", der.slice()));
     const subject = subjectText(cert);
     roots.push({ subject, sha256, opensslFingerprint: opensslFingerprint(sha256), pem: certificatePem(btoa(String.fromCharCode(...der))) });

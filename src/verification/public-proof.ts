@@ -53,8 +53,9 @@ export async function publicProof(env: Env, proof: ProofRow, files: ObservedFile
     seal: presentSeal(proof),
     // Fingerprints to compare elsewhere (GET /v1/public/trust-anchors, the authority's own publication): the package's chains prove nothing by themselves.
     trust_anchors: roots && { timestamp_authority_root_sha256: roots.tsa?.sha256 ?? null, c2pa_root_sha256: roots.c2pa?.sha256 ?? null },
-    // What the package's revocation/ holds, as captured at sealing (null: not sealed, or sealed before it was captured).
-    revocation,
+    // What the package's revocation/ holds, as captured at sealing (null: not sealed, sealed before it was captured, or
+    // an index damaged in storage, which the verification's failing `revocation` check says).
+    revocation: revocation === "unreadable" ? null : revocation,
     // The RFC 4998 evidence record the package carries, and when the sweep last renewed it (docs/adr/0022).
     evidence_record: evidence,
     ...reports,

@@ -47,6 +47,9 @@ export async function verificationPackage({
     readRevocationIndex(ctx.env, proof),
     objectHead(ctx.env, evidenceKey),
   ]);
+  // An index that is not one (damaged in storage, forger session 7 G10) is packaged as stored and names no file: the
+  // package's verifier, and VERIFY.md's step 7, find the revocation data failing, as the service's own verdict does.
+  const indexed = revocation === "unreadable" ? [] : revocation;
   // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
   // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
   // sealer recorded it (NULL), are CRC'd on the way.
@@ -64,7 +67,7 @@ export async function verificationPackage({
     { name: "proof.tsr", body: fromStorage(keys.timestampResponse) },
     { name: "chain.pem", body: fromStorage(keys.timestampChain) },
     { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },
-    ...(revocation === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(revocation)]).map((name) => ({
+    ...(indexed === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(indexed)]).map((name) => ({
       name,
       body: fromStorage(packagedArtifactKey(proof.id, proof.sealingRun, name)),
     })),
@@ -79,7 +82,7 @@ export async function verificationPackage({
           proof,
           files,
           roots,
-          revocation,
+          indexed,
           evidence !== null,
           ctx.env.API_BASE_URL,
           reports.map((report) => report.name),

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
-import { packagedArtifactKey, sealedRecordKey } from "../../src/storage/objects/bucket.ts";
+import { packagedArtifactKey, proofArtifactKeys, sealedRecordKey } from "../../src/storage/objects/bucket.ts";
 import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
@@ -108,5 +108,65 @@ describe("a record without its hash in D1, of its shape (G13)", () => {
     const answer = await callJson(`/v1/public/proofs/${proofId}`);
     expect(answer.body.verification.verdict).toBe("verified");
     expect(answer.body.files.map((file: { id: string }) => file.id)).toEqual(V2_FILES.map((file) => file.id));
+  });
+});
+
+/** The genuine version-2 proof with its files in its record, bound by its SHA-256 in D1: verified until tampered with. */
+async function sealedWithBoundRecord() {
+  const { proofId, run } = await storedGenuineV2Proof();
+  const sha256 = await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
+  await env.DB.batch([
+    env.DB.prepare("UPDATE proofs SET sealed_record = 2, sealed_record_sha256 = ? WHERE id = ?").bind(sha256, proofId),
+    env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId),
+  ]);
+  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/c2pa-1.pem"), V2_CHAIN_PEM);
+  return { proofId, run };
+}
+
+/** Every public route presenting the proof answers, never a 5xx nor `verified`; the verdict's checks for the caller to judge. */
+async function answeredNotVerified(proofId: string) {
+  const json = await callJson(`/v1/public/proofs/${proofId}`);
+  expect(json.status).toBe(200);
+  expect(json.body.verification.verdict).toBe("not_verified");
+  const page = await call(`/p/${proofId}?lang=en`, { headers: { Accept: "text/html" } });
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('data-verdict="not_verified"');
+  const zip = await call(`/v1/public/proofs/${proofId}/package`);
+  expect(zip.status).toBe(200);
+  expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  const found = await lookUp({ sha256: V2_FILES[0].signed_sha256, proof_id: proofId });
+  expect(found.status).toBe(200);
+  for (const match of found.body.data) expect(match.verification.status).not.toBe("valid");
+  return json.body;
+}
+
+const check = (body: { verification: { checks: { name: string }[] } }, name: string) => body.verification.checks.find((one) => one.name === name);
+
+describe("the revocation index replaced by what is not one (G10)", () => {
+  it.each(["not json", '[{"chain":"x"}]', "null"])("%s: the revocation check fails, every route answers", async (content) => {
+    const { proofId, run } = await sealedWithBoundRecord();
+    await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/index.json"), content);
+    const body = await answeredNotVerified(proofId);
+    expect(check(body, "revocation")).toMatchObject({ result: "fail" });
+    expect(body.revocation).toBeNull();
+  });
+});
+
+describe("the trust anchor or the authority's chain replaced by junk (G10)", () => {
+  const junk = ["-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"];
+  it.each(junk)("c2pa-trust-anchor.pem %j: no service root, the seal's check fails, every route answers", async (pem) => {
+    const { proofId, run } = await sealedWithBoundRecord();
+    await env.FILES.put(proofArtifactKeys(proofId, run).c2paTrustAnchor, pem);
+    const body = await answeredNotVerified(proofId);
+    expect(body.trust_anchors.c2pa_root_sha256).toBeNull();
+    expect(check(body, "manifest_seal")).toMatchObject({ result: "fail" });
+  });
+
+  it.each(junk)("chain.pem %j: the timestamp's chain fails, every route answers", async (pem) => {
+    const { proofId, run } = await sealedWithBoundRecord();
+    await env.FILES.put(proofArtifactKeys(proofId, run).timestampChain, pem);
+    const body = await answeredNotVerified(proofId);
+    expect(body.trust_anchors.timestamp_authority_root_sha256).toBeNull();
+    expect(check(body, "timestamp_chain")).toMatchObject({ result: "fail" });
   });
 });

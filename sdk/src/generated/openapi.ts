@@ -1453,7 +1453,7 @@ export interface components {
         timestamp_authority_root_sha256: string | null;
         c2pa_root_sha256: string | null;
       } | null;
-      /** @description The revocation data the package holds (revocation/index.json), captured at sealing and listed by the seal (manifest.p7s): for the timestamp authority's certificate (tsa), the C2PA signing certificate (c2pa) and the proof seal's certificate (seal), position 1 being the signer's and 2 an intermediate's, the CRL its issuer published at `source`, fetched at `captured_at`, with its thisUpdate and nextUpdate, and the package's file names of the certificate and the CRL; `unavailable` with its `reason` when none could be captured, never as if it held. null: not sealed, or sealed before revocation data was captured. */
+      /** @description The revocation data the package holds (revocation/index.json), captured at sealing and listed by the seal (manifest.p7s): for the timestamp authority's certificate (tsa), the C2PA signing certificate (c2pa) and the proof seal's certificate (seal), position 1 being the signer's and 2 an intermediate's, the CRL its issuer published at `source`, fetched at `captured_at`, with its thisUpdate and nextUpdate, and the package's file names of the certificate and the CRL; `unavailable` with its `reason` when none could be captured, never as if it held. null: not sealed, sealed before revocation data was captured, or its stored index is not one (damaged in storage: the verification's `revocation` check then fails). */
       revocation:
         | {
             /** @enum {string} */

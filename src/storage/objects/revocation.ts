@@ -33,11 +33,25 @@ export async function deleteRevocation(store: ObjectStore, proofId: string, run:
   );
 }
 
-/** The index of a sealed proof's revocation data; null for a proof sealed before it was captured. */
-export async function readRevocationIndex(store: ObjectStore, proof: { id: string; sealingRun: string | null }): Promise<RevocationIndexEntry[] | null> {
+/**
+ * The index of a sealed proof's revocation data; null for a proof sealed before it was captured; "unreadable" when
+ * the stored object is not an index (forger session 7, G10): sealing never writes one, so storage damaged it, and the
+ * verification core's `revocation` check fails on the same bytes. Never a throw: every route presenting the proof reads it.
+ */
+export async function readRevocationIndex(
+  store: ObjectStore,
+  proof: { id: string; sealingRun: string | null },
+): Promise<RevocationIndexEntry[] | null | "unreadable"> {
   const object = await bucket(store).get(packagedArtifactKey(proof.id, proof.sealingRun, REVOCATION_INDEX));
   if (object === null) return null;
-  return RevocationIndexSchema.parse(JSON.parse(await object.text()));
+  let json: unknown;
+  try {
+    json = JSON.parse(await object.text());
+  } catch {
+    return "unreadable";
+  }
+  const parsed = RevocationIndexSchema.safeParse(json);
+  return parsed.success ? parsed.data : "unreadable";
 }
 
 /** The package names of the revocation files the index lists (beside `revocation/index.json` itself). */

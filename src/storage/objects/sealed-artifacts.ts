@@ -111,6 +111,8 @@ export async function readPackagedChains(store: ObjectStore, proof: ProofRun): P
  */
 export async function evidenceObjects(store: ObjectStore, proof: ProofRun): Promise<Uint8Array[]> {
   const index = await readRevocationIndex(store, proof);
+  // The record covers the bytes sealing wrote: an index storage damaged is not renewed as if it were them.
+  if (index === "unreadable") throw new Error(`proof ${proof.id}: its revocation/index.json is not an index`);
   const names = ["manifest.json", "proof.tsr", ...(index === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(index)])];
   return Promise.all(
     names.map(async (name) => {
