@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { packagedArtifactKey, proofArtifactKeys, sealedRecordKey } from "../../src/storage/objects/bucket.ts";
 import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
+import { READ_LIMITS } from "../../src/storage/objects/bounded-read.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { filesOfProof } from "./support/proof-files.ts";
@@ -168,5 +169,54 @@ describe("the trust anchor or the authority's chain replaced by junk (G10)", () 
     const body = await answeredNotVerified(proofId);
     expect(body.trust_anchors.timestamp_authority_root_sha256).toBeNull();
     expect(check(body, "timestamp_chain")).toMatchObject({ result: "fail" });
+  });
+});
+
+/** `bytes` followed by spaces up to one byte above `limit`: still the same JSON, larger than sealing ever writes. */
+function padded(bytes: Uint8Array, limit: number): Uint8Array {
+  const out = new Uint8Array(limit + 1).fill(0x20);
+  out.set(bytes);
+  return out;
+}
+
+describe("an object larger than sealing ever writes is never read (G11)", () => {
+  it.each([
+    { version: 1, hashInD1: false },
+    { version: 2, hashInD1: false },
+    { version: 2, hashInD1: true },
+  ] as const)("record.json (version $version, its hash in D1: $hashInD1), the same JSON padded: unreadable", async ({ version, hashInD1 }) => {
+    const { proofId, run, ownerKey } = await recordWithoutHash(version, () => undefined);
+    const key = sealedRecordKey(proofId, run);
+    if (hashInD1) {
+      const genuine = new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer());
+      const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", genuine))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+      await env.DB.prepare("UPDATE proofs SET sealed_record_sha256 = ? WHERE id = ?").bind(digest, proofId).run();
+    }
+    await env.FILES.put(key, padded(new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer()), READ_LIMITS.sealedRecord));
+    const answer = await callJson(`/v1/public/proofs/${proofId}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ files: [], verification: { verdict: "not_verified" } });
+    expect(check(answer.body, "files_record")).toMatchObject({ result: "fail", detail: expect.stringContaining("cannot be read") });
+    expect((await call(`/p/${proofId}`, { headers: { Accept: "text/html" } })).status).toBe(200);
+    const list = await callJson("/v1/proofs", { key: ownerKey });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([expect.objectContaining({ id: proofId, files_record: "unreadable" })]);
+  });
+
+  it("manifest.json padded: read as the sealed one missing, every route answers", async () => {
+    const { proofId, run } = await sealedWithBoundRecord();
+    const key = proofArtifactKeys(proofId, run).manifest;
+    await env.FILES.put(key, padded(new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer()), READ_LIMITS.manifest));
+    const body = await answeredNotVerified(proofId);
+    expect(check(body, "package_complete")).toMatchObject({ result: "fail", detail: expect.stringContaining("missing: manifest.json") });
+  });
+
+  it("revocation/index.json padded: unreadable, the revocation check fails", async () => {
+    const { proofId, run } = await sealedWithBoundRecord();
+    const key = packagedArtifactKey(proofId, run, "revocation/index.json");
+    await env.FILES.put(key, padded(new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer()), READ_LIMITS.artifact));
+    const body = await answeredNotVerified(proofId);
+    expect(body.revocation).toBeNull();
+    expect(check(body, "revocation")).toMatchObject({ result: "fail" });
   });
 });

@@ -1,5 +1,6 @@
 import { REVOCATION_INDEX, RevocationIndexSchema, revocationFiles, type RevocationEntry, type RevocationIndexEntry } from "../../../shared/revocation-data.ts";
 import { bucket, deleteObjects, type ObjectStore, packagedArtifactKey } from "./bucket.ts";
+import { READ_LIMITS, readBoundedBytes } from "./bounded-read.ts";
 
 /**
  * A sealed proof's revocation data in R2 (docs/adr/0022), beside its token under the run's prefix and
@@ -42,11 +43,12 @@ export async function readRevocationIndex(
   store: ObjectStore,
   proof: { id: string; sealingRun: string | null },
 ): Promise<RevocationIndexEntry[] | null | "unreadable"> {
-  const object = await bucket(store).get(packagedArtifactKey(proof.id, proof.sealingRun, REVOCATION_INDEX));
-  if (object === null) return null;
+  const bytes = await readBoundedBytes(store, packagedArtifactKey(proof.id, proof.sealingRun, REVOCATION_INDEX), READ_LIMITS.artifact);
+  if (bytes === null) return null;
+  if (bytes === "too large") return "unreadable";
   let json: unknown;
   try {
-    json = JSON.parse(await object.text());
+    json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return "unreadable";
   }

@@ -17,6 +17,7 @@ import {
   thumbnailKey,
 } from "./bucket.ts";
 import { readRevocationIndex, revocationFileNames, storeRevocation } from "./revocation.ts";
+import { READ_LIMITS, readBoundedBytes } from "./bounded-read.ts";
 
 /**
  * A sealed proof's objects: what a sealing run writes (manifest.json, its seal, the token, the chains, the
@@ -45,9 +46,11 @@ export async function readSealedArtifacts(store: ObjectStore, proof: ProofRun): 
     [REVOCATION_INDEX, packagedArtifactKey(proof.id, proof.sealingRun, REVOCATION_INDEX)],
   ];
   const entries = new Map<string, Uint8Array>();
+  // An artifact larger than sealing ever writes is not the sealed one (forger session 7, G11): not read, and absent
+  // for the core as a missing one is (the sealed artifact is not in storage), so every check needing it fails.
   const read = async ([name, key]: [string, string]) => {
-    const bytes = await readObjectBytes(store, key);
-    if (bytes !== null) entries.set(name, bytes);
+    const bytes = await readBoundedBytes(store, key, name === "manifest.json" ? READ_LIMITS.manifest : READ_LIMITS.artifact);
+    if (bytes !== null && bytes !== "too large") entries.set(name, bytes);
   };
   await Promise.all(named.map(read));
   const index = entries.get(REVOCATION_INDEX);
@@ -97,11 +100,15 @@ export async function discardSealingRun(store: ObjectStore, proofId: string, run
   ]);
 }
 
-/** The proof's chain.pem and c2pa-trust-anchor.pem as text ("" when absent). */
+/** The proof's chain.pem and c2pa-trust-anchor.pem as text ("" when absent, or larger than sealing ever writes). */
 export async function readPackagedChains(store: ObjectStore, proof: ProofRun): Promise<{ timestampChain: string; c2paTrustAnchor: string }> {
   const keys = proofArtifactKeys(proof.id, proof.sealingRun);
-  const [chain, anchor] = await Promise.all([bucket(store).get(keys.timestampChain), bucket(store).get(keys.c2paTrustAnchor)]);
-  return { timestampChain: chain ? await chain.text() : "", c2paTrustAnchor: anchor ? await anchor.text() : "" };
+  const text = async (key: string) => {
+    const bytes = await readBoundedBytes(store, key, READ_LIMITS.artifact);
+    return bytes === null || bytes === "too large" ? "" : new TextDecoder().decode(bytes);
+  };
+  const [timestampChain, c2paTrustAnchor] = await Promise.all([text(keys.timestampChain), text(keys.c2paTrustAnchor)]);
+  return { timestampChain, c2paTrustAnchor };
 }
 
 /**

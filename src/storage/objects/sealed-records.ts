@@ -3,6 +3,7 @@ import { sha256Hex } from "../../lib/crypto.ts";
 import { type ManifestFile, readManifest } from "../../../shared/verification/sealed-manifest.ts";
 import { bucket, type ObjectStore, proofArtifactKeys, sealedRecordKey } from "./bucket.ts";
 import { SEALED_RECORD_SHAPES } from "./sealed-record-shape.ts";
+import { READ_LIMITS, readBoundedBytes } from "./bounded-read.ts";
 
 /** The columns of a sealed file kept in the proof's record in R2 instead of D1 (migration 0024). */
 export type RecordedFacts = Pick<FileRow, "captureContext" | "decoded" | "signals" | "priorCredentials" | "thumbnail">;
@@ -79,9 +80,10 @@ type RecordOf = { id: string; sealingRun: string | null; sealedRecordSha256?: st
 async function readSealedRecord(store: ObjectStore, proof: RecordOf, version: 1 | 2): Promise<SealedRecord> {
   const unavailable = (fault: SealedRecordFault, why: string) => new SealedRecordUnavailable(proof.id, fault, `proof ${proof.id}: ${why}`);
   if (proof.sealingRun === null) throw unavailable("missing", "sealed with a record but no sealing run");
-  const object = await bucket(store).get(sealedRecordKey(proof.id, proof.sealingRun));
-  if (object === null) throw unavailable("missing", "its sealed record is missing from storage");
-  const bytes = new Uint8Array(await object.arrayBuffer());
+  const bytes = await readBoundedBytes(store, sealedRecordKey(proof.id, proof.sealingRun), READ_LIMITS.sealedRecord);
+  if (bytes === null) throw unavailable("missing", "its sealed record is missing from storage");
+  // Larger than sealing ever writes (forger session 7, G11): not read, so not compared with D1's hash either.
+  if (bytes === "too large") throw unavailable("unreadable", `its sealed record is larger than ${READ_LIMITS.sealedRecord} bytes`);
   if (proof.sealedRecordSha256 && (await sha256Hex(bytes)) !== proof.sealedRecordSha256)
     throw unavailable("altered", "its sealed record is not the one sealing wrote");
   const record = parsedRecord(bytes, version);
@@ -138,9 +140,10 @@ async function sealedManifestFiles(
   store: ObjectStore,
   proof: { id: string; sealingRun: string | null; manifestSha256: string | null },
 ): Promise<Map<string, ManifestFile>> {
-  const object = proof.manifestSha256 === null ? null : await bucket(store).get(proofArtifactKeys(proof.id, proof.sealingRun).manifest);
-  if (object === null) return new Map();
-  const bytes = new Uint8Array(await object.arrayBuffer());
+  const bytes =
+    proof.manifestSha256 === null ? null : await readBoundedBytes(store, proofArtifactKeys(proof.id, proof.sealingRun).manifest, READ_LIMITS.manifest);
+  // One larger than sealing ever writes is not the sealed one (forger session 7, G11): not read.
+  if (bytes === null || bytes === "too large") return new Map();
   const manifest = (await sha256Hex(bytes)) === proof.manifestSha256 ? readManifest(bytes) : null;
   return new Map((manifest?.files ?? []).map((file) => [file.id, file]));
 }
