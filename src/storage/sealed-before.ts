@@ -1,15 +1,25 @@
-import { and, asc, eq, inArray, ne, or } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
 import { proofsSealedWithBytes } from "./objects/hash-index.ts";
+import { observedProofFiles } from "./proofs-read.ts";
+import type { ProofRow } from "./rows.ts";
 
 /** D1 binds at most 100 parameters per statement: each chunk binds its hashes twice plus three. */
 const HASHES_PER_QUERY = 40;
-/** Proof ids one statement binds, with the four conditions beside them, within D1's 100 bound parameters. */
-const IDS_PER_QUERY = 90;
-/** Proofs listed per hash from the sealed-before index, earliest first: the earliest sealed one is among them. */
+/** Entries listed per hash from the sealed-before index, earliest first: the earliest sealed one is among them. */
 const INDEXED_PER_HASH = 20;
+/**
+ * Proof ids one statement binds as one JSON array (about 30 bytes each, 5 bound parameters in all), far within D1's
+ * 2 MB string: one statement for a 1,000-file proof's 20 entries a hash.
+ */
+const IDS_PER_QUERY = 20_000;
+/**
+ * Candidates whose files are read, one after the other, for each hash: the earliest confirmed one holds the bytes
+ * unless entries naming other sealed proofs at their own seal times were planted before it.
+ */
+const FILES_READ_PER_HASH = 3;
 
 type Scope = { id: string; organizationId: string; mode: "test" | "live" };
 interface EarlierProof {
@@ -20,17 +30,15 @@ interface EarlierProof {
 /**
  * For each hash, the earliest other sealed proof of the same organization and mode holding those bytes,
  * as an original or as a signed copy (a sealed file uploaded again). Keyed by hash, lowercase. Proofs sealed since
- * docs/adr/0065 left no file row: the sealed-before index in R2 names them (one list a hash), and D1 says which
- * of those are sealed; proofs sealed before are found by their file rows, as they always were.
+ * docs/adr/0065 left no file row: the sealed-before index in R2 names them (one list a hash), and D1 and their own
+ * files say which of those hold the bytes; proofs sealed before are found by their file rows, as they always were.
  */
 export async function earlierProofsByHash(db: Database, store: ObjectStore, proof: Scope, hashes: string[]): Promise<Map<string, string>> {
   const wanted = [...new Set(hashes.map((hash) => hash.toLowerCase()))];
   const [byRows, byIndex] = await Promise.all([earlierByFileRows(db, proof, wanted), earlierByIndex(db, store, proof, wanted)]);
   const found = new Map<string, string>();
   for (const hash of wanted) {
-    const earliest = [byRows.get(hash), byIndex.get(hash)]
-      .filter((earlier) => earlier !== undefined)
-      .sort((a, b) => a.sealedAt.localeCompare(b.sealedAt) || a.proofId.localeCompare(b.proofId))[0];
+    const earliest = [byRows.get(hash), byIndex.get(hash)].filter((earlier) => earlier !== undefined).sort(earliestFirst)[0];
     if (earliest !== undefined) found.set(hash, earliest.proofId);
   }
   return found;
@@ -57,28 +65,78 @@ async function earlierByFileRows(db: Database, proof: Scope, wanted: string[]): 
   return found;
 }
 
-/** The earliest proof holding each hash among those the sealed-before index names that D1 says are sealed. */
+/** A proof an index entry names, as D1 has it, with what reading its files needs. */
+type NamedProof = EarlierProof & Pick<ProofRow, "id" | "sealingRun" | "sealedRecord" | "sealedRecordSha256" | "manifestSha256">;
+
+/**
+ * The earliest proof holding each hash among those the sealed-before index names. The index is empty objects in R2
+ * that anyone able to write to the bucket can put (forger session 7, G4): an entry counts only when D1 says its
+ * proof is sealed in the organization and mode at the time its key says (one statement for every entry), and that
+ * proof's own files (its sealed record, bound by its SHA-256 in D1, its hashes taken from the sealed manifest) hold
+ * the hash. Those files are read only for a hash with such a candidate, earliest first, at most
+ * `FILES_READ_PER_HASH` of them, each proof once however many of the hashes name it.
+ */
 async function earlierByIndex(db: Database, store: ObjectStore, proof: Scope, wanted: string[]): Promise<Map<string, EarlierProof>> {
-  const listed = await Promise.all(wanted.map(async (hash) => ({ hash, proofIds: await proofsSealedWithBytes(store, proof, hash, INDEXED_PER_HASH) })));
-  const ids = [...new Set(listed.flatMap(({ proofIds }) => proofIds))].filter((id) => id !== proof.id);
-  const [first, ...rest] = Array.from({ length: Math.ceil(ids.length / IDS_PER_QUERY) }, (_, index) =>
-    db
-      .select({ proofId: proofs.id, sealedAt: proofs.sealedAt })
-      .from(proofs)
-      .where(and(inArray(proofs.id, ids.slice(index * IDS_PER_QUERY, (index + 1) * IDS_PER_QUERY)), ...sealedOthers(proof))),
-  );
-  const sealed = new Map<string, EarlierProof>();
-  if (first !== undefined)
-    for (const row of (await db.batch([first, ...rest])).flat()) sealed.set(row.proofId, { proofId: row.proofId, sealedAt: row.sealedAt ?? "" });
+  const listed = await Promise.all(wanted.map(async (hash) => ({ hash, entries: await proofsSealedWithBytes(store, proof, hash, INDEXED_PER_HASH) })));
+  const named = await sealedProofsNamed(db, proof, [...new Set(listed.flatMap(({ entries }) => entries.map((entry) => entry.proofId)))]);
+  const queues = listed.map(({ hash, entries }) => ({
+    hash,
+    candidates: [
+      ...new Map(
+        entries.flatMap((entry) => {
+          const sealed = named.get(entry.proofId);
+          return sealed !== undefined && sealed.sealedAt === entry.sealedAt ? [[sealed.id, sealed] as const] : [];
+        }),
+      ).values(),
+    ].sort(earliestFirst),
+  }));
+  const held = new Map<string, Set<string>>();
   const found = new Map<string, EarlierProof>();
-  for (const { hash, proofIds } of listed) {
-    const earliest = proofIds
-      .flatMap((id) => sealed.get(id) ?? [])
-      .sort((a, b) => a.sealedAt.localeCompare(b.sealedAt) || a.proofId.localeCompare(b.proofId))[0];
-    if (earliest !== undefined) found.set(hash, earliest);
+  for (let turn = 0; turn < FILES_READ_PER_HASH; turn++) {
+    const open = queues.filter(({ hash, candidates }) => !found.has(hash) && turn < candidates.length);
+    if (open.length === 0) break;
+    const unread = [...new Map(open.map(({ candidates }) => [candidates[turn]!.id, candidates[turn]!])).values()].filter(({ id }) => !held.has(id));
+    for (const [id, read] of await observedProofFiles(db, store, unread))
+      held.set(
+        id,
+        new Set(
+          Array.isArray(read) ? read.flatMap((file) => [file.sha256, file.signedSha256].flatMap((hash) => (hash === null ? [] : [hash.toLowerCase()]))) : [],
+        ),
+      );
+    for (const { hash, candidates } of open) {
+      const candidate = candidates[turn]!;
+      if (held.get(candidate.id)?.has(hash)) found.set(hash, { proofId: candidate.id, sealedAt: candidate.sealedAt });
+    }
   }
   return found;
 }
+
+/** Those of `ids` that are sealed proofs of the organization and mode other than `proof`, each with its seal time. */
+async function sealedProofsNamed(db: Database, proof: Scope, ids: string[]): Promise<Map<string, NamedProof>> {
+  const [first, ...rest] = Array.from({ length: Math.ceil(ids.length / IDS_PER_QUERY) }, (_, index) =>
+    db
+      .select({
+        id: proofs.id,
+        sealedAt: proofs.sealedAt,
+        sealingRun: proofs.sealingRun,
+        sealedRecord: proofs.sealedRecord,
+        sealedRecordSha256: proofs.sealedRecordSha256,
+        manifestSha256: proofs.manifestSha256,
+      })
+      .from(proofs)
+      .where(
+        and(
+          inArray(proofs.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids.slice(index * IDS_PER_QUERY, (index + 1) * IDS_PER_QUERY))}))`),
+          ...sealedOthers(proof),
+        ),
+      ),
+  );
+  if (first === undefined) return new Map();
+  const rows = (await db.batch([first, ...rest])).flat();
+  return new Map(rows.flatMap((row) => (row.sealedAt === null ? [] : [[row.id, { ...row, proofId: row.id, sealedAt: row.sealedAt }] as const])));
+}
+
+const earliestFirst = (a: EarlierProof, b: EarlierProof) => a.sealedAt.localeCompare(b.sealedAt) || a.proofId.localeCompare(b.proofId);
 
 /** Sealed proofs of the organization and mode other than `proof`. */
 const sealedOthers = (proof: Scope) => [

@@ -42,9 +42,28 @@ export async function indexSealedBytes(store: ObjectStore, proof: SealedBytesSco
   );
 }
 
-/** The proofs of the organization and mode that sealed bytes with this SHA-256, earliest first, at most `limit`: one list operation. */
-export async function proofsSealedWithBytes(store: ObjectStore, scope: SealedBytesScope, sha256: string, limit: number): Promise<string[]> {
+/** What an entry's key holds when sealing wrote it; any other key names nothing (and its id is never sent to D1). */
+const SEAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const PROOF_ID = /^prf_[0-9a-z]{20,24}$/;
+
+/** An entry of the sealed-before index: the proof it names and the seal time its key says. */
+export interface SealedBytesEntry {
+  proofId: string;
+  sealedAt: string;
+}
+
+/**
+ * The entries of the organization and mode for bytes with this SHA-256, earliest first, at most `limit`: one list
+ * operation. Only what the keys say: anyone able to write to the bucket can put or delete one, so D1 and the named
+ * proof's own files decide what an entry is worth (src/storage/sealed-before.ts).
+ */
+export async function proofsSealedWithBytes(store: ObjectStore, scope: SealedBytesScope, sha256: string, limit: number): Promise<SealedBytesEntry[]> {
   const prefix = sealedBytesPrefix(scope.organizationId, scope.mode, sha256);
   const listed = await bucket(store).list({ prefix, limit });
-  return listed.objects.map((object) => object.key.slice(object.key.lastIndexOf("/") + 1));
+  return listed.objects.flatMap((object) => {
+    const [sealedAt, proofId, ...rest] = object.key.slice(prefix.length).split("/");
+    return sealedAt !== undefined && proofId !== undefined && rest.length === 0 && SEAL_TIME.test(sealedAt) && PROOF_ID.test(proofId)
+      ? [{ proofId, sealedAt }]
+      : [];
+  });
 }
