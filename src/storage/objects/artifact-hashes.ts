@@ -1,6 +1,7 @@
 import { sha256Hex, toHex } from "../../lib/crypto.ts";
 import { type ManifestFile, readManifest } from "../../../shared/verification/sealed-manifest.ts";
 import { artifactHashesKey, bucket, type ObjectStore, proofArtifactKeys } from "./bucket.ts";
+import { READ_LIMITS } from "./bounded-read.ts";
 
 /** The SHA-256 and size of one artifact as the sealing run stored it. */
 export interface StoredArtifact {
@@ -55,12 +56,6 @@ export async function readArtifactHashes(store: ObjectStore, proof: SealedProofO
   return read;
 }
 
-/**
- * The largest manifest.json read whole: the sealer's manifest of a proof's 1,000 files at most takes well under 1 MiB
- * (a few hundred bytes a file).
- */
-const MANIFEST_READ_LIMIT = 8 * 1024 * 1024;
-
 /** manifest.json as stored: its hash and size (null: missing), and the files it lists when it is the sealed one. */
 export interface StoredManifest {
   found: StoredArtifact | null;
@@ -79,7 +74,7 @@ export interface StoredManifest {
 export async function readStoredManifest(store: ObjectStore, proof: SealedProofObjects): Promise<StoredManifest> {
   const object = await bucket(store).get(proofArtifactKeys(proof.id, proof.sealingRun).manifest);
   if (object === null) return { found: null, files: null };
-  if (object.size > MANIFEST_READ_LIMIT) {
+  if (object.size > READ_LIMITS.manifest) {
     // Not the sealed one, whatever it is: hashed as streamed, so that an object put there cannot exhaust memory.
     const digest = new crypto.DigestStream("SHA-256");
     await object.body.pipeTo(digest);
