@@ -109,9 +109,12 @@ const nullableCount = z.number().int().nonnegative().nullable();
 export const DecodedSchema = z.strictObject({ width: nullableCount, height: nullableCount, duration_ms: nullableCount });
 export type DecodedFacts = z.infer<typeof DecodedSchema>;
 
+/** The only media type of a thumbnail: what the sealer makes, and what the public route serves one as. */
+export const THUMBNAIL_CONTENT_TYPE = "image/webp";
+
 /** The thumbnail written to the job's `thumbnail.destination`: a WebP of at most 480 px and 100 KB. */
 export const ThumbnailSchema = z.strictObject({
-  content_type: z.literal("image/webp"),
+  content_type: z.literal(THUMBNAIL_CONTENT_TYPE),
   width: z.number().int().positive().max(480),
   height: z.number().int().positive().max(480),
   size: z

@@ -115,7 +115,7 @@ export class TimestampCheckReuse {
   }
 
   certificates(chainPem: string): pkijs.Certificate[] {
-    return this.#certificates.getOrSet(chainPem, () => pemCertificatesDer(chainPem).map((der) => this.certificate(der)));
+    return this.#certificates.getOrSet(chainPem, () => pemCertificatesDer(chainPem, MAX_CHAIN_CERTIFICATES).map((der) => this.certificate(der)));
   }
 
   /** The root of a chain found trusted before, when `at` falls within every certificate's validity period on it. */
@@ -191,11 +191,24 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
+ * The most certificates a chain or trust anchor holds (a real one has 1 to 3). One of thousands (forger session 7,
+ * G15: chain.pem, c2pa-trust-anchor.pem the genuine chain repeated 1,500 times, ~3,000 certificates parsed on every
+ * public read, past a Worker's CPU limit) is not a chain: the verification reads it as holding none.
+ */
+export const MAX_CHAIN_CERTIFICATES = 10;
+
+/**
  * The DER of every certificate in a PEM bundle. A block whose body is not base64 holds no certificate and is skipped
  * (forger session 7, G10): a damaged bundle reads as one without it, so the checks needing it fail, never a throw.
+ * A bundle of more than `atMost` blocks holds none, read no further (G15): the same failing checks. Unbounded for a
+ * list the operator configures (the sealer's qualified certificates), never for one read from storage.
  */
-export function pemCertificatesDer(pem: string): Uint8Array[] {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----/g) ?? [];
+export function pemCertificatesDer(pem: string, atMost = Number.POSITIVE_INFINITY): Uint8Array[] {
+  const blocks: string[] = [];
+  for (const [block] of pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----/g)) {
+    if (blocks.length === atMost) return [];
+    blocks.push(block);
+  }
   return blocks.flatMap((block) => {
     const body = block.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, "");
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 !== 0) return [];
@@ -473,7 +486,9 @@ export async function checkTimestamp(tsr: Uint8Array, data: Uint8Array, chainPem
       imprintHash !== "SHA-1" &&
       bytesEqual(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView, options.imprint ?? (await primitives.digest(imprintHash, data)));
 
-    const supplied = options.reuse ? options.reuse.certificates(chainPem) : pemCertificatesDer(chainPem).map((der) => pkijs.Certificate.fromBER(buffer(der)));
+    const supplied = options.reuse
+      ? options.reuse.certificates(chainPem)
+      : pemCertificatesDer(chainPem, MAX_CHAIN_CERTIFICATES).map((der) => pkijs.Certificate.fromBER(buffer(der)));
     const signerInfo = signerInfos[0];
     const signer = signerInfo ? namedBy(signerInfo, [...carried, ...supplied]) : null;
     if (!signerInfo || !signer) return result;

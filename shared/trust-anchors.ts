@@ -1,5 +1,5 @@
 import * as pkijs from "pkijs";
-import { hex, pemCertificatesDer } from "./timestamp-check.ts";
+import { hex, MAX_CHAIN_CERTIFICATES, pemCertificatesDer } from "./timestamp-check.ts";
 import { certificatePem } from "./revocation-data.ts";
 
 /** A root a verifier pins: its SHA-256 over the DER, in lower-case hex and as `openssl x509 -fingerprint -sha256` prints it. */
@@ -34,11 +34,11 @@ export const opensslFingerprint = (sha256: string) => sha256.toUpperCase().match
  * The self-signed certificates of a PEM bundle (the roots: intermediates and signers are never anchors)
  * with their fingerprints. Shared by the Worker (VERIFY.md, the public list of roots) and the offline verifier.
  * A block that is no certificate is no root (forger session 7, G10): a junk c2pa-trust-anchor.pem gives none, and the
- * checks needing an anchor fail, never a throw.
+ * checks needing an anchor fail, never a throw; so does one of more certificates than a chain holds (G15), unparsed.
  */
 export async function rootFingerprints(pem: string): Promise<RootFingerprint[]> {
   const roots: RootFingerprint[] = [];
-  for (const der of pemCertificatesDer(pem)) {
+  for (const der of pemCertificatesDer(pem, MAX_CHAIN_CERTIFICATES)) {
     const cert = parsedCertificate(der);
     if (cert === null || !cert.subject.isEqual(cert.issuer)) continue;
     const sha256 = hex(await crypto.subtle.digest("SHA-256", der.slice()));

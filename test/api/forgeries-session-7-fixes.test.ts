@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
+import * as pkijs from "pkijs";
 import { packagedArtifactKey, proofArtifactKeys, sealedRecordKey } from "../../src/storage/objects/bucket.ts";
 import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
 import { READ_LIMITS } from "../../src/storage/objects/bounded-read.ts";
@@ -8,6 +9,8 @@ import { createOrganization } from "./support/factories.ts";
 import { filesOfProof } from "./support/proof-files.ts";
 import { storedGenuineV2Proof } from "./support/sealed-fixture.ts";
 import { V2_CHAIN_PEM, V2_FILES } from "./fixtures/sealed-proof-v2.ts";
+import { MAX_CHAIN_CERTIFICATES, pemCertificatesDer } from "../../shared/timestamp-check.ts";
+import { rootFingerprints } from "../../shared/trust-anchors.ts";
 
 /**
  * Forger session 7's findings G13, G11 and G10: an insider with write access to the bucket makes an object a proof's
@@ -218,5 +221,88 @@ describe("an object larger than sealing ever writes is never read (G11)", () => 
     const body = await answeredNotVerified(proofId);
     expect(body.revocation).toBeNull();
     expect(check(body, "revocation")).toMatchObject({ result: "fail" });
+  });
+});
+
+/** Bytes a browser would run as a document of the service's origin, under each type a thumbnail may not have (G14). */
+const DOCUMENTS = [
+  { type: "text/html", bytes: "<script>alert(document.domain)</script>" },
+  { type: "image/svg+xml", bytes: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>' },
+  { type: "application/javascript", bytes: "alert(document.domain)" },
+];
+const STORED_BYTES_CSP = "default-src 'none'; sandbox";
+const thumbnailPath = (proofId: string) => `/v1/public/proofs/${proofId}/files/${first}/thumbnail`;
+
+describe("a thumbnail of another type than the sealer makes (G14)", () => {
+  it.each(DOCUMENTS.flatMap((document) => [1, 2].map((version) => ({ ...document, version: version as 1 | 2 }))))(
+    "$type in a record without its hash (version $version): unreadable, the thumbnail a 409, never the document",
+    async ({ type, bytes, version }) => {
+      const key = `planted/${crypto.randomUUID()}.html`;
+      await env.FILES.put(key, bytes);
+      const { proofId } = await recordWithoutHash(version, (record) =>
+        Object.assign(record.files[first], { thumbnail: { key, content_type: type, width: 1, height: 1, size: bytes.length } }),
+      );
+      const served = await call(thumbnailPath(proofId));
+      expect(served.status).toBe(409);
+      expect(served.headers.get("Content-Type")).toContain("application/problem+json");
+      const body = await served.json<{ code: string }>();
+      expect(body.code).toBe("sealed_record_unavailable");
+      const answer = await callJson(`/v1/public/proofs/${proofId}`);
+      expect(answer.body.verification.verdict).toBe("not_verified");
+      expect(check(answer.body, "files_record")).toMatchObject({ result: "fail", detail: expect.stringContaining("cannot be read") });
+    },
+  );
+
+  it.each(DOCUMENTS)("$type named by a file's row: served as WebP, unsniffed, sandboxed", async ({ type, bytes }) => {
+    const { proofId, run } = await storedGenuineV2Proof();
+    const key = `proofs/${proofId}/runs/${run}/thumbnails/x.html`;
+    await env.FILES.put(key, bytes);
+    await env.DB.prepare("UPDATE files SET thumbnail = ? WHERE id = ?")
+      .bind(JSON.stringify({ key, content_type: type, width: 1, height: 1, size: bytes.length }), first)
+      .run();
+    const served = await call(thumbnailPath(proofId));
+    expect(served.status).toBe(200);
+    await served.arrayBuffer();
+    expect(served.headers.get("Content-Type")).toBe("image/webp");
+    expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(served.headers.get("Content-Security-Policy")).toBe(STORED_BYTES_CSP);
+  });
+
+  it("a genuine signed file keeps its sealed type, unsniffed and sandboxed", async () => {
+    const { proofId } = await sealedWithBoundRecord();
+    const served = await call(`/v1/public/proofs/${proofId}/files/${first}`);
+    expect(served.status).toBe(200);
+    await served.arrayBuffer();
+    expect(served.headers.get("Content-Type")).toBe("image/jpeg");
+    expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(served.headers.get("Content-Security-Policy")).toBe(STORED_BYTES_CSP);
+  });
+});
+
+describe("a chain or trust anchor of thousands of certificates (G15)", () => {
+  const repeated = V2_CHAIN_PEM.repeat(1500);
+
+  it("holds none past the bound: never parsed, the genuine chain still read", async () => {
+    expect(pemCertificatesDer(repeated, MAX_CHAIN_CERTIFICATES)).toEqual([]);
+    expect(await rootFingerprints(repeated)).toEqual([]);
+    expect(pemCertificatesDer(V2_CHAIN_PEM, MAX_CHAIN_CERTIFICATES).length).toBeGreaterThan(0);
+    expect(await rootFingerprints(V2_CHAIN_PEM)).toHaveLength(1);
+  });
+
+  it("both stored: the seal's and the timestamp's checks fail, every route answers, few certificates parsed", async () => {
+    const { proofId, run } = await sealedWithBoundRecord();
+    const keys = proofArtifactKeys(proofId, run);
+    await env.FILES.put(keys.c2paTrustAnchor, repeated);
+    await env.FILES.put(keys.timestampChain, repeated);
+    const parsed = vi.spyOn(pkijs.Certificate, "fromBER");
+    const body = await answeredNotVerified(proofId);
+    expect(body.trust_anchors).toEqual({ timestamp_authority_root_sha256: null, c2pa_root_sha256: null });
+    expect(check(body, "timestamp_chain")).toMatchObject({ result: "fail" });
+    expect(check(body, "manifest_seal")).toMatchObject({ result: "fail" });
+    const file = await call(`/v1/public/proofs/${proofId}/files/${first}`);
+    expect(file.status).toBeLessThan(500);
+    await file.arrayBuffer();
+    // The genuine chain repeated is 3,000 certificates a read; the bound parses none of them.
+    expect(parsed.mock.calls.length).toBeLessThan(100);
   });
 });

@@ -129,6 +129,7 @@ describe("thumbnails made at sealing", () => {
       expect(response.headers.get("Content-Length"), path).toBe(String(bytes.length));
       expect(response.headers.get("Content-Disposition"), path).toBe(`inline; filename="${name}"`);
       expect(response.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+      expect(response.headers.get("Content-Security-Policy"), path).toBe("default-src 'none'; sandbox");
       expect(response.headers.get("Proof-Mode"), path).toBe("live");
       expect(response.headers.get("ETag"), path).toBe(etag);
       expect(response.headers.get("Cache-Control"), path).toBe("public, max-age=31536000, immutable");

@@ -8,6 +8,9 @@ import { immutableOrNotModified } from "./caching.ts";
 import { foundAltered } from "../../storage/sealed-object-checks.ts";
 import { openObject } from "../../storage/objects/bucket.ts";
 
+/** What a browser may do with stored bytes opened on their own: nothing but show them. */
+const STORED_BYTES_CSP = "default-src 'none'; sandbox";
+
 /** A file of a sealed proof: its signed copy is stored. */
 export type SealedFile = FileRow & { signedKey: string };
 
@@ -28,7 +31,7 @@ export interface SealedObject {
  * `capture_file_not_found` unless the proof is sealed and has that file with its signed copy (`sealed_record_unavailable`
  * when the service's record of its files is missing or altered: which file is sealed cannot be said); immutable under
  * its ETag (304 when the client has it), unless the re-hash found the signed file altered; streamed inline with its
- * type and length, never sniffed, saying the proof's mode. `select` names the file's object, or throws the route's own problem when the file has none.
+ * type and length, never sniffed nor run as a document, saying the proof's mode. `select` names the file's object, or throws the route's own problem when the file has none.
  */
 export async function serveSealedObject(
   c: Context<HonoEnv>,
@@ -56,6 +59,9 @@ export async function serveSealedObject(
   c.header("Content-Length", String(stored.size));
   c.header("Content-Disposition", `inline; filename="${altered ? `altered-${object.filename}` : object.filename}"`);
   c.header("X-Content-Type-Options", "nosniff");
+  // Bytes from storage, on the origin of the verification pages: never a document that runs or loads anything
+  // (forger session 7, G14), as the capture page's before thumbnails.
+  c.header("Content-Security-Policy", STORED_BYTES_CSP);
   c.header("Proof-Mode", proof.mode);
   return c.body(stored.body, 200);
 }

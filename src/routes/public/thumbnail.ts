@@ -4,6 +4,7 @@ import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { BinarySchema, PublicFileParams } from "./schema.ts";
 import { serveSealedObject } from "./sealed-object.ts";
+import { THUMBNAIL_CONTENT_TYPE } from "../../../shared/sealer-protocol.ts";
 
 const route = publicRoute(["proof_not_found", "capture_file_not_found", "sealed_record_unavailable", "thumbnail_not_found"], {
   method: "get",
@@ -27,10 +28,11 @@ export function registerGetPublicProofThumbnail(app: App) {
     const { id, file_id } = c.req.valid("param");
     const served = await serveSealedObject(c, { id, fileId: file_id }, (file) => {
       if (file.thumbnail === null) throw new ApiError("thumbnail_not_found");
-      // Made once at sealing and never again: it is immutable like the signed file it comes from.
+      // Made once at sealing and never again: it is immutable like the signed file it comes from. Always served as the
+      // one type the sealer makes, whatever a stored record names (forger session 7, G14: never the insider's HTML).
       return {
         key: file.thumbnail.key,
-        contentType: file.thumbnail.content_type,
+        contentType: THUMBNAIL_CONTENT_TYPE,
         filename: `${file.id}-thumbnail.webp`,
         etag: `thumb-${file.signedSha256}`,
         missing: "thumbnail_not_found",

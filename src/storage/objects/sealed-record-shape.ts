@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { THUMBNAIL_CONTENT_TYPE } from "../../../shared/sealer-protocol.ts";
 
 /**
  * The shape of a sealed record's entries (forger session 7, G13), checked on every read: a record with no SHA-256 in
@@ -43,7 +44,13 @@ const PriorCredentialsShape = z
   })
   .nullish();
 
-const ThumbnailShape = z.looseObject({ key: z.string(), content_type: z.string(), width: z.number(), height: z.number(), size: z.number() }).nullish();
+/**
+ * The sealer only ever makes a WebP (shared/sealer-protocol.ts): a record naming another type (forger session 7, G14:
+ * `text/html` with the insider's HTML, served inline from the service's origin) is not what sealing wrote.
+ */
+const ThumbnailShape = z
+  .looseObject({ key: z.string(), content_type: z.literal(THUMBNAIL_CONTENT_TYPE), width: z.number(), height: z.number(), size: z.number() })
+  .nullish();
 
 /** An entry of a record of facts (migration 0024): what D1 no longer held of the file. */
 export const RecordedFactsShape = z.looseObject({
