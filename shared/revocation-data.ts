@@ -42,14 +42,28 @@ export const RevocationEntrySchema = z.strictObject({
 });
 export type RevocationEntry = z.infer<typeof RevocationEntrySchema>;
 
-/** One entry of `revocation/index.json`: the facts, and the package's file names of the certificate and its CRL. */
-export const RevocationIndexEntrySchema = z.strictObject({
-  ...revocationFacts,
-  certificate: z.string(),
-  crl: z.string().nullable(),
-});
+/**
+ * One entry of `revocation/index.json`: the facts, and the package's file names of the certificate and its CRL.
+ * The names become ZIP entry names of the service's own package and are read back by the verifiers, while the stored
+ * index is an object an insider can replace (forger session 7, G16: `../../../../evil.sh`, `/tmp/evil.sh`,
+ * `manifest.json`): so an index holds only the names sealing writes for the entry's chain and position
+ * (revocationNames), each (chain, position) once; anything else is not an index.
+ */
+export const RevocationIndexEntrySchema = z
+  .strictObject({
+    ...revocationFacts,
+    certificate: z.string(),
+    crl: z.string().nullable(),
+  })
+  .refine((entry) => entry.certificate === revocationNames(entry).certificate && (entry.crl === null || entry.crl === revocationNames(entry).crl), {
+    message: "not the names sealing gives the entry's files",
+  });
 export type RevocationIndexEntry = z.infer<typeof RevocationIndexEntrySchema>;
-export const RevocationIndexSchema = z.array(RevocationIndexEntrySchema);
+export const RevocationIndexSchema = z
+  .array(RevocationIndexEntrySchema)
+  .refine((entries) => new Set(entries.map((entry) => revocationNames(entry).certificate)).size === entries.length, {
+    message: "a certificate listed twice",
+  });
 
 /**
  * The signed attribute of manifest.p7s listing every revocation file with its SHA-256 (docs/adr/0049):

@@ -1,5 +1,6 @@
 import type { DomainContext } from "../domain/context.ts";
 import { zipStream, type ZipEntry } from "../lib/zip/zip-stream.ts";
+import { unsafeEntryName } from "../lib/zip/entry-name.ts";
 import {
   EVIDENCE_RECORD_NAME,
   evidenceRecordKey,
@@ -47,9 +48,13 @@ export async function verificationPackage({
     readRevocationIndex(ctx.env, proof),
     objectHead(ctx.env, evidenceKey),
   ]);
-  // An index that is not one (damaged in storage, forger session 7 G10) is packaged as stored and names no file: the
-  // package's verifier, and VERIFY.md's step 7, find the revocation data failing, as the service's own verdict does.
-  const indexed = revocation === "unreadable" ? [] : revocation;
+  const reportNames = reports.map((report) => report.name);
+  const fileNames = files.map((file) => `files/${file.id}.${fileExtension(file.contentType)}`);
+  // An index that is not one (damaged in storage, forger session 7 G10), or one naming a file under a name no
+  // extractor may write (G16), is packaged as stored and names no file: the package's verifier, and VERIFY.md's step 7,
+  // find the revocation data failing, as the service's own verdict does.
+  const refused = revocation === "unreadable" || (revocation !== null && !revocationNamesSafe(proof.id, revocationFileNames(revocation), fileNames));
+  const indexed = refused ? [] : revocation;
   // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
   // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
   // sealer recorded it (NULL), are CRC'd on the way.
@@ -72,22 +77,45 @@ export async function verificationPackage({
       body: fromStorage(packagedArtifactKey(proof.id, proof.sealingRun, name)),
     })),
     ...(evidence === null ? [] : [{ name: EVIDENCE_RECORD_NAME, body: fromStorage(evidenceKey) }]),
-    ...files.map((file) => ({ name: `files/${file.id}.${fileExtension(file.contentType)}`, body: fromStorage(file.signedKey!, file.signedCrc32) })),
+    ...files.map((file, index) => ({ name: fileNames[index]!, body: fromStorage(file.signedKey!, file.signedCrc32) })),
     // The sealed PDF reports (docs/adr/0044), once made: the proof's own, and an after's pair report.
     ...reports.map((report) => ({ name: report.name, body: fromStorage(report.key) })),
     {
       name: "VERIFY.md",
-      body: async () =>
-        verifyMarkdown(
-          proof,
-          files,
-          roots,
-          indexed,
-          evidence !== null,
-          ctx.env.API_BASE_URL,
-          reports.map((report) => report.name),
-        ),
+      body: async () => verifyMarkdown(proof, files, roots, indexed, evidence !== null, ctx.env.API_BASE_URL, reportNames),
     },
   ];
   return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
+}
+
+/** The names the service gives its own entries, which a name read from storage never takes. */
+const FIXED_NAMES = [
+  "manifest.json",
+  MANIFEST_SEAL_ENTRY,
+  "proof.tsr",
+  "chain.pem",
+  "c2pa-trust-anchor.pem",
+  REVOCATION_INDEX,
+  EVIDENCE_RECORD_NAME,
+  "report.pdf",
+  "pair-report.pdf",
+  "VERIFY.md",
+];
+
+/**
+ * Whether every revocation file name the stored index gives may be an entry of the package: the index's schema
+ * already admits only the names sealing writes, so a refusal here means that check was bypassed, and the operator is
+ * told (the alert line, as `sealed_object_altered` is).
+ */
+function revocationNamesSafe(proofId: string, names: string[], fileNames: string[]): boolean {
+  const taken = new Set([...FIXED_NAMES, ...fileNames]);
+  for (const name of names) {
+    const problem = unsafeEntryName(name, taken);
+    if (problem !== null) {
+      console.error(JSON.stringify({ level: "error", alert: "package_entry_refused", proof_id: proofId, entry: name, problem }));
+      return false;
+    }
+    taken.add(name);
+  }
+  return true;
 }
