@@ -41,14 +41,30 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-/** Statements run on one shard's local D1 through wrangler, as a developer would; each statement's rows. */
+/**
+ * Statements run on one shard's local D1 through wrangler, as a developer would; each statement's rows. The stack's
+ * sweeps write to the same SQLite files every 5 s, so a command that meets their lock is run again (the statements
+ * are reads and one idempotent update); the last failure is given with wrangler's own words.
+ */
 async function onShardDatabase(binding: string, statements: string[]): Promise<Array<Array<Record<string, unknown>>>> {
-  const { stdout } = await promisify(execFile)(
-    join(root, "node_modules/.bin/wrangler"),
-    ["d1", "execute", binding, "--local", "--persist-to", join(stateDir, "state"), "--json", "--command", statements.join(";\n")],
-    { cwd: root, env: { ...process.env, CI: "true" } },
-  );
-  return (JSON.parse(stdout) as Array<{ results: Array<Record<string, unknown>> }>).map((statement) => statement.results);
+  let failure: unknown;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    try {
+      const { stdout } = await promisify(execFile)(
+        join(root, "node_modules/.bin/wrangler"),
+        ["d1", "execute", binding, "--local", "--persist-to", join(stateDir, "state"), "--json", "--command", statements.join(";\n")],
+        { cwd: root, env: { ...process.env, CI: "true" } },
+      );
+      return (JSON.parse(stdout) as Array<{ results: Array<Record<string, unknown>> }>).map((statement) => statement.results);
+    } catch (error) {
+      failure = error;
+      const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+      if (!/SQLITE_BUSY|database is locked/i.test(`${stdout}${stderr}`)) break;
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  }
+  const { stdout = "", stderr = "" } = failure as { stdout?: string; stderr?: string };
+  throw new Error(`wrangler d1 execute ${binding} failed: ${stderr || stdout}`, { cause: failure });
 }
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
