@@ -7,7 +7,7 @@ import { READ_LIMITS } from "../../src/storage/objects/bounded-read.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { filesOfProof } from "./support/proof-files.ts";
-import { storedGenuineV2Proof } from "./support/sealed-fixture.ts";
+import { sealedWithBoundRecord, storedGenuineV2Proof } from "./support/sealed-fixture.ts";
 import { V2_CHAIN_PEM, V2_FILES } from "./fixtures/sealed-proof-v2.ts";
 import { MAX_CHAIN_CERTIFICATES, pemCertificatesDer } from "../../shared/timestamp-check.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
@@ -114,18 +114,6 @@ describe("a record without its hash in D1, of its shape (G13)", () => {
     expect(answer.body.files.map((file: { id: string }) => file.id)).toEqual(V2_FILES.map((file) => file.id));
   });
 });
-
-/** The genuine version-2 proof with its files in its record, bound by its SHA-256 in D1: verified until tampered with. */
-async function sealedWithBoundRecord() {
-  const { proofId, run } = await storedGenuineV2Proof();
-  const sha256 = await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
-  await env.DB.batch([
-    env.DB.prepare("UPDATE proofs SET sealed_record = 2, sealed_record_sha256 = ? WHERE id = ?").bind(sha256, proofId),
-    env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId),
-  ]);
-  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/c2pa-1.pem"), V2_CHAIN_PEM);
-  return { proofId, run };
-}
 
 /** Every public route presenting the proof answers, never a 5xx nor `verified`; the verdict's checks for the caller to judge. */
 async function answeredNotVerified(proofId: string) {

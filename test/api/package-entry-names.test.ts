@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { packagedArtifactKey } from "../../src/storage/objects/bucket.ts";
-import { storeSealedRecord } from "../../src/storage/objects/sealed-records.ts";
 import { unsafeEntryName } from "../../src/lib/zip/entry-name.ts";
 import { call, callJson } from "./support/client.ts";
-import { filesOfProof } from "./support/proof-files.ts";
-import { storedGenuineV2Proof } from "./support/sealed-fixture.ts";
-import { V2_CHAIN_PEM } from "./fixtures/sealed-proof-v2.ts";
+import { sealedWithBoundRecord } from "./support/sealed-fixture.ts";
 
 /**
  * Forger session 7's G16 (zip-slip): the package's revocation entries are named by revocation/index.json, an object an
@@ -29,18 +26,6 @@ function centralDirectoryNames(zip: Uint8Array): string[] {
     offset += 46 + nameLength + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
   }
   return names;
-}
-
-/** The genuine version-2 proof with its files in its record, bound by its SHA-256 in D1: verified until tampered with. */
-async function sealedWithBoundRecord() {
-  const { proofId, run } = await storedGenuineV2Proof();
-  const sha256 = await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
-  await env.DB.batch([
-    env.DB.prepare("UPDATE proofs SET sealed_record = 2, sealed_record_sha256 = ? WHERE id = ?").bind(sha256, proofId),
-    env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId),
-  ]);
-  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/c2pa-1.pem"), V2_CHAIN_PEM);
-  return { proofId, run };
 }
 
 const entry = (chain: "tsa" | "c2pa", certificate: string, crl: string | null = null) => ({

@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { packagedArtifactKey, proofArtifactKeys, signedFileKey } from "../../../src/storage/objects/bucket.ts";
 import { storeArtifactHashes } from "../../../src/storage/objects/artifact-hashes.ts";
 import { sha256Hex } from "../../../src/lib/crypto.ts";
+import { storeSealedRecord } from "../../../src/storage/objects/sealed-records.ts";
+import { filesOfProof } from "./proof-files.ts";
 import { createOrganization } from "./factories.ts";
 import { insertPendingProof } from "./proof-factory.ts";
 import {
@@ -127,4 +129,16 @@ export async function storedGenuineV2Proof() {
       .run();
   await markFixtureSealed(stored, { manifestSha256: V2_MANIFEST_SHA256, sealCertificateSha256: V2_SEAL_CERTIFICATE_SHA256 });
   return { ...stored, keys };
+}
+
+/** The genuine version-2 proof with its files in its record, bound by its SHA-256 in D1: verified until tampered with. */
+export async function sealedWithBoundRecord() {
+  const { proofId, run } = await storedGenuineV2Proof();
+  const sha256 = await storeSealedRecord(env, proofId, run, await filesOfProof(proofId));
+  await env.DB.batch([
+    env.DB.prepare("UPDATE proofs SET sealed_record = 2, sealed_record_sha256 = ? WHERE id = ?").bind(sha256, proofId),
+    env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId),
+  ]);
+  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/c2pa-1.pem"), V2_CHAIN_PEM);
+  return { proofId, run };
 }
