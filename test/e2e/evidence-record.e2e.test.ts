@@ -11,9 +11,9 @@ import { decodeEvidenceRecord } from "../../shared/evidence-record.ts";
 /**
  * Issue 14 point 5, judged: an evidence record renewed by the sweep verifies with the offline verifier
  * (docs/adr/0022); with faketime set after every certificate's expiry, each archive timestamp still holds
- * as made but the package is NOT VERIFIED, its latest renewal no longer valid (issue 24 point 5, ADR 0035). One stack's state, restarted twice (a renewal made due,
- * then another hash algorithm); the sweeps run only when this file calls /__scheduled, so both proofs land
- * in one batch, under one archive timestamp.
+ * as made but the package is NOT VERIFIED, its latest renewal no longer valid (issue 24 point 5, ADR 0035). One stack's state, restarted thrice (first stamps made due, a renewal made due,
+ * then another hash algorithm); both proofs are sealed before first stamps are due, so they land in one
+ * batch, under one archive timestamp.
  */
 const root = resolve(import.meta.dirname, "../..");
 const stateDir = mkdtempSync(join(tmpdir(), "evidence-stack-"));
@@ -88,10 +88,14 @@ async function makeRenewalsDue() {
 const packageUrl = (proofId: string) => `${stack.baseUrl}/v1/public/proofs/${proofId}/package`;
 
 beforeAll(async () => {
-  stack = await startStack({ stateDir, env: STACK_ENV });
+  // Sealed while first stamps wait an hour to gather a batch: no sweep round (the stack's first one comes when
+  // the local queue delivers it, sometimes after the first proof is sealed) may stamp one proof alone.
+  stack = await startStack({ stateDir, env: { DEV_SWEEP_INTERVAL_SECONDS: STACK_ENV.DEV_SWEEP_INTERVAL_SECONDS } });
   genuine = await sealedPackage(stack);
   other = await sealedPackage(stack);
-  // The first archive timestamp, over both proofs at once.
+  // The first archive timestamp, over both proofs at once, once first stamps are due at once.
+  await stack.stop();
+  stack = await startStack({ stateDir, env: STACK_ENV });
   await sweep(1);
   // Then a renewal: archive timestamp 2 covers archive timestamp 1 (RFC 4998 §5.2).
   await makeRenewalsDue();
