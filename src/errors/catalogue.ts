@@ -268,6 +268,14 @@ export const ERROR_CATALOGUE = {
       fr: "Le registre que le service tient des fichiers de cette preuve scellée est absent, altéré ou illisible dans son stockage : ses fichiers ne peuvent être ni servis ni empaquetés. Le verdict de la preuve (GET /v1/public/proofs/{id}) dit lequel, et n'est pas vérifié. Un conflit avec l'état stocké de la preuve, non une faute de la requête ; elle répond de nouveau une fois le registre restauré par l'exploitant.",
     },
   },
+  sealed_object_missing: {
+    status: 409,
+    title: { en: "Sealed object missing", fr: "Objet scellé absent" },
+    description: {
+      en: "An object the verification package carries (a signed file, an artifact of the sealing, the revocation data, the evidence record or a PDF report) is missing from the service's storage, so the package cannot be served whole: the detail names its entry in the package. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the object.",
+      fr: "Un objet que porte le paquet de vérification (un fichier signé, un artefact du scellement, les données de révocation, l'enregistrement de preuve ou un rapport PDF) est absent du stockage du service : le paquet ne peut être servi entier. Le détail nomme son entrée dans le paquet. Un conflit avec l'état stocké de la preuve, non une faute de la requête ; il répond de nouveau une fois l'objet restauré par l'exploitant.",
+    },
+  },
   capture_file_not_found: {
     status: 404,
     title: { en: "Capture file not found", fr: "Fichier de capture introuvable" },

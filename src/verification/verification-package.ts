@@ -1,7 +1,9 @@
 import type { DomainContext } from "../domain/context.ts";
 import { zipStream, type ZipEntry } from "../lib/zip/zip-stream.ts";
 import { unsafeEntryName } from "../lib/zip/entry-name.ts";
+import { ApiError } from "../errors/api-error.ts";
 import {
+  absentObjects,
   EVIDENCE_RECORD_NAME,
   evidenceRecordKey,
   fileExtension,
@@ -25,11 +27,21 @@ export interface PackagedReport {
 /** The proof seal's name in the package, beside manifest.json. */
 export const MANIFEST_SEAL_ENTRY = "manifest.p7s";
 
+/** An entry of the package carrying a stored object's bytes, and its CRC-32 when the sealer recorded it. */
+interface StoredEntry {
+  name: string;
+  key: string;
+  crc32: number | null;
+}
+
 /**
- * The verification package of a sealed proof, streamed as a ZIP: manifest.json, its seal manifest.p7s (proofs
+ * The verification package of a sealed proof, as a ZIP to stream: manifest.json, its seal manifest.p7s (proofs
  * sealed since the seal existed, docs/adr/0027), proof.tsr, chain.pem, the service root (`c2pa-trust-anchor.pem`,
  * for convenience: nothing trusts it unless pinned), the revocation data captured at sealing (`revocation/`, when the proof has it), the
- * signed files and VERIFY.md, everything needed to verify it offline.
+ * signed files and VERIFY.md, everything needed to verify it offline. Every stored object it carries is found in
+ * storage first (one HEAD each), else `409 sealed_object_missing` naming its entry (forger session 7, G8): never a
+ * 200 breaking off mid-download, nor a 304 confirming a package that can no longer be served whole. An object gone
+ * after that check aborts the stream, which the client sees as a failed download, never a well-formed ZIP.
  */
 export async function verificationPackage({
   ctx,
@@ -37,7 +49,7 @@ export async function verificationPackage({
 }: {
   ctx: Pick<DomainContext, "env">;
   input: { proof: ProofRow; files: FileRow[]; reports?: PackagedReport[] };
-}): Promise<ReadableStream<Uint8Array>> {
+}): Promise<() => ReadableStream<Uint8Array>> {
   const { proof, files, reports = [] } = input;
   // The index names the revocation files, and VERIFY.md gives a command for each.
   const keys = proofArtifactKeys(proof.id, proof.sealingRun);
@@ -55,37 +67,50 @@ export async function verificationPackage({
   // find the revocation data failing, as the service's own verdict does.
   const refused = revocation === "unreadable" || (revocation !== null && !revocationNamesSafe(proof.id, revocationFileNames(revocation), fileNames));
   const indexed = refused ? [] : revocation;
+  const artifact = (name: string, key: string): StoredEntry => ({ name, key, crc32: null });
   // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
   // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
   // sealer recorded it (NULL), are CRC'd on the way.
-  const fromStorage =
-    (key: string, crc32: number | null = null) =>
-    async () => {
-      const object = await openObject(ctx.env, key);
-      if (object === null) throw new Error(`missing artifact ${key}`);
-      return { stream: object.body, size: object.size, crc32 };
-    };
-  const entries: ZipEntry[] = [
-    { name: "manifest.json", body: fromStorage(keys.manifest) },
+  const stored: StoredEntry[] = [
+    artifact("manifest.json", keys.manifest),
     // A proof records the certificate of its seal: one without it was sealed before manifest.p7s existed.
-    ...(proof.sealCertificateSha256 === null ? [] : [{ name: MANIFEST_SEAL_ENTRY, body: fromStorage(keys.manifestSeal) }]),
-    { name: "proof.tsr", body: fromStorage(keys.timestampResponse) },
-    { name: "chain.pem", body: fromStorage(keys.timestampChain) },
-    { name: "c2pa-trust-anchor.pem", body: fromStorage(keys.c2paTrustAnchor) },
-    ...(indexed === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(indexed)]).map((name) => ({
-      name,
-      body: fromStorage(packagedArtifactKey(proof.id, proof.sealingRun, name)),
-    })),
-    ...(evidence === null ? [] : [{ name: EVIDENCE_RECORD_NAME, body: fromStorage(evidenceKey) }]),
-    ...files.map((file, index) => ({ name: fileNames[index]!, body: fromStorage(file.signedKey!, file.signedCrc32) })),
+    ...(proof.sealCertificateSha256 === null ? [] : [artifact(MANIFEST_SEAL_ENTRY, keys.manifestSeal)]),
+    artifact("proof.tsr", keys.timestampResponse),
+    artifact("chain.pem", keys.timestampChain),
+    artifact("c2pa-trust-anchor.pem", keys.c2paTrustAnchor),
+    ...(indexed === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(indexed)]).map((name) =>
+      artifact(name, packagedArtifactKey(proof.id, proof.sealingRun, name)),
+    ),
+    ...(evidence === null ? [] : [artifact(EVIDENCE_RECORD_NAME, evidenceKey)]),
+    ...files.map((file, index) => ({ name: fileNames[index]!, key: file.signedKey!, crc32: file.signedCrc32 })),
     // The sealed PDF reports (docs/adr/0044), once made: the proof's own, and an after's pair report.
-    ...reports.map((report) => ({ name: report.name, body: fromStorage(report.key) })),
-    {
-      name: "VERIFY.md",
-      body: async () => verifyMarkdown(proof, files, roots, indexed, evidence !== null, ctx.env.API_BASE_URL, reportNames),
-    },
+    ...reports.map((report) => artifact(report.name, report.key)),
   ];
-  return zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
+  const absent = await absentObjects(ctx.env, [...new Set(stored.map((entry) => entry.key))]);
+  const missing = stored.filter((entry) => absent.has(entry.key)).map((entry) => entry.name);
+  if (missing.length > 0)
+    throw new ApiError("sealed_object_missing", {
+      detail: `${missingEntries(missing)} of this proof's package ${missing.length > 1 ? "are" : "is"} missing from the service's storage: the package cannot be served whole.`,
+      headers: { "Cache-Control": "no-store" },
+    });
+  const fromStorage = (entry: StoredEntry) => async () => {
+    const object = await openObject(ctx.env, entry.key);
+    if (object === null) throw new Error(`${entry.name} left storage after the package was checked`);
+    return { stream: object.body, size: object.size, crc32: entry.crc32 };
+  };
+  const verify: ZipEntry = {
+    name: "VERIFY.md",
+    body: async () => verifyMarkdown(proof, files, roots, indexed, evidence !== null, ctx.env.API_BASE_URL, reportNames),
+  };
+  const entries = [...stored.map((entry): ZipEntry => ({ name: entry.name, body: fromStorage(entry) })), verify];
+  return () => zipStream(entries, new Date(proof.sealedAt ?? proof.createdAt));
+}
+
+/** The entries missing, by their names in the package (never a storage key): the first three, then how many more. */
+function missingEntries(names: string[]): string {
+  const named = names.slice(0, 3).join(", ");
+  const more = names.length - 3;
+  return more > 0 ? `${named} and ${more} more ${more === 1 ? "entry" : "entries"}` : named;
 }
 
 /** The names the service gives its own entries, which a name read from storage never takes. */

@@ -980,6 +980,7 @@ export interface components {
         | "capture_link_expired"
         | "capture_link_used"
         | "sealed_record_unavailable"
+        | "sealed_object_missing"
         | "capture_file_not_found"
         | "thumbnail_not_found"
         | "report_not_ready"
@@ -4118,7 +4119,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `sealed_record_unavailable`: The service's record of this sealed proof's files is missing, altered or unreadable in its storage, so its files cannot be served or packaged: the proof's verdict (GET /v1/public/proofs/{id}) says which, and is not verified. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the record. */
+      /** @description `sealed_record_unavailable`: The service's record of this sealed proof's files is missing, altered or unreadable in its storage, so its files cannot be served or packaged: the proof's verdict (GET /v1/public/proofs/{id}) says which, and is not verified. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the record. `sealed_object_missing`: An object the verification package carries (a signed file, an artifact of the sealing, the revocation data, the evidence record or a PDF report) is missing from the service's storage, so the package cannot be served whole: the detail names its entry in the package. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the object. */
       409: {
         headers: {
           "Request-Id": components["headers"]["Request-Id"];

@@ -11,7 +11,7 @@ import type { Database } from "../../db/client.ts";
 import type { ProofRow } from "../../storage/rows.ts";
 import { findProofReport } from "../../storage/proof-reports.ts";
 
-const route = publicRoute(["proof_not_found", "sealed_record_unavailable"], {
+const route = publicRoute(["proof_not_found", "sealed_record_unavailable", "sealed_object_missing"], {
   method: "get",
   path: "/v1/public/proofs/{id}/package",
   operationId: "getPublicProofPackage",
@@ -44,6 +44,8 @@ export function registerGetPublicProofPackage(app: App) {
     // Never a package without its files, nor a 304 confirming one held from before the record was lost.
     const packaged = filesToServe(files);
     const reports = await packagedReports(c.var.db, proof);
+    // Nor one missing a stored object (409 sealed_object_missing, never cached): checked before any ETag is given.
+    const zip = await verificationPackage({ ctx: { env: c.env }, input: { proof, files: packaged, reports } });
     // The package carries the evidence record, rewritten by each renewal, and the reports once made: the ETag names both.
     const reportsVersion = reports.map((report) => `-${report.sha256.slice(0, 16)}`).join("");
     const notModified = renewableOrNotModified(
@@ -55,6 +57,6 @@ export function registerGetPublicProofPackage(app: App) {
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="${proof.id}.zip"`);
     c.header("Proof-Mode", proof.mode);
-    return c.body(await verificationPackage({ ctx: { env: c.env }, input: { proof, files: packaged, reports } }), 200);
+    return c.body(zip(), 200);
   });
 }

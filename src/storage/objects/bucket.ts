@@ -142,6 +142,12 @@ export async function objectHead(store: ObjectStore, key: string): Promise<{ siz
   return head && { size: head.size, uploaded: head.uploaded, customMetadata: head.customMetadata ?? {} };
 }
 
+/** The keys among `keys` under which storage holds no object, each asked with one HEAD (nothing is read). */
+export async function absentObjects(store: ObjectStore, keys: string[]): Promise<Set<string>> {
+  const heads = await Promise.all(keys.map(async (key) => ({ key, head: await bucket(store).head(key) })));
+  return new Set(heads.filter(({ head }) => head === null).map(({ key }) => key));
+}
+
 /** The SHA-256 (hex), size and write time of the object under `key`, streamed so that memory stays flat; null when there is none. */
 export async function hashObject(store: ObjectStore, key: string): Promise<{ sha256: string; size: number; uploaded: Date } | null> {
   const object = await bucket(store).get(key);

@@ -106,7 +106,9 @@ export async function storedGenuineV2Proof() {
     packagedArtifactKey(proofId, run, "revocation/index.json"),
     JSON.stringify([notCaptured("tsa", "Fixture TSA (TEST)"), notCaptured("c2pa", "Fixture C2PA signer (TEST)")]),
   );
+  // Each certificate the index names is stored beside it, as sealing stores it (the package carries every one).
   await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/tsa-1.pem"), V2_CHAIN_PEM.slice(0, V2_CHAIN_PEM.indexOf("-----END CERTIFICATE-----") + 26));
+  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/c2pa-1.pem"), V2_CHAIN_PEM);
   const keys: string[] = [];
   for (const file of V2_FILES) {
     const key = signedFileKey(proofId, run, file.id, "image/jpeg");
@@ -139,6 +141,5 @@ export async function sealedWithBoundRecord() {
     env.DB.prepare("UPDATE proofs SET sealed_record = 2, sealed_record_sha256 = ? WHERE id = ?").bind(sha256, proofId),
     env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId),
   ]);
-  await env.FILES.put(packagedArtifactKey(proofId, run, "revocation/c2pa-1.pem"), V2_CHAIN_PEM);
   return { proofId, run };
 }
