@@ -66,23 +66,10 @@ export async function observedProofFiles(
   ofProofs: ProofFilesOf[],
 ): Promise<Map<string, FileRow[] | SealedRecordUnavailable>> {
   const byProof = new Map<string, FileRow[] | SealedRecordUnavailable>();
-  const withRows = ofProofs.filter((proof) => proof.sealedRecord !== FILES_IN_RECORD);
-  const rows =
-    withRows.length === 0
-      ? []
-      : await db
-          .select()
-          .from(files)
-          .where(
-            inArray(
-              files.proofId,
-              withRows.map((proof) => proof.id),
-            ),
-          )
-          .orderBy(files.createdAt, files.id)
-          .all();
-  const fromD1 = new Map<string, FileRow[]>();
-  for (const row of rows) fromD1.set(row.proofId!, [...(fromD1.get(row.proofId!) ?? []), row]);
+  const fromD1 = await fileRowsOf(
+    db,
+    ofProofs.filter((proof) => proof.sealedRecord !== FILES_IN_RECORD).map((proof) => proof.id),
+  );
   const unavailableOr = (read: Promise<FileRow[]>) =>
     read.catch((error: unknown) => {
       if (error instanceof SealedRecordUnavailable) return error;
@@ -96,6 +83,14 @@ export async function observedProofFiles(
       else if (held !== undefined) byProof.set(proof.id, held);
     }),
   );
+  return byProof;
+}
+
+/** The file rows D1 holds of each proof, in capture order (none for a proof sealed since docs/adr/0065). */
+export async function fileRowsOf(db: Database, proofIds: string[]): Promise<Map<string, FileRow[]>> {
+  const rows = proofIds.length === 0 ? [] : await db.select().from(files).where(inArray(files.proofId, proofIds)).orderBy(files.createdAt, files.id).all();
+  const byProof = new Map<string, FileRow[]>();
+  for (const row of rows) byProof.set(row.proofId!, [...(byProof.get(row.proofId!) ?? []), row]);
   return byProof;
 }
 

@@ -1,6 +1,7 @@
 import type { WorkerContext } from "../domain/context.ts";
 import type { FileRow } from "../storage/rows.ts";
 import { proofFiles } from "../storage/proofs-read.ts";
+import { bindFactsRecords } from "./bind-facts-records.ts";
 import { type ArtifactHashes, readArtifactHashes, readStoredManifest, type StoredArtifact, type StoredManifest } from "../storage/objects/artifact-hashes.ts";
 import {
   artifactHashesKey,
@@ -69,11 +70,14 @@ interface ProofReads {
 }
 
 /**
- * Each proof's manifest, files and artifact hashes. One bad object (deleted, replaced by other bytes) must not stop
- * the shard's round at its proof (forger session 5, F3): the batch read is retried proof by proof, and what cannot be
- * read is that proof's finding, recorded like any altered object, while the cursor goes on.
+ * Each proof's manifest, files and artifact hashes, a record of facts that D1 holds no SHA-256 of being bound first
+ * (`bindFactsRecords`, docs/adr/0069), then read like any bound record. One bad object (deleted, replaced by other
+ * bytes) must not stop the shard's round at its proof (forger session 5, F3): the batch read is retried proof by proof,
+ * and what cannot be read is that proof's finding, recorded like any altered object, while the cursor goes on.
  */
-async function readProofs({ env, db }: WorkerContext, proofs: ProofToRehash[]): Promise<ProofReads[]> {
+async function readProofs(worker: WorkerContext, listed: ProofToRehash[]): Promise<ProofReads[]> {
+  const { env, db } = worker;
+  const proofs = await bindFactsRecords(worker, listed);
   const filesOf = await proofFiles(db, env, proofs).then(
     (byProof) => proofs.map((proof) => byProof.get(proof.id) ?? []),
     () =>

@@ -69,41 +69,58 @@ export class SealedRecordUnavailable extends Error {
   }
 }
 
-/** The proof's columns that say where its record is and which bytes it must have (NULL: sealed before migration 0028). */
-type RecordOf = { id: string; sealingRun: string | null; sealedRecordSha256?: string | null };
+/**
+ * The proof's columns that say where its record is and which bytes it must have, whatever its version: NULL only for
+ * a record sealed before migration 0028 that no re-hash has bound yet (docs/adr/0069).
+ */
+type RecordOf = { id: string; sealingRun: string | null; sealedRecordSha256: string | null };
 
 /**
  * The run's record, which must be the bytes sealing wrote when D1 holds their hash: a record gone, replaced or not a
  * record of its version's shape is `SealedRecordUnavailable` (the re-hash records it as a finding of the proof), never
- * files presented from it.
+ * files presented from it. A version-1 record is read with the ids of the proof's files (`ownFiles`, its rows in D1).
  */
-async function readSealedRecord(store: ObjectStore, proof: RecordOf, version: 1 | 2): Promise<SealedRecord> {
+async function readSealedRecord(store: ObjectStore, proof: RecordOf, shape: RecordShape): Promise<{ record: SealedRecord; bytes: Uint8Array }> {
   const unavailable = (fault: SealedRecordFault, why: string) => new SealedRecordUnavailable(proof.id, fault, `proof ${proof.id}: ${why}`);
   if (proof.sealingRun === null) throw unavailable("missing", "sealed with a record but no sealing run");
   const bytes = await readBoundedBytes(store, sealedRecordKey(proof.id, proof.sealingRun), READ_LIMITS.sealedRecord);
   if (bytes === null) throw unavailable("missing", "its sealed record is missing from storage");
   // Larger than sealing ever writes (forger session 7, G11): not read, so not compared with D1's hash either.
   if (bytes === "too large") throw unavailable("unreadable", `its sealed record is larger than ${READ_LIMITS.sealedRecord} bytes`);
-  if (proof.sealedRecordSha256 && (await sha256Hex(bytes)) !== proof.sealedRecordSha256)
+  if (proof.sealedRecordSha256 !== null && (await sha256Hex(bytes)) !== proof.sealedRecordSha256)
     throw unavailable("altered", "its sealed record is not the one sealing wrote");
-  const record = parsedRecord(bytes, version);
+  const record = parsedRecord(bytes, shape);
   if (record === null) throw unavailable("unreadable", "its sealed record is not a record of files");
-  return record;
+  return { record, bytes };
 }
+
+/** How a record is read: version 2 holds the files whole; version 1 the facts of the proof's files, whose ids D1 holds. */
+type RecordShape = { version: 2 } | { version: 1; ownFiles: ReadonlySet<string> };
 
 /**
  * The record's JSON when it has its version's shape, each entry's values of the types sealing wrote; null for anything
- * else (a record written before migration 0028 has no hash in D1 to be checked against, forger session 7, G13).
+ * else (a record written before migration 0028 has no hash in D1 to be checked against, forger session 7, G13). A
+ * version-1 record holds an entry for each of the proof's files and nothing else: one with other entries is refused
+ * before its entries are checked one by one (G11's residual: 1.5 million empty entries cost seconds a read).
  */
-function parsedRecord(bytes: Uint8Array, version: 1 | 2): SealedRecord | null {
+function parsedRecord(bytes: Uint8Array, shape: RecordShape): SealedRecord | null {
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return null;
   }
-  const parsed = SEALED_RECORD_SHAPES[version].safeParse(json);
+  if (shape.version === 1 && !onlyEntriesOf(json, shape.ownFiles)) return null;
+  const parsed = SEALED_RECORD_SHAPES[shape.version].safeParse(json);
   return parsed.success ? (parsed.data as unknown as SealedRecord) : null;
+}
+
+/** Whether the record's `files` (when an object: its shape is checked next) names no entry but `ownFiles`. */
+function onlyEntriesOf(json: unknown, ownFiles: ReadonlySet<string>): boolean {
+  const files: unknown = typeof json === "object" && json !== null ? (json as { files?: unknown }).files : undefined;
+  if (typeof files !== "object" || files === null) return true;
+  const names = Object.keys(files);
+  return names.length <= ownFiles.size && names.every((name) => ownFiles.has(name));
 }
 
 /** The record's entry for a file id, its own (never a key inherited by every object, such as "constructor"). */
@@ -118,7 +135,7 @@ const entryOf = (record: SealedRecord, id: string) => (Object.hasOwn(record.file
  * (forger session 5, F1). A manifest altered or gone is the verdict's to report; the record's values stand then.
  */
 export async function sealedRecordFiles(store: ObjectStore, proof: RecordOf & { manifestSha256: string | null }): Promise<FileRow[]> {
-  const [record, sealed] = await Promise.all([readSealedRecord(store, proof, 2), sealedManifestFiles(store, proof)]);
+  const [{ record }, sealed] = await Promise.all([readSealedRecord(store, proof, { version: 2 }), sealedManifestFiles(store, proof)]);
   if (!Array.isArray(record.file_order))
     throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: its sealed record does not hold its files whole`);
   return record.file_order.map((id) => {
@@ -155,12 +172,26 @@ async function sealedManifestFiles(
  * (their D1 columns were emptied when the record was written).
  */
 export async function withSealedRecord(store: ObjectStore, proof: RecordOf, files: FileRow[]): Promise<FileRow[]> {
-  const record = await readSealedRecord(store, proof, 1);
-  return files.map((file) => {
+  return (await factsRecordRead(store, proof, files)).files;
+}
+
+/**
+ * The SHA-256 of a proof's record of facts as stored now, when it gives the proof's files (`files`, its rows in D1):
+ * what the re-hash binds it with while D1 holds none (docs/adr/0069). `SealedRecordUnavailable` otherwise: a record
+ * missing, too large, not of its shape or not holding exactly the proof's files is never bound.
+ */
+export async function factsRecordSha256(store: ObjectStore, proof: RecordOf, files: FileRow[]): Promise<string> {
+  return sha256Hex((await factsRecordRead(store, proof, files)).bytes);
+}
+
+async function factsRecordRead(store: ObjectStore, proof: RecordOf, files: FileRow[]): Promise<{ files: FileRow[]; bytes: Uint8Array }> {
+  const { record, bytes } = await readSealedRecord(store, proof, { version: 1, ownFiles: new Set(files.map((file) => file.id)) });
+  const completed = files.map((file) => {
     const facts = entryOf(record, file.id);
     if (facts === undefined) throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: file ${file.id} is missing from its sealed record`);
     // Only the facts such a record holds: the row's other columns are D1's, never overridden by an unsigned object.
     const { captureContext, decoded, signals, priorCredentials, thumbnail } = facts;
     return { ...file, captureContext, decoded, signals, priorCredentials, thumbnail };
   });
+  return { files: completed, bytes };
 }
