@@ -2,17 +2,21 @@ import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
-import { proofsSealedWithBytes } from "./objects/hash-index.ts";
+import { proofsSealedWithBytes, type SealedBytesEntry } from "./objects/hash-index.ts";
 import { observedProofFiles } from "./proofs-read.ts";
 import type { ProofRow } from "./rows.ts";
 
 /** D1 binds at most 100 parameters per statement: each chunk binds its hashes twice plus three. */
 const HASHES_PER_QUERY = 40;
-/** Entries listed per hash from the sealed-before index, earliest first: the earliest sealed one is among them. */
-const INDEXED_PER_HASH = 20;
+/**
+ * Sealed-before lists made at once, each of up to 1,000 keys: at most 50,000 keys listed at a time however many files
+ * the proof has (a 1,000-file proof's lists run in 20 rounds), when an insider planted a thousand under each hash.
+ */
+const LISTS_AT_ONCE = 50;
 /**
  * Proof ids one statement binds as one JSON array (about 30 bytes each, 5 bound parameters in all), far within D1's
- * 2 MB string: one statement for a 1,000-file proof's 20 entries a hash.
+ * 2 MB string: the entries of 20 hashes listed to a full 1,000 keys each, and of every hash of a proof whose bytes are
+ * new or re-used once (one or two entries a hash), which is one statement for the whole proof.
  */
 const IDS_PER_QUERY = 20_000;
 /**
@@ -71,25 +75,35 @@ type NamedProof = EarlierProof & Pick<ProofRow, "id" | "sealingRun" | "sealedRec
 /**
  * The earliest proof holding each hash among those the sealed-before index names. The index is empty objects in R2
  * that anyone able to write to the bucket can put (forger session 7, G4): an entry counts only when D1 says its
- * proof is sealed in the organization and mode at the time its key says (one statement for every entry), and that
+ * proof is sealed in the organization and mode at the time its key says (one statement for up to 20,000 entries: one for
+ * the whole proof unless entries were planted by the thousand), and that
  * proof's own files (its sealed record, bound by its SHA-256 in D1, its hashes taken from the sealed manifest) hold
  * the hash. Those files are read only for a hash with such a candidate, earliest first, at most
  * `FILES_READ_PER_HASH` of them, each proof once however many of the hashes name it.
  */
 async function earlierByIndex(db: Database, store: ObjectStore, proof: Scope, wanted: string[]): Promise<Map<string, EarlierProof>> {
-  const listed = await Promise.all(wanted.map(async (hash) => ({ hash, entries: await proofsSealedWithBytes(store, proof, hash, INDEXED_PER_HASH) })));
-  const named = await sealedProofsNamed(db, proof, [...new Set(listed.flatMap(({ entries }) => entries.map((entry) => entry.proofId)))]);
-  const queues = listed.map(({ hash, entries }) => ({
-    hash,
-    candidates: [
-      ...new Map(
-        entries.flatMap((entry) => {
-          const sealed = named.get(entry.proofId);
-          return sealed !== undefined && sealed.sealedAt === entry.sealedAt ? [[sealed.id, sealed] as const] : [];
-        }),
-      ).values(),
-    ].sort(earliestFirst),
-  }));
+  const queues: { hash: string; candidates: NamedProof[] }[] = [];
+  let pending: { hash: string; entries: SealedBytesEntry[] }[] = [];
+  let pendingIds = 0;
+  // The entries listed so far, confirmed by one statement, and of each hash only the candidates that may be read.
+  const confirmPending = async () => {
+    const named = await sealedProofsNamed(db, proof, [...new Set(pending.flatMap(({ entries }) => entries.map((entry) => entry.proofId)))]);
+    for (const { hash, entries } of pending) queues.push({ hash, candidates: confirmedCandidates(entries, named) });
+    pending = [];
+    pendingIds = 0;
+  };
+  for (let start = 0; start < wanted.length; start += LISTS_AT_ONCE) {
+    const listed = await Promise.all(
+      wanted.slice(start, start + LISTS_AT_ONCE).map(async (hash) => ({ hash, entries: await proofsSealedWithBytes(store, proof, hash) })),
+    );
+    for (const item of listed) {
+      if (item.entries.length === 0) continue;
+      if (pendingIds + item.entries.length > IDS_PER_QUERY) await confirmPending();
+      pending.push(item);
+      pendingIds += item.entries.length;
+    }
+  }
+  await confirmPending();
   const held = new Map<string, Set<string>>();
   const found = new Map<string, EarlierProof>();
   for (let turn = 0; turn < FILES_READ_PER_HASH; turn++) {
@@ -109,6 +123,16 @@ async function earlierByIndex(db: Database, store: ObjectStore, proof: Scope, wa
     }
   }
   return found;
+}
+
+/** The entries whose proof D1 has sealed at the time their key says, one a proof, earliest first: those whose files may be read. */
+function confirmedCandidates(entries: SealedBytesEntry[], named: Map<string, NamedProof>): NamedProof[] {
+  const confirmed = new Map<string, NamedProof>();
+  for (const entry of entries) {
+    const sealed = named.get(entry.proofId);
+    if (sealed !== undefined && sealed.sealedAt === entry.sealedAt) confirmed.set(sealed.id, sealed);
+  }
+  return [...confirmed.values()].sort(earliestFirst).slice(0, FILES_READ_PER_HASH);
 }
 
 /** Those of `ids` that are sealed proofs of the organization and mode other than `proof`, each with its seal time. */

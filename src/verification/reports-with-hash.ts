@@ -1,36 +1,18 @@
 import type { DomainContext } from "../domain/context.ts";
-import { databaseOfId, FIRST_SHARD, shardDatabase } from "../db/shards.ts";
 import { proofUrls } from "../proofs/present-proof.ts";
-import { reportsKeptWith, reportsWithHash } from "../storage/proof-reports.ts";
 import { publicProofOrThrow } from "./find-public-proof.ts";
 import { proofVerification } from "./verify-proof.ts";
 import type { HashLookup } from "./hash-lookup.ts";
 
-/** The reports with this SHA-256, each with the database of its proof's shard. */
-async function reportsFound(ctx: Pick<DomainContext, "env">, { sha256, indexed, beforeTheIndex }: HashLookup) {
-  const { env } = ctx;
-  if (beforeTheIndex) {
-    const first = shardDatabase(env, FIRST_SHARD);
-    return (await reportsWithHash(first, sha256, 2)).map((report) => ({ report, db: first }));
-  }
-  const found = await Promise.all(
-    indexed.map(async (id) => {
-      const db = databaseOfId(env, id);
-      return db === null ? [] : (await reportsKeptWith(db, id)).filter((report) => report.sha256 === sha256).map((report) => ({ report, db }));
-    }),
-  );
-  return found.flat();
-}
-
 /**
  * The sealed reports whose SHA-256 this is (docs/adr/0056): "the sealed report of proof X" (or the pair report
  * kept with the after X), each with that proof's verification, as a file match answers. A report's bytes name
- * its proof (its attachments are that proof's sealed manifest), so at most one proof answers. Each proof the hash
- * index names is read in its own shard (docs/adr/0062).
+ * its proof (its attachments are that proof's sealed manifest), so at most one proof answers (found by hashLookup,
+ * docs/adr/0062).
  */
 export async function sealedReportsWithHash({ ctx, input }: { ctx: Pick<DomainContext, "env">; input: HashLookup }) {
   const data = [];
-  for (const { report, db } of await reportsFound(ctx, input)) {
+  for (const { report, db } of input.reports) {
     const { proof, files } = await publicProofOrThrow({ ctx: { db, env: ctx.env }, input: { id: report.proofId } });
     const verification = await proofVerification(ctx.env, proof, files);
     data.push({

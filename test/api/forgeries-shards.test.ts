@@ -5,6 +5,7 @@ import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { admin, call, callJson, CAPTURE } from "./support/client.ts";
 import { captureCall, tokenOf, uploadPhoto } from "./support/capture.ts";
 import { consumeBatch } from "./support/queues.ts";
+import { asSealedBeforeTheRecord } from "./support/proof-files.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { baseSession } from "./support/sessions.ts";
 
@@ -138,6 +139,29 @@ describe("POST /v1/public/verify with poisoned or junk hash-index entries (docs/
       expect(await lookUp({ sha256: "e".repeat(64), proof_id: proofId }), proofId).toMatchObject({ status: 200, body: { data: [] } });
     }
     expect((await lookUp({ sha256: "e".repeat(64), proof_id: "x".repeat(65) })).body).toMatchObject({ status: 422, code: "validation_failed" });
+  });
+
+  it("finds a sealed file past 20, or 200, entries of made-up ids and others' proofs listed before its own (G7)", async () => {
+    const victim = await sealedProofOf(await organizationOn("01"));
+    const other = await sealedProofOf(await organizationOn("01"));
+    // Well-shaped ids of shard 00, 01 and 02 never minted, all before the victim's in key order; a sealed proof holding other bytes.
+    const planted = (count: number, from: number) =>
+      Array.from({ length: count }, (_, index) => `prf_0${(from + index) % 3}${String(from + index).padStart(20, "0")}`);
+    const plantAll = (ids: string[]) => Promise.all(ids.map((id) => env.FILES.put(`hashes/${victim.signedSha256}/${id}`, new Uint8Array())));
+    await plantAll([...planted(20, 0), other.proofId]);
+    const found = [expect.objectContaining({ proof_id: victim.proofId, match: "signed" })];
+    expect((await lookUp({ sha256: victim.signedSha256 })).body.data).toEqual(found);
+    await plantAll(planted(180, 20));
+    expect((await env.FILES.list({ prefix: `hashes/${victim.signedSha256}/` })).objects).toHaveLength(202);
+    expect((await lookUp({ sha256: victim.signedSha256 })).body.data).toEqual(found);
+  });
+
+  it("still searches shard 00 for a proof sealed before the index when an entry is planted under its hash (G7)", async () => {
+    const legacy = await sealedProofOf(await organizationOn("00"));
+    await env.FILES.delete(`hashes/${legacy.signedSha256}/${legacy.proofId}`);
+    await asSealedBeforeTheRecord(legacy.proofId);
+    await env.FILES.put(`hashes/${legacy.signedSha256}/prf_00nothingeverminted00`, new Uint8Array());
+    expect((await lookUp({ sha256: legacy.signedSha256 })).body.data).toEqual([expect.objectContaining({ proof_id: legacy.proofId, match: "signed" })]);
   });
 });
 

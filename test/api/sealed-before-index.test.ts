@@ -80,6 +80,23 @@ describe("the sealed-before index decides nothing D1 and the named proof's files
     expect((await signalsOf(again.proofId)).map((signal) => signal.code)).toEqual(["sealed_before"]);
   });
 
+  it("the bytes an earlier proof really holds are still flagged past 20, or 200, entries of made-up ids listed before its own", async () => {
+    const org = await createOrganization();
+    const earlier = await sealedOne(org.id);
+    const plantMadeUp = (from: number, count: number) =>
+      Promise.all(
+        Array.from({ length: count }, (_, index) =>
+          plant(org.id, earlier.sha256, "2000-01-01T00:00:00.000Z", `prf_00${String(from + index).padStart(20, "0")}`),
+        ),
+      );
+    await plantMadeUp(0, 20);
+    const later = await sealedOne(org.id, { sha256: earlier.sha256 });
+    expect(await signalsOf(later.proofId)).toEqual([expect.objectContaining({ code: "sealed_before", proof_id: earlier.proofId })]);
+    await plantMadeUp(20, 180);
+    const again = await sealedOne(org.id, { sha256: earlier.sha256 });
+    expect(await signalsOf(again.proofId)).toEqual([expect.objectContaining({ code: "sealed_before", proof_id: earlier.proofId })]);
+  });
+
   it("an entry deleted hides the exact-bytes signal; the similarity index still flags the same photo at distance 0", async () => {
     const org = await createOrganization();
     const earlier = await sealedOne(org.id, { print: PHOTO });

@@ -4,7 +4,7 @@ import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { toHex } from "../../lib/crypto.ts";
 import { takeRateLimit } from "../../durable/rate-limit-client.ts";
-import { MOST_FILE_MATCHES, sealedProofsHoldingFile } from "../../verification/proofs-holding-file.ts";
+import { sealedProofsHoldingFile } from "../../verification/proofs-holding-file.ts";
 import { hashLookup } from "../../verification/hash-lookup.ts";
 import { sealedReportsWithHash } from "../../verification/reports-with-hash.ts";
 import { BinarySchema, FileMatchesSchema, VerifyBySha256Schema, VerifyQuerySchema } from "./schema.ts";
@@ -108,7 +108,7 @@ export function registerPublicVerify(app: App) {
     c.header("RateLimit-Reset", String(limit.resetSeconds));
     if (!limit.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limit.resetSeconds) } });
     const { sha256, proofId } = await lookupOf(c.req.raw);
-    const lookup = await hashLookup(c.env, sha256, MOST_FILE_MATCHES);
+    const lookup = await hashLookup(c.env, sha256);
     const ctx = { env: c.env };
     const [files, reports] = await Promise.all([
       sealedProofsHoldingFile({ ctx, input: { ...lookup, proofId } }),
