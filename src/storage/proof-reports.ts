@@ -35,7 +35,9 @@ export interface MissingReport {
 /**
  * Up to `limit` reports missing for proofs sealed at or before `sealedBefore` (time for the queue's own
  * message to have made them), the longest missing first: every sealed proof's own, and every sealed after's
- * pair report. Two bound values.
+ * pair report. Not while the re-hash's finding of a record.json the report needs is open (the proof's, and a
+ * pair's before's: docs/adr/0068): no report is made of a proof whose files cannot be listed, and the sweep would
+ * try it every run; the finding goes when the re-hash reads the record again, and the report is made. Two bound values.
  */
 export async function missingReports(d1: D1Database, sealedBefore: string, limit: number): Promise<MissingReport[]> {
   const rows = await statement(
@@ -43,9 +45,11 @@ export async function missingReports(d1: D1Database, sealedBefore: string, limit
     sql`SELECT id AS proofId, kind FROM (
       SELECT p.id, 'proof' AS kind, p.sealed_at FROM proofs p WHERE p.status = 'sealed' AND p.sealed_at <= ${sealedBefore}
         AND NOT EXISTS (SELECT 1 FROM proof_reports r WHERE r.proof_id = p.id AND r.kind = 'proof')
+        AND NOT EXISTS (SELECT 1 FROM sealed_object_checks c WHERE c.proof_id = p.id AND c.entry = 'record.json' AND c.matched = 0)
       UNION ALL
       SELECT p.id, 'pair' AS kind, p.sealed_at FROM proofs p WHERE p.status = 'sealed' AND p.compare_to IS NOT NULL AND p.sealed_at <= ${sealedBefore}
         AND NOT EXISTS (SELECT 1 FROM proof_reports r WHERE r.proof_id = p.id AND r.kind = 'pair')
+        AND NOT EXISTS (SELECT 1 FROM sealed_object_checks c WHERE c.proof_id IN (p.id, p.compare_to) AND c.entry = 'record.json' AND c.matched = 0)
     ) ORDER BY sealed_at LIMIT ${sql.raw(String(limit))}`,
   ).all<MissingReport>();
   return rows.results;

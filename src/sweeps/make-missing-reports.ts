@@ -7,6 +7,11 @@ import { missingReports } from "../storage/proof-reports.ts";
 const GRACE_MS = 10 * 60_000;
 /** Reports made per run: a few, one after another, so that a backlog never crowds the sealer's seal jobs. */
 const REPORTS_PER_RUN = 3;
+/**
+ * Reports looked at per run: a proof whose record cannot be read asks nothing of the sealer and gives its turn to the
+ * next, so that a few such proofs, the longest missing, never hold up every other report until the re-hash finds them.
+ */
+const CANDIDATES_PER_RUN = 12;
 
 /**
  * Makes the reports that sealed proofs (and sealed afters, their pair's) still lack once the queue had its
@@ -14,12 +19,17 @@ const REPORTS_PER_RUN = 3;
  * idempotent, so a concurrent run or a late queue message costs at most one report made and then discarded.
  */
 export async function makeMissingReports(worker: WorkerContext, now: Date, deps: ReportDependencies = reportDependencies(worker)): Promise<number> {
-  const missing = await missingReports(worker.db.$client, new Date(now.getTime() - GRACE_MS).toISOString(), REPORTS_PER_RUN);
+  const missing = await missingReports(worker.db.$client, new Date(now.getTime() - GRACE_MS).toISOString(), CANDIDATES_PER_RUN);
   let made = 0;
+  let tried = 0;
   for (const { proofId, kind } of missing) {
+    if (tried === REPORTS_PER_RUN) break;
     try {
-      if ((await makeProofReport(deps, proofId, kind)) === "made") made++;
+      const outcome = await makeProofReport(deps, proofId, kind);
+      if (outcome === "made") made++;
+      if (outcome !== "record_unavailable") tried++;
     } catch (error) {
+      tried++;
       console.warn(JSON.stringify({ level: "warn", sweep: "make-missing-reports", proof_id: proofId, report: kind, message: (error as Error).message }));
     }
   }

@@ -198,8 +198,13 @@ function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[],
     hashesKey === null || (inRows && !hashesPresent)
       ? []
       : [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof", ...(hashesRefused ? { readable: false as const } : {}) }];
-  // A finding of an artifact-hashes.json that should not be there goes once it is gone.
-  const obsolete = hashesKey !== null && hashesObject.length === 0 && rowOf.has(hashesKey) ? [hashesKey] : [];
+  // A finding of an artifact-hashes.json that should not be there goes once it is gone; one of a record that reads
+  // again (restored) once the round finishes the proof, so that nothing waiting on it (the report sweep) waits for ever.
+  const recordKey = run === null ? null : sealedRecordKey(proof.id, run);
+  const obsolete = [
+    ...(hashesKey !== null && hashesObject.length === 0 && rowOf.has(hashesKey) ? [hashesKey] : []),
+    ...(files !== null && recordKey !== null && rowOf.has(recordKey) ? [recordKey] : []),
+  ];
   const trusted = inRows || hashesRefused ? null : hashes;
   const artifacts = artifactEntries.map(([key, entry]): Planned => {
     const row = rowOf.get(key);
@@ -214,9 +219,7 @@ function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[],
   );
   // A record that cannot be read: the record is the finding; without the sealed manifest, its files are re-hashed once it reads again.
   const unreadableRecord: Planned[] =
-    files === null && run !== null
-      ? [{ object: object(sealedRecordKey(proof.id, run), "record.json", null, null, null), expectedIn: "proof", readable: false }]
-      : [];
+    files === null && recordKey !== null ? [{ object: object(recordKey, "record.json", null, null, null), expectedIn: "proof", readable: false }] : [];
   return { objects: [manifestObject, ...hashesObject, ...artifacts, ...signedFiles, ...unreadableRecord], obsolete };
 }
 

@@ -1,10 +1,13 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { database } from "../../src/db/client.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { makeProofReport, type ReportDependencies } from "../../src/reports/make-report.ts";
 import { missingReports } from "../../src/storage/proof-reports.ts";
 import { makeMissingReports } from "../../src/sweeps/make-missing-reports.ts";
+import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
+import { consumeReportMessages } from "../../src/reports/report-queue.ts";
+import { sealedRecordKey } from "../../src/storage/objects/bucket.ts";
 import { workerContext } from "../../src/domain/context.ts";
 import { RESERVED_EVENTS } from "../../src/events/catalogue.ts";
 import type { ReportJob } from "../../shared/report-protocol.ts";
@@ -12,6 +15,7 @@ import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
+import { sealedWithBoundRecord } from "./support/sealed-fixture.ts";
 
 /** A sealed proof, the sealer stood in (sealedAnswer); `compareTo` makes it the after of that before. */
 async function sealed(organizationId: string, mode: "test" | "live", compareTo?: string) {
@@ -187,5 +191,74 @@ describe("the PDF reports: made once after sealing, served by the public routes"
     const recorded = await env.DB.prepare("SELECT type FROM events WHERE organization_id = ?").bind(org.id).all<{ type: string }>();
     expect(recorded.results.map((event) => event.type)).not.toContain("dossier.ready");
     expect(recorded.results.map((event) => event.type)).toContain("proof.sealed");
+  });
+});
+
+/**
+ * Forger session 7's K: a proof whose sealed record is lost threw SealedRecordUnavailable from the report job, retried
+ * by the queue and by every run of the sweep, whose few reports a run the oldest such proofs then held up for good.
+ */
+describe("the report of a proof whose sealed record cannot be read (ADR 0068)", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  let clock = Date.now();
+  /** Runs the shard's re-hash until its round ends: every sealed proof's record read once. */
+  async function wholeRehashRound() {
+    for (let run = 0; run < 20; run++) {
+      clock += 60_000;
+      if ((await rehashSealedObjects(workerContext(env), new Date(clock), { objects: 10_000, bytes: 1 << 30, proofs: 1_000 })).roundEnded) return;
+    }
+    throw new Error("the re-hash round did not end in 20 runs");
+  }
+
+  async function lostRecord() {
+    const { proofId, run } = await sealedWithBoundRecord();
+    const key = sealedRecordKey(proofId, run);
+    const bytes = await (await env.FILES.get(key))!.arrayBuffer();
+    await env.FILES.delete(key);
+    return { proofId, restore: () => env.FILES.put(key, bytes) };
+  }
+
+  it("is not made, said on the log, the queue's message acknowledged; the sweep leaves it while the re-hash's finding is open", async () => {
+    const lost = await lostRecord();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    // The re-hash's alert lines of the findings.
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const deps = reportDeps();
+    expect(await makeProofReport(deps, lost.proofId, "proof")).toBe("record_unavailable");
+    expect(deps.makePdf).not.toHaveBeenCalled();
+    const lines = warn.mock.calls.map(([line]) => JSON.parse(String(line)));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ message: "report_not_made", proof_id: lost.proofId, report: "proof", reason: "sealed_record_missing" }),
+    );
+    const message = { body: { report: "proof", proof_id: lost.proofId }, attempts: 1, ack: vi.fn(), retry: vi.fn() };
+    await consumeReportMessages([message as unknown as Message<unknown>], deps);
+    expect(message.ack).toHaveBeenCalledOnce();
+    expect(message.retry).not.toHaveBeenCalled();
+    const later = new Date(Date.now() + 11 * 60_000).toISOString();
+    const listed = async () => (await missingReports(env.DB, later, 1000)).some((report) => report.proofId === lost.proofId);
+    expect(await listed()).toBe(true);
+    await wholeRehashRound();
+    expect(await listed()).toBe(false);
+    // Restored: the re-hash reads it again, the sweep lists it, and the report is made.
+    await lost.restore();
+    await wholeRehashRound();
+    expect(await listed()).toBe(true);
+    expect(await makeProofReport(deps, lost.proofId, "proof")).toBe("made");
+  });
+
+  it("the oldest proofs with a lost record never hold up the sweep's other reports", async () => {
+    const lost = [await lostRecord(), await lostRecord(), await lostRecord()];
+    const org = await createOrganization();
+    const { proofId } = await sealed(org.id, "test");
+    // The longest missing: the three lost ones first, before the re-hash has found them.
+    for (const [index, id] of [...lost.map((proof) => proof.proofId), proofId].entries())
+      await env.DB.prepare("UPDATE proofs SET sealed_at = ? WHERE id = ?")
+        .bind(`2020-01-0${index + 1}T00:00:00.000Z`, id)
+        .run();
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const deps = reportDeps();
+    expect(await makeMissingReports(workerContext(env), new Date(Date.now() + 11 * 60_000), deps)).toBeGreaterThanOrEqual(1);
+    expect(await env.DB.prepare("SELECT 1 FROM proof_reports WHERE proof_id = ?").bind(proofId).first()).not.toBeNull();
   });
 });
