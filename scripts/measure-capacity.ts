@@ -143,6 +143,7 @@ for (let n = 0; n < PROOFS; n++) {
       width: 480,
       height: 360,
       size: 18_204,
+      sha256: hex(),
       key: `proofs/${proof}/runs/${randomUUID()}/thumbnails/${file}.webp`,
     };
     recorded[file] = {

@@ -27,8 +27,9 @@ import { RevocationEntrySchema } from "./revocation-data.ts";
  * 10: each sealed video carries the fingerprints of a few of its frames (docs/adr/0059), [] when none was decoded.
  * 11: each sealed photo also carries the fingerprints of four crops 5 % off one edge, which the Worker looks up but
  *     neither stores nor signs (docs/adr/0052), [] when not decoded.
+ * 12: a thumbnail made carries the SHA-256 of its bytes, which the sealed record keeps (docs/adr/0021).
  */
-export const SEALER_PROTOCOL_VERSION = 11;
+export const SEALER_PROTOCOL_VERSION = 12;
 
 const protocolVersion = z.literal(SEALER_PROTOCOL_VERSION);
 const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, "a SHA-256 in hex");
@@ -112,16 +113,19 @@ export type DecodedFacts = z.infer<typeof DecodedSchema>;
 /** The only media type of a thumbnail: what the sealer makes, and what the public route serves one as. */
 export const THUMBNAIL_CONTENT_TYPE = "image/webp";
 
-/** The thumbnail written to the job's `thumbnail.destination`: a WebP of at most 480 px and 100 KB. */
+/** The largest thumbnail the sealer writes (100 KB): what a reader of one reads at most. */
+export const THUMBNAIL_MAX_BYTES = 100 * 1024;
+
+/**
+ * The thumbnail written to the job's `thumbnail.destination`: a WebP of at most 480 px and 100 KB, and the SHA-256 of
+ * the bytes written, which the proof's sealed record keeps so that other bytes put there are never shown as its picture.
+ */
 export const ThumbnailSchema = z.strictObject({
   content_type: z.literal(THUMBNAIL_CONTENT_TYPE),
   width: z.number().int().positive().max(480),
   height: z.number().int().positive().max(480),
-  size: z
-    .number()
-    .int()
-    .positive()
-    .max(100 * 1024),
+  size: z.number().int().positive().max(THUMBNAIL_MAX_BYTES),
+  sha256: sha256Hex,
 });
 export type Thumbnail = z.infer<typeof ThumbnailSchema>;
 

@@ -1,9 +1,10 @@
+import { createHash } from "node:crypto";
 import sharp, { type OutputInfo } from "sharp";
-import type { Thumbnail } from "../../shared/sealer-protocol.ts";
+import { THUMBNAIL_MAX_BYTES, type Thumbnail } from "../../shared/sealer-protocol.ts";
 
-/** The long side and the weight the verification page counts on (docs/adr/0021). */
+/** The long side and the weight (shared with the Worker, which reads no more) the verification page counts on (docs/adr/0021). */
 export const THUMBNAIL_MAX_PX = 480;
-export const THUMBNAIL_MAX_BYTES = 100 * 1024;
+export { THUMBNAIL_MAX_BYTES };
 
 /** Formats the prebuilt libvips decodes. HEIC is HEVC inside, which it cannot decode (no libde265): no thumbnail. */
 const DECODABLE = new Set(["image/jpeg", "image/png", "image/webp"]);
@@ -83,7 +84,8 @@ export async function decodePicture(bytes: Uint8Array, sniffedType: string): Pro
 /**
  * A light WebP of a decoded photo, stripped of every metadata (a reader of the page sees no location the full
  * file may carry). A test proof's thumbnail carries a TEST band, so it never looks like a live one even taken
- * out of the page. null: no quality fits within 100 KB.
+ * out of the page. null: no quality fits within 100 KB. Its SHA-256 goes into the proof's record: other bytes put in
+ * its place are never shown as the proof's picture (forger session 7, G6).
  */
 export async function makeThumbnail(picture: DecodedPicture, mode: "test" | "live"): Promise<{ bytes: Uint8Array; meta: Thumbnail } | null> {
   const { width, height } = picture.info;
@@ -92,7 +94,10 @@ export async function makeThumbnail(picture: DecodedPicture, mode: "test" | "liv
   if (mode === "test") drawTestBand(pixels, picture.info);
   for (const quality of QUALITIES) {
     const bytes = await sharp(pixels, { raw: picture.info }).webp({ quality, effort: 0 }).toBuffer();
-    if (bytes.length <= THUMBNAIL_MAX_BYTES) return { bytes: new Uint8Array(bytes), meta: { content_type: "image/webp", width, height, size: bytes.length } };
+    if (bytes.length <= THUMBNAIL_MAX_BYTES) {
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      return { bytes: new Uint8Array(bytes), meta: { content_type: "image/webp", width, height, size: bytes.length, sha256 } };
+    }
   }
   return null;
 }

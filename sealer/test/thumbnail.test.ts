@@ -1,4 +1,5 @@
 import { test, afterEach } from "node:test";
+import { createHash } from "node:crypto";
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import { runSealJob } from "../src/seal-job.ts";
@@ -45,7 +46,9 @@ test("sealing a large photo writes a WebP thumbnail of at most 480 px and 100 KB
   const file = result.files[0]!;
   const thumbnail = written.get(`/thumbnails/${file.id}`);
   assert.ok(thumbnail, "the thumbnail is written where the job said");
-  assert.deepEqual(file.thumbnail, { content_type: "image/webp", width: THUMBNAIL_MAX_PX, height: 360, size: thumbnail.length });
+  // The SHA-256 of the bytes written: what the proof's record keeps, so that no other bytes pass for its picture.
+  const sha256 = createHash("sha256").update(thumbnail).digest("hex");
+  assert.deepEqual(file.thumbnail, { content_type: "image/webp", width: THUMBNAIL_MAX_PX, height: 360, size: thumbnail.length, sha256 });
   assert.ok(thumbnail.length <= THUMBNAIL_MAX_BYTES, `${thumbnail.length} bytes`);
   const meta = await sharp(thumbnail).metadata();
   assert.equal(meta.format, "webp");

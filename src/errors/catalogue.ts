@@ -289,6 +289,14 @@ export const ERROR_CATALOGUE = {
       fr: "Ce fichier n'a pas de vignette : le service n'en fait une au scellement que pour les photos qu'il sait décoder (JPEG, PNG, WebP), jamais pour une vidéo ni une photo HEIC. Ouvrez plutôt le fichier signé.",
     },
   },
+  thumbnail_altered: {
+    status: 409,
+    title: { en: "Thumbnail altered", fr: "Vignette altérée" },
+    description: {
+      en: "The thumbnail stored for this file is not the one made at sealing: its bytes are not those whose SHA-256 the proof's record keeps, or the record names it outside the proof's own folder. It is not served (nor kept by any cache); the signed file and the proof's verdict (GET /v1/public/proofs/{id}) say what was sealed. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the thumbnail.",
+      fr: "La vignette stockée pour ce fichier n'est pas celle faite au scellement : ses octets ne sont pas ceux dont le registre de la preuve garde le SHA-256, ou le registre la situe hors du dossier de la preuve. Elle n'est pas servie (ni gardée par un cache) ; le fichier signé et le verdict de la preuve (GET /v1/public/proofs/{id}) disent ce qui a été scellé. Un conflit avec l'état stocké de la preuve, non une faute de la requête ; elle répond de nouveau une fois la vignette restaurée par l'exploitant.",
+    },
+  },
   report_not_ready: {
     status: 404,
     title: { en: "Report not made yet", fr: "Rapport pas encore établi" },

@@ -7,6 +7,7 @@ import type { Keyset } from "../lib/pagination.ts";
 import type { FileRow, ProofRow } from "./rows.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
 import { SealedRecordUnavailable, sealedRecordFiles, withSealedRecord } from "./objects/sealed-records.ts";
+import { sealedThumbnail } from "./objects/thumbnails.ts";
 
 export interface ProofFilters {
   linked?: boolean;
@@ -108,18 +109,22 @@ export async function shotsPerStep(db: Database, store: ObjectStore, proofId: st
 
 /**
  * The thumbnails of a proof's files, in capture order, for an "after" to show its before's shots: each file's id,
- * step and the R2 key of the thumbnail the sealer made (files without one, videos and HEIC, are left out).
+ * step and the thumbnail the sealer made, where it is in R2 and its SHA-256 when the record keeps it (files without
+ * one, videos and HEIC, are left out, and so is one a record names outside the proof's run: forger session 7, G6).
  */
 export async function proofThumbnails(
   db: Database,
   store: ObjectStore,
   proofId: string,
-): Promise<{ id: string; stepId: string; key: string; contentType: string }[]> {
+): Promise<{ id: string; stepId: string; key: string; contentType: string; sha256?: string }[]> {
   const proof = await findProofById(db, proofId);
   const files = proof === null ? [] : ((await proofFiles(db, store, [proof])).get(proof.id) ?? []);
-  return files.flatMap((file) =>
-    file.thumbnail ? [{ id: file.id, stepId: file.stepId, key: file.thumbnail.key, contentType: file.thumbnail.content_type }] : [],
-  );
+  return files.flatMap((file) => {
+    const thumbnail = proof === null ? null : sealedThumbnail(proof, file);
+    if (thumbnail === null || thumbnail === "elsewhere") return [];
+    const { key, content_type: contentType, sha256 } = thumbnail;
+    return [{ id: file.id, stepId: file.stepId, key, contentType, ...(sha256 === undefined ? {} : { sha256 }) }];
+  });
 }
 
 export async function findProofById(db: Database, id: string): Promise<ProofRow | null> {

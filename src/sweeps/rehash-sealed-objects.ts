@@ -25,6 +25,7 @@ import {
   sealedProofsAfter,
   startNextRound,
 } from "../storage/sealed-object-checks.ts";
+import { boundThumbnail, sealedThumbnail } from "../storage/objects/thumbnails.ts";
 
 /**
  * What one run (each minute, per shard) may do, well within an invocation's limits (docs/adr/0066): the objects of
@@ -157,7 +158,8 @@ interface ProofObjects {
  * request). A proof whose rows hold its artifacts' hashes (sealed before migration 0026, or by the Worker before it
  * after it was applied) keeps them for ever: an artifact-hashes.json is never taken over them (forger session 7,
  * G5), one beside a proof sealed before the migration is a finding (sealing never wrote it), and one disagreeing with
- * a row is one. The list is the same at every run of a round (a proof may take several) while its sealed objects
+ * a row is one. Its thumbnails follow its signed files, each with the SHA-256 its record keeps (none before sealer
+ * protocol 12). The list is the same at every run of a round (a proof may take several) while its sealed objects
  * are: a record that cannot be read adds its finding last, after the signed files, so that what comes before keeps
  * its place when it reads again.
  */
@@ -217,10 +219,18 @@ function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[],
   const signedFiles = signedFilesOf(proof, reads).map(
     (file): Planned => ({ object: object(file.key, file.entry, file.id, file.sha256, file.size), expectedIn: "proof" }),
   );
+  // The thumbnails whose SHA-256 the record keeps (sealer protocol 12, forger session 7, G6): other bytes there are a
+  // finding, which takes the picture off the proof's page (src/verification/public-proof.ts) but not the verdict (a
+  // thumbnail is not in the manifest): no file id, the file's evidence is its signed copy's.
+  const thumbnails = (files ?? []).flatMap((file): Planned[] => {
+    const thumbnail = sealedThumbnail(proof, file);
+    if (thumbnail === null || thumbnail === "elsewhere" || !boundThumbnail(thumbnail)) return [];
+    return [{ object: object(thumbnail.key, `thumbnails/${file.id}.webp`, null, thumbnail.sha256.toLowerCase(), thumbnail.size), expectedIn: "proof" }];
+  });
   // A record that cannot be read: the record is the finding; without the sealed manifest, its files are re-hashed once it reads again.
   const unreadableRecord: Planned[] =
     files === null && recordKey !== null ? [{ object: object(recordKey, "record.json", null, null, null), expectedIn: "proof", readable: false }] : [];
-  return { objects: [manifestObject, ...hashesObject, ...artifacts, ...signedFiles, ...unreadableRecord], obsolete };
+  return { objects: [manifestObject, ...hashesObject, ...artifacts, ...signedFiles, ...thumbnails, ...unreadableRecord], obsolete };
 }
 
 /**
@@ -273,7 +283,7 @@ async function plannedObjects(worker: WorkerContext, cursor: RehashCursor, proof
  * Re-hashes the objects of the next sealed proofs of the shard, in the order their sealing committed, from the
  * shard's one cursor, and records only what did not match; at the end of the proofs it starts the next round from
  * the first. A mismatch or a missing object turns its proof's public verdict to altered
- * (src/verification/verify-proof.ts), is listed by GET /admin/v1/altered-objects, and logs one
+ * (src/verification/verify-proof.ts; a thumbnail's takes its picture off the page instead), is listed by GET /admin/v1/altered-objects, and logs one
  * `sealed_object_altered` line for an alert to watch. Safe to run twice at once: both record the same findings, and
  * the cursor moves once.
  */

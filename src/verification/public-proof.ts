@@ -1,14 +1,15 @@
 import type { Env } from "../env.ts";
-import type { ProofRow } from "../storage/rows.ts";
+import type { FileRow, ProofRow } from "../storage/rows.ts";
 import { SealedRecordUnavailable } from "../storage/objects/sealed-records.ts";
 import { presentFile, presentSeal, presentTimestamp, proofUrls } from "../proofs/present-proof.ts";
-import { listedFiles, type ObservedFiles, proofDatabase, proofVerification } from "./verify-proof.ts";
+import { latestRehashes, listedFiles, type ObservedFiles, proofDatabase, proofVerification } from "./verify-proof.ts";
 import { publicSignals } from "../proofs/file-facts.ts";
 import { proofClaims, publicClaims } from "./claims.ts";
 import { packageRoots } from "./package-roots.ts";
 import type { PublicEvidenceRecord } from "../evidence/evidence-state.ts";
 import { readRevocationIndex } from "../storage/objects/revocation.ts";
 import type { ProofRehashes } from "../storage/sealed-object-checks.ts";
+import { sealedThumbnail } from "../storage/objects/thumbnails.ts";
 import { reportsShownWith } from "../storage/proof-reports.ts";
 
 /**
@@ -25,6 +26,17 @@ async function sealedReports(env: Env, proof: ProofRow, base: string) {
 }
 
 /**
+ * Whether a file's tile may show its thumbnail (forger session 7, G6): the one sealing wrote at its run's key, unless
+ * the latest re-hash found other bytes there or none. A picture that is not the sealed one is never shown under its
+ * verdict; its route refuses it too (src/routes/public/thumbnail.ts), before the next re-hash has found it.
+ */
+function thumbnailShown(proof: ProofRow, file: FileRow, rehashes: ProofRehashes): boolean {
+  const thumbnail = sealedThumbnail(proof, file);
+  if (thumbnail === null || thumbnail === "elsewhere") return false;
+  return !rehashes.findings.some((check) => check.objectKey === thumbnail.key && check.matched === false);
+}
+
+/**
  * The public face of a proof: nothing about the organization, keys or capture links. `rehashes`: what the
  * re-hash sweep last found for its objects, when the caller already read it (its cache key names them). A sealed
  * record that could not give the files lists none, and the verdict's failing `files_record` check says why.
@@ -33,9 +45,14 @@ export async function publicProof(env: Env, proof: ProofRow, files: ObservedFile
   const base = env.API_BASE_URL.replace(/\/$/, "");
   const [roots, revocation] = proof.status === "sealed" ? await Promise.all([packageRoots(env, proof), readRevocationIndex(env, proof)]) : [null, null];
   const reports = await sealedReports(env, proof, base);
+  const rehashed = rehashes ?? (await latestRehashes(env, proof));
   const presented = listedFiles(files).map((file) => {
     const url = `${base}/v1/public/proofs/${proof.id}/files/${file.id}`;
-    return { ...presentFile(file, publicSignals), url, thumbnail_url: proof.status === "sealed" && file.thumbnail ? `${url}/thumbnail` : null };
+    return {
+      ...presentFile(file, publicSignals),
+      url,
+      thumbnail_url: proof.status === "sealed" && thumbnailShown(proof, file, rehashed) ? `${url}/thumbnail` : null,
+    };
   });
   return {
     id: proof.id,
@@ -61,7 +78,7 @@ export async function publicProof(env: Env, proof: ProofRow, files: ObservedFile
     ...reports,
     sealed_at: proof.sealedAt,
     ...proofUrls(env.API_BASE_URL, proof.id),
-    verification: await proofVerification(env, proof, files, rehashes),
+    verification: await proofVerification(env, proof, files, rehashed),
     claims: publicClaims(proofClaims(proof, presented, !(files instanceof SealedRecordUnavailable))),
   };
 }

@@ -15,7 +15,8 @@ async function sealedBeforeWithThumbnails(organizationId: string) {
   await setSessionSnapshot(before.sessionId, JSON.stringify(BUILT_IN_TEMPLATE));
   const thumbnails: Record<string, Uint8Array> = {};
   for (const fileId of before.fileIds) {
-    const key = `proofs/${before.proofId}/run/thumbnails/${fileId}.webp`;
+    // Where sealing puts it (a proof sealed without a run: at its root): a key elsewhere is never served (forger session 7, G6).
+    const key = `proofs/${before.proofId}/thumbnails/${fileId}.webp`;
     thumbnails[fileId] = crypto.getRandomValues(new Uint8Array(100));
     await env.FILES.put(key, thumbnails[fileId]);
     const thumbnail = JSON.stringify({ content_type: "image/webp", width: 480, height: 360, size: 100, key });

@@ -243,7 +243,7 @@ describe("a thumbnail of another type than the sealer makes (G14)", () => {
 
   it.each(DOCUMENTS)("$type named by a file's row: served as WebP, unsniffed, sandboxed", async ({ type, bytes }) => {
     const { proofId, run } = await storedGenuineV2Proof();
-    const key = `proofs/${proofId}/runs/${run}/thumbnails/x.html`;
+    const key = `proofs/${proofId}/runs/${run}/thumbnails/${first}.webp`;
     await env.FILES.put(key, bytes);
     await env.DB.prepare("UPDATE files SET thumbnail = ? WHERE id = ?")
       .bind(JSON.stringify({ key, content_type: type, width: 1, height: 1, size: bytes.length }), first)

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
@@ -9,6 +10,8 @@ import { dependencies, sealedAnswer } from "./support/sealing.ts";
 
 /** A few bytes standing for the WebP the sealer writes (the sealer's own tests check the real one). */
 const WEBP = new Uint8Array([0x52, 0x49, 0x46, 0x46, 0x1a, 0, 0, 0, 0x57, 0x45, 0x42, 0x50, 0x56, 0x50, 0x38, 0x4c]);
+/** What the sealer answers of the bytes it wrote (protocol 12), and the public route compares them with. */
+const WEBP_SHA256 = createHash("sha256").update(WEBP).digest("hex");
 
 /**
  * A proof sealed through the real sealing code, the sealer stood in: it writes a thumbnail for the first
@@ -26,7 +29,7 @@ async function sealedWithThumbnail(mode: "test" | "live") {
       ...answer,
       files: answer.files.map((file) => ({
         ...file,
-        thumbnail: file.id === fileIds[0] ? { content_type: "image/webp" as const, width: 480, height: 360, size: WEBP.length } : null,
+        thumbnail: file.id === fileIds[0] ? { content_type: "image/webp" as const, width: 480, height: 360, size: WEBP.length, sha256: WEBP_SHA256 } : null,
       })),
     };
   });
@@ -53,6 +56,7 @@ describe("thumbnails made at sealing", () => {
       width: 480,
       height: 360,
       size: WEBP.length,
+      sha256: WEBP_SHA256,
       key: `proofs/${proofId}/runs/${run}/thumbnails/${fileIds[0]}.webp`,
     });
     expect(stored.get(fileIds[1]!)).toBeNull();

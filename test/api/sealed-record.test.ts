@@ -168,14 +168,20 @@ describe("a sealed proof's files are in its record in R2, no row of them in D1 (
       const answer = sealerWithFacts(job);
       answer.files = answer.files.map((file) => ({
         ...file,
-        thumbnail: file.id === fileIds[0] ? { content_type: "image/webp" as const, width: 480, height: 360, size: 16 } : null,
+        thumbnail: file.id === fileIds[0] ? { content_type: "image/webp" as const, width: 480, height: 360, size: 16, sha256: "c".repeat(64) } : null,
       }));
       return answer;
     });
     expect(await sealProof(deps, proofId)).toBe("sealed");
     const run = (await sealing(proofId)).sealing_run;
     expect(await proofThumbnails(database(env.DB), env, proofId)).toEqual([
-      { id: fileIds[0], stepId: "photos", key: `proofs/${proofId}/runs/${run}/thumbnails/${fileIds[0]}.webp`, contentType: "image/webp" },
+      {
+        id: fileIds[0],
+        stepId: "photos",
+        key: `proofs/${proofId}/runs/${run}/thumbnails/${fileIds[0]}.webp`,
+        contentType: "image/webp",
+        sha256: "c".repeat(64),
+      },
     ]);
     expect(await shotsPerStep(database(env.DB), env, proofId)).toEqual({ photos: 2 });
   });

@@ -183,7 +183,8 @@ describe("the verification page /p/{id}", () => {
   it("shows each photo's thumbnail made at sealing (never the full file), and for a video or a HEIC photo a tile naming its format", async () => {
     const org = await createOrganization();
     const { proofId, fileIds } = await sealedProof(org.id);
-    const thumbnail = { key: "k", content_type: "image/webp", width: 480, height: 360, size: 20_000 };
+    // Where sealing puts it (a proof sealed without a run: at its root): a key elsewhere is never shown (forger session 7, G6).
+    const thumbnail = { key: `proofs/${proofId}/thumbnails/${fileIds[0]}.webp`, content_type: "image/webp", width: 480, height: 360, size: 20_000 };
     await env.DB.prepare("UPDATE files SET thumbnail = ? WHERE id = ?").bind(JSON.stringify(thumbnail), fileIds[0]).run();
     const files = `${env.API_BASE_URL.replace(/\/$/, "")}/v1/public/proofs/${proofId}/files`;
     for (const lang of PAGE_LANGUAGES) {
@@ -234,8 +235,10 @@ describe("the verification page /p/{id}", () => {
     const org = await createOrganization();
     const { proofId } = await insertPendingProof(org.id, "test", 14);
     await env.DB.prepare("UPDATE proofs SET status = 'sealed', manifest_sha256 = ? WHERE id = ?").bind("a".repeat(64), proofId).run();
-    await env.DB.prepare("UPDATE files SET signed_sha256 = ?, signed_size = 100, thumbnail = ? WHERE proof_id = ?")
-      .bind("b".repeat(64), JSON.stringify({ key: "k", content_type: "image/webp", width: 480, height: 360, size: 20_000 }), proofId)
+    await env.DB.prepare(
+      "UPDATE files SET signed_sha256 = ?, signed_size = 100, thumbnail = json_object('key', 'proofs/' || proof_id || '/thumbnails/' || id || '.webp', 'content_type', 'image/webp', 'width', 480, 'height', 360, 'size', 20000) WHERE proof_id = ?",
+    )
+      .bind("b".repeat(64), proofId)
       .run();
     const { html } = await page(`/p/${proofId}?lang=en`);
     expect([...html.matchAll(/<img [^>]*loading="([a-z]+)"/g)].map(([, loading]) => loading)).toEqual([...Array(12).fill("eager"), "lazy", "lazy"]);

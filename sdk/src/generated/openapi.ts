@@ -363,7 +363,7 @@ export interface paths {
     };
     /**
      * Download a photo's thumbnail
-     * @description A light WebP (at most 480 px on its long side and 100 KB) that the service made at sealing from the signed file's own bytes, never supplied by the phone; without metadata, and on a test proof with a TEST band. For seeing, not for proving: only the signed file is in the manifest. None for videos and HEIC photos (404 `thumbnail_not_found`).
+     * @description A light WebP (at most 480 px on its long side and 100 KB) that the service made at sealing from the signed file's own bytes, never supplied by the phone; without metadata, and on a test proof with a TEST band. For seeing, not for proving: only the signed file is in the manifest. None for videos and HEIC photos (404 `thumbnail_not_found`). When the proof's record keeps its SHA-256 (every thumbnail made since sealer protocol 12), other bytes stored in its place are refused (409 `thumbnail_altered`, with `Sealed-File-Status: altered`, no ETag and no caching), never served as the proof's picture.
      */
     get: operations["getPublicProofThumbnail"];
     put?: never;
@@ -983,6 +983,7 @@ export interface components {
         | "sealed_object_missing"
         | "capture_file_not_found"
         | "thumbnail_not_found"
+        | "thumbnail_altered"
         | "report_not_ready"
         | "step_not_found"
         | "content_type_not_allowed"
@@ -1443,7 +1444,7 @@ export interface components {
       files: (components["schemas"]["ProofFile"] & {
         /** @description The signed file. */
         url: string;
-        /** @description A light thumbnail the service made from the signed file at sealing (WebP, at most 480 px and 100 KB); null for videos, HEIC photos and proofs not sealed. */
+        /** @description A light thumbnail the service made from the signed file at sealing (WebP, at most 480 px and 100 KB); null for videos, HEIC photos and proofs not sealed, and once the service's re-hash found the stored thumbnail other than the one made at sealing (never shown as the proof's picture). */
         thumbnail_url: string | null;
       })[];
       timestamp: components["schemas"]["Timestamp"];
@@ -4036,7 +4037,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `sealed_record_unavailable`: The service's record of this sealed proof's files is missing, altered or unreadable in its storage, so its files cannot be served or packaged: the proof's verdict (GET /v1/public/proofs/{id}) says which, and is not verified. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the record. */
+      /** @description `sealed_record_unavailable`: The service's record of this sealed proof's files is missing, altered or unreadable in its storage, so its files cannot be served or packaged: the proof's verdict (GET /v1/public/proofs/{id}) says which, and is not verified. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the record. `thumbnail_altered`: The thumbnail stored for this file is not the one made at sealing: its bytes are not those whose SHA-256 the proof's record keeps, or the record names it outside the proof's own folder. It is not served (nor kept by any cache); the signed file and the proof's verdict (GET /v1/public/proofs/{id}) say what was sealed. A conflict with the proof's stored state, not a fault of the request; it answers again once the operator restores the thumbnail. */
       409: {
         headers: {
           "Request-Id": components["headers"]["Request-Id"];

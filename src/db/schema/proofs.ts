@@ -4,6 +4,12 @@ import { organizations } from "./organizations.ts";
 import type { DecodedFacts, PriorCredentials, Thumbnail } from "../../../shared/sealer-protocol.ts";
 import type { StoredSignal } from "../../../shared/integrity-signals.ts";
 
+/**
+ * A thumbnail as a file's row or sealed record keeps it: where it is in R2, and the SHA-256 of the bytes the sealer
+ * wrote there (sealer protocol 12; absent for thumbnails made before, whose bytes nothing binds).
+ */
+export type StoredThumbnail = Omit<Thumbnail, "sha256"> & { key: string; sha256?: string };
+
 export const proofs = sqliteTable("proofs", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id")
@@ -76,7 +82,7 @@ export const files = sqliteTable("files", {
   /** Integrity signals, each with its stable code (migration 0013); null for files sealed before it. */
   signals: text("signals", { mode: "json" }).$type<StoredSignal[] | null>(),
   /** The thumbnail the sealer made from the signed bytes and where it is in R2 (migration 0016); null: none. */
-  thumbnail: text("thumbnail", { mode: "json" }).$type<(Thumbnail & { key: string }) | null>(),
+  thumbnail: text("thumbnail", { mode: "json" }).$type<StoredThumbnail | null>(),
   createdAt: text("created_at").notNull(),
   capturedAt: text("captured_at"),
 });

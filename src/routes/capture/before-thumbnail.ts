@@ -5,6 +5,7 @@ import { usableSession } from "../../capture-page/access.ts";
 import { proofThumbnails } from "../../storage/proofs-read.ts";
 import { beforeFilesOrConflict } from "../../capture-sessions/comparison.ts";
 import { openObject } from "../../storage/objects/bucket.ts";
+import { readBoundThumbnail } from "../../storage/objects/thumbnails.ts";
 import { noStore } from "./no-store.ts";
 
 /**
@@ -21,12 +22,16 @@ export function registerBeforeThumbnail(app: App) {
       ? (await beforeFilesOrConflict(proofThumbnails(ctx.db, c.env, session.compareTo))).find((candidate) => candidate.id === c.req.param("fileId"))
       : undefined;
     if (thumbnail === undefined) throw new ApiError("capture_file_not_found");
-    const stored = await openObject(c.env, thumbnail.key);
+    // Only the bytes the sealer wrote when the before's record keeps their SHA-256 (forger session 7, G6).
+    const { sha256 } = thumbnail;
+    const stored = sha256 === undefined ? await openObject(c.env, thumbnail.key) : await readBoundThumbnail(c.env, { key: thumbnail.key, sha256 });
     if (stored === null) throw new ApiError("thumbnail_not_found");
+    if (stored === "altered") throw new ApiError("thumbnail_altered");
+    const [body, size] = stored instanceof Uint8Array ? [stored, stored.length] : [stored.body, stored.size];
     c.header("Content-Type", thumbnail.contentType);
-    c.header("Content-Length", String(stored.size));
+    c.header("Content-Length", String(size));
     c.header("Content-Security-Policy", "default-src 'none'; sandbox");
     c.header("X-Content-Type-Options", "nosniff");
-    return c.body(stored.body, 200);
+    return c.body(body, 200);
   });
 }

@@ -87,8 +87,8 @@ export const PublicProofSchema = z
           .nullable()
           .openapi({
             description: t(
-              "A light thumbnail the service made from the signed file at sealing (WebP, at most 480 px and 100 KB); null for videos, HEIC photos and proofs not sealed.",
-              "Une vignette légère que le service a faite à partir du fichier signé au scellement (WebP, au plus 480 px et 100 Ko) ; null pour les vidéos, les photos HEIC et les preuves non scellées.",
+              "A light thumbnail the service made from the signed file at sealing (WebP, at most 480 px and 100 KB); null for videos, HEIC photos and proofs not sealed, and once the service's re-hash found the stored thumbnail other than the one made at sealing (never shown as the proof's picture).",
+              "Une vignette légère que le service a faite à partir du fichier signé au scellement (WebP, au plus 480 px et 100 Ko) ; null pour les vidéos, les photos HEIC et les preuves non scellées, et dès que la nouvelle empreinte calculée par le service montre que la vignette stockée n'est pas celle faite au scellement (jamais montrée comme l'image de la preuve).",
             ),
           }),
       }),

@@ -19,7 +19,7 @@ export const READ_LIMITS = {
  * The object under `key` read whole when storage says it is at most `limit` bytes (its size from its metadata, before
  * the body); "too large" above, its body never read; null when there is none.
  */
-export async function readBoundedBytes(store: ObjectStore, key: string, limit: number): Promise<Uint8Array | "too large" | null> {
+export async function readBoundedBytes(store: ObjectStore, key: string, limit: number): Promise<Uint8Array<ArrayBuffer> | "too large" | null> {
   const object = await bucket(store).get(key);
   if (object === null) return null;
   if (object.size > limit) {

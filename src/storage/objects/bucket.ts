@@ -100,8 +100,11 @@ export const sealedRecordKey = (proofId: string, run: string) => `${runPrefix(pr
  */
 export const artifactHashesKey = (proofId: string, run: string) => `${runPrefix(proofId, run)}/artifact-hashes.json`;
 
-/** A sealed photo's thumbnail, made by the sealer from the signed bytes (served publicly, not in the package). */
-export function thumbnailKey(proofId: string, run: string, fileId: string): string {
+/**
+ * A sealed photo's thumbnail, made by the sealer from the signed bytes (served publicly, not in the package); a proof
+ * sealed before runs (null) would have it at its root, as its artifacts.
+ */
+export function thumbnailKey(proofId: string, run: string | null, fileId: string): string {
   return `${runPrefix(proofId, run)}/thumbnails/${fileId}.webp`;
 }
 

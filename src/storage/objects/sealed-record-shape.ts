@@ -46,10 +46,21 @@ const PriorCredentialsShape = z
 
 /**
  * The sealer only ever makes a WebP (shared/sealer-protocol.ts): a record naming another type (forger session 7, G14:
- * `text/html` with the insider's HTML, served inline from the service's origin) is not what sealing wrote.
+ * `text/html` with the insider's HTML, served inline from the service's origin) is not what sealing wrote. Its SHA-256
+ * is there since sealer protocol 12 (forger session 7, G6), absent before.
  */
 const ThumbnailShape = z
-  .looseObject({ key: z.string(), content_type: z.literal(THUMBNAIL_CONTENT_TYPE), width: z.number(), height: z.number(), size: z.number() })
+  .looseObject({
+    key: z.string(),
+    content_type: z.literal(THUMBNAIL_CONTENT_TYPE),
+    width: z.number(),
+    height: z.number(),
+    size: z.number(),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/)
+      .optional(),
+  })
   .nullish();
 
 /** An entry of a record of facts (migration 0024): what D1 no longer held of the file. */

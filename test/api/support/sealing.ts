@@ -22,7 +22,7 @@ export async function storeSignedCopyAndThumbnail(file: SealJob["files"][number]
   const webp = new Uint8Array([0x52, 0x49, 0x46, 0x46, 0x1a, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]);
   await env.FILES.put(new URL(file.thumbnail!.destination.url).pathname.slice(1), webp);
   await env.FILES.put(new URL(file.destination.url).pathname.slice(1), "signed bytes");
-  return { content_type: "image/webp" as const, width: 480, height: 360, size: webp.length };
+  return { content_type: "image/webp" as const, width: 480, height: 360, size: webp.length, sha256: createHash("sha256").update(webp).digest("hex") };
 }
 
 /** The SHA-256 of a text in hex, synchronously: the stand-in sealer's answer is built without awaiting. */
