@@ -37,5 +37,7 @@ export default defineConfig(async () => ({
     // Logs go straight to workerd's output: a log still in flight when a file ends
     // would otherwise fail a green run (vitest-dev/vitest#11153).
     disableConsoleIntercept: true,
+    // A guard against a hang, not a speed check: on CI's 2 cores a test of many proofs took over vitest's 5 s.
+    testTimeout: 30_000,
   },
 }));
