@@ -67,6 +67,10 @@ export async function verificationPackage({
   // find the revocation data failing, as the service's own verdict does.
   const refused = revocation === "unreadable" || (revocation !== null && !revocationNamesSafe(proof.id, revocationFileNames(revocation), fileNames));
   const indexed = refused ? [] : revocation;
+  // Sealing has written revocation/index.json beside every manifest.p7s (docs/adr/0022 came before 0027): for a proof
+  // with a seal it is an entry even when storage has lost it, so its absence is a 409, never a package without it
+  // under the whole package's ETag (forger session 8, H2).
+  const indexEntries = indexed !== null ? [REVOCATION_INDEX, ...revocationFileNames(indexed)] : proof.sealCertificateSha256 !== null ? [REVOCATION_INDEX] : [];
   const artifact = (name: string, key: string): StoredEntry => ({ name, key, crc32: null });
   // Signed files carry the CRC-32 the sealer recorded, so the Worker only passes their bytes along
   // (computing it here would cost ~7 s of CPU per GiB). Small artifacts, and files sealed before the
@@ -78,9 +82,7 @@ export async function verificationPackage({
     artifact("proof.tsr", keys.timestampResponse),
     artifact("chain.pem", keys.timestampChain),
     artifact("c2pa-trust-anchor.pem", keys.c2paTrustAnchor),
-    ...(indexed === null ? [] : [REVOCATION_INDEX, ...revocationFileNames(indexed)]).map((name) =>
-      artifact(name, packagedArtifactKey(proof.id, proof.sealingRun, name)),
-    ),
+    ...indexEntries.map((name) => artifact(name, packagedArtifactKey(proof.id, proof.sealingRun, name))),
     ...(evidence === null ? [] : [artifact(EVIDENCE_RECORD_NAME, evidenceKey)]),
     ...files.map((file, index) => ({ name: fileNames[index]!, key: file.signedKey!, crc32: file.signedCrc32 })),
     // The sealed PDF reports (docs/adr/0044), once made: the proof's own, and an after's pair report.

@@ -111,7 +111,11 @@ describe("revocation data captured at sealing, in storage, the package and the p
 
   it("a proof sealed before revocation data was captured: none in the package, null in the public JSON, and VERIFY.md says so", async () => {
     const { proofId, run } = await sealedWith([]);
+    // As such a proof is stored: no index, and no seal either (manifest.p7s came after revocation data, and a proof
+    // with a seal missing its index is a package that cannot be served whole: test/api/verification-package.test.ts).
     await env.FILES.delete(packagedArtifactKey(proofId, run, "revocation/index.json"));
+    await env.FILES.delete(packagedArtifactKey(proofId, run, "manifest.p7s"));
+    await env.DB.prepare("UPDATE proofs SET seal_certificate_sha256 = NULL WHERE id = ?").bind(proofId).run();
     const entries = await packageOf(proofId);
     expect([...entries.keys()].some((name) => name.startsWith("revocation/"))).toBe(false);
     expect((await callJson(`/v1/public/proofs/${proofId}`)).body.revocation).toBeNull();

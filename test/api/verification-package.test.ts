@@ -96,6 +96,23 @@ describe("the verification package with a stored object missing (G8)", () => {
     expect(several.detail).toContain(" are missing");
   });
 
+  // Forger session 8, H2: the index gone, its files were simply not listed, and the package answered 200 under the
+  // whole package's ETag. A proof with a seal was sealed with an index: its absence is one missing entry.
+  it("revocation/index.json missing: 409 sealed_object_missing, never a 200 without it", async () => {
+    const proof = await sealedWithBoundRecord();
+    const etag = (await call(packagePath(proof.proofId))).headers.get("ETag")!;
+    await env.FILES.delete(packagedArtifactKey(proof.proofId, proof.run, "revocation/index.json"));
+    for (const headers of [{}, { "If-None-Match": etag }] as Record<string, string>[]) {
+      const answer = await call(packagePath(proof.proofId), { headers });
+      expect(answer.status).toBe(409);
+      expect(answer.headers.get("Cache-Control")).toBe("no-store");
+      expect(answer.headers.get("ETag")).toBeNull();
+      const body = (await answer.json()) as { code: string; detail: string };
+      expect(body.code).toBe("sealed_object_missing");
+      expect(body.detail).toContain("revocation/index.json of this proof's package is missing");
+    }
+  });
+
   it("an object gone after the check breaks the download, never a well-formed ZIP", async () => {
     const proof = await sealedWithBoundRecord();
     const key = signedFileKey(proof.proofId, proof.run, V2_FILES[1]!.id, "image/jpeg");
