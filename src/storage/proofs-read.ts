@@ -8,6 +8,7 @@ import type { FileRow, ProofRow } from "./rows.ts";
 import type { ObjectStore } from "./objects/bucket.ts";
 import { SealedRecordUnavailable, sealedRecordFiles, withSealedRecord } from "./objects/sealed-records.ts";
 import { sealedThumbnail } from "./objects/thumbnails.ts";
+import { proofsWithRecordFinding } from "./sealed-object-checks.ts";
 
 export interface ProofFilters {
   linked?: boolean;
@@ -84,6 +85,12 @@ export async function observedProofFiles(
       else if (held !== undefined) byProof.set(proof.id, held);
     }),
   );
+  // A record of facts no SHA-256 binds, seen missing, unreadable or altered by a re-hash: what reads there since is
+  // not taken for the one sealing wrote (forger session 8, H1: deleted, then put back forged) until an operator
+  // removes the finding (docs/adr/0069, docs/operations.md). No query while every record read is bound.
+  const unbound = ofProofs.filter((proof) => proof.sealedRecord === 1 && proof.sealedRecordSha256 === null).map((proof) => proof.id);
+  for (const id of await proofsWithRecordFinding(db.$client, unbound))
+    if (Array.isArray(byProof.get(id))) byProof.set(id, new SealedRecordUnavailable(id, "altered", `proof ${id}: its record.json has an open re-hash finding`));
   return byProof;
 }
 

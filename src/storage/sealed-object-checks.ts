@@ -307,6 +307,23 @@ export async function proofRehashes(d1: D1Database, proofId: string): Promise<Pr
   };
 }
 
+/**
+ * Those of `proofIds` with an open finding of their record.json (missing, unreadable or altered at a re-hash): a
+ * record of facts no SHA-256 binds that was seen so is never taken as sealed again, whatever reads there later
+ * (docs/adr/0069, forger session 8, H1), until an operator removes the finding (docs/operations.md).
+ */
+export async function proofsWithRecordFinding(d1: D1Database, proofIds: readonly string[]): Promise<Set<string>> {
+  const found = await Promise.all(
+    chunks(proofIds, D1_MAX_BOUND_PARAMETERS).map((ids) =>
+      statement(
+        d1,
+        sql`SELECT DISTINCT proof_id FROM sealed_object_checks WHERE proof_id IN (${valueList(ids)}) AND entry = 'record.json' AND matched = 0`,
+      ).all<{ proof_id: string }>(),
+    ),
+  );
+  return new Set(found.flatMap((rows) => rows.results.map((row) => row.proof_id)));
+}
+
 /** Whether the latest re-hash of one stored object found it changed since sealing (false: matched, or not re-hashed yet). */
 export async function foundAltered(d1: D1Database, objectKey: string): Promise<boolean> {
   const row = await statement(d1, sql`SELECT matched FROM sealed_object_checks WHERE object_key = ${objectKey}`).first<{ matched: number | null }>();

@@ -201,11 +201,14 @@ function objectsOf(proof: ProofToRehash, reads: ProofReads, rows: ObjectCheck[],
       ? []
       : [{ object: object(hashesKey, "artifact-hashes.json", null, null, null), expectedIn: "proof", ...(hashesRefused ? { readable: false as const } : {}) }];
   // A finding of an artifact-hashes.json that should not be there goes once it is gone; one of a record that reads
-  // again (restored) once the round finishes the proof, so that nothing waiting on it (the report sweep) waits for ever.
+  // again with the SHA-256 D1 binds (restored) once the round finishes the proof, so that nothing waiting on it (the
+  // report sweep) waits for ever. Never one of a record no SHA-256 binds: what reads there again may be anything
+  // (forger session 8, H1), and only an operator removes that finding (docs/operations.md).
   const recordKey = run === null ? null : sealedRecordKey(proof.id, run);
+  const recordRestored = files !== null && proof.sealedRecordSha256 !== null;
   const obsolete = [
     ...(hashesKey !== null && hashesObject.length === 0 && rowOf.has(hashesKey) ? [hashesKey] : []),
-    ...(files !== null && recordKey !== null && rowOf.has(recordKey) ? [recordKey] : []),
+    ...(recordRestored && recordKey !== null && rowOf.has(recordKey) ? [recordKey] : []),
   ];
   const trusted = inRows || hashesRefused ? null : hashes;
   const artifacts = artifactEntries.map(([key, entry]): Planned => {

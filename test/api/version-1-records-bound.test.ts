@@ -6,6 +6,8 @@ import { sha256Hex } from "../../src/lib/crypto.ts";
 import { packagedArtifactKey, sealedRecordKey } from "../../src/storage/objects/bucket.ts";
 import { bindSealedRecord } from "../../src/storage/proofs.ts";
 import { proofRehashes } from "../../src/storage/sealed-object-checks.ts";
+import { missingReports } from "../../src/storage/proof-reports.ts";
+import { makeProofReport } from "../../src/reports/make-report.ts";
 import { rehashSealedObjects } from "../../src/sweeps/rehash-sealed-objects.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
@@ -148,7 +150,7 @@ describe("a record of facts without its SHA-256 in D1, bound at its proof's re-h
     expect(await boundSha256(proof.proofId)).toBe(proof.sha256);
   });
 
-  it("missing or not of its shape at the pass: not bound, said on the error log, unavailable; bound once restored", async () => {
+  it("missing or not of its shape at the pass: not bound, said on the error log, unavailable; restored, bound once the operator removes the finding", async () => {
     const proof = await sealedWithFactsRecord();
     const key = sealedRecordKey(proof.proofId, proof.run);
     const genuine = await (await env.FILES.get(key))!.arrayBuffer();
@@ -165,9 +167,50 @@ describe("a record of facts without its SHA-256 in D1, bound at its proof's re-h
       await expectRecordRefused(proof.proofId, []);
     }
     await env.FILES.put(key, genuine);
+    alerts.mockClear();
+    await rehashPass();
+    expect(await boundSha256(proof.proofId)).toBeNull();
+    expect(notBoundLines(alerts, proof.proofId)).toEqual([expect.objectContaining({ fault: "altered" })]);
+    await expectRecordRefused(proof.proofId, []);
+    // The operator's step (docs/operations.md), once the record is compared with a backup.
+    await env.DB.prepare("DELETE FROM sealed_object_checks WHERE proof_id = ? AND entry = 'record.json'").bind(proof.proofId).run();
     await rehashPass();
     expect(await boundSha256(proof.proofId)).toBe(proof.sha256);
     expect((await publicJson(proof.proofId)).body.verification.verdict).toBe("verified");
+  });
+
+  // Forger session 8, H1: deleted before its first pass, put back forged after it, the record was bound at the next
+  // pass, its finding dropped, and its report made from the forgery.
+  it("missing at its pass, put back forged later: never bound, not verified, its finding kept, no report made", async () => {
+    const proof = await sealedWithFactsRecord();
+    const key = sealedRecordKey(proof.proofId, proof.run);
+    const forged = await (await env.FILES.get(key))!.json<FactsRecord>();
+    Object.assign(forged.files[first]!, { signals: [], decoded: { width: 1, height: 1, duration_ms: null } });
+    await env.FILES.delete(key);
+    const alerts = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    await rehashPass();
+    await env.FILES.put(key, JSON.stringify(forged));
+    const findingOpen = async () =>
+      expect((await proofRehashes(env.DB, proof.proofId)).findings).toContainEqual(expect.objectContaining({ entry: "record.json", matched: false }));
+    for (const pass of [1, 2, 3]) {
+      await expectRecordRefused(proof.proofId, ['"width":1,"height":1']);
+      await findingOpen();
+      alerts.mockClear();
+      await rehashPass();
+      expect(await boundSha256(proof.proofId), `pass ${pass}`).toBeNull();
+      expect(notBoundLines(alerts, proof.proofId)).toEqual([expect.objectContaining({ fault: "altered" })]);
+    }
+    await expectRecordRefused(proof.proofId, ['"width":1,"height":1']);
+    await findingOpen();
+    const owner = await callJson(`/v1/proofs/${proof.proofId}`, { key: proof.ownerKey });
+    expect(owner.body).toMatchObject({ files: [], files_record: "altered" });
+    const later = new Date(clock + 30 * 86_400_000).toISOString();
+    expect((await missingReports(env.DB, later, 10_000)).map((report) => report.proofId)).not.toContain(proof.proofId);
+    const makePdf = vi.fn(async () => new Uint8Array([37, 80, 68, 70]));
+    const deps = { env, db: database(env.DB), pictureUrl: async (key: string) => ({ url: `https://storage.test/${key}` }), makePdf };
+    expect(await makeProofReport(deps, proof.proofId, "proof")).toBe("record_unavailable");
+    expect(makePdf).not.toHaveBeenCalled();
   });
 });
 
