@@ -72,16 +72,19 @@ export async function observedProofFiles(
     db,
     ofProofs.filter((proof) => proof.sealedRecord !== FILES_IN_RECORD).map((proof) => proof.id),
   );
-  const unavailableOr = (read: Promise<FileRow[]>) =>
+  // Anything else one proof's read throws is that proof's record unreadable, never every proof's failure (forger
+  // session 8, H0: one record made the owner's whole list, the public look-up and sealing fail).
+  const unavailableOr = (proofId: string, read: Promise<FileRow[]>) =>
     read.catch((error: unknown) => {
       if (error instanceof SealedRecordUnavailable) return error;
-      throw error;
+      console.error(JSON.stringify({ level: "error", alert: "sealed_record_read_failed", proof_id: proofId, error: String(error) }));
+      return new SealedRecordUnavailable(proofId, "unreadable", `proof ${proofId}: its sealed record could not be read (${String(error)})`);
     });
   await Promise.all(
     ofProofs.map(async (proof) => {
       const held = fromD1.get(proof.id);
-      if (proof.sealedRecord === FILES_IN_RECORD) byProof.set(proof.id, await unavailableOr(sealedRecordFiles(store, proof)));
-      else if (proof.sealedRecord === 1 && held !== undefined) byProof.set(proof.id, await unavailableOr(withSealedRecord(store, proof, held)));
+      if (proof.sealedRecord === FILES_IN_RECORD) byProof.set(proof.id, await unavailableOr(proof.id, sealedRecordFiles(store, proof)));
+      else if (proof.sealedRecord === 1 && held !== undefined) byProof.set(proof.id, await unavailableOr(proof.id, withSealedRecord(store, proof, held)));
       else if (held !== undefined) byProof.set(proof.id, held);
     }),
   );

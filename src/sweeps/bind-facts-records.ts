@@ -31,8 +31,9 @@ export async function bindFactsRecords<Proof extends ProofToRehash>({ db, env }:
       if (seenUnavailable.has(proof.id)) throw new SealedRecordUnavailable(proof.id, "altered", `proof ${proof.id}: back after its record.json finding`);
       bound.set(proof.id, await bindSealedRecord(db, proof.id, sha256));
     } catch (error) {
-      if (!(error instanceof SealedRecordUnavailable)) throw error;
-      console.error(JSON.stringify({ level: "error", alert: "sealed_record_not_bound", proof_id: proof.id, fault: error.fault }));
+      // Whatever one record throws leaves it unbound, never the pass stopped (forger session 8, H0: the cursor stuck).
+      const fault = error instanceof SealedRecordUnavailable ? error.fault : "unreadable";
+      console.error(JSON.stringify({ level: "error", alert: "sealed_record_not_bound", proof_id: proof.id, fault }));
     }
   }
   return proofs.map((proof) => (bound.has(proof.id) ? { ...proof, sealedRecordSha256: bound.get(proof.id)! } : proof));

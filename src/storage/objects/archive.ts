@@ -110,8 +110,8 @@ function chunkRows(key: string, value: unknown): (EventRow | DeliveryRow)[] | nu
   const named = CHUNK_KEY.exec(key);
   if (named === null) return null;
   const [, organizationId, keyMode, kind, oldestId, newestId, count] = named;
-  const parsed = z.array(kind === "events" ? eventRow : deliveryRow).safeParse(value);
-  if (!parsed.success) return null;
+  const parsed = parsedOrNull(z.array(kind === "events" ? eventRow : deliveryRow), value);
+  if (parsed === null || !parsed.success) return null;
   const rows = parsed.data;
   const ofChunk = rows.every((row) => row.organizationId === organizationId && row.mode === keyMode);
   return ofChunk && rows.length === Number(count) && rows[0]?.id === newestId && rows.at(-1)?.id === oldestId ? rows : null;
@@ -154,7 +154,22 @@ export async function putArchivedDelivery(store: ObjectStore, archived: Archived
   });
 }
 
-const archivedDelivery = z.object({ delivery: deliveryRow, attempts: z.array(attemptRow) });
+/**
+ * A delivery is attempted at most six times (the first and the specification's five retries, retry-schedule.ts); the
+ * bound, far above that, fails a longer list with one issue before its elements are checked (forger session 8, H4:
+ * 200,000 failing attempts overflowed zod's stack).
+ */
+const ATTEMPTS_PER_DELIVERY = 1_000;
+const archivedDelivery = z.object({ delivery: deliveryRow, attempts: z.array(attemptRow).max(ATTEMPTS_PER_DELIVERY) });
+
+/** The check's result, or null when checking throws (zod overflowing its stack on a huge array, forger session 8, H4). */
+function parsedOrNull<Shape extends z.ZodType>(shape: Shape, value: unknown): ReturnType<Shape["safeParse"]> | null {
+  try {
+    return shape.safeParse(value) as ReturnType<Shape["safeParse"]>;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * A delivery archived on its own; null when none is (an id never archived), or (reported) when its object is not
@@ -166,10 +181,10 @@ export async function readArchivedDelivery(store: ObjectStore, organizationId: s
   if (object === null) return null;
   const value = await readJson(object, key);
   if (value === null) return null;
-  const parsed = archivedDelivery.safeParse(value);
-  const { delivery, attempts } = parsed.data ?? { delivery: null, attempts: [] };
+  const parsed = parsedOrNull(archivedDelivery, value);
+  const { delivery, attempts } = parsed?.data ?? { delivery: null, attempts: [] };
   const its = delivery !== null && delivery.id === deliveryId && delivery.organizationId === organizationId && delivery.mode === mode;
-  if (parsed.success && its && attempts.every((attempt) => attempt.deliveryId === deliveryId)) return parsed.data;
+  if (parsed?.success && its && attempts.every((attempt) => attempt.deliveryId === deliveryId)) return parsed.data;
   reportUnreadable(key, "unreadable");
   return null;
 }

@@ -10,6 +10,17 @@ import { THUMBNAIL_CONTENT_TYPE } from "../../../shared/sealer-protocol.ts";
 const count = z.number().nullish();
 const text = z.string().nullish();
 
+/**
+ * Every array of a record is bounded (forger session 8, H0): zod, checking each element of an unbounded one, gathers
+ * the issues of 100,000 failing elements with one spread call that overflows the stack (a RangeError, not a failed
+ * parse); past its bound an array fails with one issue before its elements are checked. The bounds are far above
+ * what sealing writes: a file's signals are its two likenesses (photo-similarity.ts), its earlier credentials name a
+ * few source types, and a proof holds at most 20 steps of 50 shots (capture template limits).
+ */
+const SIGNALS_PER_FILE = 64;
+const SOURCE_TYPES_PER_CREDENTIAL = 64;
+const FILES_PER_RECORD = 10_000;
+
 const CaptureContextShape = z
   .looseObject({
     method: text,
@@ -38,7 +49,7 @@ const SignalShape = z.looseObject({
 const PriorCredentialsShape = z
   .looseObject({
     claim_generator: text,
-    digital_source_types: z.array(z.string()),
+    digital_source_types: z.array(z.string()).max(SOURCE_TYPES_PER_CREDENTIAL),
     validation_state: z.string(),
     signer: text,
   })
@@ -67,7 +78,7 @@ const ThumbnailShape = z
 export const RecordedFactsShape = z.looseObject({
   captureContext: CaptureContextShape,
   decoded: DecodedShape,
-  signals: z.array(SignalShape).nullish(),
+  signals: z.array(SignalShape).max(SIGNALS_PER_FILE).nullish(),
   priorCredentials: PriorCredentialsShape,
   thumbnail: ThumbnailShape,
 });
@@ -99,6 +110,6 @@ export const SealedFileShape = RecordedFactsShape.extend({
  * record without its `file_order` is a record lacking the proof's files (`altered`), said where the order is read.
  */
 export const SEALED_RECORD_SHAPES = {
-  1: z.looseObject({ files: z.record(z.string(), RecordedFactsShape), file_order: z.array(z.string()).optional() }),
-  2: z.looseObject({ files: z.record(z.string(), SealedFileShape), file_order: z.array(z.string()).optional() }),
+  1: z.looseObject({ files: z.record(z.string(), RecordedFactsShape), file_order: z.array(z.string()).max(FILES_PER_RECORD).optional() }),
+  2: z.looseObject({ files: z.record(z.string(), SealedFileShape), file_order: z.array(z.string()).max(FILES_PER_RECORD).optional() }),
 } as const;
