@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_CHAIN_CERTIFICATES } from "./timestamp-check.ts";
 
 /**
  * Revocation data captured at sealing (issue 14 point 5, docs/adr/0022): for each certificate of the
@@ -17,8 +18,11 @@ const instant = z.iso.datetime({ offset: true });
 /** What one entry says about one certificate, without the bytes (the package's `revocation/index.json`). */
 const revocationFacts = {
   chain: z.enum(REVOCATION_CHAINS),
-  /** 1: the signer's certificate; 2: the intermediate that issued it, and so on up to (not including) the root. */
-  position: z.number().int().positive(),
+  /**
+   * 1: the signer's certificate; 2: the intermediate that issued it, and so on up to (not including) the root. No
+   * chain is read past its tenth certificate, so neither is an entry past position 10.
+   */
+  position: z.number().int().positive().max(MAX_CHAIN_CERTIFICATES),
   subject: z.string(),
   /** Upper-case hex, as `openssl crl -text` lists revoked serials. */
   serial: z.string().regex(/^[0-9A-F]+$/),
@@ -59,8 +63,14 @@ export const RevocationIndexEntrySchema = z
     message: "not the names sealing gives the entry's files",
   });
 export type RevocationIndexEntry = z.infer<typeof RevocationIndexEntrySchema>;
+/**
+ * Each (chain, position) once, so at most 30 entries: a longer index is refused before any entry is parsed, since every
+ * entry it names is a file read on each public request (forger session 8, I1: 3,000 entries, 6,000 reads a request).
+ */
+export const MAX_REVOCATION_ENTRIES = REVOCATION_CHAINS.length * MAX_CHAIN_CERTIFICATES;
 export const RevocationIndexSchema = z
   .array(RevocationIndexEntrySchema)
+  .max(MAX_REVOCATION_ENTRIES)
   .refine((entries) => new Set(entries.map((entry) => revocationNames(entry).certificate)).size === entries.length, {
     message: "a certificate listed twice",
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { packagedArtifactKey } from "../../src/storage/objects/bucket.ts";
-import type { RevocationEntry } from "../../shared/revocation-data.ts";
+import { MAX_REVOCATION_ENTRIES, RevocationIndexSchema, type RevocationEntry } from "../../shared/revocation-data.ts";
 import { call, callJson } from "./support/client.ts";
 import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
@@ -120,5 +120,33 @@ describe("revocation data captured at sealing, in storage, the package and the p
     expect([...entries.keys()].some((name) => name.startsWith("revocation/"))).toBe(false);
     expect((await callJson(`/v1/public/proofs/${proofId}`)).body.revocation).toBeNull();
     expect(new TextDecoder().decode(entries.get("VERIFY.md"))).toContain("sealed before the service captured revocation data");
+  });
+});
+
+describe("a stored revocation index longer than sealing writes", () => {
+  // Forger session 8, I1: every entry names two files read on each public request, and the index is an object an
+  // insider can replace; 3,000 well-formed entries cost 6,000 reads a request.
+  const entry = (chain: "tsa" | "c2pa" | "seal", position: number) => ({
+    chain,
+    position,
+    subject: "CN=Test",
+    serial: "0A",
+    status: "unavailable" as const,
+    source: null,
+    captured_at: "2026-11-27T00:00:00.000Z",
+    this_update: null,
+    next_update: null,
+    reason: "none published",
+    certificate: `revocation/${chain}-${position}.pem`,
+    crl: null,
+  });
+
+  it("is no index: a position past a chain's tenth certificate, or more entries than three chains of ten", () => {
+    const full = (["tsa", "c2pa", "seal"] as const).flatMap((chain) => Array.from({ length: 10 }, (_, index) => entry(chain, index + 1)));
+    expect(full).toHaveLength(MAX_REVOCATION_ENTRIES);
+    expect(RevocationIndexSchema.safeParse(full).success).toBe(true);
+    expect(RevocationIndexSchema.safeParse([entry("tsa", 11)]).success).toBe(false);
+    expect(RevocationIndexSchema.safeParse([...full, entry("tsa", 1)]).success).toBe(false);
+    expect(RevocationIndexSchema.safeParse(Array.from({ length: 3000 }, (_, index) => entry("tsa", index + 1))).success).toBe(false);
   });
 });
