@@ -172,8 +172,13 @@ describe("a record of facts without its SHA-256 in D1, bound at its proof's re-h
     expect(await boundSha256(proof.proofId)).toBeNull();
     expect(notBoundLines(alerts, proof.proofId)).toEqual([expect.objectContaining({ fault: "altered" })]);
     await expectRecordRefused(proof.proofId, []);
-    // The operator's step (docs/operations.md), once the record is compared with a backup.
-    await env.DB.prepare("DELETE FROM sealed_object_checks WHERE proof_id = ? AND entry = 'record.json'").bind(proof.proofId).run();
+    // The operator's step (docs/operations.md): the backup's SHA-256 stored with the finding's removal, so what any
+    // pass or read meets from then on is held to the backup, not bound as found.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE proofs SET sealed_record_sha256 = ? WHERE id = ? AND sealed_record_sha256 IS NULL").bind(proof.sha256, proof.proofId),
+      env.DB.prepare("DELETE FROM sealed_object_checks WHERE proof_id = ? AND entry = 'record.json'").bind(proof.proofId),
+    ]);
+    expect((await publicJson(proof.proofId)).body.verification.verdict).toBe("verified");
     await rehashPass();
     expect(await boundSha256(proof.proofId)).toBe(proof.sha256);
     expect((await publicJson(proof.proofId)).body.verification.verdict).toBe("verified");
