@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Mode } from "../../auth/mode.ts";
 import type { AttemptRow, DeliveryRow, EventRow } from "../rows.ts";
 import { bucket, type ObjectStore } from "./bucket.ts";
+import { ofStoredShape } from "./stored-shape.ts";
 
 /**
  * The archive of events and webhook deliveries older than 30 days (docs/adr/0067): immutable objects
@@ -110,9 +111,8 @@ function chunkRows(key: string, value: unknown): (EventRow | DeliveryRow)[] | nu
   const named = CHUNK_KEY.exec(key);
   if (named === null) return null;
   const [, organizationId, keyMode, kind, oldestId, newestId, count] = named;
-  const parsed = parsedOrNull(z.array(kind === "events" ? eventRow : deliveryRow), value);
-  if (parsed === null || !parsed.success) return null;
-  const rows = parsed.data;
+  const rows = ofStoredShape(z.array(kind === "events" ? eventRow : deliveryRow), value);
+  if (rows === null) return null;
   const ofChunk = rows.every((row) => row.organizationId === organizationId && row.mode === keyMode);
   return ofChunk && rows.length === Number(count) && rows[0]?.id === newestId && rows.at(-1)?.id === oldestId ? rows : null;
 }
@@ -162,15 +162,6 @@ export async function putArchivedDelivery(store: ObjectStore, archived: Archived
 const ATTEMPTS_PER_DELIVERY = 1_000;
 const archivedDelivery = z.object({ delivery: deliveryRow, attempts: z.array(attemptRow).max(ATTEMPTS_PER_DELIVERY) });
 
-/** The check's result, or null when checking throws (zod overflowing its stack on a huge array, forger session 8, H4). */
-function parsedOrNull<Shape extends z.ZodType>(shape: Shape, value: unknown): ReturnType<Shape["safeParse"]> | null {
-  try {
-    return shape.safeParse(value) as ReturnType<Shape["safeParse"]>;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A delivery archived on its own; null when none is (an id never archived), or (reported) when its object is not
  * this delivery of this organization and mode with its own attempts.
@@ -181,10 +172,10 @@ export async function readArchivedDelivery(store: ObjectStore, organizationId: s
   if (object === null) return null;
   const value = await readJson(object, key);
   if (value === null) return null;
-  const parsed = parsedOrNull(archivedDelivery, value);
-  const { delivery, attempts } = parsed?.data ?? { delivery: null, attempts: [] };
-  const its = delivery !== null && delivery.id === deliveryId && delivery.organizationId === organizationId && delivery.mode === mode;
-  if (parsed?.success && its && attempts.every((attempt) => attempt.deliveryId === deliveryId)) return parsed.data;
+  const archived = ofStoredShape(archivedDelivery, value);
+  const its =
+    archived !== null && archived.delivery.id === deliveryId && archived.delivery.organizationId === organizationId && archived.delivery.mode === mode;
+  if (its && archived.attempts.every((attempt) => attempt.deliveryId === deliveryId)) return archived;
   reportUnreadable(key, "unreadable");
   return null;
 }
