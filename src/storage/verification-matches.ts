@@ -21,17 +21,12 @@ export async function filesSignedWithHash(db: Database, sha256: string, limit: n
 }
 
 /**
- * The files of one proof whose signed bytes have this SHA-256, or, when `original`, whose bytes as received have
- * it (docs/adr/0060: an original is answered only in the proof named), with their proof: its files read wherever
- * they are (a proof sealed since docs/adr/0065 has them in its record in R2 only).
+ * The files of the proof named whose bytes have this SHA-256, as signed or as received (docs/adr/0060: an original is
+ * answered only in the proof named), with their proof; none for an id this database has no proof of.
  */
-export async function proofFilesWithHash(db: Database, store: ObjectStore, proofId: string, sha256: string, original: boolean) {
+export async function namedProofFilesWithHash(db: Database, store: ObjectStore, proofId: string, sha256: string) {
   const proof = await findProofById(db, proofId);
-  if (proof === null) return [];
-  const ofProof = (await observedProofFiles(db, store, [proof])).get(proof.id) ?? [];
-  // A record that cannot give the files cannot say the proof holds these bytes: no match is claimed (forger session 5, F3).
-  if (!Array.isArray(ofProof)) return [];
-  return ofProof.filter((file) => file.signedSha256 === sha256 || (original && file.sha256 === sha256)).map((file) => ({ file, proof }));
+  return proof === null ? [] : proofsFilesWithHash(db, store, [proof], sha256, true);
 }
 
 /**
@@ -51,14 +46,16 @@ export async function sealedProofsAmong(db: Database, ids: readonly string[], li
 }
 
 /**
- * The files of these proofs (each of this database) whose signed bytes have this SHA-256, with their proof: their
- * files read wherever they are, in one D1 query for those that still have rows and in parallel from their records.
+ * The files of these proofs (each of this database) whose signed bytes have this SHA-256, or, when `original`, whose
+ * bytes as received have it, with their proof: their files read wherever they are, in one D1 query for those that
+ * still have rows and in parallel from their records (a proof sealed since docs/adr/0065 has them in R2 only).
  */
-export async function proofsFilesSignedWithHash(db: Database, store: ObjectStore, ofProofs: ProofRow[], sha256: string) {
+export async function proofsFilesWithHash(db: Database, store: ObjectStore, ofProofs: ProofRow[], sha256: string, original: boolean) {
   const read = await observedProofFiles(db, store, ofProofs);
   return ofProofs.flatMap((proof) => {
     const ofProof = read.get(proof.id) ?? [];
-    // A record that cannot give the files cannot say the proof holds these bytes (forger session 5, F3).
-    return Array.isArray(ofProof) ? ofProof.filter((file) => file.signedSha256 === sha256).map((file) => ({ file, proof })) : [];
+    // A record that cannot give the files cannot say the proof holds these bytes: no match is claimed (forger session 5, F3).
+    if (!Array.isArray(ofProof)) return [];
+    return ofProof.filter((file) => file.signedSha256 === sha256 || (original && file.sha256 === sha256)).map((file) => ({ file, proof }));
   });
 }

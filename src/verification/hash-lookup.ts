@@ -4,7 +4,7 @@ import type { Env } from "../env.ts";
 import { proofsIndexedUnder } from "../storage/objects/hash-index.ts";
 import { type ProofReportRow, reportsWithHash } from "../storage/proof-reports.ts";
 import type { FileRow, ProofRow } from "../storage/rows.ts";
-import { filesSignedWithHash, proofsFilesSignedWithHash, sealedProofsAmong } from "../storage/verification-matches.ts";
+import { filesSignedWithHash, proofsFilesWithHash, sealedProofsAmong } from "../storage/verification-matches.ts";
 
 /** The most files answered for one hash: the same bytes sealed many times need not be listed to the last. */
 export const MOST_FILE_MATCHES = 20;
@@ -88,7 +88,7 @@ async function signedInIndexed(env: Env, sha256: string, indexed: { db: Database
     const byShard = new Map<Database, ProofRow[]>();
     for (const { proof, db } of toRead.slice(start, start + MOST_FILE_MATCHES)) byShard.set(db, [...(byShard.get(db) ?? []), proof]);
     const read = await Promise.all(
-      [...byShard].map(async ([db, ofProofs]) => (await proofsFilesSignedWithHash(db, env, ofProofs, sha256)).map((row) => ({ ...row, db }))),
+      [...byShard].map(async ([db, ofProofs]) => (await proofsFilesWithHash(db, env, ofProofs, sha256, false)).map((row) => ({ ...row, db }))),
     );
     found.push(...read.flat());
   }

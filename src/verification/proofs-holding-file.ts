@@ -2,7 +2,7 @@ import type { DomainContext } from "../domain/context.ts";
 import { databaseOfId } from "../db/shards.ts";
 import { proofUrls } from "../proofs/present-proof.ts";
 import { observedProofFiles } from "../storage/proofs-read.ts";
-import { proofFilesWithHash } from "../storage/verification-matches.ts";
+import { namedProofFilesWithHash } from "../storage/verification-matches.ts";
 import type { Env } from "../env.ts";
 import { proofVerification } from "./verify-proof.ts";
 import { type FileMatch, type HashLookup, MOST_FILE_MATCHES } from "./hash-lookup.ts";
@@ -40,5 +40,5 @@ export async function sealedProofsHoldingFile({ ctx, input }: { ctx: Pick<Domain
 async function namedHolding(env: Env, proofId: string | null, sha256: string): Promise<FileMatch[]> {
   // An id naming no shard of this deployment was never minted here: no match, as for any unknown proof.
   const db = proofId === null ? null : databaseOfId(env, proofId);
-  return db === null || proofId === null ? [] : (await proofFilesWithHash(db, env, proofId, sha256, true)).map((row) => ({ ...row, db }));
+  return db === null || proofId === null ? [] : (await namedProofFilesWithHash(db, env, proofId, sha256)).map((row) => ({ ...row, db }));
 }
