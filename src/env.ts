@@ -1,6 +1,7 @@
 import type { Right } from "./auth/rights.ts";
 import type { Mode } from "./auth/mode.ts";
 import type { Database } from "./db/client.ts";
+import type { ShardCode } from "./db/shards.ts";
 import type { Settings } from "./config/env.ts";
 import type { RateLimitDecision } from "./durable/fixed-window.ts";
 import type { RateLimitCharge } from "./durable/api-account.ts";
@@ -20,6 +21,10 @@ export interface ApiCaller {
   mode: Mode;
   rights: readonly Right[];
   rateLimitPerMinute: number;
+  /** Where the organization's new capture sessions are written: its home shard, or its latest write shard (docs/adr/0070). */
+  writeShard: ShardCode;
+  /** Every shard holding the organization's sessions and proofs, home first, then its write shards oldest first. */
+  shards: readonly ShardCode[];
 }
 
 export interface HonoEnv {

@@ -87,3 +87,13 @@ export function databaseOfId(env: Env, id: string): Database | null {
 export function newShardedId(prefix: string, shard: ShardCode): string {
   return `${prefix}_${shard}${randomBase36(RANDOM_LENGTH)}`;
 }
+
+/**
+ * Where an organization's sessions and proofs live (docs/adr/0070): its home shard (the one its id names),
+ * then the write shards it was given as it outgrew it, oldest first; the last is where new sessions go.
+ */
+export function organizationShards(organizationId: string, writeShards: readonly ShardCode[]): { writeShard: ShardCode; shards: ShardCode[] } {
+  const shards = [shardOfId(organizationId)];
+  for (const shard of writeShards) if (!shards.includes(shard)) shards.push(shard);
+  return { writeShard: writeShards.at(-1) ?? shards[0] ?? FIRST_SHARD, shards };
+}

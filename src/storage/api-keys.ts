@@ -1,4 +1,5 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { organizationShards } from "../db/shards.ts";
 import type { Database } from "../db/client.ts";
 import { apiKeys, organizations } from "../db/schema/index.ts";
 import type { ApiCaller } from "../env.ts";
@@ -14,13 +15,15 @@ export async function findCallerByKeyHash(db: Database, keyHash: string): Promis
       mode: apiKeys.mode,
       rights: apiKeys.rights,
       rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+      writeShards: sql<string>`(SELECT json_group_array(shard) FROM (SELECT shard FROM organization_write_shards WHERE organization_id = ${apiKeys.organizationId} ORDER BY from_at, shard))`,
     })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .get();
   if (!row) return null;
-  return { ...row, mode: row.mode as Mode, rights: row.rights as Right[] };
+  const { writeShards, ...caller } = row;
+  return { ...caller, mode: row.mode as Mode, rights: row.rights as Right[], ...organizationShards(row.organizationId, JSON.parse(writeShards) as string[]) };
 }
 
 export interface NewApiKey {

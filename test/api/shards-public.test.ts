@@ -31,7 +31,16 @@ async function organizationOn(shard: ShardCode): Promise<string> {
 /** A capture link of an organization of the shard, made by the service's own creation (its key is not what is tested here). */
 async function captureLinkOn(shard: ShardCode) {
   const organizationId = await organizationOn(shard);
-  const caller = { keyId: "key_shards", organizationId, organizationName: `Org on ${shard}`, mode: "test" as const, rights: [], rateLimitPerMinute: 1000 };
+  const caller = {
+    keyId: "key_shards",
+    organizationId,
+    organizationName: `Org on ${shard}`,
+    mode: "test" as const,
+    rights: [],
+    rateLimitPerMinute: 1000,
+    writeShard: shard,
+    shards: [shard],
+  };
   const created = await createCaptureSession({
     ctx: { db: shardDatabase(env, shard), caller, now: new Date() },
     input: baseSession() as { external_reference: string; party: "provider" },

@@ -33,3 +33,16 @@ export const modeSettings = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.organizationId, table.mode] })],
 );
+
+/** The shards an organization writes new sessions to past its home shard (docs/adr/0070); read in its home shard. */
+export const organizationWriteShards = sqliteTable(
+  "organization_write_shards",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    shard: text("shard").notNull(),
+    fromAt: text("from_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.shard] })],
+);
