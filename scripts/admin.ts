@@ -17,6 +17,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
              (no --rights: all five rights; --rights "": none)
   revoke-key KEY_ID
   balance --org ORG_ID --amount N --reason TEXT
+  add-write-shard ORG_ID --shard NN
+             (its new sessions go to NN, one of OPEN_SHARDS, within 10 s; the rest stays home)
   help
 
 Options: --base-url URL (default $API_BASE_URL or http://localhost:8787); token from $ADMIN_TOKEN or .dev.vars`;
@@ -71,6 +73,8 @@ async function main(): Promise<unknown> {
       return { revoked: argument };
     case "balance":
       return client.adjustBalance(required(values.org, "org"), Number(required(values.amount, "amount")), required(values.reason, "reason"));
+    case "add-write-shard":
+      return client.addWriteShard(required(argument, "ORG_ID"), required(values.shard, "shard"));
     default:
       throw new Error(`Unknown command ${command}.\n\n${USAGE}`);
   }

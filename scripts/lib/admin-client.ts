@@ -41,6 +41,11 @@ export class AdminClient {
     return this.request<null>("DELETE", `/admin/v1/api-keys/${keyId}`);
   }
 
+  /** Sends the organization's new sessions to `shard` (one of OPEN_SHARDS) from now on; answers all its shards. */
+  addWriteShard(organizationId: string, shard: string) {
+    return this.request<{ id: string; shards: string[]; write_shard: string }>("POST", `/admin/v1/organizations/${organizationId}/write-shards`, { shard });
+  }
+
   adjustBalance(organizationId: string, amount: number, reason: string) {
     return this.request<{ balance: number; available: number }>("POST", `/admin/v1/organizations/${organizationId}/balance`, { amount, reason });
   }

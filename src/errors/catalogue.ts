@@ -472,8 +472,16 @@ export const ERROR_CATALOGUE = {
     status: 422,
     title: { en: "Shard not open", fr: "Partition non ouverte" },
     description: {
-      en: "Operator API: the `shard` named is not one new organizations are placed on (`OPEN_SHARDS`): this deployment has no such shard, or it is closed to new organizations. Leave `shard` out to place the organization on the open shard with the fewest organizations.",
-      fr: "API d'exploitation : la `shard` nommée n'est pas une de celles où sont placées les nouvelles organisations (`OPEN_SHARDS`) : ce déploiement n'a pas cette partition, ou elle est fermée aux nouvelles organisations. Omettez `shard` pour placer l'organisation sur la partition ouverte qui compte le moins d'organisations.",
+      en: "Operator API: the `shard` named is not one new organizations or write shards are placed on (`OPEN_SHARDS`): this deployment has no such shard, or it is closed to new organizations. Leave `shard` out to place the organization on the open shard with the fewest organizations.",
+      fr: "API d'exploitation : la `shard` nommée n'est pas une de celles où sont placées les nouvelles organisations ou partitions d'écriture (`OPEN_SHARDS`) : ce déploiement n'a pas cette partition, ou elle est fermée aux nouvelles organisations. Omettez `shard` pour placer l'organisation sur la partition ouverte qui compte le moins d'organisations.",
+    },
+  },
+  shard_already_in_organization: {
+    status: 409,
+    title: { en: "Shard already in the organization", fr: "Partition déjà dans l'organisation" },
+    description: {
+      en: "Operator API: the organization already lives on this shard (its home) or wrote an earlier period to it; a write shard is a shard it has never written to. Adding its latest write shard again answers as the first time.",
+      fr: "API d'exploitation : l'organisation vit déjà sur cette partition (la sienne) ou y a écrit une période antérieure ; une partition d'écriture est une partition où elle n'a jamais écrit. Ajouter à nouveau sa dernière partition d'écriture répond comme la première fois.",
     },
   },
   validation_failed: {

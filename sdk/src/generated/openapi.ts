@@ -1009,6 +1009,7 @@ export interface components {
         | "webhook_endpoint_limit_reached"
         | "debit_exceeds_available_balance"
         | "shard_not_open"
+        | "shard_already_in_organization"
         | "validation_failed"
         | "idempotency_key_reused"
         | "rate_limited"

@@ -4,6 +4,7 @@ import { registerCreateApiKey } from "./create-api-key.ts";
 import { registerRevokeApiKey } from "./revoke-api-key.ts";
 import { registerAdjustBalance } from "./adjust-balance.ts";
 import { registerListAlteredObjects } from "./list-altered-objects.ts";
+import { registerAddWriteShard } from "./add-write-shard.ts";
 
 /** Operator routes: hidden from the public OpenAPI document, authenticated with ADMIN_TOKEN. */
 export function registerAdminRoutes(app: App) {
@@ -12,4 +13,5 @@ export function registerAdminRoutes(app: App) {
   registerRevokeApiKey(app);
   registerAdjustBalance(app);
   registerListAlteredObjects(app);
+  registerAddWriteShard(app);
 }

@@ -2,6 +2,7 @@ import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
+import { callerDatabaseOfId } from "../../middleware/caller-database.ts";
 import { findSession } from "../../storage/capture-sessions.ts";
 import { presentCaptureSession } from "../../capture-sessions/present.ts";
 import { CaptureSessionSchema, SessionIdParams } from "./schema.ts";
@@ -27,7 +28,9 @@ const route = apiRoute(
 export function registerGetCaptureSession(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
-    const session = await findSession(c.var.db, caller.organizationId, caller.mode, c.req.valid("param").id);
+    const { id } = c.req.valid("param");
+    const db = callerDatabaseOfId(c.env, caller, id);
+    const session = db === null ? null : await findSession(db, caller.organizationId, caller.mode, id);
     if (session === null) throw new ApiError("capture_session_not_found");
     return c.json(presentCaptureSession(session), 200);
   });

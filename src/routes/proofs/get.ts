@@ -2,6 +2,7 @@ import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
+import { callerDatabaseOfId } from "../../middleware/caller-database.ts";
 import { presentProof } from "../../proofs/present-proof.ts";
 import { findProof } from "../../storage/proofs.ts";
 import { observedProofFiles } from "../../storage/proofs-read.ts";
@@ -27,9 +28,10 @@ const route = apiRoute(
 export function registerGetProof(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
-    const db = c.var.db;
-    const proof = await findProof(db, caller.organizationId, caller.mode, c.req.valid("param").id);
-    if (proof === null) throw new ApiError("proof_not_found");
+    const { id } = c.req.valid("param");
+    const db = callerDatabaseOfId(c.env, caller, id);
+    const proof = db === null ? null : await findProof(db, caller.organizationId, caller.mode, id);
+    if (db === null || proof === null) throw new ApiError("proof_not_found");
     const files = (await observedProofFiles(db, c.env, [proof])).get(proof.id) ?? [];
     return c.json(presentProof(proof, files, c.env.API_BASE_URL), 200);
   });
