@@ -32,6 +32,18 @@ export async function eventsAndTheirEndpoints(db: Database, eventIds: readonly s
   return { events: eventRows, endpoints: endpointRows };
 }
 
+/**
+ * The active endpoints of these organizations (a few ids), read in their home shard for events recorded in one of
+ * their write shards (docs/adr/0070): endpoints are never written there.
+ */
+export async function activeEndpointsOf(db: Database, organizationIds: readonly string[]): Promise<EndpointRow[]> {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.status, "active"), inArray(webhookEndpoints.organizationId, [...organizationIds])))
+    .all();
+}
+
 /** Inserts deliveries (UNIQUE (event, endpoint): existing ones are kept), as multi-row inserts in one batch. */
 export async function insertDeliveries(db: Database, rows: readonly NewDelivery[]): Promise<void> {
   const statements = chunks(rows, rowsPerInsert(DELIVERY_INSERT_COLUMNS)).map((slice) => db.insert(webhookDeliveries).values(slice).onConflictDoNothing());
