@@ -1,24 +1,44 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { proofs } from "../db/schema/index.ts";
+import { organizationShards, shardDatabase, shardOfId, type ShardCode } from "../db/shards.ts";
 import { namedStub } from "../durable/named-stub.ts";
+import type { Env } from "../env.ts";
 import type { IndexedFile } from "../durable/similarity-index.ts";
 import { bandQueries, type FingerprintCandidate, type PhotoFingerprint, type PrintLookup, type ProofScope } from "./file-fingerprints.ts";
+import { writeShardsOf } from "./write-shards.ts";
 
 /**
  * The similarity index (docs/adr/0064): the sealed files' perceptual prints, in a SQLite Durable Object per
- * organization and mode, out of D1. The Worker's env, or a test's, is passed as the bindings.
+ * organization, mode and shard its proofs are in, out of D1. The Worker's env, or a test's: the index's namespace,
+ * and the shards whose D1 says which of the proofs found are sealed.
  */
-export type SimilarityIndexes = Pick<WorkerBindings, "SIMILARITY_INDEX">;
+export type SimilarityIndexes = Env;
 
 type IndexScope = Pick<ProofScope, "organizationId" | "mode">;
 
-/** The organization's and mode's index, whatever D1 shard the organization lives in. */
-const indexOf = (indexes: SimilarityIndexes, { organizationId, mode }: IndexScope) => namedStub(indexes.SIMILARITY_INDEX, `${organizationId}:${mode}`);
+/**
+ * The index of an organization's and mode's proofs in one of its shards: `<organization id>:<mode>` for its home
+ * shard (the one its id names, as before write shards), `<organization id>:<mode>:<NN>` for its write shard NN
+ * (docs/adr/0070): one object holds 10 GB, about 2 million proofs, so each period of an organization has its own.
+ */
+export const similarityIndexName = ({ organizationId, mode }: IndexScope, shard: ShardCode): string =>
+  shard === shardOfId(organizationId) ? `${organizationId}:${mode}` : `${organizationId}:${mode}:${shard}`;
 
-/** Writes files' prints into their organization's and mode's index, replacing any the same files had there. */
-export async function indexFiles(indexes: SimilarityIndexes, scope: IndexScope, files: readonly IndexedFile[]): Promise<void> {
-  if (files.length > 0) await indexOf(indexes, scope).store(files);
+const indexOf = (indexes: Pick<WorkerBindings, "SIMILARITY_INDEX">, scope: IndexScope, shard: ShardCode) =>
+  namedStub(indexes.SIMILARITY_INDEX, similarityIndexName(scope, shard));
+
+/**
+ * Writes files' prints into their organization's and mode's index of `shard` (home when not given: the prints the
+ * backfill moves were all sealed before write shards), replacing any the same files had there.
+ */
+export async function indexFiles(
+  indexes: Pick<WorkerBindings, "SIMILARITY_INDEX">,
+  scope: IndexScope,
+  files: readonly IndexedFile[],
+  shard: ShardCode = shardOfId(scope.organizationId),
+): Promise<void> {
+  if (files.length > 0) await indexOf(indexes, scope, shard).store(files);
 }
 
 /**
@@ -26,7 +46,11 @@ export async function indexFiles(indexes: SimilarityIndexes, scope: IndexScope, 
  * video's middle frame then its other frames), before the batch that seals the proof: they count in look-ups
  * once that batch has said sealed ({@link indexedCandidates}).
  */
-export async function indexSealedFiles(indexes: SimilarityIndexes, proof: ProofScope, photos: readonly PhotoFingerprint[]): Promise<void> {
+export async function indexSealedFiles(
+  indexes: Pick<WorkerBindings, "SIMILARITY_INDEX">,
+  proof: ProofScope,
+  photos: readonly PhotoFingerprint[],
+): Promise<void> {
   await indexFiles(
     indexes,
     proof,
@@ -37,13 +61,18 @@ export async function indexSealedFiles(indexes: SimilarityIndexes, proof: ProofS
       kind: photo.kind,
       prints: [photo, ...photo.crops].map(({ phash, dhash }) => ({ phash, dhash })),
     })),
+    shardOfId(proof.id),
   );
 }
 
 /**
- * The prints of the index that may be close to one of `lookups`, by the statements the D1 table was looked up with
- * ({@link bandQueries}), kept only where their proof is sealed: a print written by a run whose batch never
- * committed, or not yet, is never a candidate. The seal's time is read with it, from D1, in one statement.
+ * The prints of the organization's and mode's indexes that may be close to one of `lookups`, by the statements the D1
+ * table was looked up with ({@link bandQueries}), kept only where their proof is sealed: a print written by a run whose
+ * batch never committed, or not yet, is never a candidate. The seal's time is read with it, from D1, in one statement
+ * a shard. Every shard of the organization has its index (docs/adr/0070), asked all at once, newest first: a look-up
+ * finding nothing, the usual one, asks each anyway, and the earliest sealing found is the one named, as with one.
+ * Which shards it has is read in its home shard: one indexed statement a look-up, for every organization. `db` is
+ * the proof's shard.
  */
 export async function indexedCandidates(
   indexes: SimilarityIndexes,
@@ -52,9 +81,15 @@ export async function indexedCandidates(
   lookups: readonly PrintLookup[],
 ): Promise<FingerprintCandidate[]> {
   if (lookups.length === 0) return [];
-  const prints = await indexOf(indexes, proof).candidates(proof.id, bandQueries(lookups));
+  const open = (shard: ShardCode) => (shard === shardOfId(proof.id) ? db : shardDatabase(indexes, shard));
+  const { shards } = organizationShards(proof.organizationId, await writeShardsOf(open(shardOfId(proof.organizationId)), proof.organizationId));
+  const queries = bandQueries(lookups);
+  const found = await Promise.all([...shards].reverse().map((shard) => indexOf(indexes, proof, shard).candidates(proof.id, queries)));
+  const prints = found.flat();
   if (prints.length === 0) return [];
-  const sealed = await sealedTimes(db, [...new Set(prints.map((print) => print.proofId))]);
+  const proofsByShard = new Map<ShardCode, Set<string>>();
+  for (const { proofId } of prints) proofsByShard.set(shardOfId(proofId), (proofsByShard.get(shardOfId(proofId)) ?? new Set()).add(proofId));
+  const sealed = new Map((await Promise.all([...proofsByShard].map(([shard, ids]) => sealedTimes(open(shard), [...ids])))).flatMap((times) => [...times]));
   return prints.flatMap(({ fileId, proofId, stepId, kind, phash, dhash, variant }) => {
     const sealedAt = sealed.get(proofId);
     return sealedAt === undefined ? [] : [{ fileId, proofId, stepId, kind, sealedAt, phash, dhash, variant }];

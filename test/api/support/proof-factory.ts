@@ -7,10 +7,10 @@ import { sha256Hex } from "../../../src/lib/crypto.ts";
 
 /**
  * A pending proof as capture completion leaves it (session completed, files uploaded to R2), inserted
- * directly so that sealing can be tested on its own; in the organization's shard, its ids naming it.
+ * directly so that sealing can be tested on its own; in the organization's shard (or `shard`, one of its write
+ * shards), its ids naming it.
  */
-export async function insertPendingProof(organizationId: string, mode: "test" | "live", fileCount = 2) {
-  const shard = shardOfId(organizationId);
+export async function insertPendingProof(organizationId: string, mode: "test" | "live", fileCount = 2, shard = shardOfId(organizationId)) {
   const binding = shardBinding(env, shard)!;
   const db = database(binding);
   const now = new Date().toISOString();

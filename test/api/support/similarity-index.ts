@@ -13,9 +13,12 @@ export interface IndexedPrintRow {
   bands: number[];
 }
 
-/** The prints of the organization's and mode's index whose proof or file is `id`, in file then variant order. */
-export async function indexedPrints(organizationId: string, id: string, mode: "test" | "live" = "test"): Promise<IndexedPrintRow[]> {
-  const stub = env.SIMILARITY_INDEX.get(env.SIMILARITY_INDEX.idFromName(`${organizationId}:${mode}`));
+/**
+ * The prints of the organization's and mode's index whose proof or file is `id`, in file then variant order: the
+ * index of its home shard, or of its write shard `shard` (docs/adr/0070).
+ */
+export async function indexedPrints(organizationId: string, id: string, mode: "test" | "live" = "test", shard?: string): Promise<IndexedPrintRow[]> {
+  const stub = env.SIMILARITY_INDEX.get(env.SIMILARITY_INDEX.idFromName(`${organizationId}:${mode}${shard === undefined ? "" : `:${shard}`}`));
   return runInDurableObject(stub, (_instance, state) => {
     const sql = state.storage.sql;
     const files = sql
