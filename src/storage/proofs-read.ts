@@ -1,5 +1,7 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { type ShardCode, shardDatabase, shardOfId } from "../db/shards.ts";
+import type { Env } from "../env.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
 import { keysetPage } from "./keyset-page.ts";
@@ -95,6 +97,17 @@ export async function observedProofFiles(
   for (const id of await proofsWithRecordFinding(db.$client, unbound))
     if (Array.isArray(byProof.get(id))) byProof.set(id, new SealedRecordUnavailable(id, "altered", `proof ${id}: its record.json has an open re-hash finding`));
   return byProof;
+}
+
+/**
+ * `observedProofFiles` of a page of proofs merged from an organization's shards (docs/adr/0070): each shard is
+ * asked, at once, for the proofs whose id names it; a page from one shard costs what it always did.
+ */
+export async function observedFilesOfListedProofs(env: Env, ofProofs: ProofFilesOf[]): Promise<Map<string, FileRow[] | SealedRecordUnavailable>> {
+  const byShard = new Map<ShardCode, ProofFilesOf[]>();
+  for (const proof of ofProofs) byShard.set(shardOfId(proof.id), [...(byShard.get(shardOfId(proof.id)) ?? []), proof]);
+  const observed = await Promise.all([...byShard].map(([shard, held]) => observedProofFiles(shardDatabase(env, shard), env, held)));
+  return new Map(observed.flatMap((byProof) => [...byProof]));
 }
 
 /** The file rows D1 holds of each proof, in capture order (none for a proof sealed since docs/adr/0065). */

@@ -3,6 +3,7 @@ import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { pageSchema, callerCursorScope, readCursor, toPage } from "../../lib/pagination.ts";
 import { listEvents } from "../../storage/events.ts";
+import { keysetPageAcrossShards } from "../../storage/keyset-page.ts";
 import { presentEvent } from "./present.ts";
 import { EventListQuery, EventSchema } from "./schema.ts";
 
@@ -32,7 +33,8 @@ export function registerListEvents(app: App) {
     const caller = c.get("caller");
     const { limit, cursor, type } = c.req.valid("query");
     const scope = callerCursorScope(c, "events");
-    const rows = await listEvents(c.var.db, c.env, caller.organizationId, caller.mode, type, limit, await readCursor(scope, cursor));
+    const after = await readCursor(scope, cursor);
+    const rows = await keysetPageAcrossShards(c.env, caller.shards, (db) => listEvents(db, c.env, caller.organizationId, caller.mode, type, limit, after));
     return c.json(await toPage(scope, rows, limit, presentEvent), 200);
   });
 }

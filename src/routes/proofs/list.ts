@@ -3,7 +3,8 @@ import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { pageSchema, callerCursorScope, readCursor, toPage } from "../../lib/pagination.ts";
 import { presentProof } from "../../proofs/present-proof.ts";
-import { observedProofFiles, proofListQuery } from "../../storage/proofs-read.ts";
+import { keysetPageAcrossShards } from "../../storage/keyset-page.ts";
+import { observedFilesOfListedProofs, proofListQuery } from "../../storage/proofs-read.ts";
 import { ProofListQuery, ProofSchema } from "./schema.ts";
 
 const route = apiRoute(
@@ -28,11 +29,13 @@ const route = apiRoute(
 export function registerListProofs(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
-    const db = c.var.db;
     const { limit, cursor, ...filters } = c.req.valid("query");
     const scope = callerCursorScope(c, "proofs");
-    const rows = await proofListQuery(db, caller.organizationId, caller.mode, filters, limit, await readCursor(scope, cursor)).all();
-    const files = await observedProofFiles(db, c.env, rows.slice(0, limit));
+    const after = await readCursor(scope, cursor);
+    const rows = await keysetPageAcrossShards(c.env, caller.shards, (db) =>
+      proofListQuery(db, caller.organizationId, caller.mode, filters, limit, after).all(),
+    );
+    const files = await observedFilesOfListedProofs(c.env, rows.slice(0, limit));
     return c.json(await toPage(scope, rows, limit, (row) => presentProof(row, files.get(row.id) ?? [], c.env.API_BASE_URL)), 200);
   });
 }
