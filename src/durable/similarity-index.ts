@@ -40,9 +40,9 @@ export interface IndexedPrint extends HexPrint {
 type FileRow = { file: number; file_id: string; proof_id: string; step_id: string; video: number; prints: ArrayBuffer; variant: number };
 
 /**
- * The similarity index of one organization and mode (docs/adr/0064): its sealed files' perceptual prints, looked
- * up by band. Written before the batch that seals their proof, so a print may be here whose proof is not (yet)
- * sealed: the caller keeps only candidates of sealed proofs.
+ * The similarity index of one organization and mode, in one of its shards (docs/adr/0064, 0070): its sealed files'
+ * perceptual prints, looked up by band. Written before the batch that seals their proof, so a print may be here
+ * whose proof is not (yet) sealed: the caller keeps only candidates of sealed proofs.
  */
 export class SimilarityIndex extends DurableObject {
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
