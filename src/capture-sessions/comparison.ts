@@ -1,5 +1,6 @@
 import type { Database } from "../db/client.ts";
-import type { ApiCaller } from "../env.ts";
+import type { ApiCaller, Env } from "../env.ts";
+import { type ShardCode, shardDatabase, shardOfId } from "../db/shards.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { findProof } from "../storage/proofs.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
@@ -26,15 +27,20 @@ export async function beforeFilesOrConflict<T>(read: Promise<T>): Promise<T> {
 /**
  * Preconditions of an "after": the "before" exists in this organization and mode, is not itself an
  * "after", is sealed, has the same reference and party, and has no partner yet. The "after" uses the
- * before's template; `stage`/`category` selecting another active template is a mismatch.
+ * before's template; `stage`/`category` selecting another active template is a mismatch. The after is
+ * written to its before's shard, not the organization's write shard (docs/adr/0070), so that the pair stays
+ * two rows of one database: the before is read in the shard its id names, when that is one of the
+ * organization's (else it is unknown, as any other id); templates are read in the home shard (`db`).
  */
 export async function beforeTemplateForAfter(
-  db: Database,
-  caller: ApiCaller,
+  { db, env, caller }: { db: Database; env: Env; caller: ApiCaller },
   input: { compare_to: string; external_reference: string; party: string; stage?: string; category?: string },
-): Promise<TemplateSnapshot> {
+): Promise<{ snapshot: TemplateSnapshot; shard: ShardCode }> {
   const field = "/compare_to";
-  const before = await findProof(db, caller.organizationId, caller.mode, input.compare_to);
+  const shard = shardOfId(input.compare_to);
+  if (!caller.shards.includes(shard)) throw new ApiError("compare_to_not_found", { field });
+  const beforeDb = shardDatabase(env, shard);
+  const before = await findProof(beforeDb, caller.organizationId, caller.mode, input.compare_to);
   if (before === null) throw new ApiError("compare_to_not_found", { field });
   if (before.compareTo !== null) throw new ApiError("compare_to_is_after", { field });
   if (before.status !== "sealed") throw new ApiError("compare_to_not_sealed", { field });
@@ -42,12 +48,12 @@ export async function beforeTemplateForAfter(
     throw new ApiError("compare_to_mismatch", { field });
   }
   if (before.comparedBy !== null) throw new ApiError("compare_to_already_used", { field });
-  const beforeSession = await findSessionById(db, before.sessionId);
+  const beforeSession = await findSessionById(beforeDb, before.sessionId);
   if (beforeSession === null) throw new Error(`proof ${before.id} has no capture session`);
   const snapshot = beforeSession.templateSnapshot;
   if (input.stage !== undefined || input.category !== undefined) {
     const selected = await findMatchingTemplate(db, caller.organizationId, caller.mode, input.stage ?? null, input.category ?? null);
     if (selected !== null && selected.id !== snapshot.id) throw new ApiError("compare_template_mismatch", { field });
   }
-  return snapshot;
+  return { snapshot, shard };
 }

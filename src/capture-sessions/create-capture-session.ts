@@ -2,7 +2,10 @@ import type { ApiCaller } from "../env.ts";
 import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { sha256Hex } from "../lib/crypto.ts";
-import { newShardedId, shardOfId } from "../db/shards.ts";
+import { newShardedId, shardDatabase } from "../db/shards.ts";
+import { apiAccountName } from "../durable/api-account.ts";
+import { namedStub } from "../durable/named-stub.ts";
+import { organizationShardsNow } from "../billing/available-balance.ts";
 import { newCaptureToken } from "./capture-token.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { boundedCache } from "../../shared/bounded-cache.ts";
@@ -10,9 +13,9 @@ import { isLoopbackHost } from "../lib/host-names.ts";
 import { isReturnUrlAllowed } from "../settings/return-origins.ts";
 import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
 import { getAllowedReturnOrigins } from "../storage/settings.ts";
-import { insertSessionWithinBalance, type SessionToInsert } from "../storage/capture-sessions.ts";
+import { insertSessionWithinBalance, refusedCreation, type SessionToInsert } from "../storage/capture-sessions.ts";
 import { beforeTemplateForAfter } from "./comparison.ts";
-import { type IdempotentRequest, liveCreation, sessionCreation } from "./creation-record.ts";
+import { type IdempotentRequest, liveCreationIn, type OpenedCreation, openedCreation, sessionCreation } from "./creation-record.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 
 export const CAPTURE_LINK_LIFETIME_MS = 30 * 60 * 1000;
@@ -29,7 +32,7 @@ export interface CreateCaptureSessionInput {
   location_reference?: string;
 }
 
-type SessionContext = Pick<DomainContext, "db" | "caller" | "now">;
+type SessionContext = Pick<DomainContext, "db" | "env" | "caller" | "now">;
 
 async function checkReturnUrl(db: DomainContext["db"], caller: ApiCaller, returnUrl: string): Promise<void> {
   const field = "/return_url";
@@ -56,31 +59,48 @@ function storedForm(snapshot: TemplateSnapshot): Promise<{ json: string; sha256:
   });
 }
 
+/** The answer given again to a retry whose key already created a session; another body with that key is refused. */
+function answeredAgain(earlier: OpenedCreation, request: IdempotentRequest) {
+  if (earlier.requestHash !== request.requestHash) throw new ApiError("idempotency_key_reused", { field: "/header/Idempotency-Key" });
+  return { session: earlier.session, token: earlier.token, replayed: true };
+}
+
 /**
  * Creates a capture session and its single-use link; a live one reserves one unit of balance. Answers the
  * session with its token, which is known only now (only its hash is stored). The attempt is recorded with
  * the session (ADR 0046): when its Idempotency-Key already created a session (a retry after a Worker died
  * before the key's record got its answer), that session is answered again (`replayed`), or, for another
  * body, `idempotency_key_reused`; never a second session.
+ *
+ * Where (docs/adr/0070): in the organization's write shard, or, for an "after", in its before's shard. An
+ * organization with write shards looks its key up in each of its shards first (alongside the template: no
+ * round trip more), since a retry after a switch would find its key free in the new shard, and has its live
+ * creations decided by its account's Durable Object, which counts the balance of every shard. One shard
+ * alone: the one statement as before, which refuses once the organization has a write shard; a cached caller
+ * that has not seen the switch then starts again with the shards its home lists now.
  */
 export async function createCaptureSession({ ctx, input, request }: { ctx: SessionContext; input: CreateCaptureSessionInput; request: IdempotentRequest }) {
-  const { db, caller, now } = ctx;
+  const { db, env, caller, now } = ctx;
   if (input.template_id !== undefined && input.compare_to !== undefined) {
     throw new ApiError("validation_failed", { field: "/template_id", detail: "template_id must not be given with compare_to." });
   }
   if (input.return_url !== undefined) await checkReturnUrl(db, caller, input.return_url);
-  const snapshot =
+  const placed =
     input.compare_to !== undefined
-      ? await beforeTemplateForAfter(db, caller, { ...input, compare_to: input.compare_to })
-      : await resolveTemplateForSession(db, {
+      ? beforeTemplateForAfter({ db, env, caller }, { ...input, compare_to: input.compare_to })
+      : resolveTemplateForSession(db, {
           organizationId: caller.organizationId,
           mode: caller.mode,
           templateId: input.template_id,
           stage: input.stage,
           category: input.category,
-        });
-  // The session, its link and its proof live in the organization's shard, and their id and token say so (docs/adr/0062).
-  const shard = shardOfId(caller.organizationId);
+        }).then((snapshot) => ({ snapshot, shard: caller.writeShard }));
+  const [{ snapshot, shard }, earlierInShards] = await Promise.all([
+    placed,
+    caller.shards.length > 1 ? liveCreationIn(env, caller, caller.shards, request.key, now) : null,
+  ]);
+  if (earlierInShards !== null) return answeredAgain(earlierInShards, request);
+  // The session, its link and its proof live in that shard, and their id and token say so (docs/adr/0062).
   const token = newCaptureToken(shard);
   const { json: snapshotJson, sha256: snapshotSha256 } = await storedForm(snapshot);
   const createdAt = now.toISOString();
@@ -108,10 +128,18 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
     updatedAt: createdAt,
     expiresAt,
   };
-  const inserted = await insertSessionWithinBalance(db.$client, session, await sessionCreation(caller, request, token, now));
+  const creation = await sessionCreation(caller, request, token, now);
+  const target = shardDatabase(env, shard).$client;
+  const decidedByAccount = session.holdsReservation !== 0 && caller.shards.length > 1;
+  const inserted = decidedByAccount
+    ? await namedStub(env.API_ACCOUNT, apiAccountName(caller)).insertLiveSession(session, creation)
+    : await insertSessionWithinBalance(target, session, creation, { homeOnly: true });
   if (inserted !== null) return { session: { ...session, locale: inserted.locale }, token, replayed: false };
-  const earlier = await liveCreation(db.$client, caller, request.key, now);
-  if (earlier === null) throw new ApiError("insufficient_balance");
-  if (earlier.requestHash !== request.requestHash) throw new ApiError("idempotency_key_reused", { field: "/header/Idempotency-Key" });
-  return { session: earlier.session, token: earlier.token, replayed: true };
+  const refused = await refusedCreation(target, creation.keyHash, creation.liveAfter, caller.organizationId);
+  if (refused.earlier !== null) return answeredAgain(await openedCreation(caller, request.key, refused.earlier), request);
+  if (!decidedByAccount && session.holdsReservation !== 0 && refused.hasWriteShards) {
+    const current = await organizationShardsNow(env, caller.organizationId);
+    return createCaptureSession({ ctx: { ...ctx, caller: { ...caller, ...current } }, input, request });
+  }
+  throw new ApiError("insufficient_balance");
 }

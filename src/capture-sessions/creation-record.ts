@@ -1,4 +1,5 @@
-import type { ApiCaller } from "../env.ts";
+import type { ApiCaller, Env } from "../env.ts";
+import { type ShardCode, shardDatabase } from "../db/shards.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { RETENTION_MS } from "../durable/api-account.ts";
 import { findLiveCreation, type LiveCreation, type SessionCreation } from "../storage/capture-sessions.ts";
@@ -46,20 +47,32 @@ export async function sessionCreation(caller: ApiCaller, request: IdempotentRequ
 /** Creations recorded after this instant are live: 24 hours, as long as the key's record (ADR 0032). */
 const liveAfter = (now: Date) => new Date(now.getTime() - RETENTION_MS).toISOString();
 
-/** The live creation made with this key, with its token read back; null when there is none. */
-export async function liveCreation(
-  d1: D1Database,
-  caller: ApiCaller,
-  key: string,
-  now: Date,
-): Promise<{ requestHash: string; session: LiveCreation["session"]; token: string } | null> {
-  const found = await findLiveCreation(d1, await keyHashOf(caller, key), liveAfter(now));
-  if (found === null) return null;
+/** A live creation with its token read back: what a retry with its key is answered from. */
+export interface OpenedCreation {
+  requestHash: string;
+  session: LiveCreation["session"];
+  token: string;
+}
+
+/** The creation found with this key's hash, its token read back with the key. */
+export async function openedCreation(caller: ApiCaller, key: string, found: LiveCreation): Promise<OpenedCreation> {
   const sealed = unb64(found.sealedToken);
   const token = new TextDecoder().decode(
     await crypto.subtle.decrypt({ name: "AES-GCM", iv: sealed.slice(0, IV_BYTES) }, await tokenKey(caller, key), sealed.slice(IV_BYTES)),
   );
   return { requestHash: found.requestHash, session: found.session, token };
+}
+
+/**
+ * The live creation made with this key in any of these shards, with its token read back; null when there is
+ * none. One look-up a shard, all at once: an organization with write shards records each creation in its
+ * session's shard, which a switch may have changed since the key was first sent (docs/adr/0070).
+ */
+export async function liveCreationIn(env: Env, caller: ApiCaller, shards: readonly ShardCode[], key: string, now: Date): Promise<OpenedCreation | null> {
+  const keyHash = await keyHashOf(caller, key);
+  const found = await Promise.all(shards.map((shard) => findLiveCreation(shardDatabase(env, shard).$client, keyHash, liveAfter(now))));
+  const creation = found.find((one) => one !== null);
+  return creation === undefined ? null : openedCreation(caller, key, creation);
 }
 
 /** A creation's answer as first given, and the hash of the body it was made with (what the idempotency middleware replays). */
@@ -70,15 +83,18 @@ export interface RecordedCreationAnswer {
   headers: Record<string, string>;
 }
 
-/** The answer of the live creation made with this key, byte for byte as it was first given; null when there is none. */
+/**
+ * The answer of the live creation made with this key in any of the caller's shards, byte for byte as it was
+ * first given; null when there is none.
+ */
 export async function recordedCreationAnswer(
-  d1: D1Database,
+  env: Env,
   caller: ApiCaller,
   key: string,
   captureBaseUrl: string,
   now: Date,
 ): Promise<RecordedCreationAnswer | null> {
-  const found = await liveCreation(d1, caller, key, now);
+  const found = await liveCreationIn(env, caller, caller.shards, key, now);
   if (found === null) return null;
   return {
     requestHash: found.requestHash,

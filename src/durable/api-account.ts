@@ -1,4 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env.ts";
+import { adjustBalanceWithinAccount, insertSessionWithinAccountBalance } from "../billing/account-balance.ts";
+import type { SessionCreation, SessionToInsert } from "../storage/capture-sessions.ts";
 import { FixedWindow, type RateLimitDecision } from "./fixed-window.ts";
 
 /**
@@ -88,8 +91,11 @@ const RESUME_STALE_START = "UPDATE records SET attempt = ?2, body_hash = ?3, sta
  * overwrite the retry that replaced it. Records are per account rather than per key because a new
  * Durable Object per request is the slowest Durable Object call there is, and every creation used a new
  * key; an account's object is warm after its first request (docs/adr/0032).
+ *
+ * Balance: the live account's object of an organization with write shards decides its live creations and
+ * debits, one at a time (src/billing/account-balance.ts, docs/adr/0070).
  */
-export class ApiAccount extends DurableObject {
+export class ApiAccount extends DurableObject<Env> {
   private tableReady = false;
   /** Whether this instance has set the expiry alarm, or found it set. */
   private expiryScheduled = false;
@@ -208,6 +214,33 @@ export class ApiAccount extends DurableObject {
       );
     }
     for (const answer of answers) answer.written();
+  }
+
+  /** A live session of an organization with write shards, inserted only if its balance over all its shards covers it. */
+  insertLiveSession(row: SessionToInsert, creation: SessionCreation): Promise<{ locale: string } | null> {
+    return this.oneAtATime(() => insertSessionWithinAccountBalance(this.env, row, creation));
+  }
+
+  /** A balance adjustment of an organization with write shards: a debit only while its balance over all its shards covers it. */
+  adjustBalance(organizationId: string, amount: number, reason: string, now: string): Promise<boolean> {
+    return this.oneAtATime(() => adjustBalanceWithinAccount(this.env, organizationId, amount, reason, now));
+  }
+
+  /**
+   * No other call reaches the object while a balance decision runs (it reads other shards, then writes: two
+   * decisions interleaved could each count what the other takes). A throw inside `blockConcurrencyWhile`
+   * would reset the object, losing the answers it has not written yet: the error is carried out instead.
+   */
+  private async oneAtATime<T>(decide: () => Promise<T>): Promise<T> {
+    const outcome = await this.ctx.blockConcurrencyWhile(async (): Promise<{ value: T } | { error: unknown }> => {
+      try {
+        return { value: await decide() };
+      } catch (error) {
+        return { error };
+      }
+    });
+    if ("error" in outcome) throw outcome.error;
+    return outcome.value;
   }
 
   /** The operation did not run (refused before it) or failed unexpectedly (5xx): a retry may run it. */

@@ -1,7 +1,8 @@
 import type { DomainContext } from "../domain/context.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { balanceSummary } from "../billing/available-balance.ts";
-import { adjustBalance, findOrganization } from "../storage/organizations.ts";
+import { adjustBalanceOverShards } from "../billing/adjust-balance.ts";
+import { findOrganization } from "../storage/organizations.ts";
 import { databaseOfOrganization } from "./organization-database.ts";
 
 /**
@@ -18,8 +19,8 @@ export async function adjustOrganizationBalance({
   const { organizationId: id, amount, reason } = input;
   const db = databaseOfOrganization(ctx.env, id);
   if ((await findOrganization(db, id)) === null) throw new ApiError("not_found", { detail: "No such organization." });
-  const applied = await adjustBalance(db, id, amount, reason, ctx.now.toISOString());
-  const summary = await balanceSummary(db, id);
+  const applied = await adjustBalanceOverShards(ctx.env, id, amount, reason, ctx.now.toISOString());
+  const summary = await balanceSummary(ctx.env, id);
   if (!applied) {
     throw new ApiError("debit_exceeds_available_balance", {
       detail: `At most ${Math.max(summary!.available, 0)} can be debited now.`,

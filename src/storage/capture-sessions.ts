@@ -2,6 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { captureSessions, templateSnapshots } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
+import { shardOfId } from "../db/shards.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 import type { CaptureSessionRow } from "./rows.ts";
 import { statement, valueList } from "./statement.ts";
@@ -46,20 +47,35 @@ function columnValues(row: SessionToInsert): [string, unknown][] {
   ];
 }
 
+/**
+ * Where a live session's balance is decided (docs/adr/0070). `homeOnly`: the organization has no write shard,
+ * so its whole balance is in this database; the insert then also requires that it still has none, so that an
+ * isolate whose cached caller predates a switch cannot decide alone what the account's object decides.
+ * `othersAvailable`: what its other shards have available, summed by its account's Durable Object, which
+ * decides its live creations one at a time.
+ */
+export type BalanceScope = { homeOnly: true } | { othersAvailable: number };
+
 /** A live session is a promise on the balance: inserted only if the balance covers every promise plus this one. */
-const withinBalance = (organizationId: string) => sql`(SELECT balance FROM organizations WHERE id = ${organizationId})
+const withinBalance = (organizationId: string, scope: BalanceScope) => {
+  const here = sql`(SELECT balance FROM organizations WHERE id = ${organizationId})
     - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ${organizationId} AND holds_reservation = 1)
-    - (SELECT COUNT(*) FROM proofs WHERE organization_id = ${organizationId} AND holds_reservation = 1) >= 1`;
+    - (SELECT COUNT(*) FROM proofs WHERE organization_id = ${organizationId} AND holds_reservation = 1)`;
+  if ("othersAvailable" in scope) return sql`${here} + ${scope.othersAvailable} >= 1`;
+  return sql`${here} >= 1 AND NOT EXISTS (SELECT 1 FROM organization_write_shards WHERE organization_id = ${organizationId})`;
+};
 
 /** The insert goes ahead only if its snapshot is stored. */
 const snapshotStored = (sha256: string) => sql`EXISTS (SELECT 1 FROM template_snapshots WHERE sha256 = ${sha256})`;
 
 /**
- * Snapshots this isolate has stored or seen stored, by SHA-256: the next session copying one is inserted
+ * Snapshots this isolate has stored or seen stored, by shard and SHA-256: the next session copying one is inserted
  * alone, on condition that the snapshot is still there, rather than with the snapshot's content (most
  * sessions copy one of a few templates). A hint only: when the insert finds nothing, the full batch runs.
  */
 const knownSnapshots = boundedCache<string, true>({ maxEntries: 1_000 });
+/** A snapshot is stored in the shard of each session using it: the session's id names that shard. */
+const snapshotInShard = (row: SessionToInsert) => `${shardOfId(row.id)}:${row.templateSha256}`;
 
 /**
  * The attempt that creates a session (ADR 0046), recorded in the same batch: the Idempotency-Key's hash,
@@ -78,12 +94,18 @@ const keyFree = (creation: SessionCreation) =>
   sql`NOT EXISTS (SELECT 1 FROM capture_session_creations WHERE key_hash = ${creation.keyHash} AND created_at > ${creation.liveAfter})`;
 
 /** The session's insert, returning its locale; with `snapshotMustBeStored`, made only if its snapshot is there. */
-function insertSession(d1: D1Database, row: SessionToInsert, creation: SessionCreation, snapshotMustBeStored: boolean): D1PreparedStatement {
+function insertSession(
+  d1: D1Database,
+  row: SessionToInsert,
+  creation: SessionCreation,
+  scope: BalanceScope,
+  snapshotMustBeStored: boolean,
+): D1PreparedStatement {
   const columns = columnValues(row);
   const conditions = [
     keyFree(creation),
     ...(snapshotMustBeStored ? [snapshotStored(row.templateSha256)] : []),
-    ...(row.holdsReservation !== 0 ? [withinBalance(row.organizationId)] : []),
+    ...(row.holdsReservation !== 0 ? [withinBalance(row.organizationId, scope)] : []),
   ];
   const where = conditions.length === 0 ? sql`` : sql` WHERE ${sql.join(conditions, sql` AND `)}`;
   return statement(
@@ -115,11 +137,17 @@ function insertCreation(d1: D1Database, row: SessionToInsert, creation: SessionC
  * that insert finds nothing (the snapshot was deleted, the balance refused, the key was taken), the
  * snapshot is stored in the same batch unless that content is already there. One round trip for the whole
  * creation, two only then. Returns the locale stored, or null when nothing was inserted: the caller asks
- * `findLiveCreation` whether the key was taken, else the balance refused.
+ * `refusedCreation` whether the key was taken, else the balance refused. `d1` is the database of the shard
+ * the session's id names; `scope` says where the rest of the balance is (`BalanceScope`).
  */
-export async function insertSessionWithinBalance(d1: D1Database, row: SessionToInsert, creation: SessionCreation): Promise<{ locale: string } | null> {
-  if (knownSnapshots.get(row.templateSha256)) {
-    const [inserted] = await d1.batch<{ locale: string }>([insertSession(d1, row, creation, true), insertCreation(d1, row, creation)]);
+export async function insertSessionWithinBalance(
+  d1: D1Database,
+  row: SessionToInsert,
+  creation: SessionCreation,
+  scope: BalanceScope,
+): Promise<{ locale: string } | null> {
+  if (knownSnapshots.get(snapshotInShard(row))) {
+    const [inserted] = await d1.batch<{ locale: string }>([insertSession(d1, row, creation, scope, true), insertCreation(d1, row, creation)]);
     const stored = inserted!.results[0];
     if (stored !== undefined) return { locale: stored.locale };
   }
@@ -127,8 +155,8 @@ export async function insertSessionWithinBalance(d1: D1Database, row: SessionToI
     d1,
     sql`INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (${row.templateSha256}, ${row.templateSnapshotJson}, ${row.createdAt})`,
   );
-  const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insertSession(d1, row, creation, false), insertCreation(d1, row, creation)]);
-  knownSnapshots.set(row.templateSha256, true);
+  const [, inserted] = await d1.batch<{ locale: string }>([snapshot, insertSession(d1, row, creation, scope, false), insertCreation(d1, row, creation)]);
+  knownSnapshots.set(snapshotInShard(row), true);
   const stored = inserted!.results[0];
   return stored === undefined ? null : { locale: stored.locale };
 }
@@ -140,18 +168,51 @@ export interface LiveCreation {
   session: Pick<CaptureSessionRow, "id" | "mode" | "expiresAt" | "compareTo">;
 }
 
-export async function findLiveCreation(d1: D1Database, keyHash: string, liveAfter: string): Promise<LiveCreation | null> {
-  const row = await statement(
+interface LiveCreationRow {
+  request_hash: string;
+  sealed_token: string;
+  id: string;
+  mode: "test" | "live";
+  expires_at: string;
+  compare_to: string | null;
+}
+
+const liveCreationStatement = (d1: D1Database, keyHash: string, liveAfter: string) =>
+  statement(
     d1,
     sql`SELECT c.request_hash, c.sealed_token, s.id, s.mode, s.expires_at, s.compare_to FROM capture_session_creations c
       JOIN capture_sessions s ON s.id = c.session_id WHERE c.key_hash = ${keyHash} AND c.created_at > ${liveAfter}`,
-  ).first<{ request_hash: string; sealed_token: string; id: string; mode: "test" | "live"; expires_at: string; compare_to: string | null }>();
-  if (row === null) return null;
+  );
+
+function liveCreationOf(row: LiveCreationRow | null | undefined): LiveCreation | null {
+  if (row === null || row === undefined) return null;
   return {
     requestHash: row.request_hash,
     sealedToken: row.sealed_token,
     session: { id: row.id, mode: row.mode, expiresAt: row.expires_at, compareTo: row.compare_to },
   };
+}
+
+export async function findLiveCreation(d1: D1Database, keyHash: string, liveAfter: string): Promise<LiveCreation | null> {
+  return liveCreationOf(await liveCreationStatement(d1, keyHash, liveAfter).first<LiveCreationRow>());
+}
+
+/**
+ * Why an insert added nothing, in one round trip as the look-up alone was: the live creation holding the key,
+ * if any, and whether the organization has write shards now (read in its home shard: `d1` is home when the
+ * insert was decided there alone, docs/adr/0070).
+ */
+export async function refusedCreation(
+  d1: D1Database,
+  keyHash: string,
+  liveAfter: string,
+  organizationId: string,
+): Promise<{ earlier: LiveCreation | null; hasWriteShards: boolean }> {
+  const [creations, writeShards] = await d1.batch<LiveCreationRow | { found: number }>([
+    liveCreationStatement(d1, keyHash, liveAfter),
+    statement(d1, sql`SELECT 1 AS found FROM organization_write_shards WHERE organization_id = ${organizationId} LIMIT 1`),
+  ]);
+  return { earlier: liveCreationOf(creations!.results[0] as LiveCreationRow | undefined), hasWriteShards: writeShards!.results.length > 0 };
 }
 
 /** Deletes up to `limit` creations recorded before `before` (past their 24 hours), oldest first; returns how many. */

@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import { balanceAdjustments, organizations } from "../db/schema/index.ts";
 import { newShardedId, type ShardCode } from "../db/shards.ts";
 import { newId } from "../lib/ids.ts";
+import type { BalanceScope } from "./capture-sessions.ts";
 
 export interface Organization {
   id: string;
@@ -33,17 +34,24 @@ export async function findOrganization(db: Database, id: string): Promise<Organi
 }
 
 /**
- * Adds `amount` to the balance and records why, atomically. A debit applies only while the available
- * balance (the balance minus the proofs promised, ADR 0005) covers it, so the balance never goes below
- * zero and no promise is left uncovered: the adjustment row is inserted only under that condition, and
- * the balance moves only if that row exists, both in one batch that D1 runs atomically. Returns whether
- * it applied.
+ * Adds `amount` to the balance and records why, atomically, in the organization's home shard (`db`). A debit
+ * applies only while the available balance (the balance minus the proofs promised, ADR 0005) covers it, so
+ * the balance never goes below zero and no promise is left uncovered: the adjustment row is inserted only
+ * under that condition, and the balance moves only if that row exists, both in one batch that D1 runs
+ * atomically. `scope` says where the rest of the balance is (docs/adr/0070, as for a live session's insert):
+ * `homeOnly`, a debit also requires that the organization still has no write shard; `othersAvailable`, what
+ * its other shards have available, summed by its account's Durable Object, which decides debits and live
+ * creations one at a time. A credit applies in any case. Returns whether it applied.
  */
-export async function adjustBalance(db: Database, organizationId: string, amount: number, reason: string, now: string): Promise<boolean> {
+export async function adjustBalance(db: Database, organizationId: string, amount: number, reason: string, now: string, scope: BalanceScope): Promise<boolean> {
   const id = newId("bal");
-  const available = sql`${organizations.balance}
+  const here = sql`${organizations.balance}
     - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ${organizationId} AND holds_reservation = 1)
     - (SELECT COUNT(*) FROM proofs WHERE organization_id = ${organizationId} AND holds_reservation = 1)`;
+  const covered =
+    "othersAvailable" in scope
+      ? sql`${here} + ${scope.othersAvailable} + ${amount} >= 0`
+      : sql`${here} + ${amount} >= 0 AND NOT EXISTS (SELECT 1 FROM organization_write_shards WHERE organization_id = ${organizationId})`;
   const [inserted] = await db.batch([
     db.insert(balanceAdjustments).select(
       db
@@ -55,7 +63,7 @@ export async function adjustBalance(db: Database, organizationId: string, amount
           createdAt: sql`${now}`.as("created_at"),
         })
         .from(organizations)
-        .where(and(eq(organizations.id, organizationId), sql`(${amount} >= 0 OR ${available} + ${amount} >= 0)`)),
+        .where(and(eq(organizations.id, organizationId), sql`(${amount} >= 0 OR (${covered}))`)),
     ),
     db
       .update(organizations)

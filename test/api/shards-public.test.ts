@@ -42,7 +42,7 @@ async function captureLinkOn(shard: ShardCode) {
     shards: [shard],
   };
   const created = await createCaptureSession({
-    ctx: { db: shardDatabase(env, shard), caller, now: new Date() },
+    ctx: { db: shardDatabase(env, shard), env, caller, now: new Date() },
     input: baseSession() as { external_reference: string; party: "provider" },
     request: { key: crypto.randomUUID(), requestHash: "shards" },
   });

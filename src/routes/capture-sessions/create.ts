@@ -9,7 +9,7 @@ import { presentCreatedCaptureSession } from "../../capture-sessions/present.ts"
 import { CaptureSessionCreatedSchema, CreateCaptureSessionBody, IdempotencyHeaders } from "./schema.ts";
 
 /** A creation records its attempt with its session (ADR 0046): a retry finds the answer there too. */
-const idempotentCreation = idempotentRecordedIn((c, key) => recordedCreationAnswer(c.var.db.$client, c.get("caller"), key, c.env.CAPTURE_BASE_URL, new Date()));
+const idempotentCreation = idempotentRecordedIn((c, key) => recordedCreationAnswer(c.env, c.get("caller"), key, c.env.CAPTURE_BASE_URL, new Date()));
 
 const route = apiRoute(
   {

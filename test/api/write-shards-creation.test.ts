@@ -1,0 +1,275 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { admin } from "./support/client.ts";
+import { createKey, createOrganization } from "./support/factories.ts";
+import { insertPendingProof } from "./support/proof-factory.ts";
+import { interceptRecordWrites } from "./support/record-writes.ts";
+import { baseSession, createSession } from "./support/sessions.ts";
+import { setSessionSnapshot } from "./support/template-snapshots.ts";
+import { shardDatabase } from "../../src/db/shards.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
+import { apiAccountName } from "../../src/durable/api-account.ts";
+import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
+
+/**
+ * Where an organization with write shards creates its capture sessions, and what its balance allows
+ * (docs/adr/0070, points 1, 2 and 4): new sessions in its write shard, an "after" in its before's shard, a
+ * retry after a switch answered from the shard that recorded its key, and a balance summed over its shards,
+ * decided for live creations and debits by its live account's Durable Object, one at a time. The organizations
+ * live on 00 (vitest.config.ts) and are given 01 as the operator's `add-write-shard` does: the stub row first,
+ * then the list's row in the home shard.
+ */
+type ShardBindings = Record<"DB" | "DB_01" | "DB_02", D1Database>;
+const bindings = env as unknown as ShardBindings;
+const BINDING = { "00": "DB", "01": "DB_01", "02": "DB_02" } as const;
+type Shard = keyof typeof BINDING;
+
+async function giveWriteShard(organizationId: string, shard: Shard) {
+  const now = new Date().toISOString();
+  await insertStubOrganization(shardDatabase(env, shard), { id: organizationId, name: "stub" }, now);
+  await insertWriteShard(shardDatabase(env, "00"), organizationId, shard, now);
+}
+
+/** A key made after the switch: its caller is read from D1 with the new list (a cached one may not have it yet). */
+const keyAfterSwitch = async (organizationId: string, mode: "test" | "live") => (await createKey(organizationId, { mode, rate_limit_per_minute: 1000 })).key;
+
+async function shardsHolding(table: string, id: string): Promise<Shard[]> {
+  const shards = Object.keys(BINDING) as Shard[];
+  const found = await Promise.all(shards.map((shard) => bindings[BINDING[shard]].prepare(`SELECT 1 FROM ${table} WHERE id = ?`).bind(id).first()));
+  return shards.filter((_, index) => found[index] !== null);
+}
+
+/** A sealed "before" of the organization in `shard`, its session holding a template snapshot there. */
+async function sealedBeforeOn(shard: Shard, organizationId: string, mode: "test" | "live") {
+  const binding = bindings[BINDING[shard]];
+  const { proofId, sessionId } = await insertPendingProof(organizationId, mode, 1);
+  if (shard !== "00") {
+    // Moved as a write shard holds it: the same rows, their ids naming that shard.
+    const moved = { proofId: proofId.replace(/^prf_(00)?/, `prf_${shard}`), sessionId: sessionId.replace(/^cps_(00)?/, `cps_${shard}`) };
+    const [session] = (await env.DB.prepare("SELECT * FROM capture_sessions WHERE id = ?").bind(sessionId).all<Record<string, unknown>>()).results;
+    const [proof] = (await env.DB.prepare("SELECT * FROM proofs WHERE id = ?").bind(proofId).all<Record<string, unknown>>()).results;
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM files WHERE proof_id = ?").bind(proofId),
+      env.DB.prepare("DELETE FROM proofs WHERE id = ?").bind(proofId),
+      env.DB.prepare("DELETE FROM capture_sessions WHERE id = ?").bind(sessionId),
+    ]);
+    const snapshot = JSON.stringify({ id: null, name: "Built-in photos", steps: [{ id: "photos" }] });
+    const sha256 = await sha256Hex(snapshot);
+    await binding
+      .prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, ?, ?)")
+      .bind(sha256, snapshot, new Date().toISOString())
+      .run();
+    const insert = (table: string, row: Record<string, unknown>) =>
+      binding
+        .prepare(
+          `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row)
+            .map(() => "?")
+            .join(", ")})`,
+        )
+        .bind(...Object.values(row));
+    await binding.batch([
+      insert("capture_sessions", { ...session, id: moved.sessionId, proof_id: moved.proofId, template_sha256: sha256 }),
+      insert("proofs", { ...proof, id: moved.proofId, session_id: moved.sessionId, status: "sealed", holds_reservation: 0 }),
+    ]);
+    const reference = (proof as { external_reference: string }).external_reference;
+    return { proofId: moved.proofId, reference };
+  }
+  await setSessionSnapshot(sessionId, JSON.stringify({ id: null, name: "Built-in photos", steps: [{ id: "photos" }] }));
+  await env.DB.prepare("UPDATE proofs SET status = 'sealed', holds_reservation = 0 WHERE id = ?").bind(proofId).run();
+  const proof = await env.DB.prepare("SELECT external_reference FROM proofs WHERE id = ?").bind(proofId).first<{ external_reference: string }>();
+  return { proofId, reference: proof!.external_reference };
+}
+
+/** The operator's balance answer (an adjustment of 0 reads it): the organization's balance and available. */
+const balanceOf = async (organizationId: string) => (await admin(`/admin/v1/organizations/${organizationId}/balance`, { amount: 0, reason: "read" })).body;
+
+const tokenOf = (created: { body: { capture_url: string } }) => String(created.body.capture_url).split("/c/")[1]!;
+
+describe("where a session is created", () => {
+  it("in the home shard before the switch, in the write shard after it, with its link and snapshot there", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const before = await createSession(org.testKey, baseSession());
+    expect(before.status).toBe(201);
+    expect(before.body.id).toMatch(/^cps_00[0-9a-z]{20}$/);
+    expect(await shardsHolding("capture_sessions", before.body.id)).toEqual(["00"]);
+
+    await giveWriteShard(org.id, "01");
+    const after = await createSession(await keyAfterSwitch(org.id, "test"), baseSession());
+    expect(after.status).toBe(201);
+    expect(after.body.id).toMatch(/^cps_01[0-9a-z]{20}$/);
+    expect(await shardsHolding("capture_sessions", after.body.id)).toEqual(["01"]);
+    expect(tokenOf(after).slice(0, 2)).toBe("01");
+    const snapshot = await bindings.DB_01.prepare(
+      "SELECT COUNT(*) AS n FROM template_snapshots WHERE sha256 = (SELECT template_sha256 FROM capture_sessions WHERE id = ?)",
+    )
+      .bind(after.body.id)
+      .first<{ n: number }>();
+    expect(snapshot?.n).toBe(1);
+    const recorded = await bindings.DB_01.prepare("SELECT COUNT(*) AS n FROM capture_session_creations WHERE session_id = ?")
+      .bind(after.body.id)
+      .first<{ n: number }>();
+    expect(recorded?.n).toBe(1);
+  });
+
+  it("writes an \"after\" to its before's shard, looked up there; a before of a shard not the organization's is unknown", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    const onHome = await sealedBeforeOn("00", org.id, "test");
+    await giveWriteShard(org.id, "01");
+    const onWriteShard = await sealedBeforeOn("01", org.id, "test");
+    const key = await keyAfterSwitch(org.id, "test");
+
+    const afterOfHome = await createSession(key, { external_reference: onHome.reference, party: "provider", compare_to: onHome.proofId });
+    expect(afterOfHome.status).toBe(201);
+    expect(afterOfHome.body.id).toMatch(/^cps_00/);
+    expect(tokenOf(afterOfHome).slice(0, 2)).toBe("00");
+    expect(await shardsHolding("capture_sessions", afterOfHome.body.id)).toEqual(["00"]);
+
+    const afterOfWriteShard = await createSession(key, { external_reference: onWriteShard.reference, party: "provider", compare_to: onWriteShard.proofId });
+    expect(afterOfWriteShard.status).toBe(201);
+    expect(afterOfWriteShard.body.id).toMatch(/^cps_01/);
+    expect(await shardsHolding("capture_sessions", afterOfWriteShard.body.id)).toEqual(["01"]);
+
+    const elsewhere = onWriteShard.proofId.replace(/^prf_01/, "prf_02");
+    const unknown = await createSession(key, { external_reference: onWriteShard.reference, party: "provider", compare_to: elsewhere });
+    expect(unknown.body).toMatchObject({ status: 422, code: "compare_to_not_found", field: "/compare_to" });
+  });
+});
+
+describe("a creation's Idempotency-Key across a switch", () => {
+  /** Runs `work` on the account's records (its Idempotency-Keys), as the Worker left them. */
+  function inRecords(organizationId: string, mode: "test" | "live", work: (sql: SqlStorage) => void): Promise<void> {
+    const stub = env.API_ACCOUNT.get(env.API_ACCOUNT.idFromName(apiAccountName({ organizationId, mode })));
+    return runInDurableObject(stub, (_account, state) => work(state.storage.sql));
+  }
+
+  const sessionsWithReference = async (reference: string) => {
+    const counts = await Promise.all(
+      (Object.keys(BINDING) as Shard[]).map((shard) =>
+        bindings[BINDING[shard]].prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE external_reference = ?").bind(reference).first<{ n: number }>(),
+      ),
+    );
+    return counts.reduce((sum, row) => sum + (row?.n ?? 0), 0);
+  };
+
+  it("replays a session created in the home shard when its key is retried after the switch, never a second one", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 5 });
+    const body = baseSession();
+    const key = `switch-${crypto.randomUUID()}`;
+    const original = await createSession(org.liveKey, body, key);
+    expect(original.status).toBe(201);
+    expect(original.body.id).toMatch(/^cps_00/);
+    // The key's record is lost (a Worker that died, an object reset): only the shard's creation row remembers it.
+    await inRecords(org.id, "live", (sql) => sql.exec("DELETE FROM records WHERE key = ?", key));
+    await giveWriteShard(org.id, "01");
+    const liveKey = await keyAfterSwitch(org.id, "live");
+
+    const retried = await createSession(liveKey, body, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(retried.body).toEqual(original.body);
+    await inRecords(org.id, "live", (sql) => sql.exec("DELETE FROM records WHERE key = ?", key));
+    const otherBody = await createSession(liveKey, { ...body, party: "recipient" }, key);
+    expect(otherBody.body).toMatchObject({ status: 422, code: "idempotency_key_reused" });
+    expect(await sessionsWithReference(body.external_reference)).toBe(1);
+    expect(await balanceOf(org.id)).toEqual({ balance: 5, available: 4 });
+  });
+
+  it("answers a request in progress from the write shard that recorded the creation", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    await giveWriteShard(org.id, "01");
+    const testKey = await keyAfterSwitch(org.id, "test");
+    const body = baseSession();
+    const key = `in-progress-${crypto.randomUUID()}`;
+    const restore = interceptRecordWrites(() => Promise.resolve());
+    try {
+      const original = await createSession(testKey, body, key);
+      expect(original.body.id).toMatch(/^cps_01/);
+      const duringStart = await createSession(testKey, body, key);
+      expect(duringStart.status).toBe(201);
+      expect(duringStart.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(duringStart.body).toEqual(original.body);
+    } finally {
+      restore();
+    }
+    expect(await sessionsWithReference(body.external_reference)).toBe(1);
+  });
+});
+
+describe("the balance of an organization with write shards", () => {
+  /** The stub row's balance as proofs sealed in that shard leave it (each debits it by one). */
+  const sealedInShard = (shard: Shard, organizationId: string, proofs: number) =>
+    bindings[BINDING[shard]].prepare("UPDATE organizations SET balance = balance - ? WHERE id = ?").bind(proofs, organizationId).run();
+
+  it("is the sum over its shards: top-ups at home, debits of the proofs sealed in a write shard, promises in each", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 6 });
+    expect((await createSession(org.liveKey, baseSession())).status).toBe(201);
+    await giveWriteShard(org.id, "01");
+    await sealedInShard("01", org.id, 2);
+    const created = await createSession(await keyAfterSwitch(org.id, "live"), baseSession());
+    expect(created.status).toBe(201);
+    expect(created.body.id).toMatch(/^cps_01/);
+    expect(await balanceOf(org.id)).toEqual({ balance: 4, available: 2 });
+  });
+
+  it("lets a live creation in the write shard use what the home shard has available, and no more", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 2 });
+    await giveWriteShard(org.id, "01");
+    const liveKey = await keyAfterSwitch(org.id, "live");
+    expect((await createSession(liveKey, baseSession())).status).toBe(201);
+    expect((await createSession(liveKey, baseSession())).status).toBe(201);
+    const third = await createSession(liveKey, baseSession());
+    expect(third.body).toMatchObject({ status: 402, code: "insufficient_balance" });
+    expect(await balanceOf(org.id)).toEqual({ balance: 2, available: 0 });
+  });
+
+  it("never over-promises: ten concurrent live creations in two shards against a balance of 3 give three sessions", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 4 });
+    // One promise made at home before the switch: 3 available, all of it in the home row.
+    expect((await createSession(org.liveKey, baseSession())).status).toBe(201);
+    const befores = await Promise.all(Array.from({ length: 5 }, () => sealedBeforeOn("00", org.id, "live")));
+    await giveWriteShard(org.id, "01");
+    const liveKey = await keyAfterSwitch(org.id, "live");
+    const responses = await Promise.all([
+      ...befores.map((before) => createSession(liveKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId })),
+      ...Array.from({ length: 5 }, () => createSession(liveKey, baseSession())),
+    ]);
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(3);
+    expect(responses.filter((response) => response.status === 402)).toHaveLength(7);
+    expect(await balanceOf(org.id)).toEqual({ balance: 4, available: 0 });
+  });
+
+  it("leaves no creation to an isolate whose cached caller predates the switch: the account's object decides it", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 1 });
+    // Cached by this isolate with no write shard, for 10 seconds.
+    expect((await createSession(org.testKey, baseSession())).status).toBe(201);
+    expect((await createSession(org.liveKey, baseSession(), crypto.randomUUID())).status).toBe(201);
+    await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 1, reason: "top-up" });
+    await giveWriteShard(org.id, "01");
+    expect((await createSession(await keyAfterSwitch(org.id, "live"), baseSession())).status).toBe(201);
+
+    // Home alone would still show 1 available (2 - its one promise); over both shards nothing is.
+    const stale = await createSession(org.liveKey, baseSession());
+    expect(stale.body).toMatchObject({ status: 402, code: "insufficient_balance" });
+    await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 1, reason: "top-up" });
+    const decided = await createSession(org.liveKey, baseSession());
+    expect(decided.status).toBe(201);
+    expect(decided.body.id).toMatch(/^cps_01/);
+    expect(await balanceOf(org.id)).toEqual({ balance: 3, available: 0 });
+  });
+
+  it("refuses a debit beyond what is available over every shard, and applies one within it", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 5 });
+    await giveWriteShard(org.id, "01");
+    await sealedInShard("01", org.id, 2);
+    expect((await createSession(await keyAfterSwitch(org.id, "live"), baseSession())).status).toBe(201);
+    expect(await balanceOf(org.id)).toEqual({ balance: 3, available: 2 });
+
+    const tooMuch = await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: -3, reason: "correction" });
+    expect(tooMuch.body).toMatchObject({ status: 409, code: "debit_exceeds_available_balance", balance: 3, available: 2 });
+    const within = await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: -2, reason: "correction" });
+    expect(within.body).toEqual({ balance: 1, available: 0 });
+    const home = await env.DB.prepare("SELECT balance FROM organizations WHERE id = ?").bind(org.id).first<{ balance: number }>();
+    expect(home?.balance).toBe(3);
+  });
+});
