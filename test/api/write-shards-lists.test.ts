@@ -6,6 +6,7 @@ import { database } from "../../src/db/client.ts";
 import { captureSessions, events, files, proofs } from "../../src/db/schema/index.ts";
 import { newShardedId } from "../../src/db/shards.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
+import { archiveEvents } from "../../src/storage/events.ts";
 import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
 
 /**
@@ -396,6 +397,17 @@ describe("lists of an organization on three shards (home 00, write shards 01 and
       code: "invalid_cursor",
     });
     expect((await callJson(`/v1/events?cursor=${encodeURIComponent(ofEvents)}`, { key: org.testKey })).status).toBe(200);
+  });
+  it("page through GET /v1/events with a write shard's events moved to its R2 archive (ADR 0067)", async () => {
+    await env.DB_01.prepare("UPDATE events SET dispatched_at = created_at WHERE organization_id = ? AND mode = 'test'").bind(org.id).run();
+    const moved = await archiveEvents(db("01"), env, at(100), 100, 10);
+    expect(moved.moved).toBe(listedEvents.filter((_, index) => index % 3 === 1).length);
+    const left = await env.DB_01.prepare("SELECT COUNT(*) AS n FROM events WHERE organization_id = ? AND mode = 'test'").bind(org.id).first<{ n: number }>();
+    expect(left?.n).toBe(0);
+    const expected = listedEvents.toSorted(newestFirst);
+    for (const limit of [1, 4]) expect(await everyPage("/v1/events", org.testKey, limit), `limit ${limit}`).toEqual(expected.map((event) => event.id));
+    const failed = expected.filter((event) => event.type === "proof.failed");
+    expect(await everyPage("/v1/events?type=proof.failed", org.testKey, 1)).toEqual(failed.map((event) => event.id));
   });
 });
 
