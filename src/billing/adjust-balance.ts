@@ -1,4 +1,4 @@
-import { shardDatabase, shardOfId } from "../db/shards.ts";
+import { organizationShards, shardDatabase, shardOfId } from "../db/shards.ts";
 import { apiAccountName } from "../durable/api-account.ts";
 import { namedStub } from "../durable/named-stub.ts";
 import type { Env } from "../env.ts";
@@ -18,6 +18,8 @@ import { writeShardsOf } from "../storage/write-shards.ts";
 export async function adjustBalanceOverShards(env: Env, organizationId: string, amount: number, reason: string, now: string): Promise<boolean> {
   const home = shardDatabase(env, shardOfId(organizationId));
   if (await adjustBalance(home, organizationId, amount, reason, now, { homeOnly: true })) return true;
-  if (amount >= 0 || (await writeShardsOf(home, organizationId)).length === 0) return false;
-  return namedStub(env.API_ACCOUNT, apiAccountName({ organizationId, mode: "live" })).adjustBalance(organizationId, amount, reason, now);
+  if (amount >= 0) return false;
+  const { shards } = organizationShards(organizationId, await writeShardsOf(home, organizationId));
+  if (shards.length === 1) return false;
+  return namedStub(env.API_ACCOUNT, apiAccountName({ organizationId, mode: "live" })).adjustBalance(organizationId, amount, reason, now, shards);
 }

@@ -132,7 +132,7 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
   const target = shardDatabase(env, shard).$client;
   const decidedByAccount = session.holdsReservation !== 0 && caller.shards.length > 1;
   const inserted = decidedByAccount
-    ? await namedStub(env.API_ACCOUNT, apiAccountName(caller)).insertLiveSession(session, creation)
+    ? await namedStub(env.API_ACCOUNT, apiAccountName(caller)).insertLiveSession(session, creation, caller.shards)
     : await insertSessionWithinBalance(target, session, creation, { homeOnly: true });
   if (inserted !== null) return { session: { ...session, locale: inserted.locale }, token, replayed: false };
   const refused = await refusedCreation(target, creation.keyHash, creation.liveAfter, caller.organizationId);

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env.ts";
+import type { ShardCode } from "../db/shards.ts";
 import { adjustBalanceWithinAccount, insertSessionWithinAccountBalance } from "../billing/account-balance.ts";
 import type { SessionCreation, SessionToInsert } from "../storage/capture-sessions.ts";
 import { FixedWindow, type RateLimitDecision } from "./fixed-window.ts";
@@ -217,13 +218,13 @@ export class ApiAccount extends DurableObject<Env> {
   }
 
   /** A live session of an organization with write shards, inserted only if its balance over all its shards covers it. */
-  insertLiveSession(row: SessionToInsert, creation: SessionCreation): Promise<{ locale: string } | null> {
-    return this.oneAtATime(() => insertSessionWithinAccountBalance(this.env, row, creation));
+  insertLiveSession(row: SessionToInsert, creation: SessionCreation, expectedShards: readonly ShardCode[]): Promise<{ locale: string } | null> {
+    return this.oneAtATime(() => insertSessionWithinAccountBalance(this.env, row, creation, expectedShards));
   }
 
   /** A balance adjustment of an organization with write shards: a debit only while its balance over all its shards covers it. */
-  adjustBalance(organizationId: string, amount: number, reason: string, now: string): Promise<boolean> {
-    return this.oneAtATime(() => adjustBalanceWithinAccount(this.env, organizationId, amount, reason, now));
+  adjustBalance(organizationId: string, amount: number, reason: string, now: string, expectedShards: readonly ShardCode[]): Promise<boolean> {
+    return this.oneAtATime(() => adjustBalanceWithinAccount(this.env, organizationId, amount, reason, now, expectedShards));
   }
 
   /**

@@ -2,12 +2,16 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { admin } from "./support/client.ts";
+import { captureCall, uploadPhoto } from "./support/capture.ts";
+import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { interceptRecordWrites } from "./support/record-writes.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { setSessionSnapshot } from "./support/template-snapshots.ts";
 import { shardDatabase } from "../../src/db/shards.ts";
+import { sealProof } from "../../src/sealing/seal-proof.ts";
+import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { apiAccountName } from "../../src/durable/api-account.ts";
 import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
@@ -256,6 +260,37 @@ describe("the balance of an organization with write shards", () => {
     expect(decided.status).toBe(201);
     expect(decided.body.id).toMatch(/^cps_01/);
     expect(await balanceOf(org.id)).toEqual({ balance: 3, available: 0 });
+  });
+
+  it("counts a write shard added since the caller's list was cached: the object reads the list, not the caller's", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 2 });
+    await giveWriteShard(org.id, "01");
+    const knowsOne = await keyAfterSwitch(org.id, "live");
+    expect((await createSession(knowsOne, baseSession())).body.id).toMatch(/^cps_01/);
+    await giveWriteShard(org.id, "02");
+    expect((await createSession(await keyAfterSwitch(org.id, "live"), baseSession())).body.id).toMatch(/^cps_02/);
+
+    // Cached with 00 and 01 only: 00 and 01 alone would still show 1 available, 02 holds the last promise.
+    const stale = await createSession(knowsOne, baseSession());
+    expect(stale.body).toMatchObject({ status: 402, code: "insufficient_balance" });
+    expect(await balanceOf(org.id)).toEqual({ balance: 2, available: 0 });
+  });
+
+  it("lets a proof sealed in a write shard debit that shard's stub row below zero, the sum staying right", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 1 });
+    await giveWriteShard(org.id, "01");
+    const created = await createSession(await keyAfterSwitch(org.id, "live"), baseSession());
+    expect(created.body.id).toMatch(/^cps_01/);
+    const token = tokenOf(created);
+    await uploadPhoto(token);
+    const done = await captureCall(token, "/complete", { body: {} });
+    expect(done.status).toBe(200);
+    const { deps } = dependencies(async (job: SealJob) => sealedAnswer(job));
+    expect(await sealProof({ ...deps, db: shardDatabase(env, "01") }, done.body.proof_id)).toBe("sealed");
+
+    const stub = await bindings.DB_01.prepare("SELECT balance FROM organizations WHERE id = ?").bind(org.id).first<{ balance: number }>();
+    expect(stub?.balance).toBe(-1);
+    expect(await balanceOf(org.id)).toEqual({ balance: 0, available: 0 });
   });
 
   it("refuses a debit beyond what is available over every shard, and applies one within it", async () => {
