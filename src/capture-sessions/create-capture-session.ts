@@ -13,6 +13,7 @@ import { isLoopbackHost } from "../lib/host-names.ts";
 import { isReturnUrlAllowed } from "../settings/return-origins.ts";
 import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
 import { getAllowedReturnOrigins } from "../storage/settings.ts";
+import { findDefaultTheme } from "../storage/capture-themes.ts";
 import { insertSessionWithinBalance, refusedCreation, type SessionToInsert } from "../storage/capture-sessions.ts";
 import { beforeTemplateForAfter } from "./comparison.ts";
 import { type IdempotentRequest, liveCreationIn, type OpenedCreation, openedCreation, sessionCreation } from "./creation-record.ts";
@@ -95,9 +96,13 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
           stage: input.stage,
           category: input.category,
         }).then((snapshot) => ({ snapshot, shard: caller.writeShard }));
-  const [{ snapshot, shard }, earlierInShards] = await Promise.all([
+  const manyShards = caller.shards.length > 1;
+  const [{ snapshot, shard }, earlierInShards, homeLocale] = await Promise.all([
     placed,
-    caller.shards.length > 1 ? liveCreationIn(env, caller, caller.shards, request.key, now) : null,
+    manyShards ? liveCreationIn(env, caller, caller.shards, request.key, now) : null,
+    // Themes stay home (docs/adr/0070): a session written in another shard cannot read the default theme's
+    // locale in its insert, as one written home does.
+    manyShards && input.locale === undefined ? findDefaultTheme(db, caller.organizationId).then((theme) => theme?.locale ?? null) : null,
   ]);
   if (earlierInShards !== null) return answeredAgain(earlierInShards, request);
   // The session, its link and its proof live in that shard, and their id and token say so (docs/adr/0062).
@@ -119,7 +124,7 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
     templateId: snapshot.id,
     templateSnapshotJson: snapshotJson,
     templateSha256: snapshotSha256,
-    locale: input.locale ?? null,
+    locale: input.locale ?? homeLocale ?? null,
     locationReference: input.location_reference ?? null,
     returnUrl: input.return_url ?? null,
     compareTo: input.compare_to ?? null,
@@ -130,7 +135,7 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
   };
   const creation = await sessionCreation(caller, request, token, now);
   const target = shardDatabase(env, shard).$client;
-  const decidedByAccount = session.holdsReservation !== 0 && caller.shards.length > 1;
+  const decidedByAccount = session.holdsReservation !== 0 && manyShards;
   const inserted = decidedByAccount
     ? await namedStub(env.API_ACCOUNT, apiAccountName(caller)).insertLiveSession(session, creation, caller.shards)
     : await insertSessionWithinBalance(target, session, creation, { homeOnly: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { admin } from "./support/client.ts";
+import { admin, callJson } from "./support/client.ts";
 import { captureCall, uploadPhoto } from "./support/capture.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
@@ -98,6 +98,8 @@ describe("where a session is created", () => {
     expect(before.body.id).toMatch(/^cps_00[0-9a-z]{20}$/);
     expect(await shardsHolding("capture_sessions", before.body.id)).toEqual(["00"]);
 
+    const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "Home", primary_color: "#000000", locale: "fr" } });
+    expect(theme.body).toMatchObject({ is_default: true, locale: "fr" });
     await giveWriteShard(org.id, "01");
     const after = await createSession(await keyAfterSwitch(org.id, "test"), baseSession());
     expect(after.status).toBe(201);
@@ -114,6 +116,9 @@ describe("where a session is created", () => {
       .bind(after.body.id)
       .first<{ n: number }>();
     expect(recorded?.n).toBe(1);
+    // Themes stay home: the session written in 01 still takes the home default theme's locale.
+    const locale = await bindings.DB_01.prepare("SELECT locale FROM capture_sessions WHERE id = ?").bind(after.body.id).first<{ locale: string }>();
+    expect(locale?.locale).toBe("fr");
   });
 
   it("writes an \"after\" to its before's shard, looked up there; a before of a shard not the organization's is unknown", async () => {
