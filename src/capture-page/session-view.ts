@@ -17,7 +17,7 @@ export async function captureSessionView({ ctx, input }: { ctx: Pick<DomainConte
   const captureBaseUrl = ctx.env.CAPTURE_BASE_URL;
   const template = session.templateSnapshot;
   const text = (value: TemplateSnapshot["welcome"]["title"] | null) => (value === null ? null : resolveText(value, session.locale, template.default_locale));
-  const theme = await resolveSessionTheme(db, session);
+  const theme = await resolveSessionTheme(ctx.env, session);
   const files = await liveFilesOfSession(db, session.id);
   const organization = await findOrganization(db, session.organizationId);
   const captureUrl = `${captureBaseUrl.replace(/\/$/, "")}/c/${token}`;

@@ -119,6 +119,9 @@ describe("where a session is created", () => {
     // Themes stay home: the session written in 01 still takes the home default theme's locale.
     const locale = await bindings.DB_01.prepare("SELECT locale FROM capture_sessions WHERE id = ?").bind(after.body.id).first<{ locale: string }>();
     expect(locale?.locale).toBe("fr");
+    const page = await captureCall(tokenOf(after), "/session");
+    expect(page.status).toBe(200);
+    expect(page.body.theme.primary_color).toBe("#000000");
   });
 
   it("writes an \"after\" to its before's shard, looked up there; a before of a shard not the organization's is unknown", async () => {

@@ -9,10 +9,9 @@ import { openObject } from "../../storage/objects/bucket.ts";
 export function registerCaptureLogo(app: App) {
   app.get("/c/:token/logo", async (c) => {
     const ctx = captureContext(c);
-    const db = ctx.db;
     // The logo lives as long as the link: a used or expired link answers 410 like the page.
     const session = await usableSession({ ctx, input: { token: c.req.param("token") } });
-    const theme = await resolveSessionTheme(db, session);
+    const theme = await resolveSessionTheme(c.env, session);
     const logo = theme?.logoKey ? await openObject(c.env, theme.logoKey) : null;
     if (logo === null) throw new ApiError("not_found");
     c.header("Content-Type", theme?.logoContentType ?? "application/octet-stream");
