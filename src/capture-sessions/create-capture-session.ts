@@ -143,8 +143,9 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
   const refused = await refusedCreation(target, creation.keyHash, creation.liveAfter, caller.organizationId);
   if (refused.earlier !== null) return answeredAgain(await openedCreation(caller, request.key, refused.earlier), request);
   if (!decidedByAccount && session.holdsReservation !== 0 && refused.hasWriteShards) {
+    // Once: with more than one shard the next attempt is the object's (a list naming home alone would loop).
     const current = await organizationShardsNow(env, caller.organizationId);
-    return createCaptureSession({ ctx: { ...ctx, caller: { ...caller, ...current } }, input, request });
+    if (current.shards.length > 1) return createCaptureSession({ ctx: { ...ctx, caller: { ...caller, ...current } }, input, request });
   }
   throw new ApiError("insufficient_balance");
 }
