@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { admin, callJson } from "./support/client.ts";
+import { captureCall, tokenOf, uploadPhoto } from "./support/capture.ts";
+import { createKey } from "./support/factories.ts";
+import { baseSession, createSession } from "./support/sessions.ts";
+
+/**
+ * Forger session 9: write shards (docs/adr/0070). An integrator of another organization, an anonymous client, a
+ * client racing requests and an operator making a mistake, against an organization writing past its home shard.
+ * Every test states the safe behaviour; the attacks that succeeded are in the session's findings with their fix.
+ */
+type ShardBindings = Record<"DB" | "DB_01" | "DB_02", D1Database>;
+const BINDING = { "00": "DB", "01": "DB_01", "02": "DB_02" } as const;
+type Shard = keyof typeof BINDING;
+const bindings = env as unknown as ShardBindings;
+const configuredOpenShards = env.OPEN_SHARDS;
+
+beforeAll(() => {
+  env.OPEN_SHARDS = "00,01,02";
+});
+afterAll(() => {
+  env.OPEN_SHARDS = configuredOpenShards;
+});
+
+/** An organization living on `home`, with a test and a live key made before any write shard. */
+async function organizationOn(home: Shard, balance = 0) {
+  const created = await admin("/admin/v1/organizations", { name: `Forger ${crypto.randomUUID()}`, shard: home });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  if (balance > 0) expect((await admin(`/admin/v1/organizations/${id}/balance`, { amount: balance, reason: "forger" })).status).toBe(200);
+  const testKey = (await createKey(id, { mode: "test", rate_limit_per_minute: 1000 })).key;
+  const liveKey = (await createKey(id, { mode: "live", rate_limit_per_minute: 1000 })).key;
+  return { id, testKey, liveKey };
+}
+
+const addWriteShard = (organizationId: string, body: unknown) => admin(`/admin/v1/organizations/${organizationId}/write-shards`, body);
+
+/** A key made now: its caller is read from D1 with the current list of shards, not from an isolate's cache. */
+const freshKey = async (organizationId: string, mode: "test" | "live") => (await createKey(organizationId, { mode, rate_limit_per_minute: 1000 })).key;
+
+/** Uses a key once, so that this isolate caches its caller (and its list of shards) for 10 seconds. */
+async function cacheCaller(key: string) {
+  expect((await callJson("/v1/proofs?limit=1", { key })).status).toBe(200);
+}
+
+async function rowsIn(table: string, where: string, value: string): Promise<Record<Shard, number>> {
+  const shards = Object.keys(BINDING) as Shard[];
+  const counts = await Promise.all(
+    shards.map((shard) => bindings[BINDING[shard]].prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where} = ?`).bind(value).first<{ n: number }>()),
+  );
+  return Object.fromEntries(shards.map((shard, index) => [shard, counts[index]?.n ?? 0])) as Record<Shard, number>;
+}
+
+const total = (counts: Record<Shard, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
+
+describe("attacks refused (regression)", () => {
+  it("another organization on the write shard never reads, lists or hears of the organization's rows there", async () => {
+    const writer = await organizationOn("00");
+    expect((await addWriteShard(writer.id, { shard: "01" })).status).toBe(200);
+    const writerKey = await freshKey(writer.id, "test");
+    const neighbour = await organizationOn("01");
+
+    const created = await createSession(writerKey, baseSession());
+    expect(created.body.id).toMatch(/^cps_01/);
+    const token = tokenOf(created.body.capture_url);
+    await uploadPhoto(token);
+    const done = await captureCall(token, "/complete", { body: {} });
+    expect(done.status).toBe(200);
+    const proofId = done.body.proof_id as string;
+
+    expect((await callJson(`/v1/capture-sessions/${created.body.id}`, { key: neighbour.testKey })).body.code).toBe("capture_session_not_found");
+    expect((await callJson(`/v1/proofs/${proofId}`, { key: neighbour.testKey })).body.code).toBe("proof_not_found");
+    const proofs = await callJson("/v1/proofs?limit=100", { key: neighbour.testKey });
+    expect(proofs.body.data).toEqual([]);
+    const events = await callJson("/v1/events?limit=100", { key: neighbour.testKey });
+    expect(events.body.data).toEqual([]);
+  });
+
+  it("an after never pairs with a before of another organization, on a shard both write to", async () => {
+    const writer = await organizationOn("00", 3);
+    expect((await addWriteShard(writer.id, { shard: "01" })).status).toBe(200);
+    const neighbour = await organizationOn("01");
+    const theirs = await createSession(neighbour.testKey, baseSession());
+    const token = tokenOf(theirs.body.capture_url);
+    await uploadPhoto(token);
+    const done = await captureCall(token, "/complete", { body: {} });
+    await bindings.DB_01.prepare("UPDATE proofs SET status = 'sealed', holds_reservation = 0 WHERE id = ?").bind(done.body.proof_id).run();
+    const reference = (await callJson(`/v1/proofs/${done.body.proof_id}`, { key: neighbour.testKey })).body.external_reference as string;
+
+    const writerKey = await freshKey(writer.id, "test");
+    const after = await createSession(writerKey, { external_reference: reference, party: "provider", compare_to: done.body.proof_id });
+    expect(after.body).toMatchObject({ status: 422, code: "compare_to_not_found", field: "/compare_to" });
+  });
+
+  it("the operator's add-write-shard refuses junk, home, an unknown or closed shard, never 5xx, and never lists a shard without its stub", async () => {
+    const org = await organizationOn("01");
+    const refused: [unknown, number, string][] = [
+      [{ shard: "01" }, 409, "shard_already_in_organization"],
+      [{ shard: "03" }, 422, "shard_not_open"],
+      [{ shard: "zz" }, 422, "shard_not_open"],
+      [{ shard: "0" }, 422, "validation_failed"],
+      [{ shard: "00 " }, 422, "validation_failed"],
+      [{ shard: "../" }, 422, "validation_failed"],
+      [{ shard: "0\u0000" }, 422, "validation_failed"],
+      [{ shard: ["02"] }, 422, "validation_failed"],
+      [{ shard: { "02": true } }, 422, "validation_failed"],
+      [{ shard: "02", organization_id: "org_00x" }, 422, "validation_failed"],
+      [null, 422, "validation_failed"],
+    ];
+    for (const [body, status, code] of refused) {
+      const response = await addWriteShard(org.id, body);
+      expect(response.status, JSON.stringify(body)).toBe(status);
+      expect(response.body.code, JSON.stringify(body)).toBe(code);
+    }
+    for (const id of ["org_01%00", "org_01'--", "ORG_01AAAAAAAAAAAAAAAAAAAAAA", `org_..${"a".repeat(20)}`, "%F0%9F%92%A9", "org_"]) {
+      const response = await addWriteShard(id, { shard: "02" });
+      expect(response.status, id).toBeGreaterThanOrEqual(400);
+      expect(response.status, id).toBeLessThan(500);
+    }
+    env.OPEN_SHARDS = "00,01";
+    try {
+      expect((await addWriteShard(org.id, { shard: "02" })).body.code).toBe("shard_not_open");
+    } finally {
+      env.OPEN_SHARDS = "00,01,02";
+    }
+    // Nothing was written by any refusal.
+    expect(total(await rowsIn("organization_write_shards", "organization_id", org.id))).toBe(0);
+    expect(await rowsIn("organizations", "id", org.id)).toEqual({ "00": 0, "01": 1, "02": 0 });
+
+    // Concurrent adds of two shards: whatever the list ends as, each shard it names holds the stub.
+    await Promise.all([addWriteShard(org.id, { shard: "02" }), addWriteShard(org.id, { shard: "00" })]);
+    const listed = await bindings.DB_01.prepare("SELECT shard FROM organization_write_shards WHERE organization_id = ?").bind(org.id).all<{ shard: Shard }>();
+    const stubs = await rowsIn("organizations", "id", org.id);
+    for (const { shard } of listed.results) expect(stubs[shard], shard).toBe(1);
+  });
+
+  it("racing live creations of an organization with write shards never promise more than its balance", async () => {
+    const org = await organizationOn("00", 3);
+    await cacheCaller(org.liveKey);
+    expect((await addWriteShard(org.id, { shard: "01" })).status).toBe(200);
+    const fresh = await freshKey(org.id, "live");
+    // A stale isolate (cached before the switch) and a fresh one, at once, with a debit racing them.
+    const [responses, debit] = await Promise.all([
+      Promise.all(Array.from({ length: 6 }, (_, index) => createSession(index % 2 === 0 ? org.liveKey : fresh, baseSession()))),
+      admin(`/admin/v1/organizations/${org.id}/balance`, { amount: -1, reason: "race" }),
+    ]);
+    const created = responses.filter((response) => response.status === 201).length;
+    expect(created + (debit.status === 200 ? 1 : 0)).toBe(3);
+    const summary = (await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 0, reason: "read" })).body;
+    expect(summary.available).toBe(0);
+  });
+});
