@@ -110,8 +110,8 @@ export async function completeCapture({ ctx: deps, input }: { ctx: CompletionDep
     // The same answer as every later call behind this link (src/capture-page/access.ts).
     throw new ApiError("compare_to_already_used", { extra: { locale: session.locale } });
   }
-  // In the session's shard, the organization's, which the id names for the public routes (docs/adr/0062).
-  const proofId = newShardedId("prf", shardOfId(session.organizationId));
+  // In the session's shard (its organization's, or a write shard, docs/adr/0070), which the id names for every route.
+  const proofId = newShardedId("prf", shardOfId(session.id));
   const eventId = newId("evt");
   const completedAt = deps.now.toISOString();
   const db = deps.db;

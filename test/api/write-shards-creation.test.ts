@@ -9,7 +9,7 @@ import { insertPendingProof } from "./support/proof-factory.ts";
 import { interceptRecordWrites } from "./support/record-writes.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { setSessionSnapshot } from "./support/template-snapshots.ts";
-import { shardDatabase } from "../../src/db/shards.ts";
+import { databaseOfId, shardDatabase } from "../../src/db/shards.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
@@ -293,8 +293,11 @@ describe("the balance of an organization with write shards", () => {
     await uploadPhoto(token);
     const done = await captureCall(token, "/complete", { body: {} });
     expect(done.status).toBe(200);
+    // The proof's id names the shard its session was written in: the sealing queue and every route open it there.
+    expect(done.body.proof_id).toMatch(/^prf_01[0-9a-z]{20}$/);
+    expect(await shardsHolding("proofs", done.body.proof_id)).toEqual(["01"]);
     const { deps } = dependencies(async (job: SealJob) => sealedAnswer(job));
-    expect(await sealProof({ ...deps, db: shardDatabase(env, "01") }, done.body.proof_id)).toBe("sealed");
+    expect(await sealProof({ ...deps, db: databaseOfId(env, done.body.proof_id)! }, done.body.proof_id)).toBe("sealed");
 
     const stub = await bindings.DB_01.prepare("SELECT balance FROM organizations WHERE id = ?").bind(org.id).first<{ balance: number }>();
     expect(stub?.balance).toBe(-1);
