@@ -228,20 +228,17 @@ export class ApiAccount extends DurableObject<Env> {
   }
 
   /**
-   * No other call reaches the object while a balance decision runs (it reads other shards, then writes: two
-   * decisions interleaved could each count what the other takes). A throw inside `blockConcurrencyWhile`
-   * would reset the object, losing the answers it has not written yet: the error is carried out instead.
+   * One balance decision at a time (each reads other shards, then writes: two interleaved could each count what
+   * the other takes), chained in memory, which suffices since the object runs as one instance. Not
+   * `blockConcurrencyWhile`: that would hold every other call too, the keys' rate limits and Idempotency-Keys
+   * included, for two D1 round trips a creation.
    */
-  private async oneAtATime<T>(decide: () => Promise<T>): Promise<T> {
-    const outcome = await this.ctx.blockConcurrencyWhile(async (): Promise<{ value: T } | { error: unknown }> => {
-      try {
-        return { value: await decide() };
-      } catch (error) {
-        return { error };
-      }
-    });
-    if ("error" in outcome) throw outcome.error;
-    return outcome.value;
+  private balanceDecisions: Promise<unknown> = Promise.resolve();
+
+  private oneAtATime<T>(decide: () => Promise<T>): Promise<T> {
+    const decision = this.balanceDecisions.then(decide);
+    this.balanceDecisions = decision.catch(() => undefined);
+    return decision;
   }
 
   /** The operation did not run (refused before it) or failed unexpectedly (5xx): a retry may run it. */
