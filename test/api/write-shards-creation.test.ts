@@ -85,6 +85,30 @@ async function sealedBeforeOn(shard: Shard, organizationId: string, mode: "test"
   return { proofId, reference: proof!.external_reference };
 }
 
+/** Runs `work` with every batch of the named shards delayed, widening the window between a decision's read and its write. */
+async function withBatchesDelayed<T>(names: (keyof ShardBindings)[], work: () => Promise<T>): Promise<T> {
+  const saved = names.map((name) => [name, bindings[name]] as const);
+  for (const [name, binding] of saved) {
+    bindings[name] = new Proxy(binding, {
+      get(target, property) {
+        if (property === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            await new Promise((resolve) => setTimeout(resolve, 30));
+            return target.batch(statements);
+          };
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  }
+  try {
+    return await work();
+  } finally {
+    for (const [name, binding] of saved) bindings[name] = binding;
+  }
+}
+
 /** The operator's balance answer (an adjustment of 0 reads it): the organization's balance and available. */
 const balanceOf = async (organizationId: string) => (await admin(`/admin/v1/organizations/${organizationId}/balance`, { amount: 0, reason: "read" })).body;
 
@@ -242,10 +266,14 @@ describe("the balance of an organization with write shards", () => {
     const befores = await Promise.all(Array.from({ length: 5 }, () => sealedBeforeOn("00", org.id, "live")));
     await giveWriteShard(org.id, "01");
     const liveKey = await keyAfterSwitch(org.id, "live");
-    const responses = await Promise.all([
-      ...befores.map((before) => createSession(liveKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId })),
-      ...Array.from({ length: 5 }, () => createSession(liveKey, baseSession())),
-    ]);
+    // Every batch (the inserts) waits 30 ms before it runs: two decisions not made one at a time would each read
+    // the other shard's balance before the other's insert lands, and both insert.
+    const responses = await withBatchesDelayed(["DB", "DB_01"], () =>
+      Promise.all([
+        ...befores.map((before) => createSession(liveKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId })),
+        ...Array.from({ length: 5 }, () => createSession(liveKey, baseSession())),
+      ]),
+    );
     expect(responses.filter((response) => response.status === 201)).toHaveLength(3);
     expect(responses.filter((response) => response.status === 402)).toHaveLength(7);
     expect(await balanceOf(org.id)).toEqual({ balance: 4, available: 0 });
