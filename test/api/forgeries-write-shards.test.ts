@@ -150,4 +150,70 @@ describe("attacks refused (regression)", () => {
     const summary = (await admin(`/admin/v1/organizations/${org.id}/balance`, { amount: 0, reason: "read" })).body;
     expect(summary.available).toBe(0);
   });
+
+  it("the public capture page of a session in a write shard shows the organization's theme, read home", async () => {
+    const org = await organizationOn("00");
+    const theme = await callJson("/v1/capture-themes", { key: org.testKey, body: { name: "Brand", primary_color: "#123456", locale: "en" } });
+    expect(theme.body.is_default).toBe(true);
+    expect((await addWriteShard(org.id, { shard: "01" })).status).toBe(200);
+    const away = await createSession(await freshKey(org.id, "test"), baseSession());
+    expect(away.body.id).toMatch(/^cps_01/);
+    const page = await captureCall(tokenOf(away.body.capture_url), "/session");
+    expect(page.status).toBe(200);
+    expect(page.body.theme.primary_color).toBe("#123456");
+  });
+
+  it("a proof of a session in a write shard has an id naming that shard, and its owner reads and lists it", async () => {
+    const org = await organizationOn("00");
+    expect((await addWriteShard(org.id, { shard: "01" })).status).toBe(200);
+    const key = await freshKey(org.id, "test");
+    const created = await createSession(key, baseSession());
+    expect(created.body.id).toMatch(/^cps_01/);
+    const token = tokenOf(created.body.capture_url);
+    await uploadPhoto(token);
+    const done = await captureCall(token, "/complete", { body: {} });
+    expect(done.body.proof_id).toMatch(/^prf_01/);
+    expect((await callJson(`/v1/proofs/${done.body.proof_id}`, { key })).status).toBe(200);
+    expect((await callJson("/v1/proofs?limit=100", { key })).body.data.map((proof: { id: string }) => proof.id)).toEqual([done.body.proof_id]);
+  });
+
+  it("a live creation's balance decision waiting on D1 holds none of the organization's other requests", async () => {
+    const org = await organizationOn("00", 5);
+    expect((await addWriteShard(org.id, { shard: "01" })).status).toBe(200);
+    const liveKey = await freshKey(org.id, "live");
+    await cacheCaller(liveKey);
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let gated = 0;
+    const saved = bindings.DB_01;
+    bindings.DB_01 = new Proxy(saved, {
+      get(target, property) {
+        if (property === "batch") {
+          return async (...args: Parameters<D1Database["batch"]>) => {
+            gated += 1;
+            await gate;
+            return target.batch(...args);
+          };
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    try {
+      const creation = createSession(liveKey, baseSession());
+      for (let waited = 0; gated === 0 && waited < 100; waited += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(gated).toBe(1);
+      const started = Date.now();
+      const read = callJson("/v1/proofs?limit=1", { key: liveKey }).then((response) => ({ status: response.status, ms: Date.now() - started }));
+      const outcome = await Promise.race([read, new Promise<"blocked">((resolve) => setTimeout(() => resolve("blocked"), 5000))]);
+      open();
+      expect((await creation).status).toBe(201);
+      expect(outcome).not.toBe("blocked");
+    } finally {
+      open();
+      bindings.DB_01 = saved;
+    }
+  });
 });
