@@ -120,7 +120,7 @@ export function printFiveYearModel({
   console.log("| Limit | Figure | Where it bites | What the design does |");
   console.log("| --- | ---: | --- | --- |");
   console.log(
-    `| D1 database size | 10 GB | one database at 70 % in ${fmt(((D1.databaseBytes * 0.7) / d1PerDay) * 24, 1)} hours (${fmt(d1PerDay / GB, 1)} GB a day) | shards by organization, closed at 70 % (built, ADR 0062); a sealed proof's files, object checks, prints and old events leave D1 (ADR 0064 to 0067); an organization past one shard (${fmt((D1.databaseBytes * 0.7) / d1BytesPerProof)} proofs) not handled yet |`,
+    `| D1 database size | 10 GB | one database at 70 % in ${fmt(((D1.databaseBytes * 0.7) / d1PerDay) * 24, 1)} hours (${fmt(d1PerDay / GB, 1)} GB a day) | shards by organization, closed at 70 % (built, ADR 0062); a sealed proof's files, object checks, prints and old events leave D1 (ADR 0064 to 0067); an organization past one shard (${fmt((D1.databaseBytes * 0.7) / d1BytesPerProof)} proofs) writes to a new shard by period (built, ADR 0070) |`,
   );
   console.log(
     `| D1 storage per account | 1 TB | full in ${fmt(D1.accountBytes / d1PerDay)} days; five years need ${fmt(fiveYears / 1e12, 1)} TB | ${d1BytesPerProof <= TARGET_BYTES ? "within the 3 KB target" : "above the 3 KB target"}; the raise requested at 70 % of 1 TB |`,
@@ -129,14 +129,14 @@ export function printFiveYearModel({
     `| D1 databases per account | 50,000 | ${fmt(shardsFiveYears)} shards at 70 % in five years (${fmt(shardsFiveYearsAtTarget)} at 3 KB a proof) | within the limit; the account's storage bites first; ${fmt(SHARD_CODES)} shard codes: ${enoughCodes(shardsFiveYearsAtTarget)} at 3 KB, ${enoughCodes(shardsFiveYears)} today |`,
   );
   console.log(
-    `| D1 throughput, one database | ~1,000 queries/s | ${fmt(proofsPerDatabaseSecond, 1)} proofs/s a database; peak needs ${Math.ceil(peak / proofsPerDatabaseSecond)} databases | writes spread over shards by organization (built, ADR 0062); an organization above one shard's rate: not handled yet |`,
+    `| D1 throughput, one database | ~1,000 queries/s | ${fmt(proofsPerDatabaseSecond, 1)} proofs/s a database; peak needs ${Math.ceil(peak / proofsPerDatabaseSecond)} databases | writes spread over shards by organization (built, ADR 0062); an organization above one shard's rate: several write shards sharing a period (ADR 0070; one write shard at a time is built) |`,
   );
   console.log(
     `| D1 queries per invocation | 1,000 | a sweep visiting every shard | a message per shard on the proof-sweeps queue, each its own invocation (built, ADR 0062) |`,
   );
   console.log(`| D1 bound parameters | 100 | id lists and multi-row inserts | chunked inserts, json_each for id lists |`);
   console.log(
-    `| Similarity index | 10 GB a Durable Object | one per organization and mode: ${fmt(DURABLE_OBJECT_BYTES / similarityIndexBytes)} sealed 10-photo proofs each | an organization sealing more in one mode needs an index per period (not built) |`,
+    `| Similarity index | 10 GB a Durable Object | one per organization and mode: ${fmt(DURABLE_OBJECT_BYTES / similarityIndexBytes)} sealed 10-photo proofs each | an index per period: one per write shard of the organization (built, ADR 0070) |`,
   );
   console.log(
     `| Queues throughput | 5,000 msg/s a queue | peak ${fmt(peak * 4, 0)} msg/s (4 messages a proof) | ${fmt(QUEUES.messagesPerSecondPerQueue / (peak * 4), 0)}× headroom; batches of ≤ ${QUEUES.batchMessages}, ${QUEUES.consumerConcurrency} consumers |`,
