@@ -127,6 +127,17 @@ describe("by-id routes of an organization with write shards", () => {
     await expectFound(org.key, await insertProofOn("00", org.id));
   });
 
+  it("reads a write shard added after its key was cached, without waiting for the cache (forger session 9, W5)", async () => {
+    const org = await organization("00", []);
+    // The key's caller is now cached in this isolate with the home shard alone, for 10 s.
+    expect((await callJson("/v1/me", { key: org.key })).status).toBe(200);
+    expect((await admin(`/admin/v1/organizations/${org.id}/write-shards`, { shard: "01" })).status).toBe(200);
+    await expectFound(org.key, await insertProofOn("01", org.id));
+    // The list read again names 01 alone: 02 stays closed to it, stub or not.
+    await insertStubOn("02", org.id);
+    await expectNotFound(org.key, await insertProofOn("02", org.id));
+  });
+
   it("reads every shard of its list, an earlier write shard included", async () => {
     const org = await organization("01", ["02", "00"]);
     for (const shard of ["00", "01", "02"] as const) await expectFound(org.key, await insertProofOn(shard, org.id));

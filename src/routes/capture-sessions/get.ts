@@ -29,7 +29,7 @@ export function registerGetCaptureSession(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
     const { id } = c.req.valid("param");
-    const db = callerDatabaseOfId(c.env, caller, id);
+    const db = await callerDatabaseOfId(c.env, caller, c.var.db, id);
     const session = db === null ? null : await findSession(db, caller.organizationId, caller.mode, id);
     if (session === null) throw new ApiError("capture_session_not_found");
     return c.json(presentCaptureSession(session), 200);

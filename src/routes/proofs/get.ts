@@ -29,7 +29,7 @@ export function registerGetProof(app: App) {
   app.openapi(route, async (c) => {
     const caller = c.get("caller");
     const { id } = c.req.valid("param");
-    const db = callerDatabaseOfId(c.env, caller, id);
+    const db = await callerDatabaseOfId(c.env, caller, c.var.db, id);
     const proof = db === null ? null : await findProof(db, caller.organizationId, caller.mode, id);
     if (db === null || proof === null) throw new ApiError("proof_not_found");
     const files = (await observedProofFiles(db, c.env, [proof])).get(proof.id) ?? [];
