@@ -305,6 +305,10 @@ console.log(
 console.log(
   `One 10 GB D1 database: ${round(D1_DATABASE_BYTES / proofTotalAfter30Days)} proofs at rest (${round(D1_DATABASE_BYTES / proofTotal)} in their first 30 days)`,
 );
+const WINDOW_GB_AT_A_MILLION_A_DAY = ((proofTotal - proofTotalAfter30Days) * 1_000_000 * 30) / 1e9;
+console.log(
+  `Issue 31's target, 3 KB of D1 a sealed 10-photo proof: ${round(proofTotalAfter30Days)} bytes kept for ever (${proofTotalAfter30Days <= 3_000 ? "met" : "NOT met"}); its events and deliveries add ${round(proofTotal - proofTotalAfter30Days)} for their first 30 days only, a window that stays at ${round(WINDOW_GB_AT_A_MILLION_A_DAY)} GB over all shards at 1,000,000 proofs a day`,
+);
 console.log(`One similarity index (10 GB, a Durable Object per organization and mode): ${round((D1_DATABASE_BYTES * PROOFS) / similarityIndexBytes)} proofs`);
 /**
  * Rows D1 counts as written for one proof's inserts: each row and one entry per index on its table

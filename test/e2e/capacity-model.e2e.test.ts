@@ -36,6 +36,7 @@ describe("capacity script", () => {
     // Its first 30 days add its events and deliveries, kept in D1 for the delivery log's bodies and retries.
     expect(bytes("proof")).toBeGreaterThan(atRest);
     expect(output).toMatch(/One 10 GB D1 database: [\d,]+ proofs at rest/);
+    expect(output).toMatch(/Issue 31's target, 3 KB of D1 a sealed 10-photo proof: [\d,]+ bytes kept for ever \(met\)/);
     expect(output).toMatch(/not D1: 60 prints in the organization's similarity index, a Durable Object \(per proof\) \| [\d,]+ \|/);
   });
 
