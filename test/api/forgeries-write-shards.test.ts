@@ -216,4 +216,36 @@ describe("attacks refused (regression)", () => {
       bindings.DB_01 = saved;
     }
   });
+
+  it("webhooks: the writer's write-shard events never reach the endpoint of an organization living on that shard", async () => {
+    const writer = await organizationOn("00");
+    expect((await addWriteShard(writer.id, { shard: "01" })).status).toBe(200);
+    const neighbour = await organizationOn("01");
+    const endpoint = await callJson("/v1/webhook-endpoints", {
+      key: neighbour.testKey,
+      body: { url: "https://hooks.example.com/neighbour", events: ["capture_session.completed", "proof.sealed"] },
+    });
+    expect(endpoint.status).toBe(201);
+    const deliveriesToNeighbour = async () =>
+      (await bindings.DB_01.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?").bind(endpoint.body.id).first<{ n: number }>())!.n;
+
+    const theirs = await createSession(await freshKey(writer.id, "test"), baseSession());
+    expect(theirs.body.id).toMatch(/^cps_01/);
+    const token = tokenOf(theirs.body.capture_url);
+    await uploadPhoto(token);
+    expect((await captureCall(token, "/complete", { body: {} })).status).toBe(200);
+    // The neighbour's own completion on 01, made after: its delivery is there once the writer's had its chance.
+    const own = await createSession(neighbour.testKey, baseSession());
+    const ownToken = tokenOf(own.body.capture_url);
+    await uploadPhoto(ownToken);
+    expect((await captureCall(ownToken, "/complete", { body: {} })).status).toBe(200);
+    for (let waited = 0; (await deliveriesToNeighbour()) === 0 && waited < 50; waited += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    const delivered = await bindings.DB_01.prepare("SELECT organization_id, request_body FROM webhook_deliveries WHERE endpoint_id = ?")
+      .bind(endpoint.body.id)
+      .all<{ organization_id: string; request_body: string }>();
+    expect(delivered.results.length).toBe(1);
+    expect(delivered.results.every((row) => row.organization_id === neighbour.id)).toBe(true);
+    expect(delivered.results[0]!.request_body).toContain(own.body.id);
+    expect(total(await rowsIn("webhook_deliveries", "organization_id", writer.id))).toBe(0);
+  });
 });
