@@ -248,4 +248,38 @@ describe("attacks refused (regression)", () => {
     expect(delivered.results[0]!.request_body).toContain(own.body.id);
     expect(total(await rowsIn("webhook_deliveries", "organization_id", writer.id))).toBe(0);
   });
+
+  it("junk compare_to, ids, cursors and filters of a caller with write shards answer 4xx, never 5xx", async () => {
+    const org = await organizationOn("00");
+    expect((await addWriteShard(org.id, { shard: "01" })).status).toBe(200);
+    const key = await freshKey(org.id, "test");
+    const junk = [
+      "x",
+      "prf_",
+      "prf_01",
+      `prf_01${"a".repeat(20)}`,
+      `prf_01${"A".repeat(20)}`,
+      `prf_0１${"a".repeat(20)}`,
+      `prf_01${"a".repeat(200)}`,
+      "prf_01%00aaaaaaaaaaaaaaaaaaaa",
+      "../../etc",
+      `cps_01${"a".repeat(20)}`,
+      "",
+    ];
+    for (const id of junk) {
+      const created = await createSession(key, { ...baseSession(), compare_to: id });
+      expect(created.status, `compare_to ${id}`).toBeLessThan(500);
+      expect(created.status, `compare_to ${id}`).not.toBe(201);
+      for (const path of [`/v1/proofs/${encodeURIComponent(id)}`, `/v1/capture-sessions/${encodeURIComponent(id)}`]) {
+        const read = await callJson(path, { key });
+        expect(read.status, path).toBeLessThan(500);
+      }
+    }
+    for (const query of ["cursor=abc.def", "cursor=", "limit=0", "limit=101", `external_reference=${"r".repeat(5000)}`, "type=nope"]) {
+      for (const list of ["/v1/proofs", "/v1/events"]) {
+        const read = await callJson(`${list}?${query}`, { key });
+        expect(read.status, `${list}?${query}`).toBeLessThan(500);
+      }
+    }
+  });
 });
