@@ -282,4 +282,17 @@ describe("attacks refused (regression)", () => {
       }
     }
   });
+
+  it("a key cached before the switch reads a session another isolate just created in the write shard (W5, 8a0dfd0)", async () => {
+    const org = await organizationOn("00");
+    await cacheCaller(org.testKey);
+    expect((await addWriteShard(org.id, { shard: "01" })).status).toBe(200);
+    const created = await createSession(await freshKey(org.id, "test"), baseSession());
+    expect(created.body.id).toMatch(/^cps_01/);
+    expect((await callJson(`/v1/capture-sessions/${created.body.id}`, { key: org.testKey })).status).toBe(200);
+    // Another organization's key on the same isolate, its list re-read on that miss, still finds nothing.
+    const stranger = await organizationOn("00");
+    await cacheCaller(stranger.testKey);
+    expect((await callJson(`/v1/capture-sessions/${created.body.id}`, { key: stranger.testKey })).body.code).toBe("capture_session_not_found");
+  });
 });
