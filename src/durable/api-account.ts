@@ -18,6 +18,8 @@ export type IdempotencyDecision =
 
 /** Records are kept 24 hours (the specification says 1 h in one place and 24 h in another; see ADR 0032). */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A balance decision running longer than this is hung; `blockConcurrencyWhile`'s own limit. */
+const HUNG_DECISION_MS = 30_000;
 /** A request still "started" after this long belongs to a Worker that died: let a retry run it. */
 const STALE_START_MS = 60_000;
 
@@ -234,11 +236,33 @@ export class ApiAccount extends DurableObject<Env> {
    * included, for two D1 round trips a creation.
    */
   private balanceDecisions: Promise<unknown> = Promise.resolve();
+  /** A decision still running after this long waits on a D1 that does not answer (a field so a test can shorten it). */
+  hungDecisionMs = HUNG_DECISION_MS;
 
   private oneAtATime<T>(decide: () => Promise<T>): Promise<T> {
-    const decision = this.balanceDecisions.then(decide);
+    const decision = this.balanceDecisions.then(() => this.resetWhenHung(decide()));
     this.balanceDecisions = decision.catch(() => undefined);
     return decision;
+  }
+
+  /**
+   * A hung decision would hold every later one for ever: the object is reset instead, as `blockConcurrencyWhile`
+   * does after 30 s, and the next call finds a new instance with nothing queued. The hung call answers 5xx, so its
+   * creation's retry replays or runs it (ADR 0046).
+   */
+  private async resetWhenHung<T>(decision: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error(`A balance decision ran over ${this.hungDecisionMs} ms: the account object is reset.`));
+        this.ctx.abort("balance decision hung");
+      }, this.hungDecisionMs);
+    });
+    try {
+      return await Promise.race([decision, hung]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The operation did not run (refused before it) or failed unexpectedly (5xx): a retry may run it. */
