@@ -6,6 +6,8 @@ import { captureSessions, files, proofs } from "../../src/db/schema/index.ts";
 import { newShardedId } from "../../src/db/shards.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
+import { captureCall, tokenOf, uploadPhoto } from "./support/capture.ts";
+import { baseSession, createSession } from "./support/sessions.ts";
 
 /**
  * Authenticated routes finding a session or proof by id (docs/adr/0070): an organization with write shards has
@@ -125,6 +127,21 @@ describe("by-id routes of an organization with write shards", () => {
     const org = await organization("00", ["01"]);
     await expectFound(org.key, await insertProofOn("01", org.id));
     await expectFound(org.key, await insertProofOn("00", org.id));
+  });
+
+  it("reads a session created through the API in its write shard, and the proof its capture made there", async () => {
+    const org = await organization("00", ["01"]);
+    const created = await createSession(org.key, baseSession());
+    expect(created.status).toBe(201);
+    const sessionId: string = created.body.id;
+    expect(sessionId).toMatch(/^cps_01/);
+    expect((await callJson(`/v1/capture-sessions/${sessionId}`, { key: org.key })).body).toMatchObject({ id: sessionId, status: "open" });
+    const token = tokenOf(created.body.capture_url);
+    const { fileId } = await uploadPhoto(token);
+    const done = await captureCall(token, "/complete", { body: {} });
+    expect(done.status).toBe(200);
+    expect(done.body.proof_id).toMatch(/^prf_01/);
+    await expectFound(org.key, { sessionId, proofId: done.body.proof_id, fileId });
   });
 
   it("reads a write shard added after its key was cached, without waiting for the cache (forger session 9, W5)", async () => {
