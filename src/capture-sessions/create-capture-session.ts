@@ -12,6 +12,7 @@ import { boundedCache } from "../../shared/bounded-cache.ts";
 import { isLoopbackHost } from "../lib/host-names.ts";
 import { isReturnUrlAllowed } from "../settings/return-origins.ts";
 import { resolveTemplateForSession } from "../capture-templates/resolve.ts";
+import { recordTemplateUse } from "../capture-templates/record-use.ts";
 import { getAllowedReturnOrigins } from "../storage/settings.ts";
 import { findDefaultTheme } from "../storage/capture-themes.ts";
 import { insertSessionWithinBalance, refusedCreation, type SessionToInsert } from "../storage/capture-sessions.ts";
@@ -103,6 +104,8 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
     // Themes stay home (docs/adr/0070): a session written in another shard cannot read the default theme's
     // locale in its insert, as one written home does.
     manyShards && input.locale === undefined ? findDefaultTheme(db, caller.organizationId).then((theme) => theme?.locale ?? null) : null,
+    // Before the insert: home's templates cannot see a session written in another shard (migration 0030).
+    placed.then((where) => recordTemplateUse(db, caller.organizationId, where, now)),
   ]);
   if (earlierInShards !== null) return answeredAgain(earlierInShards, request);
   // The session, its link and its proof live in that shard, and their id and token say so (docs/adr/0062).

@@ -19,7 +19,7 @@ export async function duplicateCaptureTemplate({ ctx, input }: { ctx: Pick<Domai
   const theme = source.themeId === null ? null : await findTheme(db, caller.organizationId, source.themeId);
   const themeId = theme !== null && theme.archivedAt === null ? theme.id : null;
   const { inUse: _inUse, ...fields } = source;
-  const row = { ...fields, id: newId("tpl"), name, themeId, archivedAt: null, createdAt: now, updatedAt: now };
+  const row = { ...fields, id: newId("tpl"), name, themeId, archivedAt: null, usedAt: null, createdAt: now, updatedAt: now };
   try {
     await insertTemplate(db, row);
     return { ...row, inUse: false };

@@ -1,7 +1,8 @@
 import type { TemplateRow } from "../storage/rows.ts";
 import type { TemplateSnapshot } from "./snapshot.ts";
 
-export function presentTemplate(row: TemplateRow & { inUse: boolean }) {
+/** `usedAt` is answered as `in_use` (the caller reads it), not as a field of its own. */
+export function presentTemplate(row: Omit<TemplateRow, "usedAt"> & { inUse: boolean }) {
   return {
     id: row.id,
     mode: row.mode,

@@ -8,8 +8,12 @@ import type { Keyset } from "../lib/pagination.ts";
 import type { TemplateRow } from "./rows.ts";
 export type NewTemplateRow = typeof captureTemplates.$inferInsert;
 
-// Spelled out: drizzle leaves columns unqualified in single-table queries, which would bind the inner one.
-const inUse = sql<number>`EXISTS (SELECT 1 FROM capture_sessions WHERE capture_sessions.template_id = capture_templates.id)`;
+/**
+ * A session of the home shard was created from it, or `used_at` records one written in another shard
+ * (migration 0030, docs/adr/0070): templates stay home, so that shard's sessions alone no longer tell.
+ * Spelled out: drizzle leaves columns unqualified in single-table queries, which would bind the inner one.
+ */
+const inUse = sql<number>`(capture_templates.used_at IS NOT NULL OR EXISTS (SELECT 1 FROM capture_sessions WHERE capture_sessions.template_id = capture_templates.id))`;
 
 export async function insertTemplate(db: Database, row: NewTemplateRow): Promise<void> {
   await db.insert(captureTemplates).values(row);
@@ -52,12 +56,25 @@ export async function updateEditableTemplate(db: Database, id: string, changes: 
       and(
         eq(captureTemplates.id, id),
         isNull(captureTemplates.archivedAt),
-        sql`NOT (${captureTemplates.mode} = 'live' AND EXISTS (SELECT 1 FROM capture_sessions WHERE capture_sessions.template_id = ${id}))`,
+        sql`NOT (${captureTemplates.mode} = 'live' AND ${inUse})`,
         typeof changes.themeId === "string" ? themeIsActive(changes.themeId) : undefined,
       ),
     )
     .run();
   return result.meta.changes > 0;
+}
+
+/**
+ * Records in the home shard that a session about to be written in another shard uses this template
+ * (migration 0030). Called before that insert, so no edit can land between the session and the freeze; an
+ * insert that then fails leaves the template frozen a little early, which is harmless. Written once.
+ */
+export async function markTemplateUsed(db: Database, organizationId: string, id: string, at: string): Promise<void> {
+  await db
+    .update(captureTemplates)
+    .set({ usedAt: at })
+    .where(and(eq(captureTemplates.id, id), eq(captureTemplates.organizationId, organizationId), isNull(captureTemplates.usedAt)))
+    .run();
 }
 
 const themeIsActive = (themeId: string) =>

@@ -34,5 +34,7 @@ export const captureTemplates = sqliteTable("capture_templates", {
   category: text("category"),
   askLocation: integer("ask_location", { mode: "boolean" }).notNull().default(false),
   archivedAt: text("archived_at"),
+  /** When a session written outside the home shard first used it (migration 0030): read as "in use". */
+  usedAt: text("used_at"),
   ...timestamps,
 });
