@@ -1,6 +1,6 @@
 import { type ShardCode, shardDatabase, shardOfId } from "../db/shards.ts";
 import type { Env } from "../env.ts";
-import { insertSessionWithinBalance, type SessionCreation, type SessionToInsert } from "../storage/capture-sessions.ts";
+import { findLiveCreationIn, insertSessionWithinBalance, type LiveCreation, type SessionCreation, type SessionToInsert } from "../storage/capture-sessions.ts";
 import { adjustBalance } from "../storage/organizations.ts";
 import { balanceAcross, organizationShardsNow } from "./available-balance.ts";
 
@@ -17,32 +17,57 @@ import { balanceAcross, organizationShardsNow } from "./available-balance.ts";
 /**
  * What the organization's shards other than `written` have available, over the shards its home lists now.
  * The list and the shards the caller expects (its cached list) are read at once, one round trip; when the
- * list has changed since, the shards it names are read again.
+ * list has changed since, the shards it names are read again, and `inShardsNotExpected` runs with that read
+ * on the shards other than `written` the caller did not know of (its answer is `found`).
  */
-async function availableElsewhere(env: Env, organizationId: string, written: ShardCode, expected: readonly ShardCode[]): Promise<number> {
+async function availableElsewhere<Found>(
+  env: Env,
+  organizationId: string,
+  written: ShardCode,
+  expected: readonly ShardCode[],
+  inShardsNotExpected: (shards: ShardCode[]) => Promise<Found | null>,
+): Promise<{ available: number; found: Found | null }> {
   const guessed = expected.filter((shard) => shard !== written);
   const [{ shards }, guess] = await Promise.all([organizationShardsNow(env, organizationId), balanceAcross(env, organizationId, guessed)]);
   if (!shards.includes(written)) throw new Error(`shard ${written} is not one of ${organizationId}'s (${shards.join(", ")})`);
   const others = shards.filter((shard) => shard !== written);
-  if (others.length === guessed.length && others.every((shard) => guessed.includes(shard))) return guess.available;
-  return (await balanceAcross(env, organizationId, others)).available;
+  if (others.length === guessed.length && others.every((shard) => guessed.includes(shard))) return { available: guess.available, found: null };
+  const notExpected = others.filter((shard) => !expected.includes(shard));
+  const [again, found] = await Promise.all([balanceAcross(env, organizationId, others), notExpected.length === 0 ? null : inShardsNotExpected(notExpected)]);
+  return { available: again.available, found };
 }
 
 /**
+ * What a live creation decided by the account came to: the session's locale once inserted; the creation its
+ * Idempotency-Key made earlier in a shard the caller did not know of, to be answered again; or null, nothing
+ * inserted (the balance refused, or the key holds a creation in the shard written).
+ */
+export type AccountCreation = { locale: string } | { earlier: LiveCreation } | null;
+
+/**
  * Inserts a live session (and its creation's record) in the shard its id names, if the organization's balance
- * over every shard it has now covers every promise plus this one. `expectedShards` are the caller's. Returns
- * its locale, or null when nothing was inserted (the balance refused, or its Idempotency-Key holds a creation
- * there).
+ * over every shard it has now covers every promise plus this one. `expectedShards` are the caller's, which
+ * looked the Idempotency-Key up in each of them; a shard added since (a list cached before a switch) may hold
+ * the key's creation, made by a fresher isolate whose answer never reached the key's record: it is looked up
+ * there with the balance's second read, and answered again rather than a second session made (forger session
+ * 9, W1).
  */
 export async function insertSessionWithinAccountBalance(
   env: Env,
   row: SessionToInsert,
   creation: SessionCreation,
   expectedShards: readonly ShardCode[],
-): Promise<{ locale: string } | null> {
+): Promise<AccountCreation> {
   const written = shardOfId(row.id);
-  const othersAvailable = await availableElsewhere(env, row.organizationId, written, expectedShards);
-  return insertSessionWithinBalance(shardDatabase(env, written).$client, row, creation, { othersAvailable });
+  const elsewhere = await availableElsewhere(env, row.organizationId, written, expectedShards, (shards) =>
+    findLiveCreationIn(
+      shards.map((shard) => shardDatabase(env, shard).$client),
+      creation.keyHash,
+      creation.liveAfter,
+    ),
+  );
+  if (elsewhere.found !== null) return { earlier: elsewhere.found };
+  return insertSessionWithinBalance(shardDatabase(env, written).$client, row, creation, { othersAvailable: elsewhere.available });
 }
 
 /** Adds `amount` to the balance in the home shard; a debit only while the balance over every shard covers it. */
@@ -55,6 +80,6 @@ export async function adjustBalanceWithinAccount(
   expectedShards: readonly ShardCode[],
 ): Promise<boolean> {
   const home = shardOfId(organizationId);
-  const othersAvailable = await availableElsewhere(env, organizationId, home, expectedShards);
-  return adjustBalance(shardDatabase(env, home), organizationId, amount, reason, now, { othersAvailable });
+  const { available } = await availableElsewhere(env, organizationId, home, expectedShards, async () => null);
+  return adjustBalance(shardDatabase(env, home), organizationId, amount, reason, now, { othersAvailable: available });
 }

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { ApiCaller, Env } from "../env.ts";
-import { type ShardCode, shardDatabase, shardOfId } from "../db/shards.ts";
+import { type ShardCode, shardOfId } from "../db/shards.ts";
+import { callerDatabaseOfId } from "../middleware/caller-database.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { findProof } from "../storage/proofs.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";
@@ -30,16 +31,16 @@ export async function beforeFilesOrConflict<T>(read: Promise<T>): Promise<T> {
  * before's template; `stage`/`category` selecting another active template is a mismatch. The after is
  * written to its before's shard, not the organization's write shard (docs/adr/0070), so that the pair stays
  * two rows of one database: the before is read in the shard its id names, when that is one of the
- * organization's (else it is unknown, as any other id); templates are read in the home shard (`db`).
+ * organization's (else it is unknown, as any other id; a shard the caller's cached list lacks is looked up in
+ * the list again, as by-id reads do); templates are read in the home shard (`db`).
  */
 export async function beforeTemplateForAfter(
   { db, env, caller }: { db: Database; env: Env; caller: ApiCaller },
   input: { compare_to: string; external_reference: string; party: string; stage?: string; category?: string },
 ): Promise<{ snapshot: TemplateSnapshot; shard: ShardCode }> {
   const field = "/compare_to";
-  const shard = shardOfId(input.compare_to);
-  if (!caller.shards.includes(shard)) throw new ApiError("compare_to_not_found", { field });
-  const beforeDb = shardDatabase(env, shard);
+  const beforeDb = await callerDatabaseOfId(env, caller, db, input.compare_to);
+  if (beforeDb === null) throw new ApiError("compare_to_not_found", { field });
   const before = await findProof(beforeDb, caller.organizationId, caller.mode, input.compare_to);
   if (before === null) throw new ApiError("compare_to_not_found", { field });
   if (before.compareTo !== null) throw new ApiError("compare_to_is_after", { field });
@@ -55,5 +56,5 @@ export async function beforeTemplateForAfter(
     const selected = await findMatchingTemplate(db, caller.organizationId, caller.mode, input.stage ?? null, input.category ?? null);
     if (selected !== null && selected.id !== snapshot.id) throw new ApiError("compare_template_mismatch", { field });
   }
-  return { snapshot, shard };
+  return { snapshot, shard: shardOfId(input.compare_to) };
 }

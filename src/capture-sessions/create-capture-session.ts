@@ -17,7 +17,7 @@ import { getAllowedReturnOrigins } from "../storage/settings.ts";
 import { findDefaultTheme } from "../storage/capture-themes.ts";
 import { insertSessionWithinBalance, refusedCreation, type SessionToInsert } from "../storage/capture-sessions.ts";
 import { beforeTemplateForAfter } from "./comparison.ts";
-import { type IdempotentRequest, liveCreationIn, type OpenedCreation, openedCreation, sessionCreation } from "./creation-record.ts";
+import { type IdempotentRequest, liveCreationIn, liveCreationInShardsNow, type OpenedCreation, openedCreation, sessionCreation } from "./creation-record.ts";
 import type { TemplateSnapshot } from "../capture-templates/snapshot.ts";
 
 export const CAPTURE_LINK_LIFETIME_MS = 30 * 60 * 1000;
@@ -77,9 +77,11 @@ function answeredAgain(earlier: OpenedCreation, request: IdempotentRequest) {
  * Where (docs/adr/0070): in the organization's write shard, or, for an "after", in its before's shard. An
  * organization with write shards looks its key up in each of its shards first (alongside the template: no
  * round trip more), since a retry after a switch would find its key free in the new shard, and has its live
- * creations decided by its account's Durable Object, which counts the balance of every shard. One shard
- * alone: the one statement as before, which refuses once the organization has a write shard; a cached caller
- * that has not seen the switch then starts again with the shards its home lists now.
+ * creations decided by its account's Durable Object, which counts the balance of every shard and looks the key
+ * up in the shards its home lists now that the caller's cached list lacks; a test creation reads that list
+ * itself, with its look-up. One shard alone: the one statement as before, which refuses once the organization
+ * has a write shard, test or live; a cached caller that has not seen the switch then starts again with the
+ * shards its home lists now, as it does for an "after" of a before in a shard it does not know yet.
  */
 export async function createCaptureSession({ ctx, input, request }: { ctx: SessionContext; input: CreateCaptureSessionInput; request: IdempotentRequest }) {
   const { db, env, caller, now } = ctx;
@@ -100,7 +102,12 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
   const manyShards = caller.shards.length > 1;
   const [{ snapshot, shard }, earlierInShards, homeLocale] = await Promise.all([
     placed,
-    manyShards ? liveCreationIn(env, caller, caller.shards, request.key, now) : null,
+    // Live: the account's object reads the list fresh and looks the key up in the shards it adds.
+    !manyShards
+      ? null
+      : caller.mode === "live"
+        ? liveCreationIn(env, caller, caller.shards, request.key, now)
+        : liveCreationInShardsNow(env, caller, request.key, now),
     // Themes stay home (docs/adr/0070): a session written in another shard cannot read the default theme's
     // locale in its insert, as one written home does.
     manyShards && input.locale === undefined ? findDefaultTheme(db, caller.organizationId).then((theme) => theme?.locale ?? null) : null,
@@ -108,6 +115,8 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
     placed.then((where) => recordTemplateUse(db, caller.organizationId, where, now)),
   ]);
   if (earlierInShards !== null) return answeredAgain(earlierInShards, request);
+  // A before in a shard this cached caller does not list yet (found by the list read again: forger session 9, W5b).
+  if (!caller.shards.includes(shard)) return createCaptureSession({ ctx: { ...ctx, caller: await withShardsNow(ctx) }, input, request });
   // The session, its link and its proof live in that shard, and their id and token say so (docs/adr/0062).
   const token = newCaptureToken(shard);
   const { json: snapshotJson, sha256: snapshotSha256 } = await storedForm(snapshot);
@@ -141,14 +150,20 @@ export async function createCaptureSession({ ctx, input, request }: { ctx: Sessi
   const decidedByAccount = session.holdsReservation !== 0 && manyShards;
   const inserted = decidedByAccount
     ? await namedStub(env.API_ACCOUNT, apiAccountName(caller)).insertLiveSession(session, creation, caller.shards)
-    : await insertSessionWithinBalance(target, session, creation, { homeOnly: true });
+    : await insertSessionWithinBalance(target, session, creation, manyShards ? { keyLookedUpInShardsNow: true } : { homeOnly: true });
+  if (inserted !== null && "earlier" in inserted) return answeredAgain(await openedCreation(caller, request.key, inserted.earlier), request);
   if (inserted !== null) return { session: { ...session, locale: inserted.locale }, token, replayed: false };
   const refused = await refusedCreation(target, creation.keyHash, creation.liveAfter, caller.organizationId);
   if (refused.earlier !== null) return answeredAgain(await openedCreation(caller, request.key, refused.earlier), request);
-  if (!decidedByAccount && session.holdsReservation !== 0 && refused.hasWriteShards) {
-    // Once: with more than one shard the next attempt is the object's (a list naming home alone would loop).
-    const current = await organizationShardsNow(env, caller.organizationId);
-    if (current.shards.length > 1) return createCaptureSession({ ctx: { ...ctx, caller: { ...caller, ...current } }, input, request });
+  if (!manyShards && refused.hasWriteShards) {
+    // Once: with more than one shard the next attempt looks its key up in all of them (a list naming home alone would loop).
+    const current = await withShardsNow(ctx);
+    if (current.shards.length > 1) return createCaptureSession({ ctx: { ...ctx, caller: current }, input, request });
   }
   throw new ApiError("insufficient_balance");
+}
+
+/** The caller with its organization's shards as its home lists them now, its cached list being older (docs/adr/0070). */
+async function withShardsNow({ env, caller }: SessionContext): Promise<ApiCaller> {
+  return { ...caller, ...(await organizationShardsNow(env, caller.organizationId)) };
 }

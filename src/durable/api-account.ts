@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env.ts";
 import type { ShardCode } from "../db/shards.ts";
-import { adjustBalanceWithinAccount, insertSessionWithinAccountBalance } from "../billing/account-balance.ts";
+import { type AccountCreation, adjustBalanceWithinAccount, insertSessionWithinAccountBalance } from "../billing/account-balance.ts";
 import type { SessionCreation, SessionToInsert } from "../storage/capture-sessions.ts";
 import { FixedWindow, type RateLimitDecision } from "./fixed-window.ts";
 
@@ -219,8 +219,11 @@ export class ApiAccount extends DurableObject<Env> {
     for (const answer of answers) answer.written();
   }
 
-  /** A live session of an organization with write shards, inserted only if its balance over all its shards covers it. */
-  insertLiveSession(row: SessionToInsert, creation: SessionCreation, expectedShards: readonly ShardCode[]): Promise<{ locale: string } | null> {
+  /**
+   * A live session of an organization with write shards, inserted only if its balance over all its shards covers
+   * it and its key made no creation in a shard the caller did not know of (then that one is answered).
+   */
+  insertLiveSession(row: SessionToInsert, creation: SessionCreation, expectedShards: readonly ShardCode[]): Promise<AccountCreation> {
     return this.oneAtATime(() => insertSessionWithinAccountBalance(this.env, row, creation, expectedShards));
   }
 

@@ -56,14 +56,25 @@ function columnValues(row: SessionToInsert): [string, unknown][] {
  */
 export type BalanceScope = { homeOnly: true } | { othersAvailable: number };
 
+/**
+ * Where a session's insert is decided: as `BalanceScope` says, or, for a test session of an organization with
+ * write shards (no balance), `keyLookedUpInShardsNow`: its Idempotency-Key was looked up in every shard its
+ * home lists now (`liveCreationInShardsNow`), so the insert needs only the key free in its own shard.
+ */
+export type InsertScope = BalanceScope | { keyLookedUpInShardsNow: true };
+
+/**
+ * The organization still has no write shard: required of every insert made by a caller that knows of none, test
+ * or live (forger session 9, W2): its cached list may predate a switch, and the key it retries may have created
+ * a session in the write shard, which this database cannot see.
+ */
+const noWriteShard = (organizationId: string) => sql`NOT EXISTS (SELECT 1 FROM organization_write_shards WHERE organization_id = ${organizationId})`;
+
 /** A live session is a promise on the balance: inserted only if the balance covers every promise plus this one. */
-const withinBalance = (organizationId: string, scope: BalanceScope) => {
-  const here = sql`(SELECT balance FROM organizations WHERE id = ${organizationId})
+const withinBalance = (organizationId: string, othersAvailable: number) =>
+  sql`(SELECT balance FROM organizations WHERE id = ${organizationId})
     - (SELECT COUNT(*) FROM capture_sessions WHERE organization_id = ${organizationId} AND holds_reservation = 1)
-    - (SELECT COUNT(*) FROM proofs WHERE organization_id = ${organizationId} AND holds_reservation = 1)`;
-  if ("othersAvailable" in scope) return sql`${here} + ${scope.othersAvailable} >= 1`;
-  return sql`${here} >= 1 AND NOT EXISTS (SELECT 1 FROM organization_write_shards WHERE organization_id = ${organizationId})`;
-};
+    - (SELECT COUNT(*) FROM proofs WHERE organization_id = ${organizationId} AND holds_reservation = 1) + ${othersAvailable} >= 1`;
 
 /** The insert goes ahead only if its snapshot is stored. */
 const snapshotStored = (sha256: string) => sql`EXISTS (SELECT 1 FROM template_snapshots WHERE sha256 = ${sha256})`;
@@ -98,14 +109,15 @@ function insertSession(
   d1: D1Database,
   row: SessionToInsert,
   creation: SessionCreation,
-  scope: BalanceScope,
+  scope: InsertScope,
   snapshotMustBeStored: boolean,
 ): D1PreparedStatement {
   const columns = columnValues(row);
   const conditions = [
     keyFree(creation),
     ...(snapshotMustBeStored ? [snapshotStored(row.templateSha256)] : []),
-    ...(row.holdsReservation !== 0 ? [withinBalance(row.organizationId, scope)] : []),
+    ...("homeOnly" in scope ? [noWriteShard(row.organizationId)] : []),
+    ...(row.holdsReservation !== 0 ? [withinBalance(row.organizationId, "othersAvailable" in scope ? scope.othersAvailable : 0)] : []),
   ];
   const where = conditions.length === 0 ? sql`` : sql` WHERE ${sql.join(conditions, sql` AND `)}`;
   return statement(
@@ -138,13 +150,14 @@ function insertCreation(d1: D1Database, row: SessionToInsert, creation: SessionC
  * snapshot is stored in the same batch unless that content is already there. One round trip for the whole
  * creation, two only then. Returns the locale stored, or null when nothing was inserted: the caller asks
  * `refusedCreation` whether the key was taken, else the balance refused. `d1` is the database of the shard
- * the session's id names; `scope` says where the rest of the balance is (`BalanceScope`).
+ * the session's id names; `scope` says where the rest of the balance is and what the caller knows of the
+ * organization's shards (`InsertScope`).
  */
 export async function insertSessionWithinBalance(
   d1: D1Database,
   row: SessionToInsert,
   creation: SessionCreation,
-  scope: BalanceScope,
+  scope: InsertScope,
 ): Promise<{ locale: string } | null> {
   if (knownSnapshots.get(snapshotInShard(row))) {
     const [inserted] = await d1.batch<{ locale: string }>([insertSession(d1, row, creation, scope, true), insertCreation(d1, row, creation)]);
@@ -195,6 +208,12 @@ function liveCreationOf(row: LiveCreationRow | null | undefined): LiveCreation |
 
 export async function findLiveCreation(d1: D1Database, keyHash: string, liveAfter: string): Promise<LiveCreation | null> {
   return liveCreationOf(await liveCreationStatement(d1, keyHash, liveAfter).first<LiveCreationRow>());
+}
+
+/** The live creation holding the key in any of these databases (shards of one organization), one look-up each, all at once. */
+export async function findLiveCreationIn(d1s: readonly D1Database[], keyHash: string, liveAfter: string): Promise<LiveCreation | null> {
+  const found = await Promise.all(d1s.map((d1) => findLiveCreation(d1, keyHash, liveAfter)));
+  return found.find((one) => one !== null) ?? null;
 }
 
 /**

@@ -38,6 +38,11 @@ async function giveWriteShard(organizationId: string, shard: Shard) {
 /** A key made after the switch: its caller is read from D1 with the new list (a cached one may not have it yet). */
 const keyAfterSwitch = async (organizationId: string, mode: "test" | "live") => (await createKey(organizationId, { mode, rate_limit_per_minute: 1000 })).key;
 
+/** Uses a key once, so that this isolate caches its caller, and its list of shards, for 10 seconds. */
+async function cacheCaller(key: string) {
+  expect((await callJson("/v1/proofs?limit=1", { key })).status).toBe(200);
+}
+
 async function shardsHolding(table: string, id: string): Promise<Shard[]> {
   const shards = Object.keys(BINDING) as Shard[];
   const found = await Promise.all(shards.map((shard) => bindings[BINDING[shard]].prepare(`SELECT 1 FROM ${table} WHERE id = ?`).bind(id).first()));
@@ -170,6 +175,22 @@ describe("where a session is created", () => {
     const unknown = await createSession(key, { external_reference: onWriteShard.reference, party: "provider", compare_to: elsewhere });
     expect(unknown.body).toMatchObject({ status: 422, code: "compare_to_not_found", field: "/compare_to" });
   });
+
+  for (const mode of ["test", "live"] as const) {
+    it(`writes a ${mode} "after" of a before in the write shard there, from an isolate whose cached caller predates the switch (forger 9, W5b)`, async () => {
+      const org = await createOrganization({ rateLimit: 1000, balance: 2 });
+      const staleKey = mode === "test" ? org.testKey : org.liveKey;
+      await cacheCaller(staleKey);
+      await giveWriteShard(org.id, "01");
+      const before = await sealedBeforeOn("01", org.id, mode);
+
+      const after = await createSession(staleKey, { external_reference: before.reference, party: "provider", compare_to: before.proofId });
+      expect(after.status).toBe(201);
+      expect(after.body.id).toMatch(/^cps_01/);
+      expect(await shardsHolding("capture_sessions", after.body.id)).toEqual(["01"]);
+      if (mode === "live") expect(await balanceOf(org.id)).toEqual({ balance: 2, available: 1 });
+    });
+  }
 });
 
 describe("a creation's Idempotency-Key across a switch", () => {
@@ -209,6 +230,66 @@ describe("a creation's Idempotency-Key across a switch", () => {
     expect(otherBody.body).toMatchObject({ status: 422, code: "idempotency_key_reused" });
     expect(await sessionsWithReference(body.external_reference)).toBe(1);
     expect(await balanceOf(org.id)).toEqual({ balance: 5, available: 4 });
+  });
+
+  it("replays a live creation recorded in a write shard the retrying isolate's cached list lacks, never a second session (forger 9, W1)", async () => {
+    const org = await createOrganization({ rateLimit: 1000, balance: 5 });
+    await giveWriteShard(org.id, "01");
+    const knowsOne = await keyAfterSwitch(org.id, "live");
+    await cacheCaller(knowsOne);
+    await giveWriteShard(org.id, "02");
+    const body = baseSession();
+    const key = `w1-${crypto.randomUUID()}`;
+    const original = await createSession(await keyAfterSwitch(org.id, "live"), body, key);
+    expect(original.body.id).toMatch(/^cps_02/);
+    await inRecords(org.id, "live", (sql) => sql.exec("DELETE FROM records WHERE key = ?", key));
+
+    const retried = await createSession(knowsOne, body, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(retried.body).toEqual(original.body);
+    expect(await sessionsWithReference(body.external_reference)).toBe(1);
+    expect(await balanceOf(org.id)).toEqual({ balance: 5, available: 4 });
+  });
+
+  it("replays a test creation made in the write shard when an isolate cached before the switch retries its key (forger 9, W2)", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    await cacheCaller(org.testKey);
+    await giveWriteShard(org.id, "01");
+    const body = baseSession();
+    const key = `w2-${crypto.randomUUID()}`;
+    const original = await createSession(await keyAfterSwitch(org.id, "test"), body, key);
+    expect(original.body.id).toMatch(/^cps_01/);
+    await inRecords(org.id, "test", (sql) => sql.exec("DELETE FROM records WHERE key = ?", key));
+
+    const retried = await createSession(org.testKey, body, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(retried.body).toEqual(original.body);
+    expect(await sessionsWithReference(body.external_reference)).toBe(1);
+    // A new key from that isolate is refused at home and made again with the list read now: in the write shard.
+    const fresh = await createSession(org.testKey, baseSession());
+    expect(fresh.status).toBe(201);
+    expect(fresh.body.id).toMatch(/^cps_01/);
+  });
+
+  it("replays a test creation recorded in a write shard the retrying isolate's cached list of several lacks (forger 9, W2)", async () => {
+    const org = await createOrganization({ rateLimit: 1000 });
+    await giveWriteShard(org.id, "01");
+    const knowsOne = await keyAfterSwitch(org.id, "test");
+    await cacheCaller(knowsOne);
+    await giveWriteShard(org.id, "02");
+    const body = baseSession();
+    const key = `w2-many-${crypto.randomUUID()}`;
+    const original = await createSession(await keyAfterSwitch(org.id, "test"), body, key);
+    expect(original.body.id).toMatch(/^cps_02/);
+    await inRecords(org.id, "test", (sql) => sql.exec("DELETE FROM records WHERE key = ?", key));
+
+    const retried = await createSession(knowsOne, body, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(retried.body).toEqual(original.body);
+    expect(await sessionsWithReference(body.external_reference)).toBe(1);
   });
 
   it("answers a request in progress from the write shard that recorded the creation", async () => {
