@@ -411,6 +411,13 @@ describe("an organization switched to a second shard mid-flow", () => {
     const open = await create();
     expect(open.status).toBe(201);
     expect(open.body.id as string).toMatch(/^cps_01/);
+    // Its link opens the capture page and the view it reads (theme and template read home).
+    const page = await fetch(open.body.capture_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const view = await request(`${open.body.capture_url}/session`);
+    expect(view.status).toBe(200);
+    expect(view.body.files).toEqual([]);
     const refused = await create();
     expect(refused.status).toBe(402);
     expect(refused.body.code).toBe("insufficient_balance");
