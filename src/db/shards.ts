@@ -83,6 +83,18 @@ export function databaseOfId(env: Env, id: string): Database | null {
   return binding === undefined ? null : database(binding);
 }
 
+/** `items` grouped by the shard their ids name (`idOf`), each group in the order given. */
+export function itemsByShard<Item>(items: Iterable<Item>, idOf: (item: Item) => string): Map<ShardCode, Item[]> {
+  const byShard = new Map<ShardCode, Item[]>();
+  for (const item of items) {
+    const shard = shardOfId(idOf(item));
+    const held = byShard.get(shard);
+    if (held === undefined) byShard.set(shard, [item]);
+    else held.push(item);
+  }
+  return byShard;
+}
+
 /** A new id living in `shard`: `<prefix>_<shard><20 random base-36 characters>`. */
 export function newShardedId(prefix: string, shard: ShardCode): string {
   return `${prefix}_${shard}${randomBase36(RANDOM_LENGTH)}`;

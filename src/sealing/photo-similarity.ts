@@ -1,7 +1,7 @@
-import type { Database } from "../db/client.ts";
 import { type FingerprintCandidate, fingerprintCandidates, type PhotoFingerprint, type PrintLookup } from "../storage/file-fingerprints.ts";
 import { indexedCandidates, type SimilarityIndexes } from "../storage/similarity-index.ts";
 import type { FileRow } from "../storage/rows.ts";
+import type { ProofShards } from "../storage/write-shards.ts";
 import { compareFingerprints, type FingerprintPair, QUERY_CROP_LIMITS } from "../../shared/perceptual-fingerprint.ts";
 import {
   SIMILAR_TO_EARLIER_PHOTO,
@@ -39,13 +39,13 @@ interface Likeness {
  * `similar_to_video_within_proof`. Facts to weigh, never verdicts.
  */
 export async function similaritySignals(
-  db: Database,
+  shards: ProofShards,
   indexes: SimilarityIndexes,
   proof: { id: string; organizationId: string; mode: "test" | "live" },
   photos: readonly PhotoFingerprint[],
 ): Promise<Map<string, StoredSignal[]>> {
   const likenesses: Likeness[] = [];
-  const candidates = await earlierPrints(db, indexes, proof, photos.flatMap(lookups));
+  const candidates = await earlierPrints(shards, indexes, proof, photos.flatMap(lookups));
   for (const photo of photos) {
     const closest = candidates
       .flatMap((candidate) => [
@@ -88,15 +88,20 @@ export async function similaritySignals(
 
 /**
  * The earlier prints that may be close to `lookups`: the similarity index's of sealed proofs (docs/adr/0064) and those
- * still in the D1 table until the backfill has moved them (a file's prints in both while it moves, counted once).
+ * still in the D1 table until the backfill has moved them (a file's prints in both while it moves, counted once). That
+ * table has had no new row since the index, before write shards (docs/adr/0070): its rows of the organization are all
+ * in its home shard, asked whichever shard the proof is in.
  */
 async function earlierPrints(
-  db: Database,
+  shards: ProofShards,
   indexes: SimilarityIndexes,
   proof: { id: string; organizationId: string; mode: "test" | "live" },
   lookups: readonly PrintLookup[],
 ): Promise<FingerprintCandidate[]> {
-  const [indexed, notYetMoved] = await Promise.all([indexedCandidates(indexes, db, proof, lookups), fingerprintCandidates(db, proof, lookups)]);
+  const [indexed, notYetMoved] = await Promise.all([
+    indexedCandidates(indexes, shards, proof, lookups),
+    fingerprintCandidates(shards.open(shards.home), proof, lookups),
+  ]);
   return [...new Map([...notYetMoved, ...indexed].map((candidate) => [`${candidate.fileId}/${candidate.variant}`, candidate])).values()];
 }
 

@@ -28,6 +28,7 @@ import { earlierProofsByHash } from "../storage/sealed-before.ts";
 import type { PhotoFingerprint } from "../storage/file-fingerprints.ts";
 import { indexSealedFiles, type SimilarityIndexes } from "../storage/similarity-index.ts";
 import { similaritySignals } from "./photo-similarity.ts";
+import { proofShards } from "../storage/write-shards.ts";
 import { trustAnchorUpserts } from "../storage/trust-anchors.ts";
 import { rootFingerprints } from "../../shared/trust-anchors.ts";
 import { sealCertificateUpsert } from "../storage/seal-certificates.ts";
@@ -289,14 +290,16 @@ async function signalsWithEarlierSeals(
   result: SealedResult,
   photos: PhotoFingerprint[],
 ): Promise<Map<string, StoredSignal[]>> {
+  // The organization's shards, its list of write shards read once for both look-ups, and only if one needs it.
+  const shards = proofShards(similarityIndexes, db, proof);
   const [earlier, similar] = await Promise.all([
     earlierProofsByHash(
-      db,
+      shards,
       objects,
       proof,
       files.map((file) => file.sha256),
     ),
-    similaritySignals(db, similarityIndexes, proof, photos),
+    similaritySignals(shards, similarityIndexes, proof, photos),
   ]);
   const originals = new Map(files.map((file) => [file.id, file.sha256.toLowerCase()]));
   return new Map(

@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { type ShardCode, shardDatabase, shardOfId } from "../db/shards.ts";
+import { itemsByShard, shardDatabase } from "../db/shards.ts";
 import type { Env } from "../env.ts";
 import { files, proofs } from "../db/schema/index.ts";
 import type { Mode } from "../auth/mode.ts";
@@ -104,8 +104,7 @@ export async function observedProofFiles(
  * asked, at once, for the proofs whose id names it; a page from one shard costs what it always did.
  */
 export async function observedFilesOfListedProofs(env: Env, ofProofs: ProofFilesOf[]): Promise<Map<string, FileRow[] | SealedRecordUnavailable>> {
-  const byShard = new Map<ShardCode, ProofFilesOf[]>();
-  for (const proof of ofProofs) byShard.set(shardOfId(proof.id), [...(byShard.get(shardOfId(proof.id)) ?? []), proof]);
+  const byShard = itemsByShard(ofProofs, (proof) => proof.id);
   const observed = await Promise.all([...byShard].map(([shard, held]) => observedProofFiles(shardDatabase(env, shard), env, held)));
   return new Map(observed.flatMap((byProof) => [...byProof]));
 }

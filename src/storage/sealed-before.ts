@@ -5,6 +5,7 @@ import type { ObjectStore } from "./objects/bucket.ts";
 import { proofsSealedWithBytes, type SealedBytesEntry } from "./objects/hash-index.ts";
 import { observedProofFiles } from "./proofs-read.ts";
 import type { ProofRow } from "./rows.ts";
+import { askedInTheirShards, type ProofShards } from "./write-shards.ts";
 
 /** D1 binds at most 100 parameters per statement: each chunk binds its hashes twice plus three. */
 const HASHES_PER_QUERY = 40;
@@ -32,14 +33,16 @@ interface EarlierProof {
 }
 
 /**
- * For each hash, the earliest other sealed proof of the same organization and mode holding those bytes,
- * as an original or as a signed copy (a sealed file uploaded again). Keyed by hash, lowercase. Proofs sealed since
- * docs/adr/0065 left no file row: the sealed-before index in R2 names them (one list a hash), and D1 and their own
- * files say which of those hold the bytes; proofs sealed before are found by their file rows, as they always were.
+ * For each hash, the earliest other sealed proof of the same organization and mode holding those bytes, in any of its
+ * shards (docs/adr/0070), as an original or as a signed copy (a sealed file uploaded again). Keyed by hash, lowercase.
+ * Proofs sealed since docs/adr/0065 left no file row: the sealed-before index in R2 names them (one list a hash), and
+ * D1 and their own files, in the shard each one's id names, say which of those hold the bytes; proofs sealed before
+ * are found by their file rows, as they always were, in the organization's home shard: they were all sealed there,
+ * before write shards.
  */
-export async function earlierProofsByHash(db: Database, store: ObjectStore, proof: Scope, hashes: string[]): Promise<Map<string, string>> {
+export async function earlierProofsByHash(shards: ProofShards, store: ObjectStore, proof: Scope, hashes: string[]): Promise<Map<string, string>> {
   const wanted = [...new Set(hashes.map((hash) => hash.toLowerCase()))];
-  const [byRows, byIndex] = await Promise.all([earlierByFileRows(db, proof, wanted), earlierByIndex(db, store, proof, wanted)]);
+  const [byRows, byIndex] = await Promise.all([earlierByFileRows(shards.open(shards.home), proof, wanted), earlierByIndex(shards, store, proof, wanted)]);
   const found = new Map<string, string>();
   for (const hash of wanted) {
     const earliest = [byRows.get(hash), byIndex.get(hash)].filter((earlier) => earlier !== undefined).sort(earliestFirst)[0];
@@ -79,15 +82,23 @@ type NamedProof = EarlierProof & Pick<ProofRow, "id" | "sealingRun" | "sealedRec
  * the whole proof unless entries were planted by the thousand), and that
  * proof's own files (its sealed record, bound by its SHA-256 in D1, its hashes taken from the sealed manifest) hold
  * the hash. Those files are read only for a hash with such a candidate, earliest first, at most
- * `FILES_READ_PER_HASH` of them, each proof once however many of the hashes name it.
+ * `FILES_READ_PER_HASH` of them, each proof once however many of the hashes name it. Both are asked in the shard the
+ * entry's proof id names when it is one of the organization's (forger session 9, W7), the shards at once: an
+ * organization in one shard asks it alone, as before.
  */
-async function earlierByIndex(db: Database, store: ObjectStore, proof: Scope, wanted: string[]): Promise<Map<string, EarlierProof>> {
+async function earlierByIndex(shards: ProofShards, store: ObjectStore, proof: Scope, wanted: string[]): Promise<Map<string, EarlierProof>> {
   const queues: { hash: string; candidates: NamedProof[] }[] = [];
   let pending: { hash: string; entries: SealedBytesEntry[] }[] = [];
   let pendingIds = 0;
   // The entries listed so far, confirmed by one statement, and of each hash only the candidates that may be read.
   const confirmPending = async () => {
-    const named = await sealedProofsNamed(db, proof, [...new Set(pending.flatMap(({ entries }) => entries.map((entry) => entry.proofId)))]);
+    const ids = [...new Set(pending.flatMap(({ entries }) => entries.map((entry) => entry.proofId)))];
+    const named = await askedInTheirShards(
+      shards,
+      ids,
+      (id) => id,
+      (db, held) => sealedProofsNamed(db, proof, held),
+    );
     for (const { hash, entries } of pending) queues.push({ hash, candidates: confirmedCandidates(entries, named) });
     pending = [];
     pendingIds = 0;
@@ -110,7 +121,12 @@ async function earlierByIndex(db: Database, store: ObjectStore, proof: Scope, wa
     const open = queues.filter(({ hash, candidates }) => !found.has(hash) && turn < candidates.length);
     if (open.length === 0) break;
     const unread = [...new Map(open.map(({ candidates }) => [candidates[turn]!.id, candidates[turn]!])).values()].filter(({ id }) => !held.has(id));
-    for (const [id, read] of await observedProofFiles(db, store, unread))
+    for (const [id, read] of await askedInTheirShards(
+      shards,
+      unread,
+      ({ id }) => id,
+      (db, held) => observedProofFiles(db, store, held),
+    ))
       held.set(
         id,
         new Set(

@@ -1,12 +1,12 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { proofs } from "../db/schema/index.ts";
-import { organizationShards, shardDatabase, shardOfId, type ShardCode } from "../db/shards.ts";
+import { shardOfId, type ShardCode } from "../db/shards.ts";
 import { namedStub } from "../durable/named-stub.ts";
 import type { Env } from "../env.ts";
 import type { IndexedFile } from "../durable/similarity-index.ts";
 import { bandQueries, type FingerprintCandidate, type PhotoFingerprint, type PrintLookup, type ProofScope } from "./file-fingerprints.ts";
-import { writeShardsOf } from "./write-shards.ts";
+import { askedInTheirShards, type ProofShards } from "./write-shards.ts";
 
 /**
  * The similarity index (docs/adr/0064): the sealed files' perceptual prints, in a SQLite Durable Object per
@@ -71,25 +71,21 @@ export async function indexSealedFiles(
  * batch never committed, or not yet, is never a candidate. The seal's time is read with it, from D1, in one statement
  * a shard. Every shard of the organization has its index (docs/adr/0070), asked all at once, newest first: a look-up
  * finding nothing, the usual one, asks each anyway, and the earliest sealing found is the one named, as with one.
- * Which shards it has is read in its home shard: one indexed statement a look-up, for every organization. `db` is
- * the proof's shard.
+ * Which shards it has is read in its home shard (`shards.list()`, shared with the rest of the proof's sealing): one
+ * indexed statement a look-up, for every organization.
  */
 export async function indexedCandidates(
   indexes: SimilarityIndexes,
-  db: Database,
+  shards: ProofShards,
   proof: ProofScope,
   lookups: readonly PrintLookup[],
 ): Promise<FingerprintCandidate[]> {
   if (lookups.length === 0) return [];
-  const open = (shard: ShardCode) => (shard === shardOfId(proof.id) ? db : shardDatabase(indexes, shard));
-  const { shards } = organizationShards(proof.organizationId, await writeShardsOf(open(shardOfId(proof.organizationId)), proof.organizationId));
   const queries = bandQueries(lookups);
-  const found = await Promise.all([...shards].reverse().map((shard) => indexOf(indexes, proof, shard).candidates(proof.id, queries)));
+  const found = await Promise.all([...(await shards.list())].reverse().map((shard) => indexOf(indexes, proof, shard).candidates(proof.id, queries)));
   const prints = found.flat();
   if (prints.length === 0) return [];
-  const proofsByShard = new Map<ShardCode, Set<string>>();
-  for (const { proofId } of prints) proofsByShard.set(shardOfId(proofId), (proofsByShard.get(shardOfId(proofId)) ?? new Set()).add(proofId));
-  const sealed = new Map((await Promise.all([...proofsByShard].map(([shard, ids]) => sealedTimes(open(shard), [...ids])))).flatMap((times) => [...times]));
+  const sealed = await askedInTheirShards(shards, [...new Set(prints.map(({ proofId }) => proofId))], (id) => id, sealedTimes);
   return prints.flatMap(({ fileId, proofId, stepId, kind, phash, dhash, variant }) => {
     const sealedAt = sealed.get(proofId);
     return sealedAt === undefined ? [] : [{ fileId, proofId, stepId, kind, sealedAt, phash, dhash, variant }];

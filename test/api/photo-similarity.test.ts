@@ -4,6 +4,7 @@ import { sealProof } from "../../src/sealing/seal-proof.ts";
 import { database } from "../../src/db/client.ts";
 import { bandQueries, CANDIDATES_PER_BAND, fingerprintCandidates, type PrintLookup } from "../../src/storage/file-fingerprints.ts";
 import { indexedCandidates, indexFiles } from "../../src/storage/similarity-index.ts";
+import { proofShards } from "../../src/storage/write-shards.ts";
 import type { PerceptualFingerprint, SealJob } from "../../shared/sealer-protocol.ts";
 import { hammingDistance, phashBands, QUERY_CROP_PHASH_MAX_DISTANCE } from "../../shared/perceptual-fingerprint.ts";
 import { PAGE_MESSAGES } from "../../src/verification/page/messages.ts";
@@ -284,7 +285,8 @@ describe("photos that look like earlier ones (issue 27, ADR 0041)", () => {
     );
     await env.DB.prepare("UPDATE proofs SET status = 'sealed', sealed_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(crowded.proofId).run();
     expect(bandQueries([PHOTO]).map(({ values, limit }) => [values.length, limit])).toEqual(Array.from({ length: 4 }, () => [17, CANDIDATES_PER_BAND]));
-    const indexed = await indexedCandidates(env, database(env.DB), { id: "prf_new", organizationId: org.id, mode: "test" }, [PHOTO]);
+    const newProof = { id: "prf_new", organizationId: org.id, mode: "test" as const };
+    const indexed = await indexedCandidates(env, proofShards(env, database(env.DB), newProof), newProof, [PHOTO]);
     expect(indexed.length).toBe(CANDIDATES_PER_BAND);
     // Twelve photos: a statement per band for each group of five, 5 × 17 values and 4 at most.
     bound.length = 0;
