@@ -4,23 +4,18 @@ import { runInDurableObject } from "cloudflare:test";
 import { admin } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
-import { shardDatabase } from "../../src/db/shards.ts";
+import { giveWriteShard, shardBindings } from "./support/write-shards.ts";
 import { type ApiAccount, apiAccountName } from "../../src/durable/api-account.ts";
-import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
 
 /**
  * The live account object decides one balance at a time for an organization with write shards (docs/adr/0070
  * point 4). A decision waiting on a D1 that never answers must not hold every later one for ever: past its limit
  * the object is reset and the next creation is decided by a new instance.
  */
-const bindings = env as unknown as Record<"DB_01", D1Database>;
-
 describe("a hung balance decision", () => {
   it("resets the account object, so the organization's next live creation is decided", async () => {
     const org = await createOrganization({ rateLimit: 1000, balance: 3 });
-    const now = new Date().toISOString();
-    await insertStubOrganization(shardDatabase(env, "01"), { id: org.id, name: "stub" }, now);
-    await insertWriteShard(shardDatabase(env, "00"), org.id, "01", now);
+    await giveWriteShard(org.id, "01");
     const liveKey = (await createKey(org.id, { mode: "live", rate_limit_per_minute: 1000 })).key;
     const account = env.API_ACCOUNT.get(env.API_ACCOUNT.idFromName(apiAccountName({ organizationId: org.id, mode: "live" })));
     await runInDurableObject(account, (instance: ApiAccount) => {
@@ -28,9 +23,9 @@ describe("a hung balance decision", () => {
     });
 
     // Shard 01's batches (the insert) never answer while this first creation runs.
-    const real = bindings.DB_01;
+    const real = shardBindings.DB_01;
     let hang = true;
-    bindings.DB_01 = new Proxy(real, {
+    shardBindings.DB_01 = new Proxy(real, {
       get(target, property) {
         if (property === "batch" && hang) return () => new Promise(() => {});
         const value = Reflect.get(target, property);
@@ -42,7 +37,7 @@ describe("a hung balance decision", () => {
       expect(hung.status).toBeGreaterThanOrEqual(500);
     } finally {
       hang = false;
-      bindings.DB_01 = real;
+      shardBindings.DB_01 = real;
     }
 
     const next = await createSession(liveKey, baseSession());

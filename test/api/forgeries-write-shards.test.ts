@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { admin, callJson } from "./support/client.ts";
 import { captureCall, tokenOf, uploadPhoto } from "./support/capture.ts";
 import { createKey } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
+import { openEveryShard, SHARD_BINDING, shardBindings as bindings, type TestShard as Shard } from "./support/write-shards.ts";
 
 /**
  * Forger session 9: write shards (docs/adr/0070). An integrator of another organization, an anonymous client, a
  * client racing requests and an operator making a mistake, against an organization writing past its home shard.
  * Every test states the safe behaviour; the attacks that succeeded are in the session's findings with their fix.
  */
-type ShardBindings = Record<"DB" | "DB_01" | "DB_02", D1Database>;
-const BINDING = { "00": "DB", "01": "DB_01", "02": "DB_02" } as const;
-type Shard = keyof typeof BINDING;
-const bindings = env as unknown as ShardBindings;
-const configuredOpenShards = env.OPEN_SHARDS;
-
-beforeAll(() => {
-  env.OPEN_SHARDS = "00,01,02";
-});
-afterAll(() => {
-  env.OPEN_SHARDS = configuredOpenShards;
-});
+openEveryShard();
 
 /** An organization living on `home`, with a test and a live key made before any write shard. */
 async function organizationOn(home: Shard, balance = 0) {
@@ -45,9 +35,9 @@ async function cacheCaller(key: string) {
 }
 
 async function rowsIn(table: string, where: string, value: string): Promise<Record<Shard, number>> {
-  const shards = Object.keys(BINDING) as Shard[];
+  const shards = Object.keys(SHARD_BINDING) as Shard[];
   const counts = await Promise.all(
-    shards.map((shard) => bindings[BINDING[shard]].prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where} = ?`).bind(value).first<{ n: number }>()),
+    shards.map((shard) => bindings[SHARD_BINDING[shard]].prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where} = ?`).bind(value).first<{ n: number }>()),
   );
   return Object.fromEntries(shards.map((shard, index) => [shard, counts[index]?.n ?? 0])) as Record<Shard, number>;
 }

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { env, exports } from "cloudflare:workers";
 import { AdminClient } from "../../scripts/lib/admin-client.ts";
 import { admin, callJson } from "./support/client.ts";
+import { openEveryShard, type ShardBindings, shardBindings as bindings } from "./support/write-shards.ts";
 
 /**
  * The operator's `add-write-shard` (docs/adr/0070, docs/operations.md "D1 shards"): an organization that
  * outgrew its home shard gets a write shard, its stub organization row written there before its list row
  * home. The tests' configuration keeps new organizations on 00 (vitest.config.ts); this file opens all three.
  */
-type ShardBindings = Record<"DB" | "DB_01" | "DB_02", D1Database>;
-const bindings = env as unknown as ShardBindings;
-const configuredOpenShards = env.OPEN_SHARDS;
-
-beforeAll(() => {
-  env.OPEN_SHARDS = "00,01,02";
-});
-afterAll(() => {
-  env.OPEN_SHARDS = configuredOpenShards;
-});
+openEveryShard();
 
 async function organizationOn(shard: string, name = `Grows on ${shard}`): Promise<string> {
   const created = await admin("/admin/v1/organizations", { name, shard });

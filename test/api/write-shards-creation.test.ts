@@ -9,12 +9,12 @@ import { insertPendingProof } from "./support/proof-factory.ts";
 import { interceptRecordWrites } from "./support/record-writes.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
 import { setSessionSnapshot } from "./support/template-snapshots.ts";
-import { databaseOfId, shardDatabase } from "../../src/db/shards.ts";
+import { giveWriteShard, SHARD_BINDING, type ShardBindings, shardBindings as bindings, type TestShard as Shard } from "./support/write-shards.ts";
+import { databaseOfId } from "../../src/db/shards.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
 import type { SealJob } from "../../shared/sealer-protocol.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { apiAccountName } from "../../src/durable/api-account.ts";
-import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
 
 /**
  * Where an organization with write shards creates its capture sessions, and what its balance allows
@@ -24,17 +24,6 @@ import { insertStubOrganization, insertWriteShard } from "../../src/storage/writ
  * live on 00 (vitest.config.ts) and are given 01 as the operator's `add-write-shard` does: the stub row first,
  * then the list's row in the home shard.
  */
-type ShardBindings = Record<"DB" | "DB_01" | "DB_02", D1Database>;
-const bindings = env as unknown as ShardBindings;
-const BINDING = { "00": "DB", "01": "DB_01", "02": "DB_02" } as const;
-type Shard = keyof typeof BINDING;
-
-async function giveWriteShard(organizationId: string, shard: Shard) {
-  const now = new Date().toISOString();
-  await insertStubOrganization(shardDatabase(env, shard), { id: organizationId, name: "stub" }, now);
-  await insertWriteShard(shardDatabase(env, "00"), organizationId, shard, now);
-}
-
 /** A key made after the switch: its caller is read from D1 with the new list (a cached one may not have it yet). */
 const keyAfterSwitch = async (organizationId: string, mode: "test" | "live") => (await createKey(organizationId, { mode, rate_limit_per_minute: 1000 })).key;
 
@@ -44,14 +33,14 @@ async function cacheCaller(key: string) {
 }
 
 async function shardsHolding(table: string, id: string): Promise<Shard[]> {
-  const shards = Object.keys(BINDING) as Shard[];
-  const found = await Promise.all(shards.map((shard) => bindings[BINDING[shard]].prepare(`SELECT 1 FROM ${table} WHERE id = ?`).bind(id).first()));
+  const shards = Object.keys(SHARD_BINDING) as Shard[];
+  const found = await Promise.all(shards.map((shard) => bindings[SHARD_BINDING[shard]].prepare(`SELECT 1 FROM ${table} WHERE id = ?`).bind(id).first()));
   return shards.filter((_, index) => found[index] !== null);
 }
 
 /** A sealed "before" of the organization in `shard`, its session holding a template snapshot there. */
 async function sealedBeforeOn(shard: Shard, organizationId: string, mode: "test" | "live") {
-  const binding = bindings[BINDING[shard]];
+  const binding = bindings[SHARD_BINDING[shard]];
   const { proofId, sessionId } = await insertPendingProof(organizationId, mode, 1);
   if (shard !== "00") {
     // Moved as a write shard holds it: the same rows, their ids naming that shard.
@@ -202,8 +191,11 @@ describe("a creation's Idempotency-Key across a switch", () => {
 
   const sessionsWithReference = async (reference: string) => {
     const counts = await Promise.all(
-      (Object.keys(BINDING) as Shard[]).map((shard) =>
-        bindings[BINDING[shard]].prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE external_reference = ?").bind(reference).first<{ n: number }>(),
+      (Object.keys(SHARD_BINDING) as Shard[]).map((shard) =>
+        bindings[SHARD_BINDING[shard]]
+          .prepare("SELECT COUNT(*) AS n FROM capture_sessions WHERE external_reference = ?")
+          .bind(reference)
+          .first<{ n: number }>(),
       ),
     );
     return counts.reduce((sum, row) => sum + (row?.n ?? 0), 0);
@@ -316,7 +308,7 @@ describe("a creation's Idempotency-Key across a switch", () => {
 describe("the balance of an organization with write shards", () => {
   /** The stub row's balance as proofs sealed in that shard leave it (each debits it by one). */
   const sealedInShard = (shard: Shard, organizationId: string, proofs: number) =>
-    bindings[BINDING[shard]].prepare("UPDATE organizations SET balance = balance - ? WHERE id = ?").bind(proofs, organizationId).run();
+    bindings[SHARD_BINDING[shard]].prepare("UPDATE organizations SET balance = balance - ? WHERE id = ?").bind(proofs, organizationId).run();
 
   it("is the sum over its shards: top-ups at home, debits of the proofs sealed in a write shard, promises in each", async () => {
     const org = await createOrganization({ rateLimit: 1000, balance: 6 });

@@ -2,12 +2,12 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { callJson } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
+import { giveWriteShard, insertCompletedCapture, insertUploadedFile, SHARD_BINDING } from "./support/write-shards.ts";
 import { database } from "../../src/db/client.ts";
-import { captureSessions, events, files, proofs } from "../../src/db/schema/index.ts";
+import { events } from "../../src/db/schema/index.ts";
 import { newShardedId } from "../../src/db/shards.ts";
-import { sha256Hex } from "../../src/lib/crypto.ts";
 import { archiveEvents } from "../../src/storage/events.ts";
-import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
+import { insertStubOrganization } from "../../src/storage/write-shards.ts";
 
 /**
  * The lists of an organization that writes to more than one shard (docs/adr/0070): `GET /v1/proofs` and
@@ -17,8 +17,7 @@ import { insertStubOrganization, insertWriteShard } from "../../src/storage/writ
  */
 const SHARDS = ["00", "01", "02"] as const;
 type Shard = (typeof SHARDS)[number];
-const BINDING = { "00": "DB", "01": "DB_01", "02": "DB_02" } as const;
-const db = (shard: Shard) => database(env[BINDING[shard]]);
+const db = (shard: Shard) => database(env[SHARD_BINDING[shard]]);
 
 interface Listed {
   id: string;
@@ -45,39 +44,13 @@ async function insertProof(
   facts: Omit<ProofFacts, "id" | "shard" | "linked">,
   mode: "test" | "live" = "test",
 ): Promise<ProofFacts> {
-  const sessionId = newShardedId("cps", shard);
-  const id = newShardedId("prf", shard);
-  const templateSha256 = await sha256Hex("{}");
-  await env[BINDING[shard]]
-    .prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, '{}', ?)")
-    .bind(templateSha256, facts.createdAt)
-    .run();
-  const common = { organizationId, mode, externalReference: facts.externalReference, party: facts.party, stage: facts.stage, templateSha256 };
-  const { createdAt } = facts;
-  await db(shard)
-    .insert(captureSessions)
-    .values({
-      ...common,
-      id: sessionId,
-      status: "completed",
-      tokenHash: await sha256Hex(crypto.randomUUID()),
-      locale: "en",
-      holdsReservation: 0,
-      proofId: id,
-      createdAt,
-      updatedAt: createdAt,
-      expiresAt: createdAt,
-      completedAt: createdAt,
-    });
-  await db(shard)
-    .insert(proofs)
-    .values({ ...common, id, status: facts.status, sessionId, holdsReservation: 0, createdAt, updatedAt: createdAt });
+  const { proofId: id } = await insertCompletedCapture(shard, organizationId, { ...facts, mode });
   return { ...facts, id, shard, linked: false };
 }
 
 /** Makes `after` the "after" of `before` (both of one shard, as ADR 0070 point 3 keeps them). */
 async function pair(before: ProofFacts, after: ProofFacts): Promise<void> {
-  const binding = env[BINDING[before.shard]];
+  const binding = env[SHARD_BINDING[before.shard]];
   await binding.batch([
     binding.prepare("UPDATE proofs SET compared_by = ? WHERE id = ?").bind(after.id, before.id),
     binding.prepare("UPDATE proofs SET compare_to = ? WHERE id = ?").bind(before.id, after.id),
@@ -89,24 +62,8 @@ async function pair(before: ProofFacts, after: ProofFacts): Promise<void> {
 /** A file row of a proof, in the proof's shard (a pending proof's files are read from D1). */
 async function insertFile(proof: ProofFacts): Promise<string> {
   const id = newShardedId("med", proof.shard);
-  const session = await env[BINDING[proof.shard]].prepare("SELECT session_id FROM proofs WHERE id = ?").bind(proof.id).first<{ session_id: string }>();
-  await db(proof.shard)
-    .insert(files)
-    .values({
-      id,
-      sessionId: session!.session_id,
-      proofId: proof.id,
-      stepId: "photos",
-      kind: "photo",
-      contentType: "image/jpeg",
-      size: 64,
-      sha256: await sha256Hex(id),
-      status: "uploaded",
-      captureContext: { method: "camera" },
-      originalKey: `captures/${session!.session_id}/${id}`,
-      createdAt: proof.createdAt,
-      capturedAt: proof.createdAt,
-    });
+  const session = await env[SHARD_BINDING[proof.shard]].prepare("SELECT session_id FROM proofs WHERE id = ?").bind(proof.id).first<{ session_id: string }>();
+  await insertUploadedFile(proof.shard, { id, sessionId: session!.session_id, proofId: proof.id, createdAt: proof.createdAt });
   return id;
 }
 
@@ -127,11 +84,8 @@ async function insertEvent(
 /** An organization homed on 00 with write shards 01 then 02, its stub rows written first as `add-write-shard` does. */
 async function organizationOnThreeShards() {
   const org = await createOrganization({ rateLimit: 10_000 });
-  const now = new Date().toISOString();
-  for (const shard of ["01", "02"] as const) {
-    await insertStubOrganization(db(shard), { id: org.id, name: "Stub" }, now);
-    await insertWriteShard(db("00"), org.id, shard, shard === "01" ? at(0) : at(30));
-  }
+  await giveWriteShard(org.id, "01", { fromAt: at(0), stubName: "Stub" });
+  await giveWriteShard(org.id, "02", { fromAt: at(30), stubName: "Stub" });
   return org;
 }
 
@@ -222,8 +176,8 @@ function watchShards(): { statements: Statement[]; mostAtOnce: () => number } {
     }) as unknown as D1PreparedStatement;
   const inner = (statement: D1PreparedStatement) => (statement as unknown as { inner?: D1PreparedStatement }).inner ?? statement;
   for (const shard of SHARDS) {
-    const binding = saved[BINDING[shard]];
-    (env as unknown as Record<string, unknown>)[BINDING[shard]] = {
+    const binding = saved[SHARD_BINDING[shard]];
+    (env as unknown as Record<string, unknown>)[SHARD_BINDING[shard]] = {
       prepare: (sql: string) => watched(shard, sql, binding.prepare(sql)),
       batch: (list: D1PreparedStatement[]) => binding.batch(list.map(inner)),
       exec: (sql: string) => binding.exec(sql),
@@ -446,8 +400,7 @@ describe("lists of an organization on one shard", () => {
     ];
     const page = await callJson("/v1/proofs?limit=1", { key: org.testKey });
     expect(page.body.data[0].id).toBe(home[2]!.id);
-    await insertStubOrganization(db("01"), { id: org.id, name: "Stub" }, at(55));
-    await insertWriteShard(db("00"), org.id, "01", at(55));
+    await giveWriteShard(org.id, "01", { fromAt: at(55), stubName: "Stub" });
     const written = [
       await insertProof("01", org.id, { createdAt: at(51), externalReference: "lease-A", party: "provider", stage: "checkin", status: "pending" }),
       await insertProof("01", org.id, { createdAt: at(56), externalReference: "lease-A", party: "provider", stage: "checkin", status: "pending" }),

@@ -1,13 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
 import { admin, callJson } from "./support/client.ts";
-import { database } from "../../src/db/client.ts";
-import { captureSessions, files, proofs } from "../../src/db/schema/index.ts";
-import { newShardedId } from "../../src/db/shards.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { sha256Hex } from "../../src/lib/crypto.ts";
 import { captureCall, tokenOf, uploadPhoto } from "./support/capture.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
+import {
+  insertCompletedCapture,
+  insertUploadedFile,
+  openEveryShard,
+  SHARD_BINDING,
+  shardBindings as bindings,
+  type TestShard as Shard,
+} from "./support/write-shards.ts";
 
 /**
  * Authenticated routes finding a session or proof by id (docs/adr/0070): an organization with write shards has
@@ -15,18 +18,7 @@ import { baseSession, createSession } from "./support/sessions.ts";
  * shards; any other id answers exactly as an unknown one. The tests' configuration keeps new organizations on
  * 00 (vitest.config.ts); this file opens all three.
  */
-type ShardBindings = Record<"DB" | "DB_01" | "DB_02", D1Database>;
-const BINDING = { "00": "DB", "01": "DB_01", "02": "DB_02" } as const satisfies Record<string, keyof ShardBindings>;
-type Shard = keyof typeof BINDING;
-const bindings = env as unknown as ShardBindings;
-const configuredOpenShards = env.OPEN_SHARDS;
-
-beforeAll(() => {
-  env.OPEN_SHARDS = "00,01,02";
-});
-afterAll(() => {
-  env.OPEN_SHARDS = configuredOpenShards;
-});
+openEveryShard();
 
 /** An organization on `home` given `writeShards` by the operator before its test key is made (and cached). */
 async function organization(home: Shard, writeShards: Shard[]) {
@@ -45,58 +37,17 @@ async function organization(home: Shard, writeShards: Shard[]) {
  * (its home row, or the stub `add-write-shard` writes).
  */
 async function insertProofOn(shard: Shard, organizationId: string) {
-  const binding = bindings[BINDING[shard]];
-  const db = database(binding);
   const now = new Date().toISOString();
-  const sessionId = newShardedId("cps", shard);
-  const proofId = newShardedId("prf", shard);
-  const templateSha256 = await sha256Hex("{}");
-  await binding.prepare("INSERT OR IGNORE INTO template_snapshots (sha256, content, created_at) VALUES (?, '{}', ?)").bind(templateSha256, now).run();
-  const common = {
-    organizationId,
-    mode: "test" as const,
-    externalReference: `ref-${proofId}`,
-    party: "provider" as const,
-    stage: "checkin" as const,
-    templateSha256,
-  };
-  await db.insert(captureSessions).values({
-    ...common,
-    id: sessionId,
-    status: "completed",
-    tokenHash: await sha256Hex(crypto.randomUUID()),
-    locale: "en",
-    holdsReservation: 0,
-    proofId,
-    createdAt: now,
-    updatedAt: now,
-    expiresAt: now,
-    completedAt: now,
-  });
-  await db.insert(proofs).values({ ...common, id: proofId, status: "pending", sessionId, holdsReservation: 0, createdAt: now, updatedAt: now });
+  const { sessionId, proofId } = await insertCompletedCapture(shard, organizationId, { createdAt: now, status: "pending" });
   const fileId = newId("med");
-  await db.insert(files).values({
-    id: fileId,
-    sessionId,
-    proofId,
-    stepId: "photos",
-    kind: "photo",
-    contentType: "image/jpeg",
-    size: 64,
-    sha256: await sha256Hex(fileId),
-    status: "uploaded",
-    captureContext: { method: "camera" },
-    originalKey: `captures/${sessionId}/${fileId}`,
-    createdAt: now,
-    capturedAt: now,
-  });
+  await insertUploadedFile(shard, { id: fileId, sessionId, proofId, createdAt: now });
   return { sessionId, proofId, fileId };
 }
 
 /** The stub row an `add-write-shard` that failed before its list row leaves in `shard`. */
 async function insertStubOn(shard: Shard, organizationId: string) {
   const now = new Date().toISOString();
-  await bindings[BINDING[shard]]
+  await bindings[SHARD_BINDING[shard]]
     .prepare("INSERT INTO organizations (id, name, balance, created_at, updated_at) VALUES (?, 'Stub', 0, ?, ?)")
     .bind(organizationId, now, now)
     .run();

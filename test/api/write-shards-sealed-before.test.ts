@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { database } from "../../src/db/client.ts";
 import { shardDatabase } from "../../src/db/shards.ts";
@@ -14,6 +14,7 @@ import { asSealedBeforeTheRecord } from "./support/proof-files.ts";
 import { countRoundTrips } from "./support/round-trips.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
+import { openEveryShard, SHARD_BINDING, shardBindings as bindings, type TestShard as Shard } from "./support/write-shards.ts";
 
 /**
  * `sealed_before` and the similarity look-up of an organization writing past its home shard (docs/adr/0065, 0070;
@@ -22,17 +23,7 @@ import { baseSession, createSession } from "./support/sessions.ts";
  * rows and prints sealed before the index read home; another organization's proof on a shard both use is never named,
  * a shard not the organization's never asked, and an organization in one shard seals with the statements it always did.
  */
-const BINDING = { "00": "DB", "01": "DB_01", "02": "DB_02" } as const;
-type Shard = keyof typeof BINDING;
-const bindings = env as unknown as Record<(typeof BINDING)[Shard], D1Database>;
-const configuredOpenShards = env.OPEN_SHARDS;
-
-beforeAll(() => {
-  env.OPEN_SHARDS = "00,01,02";
-});
-afterAll(() => {
-  env.OPEN_SHARDS = configuredOpenShards;
-});
+openEveryShard();
 
 const PHOTO: PerceptualFingerprint = { phash: "a5c3f00f3cc35a96", dhash: "0f0f3c3cf0f05a5a" };
 /** One bit flipped in each of the four pHash bands: found by band neighbours, 4 bits apart. */
@@ -89,7 +80,7 @@ async function sealedCapture(key: string, photo: { bytes: Uint8Array; sha256: st
 
 /** A pending one-file proof of the organization in `shard`, its original's hash `sha256` when given. */
 async function pendingIn(shard: Shard, organizationId: string, sha256?: string) {
-  const binding = bindings[BINDING[shard]];
+  const binding = bindings[SHARD_BINDING[shard]];
   const { proofId, fileIds } = await insertPendingProof(organizationId, "test", 1, shard);
   if (sha256) await binding.prepare("UPDATE files SET sha256 = ? WHERE id = ?").bind(sha256, fileIds[0]).run();
   const row = await binding.prepare("SELECT sha256 FROM files WHERE id = ?").bind(fileIds[0]).first<{ sha256: string }>();
@@ -103,7 +94,7 @@ async function seal(shard: Shard, proofId: string, print?: PerceptualFingerprint
     answer.files = answer.files.map((file) => ({ ...file, fingerprint: print ?? null, crop_fingerprints: [], query_crop_fingerprints: [] }));
     return answer;
   });
-  expect(await sealProof({ ...deps, db: database(bindings[BINDING[shard]]) }, proofId)).toBe("sealed");
+  expect(await sealProof({ ...deps, db: database(bindings[SHARD_BINDING[shard]]) }, proofId)).toBe("sealed");
 }
 
 /**
@@ -118,13 +109,13 @@ async function sealedIn(
   const pending = await pendingIn(shard, organizationId, options.sha256);
   await options.beforeSealing?.(pending.sha256);
   await seal(shard, pending.proofId, options.print);
-  const row = await bindings[BINDING[shard]].prepare("SELECT sealed_at FROM proofs WHERE id = ?").bind(pending.proofId).first<{ sealed_at: string }>();
+  const row = await bindings[SHARD_BINDING[shard]].prepare("SELECT sealed_at FROM proofs WHERE id = ?").bind(pending.proofId).first<{ sealed_at: string }>();
   return { ...pending, sealedAt: row!.sealed_at, signals: await signalsOf(shard, pending.proofId) };
 }
 
 /** The signals `proof.sealed` carried for the proof (the organization's own view of them). */
 async function signalsOf(shard: Shard, proofId: string) {
-  const event = await bindings[BINDING[shard]]
+  const event = await bindings[SHARD_BINDING[shard]]
     .prepare("SELECT data FROM events WHERE type = 'proof.sealed' AND json_extract(data, '$.proof_id') = ?")
     .bind(proofId)
     .first<{ data: string }>();

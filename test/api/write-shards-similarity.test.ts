@@ -4,9 +4,9 @@ import { createOrganization } from "./support/factories.ts";
 import { insertPendingProof } from "./support/proof-factory.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { indexedPrints } from "./support/similarity-index.ts";
+import { giveWriteShard } from "./support/write-shards.ts";
 import { database } from "../../src/db/client.ts";
 import { sealProof } from "../../src/sealing/seal-proof.ts";
-import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
 import type { PerceptualFingerprint, SealJob } from "../../shared/sealer-protocol.ts";
 
 /**
@@ -24,9 +24,7 @@ type Shard = keyof typeof BINDINGS;
 /** An organization on 00 writing to 01 since now. */
 async function organizationWritingTo01() {
   const org = await createOrganization();
-  const now = new Date().toISOString();
-  await insertStubOrganization(database(env.DB_01), { id: org.id, name: "Stub" }, now);
-  await insertWriteShard(database(env.DB), org.id, "01", now);
+  await giveWriteShard(org.id, "01", { stubName: "Stub" });
   return org.id;
 }
 

@@ -3,9 +3,9 @@ import { env } from "cloudflare:workers";
 import { callJson } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
+import { giveWriteShard, shardBindings } from "./support/write-shards.ts";
 import { shardDatabase } from "../../src/db/shards.ts";
 import { markTemplateUsed, updateEditableTemplate } from "../../src/storage/capture-templates.ts";
-import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
 
 /**
  * Templates of an organization writing its sessions in another shard (docs/adr/0070, forger session 9's W3):
@@ -14,18 +14,12 @@ import { insertStubOrganization, insertWriteShard } from "../../src/storage/writ
  * reads its own sessions as before and writes nothing more. The organizations live on 00 and are given 01 as
  * the operator's `add-write-shard` does: the stub row first, then the list's row home.
  */
-const home = env as unknown as { DB: D1Database };
-
-async function giveWriteShard(organizationId: string) {
-  const now = new Date().toISOString();
-  await insertStubOrganization(shardDatabase(env, "01"), { id: organizationId, name: "stub" }, now);
-  await insertWriteShard(shardDatabase(env, "00"), organizationId, "01", now);
-}
+const home = shardBindings;
 
 /** An organization on 00 writing to 01, with keys made after the switch (a cached caller may predate it). */
 async function organizationWritingTo01(balance: number) {
   const org = await createOrganization({ balance });
-  await giveWriteShard(org.id);
+  await giveWriteShard(org.id, "01");
   const key = async (mode: "test" | "live") => (await createKey(org.id, { mode, rate_limit_per_minute: 1000 })).key;
   return { id: org.id, testKey: await key("test"), liveKey: await key("live") };
 }

@@ -5,11 +5,11 @@ import { createOrganization } from "./support/factories.ts";
 import { dnsStandIn } from "./support/dns-stand-in.ts";
 import { sampleEvent } from "./support/events.ts";
 import { countRoundTrips } from "./support/round-trips.ts";
+import { giveWriteShard } from "./support/write-shards.ts";
 import { database } from "../../src/db/client.ts";
 import { newShardedId } from "../../src/db/shards.ts";
 import { workerContext } from "../../src/domain/context.ts";
 import { eventInsert } from "../../src/storage/events.ts";
-import { insertStubOrganization, insertWriteShard } from "../../src/storage/write-shards.ts";
 import { publishUndispatchedEvents } from "../../src/sweeps/publish-undispatched-events.ts";
 import { attemptDelivery } from "../../src/webhooks/attempt.ts";
 import { deliveryBody } from "../../src/webhooks/delivery-body.ts";
@@ -30,9 +30,7 @@ async function organizationWritingTo01() {
     body: { url: "https://hooks.example.com/write-shards", events: ["proof.sealed", "capture_session.completed"] },
   });
   expect(endpoint.status).toBe(201);
-  const now = new Date().toISOString();
-  await insertStubOrganization(database(env.DB_01), { id: org.id, name: "Stub" }, now);
-  await insertWriteShard(database(env.DB), org.id, "01", now);
+  await giveWriteShard(org.id, "01", { stubName: "Stub" });
   return { org, endpointId: endpoint.body.id as string };
 }
 
