@@ -14,7 +14,7 @@ import { asSealedBeforeTheRecord } from "./support/proof-files.ts";
 import { countRoundTrips } from "./support/round-trips.ts";
 import { dependencies, sealedAnswer } from "./support/sealing.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
-import { openEveryShard, SHARD_BINDING, shardBindings as bindings, type TestShard as Shard } from "./support/write-shards.ts";
+import { openEveryShard, SHARD_BINDING, shardBindings as bindings, statementsPreparedOn, type TestShard as Shard } from "./support/write-shards.ts";
 
 /**
  * `sealed_before` and the similarity look-up of an organization writing past its home shard (docs/adr/0065, 0070;
@@ -221,39 +221,13 @@ describe("what the organization's shards never name", () => {
 });
 
 describe("an organization's shards read once a sealing", () => {
-  /** Runs `work` with every statement prepared on shard 00 recorded, by its SQL. */
-  async function statementsOn00<T>(work: () => Promise<T>): Promise<string[]> {
-    const saved = env.DB;
-    const prepared: string[] = [];
-    (env as { DB: D1Database }).DB = new Proxy(saved, {
-      get(target, name) {
-        if (name === "prepare")
-          return (sql: string) => {
-            prepared.push(sql);
-            return target.prepare(sql);
-          };
-        const value = Reflect.get(target, name);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    try {
-      await work();
-    } finally {
-      (env as { DB: D1Database }).DB = saved;
-    }
-    return prepared;
-  }
-
   it("a proof of a write shard re-using bytes and a photo of two other shards reads the write-shard list once", async () => {
     const org = await organizationOn("00");
     await addWriteShard(org.id, "01");
     const first = await sealedIn("01", org.id, { print: PHOTO });
     await addWriteShard(org.id, "02");
-    let again: Awaited<ReturnType<typeof sealedIn>> | undefined;
-    const prepared = await statementsOn00(async () => {
-      again = await sealedIn("02", org.id, { sha256: first.sha256, print: NEAR });
-    });
-    expect(again!.signals.map(({ code, proof_id }) => [code, proof_id])).toEqual([["sealed_before", first.proofId]]);
+    const { result: again, statements: prepared } = await statementsPreparedOn("DB", () => sealedIn("02", org.id, { sha256: first.sha256, print: NEAR }));
+    expect(again.signals.map(({ code, proof_id }) => [code, proof_id])).toEqual([["sealed_before", first.proofId]]);
     expect(prepared.filter((sql) => sql.includes("organization_write_shards"))).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { callJson } from "./support/client.ts";
 import { createKey, createOrganization } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
-import { giveWriteShard, shardBindings } from "./support/write-shards.ts";
+import { giveWriteShard, shardBindings, statementsPreparedOn } from "./support/write-shards.ts";
 import { shardDatabase } from "../../src/db/shards.ts";
 import { markTemplateUsed, updateEditableTemplate } from "../../src/storage/capture-templates.ts";
 
@@ -43,29 +43,6 @@ const usedAt = async (templateId: string) =>
   (await home.DB.prepare("SELECT used_at FROM capture_templates WHERE id = ?").bind(templateId).first<{ used_at: string | null }>())?.used_at;
 
 const rename = (key: string, templateId: string) => callJson(`/v1/capture-templates/${templateId}`, { key, method: "PATCH", body: { name: "Edited" } });
-
-/** Runs `work` with the home shard's statements recorded (the Worker's handlers read this same `env`). */
-async function homeStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
-  const saved = home.DB;
-  home.DB = new Proxy(saved, {
-    get(target, property) {
-      if (property === "prepare") {
-        return (query: string) => {
-          statements.push(query);
-          return target.prepare(query);
-        };
-      }
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  try {
-    return { result: await work(), statements };
-  } finally {
-    home.DB = saved;
-  }
-}
 
 describe("a template used by a session written in a write shard", () => {
   it("W3: a live template is in use and frozen once a session in the write shard uses it", async () => {
@@ -134,7 +111,7 @@ describe("an organization on one shard", () => {
   it("reads its template's use off its sessions as before, and a creation writes nothing more home", async () => {
     const org = await createOrganization({ balance: 1 });
     const templateId = await createTemplate(org.liveKey);
-    const { result: session, statements } = await homeStatements(() => createSession(org.liveKey, { ...baseSession(), template_id: templateId }));
+    const { result: session, statements } = await statementsPreparedOn("DB", () => createSession(org.liveKey, { ...baseSession(), template_id: templateId }));
     expect(session.body.id).toMatch(/^cps_00/);
     expect(statements.filter((query) => /update\s+"?capture_templates/i.test(query))).toEqual([]);
     expect(await usedAt(templateId)).toBeNull();

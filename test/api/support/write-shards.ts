@@ -110,3 +110,26 @@ export async function insertUploadedFile(shard: TestShard, file: { id: string; s
       capturedAt: file.createdAt,
     });
 }
+
+/** Runs `work` with the SQL of every statement prepared on the shard binding `name` recorded, in order. */
+export async function statementsPreparedOn<T>(name: keyof ShardBindings, work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  const saved = shardBindings[name];
+  shardBindings[name] = new Proxy(saved, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (sql: string) => {
+          statements.push(sql);
+          return target.prepare(sql);
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  try {
+    return { result: await work(), statements };
+  } finally {
+    shardBindings[name] = saved;
+  }
+}
