@@ -57,6 +57,7 @@ export async function insertSessionWithinAccountBalance(
   row: SessionToInsert,
   creation: SessionCreation,
   expectedShards: readonly ShardCode[],
+  decidedBefore: string,
 ): Promise<AccountCreation> {
   const written = shardOfId(row.id);
   const elsewhere = await availableElsewhere(env, row.organizationId, written, expectedShards, (shards) =>
@@ -67,7 +68,7 @@ export async function insertSessionWithinAccountBalance(
     ),
   );
   if (elsewhere.found !== null) return { earlier: elsewhere.found };
-  return insertSessionWithinBalance(shardDatabase(env, written).$client, row, creation, { othersAvailable: elsewhere.available });
+  return insertSessionWithinBalance(shardDatabase(env, written).$client, row, creation, { othersAvailable: elsewhere.available, decidedBefore });
 }
 
 /** Adds `amount` to the balance in the home shard; a debit only while the balance over every shard covers it. */
@@ -78,8 +79,9 @@ export async function adjustBalanceWithinAccount(
   reason: string,
   now: string,
   expectedShards: readonly ShardCode[],
+  decidedBefore: string,
 ): Promise<boolean> {
   const home = shardOfId(organizationId);
   const { available } = await availableElsewhere(env, organizationId, home, expectedShards, async () => null);
-  return adjustBalance(shardDatabase(env, home), organizationId, amount, reason, now, { othersAvailable: available });
+  return adjustBalance(shardDatabase(env, home), organizationId, amount, reason, now, { othersAvailable: available, decidedBefore });
 }

@@ -224,12 +224,12 @@ export class ApiAccount extends DurableObject<Env> {
    * it and its key made no creation in a shard the caller did not know of (then that one is answered).
    */
   insertLiveSession(row: SessionToInsert, creation: SessionCreation, expectedShards: readonly ShardCode[]): Promise<AccountCreation> {
-    return this.oneAtATime(() => insertSessionWithinAccountBalance(this.env, row, creation, expectedShards));
+    return this.oneAtATime((decidedBefore) => insertSessionWithinAccountBalance(this.env, row, creation, expectedShards, decidedBefore));
   }
 
   /** A balance adjustment of an organization with write shards: a debit only while its balance over all its shards covers it. */
   adjustBalance(organizationId: string, amount: number, reason: string, now: string, expectedShards: readonly ShardCode[]): Promise<boolean> {
-    return this.oneAtATime(() => adjustBalanceWithinAccount(this.env, organizationId, amount, reason, now, expectedShards));
+    return this.oneAtATime((decidedBefore) => adjustBalanceWithinAccount(this.env, organizationId, amount, reason, now, expectedShards, decidedBefore));
   }
 
   /**
@@ -242,8 +242,16 @@ export class ApiAccount extends DurableObject<Env> {
   /** A decision still running after this long waits on a D1 that does not answer (a field so a test can shorten it). */
   hungDecisionMs = HUNG_DECISION_MS;
 
-  private oneAtATime<T>(decide: () => Promise<T>): Promise<T> {
-    const decision = this.balanceDecisions.then(() => this.resetWhenHung(decide()));
+  /**
+   * Each decision's statement carries a deadline, five sixths of the way to the reset (25 s of 30): D1 runs
+   * a statement sent by a reset object if it had received it, and one run past its deadline decides nothing,
+   * so no late statement lands after the next instance decided without it (forger session 9, X1). The
+   * remaining sixth covers the skew between D1's clock and the object's.
+   */
+  private oneAtATime<T>(decide: (decidedBefore: string) => Promise<T>): Promise<T> {
+    const decision = this.balanceDecisions.then(() =>
+      this.resetWhenHung(decide(new Date(Date.now() + Math.floor((this.hungDecisionMs * 5) / 6)).toISOString())),
+    );
     this.balanceDecisions = decision.catch(() => undefined);
     return decision;
   }

@@ -52,9 +52,17 @@ function columnValues(row: SessionToInsert): [string, unknown][] {
  * so its whole balance is in this database; the insert then also requires that it still has none, so that an
  * isolate whose cached caller predates a switch cannot decide alone what the account's object decides.
  * `othersAvailable`: what its other shards have available, summed by its account's Durable Object, which
- * decides its live creations one at a time.
+ * decides its live creations one at a time, until `decidedBefore` (an ISO instant): a statement D1 runs later
+ * decides nothing, since the object may have been reset meanwhile and decided on without it (forger session 9,
+ * X1).
  */
-export type BalanceScope = { homeOnly: true } | { othersAvailable: number };
+export type BalanceScope = { homeOnly: true } | { othersAvailable: number; decidedBefore: string };
+
+/** D1's own clock, in `toISOString()`'s format, so that it compares with a Worker's instant as text. */
+const D1_NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/** The account object's decision is still the one in force: D1 runs the statement before its deadline. */
+export const beforeDeadline = (decidedBefore: string) => sql`${D1_NOW} < ${decidedBefore}`;
 
 /**
  * Where a session's insert is decided: as `BalanceScope` says, or, for a test session of an organization with
@@ -118,6 +126,7 @@ function insertSession(
     ...(snapshotMustBeStored ? [snapshotStored(row.templateSha256)] : []),
     ...("homeOnly" in scope ? [noWriteShard(row.organizationId)] : []),
     ...(row.holdsReservation !== 0 ? [withinBalance(row.organizationId, "othersAvailable" in scope ? scope.othersAvailable : 0)] : []),
+    ...("decidedBefore" in scope ? [beforeDeadline(scope.decidedBefore)] : []),
   ];
   const where = conditions.length === 0 ? sql`` : sql` WHERE ${sql.join(conditions, sql` AND `)}`;
   return statement(

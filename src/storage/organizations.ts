@@ -3,7 +3,7 @@ import type { Database } from "../db/client.ts";
 import { balanceAdjustments, organizations } from "../db/schema/index.ts";
 import { newShardedId, type ShardCode } from "../db/shards.ts";
 import { newId } from "../lib/ids.ts";
-import type { BalanceScope } from "./capture-sessions.ts";
+import { type BalanceScope, beforeDeadline } from "./capture-sessions.ts";
 
 export interface Organization {
   id: string;
@@ -50,7 +50,7 @@ export async function adjustBalance(db: Database, organizationId: string, amount
     - (SELECT COUNT(*) FROM proofs WHERE organization_id = ${organizationId} AND holds_reservation = 1)`;
   const covered =
     "othersAvailable" in scope
-      ? sql`${here} + ${scope.othersAvailable} + ${amount} >= 0`
+      ? sql`${here} + ${scope.othersAvailable} + ${amount} >= 0 AND ${beforeDeadline(scope.decidedBefore)}`
       : sql`${here} + ${amount} >= 0 AND NOT EXISTS (SELECT 1 FROM organization_write_shards WHERE organization_id = ${organizationId})`;
   const [inserted] = await db.batch([
     db.insert(balanceAdjustments).select(
