@@ -114,6 +114,7 @@ export class ApiAccount extends DurableObject<Env> {
         "CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, state TEXT NOT NULL, attempt TEXT, body_hash TEXT NOT NULL, started_at INTEGER NOT NULL, status INTEGER, body TEXT, headers TEXT)",
       );
       sql.exec("CREATE INDEX IF NOT EXISTS records_started_at ON records (started_at)");
+      sql.exec("CREATE TABLE IF NOT EXISTS balance_decision (id INTEGER PRIMARY KEY CHECK (id = 1), settled_after INTEGER NOT NULL)");
       this.tableReady = true;
     }
     return sql;
@@ -249,11 +250,31 @@ export class ApiAccount extends DurableObject<Env> {
    * remaining sixth covers the skew between D1's clock and the object's.
    */
   private oneAtATime<T>(decide: (decidedBefore: string) => Promise<T>): Promise<T> {
-    const decision = this.balanceDecisions.then(() =>
-      this.resetWhenHung(decide(new Date(Date.now() + Math.floor((this.hungDecisionMs * 5) / 6)).toISOString())),
-    );
+    const decision = this.balanceDecisions.then(async () => {
+      await this.untilNoDecisionCanLand();
+      const startedAt = Date.now();
+      // Stored before the statement leaves (the output gate holds it until then): whatever resets this instance
+      // (the hung timer, a deploy, an eviction), the next one waits until the statement can no longer land.
+      this.sql.exec("INSERT OR REPLACE INTO balance_decision (id, settled_after) VALUES (1, ?)", startedAt + this.hungDecisionMs);
+      const value = await this.resetWhenHung(decide(new Date(startedAt + Math.floor((this.hungDecisionMs * 5) / 6)).toISOString()));
+      // D1 answered every statement: none is left to land. A failure keeps the record, its statement may still run.
+      this.sql.exec("DELETE FROM balance_decision WHERE id = 1");
+      return value;
+    });
     this.balanceDecisions = decision.catch(() => undefined);
     return decision;
+  }
+
+  /**
+   * A decision that never got its answer (its instance reset, or D1 failed) may still be run by D1 until its
+   * deadline: the next decision waits until that has passed, at most `hungDecisionMs` (forger session 9, Y1).
+   */
+  private async untilNoDecisionCanLand(): Promise<void> {
+    const unsettled = this.sql.exec<{ settled_after: number }>("SELECT settled_after FROM balance_decision WHERE id = 1").toArray()[0];
+    if (unsettled === undefined) return;
+    const wait = unsettled.settled_after - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.sql.exec("DELETE FROM balance_decision WHERE id = 1");
   }
 
   /**

@@ -168,3 +168,33 @@ describe("attacks refused (regression)", () => {
     expect((await createSession(liveKey, baseSession())).status).toBe(201);
   });
 });
+
+describe("an account object reset before its decision's deadline (Y1)", () => {
+  it("makes the next instance wait until the statement sent before the reset (a deploy, an eviction) can no longer land", async () => {
+    const org = await organizationOn("00", 1);
+    expect((await addWriteShard(org, "01")).status).toBe(200);
+    const liveKey = await liveKeyOf(org);
+    await shortenDecisions(org, 3_000);
+
+    const slow = slowBatches("DB_01", decisionStatement);
+    let real: D1Database;
+    const creation = createSession(liveKey, baseSession()).then(
+      (answer) => answer.status,
+      () => 500,
+    );
+    try {
+      for (let waited = 0; slow.sent.length === 0 && waited < 200; waited += 1) await pause(10);
+      expect(slow.sent.length).toBeGreaterThan(0);
+      // The object is reset for a reason other than the hung timer: a deploy of new code resets every object
+      // ("Durable Object reset because its code was updated"), as do an eviction and an exceeded memory limit.
+      await runInDurableObject(accountOf(org), (_instance: ApiAccount, state) => state.abort("code updated")).catch(() => undefined);
+      expect(await creation).toBeGreaterThanOrEqual(500);
+    } finally {
+      real = slow.restore();
+    }
+    // The new instance decides a debit of the one unit the slow insert also counted, well inside that insert's deadline.
+    expect((await admin(`/admin/v1/organizations/${org}/balance`, { amount: -1, reason: "forger debit" })).status).toBe(200);
+    await runLate(real, slow.sent);
+    expect((await balanceOf(org)).available).toBeGreaterThanOrEqual(0);
+  });
+});
