@@ -1,7 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { ApiCaller, Env } from "../env.ts";
 import { type ShardCode, shardOfId } from "../db/shards.ts";
-import { callerDatabaseOfId } from "../middleware/caller-database.ts";
+import { callerDatabaseOfId } from "../storage/caller-database.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { findProof } from "../storage/proofs.ts";
 import { findSessionById } from "../storage/capture-sessions.ts";

@@ -2,7 +2,7 @@ import type { App } from "../../app.ts";
 import { apiRoute } from "../../openapi/route.ts";
 import { t } from "../../openapi/translations.ts";
 import { ApiError } from "../../errors/api-error.ts";
-import { callerDatabaseOfId } from "../../middleware/caller-database.ts";
+import { callerDatabaseOfId } from "../../storage/caller-database.ts";
 import { findSession } from "../../storage/capture-sessions.ts";
 import { presentCaptureSession } from "../../capture-sessions/present.ts";
 import { CaptureSessionSchema, SessionIdParams } from "./schema.ts";

@@ -1,7 +1,7 @@
 import { database, type Database } from "../db/client.ts";
 import { shardBinding, shardOfId } from "../db/shards.ts";
 import type { ApiCaller, Env } from "../env.ts";
-import { writeShardsOf } from "../storage/write-shards.ts";
+import { writeShardsOf } from "./write-shards.ts";
 
 /**
  * The database holding a capture session or proof the caller names by id (docs/adr/0070): the shard its id
