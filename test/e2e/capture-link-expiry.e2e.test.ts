@@ -104,9 +104,13 @@ describe("a capture link past its expiry on the server's clock", () => {
     expect(await page.locator('[data-testid="kept-shots"] a[download]').count()).toBe(2);
     await context.close();
 
-    // The sweep records the session as expired for the integrator.
+    // The sweep records the session as expired for the integrator (asked once a second: the key's rate limit
+    // would refuse vitest's default poll of every 50 ms within the sweep's 5 s).
     await expect
-      .poll(async () => (await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey })).body.status, { timeout: 30_000 })
+      .poll(async () => (await request(`${stack.baseUrl}/v1/capture-sessions/${created.id}`, { token: stack.testKey })).body.status, {
+        timeout: 30_000,
+        interval: 1_000,
+      })
       .toBe("expired");
   });
 });
