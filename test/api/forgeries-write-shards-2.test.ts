@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { type ApiAccount, apiAccountName } from "../../src/durable/api-account.ts";
 import { admin, callJson } from "./support/client.ts";
-import { createKey } from "./support/factories.ts";
 import { baseSession, createSession } from "./support/sessions.ts";
+import { addWriteShard, balanceOf, liveKeyOf, openEveryShard, organizationOn } from "./support/write-shards.ts";
 
 /**
  * Forger session 9, round 2: the fixes of round 1 (docs/adr/0070) and what it did not reach, for an organization
@@ -12,26 +12,7 @@ import { baseSession, createSession } from "./support/sessions.ts";
  * findings (/tmp/team/forger-findings-9b.md) with their fix.
  */
 const bindings = env as unknown as Record<"DB_01", D1Database>;
-const configuredOpenShards = env.OPEN_SHARDS;
-
-beforeAll(() => {
-  env.OPEN_SHARDS = "00,01,02";
-});
-afterAll(() => {
-  env.OPEN_SHARDS = configuredOpenShards;
-});
-
-async function organizationOn(home: "00" | "01" | "02", balance = 0) {
-  const created = await admin("/admin/v1/organizations", { name: `Forger ${crypto.randomUUID()}`, shard: home });
-  expect(created.status).toBe(201);
-  const id = created.body.id as string;
-  if (balance > 0) expect((await admin(`/admin/v1/organizations/${id}/balance`, { amount: balance, reason: "forger" })).status).toBe(200);
-  return id;
-}
-
-const addWriteShard = (organizationId: string, shard: string) => admin(`/admin/v1/organizations/${organizationId}/write-shards`, { shard });
-const liveKeyOf = async (organizationId: string) => (await createKey(organizationId, { mode: "live", rate_limit_per_minute: 1000 })).key;
-const balanceOf = async (organizationId: string) => (await admin(`/admin/v1/organizations/${organizationId}/balance`, { amount: 0, reason: "read" })).body;
+openEveryShard();
 
 describe("attacks refused (regression)", () => {
   it("a key cached before the switch cannot spend the unit a write-shard session holds, by creation or by debit", async () => {

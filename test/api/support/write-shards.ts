@@ -1,10 +1,12 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { env } from "cloudflare:workers";
 import { database } from "../../../src/db/client.ts";
 import { captureSessions, files, proofs } from "../../../src/db/schema/index.ts";
 import { newShardedId, shardDatabase, shardOfId } from "../../../src/db/shards.ts";
 import { sha256Hex } from "../../../src/lib/crypto.ts";
 import { insertStubOrganization, insertWriteShard } from "../../../src/storage/write-shards.ts";
+import { admin } from "./client.ts";
+import { createKey } from "./factories.ts";
 
 /**
  * The three D1 shards the workerd tests run on (vitest.config.ts), for the tests of organizations writing past their
@@ -133,3 +135,20 @@ export async function statementsPreparedOn<T>(name: keyof ShardBindings, work: (
     shardBindings[name] = saved;
   }
 }
+
+/** An organization the operator places on `home`, given `balance` live proofs through the operator's route. */
+export async function organizationOn(home: TestShard, balance = 0): Promise<string> {
+  const created = await admin("/admin/v1/organizations", { name: `Forger ${crypto.randomUUID()}`, shard: home });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  if (balance > 0) expect((await admin(`/admin/v1/organizations/${id}/balance`, { amount: balance, reason: "forger" })).status).toBe(200);
+  return id;
+}
+
+/** The operator's `add-write-shard`, through its route. */
+export const addWriteShard = (organizationId: string, shard: string) => admin(`/admin/v1/organizations/${organizationId}/write-shards`, { shard });
+/** A new live key: its first request reads the organization's shards from D1, never from a cache. */
+export const liveKeyOf = async (organizationId: string) => (await createKey(organizationId, { mode: "live", rate_limit_per_minute: 1000 })).key;
+/** The operator's balance answer (an adjustment of 0 reads it): the balance and available over every shard. */
+export const balanceOf = async (organizationId: string) =>
+  (await admin(`/admin/v1/organizations/${organizationId}/balance`, { amount: 0, reason: "read" })).body;
