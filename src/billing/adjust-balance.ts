@@ -1,9 +1,9 @@
-import { organizationShards, shardDatabase, shardOfId } from "../db/shards.ts";
+import { shardDatabase, shardOfId } from "../db/shards.ts";
 import { apiAccountName } from "../durable/api-account.ts";
 import { namedStub } from "../durable/named-stub.ts";
 import type { Env } from "../env.ts";
 import { adjustBalance } from "../storage/organizations.ts";
-import { writeShardsOf } from "../storage/write-shards.ts";
+import { organizationShardsNow } from "./available-balance.ts";
 
 /**
  * Adds `amount` to an organization's balance (its home row) and records why; a debit only while what is
@@ -19,7 +19,7 @@ export async function adjustBalanceOverShards(env: Env, organizationId: string, 
   const home = shardDatabase(env, shardOfId(organizationId));
   if (await adjustBalance(home, organizationId, amount, reason, now, { homeOnly: true })) return true;
   if (amount >= 0) return false;
-  const { shards } = organizationShards(organizationId, await writeShardsOf(home, organizationId));
+  const { shards } = await organizationShardsNow(env, organizationId);
   if (shards.length === 1) return false;
   return namedStub(env.API_ACCOUNT, apiAccountName({ organizationId, mode: "live" })).adjustBalance(organizationId, amount, reason, now, shards);
 }
